@@ -1,0 +1,114 @@
+package dev.pipelininglab.web;
+
+import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.run.RunFailedException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.context.request.WebRequest;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+
+/**
+ * Every failure becomes an RFC 9457 {@code application/problem+json} answer with a stable {@code type} and a
+ * detail a person understands; stack traces stay in the log.
+ */
+@RestControllerAdvice
+class ProblemAdvice extends ResponseEntityExceptionHandler {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+	private final Topology topology;
+
+	ProblemAdvice(Topology topology) {
+		this.topology = topology;
+	}
+
+	@ExceptionHandler
+	ProblemDetail invalidParameter(InvalidParameterException ex) {
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, ex.getMessage());
+		problem.setProperty("parameter", ex.parameter());
+		return problem;
+	}
+
+	@Override
+	protected @Nullable ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
+			HttpStatusCode status, WebRequest request) {
+		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
+				: ex.getPropertyName();
+		String expected = (ex.getRequiredType() != null) ? describe(ex.getRequiredType()) : "a valid value";
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER,
+				name + " must be " + expected + ", got '" + ex.getValue() + "'");
+		problem.setProperty("parameter", name);
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
+		ProblemType type = RedisFailure.classify(ex.getCause());
+		ProblemDetail problem = redisProblem(type, ex.getCause(), ex.key());
+		problem.setProperty("operation", ex.spec().operation());
+		problem.setProperty("mode", ex.spec().mode());
+		problem.setProperty("batchesCompleted", ex.batchesCompleted());
+		problem.setProperty("batchesTotal", ex.batchesTotal());
+		problem.setProperty("acknowledged", ex.acknowledged());
+		log.warn("Run failed ({}): {}", type, ex.getMessage());
+		return ResponseEntity.status(type.status()).body(problem);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> redisFailed(DataAccessException ex) {
+		ProblemType type = RedisFailure.classify(ex);
+		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
+		return ResponseEntity.status(type.status()).body(redisProblem(type, ex, null));
+	}
+
+	@ExceptionHandler
+	ProblemDetail unexpected(Exception ex) {
+		log.error("Unexpected failure", ex);
+		return problem(ProblemType.UNEXPECTED, "The request could not be processed; the server log has details.");
+	}
+
+	private ProblemDetail redisProblem(ProblemType type, Throwable cause, @Nullable String key) {
+		String detail = switch (type) {
+			case REDIS_TIMEOUT -> this.topology.describe() + " did not answer within the command timeout"
+					+ " (spring.data.redis.timeout).";
+			case REDIS_ERROR_REPLY -> "Redis answered "
+					+ ((key != null) ? "a command on " + key : "a command") + " with an error: "
+					+ RedisFailure.replyText(cause);
+			default -> "Cannot reach " + this.topology.describe() + ". Start Redis or point spring.data.redis.* at"
+					+ " one; the app reconnects by itself.";
+		};
+		ProblemDetail problem = problem(type, detail);
+		problem.setProperty("redis", this.topology.nodes());
+		if (key != null && type == ProblemType.REDIS_ERROR_REPLY) {
+			problem.setProperty("key", key);
+		}
+		return problem;
+	}
+
+	private static ProblemDetail problem(ProblemType type, String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), detail);
+		problem.setType(type.uri());
+		problem.setTitle(type.title());
+		return problem;
+	}
+
+	private static String describe(Class<?> type) {
+		if (type == long.class || type == Long.class || type == int.class || type == Integer.class) {
+			return "a whole number" + ((type == int.class || type == Integer.class) ? " up to " + Integer.MAX_VALUE
+					: " up to " + Long.MAX_VALUE);
+		}
+		return "a " + type.getSimpleName();
+	}
+
+}

@@ -1,0 +1,41 @@
+package dev.pipelininglab.web;
+
+import java.net.URI;
+
+import org.springframework.http.HttpStatus;
+
+/** Stable problem {@code type} URIs, so clients can branch on them rather than on the wording of a detail. */
+enum ProblemType {
+
+	INVALID_PARAMETER(HttpStatus.BAD_REQUEST, "Invalid parameter"),
+
+	REDIS_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Redis unavailable"),
+
+	REDIS_TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE, "Redis did not answer in time"),
+
+	REDIS_ERROR_REPLY(HttpStatus.CONFLICT, "Redis refused a command"),
+
+	UNEXPECTED(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected error");
+
+	private final HttpStatus status;
+
+	private final String title;
+
+	ProblemType(HttpStatus status, String title) {
+		this.status = status;
+		this.title = title;
+	}
+
+	HttpStatus status() {
+		return this.status;
+	}
+
+	String title() {
+		return this.title;
+	}
+
+	URI uri() {
+		return URI.create("urn:pipelining-lab:problem:" + name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+	}
+
+}

@@ -1,0 +1,64 @@
+package dev.pipelininglab.web;
+
+import java.io.IOException;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisConnectionException;
+
+import org.springframework.dao.InvalidDataAccessApiUsageException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisConnectionFailureException;
+
+/**
+ * Sorts a Redis failure into what the client should hear. Spring Data Redis wraps Lettuce's exceptions
+ * differently on the blocking and the pipelined paths, so the whole cause chain is inspected.
+ */
+final class RedisFailure {
+
+	private RedisFailure() {
+	}
+
+	static ProblemType classify(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof QueryTimeoutException || cause instanceof RedisCommandTimeoutException) {
+				return ProblemType.REDIS_TIMEOUT;
+			}
+			if (cause instanceof RedisConnectionFailureException || cause instanceof RedisConnectionException
+					|| cause instanceof IOException || isDisconnected(cause.getMessage())) {
+				return ProblemType.REDIS_UNAVAILABLE;
+			}
+			if (cause instanceof RedisCommandExecutionException) {
+				return ProblemType.REDIS_ERROR_REPLY;
+			}
+			// The pipelined path reports an error reply as this exception carrying only the reply text.
+			if (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage())) {
+				return ProblemType.REDIS_ERROR_REPLY;
+			}
+		}
+		return ProblemType.REDIS_UNAVAILABLE;
+	}
+
+	/** Lettuce's words when it rejects commands while reconnecting, or a connection dies under a command. */
+	private static boolean isDisconnected(String message) {
+		return message != null && (message.contains("not connected") || message.contains("Connection closed")
+				|| message.contains("Connection reset") || message.contains("Connection refused"));
+	}
+
+	/** Redis error replies start with an upper-case code: WRONGTYPE, ERR, OOM, MOVED, NOSCRIPT... */
+	private static boolean isErrorReply(String message) {
+		return message != null && message.matches("^[A-Z]{2,}( .*)?$");
+	}
+
+	/** The error reply text, e.g. "WRONGTYPE Operation against a key holding the wrong kind of value". */
+	static String replyText(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof RedisCommandExecutionException || (cause instanceof InvalidDataAccessApiUsageException
+					&& isErrorReply(cause.getMessage()))) {
+				return cause.getMessage();
+			}
+		}
+		return failure.getMessage();
+	}
+
+}
