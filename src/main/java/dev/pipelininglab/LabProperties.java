@@ -37,13 +37,15 @@ public record LabProperties(
 	 * @param maxBatchSize the largest batch a request may ask for; bounds the memory one batch holds
 	 * @param defaultSample values echoed back when a request does not say
 	 * @param maxSample the most values a request may ask to see
+	 * @param maxRepeat the most timed passes a comparison or sweep may ask for
 	 */
 	public record Limits(
 			@DefaultValue("10000000") @Min(1) long maxCount,
 			@DefaultValue("10000") @Min(1) int defaultBatchSize,
 			@DefaultValue("100000") @Min(1) @Max(1_000_000) int maxBatchSize,
 			@DefaultValue("10") @Min(0) int defaultSample,
-			@DefaultValue("1000") @Min(0) @Max(100_000) int maxSample) {
+			@DefaultValue("1000") @Min(0) @Max(100_000) int maxSample,
+			@DefaultValue("9") @Min(1) @Max(100) int maxRepeat) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

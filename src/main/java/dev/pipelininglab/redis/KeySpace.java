@@ -17,6 +17,11 @@ public final class KeySpace {
 		this.keyStem = prefix + ":key:";
 	}
 
+	/** Keys for untimed warm-up passes, under the same prefix so cleanup still finds them. */
+	public KeySpace warmup() {
+		return new KeySpace(this.prefix + ":warmup");
+	}
+
 	public String prefix() {
 		return this.prefix;
 	}

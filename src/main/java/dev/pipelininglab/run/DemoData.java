@@ -2,79 +2,86 @@ package dev.pipelininglab.run;
 
 import java.util.List;
 
+import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Route;
 
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Untimed set-up and checking around measured runs: puts the demo keys or list into the state a run starts
- * from, and reads written keys back. Always pipelined in batches, so it stays quick and bounded at any count.
+ * Untimed set-up and checking around measured runs: puts keys or the list into the state a run starts from, and
+ * reads written keys back. Always pipelined in batches on the direct connection, so it stays quick and bounded at
+ * any count, whatever route the measured run takes.
  */
 @Component
 class DemoData {
 
-	private final StringRedisTemplate template;
-
-	private final KeySpace keys;
+	private final Connections connections;
 
 	private final PipelinedRunner pipelined;
 
-	DemoData(StringRedisTemplate template, KeySpace keys, PipelinedRunner pipelined) {
-		this.template = template;
-		this.keys = keys;
+	DemoData(Connections connections, PipelinedRunner pipelined) {
+		this.connections = connections;
 		this.pipelined = pipelined;
 	}
 
-	void deleteKeys(long count, int batchSize) {
+	void deleteKeys(KeySpace keys, long count, int batchSize) {
+		Route route = this.connections.primary();
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
-			this.template.executePipelined((RedisCallback<Object>) (connection) -> {
+			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 				for (long i = start; i < to; i++) {
-					connection.keyCommands().unlink(this.keys.keyBytes(i));
+					connection.keyCommands().unlink(keys.keyBytes(i));
 				}
 				return null;
 			});
 		}
 	}
 
-	void writeKeys(long count, int batchSize) {
-		fill(Operation.SET, count, batchSize);
+	void writeKeys(KeySpace keys, long count, int batchSize) {
+		fill(Operation.SET, keys, count, batchSize);
 	}
 
-	void refillList(long count, int batchSize) {
-		this.template.unlink(this.keys.listKey());
-		fill(Operation.RPUSH, count, batchSize);
+	void refillList(KeySpace keys, long count, int batchSize) {
+		this.connections.primary().template().unlink(keys.listKey());
+		fill(Operation.RPUSH, keys, count, batchSize);
 	}
 
-	private void fill(Operation operation, long count, int batchSize) {
-		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, count, batchSize, 0, null);
+	void deleteList(KeySpace keys) {
+		this.connections.primary().template().unlink(keys.listKey());
+	}
+
+	private void fill(Operation operation, KeySpace keys, long count, int batchSize) {
+		Route route = this.connections.primary();
+		Pass pass = new Pass(RunSpec.of(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0), keys,
+				route);
 		Tally ignored = new Tally(0);
 		for (long from = 0; from < count; from += batchSize) {
-			this.pipelined.run(spec, from, Math.min(count, from + batchSize), ignored);
+			this.pipelined.run(pass, from, Math.min(count, from + batchSize), ignored);
 		}
 	}
 
 	/**
-	 * Reads keys {@code 0..count-1} back and counts those holding exactly the value written; the first
-	 * {@code sample} values read go into the tally's sample.
+	 * Reads keys {@code 0..count-1} back and counts those holding exactly the value written; the values read go
+	 * into {@code sample} while it has room.
 	 */
-	long verifyKeys(long count, int batchSize, Tally sample) {
+	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample) {
+		Route route = this.connections.primary();
 		long verified = 0;
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
-			List<Object> values = this.template.executePipelined((RedisCallback<Object>) (connection) -> {
+			List<Object> values = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 				for (long i = start; i < to; i++) {
-					connection.stringCommands().get(this.keys.keyBytes(i));
+					connection.stringCommands().get(keys.keyBytes(i));
 				}
 				return null;
 			});
 			long i = start;
 			for (Object value : values) {
-				if (this.keys.value(i).equals(value)) {
+				if (keys.value(i).equals(value)) {
 					verified++;
 					sample.value((String) value);
 				}

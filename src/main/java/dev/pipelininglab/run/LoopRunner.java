@@ -1,23 +1,15 @@
 package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
-/** The code most applications start with: one blocking template call per command. */
+/** The code most applications start with: one blocking template call per command, one round trip each. */
 @Component
 class LoopRunner implements BatchRunner {
-
-	private final StringRedisTemplate template;
-
-	private final KeySpace keys;
-
-	LoopRunner(StringRedisTemplate template, KeySpace keys) {
-		this.template = template;
-		this.keys = keys;
-	}
 
 	@Override
 	public Mode mode() {
@@ -25,8 +17,8 @@ class LoopRunner implements BatchRunner {
 	}
 
 	@Override
-	public boolean supports(Operation operation) {
-		return true;
+	public String unsupported(RunSpec spec, Topology topology) {
+		return null;
 	}
 
 	@Override
@@ -35,43 +27,32 @@ class LoopRunner implements BatchRunner {
 	}
 
 	@Override
-	public void warmUp() {
-		this.template.execute((RedisCallback<String>) (connection) -> connection.ping());
-	}
-
-	@Override
-	public void run(RunSpec spec, long from, long to, Tally tally) {
-		var values = this.template.opsForValue();
-		var lists = this.template.opsForList();
-		String listKey = this.keys.listKey();
+	public void run(Pass pass, long from, long to, Tally tally) {
+		StringRedisTemplate template = pass.route().template();
+		KeySpace keys = pass.keys();
+		var values = template.opsForValue();
+		var lists = template.opsForList();
+		String listKey = keys.listKey();
 		for (long i = from; i < to; i++) {
-			switch (spec.operation()) {
+			switch (pass.operation()) {
 				case SET -> {
-					if (spec.ttl() != null) {
-						values.set(this.keys.key(i), this.keys.value(i), spec.ttl());
+					if (pass.spec().ttl() != null) {
+						values.set(keys.key(i), keys.value(i), pass.spec().ttl());
 					}
 					else {
-						values.set(this.keys.key(i), this.keys.value(i));
+						values.set(keys.key(i), keys.value(i));
 					}
 					// SET either succeeds with OK or throws, so getting here is the acknowledgement.
 					tally.value(null);
 				}
-				case GET -> count(values.get(this.keys.key(i)), tally);
-				case RPOP -> count(lists.rightPop(listKey), tally);
+				case GET -> tally.reply(values.get(keys.key(i)));
+				case RPOP -> tally.reply(lists.rightPop(listKey));
+				case PING -> tally.reply(template.execute((RedisCallback<String>) (connection) -> connection.ping()));
 				case RPUSH -> {
-					lists.rightPush(listKey, this.keys.value(i));
+					lists.rightPush(listKey, keys.value(i));
 					tally.value(null);
 				}
 			}
-		}
-	}
-
-	private static void count(String reply, Tally tally) {
-		if (reply != null) {
-			tally.value(reply);
-		}
-		else {
-			tally.nil();
 		}
 	}
 

@@ -15,7 +15,13 @@ public enum Mode {
 	PIPELINED("pipelined"),
 
 	/** One multi-key command per batch: MSET, MGET, or {@code RPOP key count}. */
-	MULTI_KEY("multi-key");
+	MULTI_KEY("multi-key"),
+
+	/** A fixed server-side Lua script run with EVALSHA once per batch: the Redis docs' "pipelining vs scripting". */
+	SCRIPT("script"),
+
+	/** Lettuce's async API on a connection of its own with manual flushing: the client's own ceiling. */
+	ASYNC("async");
 
 	private final String label;
 

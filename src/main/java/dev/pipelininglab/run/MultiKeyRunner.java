@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
 
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -18,23 +18,19 @@ import org.springframework.stereotype.Component;
 @Component
 class MultiKeyRunner implements BatchRunner {
 
-	private final StringRedisTemplate template;
-
-	private final KeySpace keys;
-
-	MultiKeyRunner(StringRedisTemplate template, KeySpace keys) {
-		this.template = template;
-		this.keys = keys;
-	}
-
 	@Override
 	public Mode mode() {
 		return Mode.MULTI_KEY;
 	}
 
 	@Override
-	public boolean supports(Operation operation) {
-		return operation != Operation.RPUSH;
+	public String unsupported(RunSpec spec, Topology topology) {
+		return switch (spec.operation()) {
+			case SET -> (spec.ttl() != null) ? "MSET cannot set an expiry" : null;
+			case GET, RPOP -> null;
+			case PING -> "PING has no multi-key form";
+			case RPUSH -> "the lab fills lists with pipelined RPUSH only";
+		};
 	}
 
 	@Override
@@ -43,19 +39,16 @@ class MultiKeyRunner implements BatchRunner {
 	}
 
 	@Override
-	public void warmUp() {
-		this.template.execute((RedisCallback<String>) (connection) -> connection.ping());
-	}
-
-	@Override
-	public void run(RunSpec spec, long from, long to, Tally tally) {
-		switch (spec.operation()) {
+	public void run(Pass pass, long from, long to, Tally tally) {
+		StringRedisTemplate template = pass.route().template();
+		KeySpace keys = pass.keys();
+		switch (pass.operation()) {
 			case SET -> {
 				Map<String, String> entries = new LinkedHashMap<>();
 				for (long i = from; i < to; i++) {
-					entries.put(this.keys.key(i), this.keys.value(i));
+					entries.put(keys.key(i), keys.value(i));
 				}
-				this.template.opsForValue().multiSet(entries);
+				template.opsForValue().multiSet(entries);
 				for (long i = from; i < to; i++) {
 					tally.value(null);
 				}
@@ -63,28 +56,22 @@ class MultiKeyRunner implements BatchRunner {
 			case GET -> {
 				List<String> batch = new ArrayList<>((int) (to - from));
 				for (long i = from; i < to; i++) {
-					batch.add(this.keys.key(i));
+					batch.add(keys.key(i));
 				}
-				countAll(this.template.opsForValue().multiGet(batch), to - from, tally);
+				countAll(template.opsForValue().multiGet(batch), to - from, tally);
 			}
-			case RPOP -> countAll(this.template.opsForList().rightPop(this.keys.listKey(), to - from), to - from,
-					tally);
-			case RPUSH -> throw new UnsupportedOperationException("RPUSH has no multi-key mode");
+			case RPOP -> countAll(template.opsForList().rightPop(keys.listKey(), to - from), to - from, tally);
+			default -> throw new IllegalStateException(unsupported(pass.spec(), null));
 		}
 	}
 
 	/** An empty list answers RPOP with count with nil, so missing elements are counted as empty pops. */
-	private static void countAll(List<String> replies, long asked, Tally tally) {
+	static void countAll(List<?> replies, long asked, Tally tally) {
 		long seen = 0;
 		if (replies != null) {
-			for (String reply : replies) {
+			for (Object reply : replies) {
 				seen++;
-				if (reply != null) {
-					tally.value(reply);
-				}
-				else {
-					tally.nil();
-				}
+				tally.reply(reply);
 			}
 		}
 		for (long i = seen; i < asked; i++) {

@@ -11,6 +11,9 @@ public enum Operation {
 
 	SET, GET, RPOP,
 
+	/** No key at all: the command the Redis docs' own pipelining benchmark and the go-redis example use. */
+	PING,
+
 	/** Fills the demo list so RPOP has something to pop. */
 	RPUSH;
 

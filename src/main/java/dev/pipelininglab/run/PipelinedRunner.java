@@ -3,30 +3,22 @@ package dev.pipelininglab.run;
 import java.util.List;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisListCommands;
 import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.connection.SetCondition;
 import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.types.Expiration;
 import org.springframework.stereotype.Component;
 
 /**
- * One {@code executePipelined} call per batch. With connection pooling each call borrows the same pooled
- * connection back, so a run of many batches stays on one TCP connection.
+ * One {@code StringRedisTemplate.executePipelined} call per batch. With connection pooling each call borrows
+ * the same pooled connection back, so a run of many batches stays on one TCP connection.
  */
 @Component
 class PipelinedRunner implements BatchRunner {
-
-	private final StringRedisTemplate template;
-
-	private final KeySpace keys;
-
-	PipelinedRunner(StringRedisTemplate template, KeySpace keys) {
-		this.template = template;
-		this.keys = keys;
-	}
 
 	@Override
 	public Mode mode() {
@@ -34,8 +26,8 @@ class PipelinedRunner implements BatchRunner {
 	}
 
 	@Override
-	public boolean supports(Operation operation) {
-		return true;
+	public String unsupported(RunSpec spec, Topology topology) {
+		return null;
 	}
 
 	@Override
@@ -44,72 +36,63 @@ class PipelinedRunner implements BatchRunner {
 	}
 
 	@Override
-	public void warmUp() {
-		this.template.executePipelined((RedisCallback<Object>) (connection) -> {
-			connection.ping();
-			return null;
-		});
-	}
-
-	@Override
-	public void run(RunSpec spec, long from, long to, Tally tally) {
+	public void run(Pass pass, long from, long to, Tally tally) {
+		KeySpace keys = pass.keys();
 		// The callback receives a proxy of the byte-level RedisConnection, not a StringRedisConnection, so the
 		// widely copied "(StringRedisConnection) connection" cast throws ClassCastException on Spring Data Redis
 		// 4.1. The byte-level command interfaces are what the proxy really implements.
-		List<Object> replies = this.template.executePipelined((RedisCallback<Object>) (connection) -> {
-			switch (spec.operation()) {
-				case SET -> set(connection.stringCommands(), spec, from, to);
-				case GET -> {
-					RedisStringCommands strings = connection.stringCommands();
-					for (long i = from; i < to; i++) {
-						strings.get(this.keys.keyBytes(i));
-					}
-				}
-				case RPOP -> {
-					RedisListCommands lists = connection.listCommands();
-					byte[] listKey = this.keys.listKeyBytes();
-					for (long i = from; i < to; i++) {
-						lists.rPop(listKey);
-					}
-				}
-				case RPUSH -> {
-					RedisListCommands lists = connection.listCommands();
-					byte[] listKey = this.keys.listKeyBytes();
-					for (long i = from; i < to; i++) {
-						lists.rPush(listKey, this.keys.valueBytes(i));
-					}
-				}
-			}
+		List<Object> replies = pass.route().template().executePipelined((RedisCallback<Object>) (connection) -> {
+			send(connection, pass, keys, from, to);
 			return null;
 		});
-		tallyReplies(spec.operation(), replies, tally);
-	}
-
-	private void set(RedisStringCommands strings, RunSpec spec, long from, long to) {
-		if (spec.ttl() == null) {
-			for (long i = from; i < to; i++) {
-				strings.set(this.keys.keyBytes(i), this.keys.valueBytes(i));
-			}
-			return;
-		}
-		Expiration expiration = Expiration.from(spec.ttl());
-		for (long i = from; i < to; i++) {
-			strings.set(this.keys.keyBytes(i), this.keys.valueBytes(i), SetCondition.upsert(), expiration);
-		}
-	}
-
-	private static void tallyReplies(Operation operation, List<Object> replies, Tally tally) {
 		for (Object reply : replies) {
-			switch (operation) {
+			switch (pass.operation()) {
 				// SET answers OK (true); RPUSH answers the new list length.
 				case SET, RPUSH -> tally.value(null);
-				case GET, RPOP -> {
-					if (reply instanceof String value) {
-						tally.value(value);
+				case GET, RPOP, PING -> tally.reply(reply);
+			}
+		}
+	}
+
+	private static void send(RedisConnection connection, Pass pass, KeySpace keys, long from, long to) {
+		switch (pass.operation()) {
+			case SET -> {
+				RedisStringCommands strings = connection.stringCommands();
+				if (pass.spec().ttl() == null) {
+					for (long i = from; i < to; i++) {
+						strings.set(keys.keyBytes(i), keys.valueBytes(i));
 					}
-					else {
-						tally.nil();
+				}
+				else {
+					Expiration expiration = Expiration.from(pass.spec().ttl());
+					for (long i = from; i < to; i++) {
+						strings.set(keys.keyBytes(i), keys.valueBytes(i), SetCondition.upsert(), expiration);
 					}
+				}
+			}
+			case GET -> {
+				RedisStringCommands strings = connection.stringCommands();
+				for (long i = from; i < to; i++) {
+					strings.get(keys.keyBytes(i));
+				}
+			}
+			case RPOP -> {
+				RedisListCommands lists = connection.listCommands();
+				byte[] listKey = keys.listKeyBytes();
+				for (long i = from; i < to; i++) {
+					lists.rPop(listKey);
+				}
+			}
+			case RPUSH -> {
+				RedisListCommands lists = connection.listCommands();
+				byte[] listKey = keys.listKeyBytes();
+				for (long i = from; i < to; i++) {
+					lists.rPush(listKey, keys.valueBytes(i));
+				}
+			}
+			case PING -> {
+				for (long i = from; i < to; i++) {
+					connection.ping();
 				}
 			}
 		}

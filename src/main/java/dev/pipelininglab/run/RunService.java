@@ -5,19 +5,30 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Service;
 
 /**
- * The one path every measurement takes: warm the connection, send the batches while the clock runs, stop the
- * clock, verify, report. Modes differ only in their {@link BatchRunner}.
+ * The one path every measurement takes: pick the route, warm it up, (prepare,) send the batches while the clock
+ * runs, stop the clock, verify, report. Modes differ only in their {@link BatchRunner}.
  */
 @Service
 public class RunService {
+
+	/** Enough items for the JIT to compile the hot path before the clock starts. */
+	static final int WARMUP_ITEMS = 10_000;
+
+	/** A loop pays a round trip per item, so it warms up on fewer. */
+	static final int LOOP_WARMUP_ITEMS = 1_000;
+
+	private static final int RTT_PINGS = 11;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
 
@@ -25,104 +36,194 @@ public class RunService {
 
 	private final KeySpace keys;
 
-	private final String topology;
+	private final KeySpace warmupKeys;
 
-	private final String flushPolicy;
+	private final Topology topology;
 
-	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, LabProperties properties) {
+	private final Connections connections;
+
+	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections) {
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
-		this.topology = topology.kind().toString();
-		this.flushPolicy = properties.pipeline().flushPolicy().toString();
+		this.warmupKeys = keys.warmup();
+		this.topology = topology;
+		this.connections = connections;
 	}
 
-	public boolean supports(Mode mode, Operation operation) {
-		BatchRunner runner = this.runners.get(mode);
-		return runner != null && runner.supports(operation);
+	/** @return null when the spec can run here, else why not */
+	public @Nullable String unsupported(RunSpec spec) {
+		return this.runners.get(spec.mode()).unsupported(spec, this.topology);
 	}
 
 	public RunResult run(RunSpec spec) {
-		BatchRunner runner = runnerFor(spec);
+		return run(spec, RunObserver.NONE);
+	}
+
+	/** A single run on whatever state Redis is in: no preparation, so RPOP pops what the list holds. */
+	public RunResult run(RunSpec spec, RunObserver observer) {
+		requireSupported(spec);
+		observer.started(spec.repeat() * spec.batches());
+		return measure(spec, false, observer);
+	}
+
+	/**
+	 * Runs every variant on the same keys and values, each from the same starting state (SET: keys absent; GET:
+	 * keys present; RPOP: list holding {@code count} elements). Variants the topology cannot run are listed as
+	 * skipped, with the reason.
+	 */
+	public Comparison compare(RunSpec base, List<Variant> variants, RunObserver observer) {
+		List<RunSpec> runnable = new ArrayList<>();
+		List<Comparison.Skipped> skipped = new ArrayList<>();
+		for (Variant variant : variants) {
+			RunSpec spec = base.with(variant);
+			String reason = unsupported(spec);
+			if (reason != null) {
+				skipped.add(new Comparison.Skipped(variant.label(), reason));
+			}
+			else {
+				runnable.add(spec);
+			}
+		}
+		List<RunResult> results = measureAll(base, runnable, observer);
+		RunResult reference = results.stream()
+			.filter((result) -> result.mode() == Mode.LOOP)
+			.findFirst()
+			.orElse(results.isEmpty() ? null : results.get(0));
+		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(),
+				results.stream()
+					.map((result) -> result.withSpeedup(round(reference.elapsedMillis() / result.elapsedMillis(), 2)))
+					.toList(),
+				List.copyOf(skipped));
+	}
+
+	/** Pipelined runs of the same work at each batch size: the Redis docs' throughput-against-length figure. */
+	public Sweep sweep(RunSpec base, List<Integer> batchSizes, RunObserver observer) {
+		RunSpec pipelined = base.with(Variant.of(Mode.PIPELINED));
+		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
+		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(),
+				measureAll(base, runs, observer));
+	}
+
+	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
+		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batches()).sum());
+		if (base.operation() == Operation.GET) {
+			try {
+				this.data.writeKeys(this.keys, base.count(), base.batchSize());
+			}
+			catch (DataAccessException ex) {
+				throw new RunFailedException(base, 0, 0, keyOf(base.operation()), ex);
+			}
+		}
+		List<RunResult> results = new ArrayList<>();
+		for (RunSpec spec : specs) {
+			results.add(measure(spec, true, observer));
+		}
+		return results;
+	}
+
+	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
+		BatchRunner runner = this.runners.get(spec.mode());
+		Route route = this.connections.route(spec.flushPolicy(), spec.addedRtt());
+		Pass pass = new Pass(spec, this.keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
-		long elapsedNanos;
 		try {
-			runner.warmUp();
-			long start = System.nanoTime();
-			for (long from = 0; from < spec.count(); from += spec.batchSize()) {
-				runner.run(spec, from, Math.min(spec.count(), from + spec.batchSize()), tally);
-				batchesDone++;
+			warmUp(runner, route, spec);
+			double rttMillis = measureRtt(route);
+			long[] passNanos = new long[spec.repeat()];
+			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
+				if (prepare) {
+					prepare(spec);
+				}
+				tally = new Tally(spec.sample());
+				batchesDone = 0;
+				long start = System.nanoTime();
+				for (long from = 0; from < spec.count(); from += spec.batchSize()) {
+					if (observer.cancelled()) {
+						throw new RunCancelledException();
+					}
+					runner.run(pass, from, Math.min(spec.count(), from + spec.batchSize()), tally);
+					batchesDone++;
+					observer.batchDone();
+				}
+				passNanos[repeat] = System.nanoTime() - start;
 			}
-			elapsedNanos = System.nanoTime() - start;
+			return result(spec, runner, route, tally, passNanos, rttMillis);
 		}
 		catch (DataAccessException ex) {
 			throw new RunFailedException(spec, batchesDone, tally.replies(), keyOf(spec.operation()), ex);
 		}
-		return result(spec, runner, tally, elapsedNanos);
 	}
 
-	/**
-	 * Runs every mode that supports the operation on the same keys and values, each from the same starting
-	 * state (SET: keys absent; GET: keys present; RPOP: list holding {@code count} elements), loop first.
-	 */
-	public Comparison compare(RunSpec spec) {
-		List<RunResult> results = new ArrayList<>();
-		try {
-			if (spec.operation() == Operation.GET) {
-				this.data.writeKeys(spec.count(), spec.batchSize());
-			}
-			for (Mode mode : Mode.values()) {
-				if (!supports(mode, spec.operation()) || (mode == Mode.MULTI_KEY && spec.ttl() != null)) {
-					continue;
-				}
-				switch (spec.operation()) {
-					case SET -> this.data.deleteKeys(spec.count(), spec.batchSize());
-					case RPOP -> this.data.refillList(spec.count(), spec.batchSize());
-					default -> {
-					}
-				}
-				results.add(run(spec.withMode(mode)));
+	/** An untimed pass of the same work on separate warm-up keys, so JIT and connections are warm, then removed. */
+	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
+		int items = (spec.mode() == Mode.LOOP) ? ((route.addedRtt() != null) ? 50 : LOOP_WARMUP_ITEMS) : WARMUP_ITEMS;
+		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
+		if (spec.operation() == Operation.RPOP) {
+			this.data.refillList(this.warmupKeys, warmup.count(), warmup.batchSize());
+		}
+		Pass pass = new Pass(warmup, this.warmupKeys, route);
+		Tally ignored = new Tally(0);
+		for (long from = 0; from < warmup.count(); from += warmup.batchSize()) {
+			runner.run(pass, from, Math.min(warmup.count(), from + warmup.batchSize()), ignored);
+		}
+		switch (spec.operation()) {
+			case SET -> this.data.deleteKeys(this.warmupKeys, warmup.count(), warmup.batchSize());
+			case RPOP, RPUSH -> this.data.deleteList(this.warmupKeys);
+			default -> {
 			}
 		}
-		catch (DataAccessException ex) {
-			throw new RunFailedException(spec, 0, 0, keyOf(spec.operation()), ex);
-		}
-		double loopMillis = results.get(0).elapsedMillis();
-		return new Comparison(spec.operation(), spec.count(), this.topology,
-				results.stream().map((result) -> result.withSpeedup(round(loopMillis / result.elapsedMillis(), 2))).toList());
 	}
 
-	private BatchRunner runnerFor(RunSpec spec) {
-		if (!supports(spec.mode(), spec.operation())) {
-			throw new IllegalArgumentException(spec.operation().label() + " has no " + spec.mode().label() + " mode");
+	private void prepare(RunSpec spec) {
+		switch (spec.operation()) {
+			case SET -> this.data.deleteKeys(this.keys, spec.count(), spec.batchSize());
+			case RPOP -> this.data.refillList(this.keys, spec.count(), spec.batchSize());
+			default -> {
+			}
 		}
-		return this.runners.get(spec.mode());
 	}
 
-	private RunResult result(RunSpec spec, BatchRunner runner, Tally tally, long elapsedNanos) {
+	/** Median PING round trip on the run's route, so an added RTT is shown as measured, not as configured. */
+	private static double measureRtt(Route route) {
+		long[] nanos = new long[RTT_PINGS];
+		for (int i = 0; i < RTT_PINGS; i++) {
+			long start = System.nanoTime();
+			route.template().execute((RedisCallback<String>) (connection) -> connection.ping());
+			nanos[i] = System.nanoTime() - start;
+		}
+		return round(median(nanos) / 1e6, 3);
+	}
+
+	private void requireSupported(RunSpec spec) {
+		String reason = unsupported(spec);
+		if (reason != null) {
+			throw new UnsupportedRunException(spec, reason);
+		}
+	}
+
+	private RunResult result(RunSpec spec, BatchRunner runner, Route route, Tally tally, long[] passNanos,
+			double rttMillis) {
 		long count = spec.count();
 		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		long batches = (count + batchSize - 1) / batchSize;
-		double elapsedMillis = round(elapsedNanos / 1e6, 3);
-		double opsPerSecond = round(count / (elapsedNanos / 1e9), 1);
+		double elapsedNanos = median(passNanos);
+		List<Double> repeatMillis = (passNanos.length > 1)
+				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long written = null;
 		Long verified = null;
 		Long hits = null;
 		Long misses = null;
 		Long popped = null;
 		Long empty = null;
+		Long pongs = null;
 		List<String> sample = tally.sample();
 		switch (spec.operation()) {
 			case SET -> {
 				written = tally.values();
 				Tally readBack = new Tally(spec.sample());
-				try {
-					verified = this.data.verifyKeys(count, spec.batchSize(), readBack);
-				}
-				catch (DataAccessException ex) {
-					throw new RunFailedException(spec, spec.batches(), written, keyOf(spec.operation()), ex);
-				}
+				verified = this.data.verifyKeys(this.keys, count, spec.batchSize(), readBack);
 				sample = readBack.sample();
 			}
 			case RPUSH -> written = tally.values();
@@ -134,16 +235,29 @@ public class RunService {
 				popped = tally.values();
 				empty = tally.nils();
 			}
+			case PING -> pongs = tally.values();
 		}
-		return new RunResult(spec.operation(), spec.mode(), count, batchSize, batches, this.flushPolicy, this.topology,
-				elapsedMillis, opsPerSecond, written, verified, hits, misses, popped, empty, sample, null);
+		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
+		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
+		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), count,
+				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
+				round(count / (elapsedNanos / 1e9), 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written,
+				verified, hits, misses, popped, empty, pongs, null, sample, null);
 	}
 
 	private String keyOf(Operation operation) {
 		return switch (operation) {
 			case SET, GET -> this.keys.keyPattern();
 			case RPOP, RPUSH -> this.keys.listKey();
+			case PING -> "(no key)";
 		};
+	}
+
+	private static double median(long[] values) {
+		long[] sorted = values.clone();
+		java.util.Arrays.sort(sorted);
+		int middle = sorted.length / 2;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
 	}
 
 	private static double round(double value, int decimals) {

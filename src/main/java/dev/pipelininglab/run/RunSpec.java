@@ -2,32 +2,54 @@ package dev.pipelininglab.run;
 
 import java.time.Duration;
 
+import dev.pipelininglab.redis.FlushPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything that defines one measured run; every way into the app (GET endpoints, compare) becomes one of
- * these. Bounds are checked where requests arrive; this record only guards its invariants.
+ * Everything that defines one measured run; every way into the app becomes one of these. Bounds are checked
+ * where requests arrive; this record only guards its invariants.
  *
  * @param operation the command sent for each item
  * @param mode how the commands travel
- * @param count how many items (keys, or list elements)
- * @param batchSize items per pipeline or per multi-key command
+ * @param flushPolicy the pipelining flush policy of the connection the run uses
+ * @param count how many items (keys, list elements, PINGs)
+ * @param batchSize items per pipeline, multi-key command or script call
  * @param sample how many values to echo back
  * @param ttl expiry for SET, or null for none
+ * @param addedRtt round-trip time added by the latency relay, or null to connect directly
+ * @param repeat timed passes in a comparison or sweep; the median is reported
  */
-public record RunSpec(Operation operation, Mode mode, long count, int batchSize, int sample, @Nullable Duration ttl) {
+public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize, int sample,
+		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat) {
 
 	public RunSpec {
-		if (count < 1 || batchSize < 1 || sample < 0) {
-			throw new IllegalArgumentException("count and batchSize must be positive, sample not negative");
+		if (count < 1 || batchSize < 1 || sample < 0 || repeat < 1) {
+			throw new IllegalArgumentException("count, batchSize and repeat must be positive, sample not negative");
 		}
 		if (ttl != null && operation != Operation.SET) {
 			throw new IllegalArgumentException("ttl applies to SET only");
 		}
 	}
 
-	RunSpec withMode(Mode other) {
-		return new RunSpec(this.operation, other, this.count, this.batchSize, this.sample, this.ttl);
+	/** A single direct pass, as the GET endpoints run. */
+	public static RunSpec of(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize,
+			int sample) {
+		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1);
+	}
+
+	RunSpec with(Variant variant) {
+		return new RunSpec(this.operation, variant.mode(), variant.policyOr(this.flushPolicy), this.count,
+				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat);
+	}
+
+	RunSpec withBatchSize(int size) {
+		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
+				this.addedRtt, this.repeat);
+	}
+
+	RunSpec withCount(long items) {
+		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items),
+				0, this.ttl, this.addedRtt, 1);
 	}
 
 	long batches() {

@@ -32,6 +32,16 @@ final class Tally {
 		}
 	}
 
+	/** A reply that may be nil: a value is counted and sampled, nil counted as such. */
+	void reply(@Nullable Object reply) {
+		if (reply != null) {
+			value(reply.toString());
+		}
+		else {
+			nil();
+		}
+	}
+
 	void nil() {
 		this.nils++;
 	}

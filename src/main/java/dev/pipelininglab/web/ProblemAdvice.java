@@ -1,7 +1,9 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunFailedException;
+import dev.pipelininglab.run.UnsupportedRunException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,6 +14,8 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
@@ -50,6 +54,43 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 				name + " must be " + expected + ", got '" + ex.getValue() + "'");
 		problem.setProperty("parameter", name);
 		return ResponseEntity.badRequest().body(problem);
+	}
+
+	/** Query parameters bind to {@link RunParams}; a value of the wrong type fails that binding. */
+	@Override
+	protected @Nullable ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		FieldError error = ex.getBindingResult().getFieldError();
+		String name = (error != null) ? error.getField() : ex.getParameter().getParameterName();
+		Object value = (error != null) ? error.getRejectedValue() : null;
+		String expected = switch (name) {
+			case "rtt" -> "a number of milliseconds";
+			case "flushPolicy", "variants", "batchSizes" -> "text";
+			default -> "a whole number";
+		};
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, name + " must be " + expected + ", got '"
+				+ value + "'");
+		problem.setProperty("parameter", name);
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	@ExceptionHandler
+	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, ex.getMessage());
+		problem.setProperty("parameter", "mode");
+		return problem;
+	}
+
+	@ExceptionHandler
+	ProblemDetail relayNeedsStandalone(Connections.RelayUnsupportedException ex) {
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, ex.getMessage());
+		problem.setProperty("parameter", "rtt");
+		return problem;
+	}
+
+	@ExceptionHandler
+	ProblemDetail tooManyRoutes(Connections.TooManyRoutesException ex) {
+		return problem(ProblemType.TOO_MANY_ROUTES, ex.getMessage());
 	}
 
 	@ExceptionHandler

@@ -15,6 +15,8 @@ enum ProblemType {
 
 	REDIS_ERROR_REPLY(HttpStatus.CONFLICT, "Redis refused a command"),
 
+	TOO_MANY_ROUTES(HttpStatus.CONFLICT, "Too many connection routes"),
+
 	UNEXPECTED(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected error");
 
 	private final HttpStatus status;

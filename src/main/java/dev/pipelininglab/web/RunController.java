@@ -5,19 +5,20 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
-import org.jspecify.annotations.Nullable;
+import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Sweep;
 
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
-import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * GET endpoints, so a browser address bar and a bare curl are enough. Each turns its path and parameters into
- * a run specification and hands it to the one measuring path.
+ * GET endpoints, so a browser address bar and a bare curl are enough. Each turns its path and query parameters
+ * into a run specification and hands it to the one measuring path.
  */
 @RestController
 class RunController {
@@ -38,50 +39,60 @@ class RunController {
 	}
 
 	@GetMapping("/pipeset/{count}")
-	RunResult pipeSet(@PathVariable long count, @RequestParam(required = false) @Nullable Integer batchSize,
-			@RequestParam(required = false) @Nullable Integer sample, @RequestParam(required = false) @Nullable Long ttl) {
-		return run(Operation.SET, Mode.PIPELINED, count, batchSize, sample, ttl);
+	RunResult pipeSet(@PathVariable long count, RunParams params) {
+		return run(Operation.SET, Mode.PIPELINED, count, params);
 	}
 
 	@GetMapping("/pipeget/{count}")
-	RunResult pipeGet(@PathVariable long count, @RequestParam(required = false) @Nullable Integer batchSize,
-			@RequestParam(required = false) @Nullable Integer sample) {
-		return run(Operation.GET, Mode.PIPELINED, count, batchSize, sample, null);
+	RunResult pipeGet(@PathVariable long count, RunParams params) {
+		return run(Operation.GET, Mode.PIPELINED, count, params);
 	}
 
 	@GetMapping("/piperpop/{count}")
-	RunResult pipeRpop(@PathVariable long count, @RequestParam(required = false) @Nullable Integer batchSize,
-			@RequestParam(required = false) @Nullable Integer sample) {
-		return run(Operation.RPOP, Mode.PIPELINED, count, batchSize, sample, null);
+	RunResult pipeRpop(@PathVariable long count, RunParams params) {
+		return run(Operation.RPOP, Mode.PIPELINED, count, params);
+	}
+
+	@GetMapping("/pipeping/{count}")
+	RunResult pipePing(@PathVariable long count, RunParams params) {
+		return run(Operation.PING, Mode.PIPELINED, count, params);
 	}
 
 	@GetMapping("/loopset/{count}")
-	RunResult loopSet(@PathVariable long count, @RequestParam(required = false) @Nullable Integer sample,
-			@RequestParam(required = false) @Nullable Long ttl) {
-		return run(Operation.SET, Mode.LOOP, count, null, sample, ttl);
+	RunResult loopSet(@PathVariable long count, RunParams params) {
+		return run(Operation.SET, Mode.LOOP, count, params);
 	}
 
 	@GetMapping("/loopget/{count}")
-	RunResult loopGet(@PathVariable long count, @RequestParam(required = false) @Nullable Integer sample) {
-		return run(Operation.GET, Mode.LOOP, count, null, sample, null);
+	RunResult loopGet(@PathVariable long count, RunParams params) {
+		return run(Operation.GET, Mode.LOOP, count, params);
 	}
 
 	@GetMapping("/looprpop/{count}")
-	RunResult loopRpop(@PathVariable long count, @RequestParam(required = false) @Nullable Integer sample) {
-		return run(Operation.RPOP, Mode.LOOP, count, null, sample, null);
+	RunResult loopRpop(@PathVariable long count, RunParams params) {
+		return run(Operation.RPOP, Mode.LOOP, count, params);
+	}
+
+	@GetMapping("/loopping/{count}")
+	RunResult loopPing(@PathVariable long count, RunParams params) {
+		return run(Operation.PING, Mode.LOOP, count, params);
 	}
 
 	@GetMapping("/listinput/{count}")
-	RunResult listInput(@PathVariable long count, @RequestParam(required = false) @Nullable Integer batchSize) {
-		return run(Operation.RPUSH, Mode.PIPELINED, count, batchSize, 0, null);
+	RunResult listInput(@PathVariable long count, RunParams params) {
+		return run(Operation.RPUSH, Mode.PIPELINED, count, params);
 	}
 
 	@GetMapping("/compare/{op}/{count}")
-	Comparison compare(@PathVariable String op, @PathVariable long count,
-			@RequestParam(required = false) @Nullable Integer batchSize,
-			@RequestParam(required = false) @Nullable Integer sample, @RequestParam(required = false) @Nullable Long ttl) {
-		Operation operation = RunRequests.operation(op);
-		return this.runs.compare(this.requests.spec(operation, Mode.LOOP, count, batchSize, sample, ttl));
+	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params) {
+		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
+		return this.runs.compare(base, this.requests.variants(params), RunObserver.NONE);
+	}
+
+	@GetMapping("/sweep/{op}/{count}")
+	Sweep sweep(@PathVariable String op, @PathVariable long count, RunParams params) {
+		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
+		return this.runs.sweep(base, this.requests.batchSizes(count, params), RunObserver.NONE);
 	}
 
 	@DeleteMapping("/keys")
@@ -89,9 +100,8 @@ class RunController {
 		return new Cleanup(this.keys.scanPattern(), this.cleaner.deleteAll());
 	}
 
-	private RunResult run(Operation operation, Mode mode, long count, @Nullable Integer batchSize,
-			@Nullable Integer sample, @Nullable Long ttl) {
-		return this.runs.run(this.requests.spec(operation, mode, count, batchSize, sample, ttl));
+	private RunResult run(Operation operation, Mode mode, long count, RunParams params) {
+		return this.runs.run(this.requests.single(operation, mode, count, params));
 	}
 
 	/** What {@code DELETE /keys} removed. */

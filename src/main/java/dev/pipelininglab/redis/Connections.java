@@ -1,0 +1,153 @@
+package dev.pipelininglab.redis;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.latency.LatencyRelay;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Hands out a {@link Route} per flush policy and added round-trip time. A request that asks for another flush
+ * policy gets a connection factory of its own (sharing Lettuce's client resources) instead of flipping the
+ * shared factory's policy under other requests. Routes are kept for reuse and bounded in number.
+ */
+@Component
+public class Connections implements DisposableBean {
+
+	/** Each route holds a client and a small pool; a handful covers every comparison the lab makes. */
+	static final int MAX_ROUTES = 16;
+
+	private final LettuceConnectionFactory primary;
+
+	private final StringRedisTemplate primaryTemplate;
+
+	private final FlushPolicy defaultPolicy;
+
+	private final Topology topology;
+
+	private final Map<Key, Route> routes = new ConcurrentHashMap<>();
+
+	private final Map<Duration, LatencyRelay> relays = new ConcurrentHashMap<>();
+
+	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, LabProperties properties,
+			Topology topology) {
+		this.primary = primary;
+		this.primaryTemplate = primaryTemplate;
+		this.defaultPolicy = properties.pipeline().flushPolicy();
+		this.topology = topology;
+	}
+
+	public FlushPolicy defaultPolicy() {
+		return this.defaultPolicy;
+	}
+
+	public Route primary() {
+		return route(this.defaultPolicy, null);
+	}
+
+	/**
+	 * @param addedRtt extra round-trip time through a latency relay, or null to connect directly
+	 * @throws RelayUnsupportedException when a relay is asked for on sentinel or cluster, whose clients follow
+	 * addresses the servers announce and would bypass it
+	 * @throws TooManyRoutesException when every route slot is taken
+	 */
+	public Route route(FlushPolicy policy, @Nullable Duration addedRtt) {
+		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;
+		if (rtt != null && this.topology.kind() != Topology.Kind.STANDALONE) {
+			throw new RelayUnsupportedException(this.topology.kind());
+		}
+		Key key = new Key(policy, rtt);
+		Route existing = this.routes.get(key);
+		if (existing != null) {
+			return existing;
+		}
+		synchronized (this.routes) {
+			existing = this.routes.get(key);
+			if (existing != null) {
+				return existing;
+			}
+			if (this.routes.size() >= MAX_ROUTES) {
+				throw new TooManyRoutesException(MAX_ROUTES);
+			}
+			Route route = create(policy, rtt);
+			this.routes.put(key, route);
+			return route;
+		}
+	}
+
+	private Route create(FlushPolicy policy, @Nullable Duration rtt) {
+		if (rtt == null && policy.equals(this.defaultPolicy)) {
+			return new Route(policy, null, this.primary, this.primaryTemplate);
+		}
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration(rtt),
+				this.primary.getClientConfiguration());
+		factory.setPipeliningFlushPolicy(policy.toLettuce());
+		factory.afterPropertiesSet();
+		factory.start();
+		StringRedisTemplate template = new StringRedisTemplate(factory);
+		return new Route(policy, rtt, factory, template);
+	}
+
+	private RedisConfiguration configuration(@Nullable Duration rtt) {
+		if (this.primary.isClusterAware()) {
+			return this.primary.getClusterConfiguration();
+		}
+		if (this.primary.isRedisSentinelAware()) {
+			return this.primary.getSentinelConfiguration();
+		}
+		RedisStandaloneConfiguration direct = this.primary.getStandaloneConfiguration();
+		if (rtt == null) {
+			return direct;
+		}
+		LatencyRelay relay = this.relays.computeIfAbsent(rtt, (key) -> LatencyRelay
+			.start(new InetSocketAddress(direct.getHostName(), direct.getPort()), key.dividedBy(2)));
+		RedisStandaloneConfiguration viaRelay = new RedisStandaloneConfiguration("127.0.0.1", relay.port());
+		viaRelay.setDatabase(direct.getDatabase());
+		viaRelay.setUsername(direct.getUsername());
+		viaRelay.setPassword(direct.getPassword());
+		return viaRelay;
+	}
+
+	@Override
+	public void destroy() {
+		this.routes.values()
+			.stream()
+			.filter((route) -> route.factory() != this.primary)
+			.forEach((route) -> route.factory().destroy());
+		this.relays.values().forEach(LatencyRelay::close);
+	}
+
+	private record Key(FlushPolicy policy, @Nullable Duration rtt) {
+	}
+
+	/** Sentinel and cluster clients follow the addresses the servers announce, which would bypass a relay. */
+	public static class RelayUnsupportedException extends RuntimeException {
+
+		RelayUnsupportedException(Topology.Kind kind) {
+			super("rtt needs a standalone Redis: " + kind
+					+ " clients connect to the addresses the servers announce, which would bypass the latency relay");
+		}
+
+	}
+
+	/** Every route slot is taken; the app must be restarted to try further flush policy and RTT combinations. */
+	public static class TooManyRoutesException extends RuntimeException {
+
+		TooManyRoutesException(int max) {
+			super("This instance already keeps " + max + " distinct flush policy / added RTT combinations;"
+					+ " reuse one of them or restart the app");
+		}
+
+	}
+
+}

@@ -1,0 +1,154 @@
+package dev.pipelininglab.run;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.LettuceFutures;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.codec.ByteArrayCodec;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.RedisSystemException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.stereotype.Component;
+
+/**
+ * Lettuce's async API on a connection of its own with auto-flush off: every command of a batch is buffered,
+ * written with one flush, and the futures awaited together. No Spring Data Redis layer in between, so this is
+ * the ceiling the client library itself reaches.
+ */
+@Component
+class AsyncRunner implements BatchRunner, DisposableBean {
+
+	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
+
+	/** One connection per route; batches take it in turn, since auto-flush is off for the whole connection. */
+	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
+
+	@Override
+	public Mode mode() {
+		return Mode.ASYNC;
+	}
+
+	@Override
+	public String unsupported(RunSpec spec, Topology topology) {
+		return null;
+	}
+
+	@Override
+	public int perRoundTrip(int batchSize) {
+		return batchSize;
+	}
+
+	@Override
+	public void run(Pass pass, long from, long to, Tally tally) {
+		StatefulConnection<byte[], byte[]> connection = connection(pass.route().factory());
+		Duration timeout = pass.route().factory().getClientConfiguration().getCommandTimeout();
+		KeySpace keys = pass.keys();
+		synchronized (connection) {
+			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
+			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
+			SetArgs expiry = (pass.spec().ttl() != null) ? SetArgs.Builder.ex(pass.spec().ttl()) : null;
+			for (long i = from; i < to; i++) {
+				futures.add(switch (pass.operation()) {
+					case SET -> (expiry != null) ? async.set(keys.keyBytes(i), keys.valueBytes(i), expiry)
+							: async.set(keys.keyBytes(i), keys.valueBytes(i));
+					case GET -> async.get(keys.keyBytes(i));
+					case RPOP -> async.rpop(keys.listKeyBytes());
+					case RPUSH -> async.rpush(keys.listKeyBytes(), keys.valueBytes(i));
+					case PING -> async.ping();
+				});
+			}
+			connection.flushCommands();
+			if (!LettuceFutures.awaitAll(timeout, futures.toArray(new RedisFuture[0]))) {
+				throw new QueryTimeoutException("Redis did not answer " + futures.size() + " commands within " + timeout);
+			}
+			for (RedisFuture<?> future : futures) {
+				Object reply = result(future);
+				switch (pass.operation()) {
+					case SET, RPUSH -> tally.value(null);
+					default -> tally.reply((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8)
+							: reply);
+				}
+			}
+		}
+	}
+
+	private static Object result(RedisFuture<?> future) {
+		try {
+			return future.get();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RedisSystemException("Interrupted while waiting for Redis", ex);
+		}
+		catch (ExecutionException ex) {
+			DataAccessException translated = EXCEPTIONS.convert((Exception) ex.getCause());
+			throw (translated != null) ? translated : new RedisSystemException(ex.getCause().getMessage(), ex);
+		}
+	}
+
+	@SuppressWarnings("unchecked")
+	private static RedisClusterAsyncCommands<byte[], byte[]> commands(StatefulConnection<byte[], byte[]> connection) {
+		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+			return cluster.async();
+		}
+		return ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+	}
+
+	private StatefulConnection<byte[], byte[]> connection(LettuceConnectionFactory factory) {
+		try {
+			return this.connections.computeIfAbsent(factory, AsyncRunner::connect);
+		}
+		catch (RuntimeException ex) {
+			DataAccessException translated = EXCEPTIONS.convert(ex);
+			throw (translated != null) ? translated : ex;
+		}
+	}
+
+	private static StatefulConnection<byte[], byte[]> connect(LettuceConnectionFactory factory) {
+		AbstractRedisClient client = factory.getRequiredNativeClient();
+		StatefulConnection<byte[], byte[]> connection;
+		if (client instanceof RedisClusterClient cluster) {
+			StatefulRedisClusterConnection<byte[], byte[]> clusterConnection = cluster.connect(ByteArrayCodec.INSTANCE);
+			// With manual flushing, commands for a node whose connection is still being established can stay
+			// buffered forever (lettuce issues 1111 and 2420), so every master is connected before any command.
+			for (RedisClusterNode node : clusterConnection.getPartitions()) {
+				if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
+					clusterConnection.getConnection(node.getNodeId());
+				}
+			}
+			connection = clusterConnection;
+		}
+		else {
+			connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
+		}
+		connection.setAutoFlushCommands(false);
+		return connection;
+	}
+
+	@Override
+	public void destroy() {
+		this.connections.values().forEach(StatefulConnection::close);
+	}
+
+}

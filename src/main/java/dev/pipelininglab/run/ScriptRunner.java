@@ -1,0 +1,138 @@
+package dev.pipelininglab.run;
+
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.stereotype.Component;
+
+/**
+ * The Redis docs' "pipelining vs scripting": one EVALSHA per batch runs a fixed Lua script that does the whole
+ * batch inside the server. The scripts are constants loaded with SCRIPT LOAD; no request ever supplies script
+ * text, and keys come from the demo key space only.
+ */
+@Component
+class ScriptRunner implements BatchRunner {
+
+	private static final Map<Operation, String> SCRIPTS = new EnumMap<>(Map.of(
+			Operation.SET, "for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS",
+			Operation.GET, "local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end"
+					+ " return values",
+			Operation.RPOP, "local popped = {} for i = 1, tonumber(ARGV[1]) do local value = redis.call('RPOP',"
+					+ " KEYS[1]) if not value then break end popped[i] = value end return popped",
+			Operation.PING, "for i = 1, tonumber(ARGV[1]) do redis.call('PING') end return tonumber(ARGV[1])"));
+
+	/** SHA1 digests from SCRIPT LOAD; the same on every server, so one per script is enough. */
+	private final Map<Operation, String> digests = new ConcurrentHashMap<>();
+
+	@Override
+	public Mode mode() {
+		return Mode.SCRIPT;
+	}
+
+	@Override
+	public String unsupported(RunSpec spec, Topology topology) {
+		if (topology.kind() == Topology.Kind.CLUSTER) {
+			return "a script may only touch keys of one hash slot, and a batch spans many";
+		}
+		if (!SCRIPTS.containsKey(spec.operation())) {
+			return "the lab fills lists with pipelined RPUSH only";
+		}
+		return (spec.ttl() != null) ? "the SET script sets no expiry" : null;
+	}
+
+	@Override
+	public int perRoundTrip(int batchSize) {
+		return batchSize;
+	}
+
+	@Override
+	public void run(Pass pass, long from, long to, Tally tally) {
+		KeySpace keys = pass.keys();
+		int size = (int) (to - from);
+		byte[][] keysAndArgs;
+		int numKeys;
+		switch (pass.operation()) {
+			case SET -> {
+				numKeys = size;
+				keysAndArgs = new byte[size * 2][];
+				for (int i = 0; i < size; i++) {
+					keysAndArgs[i] = keys.keyBytes(from + i);
+					keysAndArgs[size + i] = keys.valueBytes(from + i);
+				}
+			}
+			case GET -> {
+				numKeys = size;
+				keysAndArgs = new byte[size][];
+				for (int i = 0; i < size; i++) {
+					keysAndArgs[i] = keys.keyBytes(from + i);
+				}
+			}
+			case RPOP -> {
+				numKeys = 1;
+				keysAndArgs = new byte[][] { keys.listKeyBytes(), bytes(size) };
+			}
+			default -> {
+				numKeys = 0;
+				keysAndArgs = new byte[][] { bytes(size) };
+			}
+		}
+		ReturnType type = (pass.operation() == Operation.GET || pass.operation() == Operation.RPOP) ? ReturnType.MULTI
+				: ReturnType.INTEGER;
+		Object reply = pass.route().template().execute((RedisCallback<Object>) (connection) ->
+				evalSha(connection, pass.operation(), type, numKeys, keysAndArgs));
+		switch (pass.operation()) {
+			case SET -> {
+				for (int i = 0; i < size; i++) {
+					tally.value(null);
+				}
+			}
+			case PING -> {
+				for (int i = 0; i < size; i++) {
+					tally.value("PONG");
+				}
+			}
+			default -> MultiKeyRunner.countAll(strings((List<?>) reply), size, tally);
+		}
+	}
+
+	private Object evalSha(RedisConnection connection, Operation operation, ReturnType type, int numKeys,
+			byte[][] keysAndArgs) {
+		String digest = this.digests.computeIfAbsent(operation, (op) -> load(connection, op));
+		try {
+			return connection.scriptingCommands().evalSha(digest, type, numKeys, keysAndArgs);
+		}
+		catch (DataAccessException ex) {
+			if (!String.valueOf(ex.getMessage()).contains("NOSCRIPT")) {
+				throw ex;
+			}
+			// The server lost its script cache (restart, SCRIPT FLUSH): load the same constant script again.
+			this.digests.put(operation, load(connection, operation));
+			return connection.scriptingCommands().evalSha(this.digests.get(operation), type, numKeys, keysAndArgs);
+		}
+	}
+
+	private static String load(RedisConnection connection, Operation operation) {
+		return connection.scriptingCommands().scriptLoad(SCRIPTS.get(operation).getBytes(StandardCharsets.UTF_8));
+	}
+
+	private static byte[] bytes(int number) {
+		return Integer.toString(number).getBytes(StandardCharsets.US_ASCII);
+	}
+
+	private static List<String> strings(List<?> replies) {
+		return (replies != null) ? replies.stream()
+			.map((reply) -> (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : null)
+			.toList() : null;
+	}
+
+}

@@ -1,0 +1,79 @@
+package dev.pipelininglab;
+
+import dev.pipelininglab.redis.FlushPolicy;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The lab's settings are checked when the app starts, with a message that says what to fix. */
+class LabPropertiesTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
+		.withUserConfiguration(Enable.class);
+
+	@Test
+	void defaultsAreUsable() {
+		this.runner.run((context) -> {
+			LabProperties properties = context.getBean(LabProperties.class);
+			assertThat(properties.keyPrefix()).isEqualTo("pipelining-lab");
+			assertThat(properties.limits().maxCount()).isEqualTo(10_000_000);
+			assertThat(properties.limits().defaultBatchSize()).isEqualTo(10_000);
+			assertThat(properties.pipeline().flushPolicy()).isEqualTo(FlushPolicy.FLUSH_ON_CLOSE);
+			assertThat(properties.localRedis().enabled()).isTrue();
+		});
+	}
+
+	@Test
+	void flushPolicyIsReadFromItsWrittenForm() {
+		this.runner.withPropertyValues("lab.pipeline.flush-policy=buffered-1000")
+			.run((context) -> assertThat(context.getBean(LabProperties.class).pipeline().flushPolicy())
+				.isEqualTo(FlushPolicy.buffered(1000)));
+	}
+
+	@Test
+	void unknownFlushPolicyFailsStartUpNamingTheAcceptedForms() {
+		this.runner.withPropertyValues("lab.pipeline.flush-policy=sometimes")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Unknown flush policy 'sometimes'")
+				.hasMessageContaining("buffered-<n>"));
+	}
+
+	@Test
+	void bufferedWithoutSizeFailsStartUp() {
+		this.runner.withPropertyValues("lab.pipeline.flush-policy=buffered-0")
+			.run((context) -> assertThat(context).hasFailed());
+	}
+
+	@Test
+	void prefixWithGlobCharactersFailsStartUp() {
+		this.runner.withPropertyValues("lab.key-prefix=demo*")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("keyPrefix")
+				.hasStackTraceContaining("no glob characters"));
+	}
+
+	@Test
+	void defaultBatchAboveTheMaximumFailsStartUp() {
+		this.runner.withPropertyValues("lab.limits.default-batch-size=5000", "lab.limits.max-batch-size=1000")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("must not exceed lab.limits.max-batch-size"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(LabProperties.class)
+	static class Enable {
+
+	}
+
+}

@@ -1,0 +1,65 @@
+package dev.pipelininglab.run;
+
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * One request of a million pipelined SETs completes with the default heap and command timeout, leaves a million
+ * verified keys, and rides one pooled connection instead of opening one per batch.
+ */
+@SpringBootTest(properties = "lab.local-redis.enabled=false")
+class MillionCommandRunTests {
+
+	@Autowired
+	RunService runs;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+	}
+
+	@Test
+	void millionPipelinedSetsInBatchesOnOneConnection() {
+		StandaloneRedis server = RedisTestServers.standalone();
+		server.flushAll();
+		RedisClient client = RedisClient.create("redis://" + server.host() + ":" + server.port());
+		try (StatefulRedisConnection<String, String> observer = client.connect()) {
+			this.runs.run(new RunSpec(Operation.SET, Mode.PIPELINED, 10, 10, 0, null));
+			long connectionsBefore = connectionsReceived(observer);
+
+			RunResult result = this.runs.run(new RunSpec(Operation.SET, Mode.PIPELINED, 1_000_000, 10_000, 5, null));
+
+			assertThat(connectionsReceived(observer)).isEqualTo(connectionsBefore);
+			assertThat(result.batches()).isEqualTo(100);
+			assertThat(result.written()).isEqualTo(1_000_000);
+			assertThat(result.verified()).isEqualTo(1_000_000);
+			assertThat(result.sample()).containsExactly("value-0", "value-1", "value-2", "value-3", "value-4");
+			assertThat(observer.sync().dbsize()).isEqualTo(1_000_000);
+		}
+		finally {
+			client.shutdown();
+			server.flushAll();
+		}
+	}
+
+	private static long connectionsReceived(StatefulRedisConnection<String, String> observer) {
+		return observer.sync()
+			.info("stats")
+			.lines()
+			.filter((line) -> line.startsWith("total_connections_received:"))
+			.mapToLong((line) -> Long.parseLong(line.substring(line.indexOf(':') + 1).trim()))
+			.findFirst()
+			.orElseThrow();
+	}
+
+}

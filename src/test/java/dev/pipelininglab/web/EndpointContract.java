@@ -1,0 +1,235 @@
+package dev.pipelininglab.web;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.LongStream;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.redis.KeySpace;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.data.redis.core.Cursor;
+import org.springframework.data.redis.core.ScanOptions;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * What every endpoint must do to a real Redis, checked on the Redis state and not only on the HTTP answer.
+ * Each topology runs the same contract through a subclass that points the app at its own servers.
+ */
+@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@AutoConfigureMockMvc
+abstract class EndpointContract {
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	KeySpace keys;
+
+	/** Empties only the test's own servers, so each test starts from nothing. */
+	abstract void flushTestServers();
+
+	@BeforeEach
+	void startEmpty() {
+		flushTestServers();
+	}
+
+	@Test
+	void pipelinedSetLeavesEveryKeyWithItsValue() throws Exception {
+		this.mvc.perform(get("/pipeset/1000?batchSize=300&sample=3"))
+			.andExpect(status().isOk())
+			.andExpect(content().contentType(MediaType.APPLICATION_JSON))
+			.andExpect(jsonPath("$.operation").value("set"))
+			.andExpect(jsonPath("$.mode").value("pipelined"))
+			.andExpect(jsonPath("$.count").value(1000))
+			.andExpect(jsonPath("$.batchSize").value(300))
+			.andExpect(jsonPath("$.batches").value(4))
+			.andExpect(jsonPath("$.written").value(1000))
+			.andExpect(jsonPath("$.verified").value(1000))
+			.andExpect(jsonPath("$.sample.length()").value(3))
+			.andExpect(jsonPath("$.elapsedMillis").isNumber())
+			.andExpect(jsonPath("$.opsPerSecond").isNumber())
+			.andExpect(jsonPath("$.flushPolicy").isString());
+		assertThat(demoKeys()).hasSize(1000);
+		assertThat(values(0, 1000)).isEqualTo(expectedValues(0, 1000));
+	}
+
+	@Test
+	void loopSetWritesTheSameKeysAndValuesAsThePipeline() throws Exception {
+		this.mvc.perform(get("/loopset/200"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.mode").value("loop"))
+			.andExpect(jsonPath("$.batchSize").value(1))
+			.andExpect(jsonPath("$.batches").value(200))
+			.andExpect(jsonPath("$.verified").value(200));
+		Set<String> afterLoop = demoKeys();
+		flushTestServers();
+		this.mvc.perform(get("/pipeset/200")).andExpect(status().isOk());
+		assertThat(demoKeys()).isEqualTo(afterLoop).hasSize(200);
+		assertThat(values(0, 200)).isEqualTo(expectedValues(0, 200));
+	}
+
+	@Test
+	void setWithTtlExpiresKeys() throws Exception {
+		this.mvc.perform(get("/pipeset/50?ttl=300")).andExpect(status().isOk());
+		this.mvc.perform(get("/loopset/60?ttl=300")).andExpect(status().isOk());
+		for (long i : new long[] { 0, 49, 59 }) {
+			assertThat(this.redis.getExpire(this.keys.key(i))).isBetween(1L, 300L);
+		}
+	}
+
+	@Test
+	void getsHitWhatSetWroteAndMissTheRest() throws Exception {
+		this.mvc.perform(get("/pipeset/500")).andExpect(status().isOk());
+		this.mvc.perform(get("/pipeget/800?batchSize=250&sample=2"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.hits").value(500))
+			.andExpect(jsonPath("$.misses").value(300))
+			.andExpect(jsonPath("$.sample[0]").value("value-0"))
+			.andExpect(jsonPath("$.sample[1]").value("value-1"));
+		this.mvc.perform(get("/loopget/700"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.hits").value(500))
+			.andExpect(jsonPath("$.misses").value(200));
+	}
+
+	@Test
+	void rpopShortensTheDemoListByWhatItPopped() throws Exception {
+		this.mvc.perform(get("/listinput/1000?batchSize=400"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.operation").value("rpush"))
+			.andExpect(jsonPath("$.written").value(1000));
+		assertThat(this.redis.opsForList().size(this.keys.listKey())).isEqualTo(1000);
+		this.mvc.perform(get("/piperpop/300?sample=1"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.popped").value(300))
+			.andExpect(jsonPath("$.empty").value(0))
+			.andExpect(jsonPath("$.sample[0]").value("value-999"));
+		assertThat(this.redis.opsForList().size(this.keys.listKey())).isEqualTo(700);
+		this.mvc.perform(get("/looprpop/800"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.popped").value(700))
+			.andExpect(jsonPath("$.empty").value(100));
+		assertThat(this.redis.opsForList().size(this.keys.listKey())).isZero();
+	}
+
+	@Test
+	void compareRunsEveryModeOnTheSameKeysAndReportsSpeedups() throws Exception {
+		String body = this.mvc.perform(get("/compare/set/2000?batchSize=500"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.operation").value("set"))
+			.andExpect(jsonPath("$.count").value(2000))
+			.andExpect(jsonPath("$.results[0].mode").value("loop"))
+			.andExpect(jsonPath("$.results[0].speedup").value(1.0))
+			.andExpect(jsonPath("$.results[1].mode").value("pipelined"))
+			.andExpect(jsonPath("$.results[2].mode").value("multi-key"))
+			.andReturn().getResponse().getContentAsString();
+		List<Integer> verified = JsonPath.read(body, "$.results[*].verified");
+		assertThat(verified).containsExactly(2000, 2000, 2000);
+		List<Double> speedups = JsonPath.read(body, "$.results[*].speedup");
+		assertThat(speedups).allSatisfy((speedup) -> assertThat(speedup).isPositive());
+		assertThat(demoKeys()).hasSize(2000);
+		assertThat(values(0, 2000)).isEqualTo(expectedValues(0, 2000));
+	}
+
+	@Test
+	void compareGetAndRpopStartEachModeFromTheSameState() throws Exception {
+		String get = this.mvc.perform(get("/compare/get/1500?batchSize=500"))
+			.andExpect(status().isOk())
+			.andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].hits")).containsExactly(1500, 1500, 1500);
+		String rpop = this.mvc.perform(get("/compare/rpop/1500?batchSize=500"))
+			.andExpect(status().isOk())
+			.andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<List<String>>read(rpop, "$.results[*].mode")).containsExactly("loop", "pipelined",
+				"multi-key");
+		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].popped")).containsExactly(1500, 1500, 1500);
+		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].empty")).containsExactly(0, 0, 0);
+	}
+
+	@Test
+	void deleteKeysRemovesExactlyThePrefix() throws Exception {
+		this.redis.opsForValue().set("someone-else:key", "keep me");
+		this.redis.opsForValue().set("pipelining-labX:key:1", "keep me too");
+		this.mvc.perform(get("/pipeset/2500")).andExpect(status().isOk());
+		this.mvc.perform(get("/listinput/10")).andExpect(status().isOk());
+		this.mvc.perform(delete("/keys"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.deleted").value(2501))
+			.andExpect(jsonPath("$.pattern").value("pipelining-lab:*"));
+		assertThat(demoKeys()).isEmpty();
+		assertThat(this.redis.opsForValue().get("someone-else:key")).isEqualTo("keep me");
+		assertThat(this.redis.opsForValue().get("pipelining-labX:key:1")).isEqualTo("keep me too");
+	}
+
+	@Test
+	void errorReplyIsA409NamingTheKey() throws Exception {
+		this.redis.opsForValue().set(this.keys.listKey(), "not a list");
+		for (String uri : new String[] { "/piperpop/10", "/looprpop/10", "/listinput/10" }) {
+			this.mvc.perform(get(uri))
+				.andExpect(status().isConflict())
+				.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
+				.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:redis-error-reply"))
+				.andExpect(jsonPath("$.key").value(this.keys.listKey()))
+				.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("WRONGTYPE")));
+		}
+		assertThat(this.redis.opsForValue().get(this.keys.listKey())).isEqualTo("not a list");
+	}
+
+	/** Every demo key, found with SCAN on every master (on a cluster, keys live on several nodes). */
+	Set<String> demoKeys() {
+		return this.redis.execute((org.springframework.data.redis.core.RedisCallback<Set<String>>) (connection) -> {
+			Set<String> found = new java.util.HashSet<>();
+			ScanOptions options = ScanOptions.scanOptions().match(this.keys.scanPattern()).count(1000).build();
+			if (connection instanceof org.springframework.data.redis.connection.RedisClusterConnection cluster) {
+				for (var node : cluster.clusterGetNodes()) {
+					if (node.isMaster()) {
+						try (Cursor<byte[]> cursor = cluster.scan(node, options)) {
+							cursor.forEachRemaining((key) -> found.add(new String(key)));
+						}
+					}
+				}
+			}
+			else {
+				try (Cursor<byte[]> cursor = connection.keyCommands().scan(options)) {
+					cursor.forEachRemaining((key) -> found.add(new String(key)));
+				}
+			}
+			return found;
+		});
+	}
+
+	private Map<String, String> values(long from, long to) {
+		List<String> names = LongStream.range(from, to).mapToObj(this.keys::key).toList();
+		List<String> values = this.redis.opsForValue().multiGet(names);
+		Map<String, String> byKey = new java.util.HashMap<>();
+		for (int i = 0; i < names.size(); i++) {
+			byKey.put(names.get(i), values.get(i));
+		}
+		return byKey;
+	}
+
+	private Map<String, String> expectedValues(long from, long to) {
+		Map<String, String> expected = new java.util.HashMap<>();
+		LongStream.range(from, to).forEach((i) -> expected.put(this.keys.key(i), this.keys.value(i)));
+		return expected;
+	}
+
+}

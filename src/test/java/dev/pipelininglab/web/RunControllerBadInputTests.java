@@ -1,0 +1,137 @@
+package dev.pipelininglab.web;
+
+import java.util.List;
+
+import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.redis.KeyCleaner;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.run.RunService;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.mockito.Mockito.verifyNoInteractions;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The HTTP contract for bad input: every case is a 400 problem naming the parameter, and none reaches the
+ * code that talks to Redis (the service is a stand-in here only to prove it was never called).
+ */
+@WebMvcTest(controllers = { RunController.class, IndexController.class })
+@Import({ RunRequests.class, RunControllerBadInputTests.Beans.class })
+class RunControllerBadInputTests {
+
+	@Autowired
+	MockMvc mvc;
+
+	@MockitoBean
+	RunService runs;
+
+	@MockitoBean
+	KeyCleaner cleaner;
+
+	@AfterEach
+	void nothingReachedRedis() {
+		verifyNoInteractions(this.runs, this.cleaner);
+	}
+
+	@ParameterizedTest(name = "{0} -> {1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			/pipeset/abc                            | count
+			/pipeset/-1                             | count
+			/pipeset/0                              | count
+			/pipeset/1.5                            | count
+			/pipeset/99999999999999999999           | count
+			/pipeset/10000001                       | count
+			/loopget/ten                            | count
+			/listinput/0                            | count
+			/piperpop/-5                            | count
+			/pipeset/10?batchSize=0                 | batchSize
+			/pipeset/10?batchSize=abc               | batchSize
+			/pipeset/10?batchSize=11                | batchSize
+			/pipeset/1000000?batchSize=100001       | batchSize
+			/piperpop/10?batchSize=2147483648       | batchSize
+			/pipeset/10?sample=-1                   | sample
+			/pipeset/10?sample=1001                 | sample
+			/pipeset/10?sample=x                    | sample
+			/pipeset/10?ttl=0                       | ttl
+			/pipeset/10?ttl=604801                  | ttl
+			/loopset/10?ttl=1.5                     | ttl
+			/compare/get/10?ttl=5                   | ttl
+			/compare/foo/10                         | op
+			/compare/rpush/10                       | op
+			/compare/set/0                          | count
+			/compare/set/abc                        | count
+			""")
+	void badInputIsA400ProblemNamingTheParameter(String uri, String parameter) throws Exception {
+		this.mvc.perform(get(uri))
+			.andExpect(status().isBadRequest())
+			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
+			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:invalid-parameter"))
+			.andExpect(jsonPath("$.parameter").value(parameter))
+			.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.startsWith(parameter + " must")))
+			.andExpect(jsonPath("$.status").value(400));
+	}
+
+	@Test
+	void emptyCountSegmentIsA404Problem() throws Exception {
+		this.mvc.perform(get("/pipeset/"))
+			.andExpect(status().isNotFound())
+			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
+	}
+
+	@Test
+	void unknownEndpointIsA404Problem() throws Exception {
+		this.mvc.perform(get("/pipeincr/10"))
+			.andExpect(status().isNotFound())
+			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
+	}
+
+	@Test
+	void indexListsTheEndpointsAsJson() throws Exception {
+		this.mvc.perform(get("/").accept(MediaType.APPLICATION_JSON))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.topology.kind").value("standalone"))
+			.andExpect(jsonPath("$.endpoints[?(@.path == '/pipeset/{count}')].example").value("/pipeset/10000"))
+			.andExpect(jsonPath("$.endpoints[?(@.path == '/compare/{op}/{count}')]").exists());
+	}
+
+	@Test
+	void indexServesThePageToBrowsers() throws Exception {
+		this.mvc.perform(get("/").accept(MediaType.TEXT_HTML))
+			.andExpect(status().isOk())
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.forwardedUrl("/index.html"));
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(LabProperties.class)
+	static class Beans {
+
+		@Bean
+		KeySpace keySpace() {
+			return new KeySpace("pipelining-lab");
+		}
+
+		@Bean
+		Topology topology() {
+			return new Topology(Topology.Kind.STANDALONE, List.of("localhost:6379"));
+		}
+
+	}
+
+}

@@ -1,0 +1,20 @@
+package dev.pipelininglab.web;
+
+import dev.pipelininglab.testsupport.RedisTestServers;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+class StandaloneEndpointTests extends EndpointContract {
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+	}
+
+	@Override
+	void flushTestServers() {
+		RedisTestServers.standalone().flushAll();
+	}
+
+}
