@@ -1,0 +1,228 @@
+package dev.pipelininglab.localredis;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.UnknownHostException;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.apache.commons.logging.Log;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.support.DefaultSingletonBeanRegistry;
+import org.springframework.boot.EnvironmentPostProcessor;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.context.event.ApplicationFailedEvent;
+import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.logging.DeferredLogFactory;
+import org.springframework.context.ApplicationEvent;
+import org.springframework.context.ApplicationListener;
+import org.springframework.core.Ordered;
+import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.StringUtils;
+
+/**
+ * Lets {@code ./mvnw spring-boot:run} work on a machine with only a JDK: when the app is configured for a standalone
+ * Redis on this machine and nothing listens there, starts a {@code redis-server} on that port for as long as the
+ * application runs. A reachable server is never replaced, and any remote, sentinel or cluster configuration is left
+ * alone. {@code lab.local-redis.enabled=false} turns it off; {@code lab.local-redis.binary} forces a binary.
+ */
+class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
+
+	static final String ENABLED_PROPERTY = "lab.local-redis.enabled";
+
+	static final String BINARY_PROPERTY = "lab.local-redis.binary";
+
+	private static final List<String> NOT_STANDALONE = List.of("spring.data.redis.url",
+			"spring.data.redis.sentinel.nodes", "spring.data.redis.cluster.nodes",
+			"spring.data.redis.masterreplica.nodes");
+
+	private static final int PROBE_TIMEOUT_MILLIS = 500;
+
+	// Per JVM, not per context: a second context for the same port (tests, a parent/child hierarchy) reuses the
+	// server instead of failing to bind, and only the last context to close stops it.
+	private static final Map<Integer, LocalServer> RUNNING = new HashMap<>();
+
+	private final Log log;
+
+	LocalRedisLauncher(DeferredLogFactory logFactory) {
+		// Logging is not set up yet while the environment is prepared; deferred logs are replayed once it is.
+		this.log = logFactory.getLog(LocalRedisLauncher.class);
+	}
+
+	@Override
+	public int getOrder() {
+		// After the config data post-processor, so application.properties and profiles are visible.
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	@Override
+	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
+		if (!environment.getProperty(ENABLED_PROPERTY, Boolean.class, true)) {
+			this.log.debug("Local Redis launcher disabled by " + ENABLED_PROPERTY);
+			return;
+		}
+		for (String property : NOT_STANDALONE) {
+			if (StringUtils.hasText(environment.getProperty(property))) {
+				this.log.debug("Not starting a local Redis: " + property + " is set");
+				return;
+			}
+		}
+		String host = environment.getProperty("spring.data.redis.host", "localhost");
+		int port = environment.getProperty("spring.data.redis.port", Integer.class, 6379);
+		if (!isLoopback(host)) {
+			this.log.debug("Not starting a local Redis: " + host + " is not a loopback address");
+			return;
+		}
+		LocalServer server = acquire(host, port, environment);
+		if (server != null) {
+			application.addListeners(new StopWithContext(server, this.log));
+		}
+	}
+
+	private @Nullable LocalServer acquire(String host, int port, ConfigurableEnvironment environment) {
+		synchronized (RUNNING) {
+			LocalServer server = RUNNING.get(port);
+			if (server != null && server.process.isAlive()) {
+				this.log.debug("Reusing the local redis-server this JVM started on " + host + ":" + port);
+			}
+			else if (isReachable(host, port)) {
+				this.log.debug("Redis reachable at " + host + ":" + port + ", not starting a local one");
+				return null;
+			}
+			else {
+				server = new LocalServer(start(host, port, environment));
+				RUNNING.put(port, server);
+			}
+			server.users++;
+			return server;
+		}
+	}
+
+	private RedisServerProcess start(String host, int port, ConfigurableEnvironment environment) {
+		Path binary = RedisServerBinary.resolve(environment.getProperty(BINARY_PROPERTY));
+		String version = RedisServerBinary.version(binary);
+		RedisServerProcess.Builder builder = RedisServerProcess
+			.builder(binary, port, RedisServerBinary.cacheDir().resolve("run-" + port))
+			.host(host.equalsIgnoreCase("localhost") ? "127.0.0.1" : host);
+		String password = environment.getProperty("spring.data.redis.password");
+		if (StringUtils.hasText(password)) {
+			// Otherwise the client's AUTH would be rejected by a server without a password.
+			builder.args("--requirepass", password);
+		}
+		RedisServerProcess process = builder.start();
+		this.log.info("Nothing listened on " + host + ":" + port + ", so started redis-server " + version + " from "
+				+ binary + " on " + process.host() + ":" + port + " (pid " + process.pid() + ", log "
+				+ process.logFile() + "). It will be stopped when the application shuts down; set "
+				+ ENABLED_PROPERTY + "=false to use no local Redis.");
+		return process;
+	}
+
+	private static void release(LocalServer server, Log log) {
+		synchronized (RUNNING) {
+			if (--server.users > 0) {
+				return;
+			}
+			RUNNING.remove(server.process.port(), server);
+		}
+		server.process.stop();
+		log.info("Stopped the local redis-server on " + server.process.host() + ":" + server.process.port());
+	}
+
+	static boolean isLoopback(String host) {
+		String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+		if (literal.equalsIgnoreCase("localhost")) {
+			return true;
+		}
+		// Only IP literals past this point: a DNS lookup for an arbitrary name could stall startup.
+		if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
+			return false;
+		}
+		try {
+			return InetAddress.getByName(literal).isLoopbackAddress();
+		}
+		catch (UnknownHostException ex) {
+			return false;
+		}
+	}
+
+	static boolean isReachable(String host, int port) {
+		InetAddress[] addresses;
+		try {
+			addresses = InetAddress.getAllByName(host);
+		}
+		catch (UnknownHostException ex) {
+			return false;
+		}
+		for (InetAddress address : addresses) {
+			try (Socket socket = new Socket()) {
+				socket.connect(new InetSocketAddress(address, port), PROBE_TIMEOUT_MILLIS);
+				return true;
+			}
+			catch (IOException ex) {
+				// try the next address, e.g. ::1 after 127.0.0.1
+			}
+		}
+		return false;
+	}
+
+	private static final class LocalServer {
+
+		private final RedisServerProcess process;
+
+		private int users;
+
+		private LocalServer(RedisServerProcess process) {
+			this.process = process;
+		}
+
+	}
+
+	/**
+	 * Gives the server back when its application context is done with it. The JVM shutdown hook of
+	 * {@link RedisServerProcess} is only the backstop.
+	 */
+	private static final class StopWithContext implements ApplicationListener<ApplicationEvent> {
+
+		private final LocalServer server;
+
+		private final Log log;
+
+		private final AtomicBoolean released = new AtomicBoolean();
+
+		private StopWithContext(LocalServer server, Log log) {
+			this.server = server;
+			this.log = log;
+		}
+
+		@Override
+		public void onApplicationEvent(ApplicationEvent event) {
+			if (event instanceof ApplicationPreparedEvent prepared && prepared.getApplicationContext()
+				.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
+				// Stopping on ContextClosedEvent would be too early: it is published before graceful shutdown
+				// drains requests and before the connection factory closes, both of which still need Redis.
+				// Registered before any bean exists, this callback runs after all beans are destroyed. (Every Boot
+				// context has such a bean factory; without one the JVM shutdown hook would still stop the server.)
+				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", this::release);
+			}
+			else if (event instanceof ApplicationFailedEvent) {
+				// The run failed before or during refresh; if beans had been created, their destruction has
+				// already released the server and this is a no-op.
+				release();
+			}
+		}
+
+		private void release() {
+			if (this.released.compareAndSet(false, true)) {
+				LocalRedisLauncher.release(this.server, this.log);
+			}
+		}
+
+	}
+
+}

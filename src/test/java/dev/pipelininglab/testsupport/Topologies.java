@@ -1,0 +1,159 @@
+package dev.pipelininglab.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+
+import dev.pipelininglab.localredis.RedisServerProcess;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the topologies share: where they live on disk, how they wait, how they stop.
+ */
+final class Topologies {
+
+	static final String HOST = "127.0.0.1";
+
+	/**
+	 * For every server that is or may become a master with replicas: Redis 7 syncs replicas diskless by default and
+	 * then waits 5 s for more replicas to join the transfer, which would add 5 s to every topology's startup.
+	 */
+	static final String[] NO_SYNC_DELAY = { "--repl-diskless-sync-delay", "0" };
+
+	private static final int START_ATTEMPTS = 3;
+
+	private Topologies() {
+	}
+
+	/**
+	 * {@code target/redis-test/<name>}, emptied first: a cluster node finding an old {@code nodes.conf} would
+	 * rejoin a cluster that no longer exists.
+	 */
+	static Path freshDir(String name) {
+		Path dir = Paths.get(System.getProperty("user.dir"), "target", "redis-test", name);
+		try {
+			if (Files.exists(dir)) {
+				try (Stream<Path> paths = Files.walk(dir)) {
+					for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+						Files.delete(path);
+					}
+				}
+			}
+			return Files.createDirectories(dir);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Cannot prepare " + dir, ex);
+		}
+	}
+
+	/**
+	 * Starts a server on a port from {@code ports}, retrying with another port if the start fails: a port that was
+	 * free when chosen can be taken by a concurrent test run before redis-server binds it.
+	 */
+	static RedisServerProcess startOnFreePort(IntFunction<RedisServerProcess> start, IntSupplier ports) {
+		IllegalStateException last = null;
+		for (int attempt = 0; attempt < START_ATTEMPTS; attempt++) {
+			try {
+				return start.apply(ports.getAsInt());
+			}
+			catch (IllegalStateException ex) {
+				last = ex;
+			}
+		}
+		throw last;
+	}
+
+	/**
+	 * Polls {@code check} until it returns {@code null}; anything else is a description of what is still missing,
+	 * reported if the timeout passes. Exceptions (a node not answering yet, an error reply) count as "not yet".
+	 */
+	static void await(String what, Duration timeout, Supplier<@Nullable String> check) {
+		long deadline = System.nanoTime() + timeout.toNanos();
+		String missing;
+		while (true) {
+			try {
+				missing = check.get();
+			}
+			catch (RuntimeException ex) {
+				missing = ex.toString();
+			}
+			if (missing == null) {
+				return;
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException(
+						"Timed out after " + timeout.toSeconds() + " s waiting for " + what + ": " + missing);
+			}
+			try {
+				Thread.sleep(50);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new IllegalStateException("Interrupted while waiting for " + what, ex);
+			}
+		}
+	}
+
+	/**
+	 * FLUSHALL on every live node of {@code nodes} that is a master right now (roles change with failovers), then
+	 * WAIT for its replicas, so a test reading from a replica does not see the previous test's keys.
+	 */
+	static void flushMasters(List<RedisServerProcess> nodes) {
+		for (RedisServerProcess node : nodes) {
+			if (!node.isAlive() || node.isPaused()) {
+				continue;
+			}
+			try (Resp resp = new Resp(node.host(), node.port())) {
+				if (!"master".equals(((List<?>) resp.call("ROLE")).get(0))) {
+					continue;
+				}
+				resp.call("FLUSHALL");
+				String replicas = resp.info("replication").getOrDefault("connected_slaves", "0");
+				if (!"0".equals(replicas)) {
+					resp.call("WAIT", replicas, "2000");
+				}
+			}
+		}
+	}
+
+	static Object call(RedisServerProcess node, String... command) {
+		return Resp.call(node.host(), node.port(), command);
+	}
+
+	static void checkOwned(boolean shared, String topology) {
+		if (shared) {
+			throw new IllegalStateException("The shared " + topology + " is used by other tests and stopped when the "
+					+ "JVM exits; use RedisTestServers.new...() for an instance to close");
+		}
+	}
+
+	/**
+	 * Stops all in parallel: each stop waits for its process to exit (up to a server cron tick), and the nodes of a
+	 * topology need not wait for each other.
+	 */
+	static void stopAll(List<RedisServerProcess> processes) {
+		List<Thread> stoppers = processes.stream()
+			.map((process) -> new Thread(process::stop, "stop-redis-" + process.port()))
+			.toList();
+		stoppers.forEach(Thread::start);
+		for (Thread stopper : stoppers) {
+			try {
+				stopper.join();
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+		}
+	}
+
+}
