@@ -1,5 +1,6 @@
 package dev.pipelininglab.run;
 
+import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
@@ -23,6 +24,9 @@ class MillionCommandRunTests {
 	@Autowired
 	RunService runs;
 
+	@Autowired
+	Connections connections;
+
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
@@ -34,10 +38,11 @@ class MillionCommandRunTests {
 		server.flushAll();
 		RedisClient client = RedisClient.create("redis://" + server.host() + ":" + server.port());
 		try (StatefulRedisConnection<String, String> observer = client.connect()) {
-			this.runs.run(new RunSpec(Operation.SET, Mode.PIPELINED, 10, 10, 0, null));
+			this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 10, 10, 0));
 			long connectionsBefore = connectionsReceived(observer);
 
-			RunResult result = this.runs.run(new RunSpec(Operation.SET, Mode.PIPELINED, 1_000_000, 10_000, 5, null));
+			RunResult result = this.runs
+				.run(RunSpec.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 1_000_000, 10_000, 5));
 
 			assertThat(connectionsReceived(observer)).isEqualTo(connectionsBefore);
 			assertThat(result.batches()).isEqualTo(100);

@@ -131,37 +131,86 @@ abstract class EndpointContract {
 	}
 
 	@Test
-	void compareRunsEveryModeOnTheSameKeysAndReportsSpeedups() throws Exception {
+	void compareRunsEveryVariantOnTheSameKeysAndReportsSpeedups() throws Exception {
 		String body = this.mvc.perform(get("/compare/set/2000?batchSize=500"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.operation").value("set"))
 			.andExpect(jsonPath("$.count").value(2000))
 			.andExpect(jsonPath("$.results[0].mode").value("loop"))
 			.andExpect(jsonPath("$.results[0].speedup").value(1.0))
-			.andExpect(jsonPath("$.results[1].mode").value("pipelined"))
-			.andExpect(jsonPath("$.results[2].mode").value("multi-key"))
 			.andReturn().getResponse().getContentAsString();
+		List<String> variants = JsonPath.read(body, "$.results[*].variant");
+		assertThat(variants).contains("loop", "pipelined-flush-each-command", "pipelined-flush-on-close",
+				"pipelined-buffered-1000", "multi-key", "async");
 		List<Integer> verified = JsonPath.read(body, "$.results[*].verified");
-		assertThat(verified).containsExactly(2000, 2000, 2000);
+		assertThat(verified).hasSameSizeAs(variants).containsOnly(2000);
 		List<Double> speedups = JsonPath.read(body, "$.results[*].speedup");
-		assertThat(speedups).allSatisfy((speedup) -> assertThat(speedup).isPositive());
+		assertThat(speedups).hasSameSizeAs(variants).allSatisfy((speedup) -> assertThat(speedup).isPositive());
 		assertThat(demoKeys()).hasSize(2000);
 		assertThat(values(0, 2000)).isEqualTo(expectedValues(0, 2000));
 	}
 
 	@Test
-	void compareGetAndRpopStartEachModeFromTheSameState() throws Exception {
-		String get = this.mvc.perform(get("/compare/get/1500?batchSize=500"))
+	void compareGetRpopAndPingStartEachVariantFromTheSameState() throws Exception {
+		String get = this.mvc.perform(get("/compare/get/1500?batchSize=500&repeat=2"))
 			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.results[0].repeat").value(2))
+			.andExpect(jsonPath("$.results[0].repeatMillis.length()").value(2))
 			.andReturn().getResponse().getContentAsString();
-		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].hits")).containsExactly(1500, 1500, 1500);
+		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].hits")).hasSizeGreaterThanOrEqualTo(5)
+			.containsOnly(1500);
 		String rpop = this.mvc.perform(get("/compare/rpop/1500?batchSize=500"))
 			.andExpect(status().isOk())
 			.andReturn().getResponse().getContentAsString();
-		assertThat(JsonPath.<List<String>>read(rpop, "$.results[*].mode")).containsExactly("loop", "pipelined",
-				"multi-key");
-		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].popped")).containsExactly(1500, 1500, 1500);
-		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].empty")).containsExactly(0, 0, 0);
+		assertThat(JsonPath.<List<String>>read(rpop, "$.results[*].variant")).startsWith("loop")
+			.contains("multi-key");
+		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].popped")).hasSizeGreaterThanOrEqualTo(5)
+			.containsOnly(1500);
+		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].empty")).containsOnly(0);
+		String ping = this.mvc.perform(get("/compare/ping/1000"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.skipped[?(@.variant == 'multi-key')].reason").exists())
+			.andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<List<Integer>>read(ping, "$.results[*].pongs")).containsOnly(1000);
+	}
+
+	@Test
+	void pingEndpointsCountPongs() throws Exception {
+		this.mvc.perform(get("/pipeping/3000?batchSize=1000"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.pongs").value(3000))
+			.andExpect(jsonPath("$.batches").value(3));
+		this.mvc.perform(get("/loopping/300")).andExpect(status().isOk()).andExpect(jsonPath("$.pongs").value(300));
+	}
+
+	@Test
+	void perRequestFlushPolicyIsReportedAndLeavesTheDefaultAlone() throws Exception {
+		this.mvc.perform(get("/pipeset/500?flushPolicy=buffered-64"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.flushPolicy").value("buffered-64"))
+			.andExpect(jsonPath("$.variant").value("pipelined-buffered-64"))
+			.andExpect(jsonPath("$.verified").value(500));
+		this.mvc.perform(get("/pipeset/500"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.flushPolicy").value("flush-on-close"));
+	}
+
+	@Test
+	void sweepReportsOneVerifiedRunPerBatchSize() throws Exception {
+		String body = this.mvc.perform(get("/sweep/set/1000?batchSizes=1,10,100,1000"))
+			.andExpect(status().isOk())
+			.andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].batchSize")).containsExactly(1, 10, 100, 1000);
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].batches")).containsExactly(1000, 100, 10, 1);
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].verified")).containsOnly(1000);
+		assertThat(demoKeys()).hasSize(1000);
+	}
+
+	@Test
+	void warmUpLeavesNoKeysBehind() throws Exception {
+		this.mvc.perform(get("/pipeset/300")).andExpect(status().isOk());
+		this.mvc.perform(get("/compare/rpop/300")).andExpect(status().isOk());
+		assertThat(demoKeys()).hasSize(300).allSatisfy((key) -> assertThat(key).startsWith("pipelining-lab:key:"));
 	}
 
 	@Test

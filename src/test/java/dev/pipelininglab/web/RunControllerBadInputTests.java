@@ -77,6 +77,27 @@ class RunControllerBadInputTests {
 			/compare/rpush/10                       | op
 			/compare/set/0                          | count
 			/compare/set/abc                        | count
+			/pipeset/10?flushPolicy=sometimes       | flushPolicy
+			/pipeset/10?flushPolicy=buffered-0      | flushPolicy
+			/loopset/10?flushPolicy=flush-on-close  | flushPolicy
+			/pipeset/10?repeat=3                    | repeat
+			/pipeset/10?variants=loop               | variants
+			/compare/set/10?repeat=0                | repeat
+			/compare/set/10?repeat=10               | repeat
+			/compare/set/10?repeat=two              | repeat
+			/compare/set/10?variants=warp           | variants
+			/compare/set/10?variants=pipelined-soon | variants
+			/compare/set/10?variants=,              | variants
+			/compare/set/10?rtt=0                   | rtt
+			/compare/set/10?rtt=-2                  | rtt
+			/compare/set/10?rtt=1001                | rtt
+			/compare/set/10?rtt=slow                | rtt
+			/sweep/set/10?batchSizes=0              | batchSizes
+			/sweep/set/10?batchSizes=1,x            | batchSizes
+			/sweep/set/10?batchSizes=100            | batchSizes
+			/sweep/warp/10                          | op
+			/compare/ping/10?ttl=5                  | ttl
+			/pipeping/0                             | count
 			""")
 	void badInputIsA400ProblemNamingTheParameter(String uri, String parameter) throws Exception {
 		this.mvc.perform(get(uri))
