@@ -1,0 +1,296 @@
+#!/usr/bin/env python3
+"""Runs the pipelining-lab benchmark matrix against a fresh redis-server and writes a Markdown report.
+
+Started by scripts/benchmark.sh, which builds the jar first. Everything runs on loopback: a redis-server on a free
+port that this script starts and stops, the packaged app on another free port, and redis-benchmark on the same
+server as the ceiling a single client connection can reach.
+"""
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(check, timeout, what):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if check():
+                return
+        except OSError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"timed out waiting for {what}")
+
+
+class Redis:
+    def __init__(self, workdir):
+        self.port = free_port()
+        self.dir = workdir / f"redis-{self.port}"
+        self.dir.mkdir()
+        self.proc = subprocess.Popen(
+            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+             "--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")])
+        wait_until(lambda: self.cli("PING") == "PONG", 10, "redis-server")
+
+    def cli(self, *args):
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True,
+                              check=True).stdout.strip()
+
+    def flush(self):
+        # This script's own server only: it was started above on a free port and holds nothing else.
+        self.cli("FLUSHALL")
+
+    def version(self):
+        return re.search(r"redis_version:(\S+)", self.cli("INFO", "server")).group(1)
+
+    def benchmark(self, test, pipeline, requests, distinct):
+        args = ["redis-benchmark", "-p", str(self.port), "-c", "1", "-P", str(pipeline), "-n", str(requests),
+                "-t", test, "--csv"]
+        if distinct:
+            args += ["-r", "100000000"]
+        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        rates = {}
+        for line in out.splitlines():
+            cells = [c.strip('"') for c in line.split(",")]
+            if len(cells) > 1 and cells[0] != "test":
+                rates[cells[0].lower()] = float(cells[1])
+        return rates
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=10)
+
+
+class App:
+    def __init__(self, jar, redis, workdir, heap=None):
+        self.port = free_port()
+        self.log = workdir / f"app-{self.port}.log"
+        args = ["java"]
+        if heap:
+            args.append(f"-Xmx{heap}")
+        args += ["-jar", str(jar), f"--server.port={self.port}", f"--spring.data.redis.port={redis.port}",
+                 "--spring.data.redis.host=127.0.0.1", "--lab.local-redis.enabled=false"]
+        self.proc = subprocess.Popen(args, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
+        wait_until(lambda: self.get("/actuator/health")[0] == 200, 90, "the app to start")
+
+    def get(self, path, timeout=3600):
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.port}{path}", timeout=timeout) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as error:
+            return error.code, json.loads(error.read() or b"{}")
+
+    def run(self, path):
+        status, body = self.get(path)
+        if status != 200:
+            raise SystemExit(f"GET {path} answered {status}: {body}")
+        return body
+
+    def stop(self):
+        self.proc.terminate()
+        self.proc.wait(timeout=60)
+
+
+def machine_facts(redis):
+    cpu = "unknown"
+    try:
+        cpu = re.search(r"model name\s*:\s*(.+)", Path("/proc/cpuinfo").read_text()).group(1)
+    except (OSError, AttributeError):
+        pass
+    mem = "unknown"
+    try:
+        kib = int(re.search(r"MemTotal:\s*(\d+)", Path("/proc/meminfo").read_text()).group(1))
+        mem = f"{kib / 1024 / 1024:.1f} GiB"
+    except (OSError, AttributeError):
+        pass
+    java = subprocess.run(["java", "-version"], capture_output=True, text=True).stderr.splitlines()[0]
+    return [("CPU", f"{cpu} × {os.cpu_count()} cores"), ("Memory", mem),
+            ("OS", f"{platform.system()} {platform.release()}"), ("Java", java), ("Redis", redis.version()),
+            ("Date", time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()))]
+
+
+def fmt(number):
+    return f"{number:,.0f}"
+
+
+def ceiling(redis, requests):
+    """redis-benchmark with one connection: the most one client connection can get out of this server."""
+    rows = []
+    for pipeline in (1, 16, 100, 1000):
+        n = requests if pipeline > 1 else min(requests, 100_000)
+        redis.flush()
+        rates = redis.benchmark("set,get", pipeline, n, distinct=True)
+        redis.flush()
+        rates.update(redis.benchmark("lpush,rpop", pipeline, n, distinct=False))
+        redis.flush()
+        rows.append((pipeline, rates))
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--jar", required=True)
+    parser.add_argument("--ops", default="set,get,rpop")
+    parser.add_argument("--counts", default="10000,100000,1000000")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rtt-ms", type=float, default=0, help="also compare loop and pipeline through the relay")
+    parser.add_argument("--rtt-count", type=int, default=100_000)
+    parser.add_argument("--big", type=int, default=0, help="also run /pipeset/N at -Xmx256m (e.g. 10000000)")
+    parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
+    args = parser.parse_args()
+
+    for tool in ("redis-server", "redis-cli", "redis-benchmark", "java"):
+        if not shutil.which(tool):
+            raise SystemExit(f"{tool} is needed on the PATH")
+
+    workdir = Path(tempfile.mkdtemp(prefix="pipelining-lab-bench-"))
+    redis = Redis(workdir)
+    lines = []
+    try:
+        facts = machine_facts(redis)
+        print("ceiling: redis-benchmark -c 1 ...", file=sys.stderr)
+        ceilings = ceiling(redis, 1_000_000)
+        top = dict(ceilings[-1][1])
+
+        app = App(args.jar, redis, workdir)
+        try:
+            # The headline goal: one request of a million pipelined SETs with the shipped defaults on a flushed
+            # server, against redis-benchmark doing the same work (1M distinct keys, one connection, -P 1000).
+            headline = []
+            for _ in range(3):
+                redis.flush()
+                reference = redis.benchmark("set", 1000, 1_000_000, distinct=True)["set"]
+                redis.flush()
+                result = app.run("/pipeset/1000000?sample=0")
+                headline.append((result["opsPerSecond"], reference, result))
+            redis.flush()
+
+            matrix = []
+            for op in args.ops.split(","):
+                for count in (int(c) for c in args.counts.split(",")):
+                    print(f"compare {op} {count}", file=sys.stderr)
+                    redis.flush()
+                    comparison = app.run(f"/compare/{op}/{count}?repeat={args.repeat}&sample=0")
+                    matrix.append((op, count, comparison))
+                    redis.flush()
+
+            sweep = app.run(f"/sweep/set/100000?batchSizes=1,10,100,1000,10000,100000&repeat={args.repeat}&sample=0")
+            redis.flush()
+
+            rtt = None
+            if args.rtt_ms > 0:
+                print(f"rtt {args.rtt_ms} ms", file=sys.stderr)
+                rtt = app.run(f"/compare/set/{args.rtt_count}?rtt={args.rtt_ms:g}"
+                              f"&variants=loop,pipelined,multi-key&sample=0")
+                redis.flush()
+        finally:
+            app.stop()
+
+        big = None
+        if args.big:
+            print(f"big run {args.big} at -Xmx256m", file=sys.stderr)
+            redis.flush()
+            small = App(args.jar, redis, workdir, heap="256m")
+            try:
+                started = time.monotonic()
+                result = small.run(f"/pipeset/{args.big}?sample=3")
+                wall = time.monotonic() - started
+                _, heap = small.get("/actuator/metrics/jvm.memory.used?tag=area:heap")
+                _, heap_max = small.get("/actuator/metrics/jvm.memory.max?tag=area:heap")
+                big = (result, wall, heap, heap_max, small.log.read_text().count("OutOfMemoryError"))
+            finally:
+                small.stop()
+            redis.flush()
+
+        lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
+
+        lines += ["## Ceiling: redis-benchmark, one connection (ops/s)", "",
+                  "SET and GET write and read 1M distinct keys (`-r 100000000`) on a flushed server; LPUSH/RPOP "
+                  "use one list.", "",
+                  "| pipeline (-P) | SET | GET | LPUSH | RPOP |", "|---:|---:|---:|---:|---:|"]
+        for pipeline, rates in ceilings:
+            lines.append(f"| {pipeline} | {fmt(rates.get('set', 0))} | {fmt(rates.get('get', 0))} | "
+                         f"{fmt(rates.get('lpush', 0))} | {fmt(rates.get('rpop', 0))} |")
+        lines.append("")
+
+        lines += ["## Headline: `/pipeset/1000000`, shipped defaults, flushed server", "",
+                  "| try | pipelined SET ops/s | redis-benchmark -P 1000 -r ops/s | ratio | batch size | flush policy |",
+                  "|---:|---:|---:|---:|---:|---|"]
+        for i, (ops, reference, result) in enumerate(headline, 1):
+            lines.append(f"| {i} | {fmt(ops)} | {fmt(reference)} | {ops / reference:.0%} | {result['batchSize']} | "
+                         f"{result['flushPolicy']} |")
+        ratios = [ops / reference for ops, reference, _ in headline]
+        lines += ["", f"Median ratio: **{statistics.median(ratios):.0%}**.", ""]
+
+        ceiling_key = {"set": "set", "get": "get", "rpop": "rpop"}
+        lines += [f"## Every variant (median of {args.repeat} timed passes, after a warm-up pass)", "",
+                  "Ratio: against redis-benchmark `-c 1 -P 1000` for the same command.", "",
+                  "| op | count | variant | ms | ops/s | speedup vs loop | ratio to ceiling |",
+                  "|---|---:|---|---:|---:|---:|---:|"]
+        for op, count, comparison in matrix:
+            for r in comparison["results"]:
+                ref = top.get(ceiling_key[op], 0)
+                ratio = f"{r['opsPerSecond'] / ref:.0%}" if ref else "n/a"
+                lines.append(f"| {op} | {fmt(count)} | {r['variant']} | {r['elapsedMillis']:,.1f} | "
+                             f"{fmt(r['opsPerSecond'])} | {r['speedup']:.1f}× | {ratio} |")
+            for s in comparison.get("skipped", []):
+                lines.append(f"| {op} | {fmt(count)} | {s['variant']} | skipped: {s['reason']} | | | |")
+        lines.append("")
+
+        lines += ["## Throughput against pipeline length (`/sweep/set/100000`)", "",
+                  "| batch size | ms | ops/s |", "|---:|---:|---:|"]
+        for r in sweep["results"]:
+            lines.append(f"| {fmt(r['batchSize'])} | {r['elapsedMillis']:,.1f} | {fmt(r['opsPerSecond'])} |")
+        lines.append("")
+
+        if rtt:
+            lines += [f"## Added round trip: {args.rtt_ms:g} ms through the latency relay "
+                      f"(measured PING {rtt['results'][0]['measuredRttMillis']} ms)", "",
+                      "| variant | count | ms | ops/s | speedup vs loop |", "|---|---:|---:|---:|---:|"]
+            for r in rtt["results"]:
+                lines.append(f"| {r['variant']} | {fmt(r['count'])} | {r['elapsedMillis']:,.1f} | "
+                             f"{fmt(r['opsPerSecond'])} | {r['speedup']:.1f}× |")
+            lines.append("")
+
+        if big:
+            result, wall, heap, heap_max, ooms = big
+            used = heap["measurements"][0]["value"] / 2**20
+            limit = heap_max["measurements"][0]["value"] / 2**20
+            lines += [f"## {fmt(result['count'])} pipelined SETs in one request at -Xmx256m", "",
+                      "| elapsed (timed part) | wall incl. verification | ops/s | written | verified | "
+                      "heap used after | heap max | OutOfMemoryError |", "|---:|---:|---:|---:|---:|---:|---:|---:|",
+                      f"| {result['elapsedMillis'] / 1000:,.1f} s | {wall:,.1f} s | {fmt(result['opsPerSecond'])} | "
+                      f"{fmt(result['written'])} | {fmt(result['verified'])} | {used:,.0f} MiB | {limit:,.0f} MiB | "
+                      f"{ooms} |", ""]
+    finally:
+        redis.stop()
+
+    report = "\n".join(lines)
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(report + "\n")
+    print(report)
+    print(f"\nwritten to {args.out}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

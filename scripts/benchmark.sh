@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# One command for the whole benchmark: builds the app, starts a fresh redis-server on a free port, runs the
+# matrix (SET/GET/RPOP x 10k/100k/1M x every variant) and redis-benchmark as the ceiling, and writes a Markdown
+# table to target/benchmark.md. Needs redis-server, redis-cli, redis-benchmark and python3 on the PATH.
+#
+#   scripts/benchmark.sh                         # the matrix, about 10 minutes on 2 cores
+#   scripts/benchmark.sh --rtt-ms 2 --big 10000000   # plus the RTT lab and 10M SETs at -Xmx256m
+#   scripts/benchmark.sh --counts 10000,100000 --repeat 1   # quicker
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./mvnw -q -B package -Dmaven.test.skip=true
+jar=$(ls target/pipelining-lab-*.jar | grep -v -- '-plain' | head -n 1)
+exec python3 scripts/benchmark.py --jar "$jar" "$@"
