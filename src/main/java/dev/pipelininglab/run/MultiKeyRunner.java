@@ -86,11 +86,11 @@ class MultiKeyRunner implements BatchRunner {
 					+ " went whole to its master: " + commands + " " + command + (commands == 1 ? "" : "s") + ".");
 		}
 		return new ClusterEffect(commands, String.format(java.util.Locale.ROOT,
-				"Keys in different hash slots cannot share a %1$s (CROSSSLOT), so Lettuce split each %1$s of up to %2$d"
-						+ " keys into one %1$s per slot: %3$d %1$ss instead of %4$d for %5$d keys (%6$.2f keys each),"
-						+ " to %7$d masters, written back to back and awaited together. Spring Data Redis passed the"
-						+ " call to Lettuce unchanged. For one command per batch, the keys need a common hash tag"
-						+ " (variant multi-key-hashtag).",
+				"Keys in different hash slots cannot go in one %1$s (CROSSSLOT), so Lettuce split each %1$s of up to"
+						+ " %2$d keys into one %1$s per slot: %3$d %1$ss instead of %4$d for %5$d keys (%6$.2f keys"
+						+ " each), over the slots of %7$d masters, written back to back and awaited together. Spring"
+						+ " Data Redis passed the call to Lettuce unchanged. For one command per batch, the keys need a"
+						+ " common hash tag (variant multi-key-hashtag).",
 				command, spec.batchSize(), commands, batches, spec.count(), (double) spec.count() / commands,
 				spread.mastersUsed()));
 	}
