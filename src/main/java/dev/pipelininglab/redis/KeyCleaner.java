@@ -14,7 +14,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Removes every key under the demo prefix with SCAN + UNLINK in batches, so a shared Redis is never blocked by
- * KEYS or emptied by FLUSHALL. On a cluster each master is scanned, since SCAN only sees one node's keys.
+ * KEYS or emptied by FLUSHALL. On a cluster each master is scanned, since SCAN only sees one node's keys. Elsewhere
+ * SCAN goes where reads go, so with replica reads the replicas are first given time to catch up with the master.
  */
 @Component
 public class KeyCleaner {
@@ -25,9 +26,12 @@ public class KeyCleaner {
 
 	private final KeySpace keySpace;
 
-	KeyCleaner(StringRedisTemplate template, KeySpace keySpace) {
+	private final ReplicaSync replicas;
+
+	KeyCleaner(StringRedisTemplate template, KeySpace keySpace, ReplicaSync replicas) {
 		this.template = template;
 		this.keySpace = keySpace;
+		this.replicas = replicas;
 	}
 
 	/** @return how many keys were removed */
@@ -43,6 +47,7 @@ public class KeyCleaner {
 				}
 				return total;
 			}
+			this.replicas.await();
 			return unlinkAll(connection, connection.keyCommands().scan(options));
 		});
 		return (deleted != null) ? deleted : 0;

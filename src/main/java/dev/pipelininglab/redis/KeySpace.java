@@ -8,18 +8,41 @@ import java.nio.charset.StandardCharsets;
  */
 public final class KeySpace {
 
+	/**
+	 * The hash tag of {@link #hashTagged()} keys. Redis Cluster hashes only the part between the first braces, so
+	 * every key carrying it lands in the same slot (and on the same master).
+	 */
+	public static final String HASH_TAG = "{lab}";
+
 	private final String prefix;
 
 	private final String keyStem;
 
+	private final String listKey;
+
 	public KeySpace(String prefix) {
+		this(prefix, prefix + ":key:", prefix + ":list");
+	}
+
+	private KeySpace(String prefix, String keyStem, String listKey) {
 		this.prefix = prefix;
-		this.keyStem = prefix + ":key:";
+		this.keyStem = keyStem;
+		this.listKey = listKey;
 	}
 
 	/** Keys for untimed warm-up passes, under the same prefix so cleanup still finds them. */
 	public KeySpace warmup() {
 		return new KeySpace(this.prefix + ":warmup");
+	}
+
+	/**
+	 * The same keys with the hash tag after the prefix ({@code <prefix>:{lab}:key:<i>}), so that on a cluster all of
+	 * them share one slot and a multi-key command over them needs no splitting. Still under the prefix, so cleanup
+	 * finds them.
+	 */
+	public KeySpace hashTagged() {
+		String tagged = this.prefix + ":" + HASH_TAG;
+		return new KeySpace(this.prefix, tagged + ":key:", tagged + ":list");
 	}
 
 	public String prefix() {
@@ -43,7 +66,7 @@ public final class KeySpace {
 	}
 
 	public String listKey() {
-		return this.prefix + ":list";
+		return this.listKey;
 	}
 
 	public byte[] listKeyBytes() {

@@ -9,6 +9,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
@@ -20,7 +21,6 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.codec.ByteArrayCodec;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -65,6 +65,12 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		Duration timeout = pass.route().factory().getClientConfiguration().getCommandTimeout();
 		KeySpace keys = pass.keys();
 		synchronized (connection) {
+			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
+				// Auto-flush is off for good on this connection: a command for a node still being connected could
+				// miss the flush below (lettuce issues 1111, 2420). Before every batch, as a failover moves slots to
+				// nodes this connection has not talked to yet. Its reads go to masters (no read-from is set on it).
+				NodeConnections.connect(cluster, false, timeout);
+			}
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
 			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
 			SetArgs expiry = (pass.spec().ttl() != null) ? SetArgs.Builder.ex(pass.spec().ttl()) : null;
@@ -129,15 +135,8 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		AbstractRedisClient client = factory.getRequiredNativeClient();
 		StatefulConnection<byte[], byte[]> connection;
 		if (client instanceof RedisClusterClient cluster) {
-			StatefulRedisClusterConnection<byte[], byte[]> clusterConnection = cluster.connect(ByteArrayCodec.INSTANCE);
-			// With manual flushing, commands for a node whose connection is still being established can stay
-			// buffered forever (lettuce issues 1111 and 2420), so every master is connected before any command.
-			for (RedisClusterNode node : clusterConnection.getPartitions()) {
-				if (node.is(RedisClusterNode.NodeFlag.UPSTREAM)) {
-					clusterConnection.getConnection(node.getNodeId());
-				}
-			}
-			connection = clusterConnection;
+			// Node connections are made before each batch, in run().
+			connection = cluster.connect(ByteArrayCodec.INSTANCE);
 		}
 		else {
 			connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);

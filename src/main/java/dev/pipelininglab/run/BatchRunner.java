@@ -1,6 +1,9 @@
 package dev.pipelininglab.run;
 
+import dev.pipelininglab.redis.ClusterLayout;
+import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How one mode sends a batch of commands. Everything else (batching, timing, warm-up, repeats, verification,
@@ -18,5 +21,22 @@ interface BatchRunner {
 
 	/** Sends the commands for items {@code from} (inclusive) to {@code to} (exclusive) and tallies the replies. */
 	void run(Pass pass, long from, long to, Tally tally);
+
+	/** The keys this mode works on, given the demo keys: the same ones, unless a different layout is the point. */
+	default KeySpace keys(KeySpace demo) {
+		return demo;
+	}
+
+	/** What a cluster does to this mode's commands beyond spreading the keys; null when nothing worth telling. */
+	default @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
+		return null;
+	}
+
+	/**
+	 * @param commands Redis commands sent per pass
+	 * @param note the same in words
+	 */
+	record ClusterEffect(long commands, String note) {
+	}
 
 }

@@ -4,6 +4,8 @@ import java.util.List;
 
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeConnections;
+import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 
 import org.springframework.data.redis.core.RedisCallback;
@@ -12,7 +14,8 @@ import org.springframework.stereotype.Component;
 /**
  * Untimed set-up and checking around measured runs: puts keys or the list into the state a run starts from, and
  * reads written keys back. Always pipelined in batches on the direct connection, so it stays quick and bounded at
- * any count, whatever route the measured run takes.
+ * any count, whatever route the measured run takes. When reads go to replicas, reads wait for the replicas to have
+ * what was written before them, so a GET run or a verification never reads a replica that is still catching up.
  */
 @Component
 class DemoData {
@@ -21,9 +24,12 @@ class DemoData {
 
 	private final PipelinedRunner pipelined;
 
-	DemoData(Connections connections, PipelinedRunner pipelined) {
+	private final ReplicaSync replicas;
+
+	DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas) {
 		this.connections = connections;
 		this.pipelined = pipelined;
+		this.replicas = replicas;
 	}
 
 	void deleteKeys(KeySpace keys, long count, int batchSize) {
@@ -32,6 +38,7 @@ class DemoData {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+				NodeConnections.connect(connection, route.factory());
 				for (long i = start; i < to; i++) {
 					connection.keyCommands().unlink(keys.keyBytes(i));
 				}
@@ -40,8 +47,10 @@ class DemoData {
 		}
 	}
 
+	/** Writes keys for GET runs to read; returns once replicas that serve reads have them too. */
 	void writeKeys(KeySpace keys, long count, int batchSize) {
 		fill(Operation.SET, keys, count, batchSize);
+		this.replicas.await();
 	}
 
 	void refillList(KeySpace keys, long count, int batchSize) {
@@ -69,11 +78,14 @@ class DemoData {
 	 */
 	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample) {
 		Route route = this.connections.primary();
+		// Reads where GET runs read: from replicas, when read-from says so, once they have caught up.
+		this.replicas.await();
 		long verified = 0;
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			List<Object> values = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+				NodeConnections.connect(connection, route.factory());
 				for (long i = start; i < to; i++) {
 					connection.stringCommands().get(keys.keyBytes(i));
 				}

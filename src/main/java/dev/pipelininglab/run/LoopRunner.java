@@ -1,6 +1,7 @@
 package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Topology;
 
 import org.springframework.data.redis.core.RedisCallback;
@@ -47,7 +48,7 @@ class LoopRunner implements BatchRunner {
 				}
 				case GET -> tally.reply(values.get(keys.key(i)));
 				case RPOP -> tally.reply(lists.rightPop(listKey));
-				case PING -> tally.reply(template.execute((RedisCallback<String>) (connection) -> connection.ping()));
+				case PING -> tally.reply(template.execute((RedisCallback<String>) Ping::once));
 				case RPUSH -> {
 					lists.rightPush(listKey, keys.value(i));
 					tally.value(null);

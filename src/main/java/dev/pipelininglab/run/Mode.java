@@ -17,6 +17,12 @@ public enum Mode {
 	/** One multi-key command per batch: MSET, MGET, or {@code RPOP key count}. */
 	MULTI_KEY("multi-key"),
 
+	/**
+	 * MSET or MGET per batch on keys that share one hash tag, so on a cluster every key is in one slot: no split, but
+	 * one master holds them all.
+	 */
+	MULTI_KEY_HASHTAG("multi-key-hashtag"),
+
 	/** A fixed server-side Lua script run with EVALSHA once per batch: the Redis docs' "pipelining vs scripting". */
 	SCRIPT("script"),
 

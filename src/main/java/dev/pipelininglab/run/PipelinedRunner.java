@@ -3,6 +3,8 @@ package dev.pipelininglab.run;
 import java.util.List;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeConnections;
+import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Topology;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -42,6 +44,8 @@ class PipelinedRunner implements BatchRunner {
 		// widely copied "(StringRedisConnection) connection" cast throws ClassCastException on Spring Data Redis
 		// 4.1. The byte-level command interfaces are what the proxy really implements.
 		List<Object> replies = pass.route().template().executePipelined((RedisCallback<Object>) (connection) -> {
+			// Cluster only: no command may be written for a node still being connected (lettuce issues 1111, 2420).
+			NodeConnections.connect(connection, pass.route().factory());
 			send(connection, pass, keys, from, to);
 			return null;
 		});
@@ -92,7 +96,7 @@ class PipelinedRunner implements BatchRunner {
 			}
 			case PING -> {
 				for (long i = from; i < to; i++) {
-					connection.ping();
+					Ping.once(connection);
 				}
 			}
 		}

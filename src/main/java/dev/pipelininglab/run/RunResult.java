@@ -33,7 +33,12 @@ import org.jspecify.annotations.Nullable;
  * @param popped RPOP: elements popped
  * @param empty RPOP: pops that found the list empty
  * @param pongs PING: PONG replies
- * @param keysPerNode cluster: how the run's keys spread over the masters
+ * @param keysPerNode cluster: for each master ({@code host:port}), how many of the run's keys hash to its slots (RPOP
+ * and RPUSH: the list key's master, with every command); 0 for masters the run did not touch
+ * @param slotsTouched cluster: distinct hash slots among the run's keys
+ * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits a multi-key command whose
+ * keys span slots into one command per slot
+ * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key command
  * @param sample the first values written (as read back), read or popped
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
  */
@@ -43,13 +48,15 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 		@Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis, double measuredRttMillis,
 		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
 		@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
-		List<String> sample, @Nullable Double speedup) {
+		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
+		@Nullable Double speedup) {
 
 	RunResult withSpeedup(double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.count, this.batchSize,
 				this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat, this.repeatMillis,
 				this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits, this.misses,
-				this.popped, this.empty, this.pongs, this.keysPerNode, this.sample, value);
+				this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands, this.note,
+				this.sample, value);
 	}
 
 }

@@ -5,8 +5,10 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 
+import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
@@ -42,13 +44,17 @@ public class RunService {
 
 	private final Connections connections;
 
-	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections) {
+	private final ClusterLayout layout;
+
+	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
+			ClusterLayout layout) {
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
 		this.warmupKeys = keys.warmup();
 		this.topology = topology;
 		this.connections = connections;
+		this.layout = layout;
 	}
 
 	/** @return null when the spec can run here, else why not */
@@ -109,7 +115,15 @@ public class RunService {
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batches()).sum());
 		if (base.operation() == Operation.GET) {
 			try {
-				this.data.writeKeys(this.keys, base.count(), base.batchSize());
+				// Once per key layout the variants use (the hash-tag variant reads keys of its own).
+				Map<String, KeySpace> layouts = new java.util.LinkedHashMap<>();
+				specs.forEach((spec) -> {
+					KeySpace keys = this.runners.get(spec.mode()).keys(this.keys);
+					layouts.putIfAbsent(keys.keyPattern(), keys);
+				});
+				for (KeySpace keys : layouts.values()) {
+					this.data.writeKeys(keys, base.count(), base.batchSize());
+				}
 			}
 			catch (DataAccessException ex) {
 				throw new RunFailedException(base, 0, 0, keyOf(base.operation()), ex);
@@ -125,7 +139,8 @@ public class RunService {
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
 		Route route = this.connections.route(spec.flushPolicy(), spec.addedRtt());
-		Pass pass = new Pass(spec, this.keys, route);
+		KeySpace keys = runner.keys(this.keys);
+		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
 		try {
@@ -134,7 +149,7 @@ public class RunService {
 			long[] passNanos = new long[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
-					prepare(spec);
+					prepare(spec, keys);
 				}
 				tally = new Tally(spec.sample());
 				batchesDone = 0;
@@ -149,7 +164,7 @@ public class RunService {
 				}
 				passNanos[repeat] = System.nanoTime() - start;
 			}
-			return result(spec, runner, route, tally, passNanos, rttMillis);
+			return result(spec, keys, runner, route, tally, passNanos, rttMillis);
 		}
 		catch (DataAccessException ex) {
 			throw new RunFailedException(spec, batchesDone, tally.replies(), keyOf(spec.operation()), ex);
@@ -160,26 +175,27 @@ public class RunService {
 	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
 		int items = (spec.mode() == Mode.LOOP) ? ((route.addedRtt() != null) ? 50 : LOOP_WARMUP_ITEMS) : WARMUP_ITEMS;
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
+		KeySpace warmupKeys = runner.keys(this.warmupKeys);
 		if (spec.operation() == Operation.RPOP) {
-			this.data.refillList(this.warmupKeys, warmup.count(), warmup.batchSize());
+			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize());
 		}
-		Pass pass = new Pass(warmup, this.warmupKeys, route);
+		Pass pass = new Pass(warmup, warmupKeys, route);
 		Tally ignored = new Tally(0);
 		for (long from = 0; from < warmup.count(); from += warmup.batchSize()) {
 			runner.run(pass, from, Math.min(warmup.count(), from + warmup.batchSize()), ignored);
 		}
 		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(this.warmupKeys, warmup.count(), warmup.batchSize());
-			case RPOP, RPUSH -> this.data.deleteList(this.warmupKeys);
+			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
+			case RPOP, RPUSH -> this.data.deleteList(warmupKeys);
 			default -> {
 			}
 		}
 	}
 
-	private void prepare(RunSpec spec) {
+	private void prepare(RunSpec spec, KeySpace keys) {
 		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(this.keys, spec.count(), spec.batchSize());
-			case RPOP -> this.data.refillList(this.keys, spec.count(), spec.batchSize());
+			case SET -> this.data.deleteKeys(keys, spec.count(), spec.batchSize());
+			case RPOP -> this.data.refillList(keys, spec.count(), spec.batchSize());
 			default -> {
 			}
 		}
@@ -190,7 +206,7 @@ public class RunService {
 		long[] nanos = new long[RTT_PINGS];
 		for (int i = 0; i < RTT_PINGS; i++) {
 			long start = System.nanoTime();
-			route.template().execute((RedisCallback<String>) (connection) -> connection.ping());
+			route.template().execute((RedisCallback<String>) Ping::once);
 			nanos[i] = System.nanoTime() - start;
 		}
 		return round(median(nanos) / 1e6, 3);
@@ -203,8 +219,8 @@ public class RunService {
 		}
 	}
 
-	private RunResult result(RunSpec spec, BatchRunner runner, Route route, Tally tally, long[] passNanos,
-			double rttMillis) {
+	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
+			long[] passNanos, double rttMillis) {
 		long count = spec.count();
 		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		long batches = (count + batchSize - 1) / batchSize;
@@ -223,7 +239,7 @@ public class RunService {
 			case SET -> {
 				written = tally.values();
 				Tally readBack = new Tally(spec.sample());
-				verified = this.data.verifyKeys(this.keys, count, spec.batchSize(), readBack);
+				verified = this.data.verifyKeys(keys, count, spec.batchSize(), readBack);
 				sample = readBack.sample();
 			}
 			case RPUSH -> written = tally.values();
@@ -239,10 +255,18 @@ public class RunService {
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
+		ClusterLayout.Spread spread = switch (spec.operation()) {
+			case SET, GET -> this.layout.ofKeys(keys, count, spec.batchSize());
+			case RPOP, RPUSH -> this.layout.ofKey(keys.listKey(), count, spec.batchSize());
+			case PING -> null;
+		};
+		BatchRunner.ClusterEffect effect = (spread != null) ? runner.onCluster(spec, spread) : null;
 		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), count,
 				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
 				round(count / (elapsedNanos / 1e9), 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written,
-				verified, hits, misses, popped, empty, pongs, null, sample, null);
+				verified, hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
+				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
+				(effect != null) ? effect.note() : null, sample, null);
 	}
 
 	private String keyOf(Operation operation) {

@@ -4,11 +4,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Topology;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
@@ -17,8 +17,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * The Redis docs' "pipelining vs scripting": one EVALSHA per batch runs a fixed Lua script that does the whole
- * batch inside the server. The scripts are constants loaded with SCRIPT LOAD; no request ever supplies script
- * text, and keys come from the demo key space only.
+ * batch inside the server. The scripts are constants; no request ever supplies script text, and keys come from the
+ * demo key space only.
+ * <p>
+ * The digests are computed here, and a server that does not know a script yet gets it through one EVAL, which caches
+ * it where it ran. SCRIPT LOAD would not do: Lettuce counts SCRIPT among read-only commands, so with replica reads it
+ * loads the script on a replica while EVALSHA (a write) runs on the master.
  */
 @Component
 class ScriptRunner implements BatchRunner {
@@ -31,8 +35,12 @@ class ScriptRunner implements BatchRunner {
 					+ " KEYS[1]) if not value then break end popped[i] = value end return popped",
 			Operation.PING, "for i = 1, tonumber(ARGV[1]) do redis.call('PING') end return tonumber(ARGV[1])"));
 
-	/** SHA1 digests from SCRIPT LOAD; the same on every server, so one per script is enough. */
-	private final Map<Operation, String> digests = new ConcurrentHashMap<>();
+	/** SHA1 digests of the scripts, as Redis computes them; the same on every server. */
+	private static final Map<Operation, String> DIGESTS = new EnumMap<>(Operation.class);
+
+	static {
+		SCRIPTS.forEach((operation, script) -> DIGESTS.put(operation, sha1(script)));
+	}
 
 	@Override
 	public Mode mode() {
@@ -107,22 +115,30 @@ class ScriptRunner implements BatchRunner {
 
 	private Object evalSha(RedisConnection connection, Operation operation, ReturnType type, int numKeys,
 			byte[][] keysAndArgs) {
-		String digest = this.digests.computeIfAbsent(operation, (op) -> load(connection, op));
 		try {
-			return connection.scriptingCommands().evalSha(digest, type, numKeys, keysAndArgs);
+			return connection.scriptingCommands().evalSha(DIGESTS.get(operation), type, numKeys, keysAndArgs);
 		}
 		catch (DataAccessException ex) {
-			if (!String.valueOf(ex.getMessage()).contains("NOSCRIPT")) {
+			// Spring's "Error in execution" wraps the reply, so the reply text is on the cause.
+			if (!String.valueOf(NestedExceptionUtils.getMostSpecificCause(ex).getMessage()).contains("NOSCRIPT")) {
 				throw ex;
 			}
-			// The server lost its script cache (restart, SCRIPT FLUSH): load the same constant script again.
-			this.digests.put(operation, load(connection, operation));
-			return connection.scriptingCommands().evalSha(this.digests.get(operation), type, numKeys, keysAndArgs);
+			// First use on this server, or it lost its script cache (restart, failover, SCRIPT FLUSH): EVAL runs the
+			// same constant script and caches it there, so the next batch's EVALSHA finds it.
+			byte[] script = SCRIPTS.get(operation).getBytes(StandardCharsets.UTF_8);
+			return connection.scriptingCommands().eval(script, type, numKeys, keysAndArgs);
 		}
 	}
 
-	private static String load(RedisConnection connection, Operation operation) {
-		return connection.scriptingCommands().scriptLoad(SCRIPTS.get(operation).getBytes(StandardCharsets.UTF_8));
+	private static String sha1(String script) {
+		try {
+			return java.util.HexFormat.of()
+				.formatHex(java.security.MessageDigest.getInstance("SHA-1")
+					.digest(script.getBytes(StandardCharsets.UTF_8)));
+		}
+		catch (java.security.NoSuchAlgorithmException ex) {
+			throw new IllegalStateException("Every Java runtime has SHA-1", ex);
+		}
 	}
 
 	private static byte[] bytes(int number) {

@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One contender in a comparison: a mode, and for pipelines the flush policy. Written as {@code loop},
  * {@code pipelined} (the request's flush policy), {@code pipelined-<policy>} such as
- * {@code pipelined-buffered-1000}, {@code multi-key}, {@code script} or {@code async}.
+ * {@code pipelined-buffered-1000}, {@code multi-key}, {@code multi-key-hashtag}, {@code script} or {@code async}.
  */
 public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy) {
 
@@ -26,7 +26,7 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy) {
 		return Mode.fromLabel(label)
 			.map(Variant::of)
 			.orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + text + "': use loop, pipelined,"
-					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, script or async"));
+					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script or async"));
 	}
 
 	public FlushPolicy policyOr(FlushPolicy fallback) {

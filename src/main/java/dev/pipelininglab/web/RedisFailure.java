@@ -28,6 +28,9 @@ final class RedisFailure {
 					|| cause instanceof IOException || isDisconnected(cause.getMessage())) {
 				return ProblemType.REDIS_UNAVAILABLE;
 			}
+			if (isErrorReplyException(cause) && isTransient(cause.getMessage())) {
+				return ProblemType.REDIS_UNAVAILABLE;
+			}
 			if (cause instanceof RedisCommandExecutionException) {
 				return ProblemType.REDIS_ERROR_REPLY;
 			}
@@ -43,6 +46,21 @@ final class RedisFailure {
 	private static boolean isDisconnected(String message) {
 		return message != null && (message.contains("not connected") || message.contains("Connection closed")
 				|| message.contains("Connection reset") || message.contains("Connection refused"));
+	}
+
+	private static boolean isErrorReplyException(Throwable cause) {
+		return cause instanceof RedisCommandExecutionException
+				|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()));
+	}
+
+	/**
+	 * Error replies that mean "not now" rather than "never": a cluster or sentinel failover in progress (CLUSTERDOWN,
+	 * TRYAGAIN, MASTERDOWN, a redirect Lettuce gave up following, a write reaching a master demoted to READONLY),
+	 * or a server still loading its data. Retrying later succeeds, so they are a 503 like an unreachable server.
+	 */
+	private static boolean isTransient(String message) {
+		return message != null && message.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING"
+				+ "|NOREPLICAS)( .*)?$");
 	}
 
 	/** Redis error replies start with an upper-case code: WRONGTYPE, ERR, OOM, MOVED, NOSCRIPT... */

@@ -63,7 +63,8 @@ class RunRequests {
 					: FlushPolicy.buffered(1000);
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
-					Variant.of(Mode.MULTI_KEY), Variant.of(Mode.SCRIPT), Variant.of(Mode.ASYNC));
+					Variant.of(Mode.MULTI_KEY), Variant.of(Mode.MULTI_KEY_HASHTAG), Variant.of(Mode.SCRIPT),
+					Variant.of(Mode.ASYNC));
 		}
 		List<Variant> variants = new ArrayList<>();
 		for (String label : split("variants", params.variants())) {

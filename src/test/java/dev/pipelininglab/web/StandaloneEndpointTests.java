@@ -17,4 +17,9 @@ class StandaloneEndpointTests extends EndpointContract {
 		RedisTestServers.standalone().flushAll();
 	}
 
+	@Override
+	String topology() {
+		return "standalone";
+	}
+
 }

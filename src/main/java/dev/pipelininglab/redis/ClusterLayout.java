@@ -1,0 +1,161 @@
+package dev.pipelininglab.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Where a run's keys live on a cluster: which master serves each key's hash slot, as Lettuce's current view of the
+ * topology says (the view it routes commands by). Computed with the same CRC16 Lettuce and Redis use, outside any
+ * timed part of a run; standalone and sentinel have no spread.
+ */
+@Component
+public class ClusterLayout {
+
+	/** Keys of the slots no live master serves at the moment (only seen mid-failover). */
+	public static final String UNASSIGNED = "unassigned";
+
+	private final @Nullable LettuceConnectionFactory factory;
+
+	/**
+	 * The last spread of numbered keys: a comparison asks for the same keys once per variant, and hashing ten million
+	 * keys takes a second or two.
+	 */
+	private volatile @Nullable Memo last;
+
+	ClusterLayout(LettuceConnectionFactory factory) {
+		this.factory = factory.isClusterAware() ? factory : null;
+	}
+
+	/**
+	 * @param keysPerNode for each master ({@code host:port}), how many of the keys hash to its slots; masters that
+	 * got none are listed with 0, which is the point of showing it
+	 * @param slotsTouched distinct hash slots among the keys
+	 * @param commandsPerSlot what a multi-key command per batch becomes when split by slot: the sum over batches of
+	 * the distinct slots in each batch
+	 * @param slot the one slot all keys share, when they do
+	 */
+	public record Spread(Map<String, Long> keysPerNode, int slotsTouched, long commandsPerSlot,
+			@Nullable Integer slot) {
+
+		/** The node holding every key, when one does. */
+		public @Nullable String soleNode() {
+			List<String> used = this.keysPerNode.entrySet().stream().filter((e) -> e.getValue() > 0)
+				.map(Map.Entry::getKey).toList();
+			return (used.size() == 1) ? used.get(0) : null;
+		}
+
+		public long mastersUsed() {
+			return this.keysPerNode.values().stream().filter((count) -> count > 0).count();
+		}
+
+	}
+
+	public boolean isCluster() {
+		return this.factory != null;
+	}
+
+	/** Keys {@code 0..count-1} of {@code keys}, sent in batches of {@code batchSize}; null off a cluster. */
+	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize) {
+		if (this.factory == null) {
+			return null;
+		}
+		Owners owners = owners();
+		Memo memo = this.last;
+		if (memo != null && memo.matches(keys.keyPattern(), count, batchSize, owners)) {
+			return memo.spread();
+		}
+		long[] perNode = new long[owners.names().size() + 1];
+		BitSet touched = new BitSet(SlotHash.SLOT_COUNT);
+		BitSet batch = new BitSet(SlotHash.SLOT_COUNT);
+		long commands = 0;
+		for (long i = 0; i < count; i++) {
+			if (i % batchSize == 0) {
+				commands += batch.cardinality();
+				batch.clear();
+			}
+			int slot = SlotHash.getSlot(keys.keyBytes(i));
+			touched.set(slot);
+			batch.set(slot);
+			perNode[owners.of(slot)]++;
+		}
+		commands += batch.cardinality();
+		Integer single = (touched.cardinality() == 1) ? touched.nextSetBit(0) : null;
+		Spread spread = new Spread(owners.count(perNode), touched.cardinality(), commands, single);
+		this.last = new Memo(keys.keyPattern(), count, batchSize, owners, spread);
+		return spread;
+	}
+
+	/** {@code count} commands on the one key {@code key} (the demo list), in batches of {@code batchSize}. */
+	public @Nullable Spread ofKey(String key, long count, int batchSize) {
+		if (this.factory == null) {
+			return null;
+		}
+		Owners owners = owners();
+		int slot = SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8));
+		long[] perNode = new long[owners.names().size() + 1];
+		perNode[owners.of(slot)] = count;
+		return new Spread(owners.count(perNode), 1, (count + batchSize - 1) / batchSize, slot);
+	}
+
+	private Owners owners() {
+		RedisClusterClient client = (RedisClusterClient) this.factory.getRequiredNativeClient();
+		List<String> names = new ArrayList<>();
+		int[] owner = new int[SlotHash.SLOT_COUNT];
+		Arrays.fill(owner, -1);
+		for (RedisClusterNode node : client.getPartitions()) {
+			if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
+				int index = names.size();
+				names.add(node.getUri().getHost() + ":" + node.getUri().getPort());
+				for (int slot : node.getSlots()) {
+					owner[slot] = index;
+				}
+			}
+		}
+		return new Owners(names, owner);
+	}
+
+	private record Memo(String keyPattern, long count, int batchSize, Owners owners, Spread spread) {
+
+		boolean matches(String keyPattern, long count, int batchSize, Owners owners) {
+			return this.keyPattern.equals(keyPattern) && this.count == count && this.batchSize == batchSize
+					&& this.owners.names().equals(owners.names()) && Arrays.equals(this.owners.owner(), owners.owner());
+		}
+
+	}
+
+	private record Owners(List<String> names, int[] owner) {
+
+		/** Index into a count array sized {@code names().size() + 1}; the last entry counts unassigned slots. */
+		int of(int slot) {
+			int index = this.owner[slot];
+			return (index >= 0) ? index : this.names.size();
+		}
+
+		Map<String, Long> count(long[] perNode) {
+			Map<String, Long> counts = new TreeMap<>();
+			for (int i = 0; i < this.names.size(); i++) {
+				counts.put(this.names.get(i), perNode[i]);
+			}
+			if (perNode[this.names.size()] > 0) {
+				counts.put(UNASSIGNED, perNode[this.names.size()]);
+			}
+			return counts;
+		}
+
+	}
+
+}

@@ -1,0 +1,45 @@
+package dev.pipelininglab.testsupport;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.pipelininglab.localredis.RedisServerProcess;
+
+/**
+ * What one server has done, asked of it directly (not through a cluster or sentinel client), for tests that check
+ * where commands went.
+ */
+public final class NodeStats {
+
+	private NodeStats() {
+	}
+
+	/**
+	 * How many times {@code node} executed {@code command} (from {@code INFO commandstats}), 0 if never. Counts
+	 * commands a replica applies from its master's replication stream too.
+	 */
+	public static long calls(RedisServerProcess node, String command) {
+		Map<String, String> stats = Resp.parseInfo((String) Topologies.call(node, "INFO", "commandstats"));
+		String line = stats.get("cmdstat_" + command.toLowerCase(java.util.Locale.ROOT));
+		if (line == null) {
+			return 0;
+		}
+		for (String field : line.split(",")) {
+			if (field.startsWith("calls=")) {
+				return Long.parseLong(field.substring("calls=".length()));
+			}
+		}
+		return 0;
+	}
+
+	/** Sum of {@link #calls} over {@code nodes}. */
+	public static long calls(List<RedisServerProcess> nodes, String command) {
+		return nodes.stream().mapToLong((node) -> calls(node, command)).sum();
+	}
+
+	/** Keys in {@code node}'s database 0. */
+	public static long dbsize(RedisServerProcess node) {
+		return (Long) Topologies.call(node, "DBSIZE");
+	}
+
+}

@@ -1,0 +1,169 @@
+package dev.pipelininglab.web;
+
+import java.nio.charset.StandardCharsets;
+import java.util.BitSet;
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.NodeStats;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * The endpoint contract on 3 masters + 3 replicas, reading from replicas as the cluster profile does; plus what only
+ * a cluster has: keys spread over masters, multi-key commands split per slot, hash tags.
+ */
+class ClusterEndpointTests extends EndpointContract {
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.cluster().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
+	}
+
+	@Override
+	void flushTestServers() {
+		RedisTestServers.cluster().flushAll();
+	}
+
+	@Override
+	String topology() {
+		return "cluster";
+	}
+
+	@Test
+	void hundredThousandPipelinedKeysOverAllSlotsAreVerifiedAndCountedPerMaster() throws Exception {
+		ClusterRedis cluster = RedisTestServers.cluster();
+		String set = this.mvc.perform(get("/pipeset/100000?sample=2"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.written").value(100000))
+			.andExpect(jsonPath("$.verified").value(100000))
+			.andExpect(jsonPath("$.batches").value(10))
+			.andReturn().getResponse().getContentAsString();
+		Map<String, Integer> keysPerNode = JsonPath.read(set, "$.keysPerNode");
+		// What each master really holds, asked of the master itself.
+		assertThat(keysPerNode).hasSize(3);
+		for (RedisServerProcess master : cluster.masters()) {
+			assertThat(keysPerNode.get(master.host() + ":" + master.port()).longValue())
+				.isEqualTo(NodeStats.dbsize(master)).isGreaterThan(30_000);
+		}
+		// 100,000 keys fall in all but about 1% of the 16,384 slots (16,224 for the default prefix).
+		assertThat(JsonPath.<Integer>read(set, "$.slotsTouched")).isEqualTo(slots(this.keys, 100_000))
+			.isGreaterThan(16_000);
+
+		this.mvc.perform(get("/pipeget/100000?sample=2"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.hits").value(100000))
+			.andExpect(jsonPath("$.misses").value(0))
+			.andExpect(jsonPath("$.keysPerNode").value(keysPerNode));
+	}
+
+	@Test
+	void multiKeyCommandsAreSplitPerSlotExactlyAsReportedAndHashTaggedOnesAreNot() throws Exception {
+		ClusterRedis cluster = RedisTestServers.cluster();
+		long msetsBefore = NodeStats.calls(cluster.masters(), "mset");
+		String split = this.mvc.perform(get("/compare/set/5000?batchSize=1000&variants=pipelined,multi-key"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.results[1].variant").value("multi-key"))
+			.andExpect(jsonPath("$.results[1].verified").value(5000))
+			.andExpect(jsonPath("$.results[1].note").value(containsString("CROSSSLOT")))
+			.andExpect(jsonPath("$.results[0].commands").doesNotExist())
+			.andReturn().getResponse().getContentAsString();
+		long commands = JsonPath.<Number>read(split, "$.results[1].commands").longValue();
+		// One MSET per slot per batch, as computed independently here, and as the masters counted them (the warm-up
+		// pass on its own keys was split the same way).
+		assertThat(commands).isEqualTo(perSlot(this.keys, 5000, 1000)).isGreaterThan(5 * 800);
+		assertThat(NodeStats.calls(cluster.masters(), "mset") - msetsBefore)
+			.isEqualTo(commands + perSlot(this.keys.warmup(), 5000, 1000));
+		assertThat(JsonPath.<Map<String, Integer>>read(split, "$.results[1].keysPerNode").values())
+			.hasSize(3).allSatisfy((keys) -> assertThat(keys).isGreaterThan(1000));
+
+		flushTestServers();
+		msetsBefore = NodeStats.calls(cluster.masters(), "mset");
+		String tagged = this.mvc.perform(get("/compare/set/5000?batchSize=1000&variants=multi-key-hashtag"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.results[0].variant").value("multi-key-hashtag"))
+			.andExpect(jsonPath("$.results[0].verified").value(5000))
+			.andExpect(jsonPath("$.results[0].commands").value(5))
+			.andExpect(jsonPath("$.results[0].slotsTouched").value(1))
+			.andExpect(jsonPath("$.results[0].note").value(containsString(KeySpace.HASH_TAG)))
+			.andReturn().getResponse().getContentAsString();
+		assertThat(NodeStats.calls(cluster.masters(), "mset") - msetsBefore).isEqualTo(5 + 5);
+		Map<String, Integer> perNode = JsonPath.read(tagged, "$.results[0].keysPerNode");
+		assertThat(perNode.values()).containsExactlyInAnyOrder(5000, 0, 0);
+		for (RedisServerProcess master : cluster.masters()) {
+			assertThat(NodeStats.dbsize(master)).isEqualTo(perNode.get(master.host() + ":" + master.port()).longValue());
+		}
+	}
+
+	@Test
+	void defaultComparisonShowsTheHashTagVariantAndSkipsTheScript() throws Exception {
+		String body = this.mvc.perform(get("/compare/get/3000?batchSize=1000"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.skipped[?(@.variant == 'script')].reason").exists())
+			.andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<List<String>>read(body, "$.results[*].variant")).contains("multi-key",
+				"multi-key-hashtag");
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].hits")).containsOnly(3000);
+		assertThat(JsonPath.<List<String>>read(body, "$.results[?(@.mode == 'multi-key')].note"))
+			.singleElement().asString().contains("MGET");
+	}
+
+	@Test
+	void getsAreServedByReplicasAndWritesByMasters() throws Exception {
+		ClusterRedis cluster = RedisTestServers.cluster();
+		this.mvc.perform(get("/pipeset/500")).andExpect(status().isOk());
+		List<RedisServerProcess> masters = cluster.masters();
+		List<RedisServerProcess> replicas = cluster.replicas();
+		long masterGets = NodeStats.calls(masters, "get");
+		long replicaGets = NodeStats.calls(replicas, "get");
+		long masterSets = NodeStats.calls(masters, "set");
+
+		this.mvc.perform(get("/pipeget/500")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(500));
+		this.mvc.perform(get("/loopget/500")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(500));
+		this.mvc.perform(get("/pipeset/300")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(300));
+		this.mvc.perform(get("/loopset/200")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(200));
+
+		ReadsAndWrites.assertServedBy(masters, replicas, masterGets, replicaGets, masterSets);
+		// Each replica served some: Lettuce reads each slot from its own master's replica.
+		for (RedisServerProcess replica : replicas) {
+			assertThat(NodeStats.calls(replica, "get")).isPositive();
+		}
+	}
+
+	private static int slots(KeySpace keys, long count) {
+		BitSet slots = new BitSet(SlotHash.SLOT_COUNT);
+		for (long i = 0; i < count; i++) {
+			slots.set(SlotHash.getSlot(keys.key(i).getBytes(StandardCharsets.UTF_8)));
+		}
+		return slots.cardinality();
+	}
+
+	/** MSETs a multi-key pass sends when each batch is split per slot. */
+	private static long perSlot(KeySpace keys, long count, int batchSize) {
+		long commands = 0;
+		for (long from = 0; from < count; from += batchSize) {
+			BitSet slots = new BitSet(SlotHash.SLOT_COUNT);
+			for (long i = from; i < Math.min(count, from + batchSize); i++) {
+				slots.set(SlotHash.getSlot(keys.key(i).getBytes(StandardCharsets.UTF_8)));
+			}
+			commands += slots.cardinality();
+		}
+		return commands;
+	}
+
+}

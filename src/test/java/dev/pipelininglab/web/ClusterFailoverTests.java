@@ -1,0 +1,116 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * A master of a cluster of the test's own dies: while its replica takes over, every request answers within the Redis
+ * timeout (200, or a 503 problem); once the replica serves the slots, the next pipelined run over all slots succeeds.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
+		"spring.data.redis.lettuce.cluster.refresh.period=1s",
+		"spring.data.redis.lettuce.cluster.refresh.dynamic-refresh-sources=true",
+		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@AutoConfigureMockMvc
+@DirtiesContext
+class ClusterFailoverTests {
+
+	private static final Logger log = LoggerFactory.getLogger(ClusterFailoverTests.class);
+
+	/** spring.data.redis.timeout plus room for the rest of a request (warm-up, verification) that did succeed. */
+	private static final Duration ANSWER_BOUND = Duration.ofSeconds(3 + 2);
+
+	private static ClusterRedis cluster;
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	LettuceConnectionFactory factory;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		cluster = RedisTestServers.newCluster();
+		cluster.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+	}
+
+	@AfterAll
+	static void stop() {
+		if (cluster != null) {
+			cluster.close();
+		}
+	}
+
+	@Test
+	void pipelinesOverAllSlotsSurviveAMasterDying() throws Exception {
+		this.mvc.perform(get("/pipeset/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(20000));
+		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
+		RedisServerProcess dead = cluster.nodes().get(0);
+		RedisServerProcess heir = cluster.nodes().get(3);
+		FailoverProbe probe = new FailoverProbe(this.mvc, List.of("/pipeset/2000", "/pipeget/2000",
+				"/compare/set/2000?variants=async,multi-key", "/loopget/20", "/piperpop/100"));
+
+		long killed = System.nanoTime();
+		dead.kill();
+		CompletableFuture<Void> healthy = CompletableFuture.runAsync(() -> cluster.awaitHealthy(Duration.ofSeconds(30)));
+		probe.until(healthy);
+		healthy.join();
+		Duration promoted = Duration.ofNanos(System.nanoTime() - killed);
+		// The servers agree; now the app's client, which refreshes its view of the slots every second.
+		await().atMost(Duration.ofSeconds(10)).until(() -> clientSees(heir, dead));
+		Duration clientCaughtUp = Duration.ofNanos(System.nanoTime() - killed);
+
+		String next = this.mvc.perform(get("/pipeset/20000?sample=1"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(20000))
+			.andExpect(jsonPath("$.keysPerNode['" + heir.host() + ":" + heir.port() + "']").isNumber())
+			.andReturn().getResponse().getContentAsString();
+		this.mvc.perform(get("/pipeget/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(20000));
+
+		log.info("Cluster failover: killed master {}; replica {} served its slots after {} ms, the app's client saw it"
+				+ " after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run over all slots: {}", dead.port(),
+				heir.port(), promoted.toMillis(), clientCaughtUp.toMillis(), probe.summary(),
+				String.join("\n", probe.outcomes().stream().map(Object::toString).toList()), next);
+		probe.assertAllAnsweredWithin(ANSWER_BOUND);
+	}
+
+	/** Whether the app's cluster client routes {@code dead}'s slots to {@code heir}. */
+	private boolean clientSees(RedisServerProcess heir, RedisServerProcess dead) {
+		boolean heirServes = false;
+		for (RedisClusterNode node : ((RedisClusterClient) this.factory.getRequiredNativeClient()).getPartitions()) {
+			boolean servesSlots = node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots();
+			if (node.getUri().getPort() == dead.port() && servesSlots) {
+				return false;
+			}
+			heirServes |= node.getUri().getPort() == heir.port() && servesSlots;
+		}
+		return heirServes;
+	}
+
+}

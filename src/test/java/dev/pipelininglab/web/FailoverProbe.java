@@ -1,0 +1,110 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Predicate;
+
+import com.jayway.jsonpath.JsonPath;
+
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/**
+ * Sends requests in turn while a failover is under way and records how each ended and how long it took, for the
+ * failover tests' verdict: every answer a 200 or a 503 problem, none slower than the Redis timeout allows.
+ */
+final class FailoverProbe {
+
+	/** Between requests, so a failover of a few seconds is sampled without flooding the log with 503s. */
+	private static final Duration PAUSE = Duration.ofMillis(100);
+
+	private final MockMvc mvc;
+
+	private final List<String> uris;
+
+	private final long startNanos = System.nanoTime();
+
+	private final List<Outcome> outcomes = new ArrayList<>();
+
+	FailoverProbe(MockMvc mvc, List<String> uris) {
+		this.mvc = mvc;
+		this.uris = uris;
+	}
+
+	/** @param status HTTP status @param type the problem type for a problem answer, else null */
+	record Outcome(String uri, int status, String type, Duration took, Duration at) {
+
+		@Override
+		public String toString() {
+			return String.format(java.util.Locale.ROOT, "t=%5.2fs %-48s %d %s in %d ms", this.at.toMillis() / 1000.0,
+					this.uri, this.status, (this.type != null) ? this.type : "", this.took.toMillis());
+		}
+
+	}
+
+	/** Sends the URIs in turn until {@code done} completes. */
+	void until(CompletableFuture<?> done) throws Exception {
+		for (int i = 0; !done.isDone(); i++) {
+			send(this.uris.get(i % this.uris.size()));
+			Thread.sleep(PAUSE.toMillis());
+		}
+	}
+
+	/** Sends the URIs in turn until one answers as {@code wanted}, or {@code within} has passed. */
+	Outcome untilAnswer(Predicate<Outcome> wanted, Duration within) throws Exception {
+		long deadline = System.nanoTime() + within.toNanos();
+		for (int i = 0;; i++) {
+			Outcome outcome = send(this.uris.get(i % this.uris.size()));
+			if (wanted.test(outcome) || System.nanoTime() > deadline) {
+				return outcome;
+			}
+			Thread.sleep(PAUSE.toMillis());
+		}
+	}
+
+	Outcome send(String uri) throws Exception {
+		long start = System.nanoTime();
+		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		String type = null;
+		if (response.getStatus() != 200) {
+			type = JsonPath.read(response.getContentAsString(), "$.type");
+		}
+		Outcome outcome = new Outcome(uri, response.getStatus(), type, took,
+				Duration.ofNanos(start - this.startNanos));
+		this.outcomes.add(outcome);
+		return outcome;
+	}
+
+	List<Outcome> outcomes() {
+		return List.copyOf(this.outcomes);
+	}
+
+	/** Every answer so far was a 200 or a 503 problem (Redis unavailable or late), none slower than {@code bound}. */
+	void assertAllAnsweredWithin(Duration bound) {
+		assertThat(this.outcomes).isNotEmpty().allSatisfy((outcome) -> {
+			assertThat(outcome.status()).as(outcome.toString()).isIn(200, 503);
+			if (outcome.status() == 503) {
+				assertThat(outcome.type()).as(outcome.toString())
+					.isIn("urn:pipelining-lab:problem:redis-unavailable", "urn:pipelining-lab:problem:redis-timeout");
+			}
+			assertThat(outcome.took()).as(outcome.toString()).isLessThan(bound);
+		});
+	}
+
+	/** E.g. {@code 200=12, 503=31}, and the slowest answer. */
+	String summary() {
+		Map<Integer, Integer> byStatus = new TreeMap<>();
+		this.outcomes.forEach((outcome) -> byStatus.merge(outcome.status(), 1, Integer::sum));
+		long slowest = this.outcomes.stream().mapToLong((outcome) -> outcome.took().toMillis()).max().orElse(0);
+		return byStatus + ", slowest " + slowest + " ms";
+	}
+
+}
