@@ -152,8 +152,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		String detail = switch (type) {
 			case REDIS_TIMEOUT -> this.topology.describe() + " did not answer within the command timeout"
 					+ " (spring.data.redis.timeout).";
-			case TOO_BUSY -> "Every Redis connection of this app stayed busy for spring.data.redis.lettuce.pool.max-wait;"
-					+ " retry in a moment.";
+			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
+					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
 			case REDIS_AUTH_FAILED -> this.topology.describe() + " refused the app's credentials ("
 					+ RedisFailure.authRefusal(cause) + "). Check spring.data.redis.username and"
 					+ " spring.data.redis.password.";

@@ -141,7 +141,10 @@ class DataSafetyTests {
 				.toList());
 			case "EVALSHA" -> own(args.subList(2, 2 + Integer.parseInt(args.get(1))));
 			case "SCAN" -> {
-				int match = args.stream().map((arg) -> arg.toUpperCase(java.util.Locale.ROOT)).toList().indexOf("MATCH");
+				int match = args.stream()
+					.map((arg) -> arg.toUpperCase(java.util.Locale.ROOT))
+					.toList()
+					.indexOf("MATCH");
 				yield (match > 0 && args.get(match + 1).startsWith(OWN)) ? null : "SCAN without the prefix";
 			}
 			default -> "unexpected command " + name;

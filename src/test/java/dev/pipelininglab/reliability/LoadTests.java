@@ -47,7 +47,10 @@ class LoadTests {
 
 	static final int BIG_COUNT = 200_000;
 
-	/** Mixed work that can run side by side: no SET comparison or sweep, whose set-up deletes the keys others verify. */
+	/**
+	 * Mixed work that can run side by side: no SET comparison or sweep, whose set-up deletes the keys the other
+	 * runs verify.
+	 */
 	static final List<String> MIX = List.of("/pipeset/2000", "/loopset/200", "/pipeget/2000", "/loopget/200",
 			"/listinput/1000", "/piperpop/500", "/looprpop/100", "/pipeping/1000", "/loopping/200",
 			"/pipeset/1000?flushPolicy=buffered-100", "/compare/get/500?variants=loop,pipelined,multi-key",

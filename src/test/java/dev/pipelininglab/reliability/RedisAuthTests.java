@@ -75,6 +75,26 @@ class RedisAuthTests {
 	}
 
 	@Test
+	void aPlainRequirepassServerWorksWithThePasswordAlone(CapturedOutput output) {
+		String password = "rp-" + UUID.randomUUID();
+		RedisServerProcess plain = RedisServerProcess.builder(RedisTestServers.binary(), RedisServerProcess.freePort(),
+				dir.resolve("requirepass")).args("--requirepass", password).start();
+		List<String> answers;
+		try (RunningApp app = RunningApp.start("spring.data.redis.host=127.0.0.1",
+				"spring.data.redis.port=" + plain.port(), "spring.data.redis.password=" + password)) {
+			assertThat(JsonPath.<Integer>read(app.get("/pipeset/1000").body(), "$.verified")).isEqualTo(1000);
+			assertThat(JsonPath.<Integer>read(app.get("/loopget/100").body(), "$.hits")).isEqualTo(100);
+			assertThat(app.get("/actuator/health").statusCode()).isEqualTo(200);
+			answers = app.answers();
+		}
+		finally {
+			plain.stop();
+		}
+		assertThat(answers).noneMatch((answer) -> answer.contains(password));
+		assertThat(output.getAll()).doesNotContain(password);
+	}
+
+	@Test
 	void wrongOrMissingCredentialsAreAClear503AndHealthDown(CapturedOutput output) {
 		for (String[] credentials : new String[][] { { "lab", WRONG }, { "", "" }, { "nobody", WRONG } }) {
 			List<String> answers;

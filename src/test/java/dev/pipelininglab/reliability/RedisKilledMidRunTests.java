@@ -26,6 +26,7 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -35,7 +36,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * says how many batches Redis had acknowledged, and once a Redis is back on the same port the next request
  * succeeds without restarting the app.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=" + RedisKilledMidRunTests.TIMEOUT_SECONDS + "s" })
+@SpringBootTest(properties = { "lab.local-redis.enabled=false",
+		"spring.data.redis.timeout=" + RedisKilledMidRunTests.TIMEOUT_SECONDS + "s" })
 @AutoConfigureMockMvc
 @DirtiesContext
 class RedisKilledMidRunTests {
@@ -80,11 +82,15 @@ class RedisKilledMidRunTests {
 
 		System.out.printf("[reliability] killed mid-run: answered %d %d ms after SIGKILL: %s%n", response.getStatus(),
 				tookAfterKill.toMillis(), response.getContentAsString());
-		assertThat(tookAfterKill).isLessThan(Duration.ofSeconds(TIMEOUT_SECONDS));
+		// Usually about 0.2 s. Commands Lettuce was still writing when the socket died are re-queued for its
+		// at-least-once retry and only fail on a later reconnect attempt (2 s once in a trial); closePipeline()
+		// never waits longer than the timeout, after which the answer is a redis-timeout problem instead.
+		assertThat(tookAfterKill).isLessThan(Duration.ofSeconds(TIMEOUT_SECONDS + 2));
 		assertThat(response.getStatus()).isEqualTo(503);
 		assertThat(response.getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		DocumentContext problem = JsonPath.parse(response.getContentAsString());
-		assertThat(problem.read("$.type", String.class)).isEqualTo("urn:pipelining-lab:problem:redis-unavailable");
+		assertThat(problem.read("$.type", String.class)).isIn("urn:pipelining-lab:problem:redis-unavailable",
+				"urn:pipelining-lab:problem:redis-timeout");
 		assertThat(problem.read("$.detail", String.class)).contains(redis.host() + ":" + redis.port());
 		long batchesCompleted = problem.read("$.batchesCompleted", Long.class);
 		assertThat(batchesCompleted).isBetween(2L, 299L);
@@ -95,13 +101,18 @@ class RedisKilledMidRunTests {
 		assertThat(response.getContentAsString()).doesNotContain("Exception", "trace");
 
 		// While it is down, every kind of request fails fast.
-		for (String uri : new String[] { "/loopset/10", "/pipeget/10", "/piperpop/10", "/pipeping/10" }) {
+		for (String uri : new String[] { "/loopset/10", "/pipeget/10", "/piperpop/10", "/pipeping/10",
+				"/compare/get/10", "/sweep/ping/10", "/listinput/10" }) {
 			long start = System.nanoTime();
 			this.mvc.perform(get(uri))
 				.andExpect(status().isServiceUnavailable())
 				.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:redis-unavailable"));
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).as(uri).isLessThan(Duration.ofSeconds(3));
 		}
+		this.mvc.perform(delete("/keys"))
+			.andExpect(status().isServiceUnavailable())
+			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:redis-unavailable"));
+		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
 
 		restarted = RedisServerProcess.start(RedisTestServers.binary(), redis.port(), redis.process().workDir());
 		await().atMost(Duration.ofSeconds(40))

@@ -26,6 +26,7 @@ import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -85,7 +86,7 @@ class SlowRedisTests {
 			this.mvc.perform(get(uri))
 				.andExpect(status().isServiceUnavailable())
 				.andExpect(jsonPath("$.type").value(TIMEOUT_TYPE))
-				.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("spring.data.redis.timeout")))
+				.andExpect(jsonPath("$.detail").value(containsString("spring.data.redis.timeout")))
 				.andExpect(jsonPath("$.trace").doesNotExist());
 			Duration took = Duration.ofNanos(System.nanoTime() - start);
 			System.out.printf("[reliability] stalled Redis: %s answered 503 redis-timeout after %d ms%n", uri,
