@@ -9,6 +9,7 @@ import dev.pipelininglab.redis.Topology;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisListCommands;
+import org.springframework.data.redis.connection.RedisPipelineException;
 import org.springframework.data.redis.connection.RedisStringCommands;
 import org.springframework.data.redis.connection.SetCondition;
 import org.springframework.data.redis.core.RedisCallback;
@@ -43,18 +44,31 @@ class PipelinedRunner implements BatchRunner {
 		// The callback receives a proxy of the byte-level RedisConnection, not a StringRedisConnection, so the
 		// widely copied "(StringRedisConnection) connection" cast throws ClassCastException on Spring Data Redis
 		// 4.1. The byte-level command interfaces are what the proxy really implements.
-		List<Object> replies = pass.route().template().executePipelined((RedisCallback<Object>) (connection) -> {
-			// Cluster only: no command may be written for a node still being connected (lettuce issues 1111, 2420).
-			NodeConnections.connect(connection, pass.route().factory());
-			send(connection, pass, keys, from, to);
-			return null;
-		});
+		List<Object> replies;
+		try {
+			replies = pass.route().template().executePipelined((RedisCallback<Object>) (connection) -> {
+				// Cluster only: no command may be written for a node still being connected (lettuce issues 1111,
+				// 2420).
+				NodeConnections.connect(connection, pass.route().factory());
+				send(connection, pass, keys, from, to);
+				return null;
+			});
+		}
+		catch (RedisPipelineException ex) {
+			// The rest of the batch ran even though a command failed; count it so the failure report keeps it.
+			PipelineFailures.tally(ex, to - from, (reply) -> count(pass, reply, tally), tally);
+			throw ex;
+		}
 		for (Object reply : replies) {
-			switch (pass.operation()) {
-				// SET answers OK (true); RPUSH answers the new list length.
-				case SET, RPUSH -> tally.value(null);
-				case GET, RPOP, PING -> tally.reply(reply);
-			}
+			count(pass, reply, tally);
+		}
+	}
+
+	private static void count(Pass pass, Object reply, Tally tally) {
+		switch (pass.operation()) {
+			// SET answers OK (true); RPUSH answers the new list length.
+			case SET, RPUSH -> tally.value(null);
+			case GET, RPOP, PING -> tally.reply(reply);
 		}
 	}
 

@@ -167,8 +167,34 @@ public class RunService {
 			return result(spec, keys, runner, route, tally, passNanos, rttMillis);
 		}
 		catch (DataAccessException ex) {
-			throw new RunFailedException(spec, batchesDone, tally.replies(), keyOf(spec.operation()), ex);
+			throw failed(spec, batchesDone, tally, ex);
 		}
+	}
+
+	/**
+	 * Keeps what Redis acknowledged before and beside the failure. When Redis refused commands but still answers,
+	 * the keys of a SET run are read back too, so the report says what the run really left behind; after a lost
+	 * connection or a timeout they are not, as that would only wait on the same dead or stalled server.
+	 */
+	private RunFailedException failed(RunSpec spec, long batchesDone, Tally tally, DataAccessException ex) {
+		boolean refused = tally.rejectedCount() > 0;
+		if (!refused && PipelineFailures.isErrorReply(ex)) {
+			// The other paths stop at the first refusal they see, which is counted here.
+			tally.rejected();
+			refused = true;
+		}
+		Long verified = null;
+		if (refused && spec.operation() == Operation.SET) {
+			// Only the keys the run got to: those of the batches done and of the one that failed.
+			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
+			try {
+				verified = this.data.verifyKeys(this.keys, reached, spec.batchSize(), new Tally(0));
+			}
+			catch (DataAccessException unanswered) {
+				// Redis stopped answering meanwhile; the report goes out without the read-back.
+			}
+		}
+		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
 	}
 
 	/** An untimed pass of the same work on separate warm-up keys, so JIT and connections are warm, then removed. */

@@ -19,6 +19,10 @@ final class Tally {
 
 	private long nils;
 
+	private long rejected;
+
+	private long unconfirmed;
+
 	Tally(int sampleLimit) {
 		this.sampleLimit = sampleLimit;
 		this.sample = new ArrayList<>(Math.min(sampleLimit, 1024));
@@ -46,6 +50,16 @@ final class Tally {
 		this.nils++;
 	}
 
+	/** A command Redis answered with an error reply (WRONGTYPE, OOM...): it did nothing. */
+	void rejected() {
+		this.rejected++;
+	}
+
+	/** Commands sent whose replies never arrived (connection lost, timeout): they may or may not have run. */
+	void unconfirmed(long commands) {
+		this.unconfirmed += commands;
+	}
+
 	long values() {
 		return this.values;
 	}
@@ -56,6 +70,14 @@ final class Tally {
 
 	long replies() {
 		return this.values + this.nils;
+	}
+
+	long rejectedCount() {
+		return this.rejected;
+	}
+
+	long unconfirmedCount() {
+		return this.unconfirmed;
 	}
 
 	List<String> sample() {

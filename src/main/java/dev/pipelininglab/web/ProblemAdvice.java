@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
@@ -102,15 +103,43 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		problem.setProperty("batchesCompleted", ex.batchesCompleted());
 		problem.setProperty("batchesTotal", ex.batchesTotal());
 		problem.setProperty("acknowledged", ex.acknowledged());
-		log.warn("Run failed ({}): {}", type, ex.getMessage());
-		return ResponseEntity.status(type.status()).body(problem);
+		problem.setProperty("rejected", ex.rejected());
+		problem.setProperty("unconfirmed", ex.unconfirmed());
+		if (ex.written() != null) {
+			problem.setProperty("written", ex.written());
+		}
+		if (ex.verified() != null) {
+			problem.setProperty("verified", ex.verified());
+		}
+		if (type == ProblemType.REDIS_ERROR_REPLY) {
+			// Pipelines are not atomic: say plainly what is known to have happened and what may have.
+			problem.setDetail(problem.getDetail() + " " + ex.acknowledged() + " commands succeeded before the"
+					+ " failure and stay done" + ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
+							+ " failing batch may have run too (commands in a pipeline run independently)" : "")
+					+ ((ex.verified() != null) ? "; " + ex.verified() + " of the run's keys hold their value now"
+							+ " (read back after the failure)" : "") + ".");
+		}
+		// The run's own message names the wrapper ("Pipeline contained one or more invalid commands" even for a
+		// timeout); the innermost cause says what happened.
+		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
+				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
+		return ResponseEntity.status(type.status()).headers(retryAfter(type)).body(problem);
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> redisFailed(DataAccessException ex) {
 		ProblemType type = RedisFailure.classify(ex);
 		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
-		return ResponseEntity.status(type.status()).body(redisProblem(type, ex, null));
+		return ResponseEntity.status(type.status()).headers(retryAfter(type)).body(redisProblem(type, ex, null));
+	}
+
+	/** A busy app asks the client to come back shortly, rather than to give up. */
+	private static HttpHeaders retryAfter(ProblemType type) {
+		HttpHeaders headers = new HttpHeaders();
+		if (type == ProblemType.TOO_BUSY) {
+			headers.set(HttpHeaders.RETRY_AFTER, "1");
+		}
+		return headers;
 	}
 
 	@ExceptionHandler
@@ -123,6 +152,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		String detail = switch (type) {
 			case REDIS_TIMEOUT -> this.topology.describe() + " did not answer within the command timeout"
 					+ " (spring.data.redis.timeout).";
+			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
+					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
+			case REDIS_AUTH_FAILED -> this.topology.describe() + " refused the app's credentials ("
+					+ RedisFailure.authRefusal(cause) + "). Check spring.data.redis.username and"
+					+ " spring.data.redis.password.";
 			case REDIS_ERROR_REPLY -> "Redis answered "
 					+ ((key != null) ? "a command on " + key : "a command") + " with an error: "
 					+ RedisFailure.replyText(cause);

@@ -13,9 +13,15 @@ enum ProblemType {
 
 	REDIS_TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE, "Redis did not answer in time"),
 
+	/** Redis is up but refuses the configured username or password: a configuration error, not an outage. */
+	REDIS_AUTH_FAILED(HttpStatus.SERVICE_UNAVAILABLE, "Redis refused the credentials"),
+
 	REDIS_ERROR_REPLY(HttpStatus.CONFLICT, "Redis refused a command"),
 
 	TOO_MANY_ROUTES(HttpStatus.CONFLICT, "Too many connection routes"),
+
+	/** More requests at once than the app lets reach Redis; answered with Retry-After. */
+	TOO_BUSY(HttpStatus.TOO_MANY_REQUESTS, "Too many runs at once"),
 
 	UNEXPECTED(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected error");
 

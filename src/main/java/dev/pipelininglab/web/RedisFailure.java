@@ -1,6 +1,7 @@
 package dev.pipelininglab.web;
 
 import java.io.IOException;
+import java.util.NoSuchElementException;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
@@ -20,6 +21,14 @@ final class RedisFailure {
 	}
 
 	static ProblemType classify(Throwable failure) {
+		// Checked first: a refused AUTH arrives wrapped in "Unable to connect", which would read as an outage.
+		if (authRefusal(failure) != null) {
+			return ProblemType.REDIS_AUTH_FAILED;
+		}
+		// Also wrapped in "Unable to connect", though Redis is fine: the app's own connections were all taken.
+		if (isPoolExhausted(failure)) {
+			return ProblemType.TOO_BUSY;
+		}
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			if (cause instanceof QueryTimeoutException || cause instanceof RedisCommandTimeoutException) {
 				return ProblemType.REDIS_TIMEOUT;
@@ -42,10 +51,38 @@ final class RedisFailure {
 		return ProblemType.REDIS_UNAVAILABLE;
 	}
 
+	/**
+	 * Redis's own words when it refuses the credentials (WRONGPASS, NOAUTH), or null. Redis never repeats the
+	 * password in them, so they are safe to show.
+	 */
+	static String authRefusal(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			String message = cause.getMessage();
+			if (cause instanceof RedisCommandExecutionException && message != null
+					&& (message.startsWith("WRONGPASS") || message.startsWith("NOAUTH"))) {
+				return message;
+			}
+		}
+		return null;
+	}
+
+	/** commons-pool2's words when no pooled connection came free within spring.data.redis.lettuce.pool.max-wait. */
+	private static boolean isPoolExhausted(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			if (cause instanceof NoSuchElementException && cause.getMessage() != null
+					&& (cause.getMessage().startsWith("Timeout waiting for idle object")
+							|| cause.getMessage().startsWith("Pool exhausted"))) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	/** Lettuce's words when it rejects commands while reconnecting, or a connection dies under a command. */
 	private static boolean isDisconnected(String message) {
 		return message != null && (message.contains("not connected") || message.contains("Connection closed")
-				|| message.contains("Connection reset") || message.contains("Connection refused"));
+				|| message.contains("Connection reset") || message.contains("Connection refused")
+				|| message.contains("Connection disconnected"));
 	}
 
 	private static boolean isErrorReplyException(Throwable cause) {

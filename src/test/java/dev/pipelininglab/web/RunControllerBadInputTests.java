@@ -1,6 +1,8 @@
 package dev.pipelininglab.web;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.KeyCleaner;
@@ -10,7 +12,9 @@ import dev.pipelininglab.run.RunService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -32,7 +36,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * The HTTP contract for bad input: every case is a 400 problem naming the parameter, and none reaches the
  * code that talks to Redis (the service is a stand-in here only to prove it was never called).
  */
-@WebMvcTest(controllers = { RunController.class, IndexController.class })
+@WebMvcTest(controllers = { RunController.class, IndexController.class, MissingSegments.class })
 @Import({ RunRequests.class, RunControllerBadInputTests.Beans.class })
 class RunControllerBadInputTests {
 
@@ -99,6 +103,7 @@ class RunControllerBadInputTests {
 			/compare/ping/10?ttl=5                  | ttl
 			/pipeping/0                             | count
 			""")
+	@MethodSource("everyEndpointAndParameter")
 	void badInputIsA400ProblemNamingTheParameter(String uri, String parameter) throws Exception {
 		this.mvc.perform(get(uri))
 			.andExpect(status().isBadRequest())
@@ -109,12 +114,94 @@ class RunControllerBadInputTests {
 			.andExpect(jsonPath("$.status").value(400));
 	}
 
-	@Test
-	void emptyCountSegmentIsA404Problem() throws Exception {
-		this.mvc.perform(get("/pipeset/"))
-			.andExpect(status().isNotFound())
-			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
+	/** Path endpoints that run one mode, with whether they pipeline and whether they SET. */
+	private static final List<String> SINGLE = List.of("pipeset", "pipeget", "piperpop", "pipeping", "loopset",
+			"loopget", "looprpop", "loopping", "listinput");
+
+	/** Every way to get a number wrong, in the path or in a query parameter. */
+	private static final List<String> NOT_A_COUNT = List.of("abc", "-1", "0", "1.5", "1e3", "0x10", "#10", "%20",
+			"+10", "1_000", "١٠",
+			"99999999999999999999", "9223372036854775808", "-9223372036854775809", "10000001");
+
+	/**
+	 * The cases above are the hand-picked ones; this is the whole matrix: every endpoint with every malformed or
+	 * out-of-range count, every query parameter it takes with values out of its range or of the wrong type, the
+	 * parameters it does not take, and empty path segments. Every one must be a 400 naming the parameter.
+	 */
+	static Stream<Arguments> everyEndpointAndParameter() {
+		List<Arguments> cases = new ArrayList<>();
+		List<String> runs = new ArrayList<>();
+		SINGLE.forEach((endpoint) -> runs.add("/" + endpoint + "/"));
+		for (String op : List.of("set", "get", "rpop", "ping")) {
+			runs.add("/compare/" + op + "/");
+			runs.add("/sweep/" + op + "/");
+		}
+		for (String run : runs) {
+			NOT_A_COUNT.forEach((count) -> cases.add(Arguments.of(run + count, "count")));
+			String uri = run + "10";
+			boolean single = SINGLE.stream().anyMatch((endpoint) -> run.equals("/" + endpoint + "/"));
+			boolean set = run.contains("set");
+			boolean pipelined = !single || run.startsWith("/pipe") || run.startsWith("/listinput");
+			for (String value : List.of("0", "-1", "abc", "1.5", "2147483648", "100001", "11", "")) {
+				if (!value.isEmpty()) {
+					cases.add(Arguments.of(uri + "?batchSize=" + value, "batchSize"));
+				}
+			}
+			for (String value : List.of("-1", "1001", "x", "1.5", "2147483648", "0x10")) {
+				cases.add(Arguments.of(uri + "?sample=" + value, "sample"));
+			}
+			for (String value : set ? List.of("0", "-5", "604801", "1.5", "abc", "99999999999999999999")
+					: List.of("60")) {
+				cases.add(Arguments.of(uri + "?ttl=" + value, "ttl"));
+			}
+			for (String value : pipelined ? List.of("sometimes", "buffered-0", "buffered-x", "buffered--1",
+					"buffered-2147483648") : List.of("flush-on-close")) {
+				cases.add(Arguments.of(uri + "?flushPolicy=" + value, "flushPolicy"));
+			}
+			for (String value : List.of("0", "-2", "1001", "slow", "NaN", "Infinity", "0x1p3", "1e2")) {
+				cases.add(Arguments.of(uri + "?rtt=" + value, "rtt"));
+			}
+			if (single) {
+				cases.add(Arguments.of(uri + "?repeat=3", "repeat"));
+				cases.add(Arguments.of(uri + "?variants=loop", "variants"));
+				cases.add(Arguments.of(uri + "?batchSizes=1,10", "batchSizes"));
+			}
+			else {
+				for (String value : List.of("0", "10", "two", "-1", "1.5", "2147483648")) {
+					cases.add(Arguments.of(uri + "?repeat=" + value, "repeat"));
+				}
+			}
+			if (run.startsWith("/compare")) {
+				for (String value : List.of("warp", "pipelined-soon", ",", "loop,warp", "pipelined-buffered-0")) {
+					cases.add(Arguments.of(uri + "?variants=" + value, "variants"));
+				}
+			}
+			if (run.startsWith("/sweep")) {
+				for (String value : List.of("0", "1,x", "100", "-1", "1.5", "2147483648", ",",
+						String.join(",", java.util.Collections.nCopies(21, "1")))) {
+					cases.add(Arguments.of(uri + "?batchSizes=" + value, "batchSizes"));
+				}
+			}
+		}
+		// (A ";..." after the operation is a matrix variable, which Spring drops: "/compare/set;x/10" is a SET.)
+		for (String op : List.of("foo", "rpush", "SETX", "%20", "set%3Bflushall", "*", "0x10")) {
+			cases.add(Arguments.of("/compare/" + op + "/10", "op"));
+			cases.add(Arguments.of("/sweep/" + op + "/10", "op"));
+		}
+		// Empty path segments: the count or the operation left out.
+		SINGLE.forEach((endpoint) -> {
+			cases.add(Arguments.of("/" + endpoint + "/", "count"));
+			cases.add(Arguments.of("/" + endpoint, "count"));
+		});
+		for (String multi : List.of("compare", "sweep")) {
+			cases.add(Arguments.of("/" + multi + "/set/", "count"));
+			cases.add(Arguments.of("/" + multi + "/set", "count"));
+			cases.add(Arguments.of("/" + multi + "/", "op"));
+			cases.add(Arguments.of("/" + multi, "op"));
+		}
+		return cases.stream();
 	}
+
 
 	@Test
 	void unknownEndpointIsA404Problem() throws Exception {

@@ -1,0 +1,109 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+
+/**
+ * Lets a bounded number of requests work on Redis at once and queues the rest, first come first served. A burst
+ * of requests then neither piles onto someone's Redis nor starves on the app's connection pool (whose waits
+ * would otherwise end in failures); a request that waits longer than {@code lab.admission.max-wait} is answered
+ * 429 with {@code Retry-After}. Only the endpoints that run commands are gated; the page, health and metrics
+ * never wait.
+ * <p>
+ * {@code lab.admission.max-concurrent} (default 8) should stay below
+ * {@code spring.data.redis.lettuce.pool.max-active} (16): a run holds one pooled connection at a time, and health
+ * checks and cleanup need theirs too.
+ */
+@Configuration(proxyBeanMethods = false)
+class RunAdmission implements WebMvcConfigurer {
+
+	static final String[] GATED = { "/pipeset/**", "/pipeget/**", "/piperpop/**", "/pipeping/**", "/loopset/**",
+			"/loopget/**", "/looprpop/**", "/loopping/**", "/listinput/**", "/compare/**", "/sweep/**", "/keys" };
+
+	private final Gate gate;
+
+	RunAdmission(@Value("${lab.admission.max-concurrent:8}") int maxConcurrent,
+			@Value("${lab.admission.max-wait:20s}") Duration maxWait) {
+		this.gate = new Gate(maxConcurrent, maxWait);
+	}
+
+	@Override
+	public void addInterceptors(InterceptorRegistry registry) {
+		registry.addInterceptor(this.gate).addPathPatterns(GATED);
+	}
+
+	static final class Gate implements HandlerInterceptor {
+
+		private static final String HOLDS_PERMIT = Gate.class.getName() + ".permit";
+
+		private final Semaphore permits;
+
+		private final int maxConcurrent;
+
+		private final Duration maxWait;
+
+		Gate(int maxConcurrent, Duration maxWait) {
+			if (maxConcurrent < 1) {
+				throw new IllegalArgumentException("lab.admission.max-concurrent must be at least 1");
+			}
+			// Fair: under a burst, requests are served in the order they arrived, none starves.
+			this.permits = new Semaphore(maxConcurrent, true);
+			this.maxConcurrent = maxConcurrent;
+			this.maxWait = maxWait;
+		}
+
+		@Override
+		public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
+				throws InterruptedException {
+			if (!this.permits.tryAcquire(this.maxWait.toMillis(), TimeUnit.MILLISECONDS)) {
+				throw new TooBusyException(this.maxConcurrent, this.maxWait);
+			}
+			request.setAttribute(HOLDS_PERMIT, Boolean.TRUE);
+			return true;
+		}
+
+		@Override
+		public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
+				Exception ex) {
+			if (request.getAttribute(HOLDS_PERMIT) != null) {
+				request.removeAttribute(HOLDS_PERMIT);
+				this.permits.release();
+			}
+		}
+
+	}
+
+	/** Rendered by Spring MVC as the problem it carries, with Retry-After. */
+	static final class TooBusyException extends ErrorResponseException {
+
+		TooBusyException(int maxConcurrent, Duration maxWait) {
+			super(ProblemType.TOO_BUSY.status(), problem(maxConcurrent, maxWait), null);
+			getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+		}
+
+		private static ProblemDetail problem(int maxConcurrent, Duration maxWait) {
+			ProblemDetail problem = ProblemDetail.forStatusAndDetail(ProblemType.TOO_BUSY.status(),
+					"This app runs at most " + maxConcurrent + " requests on Redis at once (lab.admission"
+							+ ".max-concurrent) and this one waited " + maxWait.toSeconds() + " s for its turn"
+							+ " (lab.admission.max-wait); retry in a moment.");
+			problem.setType(ProblemType.TOO_BUSY.uri());
+			problem.setTitle(ProblemType.TOO_BUSY.title());
+			return problem;
+		}
+
+	}
+
+}

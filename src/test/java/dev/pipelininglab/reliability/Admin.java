@@ -1,0 +1,65 @@
+package dev.pipelininglab.reliability;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+
+/**
+ * A client of the tests' own, beside the app's, to set Redis up and look at what the app left there. Plain
+ * Lettuce with a short timeout, so a test never hangs on a server it paused or killed.
+ */
+final class Admin implements AutoCloseable {
+
+	private final RedisClient client;
+
+	private final StatefulRedisConnection<String, String> connection;
+
+	private Admin(RedisURI uri) {
+		this.client = RedisClient.create(uri);
+		this.connection = this.client.connect();
+	}
+
+	static Admin connect(String host, int port) {
+		return new Admin(RedisURI.builder().withHost(host).withPort(port).withTimeout(Duration.ofSeconds(5)).build());
+	}
+
+	static Admin connect(RedisURI uri) {
+		return new Admin(uri);
+	}
+
+	RedisCommands<String, String> sync() {
+		return this.connection.sync();
+	}
+
+	/** Every key matching {@code pattern} with its type, found with SCAN (never KEYS). */
+	Map<String, String> keys(String pattern) {
+		Map<String, String> found = new HashMap<>();
+		ScanIterator<String> keys = ScanIterator.scan(sync(), ScanArgs.Builder.matches(pattern).limit(1000));
+		keys.forEachRemaining((key) -> found.put(key, sync().type(key)));
+		return found;
+	}
+
+	long usedMemory() {
+		return Long.parseLong(sync().info("memory")
+			.lines()
+			.filter((line) -> line.startsWith("used_memory:"))
+			.findFirst()
+			.orElseThrow()
+			.substring("used_memory:".length())
+			.strip());
+	}
+
+	@Override
+	public void close() {
+		this.connection.close();
+		this.client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+	}
+
+}

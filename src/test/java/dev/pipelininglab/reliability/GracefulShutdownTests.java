@@ -1,0 +1,105 @@
+package dev.pipelininglab.reliability;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.PipeliningLabApplication;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The whole application, started as {@code main} starts it, with nothing listening on its Redis port: the local
+ * redis-server launcher starts one. Closing the application while a long run is in flight lets the run finish
+ * (graceful shutdown), and then stops that redis-server: no process outlives the application.
+ */
+class GracefulShutdownTests {
+
+	private static final int COUNT = 300_000;
+
+	private static final int BATCH = 10_000;
+
+	@Test
+	void anInFlightRunFinishesAndTheLocalRedisServerIsStoppedWithTheApp() throws Exception {
+		int redisPort = RedisServerProcess.freePort();
+		Set<Long> childrenBefore = children();
+		// Command-line arguments, since builder properties are defaults that application.yml would override.
+		ConfigurableApplicationContext app = new SpringApplicationBuilder(PipeliningLabApplication.class).run(
+				"--server.port=0", "--spring.main.banner-mode=off", "--spring.data.redis.host=127.0.0.1",
+				"--spring.data.redis.port=" + redisPort, "--lab.local-redis.enabled=true");
+		Set<Long> started = new HashSet<>(children());
+		started.removeAll(childrenBefore);
+		assertThat(started).as("the redis-server the launcher started").hasSize(1);
+		long redisPid = started.iterator().next();
+		int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+
+		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+		CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(
+				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/pipeset/" + COUNT + "?batchSize="
+						+ BATCH)).timeout(Duration.ofSeconds(120)).build(),
+				HttpResponse.BodyHandlers.ofString());
+		try (Admin admin = Admin.connect("127.0.0.1", redisPort)) {
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> admin.sync().exists("pipelining-lab:key:" + 2 * BATCH) == 1 || inFlight.isDone());
+		}
+		assertThat(inFlight).as("still running when shutdown starts").isNotDone();
+
+		long closing = System.nanoTime();
+		CompletableFuture<Void> shutdown = CompletableFuture.runAsync(app::close);
+
+		HttpResponse<String> response = inFlight.get(60, TimeUnit.SECONDS);
+		shutdown.get(60, TimeUnit.SECONDS);
+		System.out.printf("[reliability] graceful shutdown: in-flight run answered %d, context closed %d ms after"
+				+ " close() was called%n", response.statusCode(), (System.nanoTime() - closing) / 1_000_000);
+
+		assertThat(response.statusCode()).isEqualTo(200);
+		assertThat(JsonPath.<Integer>read(response.body(), "$.written")).isEqualTo(COUNT);
+		assertThat(JsonPath.<Integer>read(response.body(), "$.verified")).isEqualTo(COUNT);
+		assertThat(app.isActive()).isFalse();
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive).isEmpty());
+		assertThat(children()).as("no orphan processes").isEqualTo(childrenBefore);
+		assertThat(listens(redisPort)).as("something still listens on the Redis port").isFalse();
+	}
+
+	private static boolean listens(int port) {
+		try (Socket socket = new Socket()) {
+			socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+			return true;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+	}
+
+	/**
+	 * This JVM's live child processes. Test classes run one at a time, so a child that appears during this test
+	 * was started by it.
+	 */
+	private static Set<Long> children() {
+		return ProcessHandle.current()
+			.children()
+			.filter(ProcessHandle::isAlive)
+			.map(ProcessHandle::pid)
+			.collect(Collectors.toSet());
+	}
+
+}

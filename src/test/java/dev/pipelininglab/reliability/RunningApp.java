@@ -1,0 +1,91 @@
+package dev.pipelininglab.reliability;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.pipelininglab.PipeliningLabApplication;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The application started as {@code main} starts it, on a free port, talked to over real HTTP; for tests that
+ * need the whole life of the app (its startup and shutdown logs, a second configuration) inside one test method.
+ */
+final class RunningApp implements AutoCloseable {
+
+	private final ConfigurableApplicationContext context;
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final int port;
+
+	/** Everything the app answered, for checks over all responses at once. */
+	private final List<String> answers = new ArrayList<>();
+
+	private RunningApp(ConfigurableApplicationContext context) {
+		this.context = context;
+		this.port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+	}
+
+	static RunningApp start(String... properties) {
+		// Command-line arguments, since builder properties are defaults that application.yml would override.
+		List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
+				"--lab.local-redis.enabled=false"));
+		List.of(properties).forEach((property) -> args.add("--" + property));
+		return new RunningApp(new SpringApplicationBuilder(PipeliningLabApplication.class)
+			.run(args.toArray(new String[0])));
+	}
+
+	ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
+	int port() {
+		return this.port;
+	}
+
+	HttpResponse<String> get(String path) {
+		return send("GET", path);
+	}
+
+	HttpResponse<String> send(String method, String path) {
+		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
+			.method(method, HttpRequest.BodyPublishers.noBody())
+			.timeout(Duration.ofSeconds(60))
+			.build();
+		try {
+			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
+			synchronized (this.answers) {
+				this.answers.add(method + " " + path + " -> " + response.statusCode() + " " + response.headers().map()
+						+ " " + response.body());
+			}
+			return response;
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(method + " " + path + " failed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	List<String> answers() {
+		synchronized (this.answers) {
+			return List.copyOf(this.answers);
+		}
+	}
+
+	@Override
+	public void close() {
+		this.context.close();
+	}
+
+}

@@ -1,0 +1,157 @@
+package dev.pipelininglab.reliability;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * Redis stops answering but keeps its connections (SIGSTOP, as in a long blocking command or a stalled host):
+ * {@code spring.data.redis.timeout} bounds every wait, pipelined and looped alike, the answer is a 503
+ * {@code redis-timeout} problem, and once Redis answers again so does the app.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false",
+		"spring.data.redis.timeout=" + SlowRedisTests.TIMEOUT_MILLIS + "ms" })
+@AutoConfigureMockMvc
+@DirtiesContext
+class SlowRedisTests {
+
+	static final long TIMEOUT_MILLIS = 2000;
+
+	private static final String TIMEOUT_TYPE = "urn:pipelining-lab:problem:redis-timeout";
+
+	/** Scheduling and the JSON answer on a busy 2-core machine; far below a hang (60 s by default). */
+	private static final Duration SLACK = Duration.ofMillis(4000);
+
+	private static final int BATCH = 10_000;
+
+	static StandaloneRedis redis;
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	KeySpace keys;
+
+	@DynamicPropertySource
+	static void ownRedis(DynamicPropertyRegistry registry) {
+		redis = RedisTestServers.newStandalone();
+		redis.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+	}
+
+
+	@AfterEach
+	void answerAgain() throws Exception {
+		if (redis.process().isPaused()) {
+			redis.process().resume();
+		}
+		// Whatever the test left queued is answered, and the app is healthy again before the next test.
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> this.mvc.perform(get("/pipeping/10")).andExpect(status().isOk()));
+	}
+
+	@Test
+	void pipelinedAndLoopedRunsTimeOutAsConfiguredWhileRedisIsStalled() throws Exception {
+		this.mvc.perform(get("/pipeset/1000")).andExpect(status().isOk());
+		redis.process().pause();
+		for (String uri : new String[] { "/pipeset/1000", "/pipeget/1000", "/loopset/10", "/loopget/10",
+				"/looprpop/10", "/compare/get/100?variants=loop,pipelined" }) {
+			long start = System.nanoTime();
+			this.mvc.perform(get(uri))
+				.andExpect(status().isServiceUnavailable())
+				.andExpect(jsonPath("$.type").value(TIMEOUT_TYPE))
+				.andExpect(jsonPath("$.detail").value(containsString("spring.data.redis.timeout")))
+				.andExpect(jsonPath("$.trace").doesNotExist());
+			Duration took = Duration.ofNanos(System.nanoTime() - start);
+			System.out.printf("[reliability] stalled Redis: %s answered 503 redis-timeout after %d ms%n", uri,
+					took.toMillis());
+			assertThat(took).as(uri).isBetween(Duration.ofMillis(TIMEOUT_MILLIS - 100),
+					Duration.ofMillis(TIMEOUT_MILLIS).plus(SLACK));
+		}
+		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
+
+		redis.process().resume();
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> this.mvc.perform(get("/pipeset/1000"))
+				.andExpect(status().isOk())
+				.andExpect(jsonPath("$.verified").value(1000)));
+		this.mvc.perform(get("/loopget/1000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(1000));
+		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
+	}
+
+	@Test
+	void stalledInTheMiddleOfALongPipelinedRunSaysHowFarItGot() throws Exception {
+		CompletableFuture<MockHttpServletResponse> run = CompletableFuture
+			.supplyAsync(() -> perform("/pipeset/3000000?batchSize=" + BATCH));
+		String third = this.keys.key(2L * BATCH);
+		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> admin.sync().exists(third) == 1);
+		}
+		redis.process().pause();
+		long paused = System.nanoTime();
+
+		MockHttpServletResponse response = run.get(TIMEOUT_MILLIS + 20_000, TimeUnit.MILLISECONDS);
+		Duration took = Duration.ofNanos(System.nanoTime() - paused);
+		System.out.printf("[reliability] stalled mid-run: answered %d after %d ms: %s%n", response.getStatus(),
+				took.toMillis(), response.getContentAsString());
+
+		assertThat(took).isLessThan(Duration.ofMillis(TIMEOUT_MILLIS).plus(SLACK));
+		assertThat(response.getStatus()).isEqualTo(503);
+		assertThat(response.getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		DocumentContext problem = JsonPath.parse(response.getContentAsString());
+		assertThat(problem.read("$.type", String.class)).isEqualTo(TIMEOUT_TYPE);
+		long batchesCompleted = problem.read("$.batchesCompleted", Long.class);
+		assertThat(batchesCompleted).isBetween(2L, 299L);
+		assertThat(problem.read("$.acknowledged", Long.class)).isEqualTo(batchesCompleted * BATCH);
+		assertThat(problem.read("$.unconfirmed", Long.class)).isEqualTo(BATCH);
+	}
+
+	private MockHttpServletResponse perform(String uri) {
+		try {
+			return this.mvc.perform(get(uri)).andReturn().getResponse();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/** Stops this class's server once the app is done with it. */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class OwnRedisLifecycle {
+
+		@Bean
+		StopWithTheApp stopOwnRedis() {
+			return new StopWithTheApp(redis::close);
+		}
+
+	}
+
+}

@@ -1,0 +1,68 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+/**
+ * The admission gate on its own: a bounded number of requests at a time, the next one waits its turn, and one
+ * that waits too long is a 429 problem with Retry-After.
+ */
+class RunAdmissionTests {
+
+	@Test
+	void admitsUpToTheLimitThenAnswers429AfterTheWait() throws Exception {
+		RunAdmission.Gate gate = new RunAdmission.Gate(2, Duration.ofMillis(200));
+		MockHttpServletRequest first = new MockHttpServletRequest();
+		MockHttpServletRequest second = new MockHttpServletRequest();
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		assertThat(gate.preHandle(first, response, null)).isTrue();
+		assertThat(gate.preHandle(second, response, null)).isTrue();
+
+		long start = System.nanoTime();
+		assertThatExceptionOfType(RunAdmission.TooBusyException.class)
+			.isThrownBy(() -> gate.preHandle(new MockHttpServletRequest(), response, null))
+			.satisfies((busy) -> {
+				assertThat(busy.getStatusCode().value()).isEqualTo(429);
+				assertThat(busy.getHeaders().getFirst("Retry-After")).isEqualTo("1");
+				assertThat(busy.getBody().getType().toString()).isEqualTo("urn:pipelining-lab:problem:too-busy");
+				assertThat(busy.getBody().getDetail()).contains("lab.admission.max-concurrent");
+			});
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
+
+		gate.afterCompletion(first, response, null, null);
+		// Completing twice (an error dispatch after the first) gives back one permit, not two.
+		gate.afterCompletion(first, response, null, null);
+		MockHttpServletRequest third = new MockHttpServletRequest();
+		assertThat(gate.preHandle(third, response, null)).isTrue();
+		assertThatExceptionOfType(RunAdmission.TooBusyException.class)
+			.isThrownBy(() -> gate.preHandle(new MockHttpServletRequest(), response, null));
+	}
+
+	@Test
+	void aWaitingRequestGetsInWhenAnotherFinishes() throws Exception {
+		RunAdmission.Gate gate = new RunAdmission.Gate(1, Duration.ofSeconds(10));
+		MockHttpServletRequest running = new MockHttpServletRequest();
+		MockHttpServletResponse response = new MockHttpServletResponse();
+		gate.preHandle(running, response, null);
+		Thread finisher = new Thread(() -> {
+			try {
+				Thread.sleep(300);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
+			gate.afterCompletion(running, response, null, null);
+		});
+		finisher.start();
+		assertThat(gate.preHandle(new MockHttpServletRequest(), response, null)).isTrue();
+		finisher.join();
+	}
+
+}
