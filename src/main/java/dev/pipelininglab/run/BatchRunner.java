@@ -23,7 +23,7 @@ interface BatchRunner {
 	void run(Pass pass, long from, long to, Tally tally);
 
 	/** The keys this mode works on, given the demo keys: the same ones, unless a different layout is the point. */
-	default KeySpace keys(KeySpace demo) {
+	default KeySpace keySpace(KeySpace demo) {
 		return demo;
 	}
 

@@ -54,7 +54,7 @@ class HashTagRunner implements BatchRunner {
 	}
 
 	@Override
-	public KeySpace keys(KeySpace demo) {
+	public KeySpace keySpace(KeySpace demo) {
 		return demo.hashTagged();
 	}
 

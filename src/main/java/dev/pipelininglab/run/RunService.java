@@ -118,7 +118,7 @@ public class RunService {
 				// Once per key layout the variants use (the hash-tag variant reads keys of its own).
 				Map<String, KeySpace> layouts = new java.util.LinkedHashMap<>();
 				specs.forEach((spec) -> {
-					KeySpace keys = this.runners.get(spec.mode()).keys(this.keys);
+					KeySpace keys = this.runners.get(spec.mode()).keySpace(this.keys);
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {
@@ -139,7 +139,7 @@ public class RunService {
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
 		Route route = this.connections.route(spec.flushPolicy(), spec.addedRtt());
-		KeySpace keys = runner.keys(this.keys);
+		KeySpace keys = runner.keySpace(this.keys);
 		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
@@ -201,7 +201,7 @@ public class RunService {
 	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
 		int items = (spec.mode() == Mode.LOOP) ? ((route.addedRtt() != null) ? 50 : LOOP_WARMUP_ITEMS) : WARMUP_ITEMS;
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
-		KeySpace warmupKeys = runner.keys(this.warmupKeys);
+		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		if (spec.operation() == Operation.RPOP) {
 			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize());
 		}

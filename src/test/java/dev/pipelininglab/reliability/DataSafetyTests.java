@@ -139,7 +139,8 @@ class DataSafetyTests {
 				.filter((i) -> i % 2 == 0)
 				.mapToObj(args::get)
 				.toList());
-			case "EVALSHA" -> own(args.subList(2, 2 + Integer.parseInt(args.get(1))));
+			// EVAL only as the script variant's first use of one of its constant scripts on a server.
+			case "EVALSHA", "EVAL" -> own(args.subList(2, 2 + Integer.parseInt(args.get(1))));
 			case "SCAN" -> {
 				int match = args.stream()
 					.map((arg) -> arg.toUpperCase(java.util.Locale.ROOT))
