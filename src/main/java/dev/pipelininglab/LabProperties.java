@@ -1,5 +1,7 @@
 package dev.pipelininglab;
 
+import java.time.Duration;
+
 import dev.pipelininglab.redis.FlushPolicy;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -20,6 +22,8 @@ import org.springframework.validation.annotation.Validated;
  * @param limits bounds on what one request may ask for
  * @param pipeline how pipelines are flushed
  * @param localRedis the redis-server the app starts itself when no Redis is reachable
+ * @param jobs runs started with {@code POST /runs}: how many at once, and how their records are kept
+ * @param metrics optional metrics whose cost is worth choosing
  */
 @ConfigurationProperties("lab")
 @Validated
@@ -29,7 +33,9 @@ public record LabProperties(
 				message = "must be 1 to 64 letters, digits, '.', '_' or '-' (no glob characters)") String keyPrefix,
 		@DefaultValue @Valid Limits limits,
 		@DefaultValue @Valid Pipeline pipeline,
-		@DefaultValue LocalRedis localRedis) {
+		@DefaultValue LocalRedis localRedis,
+		@DefaultValue @Valid Jobs jobs,
+		@DefaultValue Metrics metrics) {
 
 	/**
 	 * @param maxCount the most commands one request may send
@@ -72,6 +78,48 @@ public record LabProperties(
 	 * @param binary a redis-server executable to use instead of the one on the PATH or the bundled one
 	 */
 	public record LocalRedis(@DefaultValue("true") boolean enabled, @Nullable String binary) {
+	}
+
+	/**
+	 * @param maxConcurrent runs this instance measures at once; on two cores, more than two mostly measure each other
+	 * @param queueCapacity runs accepted beyond those, waiting for a free slot; past both, {@code POST /runs}
+	 * answers 429 with {@code Retry-After}
+	 * @param recordTtl how long a run's record stays in Redis after its last update
+	 * @param history how many recent runs {@code GET /runs} can list
+	 * @param progressInterval how often a running job writes its progress to Redis and looks for a cancel request,
+	 * and how often event streams look at the record
+	 * @param staleAfter a record not updated for this long belongs to an instance that stopped: it is shown as failed
+	 * @param eventsTimeout how long one {@code /runs/{id}/events} stream may stay open
+	 * @param shutdownWait how long shutdown waits for running jobs to stop between batches
+	 */
+	public record Jobs(
+			@DefaultValue("2") @Min(1) @Max(64) int maxConcurrent,
+			@DefaultValue("0") @Min(0) @Max(1000) int queueCapacity,
+			@DefaultValue("24h") @NotNull Duration recordTtl,
+			@DefaultValue("100") @Min(1) @Max(10_000) int history,
+			@DefaultValue("200ms") @NotNull Duration progressInterval,
+			@DefaultValue("30s") @NotNull Duration staleAfter,
+			@DefaultValue("30m") @NotNull Duration eventsTimeout,
+			@DefaultValue("20s") @NotNull Duration shutdownWait) {
+
+		public Jobs {
+			if (progressInterval.toMillis() < 10 || staleAfter.compareTo(progressInterval.multipliedBy(10)) < 0) {
+				throw new IllegalArgumentException("lab.jobs.progress-interval (" + progressInterval
+						+ ") must be at least 10ms and lab.jobs.stale-after (" + staleAfter + ") at least ten times it");
+			}
+			if (recordTtl.compareTo(Duration.ofMinutes(1)) < 0) {
+				throw new IllegalArgumentException("lab.jobs.record-ttl (" + recordTtl + ") must be at least 1m");
+			}
+		}
+
+	}
+
+	/**
+	 * @param commandLatency Lettuce's per-command latency timers ({@code lettuce.command.completion} and
+	 * {@code lettuce.command.firstresponse}); off by default because recording every command slows pipelined runs
+	 * (docs/web-and-jobs.md has the numbers)
+	 */
+	public record Metrics(@DefaultValue("false") boolean commandLatency) {
 	}
 
 }

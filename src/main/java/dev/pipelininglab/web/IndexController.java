@@ -18,14 +18,29 @@ class IndexController {
 			new Endpoint("GET", "/pipeget/{count}", "/pipeget/10000", "GET count keys through executePipelined"),
 			new Endpoint("GET", "/piperpop/{count}", "/piperpop/10000",
 					"RPOP count elements of the demo list through executePipelined"),
+			new Endpoint("GET", "/pipeping/{count}", "/pipeping/10000", "PING count times through executePipelined"),
 			new Endpoint("GET", "/loopset/{count}", "/loopset/10000", "SET count keys, one blocking call each"),
 			new Endpoint("GET", "/loopget/{count}", "/loopget/10000", "GET count keys, one blocking call each"),
 			new Endpoint("GET", "/looprpop/{count}", "/looprpop/10000", "RPOP count elements, one blocking call each"),
+			new Endpoint("GET", "/loopping/{count}", "/loopping/10000", "PING count times, one blocking call each"),
 			new Endpoint("GET", "/listinput/{count}", "/listinput/10000",
 					"RPUSH count elements onto the demo list (pipelined) so RPOP has data"),
 			new Endpoint("GET", "/compare/{op}/{count}", "/compare/set/100000",
-					"loop, pipelined and multi-key side by side on the same keys, with speedups (op: set, get, rpop)"),
-			new Endpoint("DELETE", "/keys", "/keys", "remove every demo key (SCAN + UNLINK on the prefix)"));
+					"every variant (or those in variants=) side by side on the same keys, with speedups against the"
+							+ " loop (op: set, get, rpop, ping)"),
+			new Endpoint("GET", "/sweep/{op}/{count}", "/sweep/set/100000",
+					"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
+			new Endpoint("DELETE", "/keys", "/keys", "remove every demo key (SCAN + UNLINK on the prefix)"),
+			new Endpoint("POST", "/runs", "/runs",
+					"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants, ...);"
+							+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
+			new Endpoint("GET", "/runs", "/runs?limit=20", "recent runs, newest first, from their records in Redis"),
+			new Endpoint("GET", "/runs/{id}", "/runs/{id}",
+					"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
+			new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
+					"Server-Sent Events with the run's record on every change, until a final status"),
+			new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
+			new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html", "the API description, browsable; spec at /v3/api-docs"));
 
 	private final Topology topology;
 

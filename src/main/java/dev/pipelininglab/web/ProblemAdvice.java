@@ -1,5 +1,8 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.job.JobsFullException;
+import dev.pipelininglab.job.RunFinishedException;
+import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunFailedException;
@@ -7,6 +10,10 @@ import dev.pipelininglab.run.UnsupportedRunException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.NestedExceptionUtils;
@@ -15,6 +22,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
@@ -140,6 +148,86 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			headers.set(HttpHeaders.RETRY_AFTER, "1");
 		}
 		return headers;
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> jobsFull(JobsFullException ex) {
+		long seconds = Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000);
+		ProblemDetail problem = problem(ProblemType.TOO_BUSY, ex.getMessage());
+		problem.setProperty("retryAfterSeconds", seconds);
+		return ResponseEntity.status(ProblemType.TOO_BUSY.status())
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+			.body(problem);
+	}
+
+	@ExceptionHandler
+	ProblemDetail runNotFound(RunNotFoundException ex) {
+		ProblemDetail problem = problem(ProblemType.RUN_NOT_FOUND, ex.getMessage());
+		problem.setProperty("id", ex.id());
+		return problem;
+	}
+
+	@ExceptionHandler
+	ProblemDetail runFinished(RunFinishedException ex) {
+		ProblemDetail problem = problem(ProblemType.RUN_FINISHED, ex.getMessage());
+		problem.setProperty("id", ex.run().id());
+		problem.setProperty("runStatus", ex.run().status());
+		return problem;
+	}
+
+	/**
+	 * A {@code POST /runs} body that is not JSON, has a field of the wrong type, or a field the body does not have:
+	 * a 400 naming that field, or {@code body} when the JSON itself is broken or missing.
+	 */
+	@Override
+	protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
+			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+		String name = "body";
+		String detail = "body must be a JSON object with the run's fields";
+		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof UnrecognizedPropertyException unknown) {
+				name = unknown.getPropertyName();
+				detail = name + " must be left out: the body has no such field (known fields: "
+						+ String.join(", ", unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList())
+						+ ")";
+				break;
+			}
+			if (cause instanceof JacksonException jackson) {
+				String field = jackson.getPath()
+					.stream()
+					.map(JacksonException.Reference::getPropertyName)
+					.filter(java.util.Objects::nonNull)
+					.findFirst()
+					.orElse(null);
+				if (field != null) {
+					name = field;
+					detail = field + " must be " + expectedJson(field)
+							+ ((cause instanceof InvalidFormatException invalid) ? ", got '" + invalid.getValue() + "'" : "");
+				}
+				else if (cause instanceof StreamReadException) {
+					// Broken JSON: the parser says where.
+					detail += ": " + jackson.getOriginalMessage();
+				}
+				break;
+			}
+		}
+		if (ex.getCause() == null) {
+			detail += ", and there was none";
+		}
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, detail);
+		problem.setProperty("parameter", name);
+		return ResponseEntity.badRequest().body(problem);
+	}
+
+	private static String expectedJson(String field) {
+		return switch (field) {
+			case "count", "ttl" -> "a whole number";
+			case "batchSize", "sample", "repeat" -> "a whole number up to " + Integer.MAX_VALUE;
+			case "rtt" -> "a number of milliseconds";
+			case "variants" -> "an array of strings";
+			case "batchSizes" -> "an array of whole numbers";
+			default -> "a string";
+		};
 	}
 
 	@ExceptionHandler

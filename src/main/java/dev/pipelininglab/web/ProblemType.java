@@ -20,8 +20,15 @@ enum ProblemType {
 
 	TOO_MANY_ROUTES(HttpStatus.CONFLICT, "Too many connection routes"),
 
-	/** More requests at once than the app lets reach Redis; answered with Retry-After. */
+	/**
+	 * More requests at once than the app lets reach Redis, or every job slot taken ({@code POST /runs}); answered
+	 * with Retry-After.
+	 */
 	TOO_BUSY(HttpStatus.TOO_MANY_REQUESTS, "Too many runs at once"),
+
+	RUN_NOT_FOUND(HttpStatus.NOT_FOUND, "Run not found"),
+
+	RUN_FINISHED(HttpStatus.CONFLICT, "Run already finished"),
 
 	UNEXPECTED(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected error");
 

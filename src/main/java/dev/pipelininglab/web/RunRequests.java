@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.job.RunKind;
+import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
@@ -26,6 +28,8 @@ class RunRequests {
 	static final int MAX_SWEEP_POINTS = 20;
 
 	static final List<Integer> DEFAULT_SWEEP = List.of(1, 10, 100, 1000, 10000);
+
+	static final int DEFAULT_LIST_LIMIT = 20;
 
 	private final LabProperties.Limits limits;
 
@@ -109,6 +113,73 @@ class RunRequests {
 			.filter((operation) -> operation != Operation.RPUSH)
 			.orElseThrow(() -> new InvalidParameterException("op",
 					"must be one of set, get, rpop, ping, got '" + label + "'"));
+	}
+
+	/**
+	 * The body of {@code POST /runs}, checked exactly like the GET endpoint it mirrors; a field that endpoint would
+	 * not take is rejected the same way as the query parameter would be.
+	 */
+	RunPlan plan(RunJobRequest body) {
+		RunKind kind = kind(body);
+		String operation = required("operation", body.operation());
+		long count = required("count", body.count());
+		RunParams params = body.params();
+		return switch (kind) {
+			case SINGLE -> RunPlan.single(single(bodyOperation(operation, true), mode(required("mode", body.mode())),
+					count, params));
+			case COMPARE -> {
+				onlyFor("mode", body.mode(), "single runs");
+				onlyFor("batchSizes", params.batchSizes(), "sweeps");
+				yield RunPlan.compare(multiple(bodyOperation(operation, false), count, params), variants(params));
+			}
+			case SWEEP -> {
+				onlyFor("mode", body.mode(), "single runs");
+				onlyFor("variants", params.variants(), "comparisons");
+				yield RunPlan.sweep(multiple(bodyOperation(operation, false), count, params), batchSizes(count, params));
+			}
+		};
+	}
+
+	/** How many runs {@code GET /runs} lists. */
+	int listLimit(@Nullable Integer limit, int history) {
+		if (limit == null) {
+			return Math.min(DEFAULT_LIST_LIMIT, history);
+		}
+		if (limit < 1 || limit > history) {
+			throw new InvalidParameterException("limit", "must be between 1 and " + history + ", got " + limit);
+		}
+		return limit;
+	}
+
+	private static RunKind kind(RunJobRequest body) {
+		if (body.kind() == null) {
+			return (body.variants() != null) ? RunKind.COMPARE
+					: (body.batchSizes() != null) ? RunKind.SWEEP : RunKind.SINGLE;
+		}
+		return RunKind.fromLabel(body.kind())
+			.orElseThrow(() -> new InvalidParameterException("kind",
+					"must be one of single, compare, sweep, got '" + body.kind() + "'"));
+	}
+
+	static Mode mode(String label) {
+		return Mode.fromLabel(label)
+			.orElseThrow(() -> new InvalidParameterException("mode", "must be one of " + String.join(", ",
+					java.util.Arrays.stream(Mode.values()).map(Mode::label).toList()) + ", got '" + label + "'"));
+	}
+
+	/** Like {@link #operation(String)}, named as the body names it; single runs may also RPUSH, as /listinput does. */
+	private static Operation bodyOperation(String label, boolean single) {
+		return Operation.fromLabel(label)
+			.filter((operation) -> single || operation != Operation.RPUSH)
+			.orElseThrow(() -> new InvalidParameterException("operation", "must be one of set, get, rpop, ping"
+					+ (single ? ", rpush" : "") + ", got '" + label + "'"));
+	}
+
+	private static <T> T required(String name, @Nullable T value) {
+		if (value == null) {
+			throw new InvalidParameterException(name, "must be given");
+		}
+		return value;
 	}
 
 	private RunSpec spec(Operation operation, Mode mode, long count, RunParams params, int repeat) {

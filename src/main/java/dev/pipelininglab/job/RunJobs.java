@@ -1,0 +1,338 @@
+package dev.pipelininglab.job;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.metrics.RunMetrics;
+import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.RunCancelledException;
+import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.RunService;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Service;
+
+/**
+ * Runs measurements as jobs: accepted at once, measured on a bounded pool, their progress and results kept in
+ * Redis where any instance can read them. A job's Redis traffic (progress, cancel checks) happens on a ticker
+ * thread, never between the batches being timed.
+ * <p>
+ * Stopping the app cancels running jobs between batches and records them as CANCELLED, before the web server
+ * stops serving and before the Redis connections close.
+ */
+@Service
+public class RunJobs implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(RunJobs.class);
+
+	/** Told to a client that is turned away while no running job has made enough progress to tell better. */
+	private static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+
+	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
+
+	private final RunService runs;
+
+	private final RunStore store;
+
+	private final RunMetrics metrics;
+
+	private final RunProblems problems;
+
+	private final LabProperties.Jobs settings;
+
+	private final Clock clock;
+
+	private final String instance;
+
+	private final Map<String, Job> active = new ConcurrentHashMap<>();
+
+	/** Jobs running or waiting on this instance; the bound is checked on this count, not on the pool's queue. */
+	private final AtomicInteger admitted = new AtomicInteger();
+
+	/** Made on start and shut down on stop: a stopped context can be started again (test contexts are paused). */
+	private volatile ThreadPoolExecutor workers;
+
+	private volatile ScheduledExecutorService ticker;
+
+	private volatile boolean running;
+
+	private volatile boolean tickFailing;
+
+	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties) {
+		this.runs = runs;
+		this.store = store;
+		this.metrics = metrics;
+		this.problems = problems;
+		this.settings = properties.jobs();
+		this.clock = Clock.systemUTC();
+		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
+		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
+				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
+	}
+
+	/**
+	 * Accepts a job and starts it as soon as a slot is free.
+	 * @return its first record, QUEUED
+	 * @throws JobsFullException when every slot and queue place of this instance is taken
+	 */
+	public RunRecord submit(RunPlan plan) {
+		if (!this.running) {
+			throw new JobsFullException("This instance is shutting down and accepts no new runs", DEFAULT_RETRY_AFTER);
+		}
+		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
+		if (this.admitted.incrementAndGet() > limit) {
+			this.admitted.decrementAndGet();
+			throw new JobsFullException("This instance already runs " + this.settings.maxConcurrent() + " runs"
+					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
+					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
+		}
+		try {
+			Instant now = this.clock.instant();
+			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
+					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
+					null);
+			Job job = new Job(plan, record);
+			this.store.create(record);
+			this.active.put(job.id, job);
+			try {
+				this.workers.execute(() -> execute(job));
+			}
+			catch (RejectedExecutionException ex) {
+				// Stopping right now: the record says so rather than waiting to be found abandoned.
+				this.active.remove(job.id);
+				finish(job, RunStatus.CANCELLED, null, null, shutdownProblem());
+				throw new JobsFullException("This instance is shutting down and accepts no new runs",
+						DEFAULT_RETRY_AFTER);
+			}
+			return record;
+		}
+		catch (RuntimeException ex) {
+			this.admitted.decrementAndGet();
+			throw ex;
+		}
+	}
+
+	/** The job as its record in Redis says, whichever instance runs it. */
+	public Optional<RunRecord> find(String id) {
+		Instant now = this.clock.instant();
+		return this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter()));
+	}
+
+	/** @throws RunNotFoundException when no record has this id */
+	public RunRecord get(String id) {
+		return find(id).orElseThrow(() -> new RunNotFoundException(id));
+	}
+
+	/** The most recent jobs, newest first. */
+	public List<RunRecord> recent(int limit) {
+		Instant now = this.clock.instant();
+		return this.store.recent(limit).stream().map((record) -> record.seenAt(now, this.settings.staleAfter())).toList();
+	}
+
+	/**
+	 * Asks the job to stop before its next batch. The request goes through Redis, so it reaches the job on whichever
+	 * instance runs it within a progress interval.
+	 * @return the record, with {@code cancelRequested} set
+	 */
+	public RunRecord cancel(String id) {
+		RunRecord record = get(id);
+		if (record.status().terminal()) {
+			throw new RunFinishedException(record);
+		}
+		this.store.requestCancel(id);
+		Job local = this.active.get(id);
+		if (local != null) {
+			local.requestCancel();
+		}
+		return record.withCancelRequested();
+	}
+
+	/** Jobs running or waiting on this instance. */
+	public int active() {
+		return this.admitted.get();
+	}
+
+	private void execute(Job job) {
+		try {
+			if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
+				job.requestCancel();
+			}
+			if (job.cancelled()) {
+				// Cancelled while waiting for a slot: it never starts.
+				finish(job, RunStatus.CANCELLED, null, null, job.shuttingDown() ? shutdownProblem() : null);
+				return;
+			}
+			synchronized (job) {
+				save(job.update(RunStatus.RUNNING, this.clock.instant()));
+			}
+			List<RunResult> results;
+			List<Comparison.Skipped> skipped = null;
+			switch (job.plan.kind()) {
+				case SINGLE -> results = List.of(this.runs.run(job.plan.base(), job));
+				case COMPARE -> {
+					Comparison comparison = this.runs.compare(job.plan.base(), job.plan.variants(), job);
+					results = comparison.results();
+					skipped = comparison.skipped();
+				}
+				case SWEEP -> results = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job).results();
+				default -> throw new IllegalStateException("Unknown kind " + job.plan.kind());
+			}
+			this.metrics.record(results);
+			finish(job, RunStatus.DONE, results, skipped, null);
+		}
+		catch (RunCancelledException ex) {
+			finish(job, RunStatus.CANCELLED, null, null,
+					(job.shuttingDown() && !job.cancelRequested()) ? shutdownProblem() : null);
+		}
+		catch (RuntimeException ex) {
+			RunRecord.Problem problem = this.problems.describe(ex);
+			log.warn("Run {} failed: {}", job.id, problem.detail());
+			finish(job, RunStatus.FAILED, null, null, problem);
+		}
+		finally {
+			this.active.remove(job.id);
+			this.admitted.decrementAndGet();
+		}
+	}
+
+	/**
+	 * Every progress interval: for each job of this instance, pick up a cancel request another instance wrote, then
+	 * write progress. Writing even when nothing changed keeps {@code updatedAt} fresh, which is how readers tell a
+	 * live job from one whose instance died.
+	 */
+	private void tick() {
+		try {
+			for (Job job : this.active.values()) {
+				if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
+					job.requestCancel();
+				}
+				synchronized (job) {
+					save(job.update(null, this.clock.instant()));
+				}
+			}
+			this.tickFailing = false;
+		}
+		catch (RuntimeException ex) {
+			if (!this.tickFailing) {
+				log.warn("Cannot write run progress to Redis: {}", ex.getMessage());
+			}
+			this.tickFailing = true;
+		}
+	}
+
+	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
+			@Nullable List<Comparison.Skipped> skipped, RunRecord.@Nullable Problem problem) {
+		synchronized (job) {
+			save(job.finish(status, this.clock.instant(), results, skipped, problem));
+		}
+	}
+
+	/**
+	 * Callers hold the job's lock, so writes of one job land in the order they were made and no progress write can
+	 * follow the final one.
+	 */
+	private void save(@Nullable RunRecord record) {
+		if (record == null) {
+			return;
+		}
+		try {
+			this.store.save(record);
+		}
+		catch (RuntimeException ex) {
+			if (!record.status().terminal()) {
+				throw ex;
+			}
+			// Redis is gone: the record keeps its last state and is seen as abandoned once it goes stale.
+			log.warn("Cannot record the end of run {} ({}): {}", record.id(), record.status(), ex.getMessage());
+		}
+	}
+
+	private Duration retryAfter() {
+		return this.active.values()
+			.stream()
+			.map(Job::remaining)
+			.filter(Objects::nonNull)
+			.min(Duration::compareTo)
+			.map((remaining) -> remaining.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : remaining)
+			.orElse(DEFAULT_RETRY_AFTER);
+	}
+
+	private RunRecord.Problem shutdownProblem() {
+		return new RunRecord.Problem("urn:pipelining-lab:problem:instance-shutdown", "Instance shut down",
+				"Instance " + this.instance + " shut down while the run was going; it stopped between batches.");
+	}
+
+	private static ThreadFactory daemonThreads(String prefix) {
+		AtomicInteger count = new AtomicInteger();
+		return (task) -> {
+			Thread thread = new Thread(task, prefix + count.incrementAndGet());
+			thread.setDaemon(true);
+			return thread;
+		};
+	}
+
+	@Override
+	public void start() {
+		int threads = this.settings.maxConcurrent();
+		this.workers = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+				daemonThreads("run-job-"));
+		this.ticker = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
+		long interval = this.settings.progressInterval().toMillis();
+		this.ticker.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+		this.running = true;
+	}
+
+	/** Cancels every job between batches and waits for them to record it, within {@code lab.jobs.shutdown-wait}. */
+	@Override
+	public void stop() {
+		this.running = false;
+		Collection<Job> jobs = List.copyOf(this.active.values());
+		jobs.forEach(Job::shutDown);
+		this.workers.shutdown();
+		try {
+			if (!this.workers.awaitTermination(this.settings.shutdownWait().toMillis(), TimeUnit.MILLISECONDS)) {
+				log.warn("Runs still going after {}; recording them as cancelled", this.settings.shutdownWait());
+				this.workers.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		for (Job job : jobs) {
+			finish(job, RunStatus.CANCELLED, null, null, shutdownProblem());
+		}
+		this.ticker.shutdownNow();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/** Stops before the web server's graceful shutdown (and long before Redis connections close). */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE;
+	}
+
+}

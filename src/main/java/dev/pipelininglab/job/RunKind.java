@@ -1,0 +1,30 @@
+package dev.pipelininglab.job;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+import com.fasterxml.jackson.annotation.JsonValue;
+
+/** What a job runs; each kind mirrors a GET endpoint. */
+public enum RunKind {
+
+	/** One operation in one mode, like {@code /pipeset/{count}} or {@code /loopget/{count}}. */
+	SINGLE,
+
+	/** Several variants on the same keys, like {@code /compare/{op}/{count}}. */
+	COMPARE,
+
+	/** Pipelined runs at several batch sizes, like {@code /sweep/{op}/{count}}. */
+	SWEEP;
+
+	@JsonValue
+	public String label() {
+		return name().toLowerCase(Locale.ROOT);
+	}
+
+	public static Optional<RunKind> fromLabel(String label) {
+		return Arrays.stream(values()).filter((kind) -> kind.label().equalsIgnoreCase(label.trim())).findFirst();
+	}
+
+}

@@ -1,0 +1,114 @@
+package dev.pipelininglab.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.RunResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A job as kept in Redis and answered by {@code GET /runs/{id}}: small, so polling and listing stay cheap.
+ * Field names are a contract with the page, the Postman collection and scripts.
+ *
+ * @param id the job's id, as in {@code /runs/{id}}
+ * @param kind single, compare or sweep
+ * @param status where the job is
+ * @param request what was asked, defaults filled in
+ * @param progress batches sent out of all the job will send
+ * @param cancelRequested a {@code DELETE /runs/{id}} arrived; the job stops before its next batch
+ * @param instance the app instance that runs the job
+ * @param createdAt when the job was accepted
+ * @param startedAt when it started running
+ * @param finishedAt when it reached a final status
+ * @param updatedAt the last time its instance wrote the record; a running job's is at most a progress interval old
+ * @param results DONE: one result per run (a single run, each variant of a comparison, each batch size of a sweep)
+ * @param skipped DONE comparisons: variants this topology cannot run, and why
+ * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have answered; CANCELLED
+ * by a shutdown rather than a request: that shutdown
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
+		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
+		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
+		@Nullable List<Comparison.Skipped> skipped, @Nullable Problem problem) {
+
+	static final String ABANDONED = "urn:pipelining-lab:problem:run-abandoned";
+
+	/**
+	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of the GET endpoints mean.
+	 *
+	 * @param mode single runs only
+	 * @param ttl seconds, SET only
+	 * @param rtt milliseconds added through the latency relay
+	 * @param repeat comparisons and sweeps only
+	 * @param variants comparisons only
+	 * @param batchSizes sweeps only
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize,
+			int sample, @Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
+			@Nullable List<String> variants, @Nullable List<Integer> batchSizes) {
+	}
+
+	/**
+	 * @param batchesDone batches sent so far, over every variant and repeat
+	 * @param batchesTotal batches the whole job sends; 0 until it has started
+	 * @param percent {@code batchesDone} of {@code batchesTotal}, 0 to 100
+	 */
+	public record Progress(long batchesDone, long batchesTotal, double percent) {
+
+		static final Progress NONE = new Progress(0, 0, 0);
+
+		static Progress of(long done, long total) {
+			double percent = (total > 0) ? Math.min(100, Math.floor(done * 1000.0 / total) / 10) : 0;
+			return new Progress(done, total, percent);
+		}
+
+	}
+
+	/**
+	 * @param type the problem type a GET endpoint would have answered, e.g.
+	 * {@code urn:pipelining-lab:problem:redis-unavailable}
+	 * @param title that problem's title
+	 * @param detail what happened, for a person
+	 */
+	public record Problem(String type, String title, String detail) {
+	}
+
+	RunRecord with(RunStatus newStatus, Progress newProgress, boolean cancel, Instant now) {
+		return new RunRecord(this.id, this.kind, newStatus, this.request, newProgress, cancel, this.instance,
+				this.createdAt, (newStatus == RunStatus.RUNNING && this.startedAt == null) ? now : this.startedAt,
+				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.problem);
+	}
+
+	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
+			@Nullable List<RunResult> runResults, @Nullable List<Comparison.Skipped> skippedVariants,
+			@Nullable Problem why) {
+		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
+				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now, runResults, skippedVariants,
+				why);
+	}
+
+	RunRecord withCancelRequested() {
+		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, true, this.instance,
+				this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results, this.skipped,
+				this.problem);
+	}
+
+	/**
+	 * A record still QUEUED or RUNNING that its instance has not updated within {@code staleAfter} belongs to an
+	 * instance that died without a graceful shutdown; readers see it as failed rather than running forever.
+	 */
+	RunRecord seenAt(Instant now, Duration staleAfter) {
+		if (this.status.terminal() || this.updatedAt.plus(staleAfter).isAfter(now)) {
+			return this;
+		}
+		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null, null,
+				new Problem(ABANDONED, "Run abandoned", "Instance " + this.instance + " stopped updating this run at "
+						+ this.updatedAt + " without finishing it; it probably stopped without a graceful shutdown."));
+	}
+
+}

@@ -1,0 +1,148 @@
+package dev.pipelininglab.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.redis.KeySpace;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.stereotype.Component;
+
+/**
+ * Run records in Redis, under the demo prefix so {@code DELETE /keys} removes them with everything else:
+ * {@code <prefix>:run:<id>} holds the record as JSON, {@code <prefix>:run:<id>:cancel} marks a cancel request, and
+ * the sorted set {@code <prefix>:runs} orders ids by creation time. Every key expires, so a lab left alone cleans
+ * up after itself. Each operation touches one key, so the same code works on a cluster.
+ */
+@Component
+class RunStore {
+
+	private static final Logger log = LoggerFactory.getLogger(RunStore.class);
+
+	/** Ids are UUIDs; anything else cannot name a record and must not reach a key name. */
+	private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
+
+	private final StringRedisTemplate redis;
+
+	private final JsonMapper json;
+
+	private final String runStem;
+
+	private final String indexKey;
+
+	private final Duration ttl;
+
+	private final int history;
+
+	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, LabProperties properties) {
+		this.redis = redis;
+		// Requests are read strictly, records leniently: a newer instance may have added fields.
+		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
+		this.runStem = keys.prefix() + ":run:";
+		this.indexKey = keys.prefix() + ":runs";
+		this.ttl = properties.jobs().recordTtl();
+		this.history = properties.jobs().history();
+	}
+
+	static boolean isId(String id) {
+		return ID.matcher(id).matches();
+	}
+
+	String recordKey(String id) {
+		return this.runStem + id;
+	}
+
+	String cancelKey(String id) {
+		return this.runStem + id + ":cancel";
+	}
+
+	String indexKey() {
+		return this.indexKey;
+	}
+
+	/** Saves a new record and lists it, dropping index entries past the history length or the record TTL. */
+	void create(RunRecord record) {
+		save(record);
+		long now = record.createdAt().toEpochMilli();
+		this.redis.opsForZSet().add(this.indexKey, record.id(), now);
+		this.redis.opsForZSet().removeRange(this.indexKey, 0, -(this.history + 1));
+		this.redis.opsForZSet().removeRangeByScore(this.indexKey, Double.NEGATIVE_INFINITY, now - this.ttl.toMillis());
+		this.redis.expire(this.indexKey, this.ttl);
+	}
+
+	/** Overwrites the record and restarts its TTL. */
+	void save(RunRecord record) {
+		this.redis.opsForValue().set(recordKey(record.id()), this.json.writeValueAsString(record), this.ttl);
+	}
+
+	Optional<RunRecord> find(String id) {
+		if (!isId(id)) {
+			return Optional.empty();
+		}
+		RunRecord record = parse(id, this.redis.opsForValue().get(recordKey(id)));
+		if (record == null) {
+			return Optional.empty();
+		}
+		// The flag is written by whichever instance got the DELETE; the record only by the one running the job.
+		return Optional.of((!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested() : record);
+	}
+
+	/** The newest records first; ids whose record has expired are dropped from the index on the way. */
+	List<RunRecord> recent(int limit) {
+		Set<String> ids = this.redis.opsForZSet().reverseRange(this.indexKey, 0, limit - 1);
+		if (ids == null || ids.isEmpty()) {
+			return List.of();
+		}
+		List<String> idList = List.copyOf(ids);
+		List<String> values = this.redis.opsForValue().multiGet(idList.stream().map(this::recordKey).toList());
+		List<RunRecord> records = new ArrayList<>();
+		List<String> gone = new ArrayList<>();
+		for (int i = 0; i < idList.size(); i++) {
+			RunRecord record = parse(idList.get(i), (values != null) ? values.get(i) : null);
+			if (record != null) {
+				records.add(record);
+			}
+			else {
+				gone.add(idList.get(i));
+			}
+		}
+		if (!gone.isEmpty()) {
+			this.redis.opsForZSet().remove(this.indexKey, gone.toArray());
+		}
+		return records;
+	}
+
+	void requestCancel(String id) {
+		this.redis.opsForValue().set(cancelKey(id), Instant.now().toString(), this.ttl);
+	}
+
+	boolean cancelRequested(String id) {
+		return Boolean.TRUE.equals(this.redis.hasKey(cancelKey(id)));
+	}
+
+	private RunRecord parse(String id, String text) {
+		if (text == null) {
+			return null;
+		}
+		try {
+			return this.json.readValue(text, RunRecord.class);
+		}
+		catch (JacksonException ex) {
+			// Written by another version of the app, or by hand: not a record this version can show.
+			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());
+			return null;
+		}
+	}
+
+}

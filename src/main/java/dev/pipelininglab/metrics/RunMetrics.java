@@ -1,0 +1,54 @@
+package dev.pipelininglab.metrics;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.pipelininglab.run.RunResult;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * One timer per operation, mode and variant ({@code lab.run.pass}, in Prometheus {@code lab_run_pass_seconds}),
+ * fed with the measured time of each timed pass: the commands alone, as in the result, never the warm-up,
+ * preparation or verification around them. {@code lab.run.commands} counts the commands those passes sent.
+ */
+@Component
+public class RunMetrics {
+
+	static final String PASS_TIMER = "lab.run.pass";
+
+	static final String COMMANDS = "lab.run.commands";
+
+	private final MeterRegistry registry;
+
+	RunMetrics(MeterRegistry registry) {
+		this.registry = registry;
+	}
+
+	public void record(List<RunResult> results) {
+		results.forEach(this::record);
+	}
+
+	public void record(RunResult result) {
+		String operation = result.operation().label();
+		String mode = result.mode().label();
+		Timer passes = Timer.builder(PASS_TIMER)
+			.description("Time the commands of one timed pass took, measured with System.nanoTime")
+			.tags("operation", operation, "mode", mode, "variant", result.variant())
+			.register(this.registry);
+		Counter commands = Counter.builder(COMMANDS)
+			.description("Commands sent in timed passes")
+			.tags("operation", operation, "mode", mode, "variant", result.variant())
+			.register(this.registry);
+		// The result keeps every pass's time when a run was repeated, else only its one pass.
+		List<Double> millis = (result.repeatMillis() != null) ? result.repeatMillis() : List.of(result.elapsedMillis());
+		for (double pass : millis) {
+			passes.record(Duration.ofNanos(Math.round(pass * 1_000_000)));
+			commands.increment(result.count());
+		}
+	}
+
+}

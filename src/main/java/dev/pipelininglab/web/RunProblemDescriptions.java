@@ -1,0 +1,47 @@
+package dev.pipelininglab.web;
+
+import dev.pipelininglab.job.RunProblems;
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.run.RunFailedException;
+import dev.pipelininglab.run.UnsupportedRunException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+
+/** A failed job is described with the problem type and title the same failure gets from a GET endpoint. */
+@Component
+class RunProblemDescriptions implements RunProblems {
+
+	private static final Logger log = LoggerFactory.getLogger(RunProblemDescriptions.class);
+
+	@Override
+	public RunRecord.Problem describe(RuntimeException failure) {
+		if (failure instanceof RunFailedException failed) {
+			ProblemType type = RedisFailure.classify(failed.getCause());
+			String reason = (type == ProblemType.REDIS_ERROR_REPLY) ? "Redis answered a command on " + failed.key()
+					+ " with an error: " + RedisFailure.replyText(failed.getCause()) : failed.getCause().getMessage();
+			return problem(type, failed.spec().operation().label() + " " + failed.spec().mode().label()
+					+ " stopped after " + failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
+					+ failed.acknowledged() + " replies): " + reason);
+		}
+		if (failure instanceof DataAccessException redis) {
+			return problem(RedisFailure.classify(redis), redis.getMessage());
+		}
+		if (failure instanceof UnsupportedRunException || failure instanceof Connections.RelayUnsupportedException) {
+			return problem(ProblemType.INVALID_PARAMETER, failure.getMessage());
+		}
+		if (failure instanceof Connections.TooManyRoutesException) {
+			return problem(ProblemType.TOO_MANY_ROUTES, failure.getMessage());
+		}
+		log.error("Unexpected failure of a run", failure);
+		return problem(ProblemType.UNEXPECTED, "The run could not be completed; the server log has details.");
+	}
+
+	private static RunRecord.Problem problem(ProblemType type, String detail) {
+		return new RunRecord.Problem(type.uri().toString(), type.title(), detail);
+	}
+
+}

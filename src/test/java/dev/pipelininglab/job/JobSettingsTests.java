@@ -1,0 +1,67 @@
+package dev.pipelininglab.job;
+
+import java.time.Duration;
+
+import dev.pipelininglab.LabProperties;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
+import org.springframework.context.annotation.Configuration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code lab.jobs.*} and {@code lab.metrics.*}: usable defaults, and start-up fails on settings that cannot work. */
+class JobSettingsTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
+		.withUserConfiguration(Enable.class);
+
+	@Test
+	void defaults() {
+		this.runner.run((context) -> {
+			LabProperties properties = context.getBean(LabProperties.class);
+			LabProperties.Jobs jobs = properties.jobs();
+			assertThat(jobs.maxConcurrent()).isEqualTo(2);
+			assertThat(jobs.queueCapacity()).isZero();
+			assertThat(jobs.recordTtl()).isEqualTo(Duration.ofHours(24));
+			assertThat(jobs.history()).isEqualTo(100);
+			assertThat(jobs.progressInterval()).isEqualTo(Duration.ofMillis(200));
+			assertThat(properties.metrics().commandLatency()).isFalse();
+		});
+	}
+
+	@Test
+	void noConcurrentRunsFailsStartUp() {
+		this.runner.withPropertyValues("lab.jobs.max-concurrent=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("jobs.maxConcurrent"));
+	}
+
+	@Test
+	void staleAfterWithinAFewProgressIntervalsFailsStartUp() {
+		this.runner.withPropertyValues("lab.jobs.progress-interval=1s", "lab.jobs.stale-after=5s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("at least ten times"));
+	}
+
+	@Test
+	void recordTtlUnderAMinuteFailsStartUp() {
+		this.runner.withPropertyValues("lab.jobs.record-ttl=10s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("lab.jobs.record-ttl"));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(LabProperties.class)
+	static class Enable {
+
+	}
+
+}

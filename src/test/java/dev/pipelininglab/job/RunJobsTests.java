@@ -1,0 +1,286 @@
+package dev.pipelininglab.job;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import dev.pipelininglab.PipeliningLabApplication;
+import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Jobs on a real Redis: their life from QUEUED to a final status, progress, cancellation between batches (also from
+ * another instance), the bound on concurrent runs, records that outlive the instance that wrote them, and a
+ * graceful shutdown that records running jobs as cancelled.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.jobs.max-concurrent=1",
+		"lab.jobs.progress-interval=50ms", "lab.jobs.stale-after=5s" })
+class RunJobsTests {
+
+	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	@Autowired
+	RunJobs jobs;
+
+	@Autowired
+	RunStore store;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	KeySpace keys;
+
+	@Autowired
+	MeterRegistry meters;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+	}
+
+	@BeforeEach
+	void startEmpty() {
+		RedisTestServers.standalone().flushAll();
+	}
+
+	/** Other test classes share this Redis: no job of ours may still be writing when they start. */
+	@AfterEach
+	void noJobLeftRunning() {
+		this.jobs.recent(100)
+			.stream()
+			.filter((run) -> !run.status().terminal())
+			.forEach((run) -> {
+				try {
+					this.jobs.cancel(run.id());
+				}
+				catch (RunFinishedException ex) {
+					// finished meanwhile
+				}
+			});
+		await().atMost(WAIT).until(() -> this.jobs.active() == 0);
+	}
+
+	@Test
+	void jobGoesFromQueuedThroughRunningToDoneWithResultsAndFullProgress() {
+		RunRecord queued = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.PIPELINED, 300_000, 500)));
+		assertThat(queued.status()).isEqualTo(RunStatus.QUEUED);
+		assertThat(queued.progress().batchesDone()).isZero();
+		assertThat(queued.request().operation()).isEqualTo("set");
+		assertThat(queued.request().mode()).isEqualTo("pipelined");
+
+		List<RunRecord> seen = follow(queued.id());
+		RunRecord done = seen.get(seen.size() - 1);
+		assertThat(seen).extracting(RunRecord::status).contains(RunStatus.RUNNING).last().isEqualTo(RunStatus.DONE);
+		assertThat(seen).extracting((run) -> run.progress().batchesDone()).isSorted();
+		assertThat(done.progress().batchesDone()).isEqualTo(600).isEqualTo(done.progress().batchesTotal());
+		assertThat(done.progress().percent()).isEqualTo(100.0);
+		assertThat(done.startedAt()).isAfterOrEqualTo(done.createdAt());
+		assertThat(done.finishedAt()).isAfterOrEqualTo(done.startedAt());
+		assertThat(done.results()).singleElement().satisfies((result) -> {
+			assertThat(result.verified()).isEqualTo(300_000);
+			assertThat(result.batches()).isEqualTo(600);
+			assertThat(result.opsPerSecond()).isPositive();
+		});
+
+		// The record lives under the demo prefix with a TTL of at most a day, and the index lists it.
+		Long ttl = this.redis.getExpire(this.keys.prefix() + ":run:" + done.id());
+		assertThat(ttl).isBetween(Duration.ofHours(23).toSeconds(), Duration.ofHours(24).toSeconds());
+		assertThat(this.redis.opsForZSet().score(this.keys.prefix() + ":runs", done.id())).isNotNull();
+		assertThat(this.redis.getExpire(this.keys.prefix() + ":runs")).isPositive();
+
+		Timer timer = this.meters.find("lab.run.pass")
+			.tags("operation", "set", "mode", "pipelined", "variant", "pipelined-flush-on-close")
+			.timer();
+		assertThat(timer).isNotNull();
+		assertThat(timer.count()).isPositive();
+	}
+
+	@Test
+	void comparisonAndSweepJobsKeepEveryResult() {
+		RunSpec base = spec(Operation.GET, Mode.LOOP, 2000, 500);
+		RunRecord compare = this.jobs.submit(RunPlan.compare(base, List.of(Variant.of(Mode.LOOP),
+				Variant.of(Mode.PIPELINED), Variant.of(Mode.MULTI_KEY))));
+		RunRecord comparison = last(follow(compare.id()));
+		assertThat(comparison.status()).isEqualTo(RunStatus.DONE);
+		assertThat(comparison.results()).extracting(RunResult::variant)
+			.containsExactly("loop", "pipelined-flush-on-close", "multi-key");
+		assertThat(comparison.results()).extracting(RunResult::hits).containsOnly(2000L);
+		assertThat(comparison.results().get(0).speedup()).isEqualTo(1.0);
+		assertThat(comparison.skipped()).isEmpty();
+
+		RunRecord sweep = last(follow(this.jobs.submit(RunPlan.sweep(base, List.of(10, 100, 1000))).id()));
+		assertThat(sweep.status()).isEqualTo(RunStatus.DONE);
+		assertThat(sweep.results()).extracting(RunResult::batchSize).containsExactly(10, 100, 1000);
+		assertThat(sweep.progress().batchesDone()).isEqualTo(200 + 20 + 2);
+	}
+
+	@Test
+	void anotherInstanceSeesTheSameRunsCancelsThemAndShutsDownGracefully() {
+		try (ConfigurableApplicationContext other = anotherInstance()) {
+			RunJobs otherJobs = other.getBean(RunJobs.class);
+
+			// A long loop here, cancelled from the other instance: the request travels through Redis.
+			RunRecord here = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
+			await().atMost(WAIT).until(() -> otherJobs.find(here.id())
+				.filter((run) -> run.status() == RunStatus.RUNNING && run.progress().batchesDone() > 0)
+				.isPresent());
+			assertThat(otherJobs.cancel(here.id()).cancelRequested()).isTrue();
+			RunRecord cancelled = await().atMost(WAIT)
+				.until(() -> this.jobs.get(here.id()), (run) -> run.status().terminal());
+			assertThat(cancelled.status()).isEqualTo(RunStatus.CANCELLED);
+			assertThat(cancelled.cancelRequested()).isTrue();
+			assertThat(cancelled.problem()).isNull();
+			assertThat(cancelled.results()).isNull();
+			assertThat(cancelled.progress().batchesDone()).isPositive().isLessThan(cancelled.progress().batchesTotal());
+			assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> otherJobs.cancel(here.id()));
+
+			// A long loop there, whose instance then stops: the job ends between batches and says why.
+			RunRecord there = otherJobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
+			await().atMost(WAIT).until(() -> this.jobs.find(there.id())
+				.filter((run) -> run.status() == RunStatus.RUNNING)
+				.isPresent());
+			long closing = System.nanoTime();
+			other.close();
+			assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(15));
+			RunRecord shutDown = this.jobs.get(there.id());
+			assertThat(shutDown.status()).isEqualTo(RunStatus.CANCELLED);
+			assertThat(shutDown.cancelRequested()).isFalse();
+			assertThat(shutDown.problem().type()).isEqualTo("urn:pipelining-lab:problem:instance-shutdown");
+
+			assertThat(this.jobs.recent(10)).extracting(RunRecord::id).containsExactly(there.id(), here.id());
+			assertThat(this.jobs.recent(10)).extracting(RunRecord::instance).doesNotHaveDuplicates();
+		}
+	}
+
+	@Test
+	void runsBeyondTheBoundAreTurnedAwayUntilASlotFrees() {
+		RunRecord running = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
+		await().atMost(WAIT)
+			.until(() -> this.jobs.get(running.id()).progress().batchesDone() >= 100);
+		assertThatExceptionOfType(JobsFullException.class)
+			.isThrownBy(() -> this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10))))
+			.satisfies((ex) -> assertThat(ex.retryAfter()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(5)));
+		this.jobs.cancel(running.id());
+		await().atMost(WAIT).until(() -> this.jobs.active() == 0);
+		RunRecord next = this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10)));
+		assertThat(last(follow(next.id())).status()).isEqualTo(RunStatus.DONE);
+	}
+
+	@Test
+	void stoppedJobsTurnRunsAwayAndRunAgainOnceStarted() {
+		// The test framework pauses cached contexts (stop) and resumes them (start) between test classes.
+		this.jobs.stop();
+		assertThat(this.jobs.isRunning()).isFalse();
+		assertThatExceptionOfType(JobsFullException.class)
+			.isThrownBy(() -> this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10))));
+		this.jobs.start();
+		RunRecord next = this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10)));
+		assertThat(last(follow(next.id())).status()).isEqualTo(RunStatus.DONE);
+	}
+
+	@Test
+	void redisErrorFailsTheJobWithTheProblemAGetEndpointWouldAnswer() {
+		this.redis.opsForValue().set(this.keys.listKey(), "not a list");
+		RunRecord failed = last(follow(
+				this.jobs.submit(RunPlan.single(spec(Operation.RPOP, Mode.PIPELINED, 100, 10))).id()));
+		assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
+		assertThat(failed.problem().type()).isEqualTo("urn:pipelining-lab:problem:redis-error-reply");
+		assertThat(failed.problem().detail()).contains("WRONGTYPE");
+		assertThat(failed.results()).isNull();
+	}
+
+	@Test
+	void recordLeftRunningByAnInstanceThatDiedIsSeenAsAbandoned() {
+		Instant longAgo = Instant.now().minus(Duration.ofMinutes(10));
+		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "loop", 100, 10, 0, null,
+				"flush-on-close", null, null, null, null);
+		RunRecord orphan = new RunRecord("5e2c1d55-0000-4000-8000-000000000001", RunKind.SINGLE, RunStatus.RUNNING,
+				request, new RunRecord.Progress(3, 10, 30.0), false, "gone:1", longAgo, longAgo, null, longAgo, null,
+				null, null);
+		this.store.create(orphan);
+
+		RunRecord seen = this.jobs.get(orphan.id());
+		assertThat(seen.status()).isEqualTo(RunStatus.FAILED);
+		assertThat(seen.problem().type()).isEqualTo("urn:pipelining-lab:problem:run-abandoned");
+		assertThat(seen.progress().batchesDone()).isEqualTo(3);
+		assertThat(this.jobs.recent(5)).singleElement().extracting(RunRecord::status).isEqualTo(RunStatus.FAILED);
+		assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> this.jobs.cancel(orphan.id()));
+	}
+
+	@Test
+	void listIsNewestFirstAndForgetsRecordsThatAreGone() {
+		List<String> ids = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			String id = this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 100, 10))).id();
+			follow(id);
+			ids.add(id);
+		}
+		assertThat(this.jobs.recent(10)).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(1), ids.get(0));
+		assertThat(this.jobs.recent(2)).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(1));
+
+		this.redis.delete(this.keys.prefix() + ":run:" + ids.get(1));
+		assertThat(this.jobs.recent(10)).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(0));
+		assertThat(this.redis.opsForZSet().size(this.keys.prefix() + ":runs")).isEqualTo(2);
+		assertThat(this.jobs.find(ids.get(1))).isEmpty();
+		assertThat(this.jobs.find("not-an-id")).isEmpty();
+		assertThatExceptionOfType(RunNotFoundException.class).isThrownBy(() -> this.jobs.cancel(ids.get(1)));
+	}
+
+	/** Reads the record every few milliseconds until it is final, and returns every state seen. */
+	private List<RunRecord> follow(String id) {
+		List<RunRecord> seen = new ArrayList<>();
+		await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> {
+			RunRecord run = this.jobs.get(id);
+			seen.add(run);
+			return run.status().terminal();
+		});
+		return seen;
+	}
+
+	private static RunRecord last(List<RunRecord> seen) {
+		return seen.get(seen.size() - 1);
+	}
+
+	private static RunSpec spec(Operation operation, Mode mode, long count, int batchSize) {
+		return RunSpec.of(operation, mode, FlushPolicy.FLUSH_ON_CLOSE, count, batchSize, 3);
+	}
+
+	/** A second app instance on the same Redis, as behind a load balancer. */
+	private static ConfigurableApplicationContext anotherInstance() {
+		Map<String, Object> properties = new java.util.HashMap<>(RedisTestServers.standalone().springProperties());
+		properties.put("lab.local-redis.enabled", "false");
+		properties.put("lab.jobs.progress-interval", "50ms");
+		properties.put("spring.main.banner-mode", "off");
+		return new SpringApplicationBuilder(PipeliningLabApplication.class).web(WebApplicationType.NONE)
+			.properties(properties)
+			.run();
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.pipelininglab.metrics;
+
+import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** With {@code lab.metrics.command-latency=true}, Lettuce times every command into the app's meter registry. */
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
+		properties = { "lab.local-redis.enabled=false", "lab.metrics.command-latency=true" })
+class CommandLatencyMetricsTests {
+
+	@Autowired
+	RunService runs;
+
+	@Autowired
+	MeterRegistry meters;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+	}
+
+	@Test
+	void everyPipelinedCommandIsTimed() {
+		RedisTestServers.standalone().flushAll();
+		this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 2000, 500, 0));
+		Timer completion = this.meters.find("lettuce.command.completion").tag("command", "SET").timer();
+		assertThat(completion).isNotNull();
+		// The warm-up pass and the timed pass, each SET once.
+		assertThat(completion.count()).isGreaterThanOrEqualTo(4000);
+		assertThat(this.meters.find("lettuce.command.firstresponse").tag("command", "SET").timer()).isNotNull();
+	}
+
+}

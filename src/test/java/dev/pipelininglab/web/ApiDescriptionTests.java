@@ -1,0 +1,107 @@
+package dev.pipelininglab.web;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The OpenAPI description lists every endpoint with its parameters, bounds, examples and problem answers, and
+ * Swagger UI serves it.
+ */
+class ApiDescriptionTests extends AppOnTestRedis {
+
+	private static final List<String> PATHS = List.of("/", "/keys", "/pipeset/{count}", "/pipeget/{count}",
+			"/piperpop/{count}", "/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}",
+			"/loopping/{count}", "/listinput/{count}", "/compare/{op}/{count}", "/sweep/{op}/{count}", "/runs",
+			"/runs/{id}", "/runs/{id}/events");
+
+	private final HttpClient http = HttpClient.newHttpClient();
+
+	@Autowired
+	JsonMapper json;
+
+	@Test
+	void specListsEveryEndpointWithParametersBoundsAndProblems() throws Exception {
+		JsonNode spec = this.json.readTree(get("/v3/api-docs").body());
+		List<String> paths = new ArrayList<>();
+		spec.get("paths").propertyNames().forEach(paths::add);
+		assertThat(paths).containsExactlyInAnyOrderElementsOf(PATHS);
+
+		for (Map.Entry<String, JsonNode> path : spec.get("paths").properties()) {
+			for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+				String name = operation.getKey().toUpperCase() + " " + path.getKey();
+				JsonNode op = operation.getValue();
+				assertThat(op.path("summary").asString()).as(name + " summary").isNotBlank();
+				for (JsonNode parameter : op.path("parameters")) {
+					assertThat(parameter.path("description").asString()).as(name + " " + parameter.get("name"))
+						.isNotBlank();
+					assertThat(parameter.has("example")).as(name + " " + parameter.get("name") + " example").isTrue();
+				}
+				op.path("responses").properties().forEach((response) -> {
+					if (response.getKey().startsWith("4") || response.getKey().startsWith("5")) {
+						assertThat(response.getValue().path("content").has("application/problem+json"))
+							.as(name + " " + response.getKey()).isTrue();
+					}
+				});
+				if (!path.getKey().equals("/")) {
+					assertThat(op.path("responses").has("503")).as(name + " 503").isTrue();
+				}
+			}
+		}
+
+		JsonNode pipeset = spec.at("/paths/~1pipeset~1{count}/get");
+		assertThat(parameter(pipeset, "count").at("/schema/maximum").asLong()).isEqualTo(10_000_000);
+		assertThat(parameter(pipeset, "batchSize").at("/schema/maximum").asInt()).isEqualTo(100_000);
+		assertThat(parameter(pipeset, "repeat")).as("repeat does not apply to /pipeset").isNull();
+		assertThat(pipeset.path("responses").propertyNames()).contains("200", "400", "409", "503");
+		assertThat(parameter(spec.at("/paths/~1compare~1{op}~1{count}/get"), "variants")).isNotNull();
+
+		JsonNode start = spec.at("/paths/~1runs/post");
+		assertThat(start.path("responses").has("202")).isTrue();
+		assertThat(start.at("/responses/202/headers").has("Location")).isTrue();
+		assertThat(start.at("/responses/429/headers").has("Retry-After")).isTrue();
+		assertThat(start.at("/requestBody/content/application~1json/examples").propertyNames())
+			.contains("single", "compare", "sweep");
+		assertThat(spec.at("/paths/~1runs~1{id}~1events/get/responses/200/content").has("text/event-stream")).isTrue();
+		assertThat(spec.at("/paths/~1runs~1{id}/delete/responses").has("409")).isTrue();
+	}
+
+	@Test
+	void swaggerUiServesTheDescription() throws Exception {
+		HttpResponse<String> redirect = get("/swagger-ui.html");
+		assertThat(redirect.statusCode()).isEqualTo(302);
+		String location = redirect.headers().firstValue("Location").orElseThrow();
+		assertThat(location).endsWith("/swagger-ui/index.html");
+		HttpResponse<String> page = get(URI.create(location).getPath());
+		assertThat(page.statusCode()).isEqualTo(200);
+		assertThat(page.body()).contains("swagger-ui");
+		assertThat(get("/swagger-ui/swagger-initializer.js").body()).contains("/v3/api-docs");
+	}
+
+	private static JsonNode parameter(JsonNode operation, String name) {
+		for (JsonNode parameter : operation.path("parameters")) {
+			if (parameter.path("name").asString().equals(name)) {
+				return parameter;
+			}
+		}
+		return null;
+	}
+
+	private HttpResponse<String> get(String path) throws Exception {
+		return this.http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(),
+				HttpResponse.BodyHandlers.ofString());
+	}
+
+}
