@@ -70,7 +70,7 @@ public record LabProperties(
 	 * @param flushPolicy {@code flush-each-command}, {@code flush-on-close} or {@code buffered-<n>}; applied to
 	 * the auto-configured {@code LettuceConnectionFactory}, since Spring Boot has no property for it
 	 */
-	public record Pipeline(@DefaultValue("flush-on-close") @NotNull FlushPolicy flushPolicy) {
+	public record Pipeline(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy) {
 	}
 
 	/**

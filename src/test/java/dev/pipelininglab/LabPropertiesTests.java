@@ -25,7 +25,7 @@ class LabPropertiesTests {
 			assertThat(properties.keyPrefix()).isEqualTo("pipelining-lab");
 			assertThat(properties.limits().maxCount()).isEqualTo(10_000_000);
 			assertThat(properties.limits().defaultBatchSize()).isEqualTo(10_000);
-			assertThat(properties.pipeline().flushPolicy()).isEqualTo(FlushPolicy.FLUSH_ON_CLOSE);
+			assertThat(properties.pipeline().flushPolicy()).isEqualTo(FlushPolicy.buffered(500));
 			assertThat(properties.localRedis().enabled()).isTrue();
 		});
 	}

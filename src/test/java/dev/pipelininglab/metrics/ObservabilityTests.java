@@ -50,7 +50,7 @@ class ObservabilityTests extends AppOnTestRedis {
 		assertThat(get("/compare/get/500?variants=loop,multi-key&repeat=3").statusCode()).isEqualTo(200);
 		String after = get("/actuator/prometheus").body();
 		assertThat(after).contains(
-				"lab_run_pass_seconds_count{mode=\"pipelined\",operation=\"set\",variant=\"pipelined-flush-on-close\"}");
+				"lab_run_pass_seconds_count{mode=\"pipelined\",operation=\"set\",variant=\"pipelined-buffered-500\"}");
 		assertThat(value(after, loopGet) - value(before, loopGet)).as("one timing per pass").isEqualTo(3);
 		assertThat(value(after, multiKeyGet) - value(before, multiKeyGet)).isEqualTo(3);
 		assertThat(value(after, multiKeyCommands) - value(before, multiKeyCommands)).isEqualTo(1500);

@@ -153,7 +153,7 @@ abstract class EndpointContract {
 			.andReturn().getResponse().getContentAsString();
 		List<String> variants = JsonPath.read(body, "$.results[*].variant");
 		assertThat(variants).contains("loop", "pipelined-flush-each-command", "pipelined-flush-on-close",
-				"pipelined-buffered-1000", "multi-key", "async");
+				"pipelined-buffered-500", "multi-key", "async");
 		List<Integer> verified = JsonPath.read(body, "$.results[*].verified");
 		assertThat(verified).hasSameSizeAs(variants).containsOnly(2000);
 		List<Double> speedups = JsonPath.read(body, "$.results[*].speedup");
@@ -209,7 +209,7 @@ abstract class EndpointContract {
 			.andExpect(jsonPath("$.verified").value(500));
 		this.mvc.perform(get("/pipeset/500"))
 			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.flushPolicy").value("flush-on-close"));
+			.andExpect(jsonPath("$.flushPolicy").value("buffered-500"));
 	}
 
 	@Test

@@ -100,7 +100,7 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		open();
 		setCount(30000);
 		setField("batchSize", "1000");
-		for (String variant : List.of("pipelined-flush-each-command", "pipelined-buffered-1000", "multi-key-hashtag",
+		for (String variant : List.of("pipelined-flush-each-command", "pipelined-buffered-500", "multi-key-hashtag",
 				"script")) {
 			WebElement box = browser.findElement(By.cssSelector("input[name=variants][value='" + variant + "']"));
 			if (box.isSelected()) {
