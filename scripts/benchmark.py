@@ -36,7 +36,7 @@ def wait_until(check, timeout, what):
         try:
             if check():
                 return
-        except OSError:
+        except (OSError, subprocess.CalledProcessError):
             pass
         time.sleep(0.2)
     raise SystemExit(f"timed out waiting for {what}")
