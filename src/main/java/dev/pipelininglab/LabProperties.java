@@ -24,6 +24,7 @@ import org.springframework.validation.annotation.Validated;
  * @param localRedis the redis-server the app starts itself when no Redis is reachable
  * @param jobs runs started with {@code POST /runs}: how many at once, and how their records are kept
  * @param metrics optional metrics whose cost is worth choosing
+ * @param admission how many GET run requests may use Redis at once
  */
 @ConfigurationProperties("lab")
 @Validated
@@ -35,7 +36,8 @@ public record LabProperties(
 		@DefaultValue @Valid Pipeline pipeline,
 		@DefaultValue LocalRedis localRedis,
 		@DefaultValue @Valid Jobs jobs,
-		@DefaultValue Metrics metrics) {
+		@DefaultValue Metrics metrics,
+		@DefaultValue @Valid Admission admission) {
 
 	/**
 	 * @param maxCount the most commands one request may send
@@ -120,6 +122,15 @@ public record LabProperties(
 	 * (docs/web-and-jobs.md has the numbers)
 	 */
 	public record Metrics(@DefaultValue("false") boolean commandLatency) {
+	}
+
+	/**
+	 * @param maxConcurrent requests that may run commands at once; keep it below the connection pool's
+	 * {@code spring.data.redis.lettuce.pool.max-active}, or a burst would exhaust the pool
+	 * @param maxWait how long a request may queue for its turn before it is answered 429
+	 */
+	public record Admission(@DefaultValue("8") @Min(1) int maxConcurrent,
+			@DefaultValue("20s") @NotNull Duration maxWait) {
 	}
 
 }

@@ -5,9 +5,9 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import jakarta.servlet.http.HttpServletRequest;
+import dev.pipelininglab.LabProperties;
 import jakarta.servlet.http.HttpServletResponse;
 
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
@@ -35,9 +35,8 @@ class RunAdmission implements WebMvcConfigurer {
 
 	private final Gate gate;
 
-	RunAdmission(@Value("${lab.admission.max-concurrent:8}") int maxConcurrent,
-			@Value("${lab.admission.max-wait:20s}") Duration maxWait) {
-		this.gate = new Gate(maxConcurrent, maxWait);
+	RunAdmission(LabProperties properties) {
+		this.gate = new Gate(properties.admission().maxConcurrent(), properties.admission().maxWait());
 	}
 
 	@Override
