@@ -50,7 +50,11 @@ class Redis:
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
              "--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")])
-        wait_until(lambda: self.cli("PING") == "PONG", 10, "redis-server")
+        try:
+            wait_until(lambda: self.cli("PING") == "PONG", 10, "redis-server")
+        except BaseException:
+            self.stop()
+            raise
 
     def cli(self, *args):
         return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True,
