@@ -10,7 +10,6 @@ import java.util.concurrent.ExecutionException;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
@@ -47,16 +46,6 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 	@Override
 	public Mode mode() {
 		return Mode.ASYNC;
-	}
-
-	@Override
-	public String unsupported(RunSpec spec, Topology topology) {
-		return null;
-	}
-
-	@Override
-	public int perRoundTrip(int batchSize) {
-		return batchSize;
 	}
 
 	@Override

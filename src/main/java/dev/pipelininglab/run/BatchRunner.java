@@ -14,10 +14,17 @@ interface BatchRunner {
 	Mode mode();
 
 	/** @return null when the mode can run the operation on this topology, else why not */
-	String unsupported(RunSpec spec, Topology topology);
+	default @Nullable String unsupported(RunSpec spec, Topology topology) {
+		return null;
+	}
 
-	/** Commands (or keys) that share one round trip when batches are {@code batchSize} long, for reporting. */
-	int perRoundTrip(int batchSize);
+	/**
+	 * Commands (or keys) that share one round trip when batches are {@code batchSize} long, for reporting: the
+	 * whole batch for every mode but the loop.
+	 */
+	default int perRoundTrip(int batchSize) {
+		return batchSize;
+	}
 
 	/** Sends the commands for items {@code from} (inclusive) to {@code to} (exclusive) and tallies the replies. */
 	void run(Pass pass, long from, long to, Tally tally);

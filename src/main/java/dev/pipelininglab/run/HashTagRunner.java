@@ -44,11 +44,6 @@ class HashTagRunner implements BatchRunner {
 	}
 
 	@Override
-	public int perRoundTrip(int batchSize) {
-		return batchSize;
-	}
-
-	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		this.multiKey.run(pass, from, to, tally);
 	}

@@ -2,7 +2,6 @@ package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Ping;
-import dev.pipelininglab.redis.Topology;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -15,11 +14,6 @@ class LoopRunner implements BatchRunner {
 	@Override
 	public Mode mode() {
 		return Mode.LOOP;
-	}
-
-	@Override
-	public String unsupported(RunSpec spec, Topology topology) {
-		return null;
 	}
 
 	@Override

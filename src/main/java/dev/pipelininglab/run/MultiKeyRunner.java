@@ -36,11 +36,6 @@ class MultiKeyRunner implements BatchRunner {
 	}
 
 	@Override
-	public int perRoundTrip(int batchSize) {
-		return batchSize;
-	}
-
-	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		StringRedisTemplate template = pass.route().template();
 		KeySpace keys = pass.keys();

@@ -5,7 +5,6 @@ import java.util.List;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.Ping;
-import dev.pipelininglab.redis.Topology;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisListCommands;
@@ -26,16 +25,6 @@ class PipelinedRunner implements BatchRunner {
 	@Override
 	public Mode mode() {
 		return Mode.PIPELINED;
-	}
-
-	@Override
-	public String unsupported(RunSpec spec, Topology topology) {
-		return null;
-	}
-
-	@Override
-	public int perRoundTrip(int batchSize) {
-		return batchSize;
 	}
 
 	@Override

@@ -59,11 +59,6 @@ class ScriptRunner implements BatchRunner {
 	}
 
 	@Override
-	public int perRoundTrip(int batchSize) {
-		return batchSize;
-	}
-
-	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		KeySpace keys = pass.keys();
 		int size = (int) (to - from);
