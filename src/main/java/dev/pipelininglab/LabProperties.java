@@ -3,6 +3,7 @@ package dev.pipelininglab;
 import java.time.Duration;
 
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Writes;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -71,8 +72,12 @@ public record LabProperties(
 	/**
 	 * @param flushPolicy {@code flush-each-command}, {@code flush-on-close} or {@code buffered-<n>}; applied to
 	 * the auto-configured {@code LettuceConnectionFactory}, since Spring Boot has no property for it
+	 * @param writes {@code per-flush} hands each flush to Netty as one message; {@code per-command} keeps
+	 * Lettuce's own endpoint, which hands over every command on its own (standalone and sentinel; cluster clients
+	 * always do the latter)
 	 */
-	public record Pipeline(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy) {
+	public record Pipeline(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy,
+			@DefaultValue("per-flush") @NotNull Writes writes) {
 	}
 
 	/**

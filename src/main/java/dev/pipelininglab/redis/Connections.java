@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
@@ -19,7 +20,10 @@ import org.springframework.stereotype.Component;
 /**
  * Hands out a {@link Route} per flush policy and added round-trip time. A request that asks for another flush
  * policy gets a connection factory of its own (sharing Lettuce's client resources) instead of flipping the
- * shared factory's policy under other requests. Routes are kept for reuse and bounded in number.
+ * shared factory's policy under other requests. Routes are kept for reuse and bounded in number. With
+ * {@code lab.pipeline.writes=per-flush} (the default) every route has a factory of its own whose connections
+ * hand each flush to Netty as one message; the auto-configured factory keeps Lettuce's own endpoint for
+ * everything that is not measured.
  */
 @Component
 public class Connections implements DisposableBean {
@@ -33,6 +37,8 @@ public class Connections implements DisposableBean {
 
 	private final FlushPolicy defaultPolicy;
 
+	private final Writes writes;
+
 	private final Topology topology;
 
 	private final Map<Key, Route> routes = new ConcurrentHashMap<>();
@@ -44,6 +50,8 @@ public class Connections implements DisposableBean {
 		this.primary = primary;
 		this.primaryTemplate = primaryTemplate;
 		this.defaultPolicy = properties.pipeline().flushPolicy();
+		// Cluster clients build their node endpoints themselves, so they keep Lettuce's per-command hand-over.
+		this.writes = (topology.kind() == Topology.Kind.CLUSTER) ? Writes.PER_COMMAND : properties.pipeline().writes();
 		this.topology = topology;
 	}
 
@@ -86,16 +94,19 @@ public class Connections implements DisposableBean {
 	}
 
 	private Route create(FlushPolicy policy, @Nullable Duration rtt) {
-		if (rtt == null && policy.equals(this.defaultPolicy)) {
-			return new Route(policy, null, this.primary, this.primaryTemplate);
+		if (rtt == null && policy.equals(this.defaultPolicy) && this.writes == Writes.PER_COMMAND) {
+			return new Route(policy, this.writes, null, this.primary, this.primaryTemplate);
 		}
-		LettuceConnectionFactory factory = new LettuceConnectionFactory(configuration(rtt),
-				this.primary.getClientConfiguration());
+		RedisConfiguration configuration = configuration(rtt);
+		LettuceClientConfiguration clientConfiguration = this.primary.getClientConfiguration();
+		LettuceConnectionFactory factory = (this.writes == Writes.PER_FLUSH)
+				? new BatchWritingConnectionFactory(configuration, clientConfiguration)
+				: new LettuceConnectionFactory(configuration, clientConfiguration);
 		factory.setPipeliningFlushPolicy(policy.toLettuce());
 		factory.afterPropertiesSet();
 		factory.start();
 		StringRedisTemplate template = new StringRedisTemplate(factory);
-		return new Route(policy, rtt, factory, template);
+		return new Route(policy, this.writes, rtt, factory, template);
 	}
 
 	private RedisConfiguration configuration(@Nullable Duration rtt) {

@@ -1,6 +1,7 @@
 package dev.pipelininglab.redis;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * The one place demo keys and values are named, so every variant of a run touches the same keys with the same
@@ -14,11 +15,15 @@ public final class KeySpace {
 	 */
 	public static final String HASH_TAG = "{lab}";
 
+	private static final byte[] VALUE_STEM = "value-".getBytes(StandardCharsets.US_ASCII);
+
 	private final String prefix;
 
 	private final String keyStem;
 
 	private final String listKey;
+
+	private final byte[] keyStemBytes;
 
 	public KeySpace(String prefix) {
 		this(prefix, prefix + ":key:", prefix + ":list");
@@ -28,6 +33,7 @@ public final class KeySpace {
 		this.prefix = prefix;
 		this.keyStem = keyStem;
 		this.listKey = listKey;
+		this.keyStemBytes = keyStem.getBytes(StandardCharsets.UTF_8);
 	}
 
 	/** Keys for untimed warm-up passes, under the same prefix so cleanup still finds them. */
@@ -53,8 +59,9 @@ public final class KeySpace {
 		return this.keyStem + index;
 	}
 
+	/** The bytes of {@link #key(long)}, built without the intermediate String: pipelines ask for millions. */
 	public byte[] keyBytes(long index) {
-		return key(index).getBytes(StandardCharsets.UTF_8);
+		return numbered(this.keyStemBytes, index);
 	}
 
 	public String value(long index) {
@@ -62,7 +69,7 @@ public final class KeySpace {
 	}
 
 	public byte[] valueBytes(long index) {
-		return value(index).getBytes(StandardCharsets.UTF_8);
+		return numbered(VALUE_STEM, index);
 	}
 
 	public String listKey() {
@@ -81,6 +88,24 @@ public final class KeySpace {
 	/** The SCAN pattern for everything the lab owns; safe because the prefix holds no glob characters. */
 	public String scanPattern() {
 		return this.prefix + ":*";
+	}
+
+	/** {@code stem} followed by the decimal digits of {@code index}. */
+	private static byte[] numbered(byte[] stem, long index) {
+		if (index < 0) {
+			throw new IllegalArgumentException("index must not be negative: " + index);
+		}
+		int digits = 1;
+		for (long rest = index / 10; rest > 0; rest /= 10) {
+			digits++;
+		}
+		byte[] bytes = Arrays.copyOf(stem, stem.length + digits);
+		long rest = index;
+		for (int i = bytes.length - 1; i >= stem.length; i--) {
+			bytes[i] = (byte) ('0' + (rest % 10));
+			rest /= 10;
+		}
+		return bytes;
 	}
 
 }

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param variant the mode, and for pipelines the flush policy, as written in {@code variants=}
  * @param flushPolicy the Lettuce pipelining flush policy of the connection the run used (it only changes how
  * pipelines are written)
+ * @param writes pipelined and async runs: how each flush went to Netty, {@code per-flush} (one message) or
+ * {@code per-command} (Lettuce's own endpoint)
  * @param count items processed
  * @param batchSize commands (or keys) per round trip: 1 for the loop
  * @param batches round trips the client made per pass: {@code count} for the loop
@@ -43,7 +45,8 @@ import org.jspecify.annotations.Nullable;
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, long count, int batchSize,
+public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, @Nullable String writes,
+		long count, int batchSize,
 		long batches, String topology, double elapsedMillis, double opsPerSecond, int repeat,
 		@Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis, double measuredRttMillis,
 		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
@@ -52,7 +55,8 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 		@Nullable Double speedup) {
 
 	RunResult withSpeedup(double value) {
-		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.count, this.batchSize,
+		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
+				this.batchSize,
 				this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat, this.repeatMillis,
 				this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits, this.misses,
 				this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands, this.note,

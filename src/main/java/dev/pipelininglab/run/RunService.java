@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
@@ -24,17 +26,30 @@ import org.springframework.stereotype.Service;
 @Service
 public class RunService {
 
-	/** Enough items for the JIT to compile the hot path before the clock starts. */
+	/** Enough items to warm the run's connection and whatever the JIT has not compiled yet. */
 	static final int WARMUP_ITEMS = 10_000;
 
-	/** A loop pays a round trip per item, so it warms up on fewer. */
-	static final int LOOP_WARMUP_ITEMS = 1_000;
+	/**
+	 * Items a mode must have sent in this process before its code is fully compiled: on 2 cores a fresh app's
+	 * first million pipelined SETs ran at about 60% of its later speed after a 10,000-item warm-up, and at full
+	 * speed after 300,000. Until a mode and operation have sent that many, their warm-up makes up the difference.
+	 */
+	static final int JIT_WARMUP_ITEMS = 300_000;
+
+	/** The warm-up is bounded by round trips too, so loops and short batches warm up quickly. */
+	static final int WARMUP_ROUND_TRIPS = 1_000;
+
+	/** Through a latency relay every round trip costs the added RTT. */
+	static final int WARMUP_ROUND_TRIPS_WITH_RTT = 50;
 
 	private static final int RTT_PINGS = 11;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
 
 	private final DemoData data;
+
+	/** Items each mode and operation has sent in this process, warm-ups included: how warm their code is. */
+	private final Map<String, AtomicLong> sent = new ConcurrentHashMap<>();
 
 	private final KeySpace keys;
 
@@ -163,6 +178,7 @@ public class RunService {
 					observer.batchDone();
 				}
 				passNanos[repeat] = System.nanoTime() - start;
+				sent(spec).addAndGet(spec.count());
 			}
 			return result(spec, keys, runner, route, tally, passNanos, rttMillis);
 		}
@@ -197,9 +213,15 @@ public class RunService {
 		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
 	}
 
-	/** An untimed pass of the same work on separate warm-up keys, so JIT and connections are warm, then removed. */
+	/**
+	 * An untimed pass of the same work on separate warm-up keys, so JIT and connections are warm, then removed.
+	 * Long the first time a mode and operation run in this process, short once the JIT has seen enough of them.
+	 */
 	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
-		int items = (spec.mode() == Mode.LOOP) ? ((route.addedRtt() != null) ? 50 : LOOP_WARMUP_ITEMS) : WARMUP_ITEMS;
+		AtomicLong sent = sent(spec);
+		int roundTrips = (route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : WARMUP_ROUND_TRIPS;
+		long items = Math.min(Math.max(WARMUP_ITEMS, JIT_WARMUP_ITEMS - sent.get()),
+				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		if (spec.operation() == Operation.RPOP) {
@@ -210,12 +232,17 @@ public class RunService {
 		for (long from = 0; from < warmup.count(); from += warmup.batchSize()) {
 			runner.run(pass, from, Math.min(warmup.count(), from + warmup.batchSize()), ignored);
 		}
+		sent.addAndGet(warmup.count());
 		switch (spec.operation()) {
 			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
 			case RPOP, RPUSH -> this.data.deleteList(warmupKeys);
 			default -> {
 			}
 		}
+	}
+
+	private AtomicLong sent(RunSpec spec) {
+		return this.sent.computeIfAbsent(spec.mode() + " " + spec.operation(), (key) -> new AtomicLong());
 	}
 
 	private void prepare(RunSpec spec, KeySpace keys) {
@@ -287,7 +314,8 @@ public class RunService {
 			case PING -> null;
 		};
 		BatchRunner.ClusterEffect effect = (spread != null) ? runner.onCluster(spec, spread) : null;
-		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), count,
+		String writes = (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC) ? route.writes().label() : null;
+		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), writes, count,
 				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
 				round(count / (elapsedNanos / 1e9), 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written,
 				verified, hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,

@@ -12,11 +12,13 @@ import io.lettuce.core.api.sync.RedisCommands;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnection;
@@ -26,8 +28,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The flush policy set under {@code lab.pipeline.flush-policy} is the one the auto-configured factory's pipelines
- * really use, observed from a second client watching when the commands reach a real Redis.
+ * The flush policy set under {@code lab.pipeline.flush-policy} is the one measured pipelines really use, with
+ * either way of handing flushes to Netty ({@code lab.pipeline.writes}), observed from a second client watching
+ * when the commands reach a real Redis.
  */
 class ConfiguredFlushPolicyTests {
 
@@ -58,18 +61,38 @@ class ConfiguredFlushPolicyTests {
 		server.flushAll();
 	}
 
-	private ApplicationContextRunner app(String flushPolicy) {
+	private ApplicationContextRunner app(String flushPolicy, Writes writes) {
 		return new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
-			.withUserConfiguration(Enable.class, RedisConfiguration.class)
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
-					"lab.pipeline.flush-policy=" + flushPolicy);
+					"lab.pipeline.flush-policy=" + flushPolicy, "lab.pipeline.writes=" + writes.label());
 	}
 
-	@Test
-	void flushOnCloseHoldsEveryCommandUntilThePipelineCloses() {
-		app("flush-on-close").run((context) -> {
-			try (RedisConnection connection = pipelinedConnection(context.getBean(LettuceConnectionFactory.class))) {
+	/** The factory runs use: the auto-configured one, or with per-flush writes one of the lab's own. */
+	private static LettuceConnectionFactory measured(AssertableApplicationContext context) {
+		return context.getBean(Connections.class).primary().factory();
+	}
+
+	@ParameterizedTest
+	@EnumSource(Writes.class)
+	void runsUseTheConfiguredWaysOfWriting(Writes writes) {
+		app("buffered-3", writes).run((context) -> {
+			Route route = context.getBean(Connections.class).primary();
+			assertThat(route.writes()).isEqualTo(writes);
+			assertThat(route.factory().getNativeClient()).satisfies((client) -> assertThat(
+					client instanceof BatchWritingRedisClient)
+				.isEqualTo(writes == Writes.PER_FLUSH));
+			assertThat(route.factory() == context.getBean(LettuceConnectionFactory.class))
+				.isEqualTo(writes == Writes.PER_COMMAND);
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(Writes.class)
+	void flushOnCloseHoldsEveryCommandUntilThePipelineCloses(Writes writes) {
+		app("flush-on-close", writes).run((context) -> {
+			try (RedisConnection connection = pipelinedConnection(measured(context))) {
 				set(connection, "a");
 				set(connection, "b");
 				Thread.sleep(SETTLE.toMillis());
@@ -80,10 +103,11 @@ class ConfiguredFlushPolicyTests {
 		});
 	}
 
-	@Test
-	void flushEachCommandSendsCommandsAsTheyAreIssued() {
-		app("flush-each-command").run((context) -> {
-			try (RedisConnection connection = pipelinedConnection(context.getBean(LettuceConnectionFactory.class))) {
+	@ParameterizedTest
+	@EnumSource(Writes.class)
+	void flushEachCommandSendsCommandsAsTheyAreIssued(Writes writes) {
+		app("flush-each-command", writes).run((context) -> {
+			try (RedisConnection connection = pipelinedConnection(measured(context))) {
 				set(connection, "a");
 				await().atMost(Duration.ofSeconds(5)).until(() -> observer.exists("a") == 1);
 				connection.closePipeline();
@@ -91,10 +115,11 @@ class ConfiguredFlushPolicyTests {
 		});
 	}
 
-	@Test
-	void bufferedFlushesEveryNCommands() {
-		app("buffered-3").run((context) -> {
-			try (RedisConnection connection = pipelinedConnection(context.getBean(LettuceConnectionFactory.class))) {
+	@ParameterizedTest
+	@EnumSource(Writes.class)
+	void bufferedFlushesEveryNCommands(Writes writes) {
+		app("buffered-3", writes).run((context) -> {
+			try (RedisConnection connection = pipelinedConnection(measured(context))) {
 				set(connection, "a");
 				set(connection, "b");
 				Thread.sleep(SETTLE.toMillis());

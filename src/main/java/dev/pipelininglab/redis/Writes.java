@@ -1,0 +1,24 @@
+package dev.pipelininglab.redis;
+
+import java.util.Locale;
+
+/**
+ * How Lettuce hands a pipeline's buffered commands to Netty when it flushes: as one message per flush (the lab's
+ * {@link BatchWritingEndpoint}) or one message per command (Lettuce's own endpoint). Only flush-on-close and
+ * buffered policies buffer anything; under flush-each-command both are the same.
+ */
+public enum Writes {
+
+	PER_FLUSH, PER_COMMAND;
+
+	/** As written in properties and answers: {@code per-flush} or {@code per-command}. */
+	public String label() {
+		return name().toLowerCase(Locale.ROOT).replace('_', '-');
+	}
+
+	@Override
+	public String toString() {
+		return label();
+	}
+
+}
