@@ -5,9 +5,12 @@ import java.util.List;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.protocol.DefaultEndpoint;
+import io.lettuce.core.protocol.MaintenanceAwareConnectionWatchdog;
+import io.lettuce.core.protocol.RebindState;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.channel.Channel;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Lettuce endpoint that hands the commands buffered while auto-flush is off to Netty as one message.
@@ -26,8 +29,11 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 
 	private final Object lock = new Object();
 
-	/** A bounded request queue needs Lettuce's own accounting, which the fast path below skips. */
-	private final boolean unboundedQueue;
+	/**
+	 * A bounded request queue needs Lettuce's own accounting of buffered commands, so with one this endpoint
+	 * behaves exactly like Lettuce's.
+	 */
+	private final boolean batching;
 
 	private volatile boolean autoFlush = true;
 
@@ -36,7 +42,7 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 
 	BatchWritingEndpoint(ClientOptions options, ClientResources resources) {
 		super(options, resources);
-		this.unboundedQueue = options.getRequestQueueSize() == Integer.MAX_VALUE;
+		this.batching = options.getRequestQueueSize() == Integer.MAX_VALUE;
 	}
 
 	@Override
@@ -53,7 +59,7 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 	@Override
 	public <K, V, T> RedisCommand<K, V, T> write(RedisCommand<K, V, T> command) {
 		Channel channel = this.channel;
-		if (!this.autoFlush && this.unboundedQueue && channel != null && channel.isActive() && !isClosed()
+		if (this.batching && !this.autoFlush && channel != null && channel.isActive() && !isClosed()
 				&& !channel.eventLoop().inEventLoop()) {
 			synchronized (this.lock) {
 				this.pending.add(command);
@@ -65,6 +71,10 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 
 	@Override
 	protected <C extends RedisCommand<?, ?, T>, T> void writeToBuffer(C command) {
+		if (!this.batching) {
+			super.writeToBuffer(command);
+			return;
+		}
 		synchronized (this.lock) {
 			this.pending.add(command);
 		}
@@ -73,13 +83,13 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 	@Override
 	public void flushCommands() {
 		Channel channel = this.channel;
-		if (channel == null || !channel.isActive()) {
-			// Like Lettuce: buffered commands wait for the connection to come back.
+		if (!this.batching || !writable(channel)) {
+			// Like Lettuce: buffered commands wait for the connection to come back (or for a reconnect to move
+			// its commands along), and are cancelled with the rest if it is closed or rejects commands meanwhile.
 			super.flushCommands();
 			return;
 		}
 		List<RedisCommand<?, ?, ?>> batch = doExclusive(this::takePending);
-		super.flushCommands();
 		if (batch.isEmpty()) {
 			return;
 		}
@@ -90,11 +100,24 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 		});
 	}
 
-	/** Close, reset and connection errors cancel what is buffered here too. */
+	/** Lettuce's own test: connected, and not being moved to another node by a maintenance rebind. */
+	private static boolean writable(@Nullable Channel channel) {
+		if (channel == null || !channel.isActive()) {
+			return false;
+		}
+		return !channel.hasAttr(MaintenanceAwareConnectionWatchdog.REBIND_ATTRIBUTE)
+				|| channel.attr(MaintenanceAwareConnectionWatchdog.REBIND_ATTRIBUTE).get() != RebindState.STARTED;
+	}
+
+	/** Close, reset and connection errors cancel what is buffered here too; commands already done stay as they are. */
 	@Override
 	protected List<RedisCommand<?, ?, ?>> drainCommands() {
 		List<RedisCommand<?, ?, ?>> drained = super.drainCommands();
-		drained.addAll(takePending());
+		for (RedisCommand<?, ?, ?> command : takePending()) {
+			if (!command.isDone()) {
+				drained.add(command);
+			}
+		}
 		return drained;
 	}
 

@@ -9,6 +9,7 @@ import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.latency.LatencyRelay;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
@@ -110,15 +111,16 @@ public class Connections implements DisposableBean {
 	}
 
 	private RedisConfiguration configuration(@Nullable Duration rtt) {
-		if (this.primary.isClusterAware()) {
-			return this.primary.getClusterConfiguration();
-		}
-		if (this.primary.isRedisSentinelAware()) {
-			return this.primary.getSentinelConfiguration();
-		}
-		RedisStandaloneConfiguration direct = this.primary.getStandaloneConfiguration();
+		// The factory keeps the configuration it was built from (standalone, socket, sentinel, cluster or static
+		// master/replica) in a private field; its getters fall back to localhost:6379 for the kinds they do not
+		// cover, so the field is read back, the way Spring Data Redis itself reads Lettuce's client URI.
+		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
+			.getPropertyValue("configuration");
 		if (rtt == null) {
-			return direct;
+			return (actual != null) ? actual : this.primary.getStandaloneConfiguration();
+		}
+		if (!(actual instanceof RedisStandaloneConfiguration direct)) {
+			throw new RelayUnsupportedException(this.topology.kind());
 		}
 		LatencyRelay relay = this.relays.computeIfAbsent(rtt, (key) -> LatencyRelay
 			.start(new InetSocketAddress(direct.getHostName(), direct.getPort()), key.dividedBy(2)));

@@ -11,6 +11,8 @@ import io.lettuce.core.protocol.Command;
 import io.lettuce.core.protocol.CommandArgs;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.ConnectionFacade;
+import io.lettuce.core.protocol.MaintenanceAwareConnectionWatchdog;
+import io.lettuce.core.protocol.RebindState;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.DefaultClientResources;
 import io.netty.channel.embedded.EmbeddedChannel;
@@ -46,8 +48,15 @@ class BatchWritingEndpointTests {
 
 	@BeforeEach
 	void connect() {
+		connect(ClientOptions.create());
+	}
+
+	private void connect(ClientOptions options) {
+		if (this.channel != null) {
+			this.channel.finishAndReleaseAll();
+		}
 		this.channel = new EmbeddedChannel();
-		this.endpoint = new BatchWritingEndpoint(ClientOptions.create(), resources);
+		this.endpoint = new BatchWritingEndpoint(options, resources);
 		this.endpoint.setConnectionFacade(new ConnectionFacade() {
 
 			@Override
@@ -135,6 +144,47 @@ class BatchWritingEndpointTests {
 		this.endpoint.flushCommands();
 
 		assertThat(commands).allSatisfy((command) -> assertThat(command).isCompletedExceptionally());
+	}
+
+	@Test
+	void withABoundedRequestQueueItWritesAsLettuceDoes() {
+		connect(ClientOptions.builder().requestQueueSize(100).build());
+		this.endpoint.setAutoFlushCommands(false);
+		AsyncCommand<String, String, String> first = set("a");
+		AsyncCommand<String, String, String> second = set("b");
+		this.endpoint.write(first);
+		this.endpoint.write(second);
+		this.endpoint.flushCommands();
+
+		assertThat((Object) this.channel.readOutbound()).isSameAs(first);
+		assertThat((Object) this.channel.readOutbound()).isSameAs(second);
+	}
+
+	@Test
+	void whileAMaintenanceRebindMovesTheConnectionNothingIsWritten() {
+		this.endpoint.setAutoFlushCommands(false);
+		AsyncCommand<String, String, String> command = set("a");
+		this.endpoint.write(command);
+		this.channel.attr(MaintenanceAwareConnectionWatchdog.REBIND_ATTRIBUTE).set(RebindState.STARTED);
+
+		this.endpoint.flushCommands();
+
+		assertThat((Object) this.channel.readOutbound()).isNull();
+		this.endpoint.close();
+		assertThat(command.isCancelled()).isTrue();
+	}
+
+	@Test
+	void closingLeavesCommandsThatAlreadyCompletedAlone() {
+		this.endpoint.setAutoFlushCommands(false);
+		AsyncCommand<String, String, String> command = set("a");
+		this.endpoint.write(command);
+		command.complete("OK");
+
+		this.endpoint.close();
+
+		assertThat(command.isCancelled()).isFalse();
+		assertThat(command.join()).isEqualTo("OK");
 	}
 
 	private static AsyncCommand<String, String, String> set(String key) {

@@ -2,6 +2,7 @@ package dev.pipelininglab.redis;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.testsupport.RedisTestServers;
@@ -15,6 +16,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -22,6 +24,7 @@ import org.springframework.boot.test.context.assertj.AssertableApplicationContex
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -86,6 +89,31 @@ class ConfiguredFlushPolicyTests {
 			assertThat(route.factory() == context.getBean(LettuceConnectionFactory.class))
 				.isEqualTo(writes == Writes.PER_COMMAND);
 		});
+	}
+
+	/**
+	 * A static master/replica factory answers its standalone getter with localhost:6379; a route built from that
+	 * would measure some other Redis.
+	 */
+	@ParameterizedTest
+	@EnumSource(Writes.class)
+	void routesKeepAStaticMasterReplicaConfiguration(Writes writes) {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
+			.withPropertyValues("spring.data.redis.masterreplica.nodes=" + server.host() + ":" + server.port(),
+					"lab.pipeline.flush-policy=buffered-3", "lab.pipeline.writes=" + writes.label())
+			.run((context) -> {
+				Connections connections = context.getBean(Connections.class);
+				for (Route route : List.of(connections.primary(), connections.route(FlushPolicy.FLUSH_ON_CLOSE, null))) {
+					assertThat(new DirectFieldAccessor(route.factory()).getPropertyValue("configuration"))
+						.isInstanceOfSatisfying(RedisStaticMasterReplicaConfiguration.class,
+								(configuration) -> assertThat(configuration.getNodes())
+									.singleElement()
+									.satisfies((node) -> assertThat(node.getPort()).isEqualTo(server.port())));
+					route.template().opsForValue().set("mr-" + route.flushPolicy(), "v");
+					assertThat(observer.get("mr-" + route.flushPolicy())).isEqualTo("v");
+				}
+			});
 	}
 
 	@ParameterizedTest
