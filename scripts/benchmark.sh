@@ -3,9 +3,11 @@
 # matrix (SET/GET/RPOP x 10k/100k/1M x every variant) and redis-benchmark as the ceiling, and writes a Markdown
 # table to target/benchmark.md. Needs redis-server, redis-cli, redis-benchmark and python3 on the PATH.
 #
-#   scripts/benchmark.sh                         # the matrix, about 10 minutes on 2 cores
+#   scripts/benchmark.sh                         # the matrix: 10 minutes to over an hour on 2 cores, as the
+#                                                # 1M-command loops pay one loopback round trip each
 #   scripts/benchmark.sh --rtt-ms 2 --big 10000000   # plus the RTT lab and 10M SETs at -Xmx256m
 #   scripts/benchmark.sh --counts 10000,100000 --repeat 1   # quicker
+#   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B package -Dmaven.test.skip=true
