@@ -61,9 +61,7 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 		Channel channel = this.channel;
 		if (this.batching && !this.autoFlush && channel != null && channel.isActive() && !isClosed()
 				&& !channel.eventLoop().inEventLoop()) {
-			synchronized (this.lock) {
-				this.pending.add(command);
-			}
+			addPending(command);
 			return command;
 		}
 		return super.write(command);
@@ -75,6 +73,10 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 			super.writeToBuffer(command);
 			return;
 		}
+		addPending(command);
+	}
+
+	private void addPending(RedisCommand<?, ?, ?> command) {
 		synchronized (this.lock) {
 			this.pending.add(command);
 		}

@@ -15,7 +15,9 @@ public final class KeySpace {
 	 */
 	public static final String HASH_TAG = "{lab}";
 
-	private static final byte[] VALUE_STEM = "value-".getBytes(StandardCharsets.US_ASCII);
+	private static final String VALUE_STEM = "value-";
+
+	private static final byte[] VALUE_STEM_BYTES = VALUE_STEM.getBytes(StandardCharsets.US_ASCII);
 
 	private final String prefix;
 
@@ -65,11 +67,11 @@ public final class KeySpace {
 	}
 
 	public String value(long index) {
-		return "value-" + index;
+		return VALUE_STEM + index;
 	}
 
 	public byte[] valueBytes(long index) {
-		return numbered(VALUE_STEM, index);
+		return numbered(VALUE_STEM_BYTES, index);
 	}
 
 	public String listKey() {

@@ -46,8 +46,7 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, @Nullable String writes,
-		long count, int batchSize,
-		long batches, String topology, double elapsedMillis, double opsPerSecond, int repeat,
+		long count, int batchSize, long batches, String topology, double elapsedMillis, double opsPerSecond, int repeat,
 		@Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis, double measuredRttMillis,
 		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
 		@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
@@ -56,8 +55,7 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 
 	RunResult withSpeedup(double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
-				this.batchSize,
-				this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat, this.repeatMillis,
+				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat, this.repeatMillis,
 				this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits, this.misses,
 				this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands, this.note,
 				this.sample, value);
