@@ -64,10 +64,6 @@ public class ClusterLayout {
 
 	}
 
-	public boolean isCluster() {
-		return this.factory != null;
-	}
-
 	/** Keys {@code 0..count-1} of {@code keys}, sent in batches of {@code batchSize}; null off a cluster. */
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize) {
 		if (this.factory == null) {

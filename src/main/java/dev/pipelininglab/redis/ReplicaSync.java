@@ -63,11 +63,6 @@ public class ReplicaSync implements DisposableBean {
 		this.enabled = NodeConnections.readsFromReplicas(factory);
 	}
 
-	/** Whether reads go to replicas, so that {@link #await()} has something to do. */
-	public boolean readsFromReplicas() {
-		return this.enabled;
-	}
-
 	/**
 	 * Returns once every online replica has applied what its master held when this was called, or once the WAIT
 	 * bound has passed (the caller then reads what the replica has, as any replica reader would).

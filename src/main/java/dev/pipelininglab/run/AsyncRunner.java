@@ -63,13 +63,14 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
 			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
 			SetArgs expiry = (pass.spec().ttl() != null) ? SetArgs.Builder.ex(pass.spec().ttl()) : null;
+			byte[] listKey = keys.listKeyBytes();
 			for (long i = from; i < to; i++) {
 				futures.add(switch (pass.operation()) {
 					case SET -> (expiry != null) ? async.set(keys.keyBytes(i), keys.valueBytes(i), expiry)
 							: async.set(keys.keyBytes(i), keys.valueBytes(i));
 					case GET -> async.get(keys.keyBytes(i));
-					case RPOP -> async.rpop(keys.listKeyBytes());
-					case RPUSH -> async.rpush(keys.listKeyBytes(), keys.valueBytes(i));
+					case RPOP -> async.rpop(listKey);
+					case RPUSH -> async.rpush(listKey, keys.valueBytes(i));
 					case PING -> async.ping();
 				});
 			}

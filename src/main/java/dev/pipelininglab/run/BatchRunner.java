@@ -29,6 +29,15 @@ interface BatchRunner {
 	/** Sends the commands for items {@code from} (inclusive) to {@code to} (exclusive) and tallies the replies. */
 	void run(Pass pass, long from, long to, Tally tally);
 
+	/** Sends every item of the pass, batch after batch, for untimed passes (warm-ups, set-up). */
+	default void runAll(Pass pass, Tally tally) {
+		long count = pass.spec().count();
+		int batchSize = pass.spec().batchSize();
+		for (long from = 0; from < count; from += batchSize) {
+			run(pass, from, Math.min(count, from + batchSize), tally);
+		}
+	}
+
 	/** The keys this mode works on, given the demo keys: the same ones, unless a different layout is the point. */
 	default KeySpace keySpace(KeySpace demo) {
 		return demo;

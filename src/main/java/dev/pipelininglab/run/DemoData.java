@@ -54,7 +54,7 @@ class DemoData {
 	}
 
 	void refillList(KeySpace keys, long count, int batchSize) {
-		this.connections.primary().template().unlink(keys.listKey());
+		deleteList(keys);
 		fill(Operation.RPUSH, keys, count, batchSize);
 	}
 
@@ -66,10 +66,7 @@ class DemoData {
 		Route route = this.connections.primary();
 		Pass pass = new Pass(RunSpec.of(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0), keys,
 				route);
-		Tally ignored = new Tally(0);
-		for (long from = 0; from < count; from += batchSize) {
-			this.pipelined.run(pass, from, Math.min(count, from + batchSize), ignored);
-		}
+		this.pipelined.runAll(pass, new Tally(0));
 	}
 
 	/**

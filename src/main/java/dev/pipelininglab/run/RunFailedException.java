@@ -14,7 +14,6 @@ public class RunFailedException extends RuntimeException {
 
 	private final long batchesCompleted;
 
-	private final long batchesTotal;
 
 	private final long acknowledged;
 
@@ -49,7 +48,6 @@ public class RunFailedException extends RuntimeException {
 				+ spec.batches() + " batches: " + cause.getMessage(), cause);
 		this.spec = spec;
 		this.batchesCompleted = batchesCompleted;
-		this.batchesTotal = spec.batches();
 		this.acknowledged = acknowledged;
 		this.key = key;
 		this.rejected = rejected;
@@ -67,7 +65,7 @@ public class RunFailedException extends RuntimeException {
 	}
 
 	public long batchesTotal() {
-		return this.batchesTotal;
+		return this.spec.batches();
 	}
 
 	/** Commands answered without an error, including those of the failing batch. */

@@ -49,7 +49,7 @@ public class RunService {
 	private final DemoData data;
 
 	/** Items each mode and operation has sent in this process, warm-ups included: how warm their code is. */
-	private final Map<String, AtomicLong> sent = new ConcurrentHashMap<>();
+	private final Map<Work, AtomicLong> sent = new ConcurrentHashMap<>();
 
 	private final KeySpace keys;
 
@@ -227,11 +227,7 @@ public class RunService {
 		if (spec.operation() == Operation.RPOP) {
 			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize());
 		}
-		Pass pass = new Pass(warmup, warmupKeys, route);
-		Tally ignored = new Tally(0);
-		for (long from = 0; from < warmup.count(); from += warmup.batchSize()) {
-			runner.run(pass, from, Math.min(warmup.count(), from + warmup.batchSize()), ignored);
-		}
+		runner.runAll(new Pass(warmup, warmupKeys, route), new Tally(0));
 		sent.addAndGet(warmup.count());
 		switch (spec.operation()) {
 			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
@@ -242,7 +238,11 @@ public class RunService {
 	}
 
 	private AtomicLong sent(RunSpec spec) {
-		return this.sent.computeIfAbsent(spec.mode() + " " + spec.operation(), (key) -> new AtomicLong());
+		return this.sent.computeIfAbsent(new Work(spec.mode(), spec.operation()), (key) -> new AtomicLong());
+	}
+
+	/** What the JIT compiles separately: one mode sending one operation. */
+	private record Work(Mode mode, Operation operation) {
 	}
 
 	private void prepare(RunSpec spec, KeySpace keys) {
