@@ -11,7 +11,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pipelininglab.LabProperties;
 import org.jspecify.annotations.Nullable;
@@ -79,11 +78,6 @@ public class RunEvents implements SmartLifecycle {
 			stream.end();
 		}
 		return emitter;
-	}
-
-	/** Streams open now, for tests and diagnostics. */
-	int open() {
-		return this.streams.size();
 	}
 
 	private final class Stream {
@@ -182,12 +176,7 @@ public class RunEvents implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		AtomicInteger count = new AtomicInteger();
-		this.pollers = Executors.newScheduledThreadPool(2, (task) -> {
-			Thread thread = new Thread(task, "run-events-" + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
+		this.pollers = Executors.newScheduledThreadPool(2, RunJobs.daemonThreads("run-events-"));
 		this.running = true;
 	}
 

@@ -282,7 +282,7 @@ public class RunJobs implements SmartLifecycle {
 				"Instance " + this.instance + " shut down while the run was going; it stopped between batches.");
 	}
 
-	private static ThreadFactory daemonThreads(String prefix) {
+	static ThreadFactory daemonThreads(String prefix) {
 		AtomicInteger count = new AtomicInteger();
 		return (task) -> {
 			Thread thread = new Thread(task, prefix + count.incrementAndGet());

@@ -67,10 +67,6 @@ class RunStore {
 		return this.runStem + id + ":cancel";
 	}
 
-	String indexKey() {
-		return this.indexKey;
-	}
-
 	/** Saves a new record and lists it, dropping index entries past the history length or the record TTL. */
 	void create(RunRecord record) {
 		save(record);

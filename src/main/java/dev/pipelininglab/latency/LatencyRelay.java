@@ -38,12 +38,9 @@ public final class LatencyRelay implements AutoCloseable {
 
 	private final Channel server;
 
-	private final Duration oneWayDelay;
-
-	private LatencyRelay(EventLoopGroup group, Channel server, Duration oneWayDelay) {
+	private LatencyRelay(EventLoopGroup group, Channel server) {
 		this.group = group;
 		this.server = server;
-		this.oneWayDelay = oneWayDelay;
 	}
 
 	/** Starts a relay on a free loopback port that forwards to {@code target} with {@code oneWayDelay} each way. */
@@ -68,7 +65,7 @@ public final class LatencyRelay implements AutoCloseable {
 				.channel();
 			log.info("Latency relay on {} -> {} holding bytes {} ms each way", server.localAddress(), target,
 					oneWayDelay.toNanos() / 1e6);
-			return new LatencyRelay(group, server, oneWayDelay);
+			return new LatencyRelay(group, server);
 		}
 		catch (InterruptedException ex) {
 			group.shutdownGracefully();
@@ -79,10 +76,6 @@ public final class LatencyRelay implements AutoCloseable {
 
 	public int port() {
 		return ((InetSocketAddress) this.server.localAddress()).getPort();
-	}
-
-	public Duration oneWayDelay() {
-		return this.oneWayDelay;
 	}
 
 	@Override

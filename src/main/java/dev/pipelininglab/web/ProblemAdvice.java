@@ -48,9 +48,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ProblemDetail invalidParameter(InvalidParameterException ex) {
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, ex.getMessage());
-		problem.setProperty("parameter", ex.parameter());
-		return problem;
+		return parameterProblem(ex.parameter(), ex.getMessage());
 	}
 
 	@Override
@@ -59,10 +57,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
 				: ex.getPropertyName();
 		String expected = (ex.getRequiredType() != null) ? describe(ex.getRequiredType()) : "a valid value";
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER,
-				name + " must be " + expected + ", got '" + ex.getValue() + "'");
-		problem.setProperty("parameter", name);
-		return ResponseEntity.badRequest().body(problem);
+		return ResponseEntity.badRequest()
+			.body(parameterProblem(name, name + " must be " + expected + ", got '" + ex.getValue() + "'"));
 	}
 
 	/** Query parameters bind to {@link RunParams}; a value of the wrong type fails that binding. */
@@ -77,24 +73,18 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			case "flushPolicy", "variants", "batchSizes" -> "text";
 			default -> "a whole number";
 		};
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, name + " must be " + expected + ", got '"
-				+ value + "'");
-		problem.setProperty("parameter", name);
-		return ResponseEntity.badRequest().body(problem);
+		return ResponseEntity.badRequest().body(parameterProblem(name, name + " must be " + expected + ", got '"
+				+ value + "'"));
 	}
 
 	@ExceptionHandler
 	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, ex.getMessage());
-		problem.setProperty("parameter", "mode");
-		return problem;
+		return parameterProblem("mode", ex.getMessage());
 	}
 
 	@ExceptionHandler
 	ProblemDetail relayNeedsStandalone(Connections.RelayUnsupportedException ex) {
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, ex.getMessage());
-		problem.setProperty("parameter", "rtt");
-		return problem;
+		return parameterProblem("rtt", ex.getMessage());
 	}
 
 	@ExceptionHandler
@@ -214,9 +204,13 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		if (ex.getCause() == null) {
 			detail += ", and there was none";
 		}
+		return ResponseEntity.badRequest().body(parameterProblem(name, detail));
+	}
+
+	private static ProblemDetail parameterProblem(String parameter, String detail) {
 		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, detail);
-		problem.setProperty("parameter", name);
-		return ResponseEntity.badRequest().body(problem);
+		problem.setProperty("parameter", parameter);
+		return problem;
 	}
 
 	private static String expectedJson(String field) {

@@ -109,10 +109,7 @@ class RunRequests {
 	}
 
 	static Operation operation(String label) {
-		return Operation.fromLabel(label)
-			.filter((operation) -> operation != Operation.RPUSH)
-			.orElseThrow(() -> new InvalidParameterException("op",
-					"must be one of set, get, rpop, ping, got '" + label + "'"));
+		return operation("op", label, false);
 	}
 
 	/**
@@ -169,10 +166,14 @@ class RunRequests {
 
 	/** Like {@link #operation(String)}, named as the body names it; single runs may also RPUSH, as /listinput does. */
 	private static Operation bodyOperation(String label, boolean single) {
+		return operation("operation", label, single);
+	}
+
+	private static Operation operation(String parameter, String label, boolean rpush) {
 		return Operation.fromLabel(label)
-			.filter((operation) -> single || operation != Operation.RPUSH)
-			.orElseThrow(() -> new InvalidParameterException("operation", "must be one of set, get, rpop, ping"
-					+ (single ? ", rpush" : "") + ", got '" + label + "'"));
+			.filter((operation) -> rpush || operation != Operation.RPUSH)
+			.orElseThrow(() -> new InvalidParameterException(parameter, "must be one of set, get, rpop, ping"
+					+ (rpush ? ", rpush" : "") + ", got '" + label + "'"));
 	}
 
 	private static <T> T required(String name, @Nullable T value) {
