@@ -30,7 +30,7 @@ class CommandLatencyMetricsTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.standalone().addTo(registry);
 	}
 
 	@Test

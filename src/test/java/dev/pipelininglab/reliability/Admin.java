@@ -30,10 +30,6 @@ final class Admin implements AutoCloseable {
 		return new Admin(RedisURI.builder().withHost(host).withPort(port).withTimeout(Duration.ofSeconds(5)).build());
 	}
 
-	static Admin connect(RedisURI uri) {
-		return new Admin(uri);
-	}
-
 	RedisCommands<String, String> sync() {
 		return this.connection.sync();
 	}

@@ -39,7 +39,7 @@ class AdmissionLimitTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.standalone().addTo(registry);
 	}
 
 	@Test

@@ -69,7 +69,7 @@ class DataSafetyTests {
 	static void ownRedis(DynamicPropertyRegistry registry) {
 		// A server of this class's own, so MONITOR sees this session's commands and nothing else.
 		redis = RedisTestServers.newStandalone();
-		redis.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		redis.addTo(registry);
 	}
 
 

@@ -64,7 +64,7 @@ class LoadTests {
 	@DynamicPropertySource
 	static void ownRedis(DynamicPropertyRegistry registry) {
 		redis = RedisTestServers.newStandalone();
-		redis.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		redis.addTo(registry);
 	}
 
 

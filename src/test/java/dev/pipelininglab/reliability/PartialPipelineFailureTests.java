@@ -59,7 +59,7 @@ class PartialPipelineFailureTests {
 	static void ownRedis(DynamicPropertyRegistry registry) {
 		// A server of this class's own: its memory limit is changed, which must not leak into other tests.
 		redis = RedisTestServers.newStandalone();
-		redis.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		redis.addTo(registry);
 	}
 
 

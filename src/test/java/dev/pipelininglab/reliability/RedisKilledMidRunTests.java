@@ -59,7 +59,7 @@ class RedisKilledMidRunTests {
 	@DynamicPropertySource
 	static void ownRedis(DynamicPropertyRegistry registry) {
 		redis = RedisTestServers.newStandalone();
-		redis.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		redis.addTo(registry);
 	}
 
 

@@ -43,14 +43,6 @@ final class RunningApp implements AutoCloseable {
 			.run(args.toArray(new String[0])));
 	}
 
-	ConfigurableApplicationContext context() {
-		return this.context;
-	}
-
-	int port() {
-		return this.port;
-	}
-
 	HttpResponse<String> get(String path) {
 		return send("GET", path);
 	}

@@ -62,7 +62,7 @@ class SlowRedisTests {
 	@DynamicPropertySource
 	static void ownRedis(DynamicPropertyRegistry registry) {
 		redis = RedisTestServers.newStandalone();
-		redis.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		redis.addTo(registry);
 	}
 
 

@@ -29,7 +29,7 @@ class MillionCommandRunTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.standalone().addTo(registry);
 	}
 
 	@Test

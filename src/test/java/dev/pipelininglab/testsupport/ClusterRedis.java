@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * A Redis Cluster of three masters (slots 0-5460, 5461-10922, 10923-16383) with one replica each. The node timeout
  * is 1 s and replicas always consider themselves fit to take over, so failover tests stay quick.
  */
-public final class ClusterRedis implements AutoCloseable {
+public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
 	private static final int MASTERS = 3;
 
@@ -244,6 +244,7 @@ public final class ClusterRedis implements AutoCloseable {
 	/**
 	 * {@code spring.data.redis.cluster.nodes} listing all six nodes.
 	 */
+	@Override
 	public Map<String, String> springProperties() {
 		return Map.of("spring.data.redis.cluster.nodes",
 				this.nodes.stream().map((node) -> node.host() + ":" + node.port()).collect(Collectors.joining(",")));

@@ -19,7 +19,7 @@ import org.jspecify.annotations.Nullable;
  * One master, one replica and three sentinels (quorum 2) watching them as {@value #MASTER_NAME}, tuned to notice a
  * dead master after 1 s so failover tests stay quick.
  */
-public final class SentinelRedis implements AutoCloseable {
+public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	public static final String MASTER_NAME = "mymaster";
 
@@ -139,10 +139,6 @@ public final class SentinelRedis implements AutoCloseable {
 		return null;
 	}
 
-	public String masterName() {
-		return MASTER_NAME;
-	}
-
 	/**
 	 * The server that was the master at startup; after a failover see {@link #currentMaster()}.
 	 */
@@ -162,10 +158,6 @@ public final class SentinelRedis implements AutoCloseable {
 	 */
 	public List<RedisServerProcess> dataNodes() {
 		return List.of(this.master, this.replica);
-	}
-
-	public List<RedisServerProcess> sentinels() {
-		return this.sentinels;
 	}
 
 	public List<Integer> sentinelPorts() {
@@ -216,6 +208,7 @@ public final class SentinelRedis implements AutoCloseable {
 	/**
 	 * {@code spring.data.redis.sentinel.master} and {@code .nodes} for this topology.
 	 */
+	@Override
 	public Map<String, String> springProperties() {
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("spring.data.redis.sentinel.master", MASTER_NAME);

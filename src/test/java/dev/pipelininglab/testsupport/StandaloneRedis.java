@@ -9,7 +9,7 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 /**
  * One plain Redis server on a free loopback port.
  */
-public final class StandaloneRedis implements AutoCloseable {
+public final class StandaloneRedis implements AutoCloseable, SpringRedis {
 
 	private final RedisServerProcess process;
 
@@ -42,6 +42,7 @@ public final class StandaloneRedis implements AutoCloseable {
 	/**
 	 * {@code spring.data.redis.host} and {@code spring.data.redis.port} of this server.
 	 */
+	@Override
 	public Map<String, String> springProperties() {
 		return Map.of("spring.data.redis.host", host(), "spring.data.redis.port", Integer.toString(port()));
 	}

@@ -20,7 +20,7 @@ public abstract class AppOnTestRedis {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.standalone().addTo(registry);
 	}
 
 	protected String baseUrl() {

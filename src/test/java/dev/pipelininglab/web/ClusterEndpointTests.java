@@ -31,7 +31,7 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.cluster().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.cluster().addTo(registry);
 		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
 	}
 

@@ -57,7 +57,7 @@ class ClusterFailoverTests {
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		cluster = RedisTestServers.newCluster();
-		cluster.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		cluster.addTo(registry);
 	}
 
 	@AfterAll

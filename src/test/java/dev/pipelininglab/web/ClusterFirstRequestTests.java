@@ -37,7 +37,7 @@ class ClusterFirstRequestTests {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.cluster().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.cluster().addTo(registry);
 		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
 	}
 

@@ -20,7 +20,7 @@ class SentinelEndpointTests extends EndpointContract {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.sentinel().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.sentinel().addTo(registry);
 		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
 	}
 

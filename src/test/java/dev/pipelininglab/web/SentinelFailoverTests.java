@@ -48,7 +48,7 @@ class SentinelFailoverTests {
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
 		sentinel = RedisTestServers.newSentinel();
-		sentinel.springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		sentinel.addTo(registry);
 	}
 
 	@AfterAll

@@ -9,7 +9,7 @@ class StandaloneEndpointTests extends EndpointContract {
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().springProperties().forEach((name, value) -> registry.add(name, () -> value));
+		RedisTestServers.standalone().addTo(registry);
 	}
 
 	@Override
