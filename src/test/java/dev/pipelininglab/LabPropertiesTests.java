@@ -11,7 +11,10 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The lab's settings are checked when the app starts, with a message that says what to fix. */
+/**
+ * The lab's settings are checked when the app starts, with a message that says what to
+ * fix.
+ */
 class LabPropertiesTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()

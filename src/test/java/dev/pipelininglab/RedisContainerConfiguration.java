@@ -8,9 +8,10 @@ import org.springframework.boot.testcontainers.service.connection.ServiceConnect
 import org.springframework.context.annotation.Bean;
 
 /**
- * A Redis in Docker, wired in through Spring Boot's service connection (standalone only: Boot's Redis service
- * connections do not describe sentinel or cluster). For developers with Docker; the test suite itself starts
- * real redis-server processes and does not need it.
+ * A Redis in Docker, wired in through Spring Boot's service connection (standalone only:
+ * Boot's Redis service connections do not describe sentinel or cluster). For developers
+ * with Docker; the test suite itself starts real redis-server processes and does not need
+ * it.
  */
 @TestConfiguration(proxyBeanMethods = false)
 public class RedisContainerConfiguration {

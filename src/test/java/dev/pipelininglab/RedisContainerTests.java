@@ -14,8 +14,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The app on a containerised Redis through {@code @ServiceConnection}. Skipped where no Docker engine runs; the
- * same behaviour is covered on real redis-server processes by the endpoint contract tests.
+ * The app on a containerised Redis through {@code @ServiceConnection}. Skipped where no
+ * Docker engine runs; the same behaviour is covered on real redis-server processes by the
+ * endpoint contract tests.
  */
 @Testcontainers(disabledWithoutDocker = true)
 @SpringBootTest(properties = "lab.local-redis.enabled=false")

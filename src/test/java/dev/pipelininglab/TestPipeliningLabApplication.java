@@ -3,7 +3,8 @@ package dev.pipelininglab;
 import org.springframework.boot.SpringApplication;
 
 /**
- * Runs the app against a Redis container: {@code ./mvnw spring-boot:test-run} on a machine with Docker.
+ * Runs the app against a Redis container: {@code ./mvnw spring-boot:test-run} on a
+ * machine with Docker.
  */
 public final class TestPipeliningLabApplication {
 
@@ -11,7 +12,8 @@ public final class TestPipeliningLabApplication {
 	}
 
 	public static void main(String[] args) {
-		// The container is the Redis; the local redis-server fallback must not start beside it.
+		// The container is the Redis; the local redis-server fallback must not start
+		// beside it.
 		System.setProperty("lab.local-redis.enabled", "false");
 		SpringApplication.from(PipeliningLabApplication::main).with(RedisContainerConfiguration.class).run(args);
 	}

@@ -11,8 +11,9 @@ import dev.pipelininglab.run.RunResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A job on the instance running it. The measuring thread only bumps a counter and reads a flag, both in memory:
- * Redis is written and read by the progress ticker, so no extra round trip ever lands inside a timed pass.
+ * A job on the instance running it. The measuring thread only bumps a counter and reads a
+ * flag, both in memory: Redis is written and read by the progress ticker, so no extra
+ * round trip ever lands inside a timed pass.
  */
 final class Job implements RunObserver {
 
@@ -62,7 +63,10 @@ final class Job implements RunObserver {
 		return this.cancelRequested;
 	}
 
-	/** The instance is stopping: the run ends between batches like a cancel, recorded as caused by the shutdown. */
+	/**
+	 * The instance is stopping: the run ends between batches like a cancel, recorded as
+	 * caused by the shutdown.
+	 */
 	void shutDown() {
 		this.shutdown = true;
 	}
@@ -83,7 +87,9 @@ final class Job implements RunObserver {
 		return this.record.status().terminal();
 	}
 
-	/** @return the record to save, or null when the job already reached a final status */
+	/**
+	 * @return the record to save, or null when the job already reached a final status
+	 */
 	synchronized @Nullable RunRecord update(@Nullable RunStatus status, Instant now) {
 		if (isFinished()) {
 			return null;
@@ -96,7 +102,10 @@ final class Job implements RunObserver {
 		return this.record;
 	}
 
-	/** @return the final record to save, or null when the job already reached a final status */
+	/**
+	 * @return the final record to save, or null when the job already reached a final
+	 * status
+	 */
 	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, @Nullable List<RunResult> results,
 			@Nullable List<Comparison.Skipped> skipped, RunRecord.@Nullable Problem problem) {
 		if (isFinished()) {
@@ -106,7 +115,10 @@ final class Job implements RunObserver {
 		return this.record;
 	}
 
-	/** How long until this job is likely done, from its pace so far; null while that cannot be told yet. */
+	/**
+	 * How long until this job is likely done, from its pace so far; null while that
+	 * cannot be told yet.
+	 */
 	@Nullable Duration remaining() {
 		long total = this.batchesTotal;
 		long done = this.batchesDone.get();

@@ -2,7 +2,10 @@ package dev.pipelininglab.job;
 
 import java.time.Duration;
 
-/** Every run slot of this instance is taken (or it is shutting down); the client should come back later. */
+/**
+ * Every run slot of this instance is taken (or it is shutting down); the client should
+ * come back later.
+ */
 public class JobsFullException extends RuntimeException {
 
 	private final Duration retryAfter;

@@ -23,9 +23,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * {@code GET /runs/{id}/events}: Server-Sent Events named {@code run}, each carrying the run's record, sent whenever
- * its status or progress changes; the stream ends after the first record with a final status. Each stream polls
- * the record in Redis, so it follows a job run by any instance.
+ * {@code GET /runs/{id}/events}: Server-Sent Events named {@code run}, each carrying the
+ * run's record, sent whenever its status or progress changes; the stream ends after the
+ * first record with a final status. Each stream polls the record in Redis, so it follows
+ * a job run by any instance.
  */
 @Component
 public class RunEvents implements SmartLifecycle {
@@ -34,7 +35,10 @@ public class RunEvents implements SmartLifecycle {
 
 	static final String EVENT = "run";
 
-	/** Proxies drop connections that stay silent; a comment line now and then keeps a slow run's stream open. */
+	/**
+	 * Proxies drop connections that stay silent; a comment line now and then keeps a slow
+	 * run's stream open.
+	 */
 	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
 	private final RunJobs jobs;
@@ -43,7 +47,10 @@ public class RunEvents implements SmartLifecycle {
 
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
-	/** Made on start and shut down on stop: a stopped context can be started again (test contexts are paused). */
+	/**
+	 * Made on start and shut down on stop: a stopped context can be started again (test
+	 * contexts are paused).
+	 */
 	private volatile @Nullable ScheduledExecutorService pollers;
 
 	private volatile boolean running;
@@ -54,7 +61,8 @@ public class RunEvents implements SmartLifecycle {
 	}
 
 	/**
-	 * @throws RunNotFoundException before any event, so the client gets a 404 rather than an empty stream
+	 * @throws RunNotFoundException before any event, so the client gets a 404 rather than
+	 * an empty stream
 	 */
 	public SseEmitter stream(String id) {
 		RunRecord first = this.jobs.get(id);
@@ -103,7 +111,8 @@ public class RunEvents implements SmartLifecycle {
 			try {
 				RunRecord record = RunEvents.this.jobs.find(this.id).orElse(null);
 				if (record == null) {
-					// Expired or removed with the demo keys mid-stream: nothing more will come.
+					// Expired or removed with the demo keys mid-stream: nothing more will
+					// come.
 					end();
 					return;
 				}
@@ -125,7 +134,8 @@ public class RunEvents implements SmartLifecycle {
 				close();
 			}
 			catch (RuntimeException ex) {
-				// Redis unreachable for a moment: keep the stream and look again next time.
+				// Redis unreachable for a moment: keep the stream and look again next
+				// time.
 				log.debug("Cannot read run {} for its event stream: {}", this.id, ex.getMessage());
 			}
 		}
@@ -153,7 +163,10 @@ public class RunEvents implements SmartLifecycle {
 			}
 		}
 
-		/** Completes the response normally, so the client sees the stream end after the final record. */
+		/**
+		 * Completes the response normally, so the client sees the stream end after the
+		 * final record.
+		 */
 		void end() {
 			close();
 			try {
@@ -181,8 +194,9 @@ public class RunEvents implements SmartLifecycle {
 	}
 
 	/**
-	 * Sends each stream its run's state (final by now, since jobs stopped first) and ends it, so the web server's
-	 * graceful shutdown does not wait for streams that would otherwise stay open.
+	 * Sends each stream its run's state (final by now, since jobs stopped first) and ends
+	 * it, so the web server's graceful shutdown does not wait for streams that would
+	 * otherwise stay open.
 	 */
 	@Override
 	public void stop() {
@@ -202,7 +216,10 @@ public class RunEvents implements SmartLifecycle {
 		return this.running;
 	}
 
-	/** Just after {@link RunJobs} stops (a lower phase stops later), still before the web server stops. */
+	/**
+	 * Just after {@link RunJobs} stops (a lower phase stops later), still before the web
+	 * server stops.
+	 */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 1;

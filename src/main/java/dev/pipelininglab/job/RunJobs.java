@@ -33,19 +33,23 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
 
 /**
- * Runs measurements as jobs: accepted at once, measured on a bounded pool, their progress and results kept in
- * Redis where any instance can read them. A job's Redis traffic (progress, cancel checks) happens on a ticker
- * thread, never between the batches being timed.
+ * Runs measurements as jobs: accepted at once, measured on a bounded pool, their progress
+ * and results kept in Redis where any instance can read them. A job's Redis traffic
+ * (progress, cancel checks) happens on a ticker thread, never between the batches being
+ * timed.
  * <p>
- * Stopping the app cancels running jobs between batches and records them as CANCELLED, before the web server
- * stops serving and before the Redis connections close.
+ * Stopping the app cancels running jobs between batches and records them as CANCELLED,
+ * before the web server stops serving and before the Redis connections close.
  */
 @Service
 public class RunJobs implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(RunJobs.class);
 
-	/** Told to a client that is turned away while no running job has made enough progress to tell better. */
+	/**
+	 * Told to a client that is turned away while no running job has made enough progress
+	 * to tell better.
+	 */
 	private static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
 
 	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
@@ -66,10 +70,16 @@ public class RunJobs implements SmartLifecycle {
 
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
-	/** Jobs running or waiting on this instance; the bound is checked on this count, not on the pool's queue. */
+	/**
+	 * Jobs running or waiting on this instance; the bound is checked on this count, not
+	 * on the pool's queue.
+	 */
 	private final AtomicInteger admitted = new AtomicInteger();
 
-	/** Made on start and shut down on stop: a stopped context can be started again (test contexts are paused). */
+	/**
+	 * Made on start and shut down on stop: a stopped context can be started again (test
+	 * contexts are paused).
+	 */
 	private volatile ThreadPoolExecutor workers;
 
 	private volatile ScheduledExecutorService ticker;
@@ -118,7 +128,8 @@ public class RunJobs implements SmartLifecycle {
 				this.workers.execute(() -> execute(job));
 			}
 			catch (RejectedExecutionException ex) {
-				// Stopping right now: the record says so rather than waiting to be found abandoned.
+				// Stopping right now: the record says so rather than waiting to be found
+				// abandoned.
 				this.active.remove(job.id);
 				finish(job, RunStatus.CANCELLED, null, null, shutdownProblem());
 				throw new JobsFullException("This instance is shutting down and accepts no new runs",
@@ -138,7 +149,9 @@ public class RunJobs implements SmartLifecycle {
 		return this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter()));
 	}
 
-	/** @throws RunNotFoundException when no record has this id */
+	/**
+	 * @throws RunNotFoundException when no record has this id
+	 */
 	public RunRecord get(String id) {
 		return find(id).orElseThrow(() -> new RunNotFoundException(id));
 	}
@@ -146,12 +159,15 @@ public class RunJobs implements SmartLifecycle {
 	/** The most recent jobs, newest first. */
 	public List<RunRecord> recent(int limit) {
 		Instant now = this.clock.instant();
-		return this.store.recent(limit).stream().map((record) -> record.seenAt(now, this.settings.staleAfter())).toList();
+		return this.store.recent(limit)
+			.stream()
+			.map((record) -> record.seenAt(now, this.settings.staleAfter()))
+			.toList();
 	}
 
 	/**
-	 * Asks the job to stop before its next batch. The request goes through Redis, so it reaches the job on whichever
-	 * instance runs it within a progress interval.
+	 * Asks the job to stop before its next batch. The request goes through Redis, so it
+	 * reaches the job on whichever instance runs it within a progress interval.
 	 * @return the record, with {@code cancelRequested} set
 	 */
 	public RunRecord cancel(String id) {
@@ -216,9 +232,10 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * Every progress interval: for each job of this instance, pick up a cancel request another instance wrote, then
-	 * write progress. Writing even when nothing changed keeps {@code updatedAt} fresh, which is how readers tell a
-	 * live job from one whose instance died.
+	 * Every progress interval: for each job of this instance, pick up a cancel request
+	 * another instance wrote, then write progress. Writing even when nothing changed
+	 * keeps {@code updatedAt} fresh, which is how readers tell a live job from one whose
+	 * instance died.
 	 */
 	private void tick() {
 		try {
@@ -248,8 +265,8 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * Callers hold the job's lock, so writes of one job land in the order they were made and no progress write can
-	 * follow the final one.
+	 * Callers hold the job's lock, so writes of one job land in the order they were made
+	 * and no progress write can follow the final one.
 	 */
 	private void save(@Nullable RunRecord record) {
 		if (record == null) {
@@ -262,7 +279,8 @@ public class RunJobs implements SmartLifecycle {
 			if (!record.status().terminal()) {
 				throw ex;
 			}
-			// Redis is gone: the record keeps its last state and is seen as abandoned once it goes stale.
+			// Redis is gone: the record keeps its last state and is seen as abandoned
+			// once it goes stale.
 			log.warn("Cannot record the end of run {} ({}): {}", record.id(), record.status(), ex.getMessage());
 		}
 	}
@@ -302,7 +320,10 @@ public class RunJobs implements SmartLifecycle {
 		this.running = true;
 	}
 
-	/** Cancels every job between batches and waits for them to record it, within {@code lab.jobs.shutdown-wait}. */
+	/**
+	 * Cancels every job between batches and waits for them to record it, within
+	 * {@code lab.jobs.shutdown-wait}.
+	 */
 	@Override
 	public void stop() {
 		this.running = false;
@@ -329,7 +350,10 @@ public class RunJobs implements SmartLifecycle {
 		return this.running;
 	}
 
-	/** Stops before the web server's graceful shutdown (and long before Redis connections close). */
+	/**
+	 * Stops before the web server's graceful shutdown (and long before Redis connections
+	 * close).
+	 */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE;

@@ -9,7 +9,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** What a job runs; each kind mirrors a GET endpoint. */
 public enum RunKind {
 
-	/** One operation in one mode, like {@code /pipeset/{count}} or {@code /loopget/{count}}. */
+	/**
+	 * One operation in one mode, like {@code /pipeset/{count}} or
+	 * {@code /loopget/{count}}.
+	 */
 	SINGLE,
 
 	/** Several variants on the same keys, like {@code /compare/{op}/{count}}. */

@@ -1,6 +1,8 @@
 package dev.pipelininglab.job;
 
-/** No record for this id: it never existed, expired, or was removed with the demo keys. */
+/**
+ * No record for this id: it never existed, expired, or was removed with the demo keys.
+ */
 public class RunNotFoundException extends RuntimeException {
 
 	private final String id;

@@ -6,11 +6,13 @@ import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
 
 /**
- * A checked request for a job: the same run specification the GET endpoints build, plus the variants of a
- * comparison or the batch sizes of a sweep. Bounds are checked before one of these exists.
+ * A checked request for a job: the same run specification the GET endpoints build, plus
+ * the variants of a comparison or the batch sizes of a sweep. Bounds are checked before
+ * one of these exists.
  *
  * @param kind what to run
- * @param base the single run, or the part a comparison's variants or a sweep's batch sizes are applied to
+ * @param base the single run, or the part a comparison's variants or a sweep's batch
+ * sizes are applied to
  * @param variants comparisons: the contenders, in order; empty otherwise
  * @param batchSizes sweeps: the pipeline lengths, in order; empty otherwise
  */
@@ -20,8 +22,8 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		variants = List.copyOf(variants);
 		batchSizes = List.copyOf(batchSizes);
 		if ((kind == RunKind.COMPARE) == variants.isEmpty() || (kind == RunKind.SWEEP) == batchSizes.isEmpty()) {
-			throw new IllegalArgumentException("variants belong to comparisons and batch sizes to sweeps, and each"
-					+ " needs at least one");
+			throw new IllegalArgumentException(
+					"variants belong to comparisons and batch sizes to sweeps, and each" + " needs at least one");
 		}
 	}
 
@@ -37,13 +39,14 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		return new RunPlan(RunKind.SWEEP, base, List.of(), batchSizes);
 	}
 
-	/** The request as it will run, defaults filled in: posting it again repeats the run. */
+	/**
+	 * The request as it will run, defaults filled in: posting it again repeats the run.
+	 */
 	RunRecord.Request describe() {
 		RunSpec spec = this.base;
 		return new RunRecord.Request(this.kind, spec.operation().label(),
-				(this.kind == RunKind.SINGLE) ? spec.mode().label() : null, spec.count(),
-				spec.batchSize(), spec.sample(),
-				(spec.ttl() != null) ? spec.ttl().toSeconds() : null, spec.flushPolicy().toString(),
+				(this.kind == RunKind.SINGLE) ? spec.mode().label() : null, spec.count(), spec.batchSize(),
+				spec.sample(), (spec.ttl() != null) ? spec.ttl().toSeconds() : null, spec.flushPolicy().toString(),
 				(spec.addedRtt() != null) ? spec.addedRtt().toNanos() / 1e6 : null,
 				(this.kind == RunKind.SINGLE) ? null : spec.repeat(),
 				(this.kind == RunKind.COMPARE) ? this.variants.stream().map(Variant::label).toList() : null,

@@ -10,24 +10,28 @@ import dev.pipelininglab.run.RunResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A job as kept in Redis and answered by {@code GET /runs/{id}}: small, so polling and listing stay cheap.
- * Field names are a contract with the page, the Postman collection and scripts.
+ * A job as kept in Redis and answered by {@code GET /runs/{id}}: small, so polling and
+ * listing stay cheap. Field names are a contract with the page, the Postman collection
+ * and scripts.
  *
  * @param id the job's id, as in {@code /runs/{id}}
  * @param kind single, compare or sweep
  * @param status where the job is
  * @param request what was asked, defaults filled in
  * @param progress batches sent out of all the job will send
- * @param cancelRequested a {@code DELETE /runs/{id}} arrived; the job stops before its next batch
+ * @param cancelRequested a {@code DELETE /runs/{id}} arrived; the job stops before its
+ * next batch
  * @param instance the app instance that runs the job
  * @param createdAt when the job was accepted
  * @param startedAt when it started running
  * @param finishedAt when it reached a final status
- * @param updatedAt the last time its instance wrote the record; a running job's is at most a progress interval old
- * @param results DONE: one result per run (a single run, each variant of a comparison, each batch size of a sweep)
+ * @param updatedAt the last time its instance wrote the record; a running job's is at
+ * most a progress interval old
+ * @param results DONE: one result per run (a single run, each variant of a comparison,
+ * each batch size of a sweep)
  * @param skipped DONE comparisons: variants this topology cannot run, and why
- * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have answered; CANCELLED
- * by a shutdown rather than a request: that shutdown
+ * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have
+ * answered; CANCELLED by a shutdown rather than a request: that shutdown
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
@@ -38,7 +42,8 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	static final String ABANDONED = "urn:pipelining-lab:problem:run-abandoned";
 
 	/**
-	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of the GET endpoints mean.
+	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of
+	 * the GET endpoints mean.
 	 *
 	 * @param mode single runs only
 	 * @param ttl seconds, SET only
@@ -48,8 +53,8 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param batchSizes sweeps only
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize,
-			int sample, @Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
+	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
+			@Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
 			@Nullable List<String> variants, @Nullable List<Integer> batchSizes) {
 	}
 
@@ -99,8 +104,9 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	}
 
 	/**
-	 * A record still QUEUED or RUNNING that its instance has not updated within {@code staleAfter} belongs to an
-	 * instance that died without a graceful shutdown; readers see it as failed rather than running forever.
+	 * A record still QUEUED or RUNNING that its instance has not updated within
+	 * {@code staleAfter} belongs to an instance that died without a graceful shutdown;
+	 * readers see it as failed rather than running forever.
 	 */
 	RunRecord seenAt(Instant now, Duration staleAfter) {
 		if (this.status.terminal() || this.updatedAt.plus(staleAfter).isAfter(now)) {

@@ -20,17 +20,21 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Run records in Redis, under the demo prefix so {@code DELETE /keys} removes them with everything else:
- * {@code <prefix>:run:<id>} holds the record as JSON, {@code <prefix>:run:<id>:cancel} marks a cancel request, and
- * the sorted set {@code <prefix>:runs} orders ids by creation time. Every key expires, so a lab left alone cleans
- * up after itself. Each operation touches one key, so the same code works on a cluster.
+ * Run records in Redis, under the demo prefix so {@code DELETE /keys} removes them with
+ * everything else: {@code <prefix>:run:<id>} holds the record as JSON,
+ * {@code <prefix>:run:<id>:cancel} marks a cancel request, and the sorted set
+ * {@code <prefix>:runs} orders ids by creation time. Every key expires, so a lab left
+ * alone cleans up after itself. Each operation touches one key, so the same code works on
+ * a cluster.
  */
 @Component
 class RunStore {
 
 	private static final Logger log = LoggerFactory.getLogger(RunStore.class);
 
-	/** Ids are UUIDs; anything else cannot name a record and must not reach a key name. */
+	/**
+	 * Ids are UUIDs; anything else cannot name a record and must not reach a key name.
+	 */
 	private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
 	private final StringRedisTemplate redis;
@@ -47,7 +51,8 @@ class RunStore {
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, LabProperties properties) {
 		this.redis = redis;
-		// Requests are read strictly, records leniently: a newer instance may have added fields.
+		// Requests are read strictly, records leniently: a newer instance may have added
+		// fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
@@ -67,7 +72,10 @@ class RunStore {
 		return this.runStem + id + ":cancel";
 	}
 
-	/** Saves a new record and lists it, dropping index entries past the history length or the record TTL. */
+	/**
+	 * Saves a new record and lists it, dropping index entries past the history length or
+	 * the record TTL.
+	 */
 	void create(RunRecord record) {
 		save(record);
 		long now = record.createdAt().toEpochMilli();
@@ -90,11 +98,15 @@ class RunStore {
 		if (record == null) {
 			return Optional.empty();
 		}
-		// The flag is written by whichever instance got the DELETE; the record only by the one running the job.
+		// The flag is written by whichever instance got the DELETE; the record only by
+		// the one running the job.
 		return Optional.of((!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested() : record);
 	}
 
-	/** The newest records first; ids whose record has expired are dropped from the index on the way. */
+	/**
+	 * The newest records first; ids whose record has expired are dropped from the index
+	 * on the way.
+	 */
 	List<RunRecord> recent(int limit) {
 		Set<String> ids = this.redis.opsForZSet().reverseRange(this.indexKey, 0, limit - 1);
 		if (ids == null || ids.isEmpty()) {
@@ -135,7 +147,8 @@ class RunStore {
 			return this.json.readValue(text, RunRecord.class);
 		}
 		catch (JacksonException ex) {
-			// Written by another version of the app, or by hand: not a record this version can show.
+			// Written by another version of the app, or by hand: not a record this
+			// version can show.
 			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());
 			return null;
 		}

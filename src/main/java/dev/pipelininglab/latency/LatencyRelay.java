@@ -23,12 +23,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A TCP relay on loopback that holds every chunk of bytes for a fixed delay in each direction before passing it
- * on, so a client connected through it pays a real round trip per flush, as over a slow network. It delays bytes
- * on the wire, never commands: a pipeline flushed once pays one delay, a loop pays one per command.
+ * A TCP relay on loopback that holds every chunk of bytes for a fixed delay in each
+ * direction before passing it on, so a client connected through it pays a real round trip
+ * per flush, as over a slow network. It delays bytes on the wire, never commands: a
+ * pipeline flushed once pays one delay, a loop pays one per command.
  * <p>
- * Both sides of a connection share one event loop, whose scheduled tasks with equal deadlines run in submission
- * order, and deadlines only grow, so bytes leave in the order they arrived.
+ * Both sides of a connection share one event loop, whose scheduled tasks with equal
+ * deadlines run in submission order, and deadlines only grow, so bytes leave in the order
+ * they arrived.
  */
 public final class LatencyRelay implements AutoCloseable {
 
@@ -43,7 +45,10 @@ public final class LatencyRelay implements AutoCloseable {
 		this.server = server;
 	}
 
-	/** Starts a relay on a free loopback port that forwards to {@code target} with {@code oneWayDelay} each way. */
+	/**
+	 * Starts a relay on a free loopback port that forwards to {@code target} with
+	 * {@code oneWayDelay} each way.
+	 */
 	public static LatencyRelay start(InetSocketAddress target, Duration oneWayDelay) {
 		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
 		long delayNanos = oneWayDelay.toNanos();
@@ -84,7 +89,10 @@ public final class LatencyRelay implements AutoCloseable {
 		this.group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
 	}
 
-	/** Accepted client side: connects to the target on the same event loop, then relays with the delay. */
+	/**
+	 * Accepted client side: connects to the target on the same event loop, then relays
+	 * with the delay.
+	 */
 	private static final class Frontend extends ChannelInboundHandlerAdapter {
 
 		private final InetSocketAddress target;
@@ -134,7 +142,9 @@ public final class LatencyRelay implements AutoCloseable {
 
 	}
 
-	/** Target side: sends what the target answers back to the client, with the same delay. */
+	/**
+	 * Target side: sends what the target answers back to the client, with the same delay.
+	 */
 	private static final class Delaying extends ChannelInboundHandlerAdapter {
 
 		private final Channel inbound;
@@ -169,8 +179,8 @@ public final class LatencyRelay implements AutoCloseable {
 		static void closeLater(ChannelHandlerContext ctx, Channel other, long delayNanos) {
 			if (other != null) {
 				ctx.executor()
-					.schedule(() -> other.writeAndFlush(Unpooled.EMPTY_BUFFER)
-						.addListener(ChannelFutureListener.CLOSE), delayNanos, TimeUnit.NANOSECONDS);
+					.schedule(() -> other.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE),
+							delayNanos, TimeUnit.NANOSECONDS);
 			}
 		}
 

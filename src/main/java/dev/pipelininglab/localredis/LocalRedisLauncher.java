@@ -27,10 +27,12 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.StringUtils;
 
 /**
- * Lets {@code ./mvnw spring-boot:run} work on a machine with only a JDK: when the app is configured for a standalone
- * Redis on this machine and nothing listens there, starts a {@code redis-server} on that port for as long as the
- * application runs. A reachable server is never replaced, and any remote, sentinel or cluster configuration is left
- * alone. {@code lab.local-redis.enabled=false} turns it off; {@code lab.local-redis.binary} forces a binary.
+ * Lets {@code ./mvnw spring-boot:run} work on a machine with only a JDK: when the app is
+ * configured for a standalone Redis on this machine and nothing listens there, starts a
+ * {@code redis-server} on that port for as long as the application runs. A reachable
+ * server is never replaced, and any remote, sentinel or cluster configuration is left
+ * alone. {@code lab.local-redis.enabled=false} turns it off;
+ * {@code lab.local-redis.binary} forces a binary.
  */
 class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
@@ -44,20 +46,23 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	private static final int PROBE_TIMEOUT_MILLIS = 500;
 
-	// Per JVM, not per context: a second context for the same port (tests, a parent/child hierarchy) reuses the
+	// Per JVM, not per context: a second context for the same port (tests, a parent/child
+	// hierarchy) reuses the
 	// server instead of failing to bind, and only the last context to close stops it.
 	private static final Map<Integer, LocalServer> RUNNING = new HashMap<>();
 
 	private final Log log;
 
 	LocalRedisLauncher(DeferredLogFactory logFactory) {
-		// Logging is not set up yet while the environment is prepared; deferred logs are replayed once it is.
+		// Logging is not set up yet while the environment is prepared; deferred logs are
+		// replayed once it is.
 		this.log = logFactory.getLog(LocalRedisLauncher.class);
 	}
 
 	@Override
 	public int getOrder() {
-		// After the config data post-processor, so application.properties and profiles are visible.
+		// After the config data post-processor, so application.properties and profiles
+		// are visible.
 		return Ordered.LOWEST_PRECEDENCE;
 	}
 
@@ -112,14 +117,15 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			.host(host.equalsIgnoreCase("localhost") ? "127.0.0.1" : host);
 		String password = environment.getProperty("spring.data.redis.password");
 		if (StringUtils.hasText(password)) {
-			// Otherwise the client's AUTH would be rejected by a server without a password.
+			// Otherwise the client's AUTH would be rejected by a server without a
+			// password.
 			builder.args("--requirepass", password);
 		}
 		RedisServerProcess process = builder.start();
 		this.log.info("Nothing listened on " + host + ":" + port + ", so started redis-server " + version + " from "
 				+ binary + " on " + process.host() + ":" + port + " (pid " + process.pid() + ", log "
-				+ process.logFile() + "). It will be stopped when the application shuts down; set "
-				+ ENABLED_PROPERTY + "=false to use no local Redis.");
+				+ process.logFile() + "). It will be stopped when the application shuts down; set " + ENABLED_PROPERTY
+				+ "=false to use no local Redis.");
 		return process;
 	}
 
@@ -139,7 +145,8 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		if (literal.equalsIgnoreCase("localhost")) {
 			return true;
 		}
-		// Only IP literals past this point: a DNS lookup for an arbitrary name could stall startup.
+		// Only IP literals past this point: a DNS lookup for an arbitrary name could
+		// stall startup.
 		if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
 			return false;
 		}
@@ -184,8 +191,8 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 	}
 
 	/**
-	 * Gives the server back when its application context is done with it. The JVM shutdown hook of
-	 * {@link RedisServerProcess} is only the backstop.
+	 * Gives the server back when its application context is done with it. The JVM
+	 * shutdown hook of {@link RedisServerProcess} is only the backstop.
 	 */
 	private static final class StopWithContext implements ApplicationListener<ApplicationEvent> {
 
@@ -204,14 +211,19 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		public void onApplicationEvent(ApplicationEvent event) {
 			if (event instanceof ApplicationPreparedEvent prepared && prepared.getApplicationContext()
 				.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
-				// Stopping on ContextClosedEvent would be too early: it is published before graceful shutdown
-				// drains requests and before the connection factory closes, both of which still need Redis.
-				// Registered before any bean exists, this callback runs after all beans are destroyed. (Every Boot
-				// context has such a bean factory; without one the JVM shutdown hook would still stop the server.)
+				// Stopping on ContextClosedEvent would be too early: it is published
+				// before graceful shutdown
+				// drains requests and before the connection factory closes, both of which
+				// still need Redis.
+				// Registered before any bean exists, this callback runs after all beans
+				// are destroyed. (Every Boot
+				// context has such a bean factory; without one the JVM shutdown hook
+				// would still stop the server.)
 				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", this::release);
 			}
 			else if (event instanceof ApplicationFailedEvent) {
-				// The run failed before or during refresh; if beans had been created, their destruction has
+				// The run failed before or during refresh; if beans had been created,
+				// their destruction has
 				// already released the server and this is a no-op.
 				release();
 			}

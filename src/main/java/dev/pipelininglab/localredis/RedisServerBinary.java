@@ -18,8 +18,9 @@ import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Finds a {@code redis-server} executable: a configured one, else the one on the {@code PATH}, else the one
- * bundled in the embedded-redis jar for this OS and CPU, so that a machine with only a JDK can still run Redis.
+ * Finds a {@code redis-server} executable: a configured one, else the one on the
+ * {@code PATH}, else the one bundled in the embedded-redis jar for this OS and CPU, so
+ * that a machine with only a JDK can still run Redis.
  */
 public final class RedisServerBinary {
 
@@ -35,16 +36,18 @@ public final class RedisServerBinary {
 
 	/**
 	 * Resolves the binary to run.
-	 * @param configuredPath an explicitly configured executable; blank or {@code null} means "find one"
+	 * @param configuredPath an explicitly configured executable; blank or {@code null}
+	 * means "find one"
 	 * @return an executable redis-server
-	 * @throws IllegalStateException if the configured path is not executable or no binary can be found
+	 * @throws IllegalStateException if the configured path is not executable or no binary
+	 * can be found
 	 */
 	public static Path resolve(@Nullable String configuredPath) {
 		if (configuredPath != null && !configuredPath.isBlank()) {
 			Path configured = Paths.get(configuredPath.trim()).toAbsolutePath();
 			if (!Files.isRegularFile(configured) || !Files.isExecutable(configured)) {
-				throw new IllegalStateException("Configured redis-server '" + configured
-						+ "' does not exist or is not an executable file");
+				throw new IllegalStateException(
+						"Configured redis-server '" + configured + "' does not exist or is not an executable file");
 			}
 			return configured;
 		}
@@ -56,15 +59,17 @@ public final class RedisServerBinary {
 			return bundled();
 		}
 		catch (IllegalStateException ex) {
-			throw new IllegalStateException("No redis-server on the PATH and no usable bundled one ("
-					+ ex.getMessage() + "). " + INSTALL_HINT, ex);
+			throw new IllegalStateException(
+					"No redis-server on the PATH and no usable bundled one (" + ex.getMessage() + "). " + INSTALL_HINT,
+					ex);
 		}
 	}
 
 	/**
-	 * The redis-server shipped in the embedded-redis jar for this OS and CPU, extracted once into
-	 * {@code ${java.io.tmpdir}/pipelining-lab-redis/}.
-	 * @throws IllegalStateException if none is shipped for this platform or it cannot be extracted
+	 * The redis-server shipped in the embedded-redis jar for this OS and CPU, extracted
+	 * once into {@code ${java.io.tmpdir}/pipelining-lab-redis/}.
+	 * @throws IllegalStateException if none is shipped for this platform or it cannot be
+	 * extracted
 	 */
 	public static Path bundled() {
 		return bundled(cacheDir());
@@ -84,8 +89,7 @@ public final class RedisServerBinary {
 			return extract(resource, target);
 		}
 		catch (IOException ex) {
-			throw new IllegalStateException("could not extract bundled " + resource + " to " + target + ": " + ex,
-					ex);
+			throw new IllegalStateException("could not extract bundled " + resource + " to " + target + ": " + ex, ex);
 		}
 	}
 
@@ -170,7 +174,8 @@ public final class RedisServerBinary {
 
 	private static Path extract(String resource, Path target) throws IOException {
 		Files.createDirectories(target.getParent());
-		// A temp file in the same directory plus an atomic move: a concurrent JVM or a crash halfway never
+		// A temp file in the same directory plus an atomic move: a concurrent JVM or a
+		// crash halfway never
 		// leaves a truncated binary under the final name.
 		Path temp = Files.createTempFile(target.getParent(), resource, ".part");
 		try {

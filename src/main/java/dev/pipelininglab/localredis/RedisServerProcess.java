@@ -22,12 +22,12 @@ import java.util.concurrent.TimeUnit;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A real {@code redis-server} process listening on a loopback address, started in its own working directory and
- * stopped at the latest when the JVM exits.
+ * A real {@code redis-server} process listening on a loopback address, started in its own
+ * working directory and stopped at the latest when the JVM exits.
  * <p>
- * Persistence is switched off ({@code --save "" --appendonly no}) and the log goes to {@code redis.log} in the
- * working directory; anything the server prints before its log is open (e.g. a config error) goes to
- * {@code redis.out} there.
+ * Persistence is switched off ({@code --save "" --appendonly no}) and the log goes to
+ * {@code redis.log} in the working directory; anything the server prints before its log
+ * is open (e.g. a config error) goes to {@code redis.out} there.
  */
 public final class RedisServerProcess implements AutoCloseable {
 
@@ -37,8 +37,10 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private static final String DEFAULT_HOST = "127.0.0.1";
 
-	// One hook for all processes rather than one per process: on exit they are all signalled first and then
-	// awaited together, so a JVM with a dozen servers does not exit a dozen grace periods later.
+	// One hook for all processes rather than one per process: on exit they are all
+	// signalled first and then
+	// awaited together, so a JVM with a dozen servers does not exit a dozen grace periods
+	// later.
 	private static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
 
 	static {
@@ -63,24 +65,28 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Starts {@code redis-server} on 127.0.0.1:{@code port} and waits until it answers PING.
-	 * @param extraArgs appended to the command line, e.g. {@code "--cluster-enabled", "yes"}
+	 * Starts {@code redis-server} on 127.0.0.1:{@code port} and waits until it answers
+	 * PING.
+	 * @param extraArgs appended to the command line, e.g.
+	 * {@code "--cluster-enabled", "yes"}
 	 */
 	public static RedisServerProcess start(Path binary, int port, Path workDir, String... extraArgs) {
 		return builder(binary, port, workDir).args(extraArgs).start();
 	}
 
 	/**
-	 * For everything {@link #start} does not cover: another loopback address, a config file (sentinel mode needs a
-	 * writable one: {@code .configFile(file).args("--sentinel")}) or another startup timeout.
+	 * For everything {@link #start} does not cover: another loopback address, a config
+	 * file (sentinel mode needs a writable one:
+	 * {@code .configFile(file).args("--sentinel")}) or another startup timeout.
 	 */
 	public static Builder builder(Path binary, int port, Path workDir) {
 		return new Builder(binary, port, workDir);
 	}
 
 	/**
-	 * A port that was free on the loopback interface a moment ago. Another process may take it before the caller
-	 * binds it, which is unlikely enough for tests and local runs.
+	 * A port that was free on the loopback interface a moment ago. Another process may
+	 * take it before the caller binds it, which is unlikely enough for tests and local
+	 * runs.
 	 */
 	public static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(DEFAULT_HOST))) {
@@ -116,15 +122,17 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Whether {@link #pause()} stopped it and it has not been resumed (a paused server would not answer).
+	 * Whether {@link #pause()} stopped it and it has not been resumed (a paused server
+	 * would not answer).
 	 */
 	public boolean isPaused() {
 		return this.paused;
 	}
 
 	/**
-	 * Graceful stop: SIGTERM, then SIGKILL if it has not exited within 5 s. A paused server gets SIGKILL at once (it
-	 * would not act on SIGTERM before being resumed, and has nothing to save). Does nothing if already stopped.
+	 * Graceful stop: SIGTERM, then SIGKILL if it has not exited within 5 s. A paused
+	 * server gets SIGKILL at once (it would not act on SIGTERM before being resumed, and
+	 * has nothing to save). Does nothing if already stopped.
 	 */
 	public synchronized void stop() {
 		if (this.paused) {
@@ -149,7 +157,8 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * SIGKILL, no shutdown of any kind: what a crashed master looks like to replicas, sentinels and clients.
+	 * SIGKILL, no shutdown of any kind: what a crashed master looks like to replicas,
+	 * sentinels and clients.
 	 */
 	public synchronized void kill() {
 		try {
@@ -166,8 +175,9 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * SIGSTOP: the server keeps its connections but answers nothing until {@link #resume()}, like a server stuck in
-	 * a long command or a GC-like stall. Unix only.
+	 * SIGSTOP: the server keeps its connections but answers nothing until
+	 * {@link #resume()}, like a server stuck in a long command or a GC-like stall. Unix
+	 * only.
 	 */
 	public synchronized void pause() {
 		signal("STOP");
@@ -239,8 +249,9 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Whether something on {@code host:port} answers PING like a Redis server. {@code -NOAUTH} counts as an answer:
-	 * a server with {@code requirepass} is up, it just wants a password.
+	 * Whether something on {@code host:port} answers PING like a Redis server.
+	 * {@code -NOAUTH} counts as an answer: a server with {@code requirepass} is up, it
+	 * just wants a password.
 	 */
 	static boolean answersPing(String host, int port, Duration timeout) {
 		try (Socket socket = new Socket()) {
@@ -310,7 +321,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 
 		/**
-		 * The address to bind and to PING; 127.0.0.1 unless set. Meant for loopback addresses only.
+		 * The address to bind and to PING; 127.0.0.1 unless set. Meant for loopback
+		 * addresses only.
 		 */
 		public Builder host(String host) {
 			this.host = host;
@@ -323,7 +335,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 
 		/**
-		 * Start as {@code redis-server <configFile> ...}. The command-line options still apply on top of the file.
+		 * Start as {@code redis-server <configFile> ...}. The command-line options still
+		 * apply on top of the file.
 		 */
 		public Builder configFile(Path configFile) {
 			this.configFile = configFile.toAbsolutePath();
@@ -337,8 +350,8 @@ public final class RedisServerProcess implements AutoCloseable {
 
 		/**
 		 * Starts the server and returns once it answers PING.
-		 * @throws IllegalStateException if the port is taken, or the server exits or does not answer in time; the
-		 * message includes the end of its log
+		 * @throws IllegalStateException if the port is taken, or the server exits or does
+		 * not answer in time; the message includes the end of its log
 		 */
 		public RedisServerProcess start() {
 			checkPortFree();
@@ -369,7 +382,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 
 		private void checkPortFree() {
-			// Without this, a server already on the port would answer our PING while ours dies of "address in use".
+			// Without this, a server already on the port would answer our PING while ours
+			// dies of "address in use".
 			try (ServerSocket socket = new ServerSocket()) {
 				socket.bind(new InetSocketAddress(this.host, this.port));
 			}

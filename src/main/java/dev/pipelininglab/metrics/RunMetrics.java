@@ -11,9 +11,10 @@ import io.micrometer.core.instrument.Timer;
 import org.springframework.stereotype.Component;
 
 /**
- * One timer per operation, mode and variant ({@code lab.run.pass}, in Prometheus {@code lab_run_pass_seconds}),
- * fed with the measured time of each timed pass: the commands alone, as in the result, never the warm-up,
- * preparation or verification around them. {@code lab.run.commands} counts the commands those passes sent.
+ * One timer per operation, mode and variant ({@code lab.run.pass}, in Prometheus
+ * {@code lab_run_pass_seconds}), fed with the measured time of each timed pass: the
+ * commands alone, as in the result, never the warm-up, preparation or verification around
+ * them. {@code lab.run.commands} counts the commands those passes sent.
  */
 @Component
 public class RunMetrics {
@@ -43,7 +44,8 @@ public class RunMetrics {
 			.description("Commands sent in timed passes")
 			.tags("operation", operation, "mode", mode, "variant", result.variant())
 			.register(this.registry);
-		// The result keeps every pass's time when a run was repeated, else only its one pass.
+		// The result keeps every pass's time when a run was repeated, else only its one
+		// pass.
 		List<Double> millis = (result.repeatMillis() != null) ? result.repeatMillis() : List.of(result.elapsedMillis());
 		for (double pass : millis) {
 			passes.record(Duration.ofNanos(Math.round(pass * 1_000_000)));

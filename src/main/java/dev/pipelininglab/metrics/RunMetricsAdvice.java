@@ -15,13 +15,17 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseBodyAdvice;
 
 /**
- * Times the runs of the GET endpoints from the results they answer with, so the controllers stay as they are and
- * every endpoint that returns a result is counted, present or future. Jobs record their own results.
+ * Times the runs of the GET endpoints from the results they answer with, so the
+ * controllers stay as they are and every endpoint that returns a result is counted,
+ * present or future. Jobs record their own results.
  */
 @RestControllerAdvice
 class RunMetricsAdvice implements ResponseBodyAdvice<Object> {
 
-	/** A provider, because MVC test slices load controller advice without the metrics infrastructure. */
+	/**
+	 * A provider, because MVC test slices load controller advice without the metrics
+	 * infrastructure.
+	 */
 	private final ObjectProvider<RunMetrics> metrics;
 
 	RunMetricsAdvice(ObjectProvider<RunMetrics> metrics) {

@@ -11,9 +11,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A connection factory whose standalone and sentinel clients write each pipeline flush as one message (see
- * {@link BatchWritingEndpoint}). Cluster clients create their node endpoints internally and stay as Lettuce makes
- * them.
+ * A connection factory whose standalone and sentinel clients write each pipeline flush as
+ * one message (see {@link BatchWritingEndpoint}). Cluster clients create their node
+ * endpoints internally and stay as Lettuce makes them.
  */
 class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 
@@ -28,7 +28,8 @@ class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 		if (client.getClass() != RedisClient.class || resources == null) {
 			return client;
 		}
-		// Spring Data Redis builds the URI (credentials, TLS, client name, database, sentinels) privately and
+		// Spring Data Redis builds the URI (credentials, TLS, client name, database,
+		// sentinels) privately and
 		// reads it back from the client the same way in its StandaloneConnectionProvider.
 		RedisURI uri = (RedisURI) new DirectFieldAccessor(client).getPropertyValue("redisURI");
 		BatchWritingRedisClient batching = new BatchWritingRedisClient(resources, uri);

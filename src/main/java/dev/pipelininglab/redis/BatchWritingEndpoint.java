@@ -13,25 +13,29 @@ import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Lettuce endpoint that hands the commands buffered while auto-flush is off to Netty as one message.
+ * A Lettuce endpoint that hands the commands buffered while auto-flush is off to Netty as
+ * one message.
  * <p>
- * Lettuce's own endpoint writes a buffered pipeline command by command: each {@code channel.write} from an
- * application thread becomes a task for the event loop with its own promise, listener and encode buffer, and
- * profiles of pipelined SETs showed that per-command hand-over, not Redis, as the limit. Lettuce's
- * {@code CommandHandler} and {@code CommandEncoder} already accept a collection of commands (one stack push each,
- * one buffer for all), so this endpoint only changes the hand-over: one task per flush instead of one per command.
+ * Lettuce's own endpoint writes a buffered pipeline command by command: each
+ * {@code channel.write} from an application thread becomes a task for the event loop with
+ * its own promise, listener and encode buffer, and profiles of pipelined SETs showed that
+ * per-command hand-over, not Redis, as the limit. Lettuce's {@code CommandHandler} and
+ * {@code CommandEncoder} already accept a collection of commands (one stack push each,
+ * one buffer for all), so this endpoint only changes the hand-over: one task per flush
+ * instead of one per command.
  * <p>
- * Everything else is Lettuce's: auto-flushed writes, reconnection, the disconnected buffer and cancelling on close.
- * A flush whose write fails completes its commands with the failure instead of queueing them for a retry, which
- * is what a pipeline wants: the caller learns at once, and the connection still reconnects by itself.
+ * Everything else is Lettuce's: auto-flushed writes, reconnection, the disconnected
+ * buffer and cancelling on close. A flush whose write fails completes its commands with
+ * the failure instead of queueing them for a retry, which is what a pipeline wants: the
+ * caller learns at once, and the connection still reconnects by itself.
  */
 class BatchWritingEndpoint extends DefaultEndpoint {
 
 	private final Object lock = new Object();
 
 	/**
-	 * A bounded request queue needs Lettuce's own accounting of buffered commands, so with one this endpoint
-	 * behaves exactly like Lettuce's.
+	 * A bounded request queue needs Lettuce's own accounting of buffered commands, so
+	 * with one this endpoint behaves exactly like Lettuce's.
 	 */
 	private final boolean batching;
 
@@ -52,9 +56,10 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 	}
 
 	/**
-	 * While auto-flush is off and the connection is up, a command only joins the pending batch. Lettuce's own
-	 * write path would also take its shared writer lock (a thread-local map update) and look up the channel's
-	 * attributes for every command; those checks are made once per flush instead.
+	 * While auto-flush is off and the connection is up, a command only joins the pending
+	 * batch. Lettuce's own write path would also take its shared writer lock (a
+	 * thread-local map update) and look up the channel's attributes for every command;
+	 * those checks are made once per flush instead.
 	 */
 	@Override
 	public <K, V, T> RedisCommand<K, V, T> write(RedisCommand<K, V, T> command) {
@@ -86,8 +91,10 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 	public void flushCommands() {
 		Channel channel = this.channel;
 		if (!this.batching || !writable(channel)) {
-			// Like Lettuce: buffered commands wait for the connection to come back (or for a reconnect to move
-			// its commands along), and are cancelled with the rest if it is closed or rejects commands meanwhile.
+			// Like Lettuce: buffered commands wait for the connection to come back (or
+			// for a reconnect to move
+			// its commands along), and are cancelled with the rest if it is closed or
+			// rejects commands meanwhile.
 			super.flushCommands();
 			return;
 		}
@@ -102,7 +109,10 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 		});
 	}
 
-	/** Lettuce's own test: connected, and not being moved to another node by a maintenance rebind. */
+	/**
+	 * Lettuce's own test: connected, and not being moved to another node by a maintenance
+	 * rebind.
+	 */
 	private static boolean writable(@Nullable Channel channel) {
 		if (channel == null || !channel.isActive()) {
 			return false;
@@ -111,7 +121,10 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 				|| channel.attr(MaintenanceAwareConnectionWatchdog.REBIND_ATTRIBUTE).get() != RebindState.STARTED;
 	}
 
-	/** Close, reset and connection errors cancel what is buffered here too; commands already done stay as they are. */
+	/**
+	 * Close, reset and connection errors cancel what is buffered here too; commands
+	 * already done stay as they are.
+	 */
 	@Override
 	protected List<RedisCommand<?, ?, ?>> drainCommands() {
 		List<RedisCommand<?, ?, ?>> drained = super.drainCommands();

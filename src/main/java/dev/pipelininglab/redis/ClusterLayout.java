@@ -18,9 +18,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.stereotype.Component;
 
 /**
- * Where a run's keys live on a cluster: which master serves each key's hash slot, as Lettuce's current view of the
- * topology says (the view it routes commands by). Computed with the same CRC16 Lettuce and Redis use, outside any
- * timed part of a run; standalone and sentinel have no spread.
+ * Where a run's keys live on a cluster: which master serves each key's hash slot, as
+ * Lettuce's current view of the topology says (the view it routes commands by). Computed
+ * with the same CRC16 Lettuce and Redis use, outside any timed part of a run; standalone
+ * and sentinel have no spread.
  */
 @Component
 public class ClusterLayout {
@@ -31,8 +32,8 @@ public class ClusterLayout {
 	private final @Nullable LettuceConnectionFactory factory;
 
 	/**
-	 * The last spread of numbered keys: a comparison asks for the same keys once per variant, and hashing ten million
-	 * keys takes a second or two.
+	 * The last spread of numbered keys: a comparison asks for the same keys once per
+	 * variant, and hashing ten million keys takes a second or two.
 	 */
 	private volatile @Nullable Memo last;
 
@@ -41,11 +42,12 @@ public class ClusterLayout {
 	}
 
 	/**
-	 * @param keysPerNode for each master ({@code host:port}), how many of the keys hash to its slots; masters that
-	 * got none are listed with 0, which is the point of showing it
+	 * @param keysPerNode for each master ({@code host:port}), how many of the keys hash
+	 * to its slots; masters that got none are listed with 0, which is the point of
+	 * showing it
 	 * @param slotsTouched distinct hash slots among the keys
-	 * @param commandsPerSlot what a multi-key command per batch becomes when split by slot: the sum over batches of
-	 * the distinct slots in each batch
+	 * @param commandsPerSlot what a multi-key command per batch becomes when split by
+	 * slot: the sum over batches of the distinct slots in each batch
 	 * @param slot the one slot all keys share, when they do
 	 */
 	public record Spread(Map<String, Long> keysPerNode, int slotsTouched, long commandsPerSlot,
@@ -53,8 +55,11 @@ public class ClusterLayout {
 
 		/** The node holding every key, when one does. */
 		public @Nullable String soleNode() {
-			List<String> used = this.keysPerNode.entrySet().stream().filter((e) -> e.getValue() > 0)
-				.map(Map.Entry::getKey).toList();
+			List<String> used = this.keysPerNode.entrySet()
+				.stream()
+				.filter((e) -> e.getValue() > 0)
+				.map(Map.Entry::getKey)
+				.toList();
 			return (used.size() == 1) ? used.get(0) : null;
 		}
 
@@ -64,7 +69,10 @@ public class ClusterLayout {
 
 	}
 
-	/** Keys {@code 0..count-1} of {@code keys}, sent in batches of {@code batchSize}; null off a cluster. */
+	/**
+	 * Keys {@code 0..count-1} of {@code keys}, sent in batches of {@code batchSize}; null
+	 * off a cluster.
+	 */
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize) {
 		if (this.factory == null) {
 			return null;
@@ -95,7 +103,10 @@ public class ClusterLayout {
 		return spread;
 	}
 
-	/** {@code count} commands on the one key {@code key} (the demo list), in batches of {@code batchSize}. */
+	/**
+	 * {@code count} commands on the one key {@code key} (the demo list), in batches of
+	 * {@code batchSize}.
+	 */
 	public @Nullable Spread ofKey(String key, long count, int batchSize) {
 		if (this.factory == null) {
 			return null;
@@ -135,7 +146,10 @@ public class ClusterLayout {
 
 	private record Owners(List<String> names, int[] owner) {
 
-		/** Index into a count array sized {@code names().size() + 1}; the last entry counts unassigned slots. */
+		/**
+		 * Index into a count array sized {@code names().size() + 1}; the last entry
+		 * counts unassigned slots.
+		 */
 		int of(int slot) {
 			int index = this.owner[slot];
 			return (index >= 0) ? index : this.names.size();

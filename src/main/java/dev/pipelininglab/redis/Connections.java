@@ -19,17 +19,21 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Hands out a {@link Route} per flush policy and added round-trip time. A request that asks for another flush
- * policy gets a connection factory of its own (sharing Lettuce's client resources) instead of flipping the
- * shared factory's policy under other requests. Routes are kept for reuse and bounded in number. With
- * {@code lab.pipeline.writes=per-flush} (the default) every route has a factory of its own whose connections
- * hand each flush to Netty as one message; the auto-configured factory keeps Lettuce's own endpoint for
- * everything that is not measured.
+ * Hands out a {@link Route} per flush policy and added round-trip time. A request that
+ * asks for another flush policy gets a connection factory of its own (sharing Lettuce's
+ * client resources) instead of flipping the shared factory's policy under other requests.
+ * Routes are kept for reuse and bounded in number. With
+ * {@code lab.pipeline.writes=per-flush} (the default) every route has a factory of its
+ * own whose connections hand each flush to Netty as one message; the auto-configured
+ * factory keeps Lettuce's own endpoint for everything that is not measured.
  */
 @Component
 public class Connections implements DisposableBean {
 
-	/** Each route holds a client and a small pool; a handful covers every comparison the lab makes. */
+	/**
+	 * Each route holds a client and a small pool; a handful covers every comparison the
+	 * lab makes.
+	 */
 	static final int MAX_ROUTES = 16;
 
 	private final LettuceConnectionFactory primary;
@@ -51,7 +55,8 @@ public class Connections implements DisposableBean {
 		this.primary = primary;
 		this.primaryTemplate = primaryTemplate;
 		this.defaultPolicy = properties.pipeline().flushPolicy();
-		// Cluster clients build their node endpoints themselves, so they keep Lettuce's per-command hand-over.
+		// Cluster clients build their node endpoints themselves, so they keep Lettuce's
+		// per-command hand-over.
 		this.writes = (topology.kind() == Topology.Kind.CLUSTER) ? Writes.PER_COMMAND : properties.pipeline().writes();
 		this.topology = topology;
 	}
@@ -65,9 +70,10 @@ public class Connections implements DisposableBean {
 	}
 
 	/**
-	 * @param addedRtt extra round-trip time through a latency relay, or null to connect directly
-	 * @throws RelayUnsupportedException when a relay is asked for on sentinel or cluster, whose clients follow
-	 * addresses the servers announce and would bypass it
+	 * @param addedRtt extra round-trip time through a latency relay, or null to connect
+	 * directly
+	 * @throws RelayUnsupportedException when a relay is asked for on sentinel or cluster,
+	 * whose clients follow addresses the servers announce and would bypass it
 	 * @throws TooManyRoutesException when every route slot is taken
 	 */
 	public Route route(FlushPolicy policy, @Nullable Duration addedRtt) {
@@ -111,9 +117,12 @@ public class Connections implements DisposableBean {
 	}
 
 	private RedisConfiguration configuration(@Nullable Duration rtt) {
-		// The factory keeps the configuration it was built from (standalone, socket, sentinel, cluster or static
-		// master/replica) in a private field; its getters fall back to localhost:6379 for the kinds they do not
-		// cover, so the field is read back, the way Spring Data Redis itself reads Lettuce's client URI.
+		// The factory keeps the configuration it was built from (standalone, socket,
+		// sentinel, cluster or static
+		// master/replica) in a private field; its getters fall back to localhost:6379 for
+		// the kinds they do not
+		// cover, so the field is read back, the way Spring Data Redis itself reads
+		// Lettuce's client URI.
 		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
 			.getPropertyValue("configuration");
 		if (rtt == null) {
@@ -143,7 +152,10 @@ public class Connections implements DisposableBean {
 	private record Key(FlushPolicy policy, @Nullable Duration rtt) {
 	}
 
-	/** Sentinel and cluster clients follow the addresses the servers announce, which would bypass a relay. */
+	/**
+	 * Sentinel and cluster clients follow the addresses the servers announce, which would
+	 * bypass a relay.
+	 */
 	public static class RelayUnsupportedException extends RuntimeException {
 
 		RelayUnsupportedException(Topology.Kind kind) {
@@ -153,7 +165,10 @@ public class Connections implements DisposableBean {
 
 	}
 
-	/** Every route slot is taken; the app must be restarted to try further flush policy and RTT combinations. */
+	/**
+	 * Every route slot is taken; the app must be restarted to try further flush policy
+	 * and RTT combinations.
+	 */
 	public static class TooManyRoutesException extends RuntimeException {
 
 		TooManyRoutesException(int max) {

@@ -5,9 +5,10 @@ import java.util.Locale;
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 
 /**
- * When Lettuce writes pipelined commands to the socket: after each command, once when the pipeline closes, or
- * every {@code bufferSize} commands. Written as {@code flush-each-command}, {@code flush-on-close} or
- * {@code buffered-<n>} in properties, request parameters and answers alike.
+ * When Lettuce writes pipelined commands to the socket: after each command, once when the
+ * pipeline closes, or every {@code bufferSize} commands. Written as
+ * {@code flush-each-command}, {@code flush-on-close} or {@code buffered-<n>} in
+ * properties, request parameters and answers alike.
  */
 public record FlushPolicy(Kind kind, int bufferSize) {
 
@@ -34,8 +35,8 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 	}
 
 	/**
-	 * Parses the written form. Named {@code valueOf} so Spring's conversion service binds it from properties and
-	 * request parameters without a registered converter.
+	 * Parses the written form. Named {@code valueOf} so Spring's conversion service binds
+	 * it from properties and request parameters without a registered converter.
 	 */
 	public static FlushPolicy valueOf(String text) {
 		String value = text.trim().toLowerCase(Locale.ROOT);

@@ -4,14 +4,16 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
- * The one place demo keys and values are named, so every variant of a run touches the same keys with the same
- * values: {@code <prefix>:key:<i>} holds {@code value-<i>}, and {@code <prefix>:list} is the demo list.
+ * The one place demo keys and values are named, so every variant of a run touches the
+ * same keys with the same values: {@code <prefix>:key:<i>} holds {@code value-<i>}, and
+ * {@code <prefix>:list} is the demo list.
  */
 public final class KeySpace {
 
 	/**
-	 * The hash tag of {@link #hashTagged()} keys. Redis Cluster hashes only the part between the first braces, so
-	 * every key carrying it lands in the same slot (and on the same master).
+	 * The hash tag of {@link #hashTagged()} keys. Redis Cluster hashes only the part
+	 * between the first braces, so every key carrying it lands in the same slot (and on
+	 * the same master).
 	 */
 	public static final String HASH_TAG = "{lab}";
 
@@ -38,15 +40,17 @@ public final class KeySpace {
 		this.keyStemBytes = keyStem.getBytes(StandardCharsets.UTF_8);
 	}
 
-	/** Keys for untimed warm-up passes, under the same prefix so cleanup still finds them. */
+	/**
+	 * Keys for untimed warm-up passes, under the same prefix so cleanup still finds them.
+	 */
 	public KeySpace warmup() {
 		return new KeySpace(this.prefix + ":warmup");
 	}
 
 	/**
-	 * The same keys with the hash tag after the prefix ({@code <prefix>:{lab}:key:<i>}), so that on a cluster all of
-	 * them share one slot and a multi-key command over them needs no splitting. Still under the prefix, so cleanup
-	 * finds them.
+	 * The same keys with the hash tag after the prefix ({@code <prefix>:{lab}:key:<i>}),
+	 * so that on a cluster all of them share one slot and a multi-key command over them
+	 * needs no splitting. Still under the prefix, so cleanup finds them.
 	 */
 	public KeySpace hashTagged() {
 		String tagged = this.prefix + ":" + HASH_TAG;
@@ -61,7 +65,10 @@ public final class KeySpace {
 		return this.keyStem + index;
 	}
 
-	/** The bytes of {@link #key(long)}, built without the intermediate String: pipelines ask for millions. */
+	/**
+	 * The bytes of {@link #key(long)}, built without the intermediate String: pipelines
+	 * ask for millions.
+	 */
 	public byte[] keyBytes(long index) {
 		return numbered(this.keyStemBytes, index);
 	}
@@ -87,7 +94,10 @@ public final class KeySpace {
 		return this.keyStem + "<i>";
 	}
 
-	/** The SCAN pattern for everything the lab owns; safe because the prefix holds no glob characters. */
+	/**
+	 * The SCAN pattern for everything the lab owns; safe because the prefix holds no glob
+	 * characters.
+	 */
 	public String scanPattern() {
 		return this.prefix + ":*";
 	}

@@ -25,18 +25,21 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 
 /**
- * Connects a cluster connection to every node its commands may be routed to, before a pipeline or a manually
- * flushed batch starts.
+ * Connects a cluster connection to every node its commands may be routed to, before a
+ * pipeline or a manually flushed batch starts.
  * <p>
- * With auto-flush off (flush policies {@code flush-on-close} and {@code buffered-<n>}, and our async runs), Lettuce
- * writes a command for a node whose connection is still being established only once that connection is up. That can
- * be after the batch's last flush, and then the command sits in the buffer until the batch times out (lettuce issues
- * 1111 and 2420). It happens on the first pipeline of each pooled connection (each has node connections of its own)
- * and after a failover, when slots move to a node that connection never talked to. So this runs before every batch;
- * once everything is connected it costs a lookup per node.
+ * With auto-flush off (flush policies {@code flush-on-close} and {@code buffered-<n>},
+ * and our async runs), Lettuce writes a command for a node whose connection is still
+ * being established only once that connection is up. That can be after the batch's last
+ * flush, and then the command sits in the buffer until the batch times out (lettuce
+ * issues 1111 and 2420). It happens on the first pipeline of each pooled connection (each
+ * has node connections of its own) and after a failover, when slots move to a node that
+ * connection never talked to. So this runs before every batch; once everything is
+ * connected it costs a lookup per node.
  * <p>
- * Slot routing keys node connections by host and port (not by node id), and replica reads use connections of their
- * own (opened with READONLY), so those are exactly the connections opened here.
+ * Slot routing keys node connections by host and port (not by node id), and replica reads
+ * use connections of their own (opened with READONLY), so those are exactly the
+ * connections opened here.
  */
 public final class NodeConnections {
 
@@ -46,10 +49,12 @@ public final class NodeConnections {
 	}
 
 	/**
-	 * For a pipelined Spring Data Redis connection on a cluster: connects the pipeline's own cluster connection. Does
-	 * nothing for standalone and sentinel connections, which have a single socket to their master (and, when reading
-	 * from replicas, sockets opened with the connection).
-	 * @param factory the factory the connection came from, for its read-from setting and command timeout
+	 * For a pipelined Spring Data Redis connection on a cluster: connects the pipeline's
+	 * own cluster connection. Does nothing for standalone and sentinel connections, which
+	 * have a single socket to their master (and, when reading from replicas, sockets
+	 * opened with the connection).
+	 * @param factory the factory the connection came from, for its read-from setting and
+	 * command timeout
 	 */
 	public static void connect(RedisConnection connection, LettuceConnectionFactory factory) {
 		if (connection instanceof RedisClusterConnection
@@ -60,10 +65,11 @@ public final class NodeConnections {
 	}
 
 	/**
-	 * Connects {@code connection} to every master that serves slots, and to every replica when reads may go there,
-	 * waiting at most {@code timeout} in all.
-	 * @throws DataAccessException when a master cannot be connected (its slots cannot be served, so the batch would
-	 * fail anyway); replicas that cannot be connected are left out, since Lettuce then reads from another candidate
+	 * Connects {@code connection} to every master that serves slots, and to every replica
+	 * when reads may go there, waiting at most {@code timeout} in all.
+	 * @throws DataAccessException when a master cannot be connected (its slots cannot be
+	 * served, so the batch would fail anyway); replicas that cannot be connected are left
+	 * out, since Lettuce then reads from another candidate
 	 */
 	public static void connect(StatefulRedisClusterConnection<?, ?> connection, boolean replicas, Duration timeout) {
 		List<Pending> pending = new ArrayList<>();
@@ -75,11 +81,12 @@ public final class NodeConnections {
 				int port = node.getUri().getPort();
 				ConnectionIntent intent = master ? ConnectionIntent.WRITE : ConnectionIntent.READ;
 				try {
-					pending.add(new Pending(host + ":" + port, master,
-							connection.getConnectionAsync(host, port, intent)));
+					pending
+						.add(new Pending(host + ":" + port, master, connection.getConnectionAsync(host, port, intent)));
 				}
 				catch (RedisException ex) {
-					// Lettuce refuses nodes missing from its current view of the topology, e.g. mid-refresh.
+					// Lettuce refuses nodes missing from its current view of the
+					// topology, e.g. mid-refresh.
 					if (master) {
 						throw translate(ex);
 					}
@@ -97,7 +104,8 @@ public final class NodeConnections {
 				}
 			}
 			catch (TimeoutException ex) {
-				// Still connecting: a command routed there now could be stranded, so no batch may start yet.
+				// Still connecting: a command routed there now could be stranded, so no
+				// batch may start yet.
 				throw new QueryTimeoutException("Connecting to cluster node " + node.address() + " took longer than "
 						+ timeout + " (spring.data.redis.timeout)");
 			}
@@ -108,7 +116,10 @@ public final class NodeConnections {
 		}
 	}
 
-	/** True when the factory sends reads to replicas ({@code spring.data.redis.lettuce.read-from} other than upstream). */
+	/**
+	 * True when the factory sends reads to replicas
+	 * ({@code spring.data.redis.lettuce.read-from} other than upstream).
+	 */
 	public static boolean readsFromReplicas(LettuceConnectionFactory factory) {
 		return factory.getClientConfiguration()
 			.getReadFrom()
@@ -118,9 +129,8 @@ public final class NodeConnections {
 
 	private static DataAccessException translate(Throwable failure) {
 		DataAccessException translated = (failure instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
-		return (translated != null) ? translated
-				: new RedisConnectionFailureException("Cannot connect to a cluster node: " + failure.getMessage(),
-						failure);
+		return (translated != null) ? translated : new RedisConnectionFailureException(
+				"Cannot connect to a cluster node: " + failure.getMessage(), failure);
 	}
 
 	private record Pending(String address, boolean master, CompletableFuture<?> connection) {

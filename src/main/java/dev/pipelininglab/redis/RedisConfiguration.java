@@ -27,15 +27,18 @@ class RedisConfiguration {
 	/**
 	 * Client options tuned for an app whose job is to push commands:
 	 * <ul>
-	 * <li>Lettuce queues commands issued while disconnected until they time out (60 s by default), so a request
-	 * against a dead Redis would hang that long. Rejecting them turns an outage into an immediate 503; Lettuce
-	 * still reconnects by itself, so the app recovers when Redis comes back.</li>
-	 * <li>Boot switches on Lettuce's per-command timeout, which schedules a timer task for every command written.
-	 * Spring Data Redis already bounds every wait with {@code spring.data.redis.timeout} (blocking calls and
-	 * {@code closePipeline()} alike), and so do our own async runs, so the per-command timer only costs: it was
+	 * <li>Lettuce queues commands issued while disconnected until they time out (60 s by
+	 * default), so a request against a dead Redis would hang that long. Rejecting them
+	 * turns an outage into an immediate 503; Lettuce still reconnects by itself, so the
+	 * app recovers when Redis comes back.</li>
+	 * <li>Boot switches on Lettuce's per-command timeout, which schedules a timer task
+	 * for every command written. Spring Data Redis already bounds every wait with
+	 * {@code spring.data.redis.timeout} (blocking calls and {@code closePipeline()}
+	 * alike), and so do our own async runs, so the per-command timer only costs: it was
 	 * the largest single item in profiles of pipelined runs.</li>
-	 * <li>Lettuce's hash-indexed command stack makes cancelling one command cheap at the price of hashing every
-	 * command twice; commands are cancelled only on timeouts here, so the plain queue is the better trade.</li>
+	 * <li>Lettuce's hash-indexed command stack makes cancelling one command cheap at the
+	 * price of hashing every command twice; commands are cancelled only on timeouts here,
+	 * so the plain queue is the better trade.</li>
 	 * </ul>
 	 */
 	@Bean
@@ -46,8 +49,9 @@ class RedisConfiguration {
 	}
 
 	/**
-	 * Spring Boot has no property for the pipelining flush policy and its builder customizers cannot reach it, so
-	 * it is set on the auto-configured factory here. Static, as bean post-processors must be created early.
+	 * Spring Boot has no property for the pipelining flush policy and its builder
+	 * customizers cannot reach it, so it is set on the auto-configured factory here.
+	 * Static, as bean post-processors must be created early.
 	 */
 	@Bean
 	static BeanPostProcessor pipeliningFlushPolicyPostProcessor(ObjectProvider<LabProperties> properties) {

@@ -27,15 +27,17 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
 import org.springframework.stereotype.Component;
 
 /**
- * Read-your-writes when reads go to replicas ({@code spring.data.redis.lettuce.read-from} such as
- * {@code replica-preferred}): replication is asynchronous, so keys a run has just written may not be on the
- * replicas yet when the next step reads them there (verification after SET, GET runs after their keys were
- * prepared, SCAN for cleanup). {@link #await()} waits until every online replica has applied everything its master
- * had acknowledged before the call.
+ * Read-your-writes when reads go to replicas ({@code spring.data.redis.lettuce.read-from}
+ * such as {@code replica-preferred}): replication is asynchronous, so keys a run has just
+ * written may not be on the replicas yet when the next step reads them there
+ * (verification after SET, GET runs after their keys were prepared, SCAN for cleanup).
+ * {@link #await()} waits until every online replica has applied everything its master had
+ * acknowledged before the call.
  * <p>
- * Redis' WAIT counts replica acknowledgements of the calling connection's own writes, so on each master this writes
- * and deletes a marker key under the demo prefix and then WAITs: the replication stream is ordered, so a replica
- * that has the marker has every earlier write, whichever connection made it. Does nothing when reads go to masters.
+ * Redis' WAIT counts replica acknowledgements of the calling connection's own writes, so
+ * on each master this writes and deletes a marker key under the demo prefix and then
+ * WAITs: the replication stream is ordered, so a replica that has the marker has every
+ * earlier write, whichever connection made it. Does nothing when reads go to masters.
  */
 @Component
 public class ReplicaSync implements DisposableBean {
@@ -46,7 +48,10 @@ public class ReplicaSync implements DisposableBean {
 
 	private static final Pattern ONLINE_REPLICA = Pattern.compile("(?m)^slave\\d+:.*state=online");
 
-	/** Server-side bound of one WAIT; a replica that cannot catch up in this time is not waited for any longer. */
+	/**
+	 * Server-side bound of one WAIT; a replica that cannot catch up in this time is not
+	 * waited for any longer.
+	 */
 	private static final Duration MAX_WAIT = Duration.ofSeconds(5);
 
 	private final LettuceConnectionFactory factory;
@@ -64,8 +69,9 @@ public class ReplicaSync implements DisposableBean {
 	}
 
 	/**
-	 * Returns once every online replica has applied what its master held when this was called, or once the WAIT
-	 * bound has passed (the caller then reads what the replica has, as any replica reader would).
+	 * Returns once every online replica has applied what its master held when this was
+	 * called, or once the WAIT bound has passed (the caller then reads what the replica
+	 * has, as any replica reader would).
 	 */
 	public synchronized void await() {
 		if (!this.enabled) {
@@ -112,7 +118,10 @@ public class ReplicaSync implements DisposableBean {
 		}
 	}
 
-	/** The marker key with a hash tag that puts it in one of {@code master}'s slots, so SET goes to that master. */
+	/**
+	 * The marker key with a hash tag that puts it in one of {@code master}'s slots, so
+	 * SET goes to that master.
+	 */
 	private String markerIn(RedisClusterNode master) {
 		for (int tag = 0;; tag++) {
 			String key = this.markerKey + ":{" + tag + "}";
@@ -122,11 +131,15 @@ public class ReplicaSync implements DisposableBean {
 		}
 	}
 
-	/** A connection of its own: a blocking WAIT on the shared connection would hold up every other request. */
+	/**
+	 * A connection of its own: a blocking WAIT on the shared connection would hold up
+	 * every other request.
+	 */
 	private StatefulConnection<String, String> connection() {
 		if (this.connection == null || !this.connection.isOpen()) {
 			AbstractRedisClient client = this.factory.getRequiredNativeClient();
-			// For sentinel this is the client Spring Data Redis built on the sentinel URI: it connects to the master
+			// For sentinel this is the client Spring Data Redis built on the sentinel
+			// URI: it connects to the master
 			// the sentinels name, and again after a failover.
 			this.connection = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
 					: ((RedisClient) client).connect(StringCodec.UTF8);

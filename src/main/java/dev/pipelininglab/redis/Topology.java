@@ -7,8 +7,9 @@ import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * What the app talks to, as the connection factory was configured by Spring Boot: the kind of deployment and
- * the addresses it was given (sentinels for sentinel, seed nodes for cluster).
+ * What the app talks to, as the connection factory was configured by Spring Boot: the
+ * kind of deployment and the addresses it was given (sentinels for sentinel, seed nodes
+ * for cluster).
  */
 public record Topology(Kind kind, List<String> nodes) {
 

@@ -31,16 +31,19 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
 import org.springframework.stereotype.Component;
 
 /**
- * Lettuce's async API on a connection of its own with auto-flush off: every command of a batch is buffered,
- * written with one flush, and the futures awaited together. No Spring Data Redis layer in between, so this is
- * the ceiling the client library itself reaches.
+ * Lettuce's async API on a connection of its own with auto-flush off: every command of a
+ * batch is buffered, written with one flush, and the futures awaited together. No Spring
+ * Data Redis layer in between, so this is the ceiling the client library itself reaches.
  */
 @Component
 class AsyncRunner implements BatchRunner, DisposableBean {
 
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
-	/** One connection per route; batches take it in turn, since auto-flush is off for the whole connection. */
+	/**
+	 * One connection per route; batches take it in turn, since auto-flush is off for the
+	 * whole connection.
+	 */
 	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
 
 	@Override
@@ -55,9 +58,12 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		KeySpace keys = pass.keys();
 		synchronized (connection) {
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-				// Auto-flush is off for good on this connection: a command for a node still being connected could
-				// miss the flush below (lettuce issues 1111, 2420). Before every batch, as a failover moves slots to
-				// nodes this connection has not talked to yet. Its reads go to masters (no read-from is set on it).
+				// Auto-flush is off for good on this connection: a command for a node
+				// still being connected could
+				// miss the flush below (lettuce issues 1111, 2420). Before every batch,
+				// as a failover moves slots to
+				// nodes this connection has not talked to yet. Its reads go to masters
+				// (no read-from is set on it).
 				NodeConnections.connect(cluster, false, timeout);
 			}
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
@@ -76,14 +82,15 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			}
 			connection.flushCommands();
 			if (!LettuceFutures.awaitAll(timeout, futures.toArray(new RedisFuture[0]))) {
-				throw new QueryTimeoutException("Redis did not answer " + futures.size() + " commands within " + timeout);
+				throw new QueryTimeoutException(
+						"Redis did not answer " + futures.size() + " commands within " + timeout);
 			}
 			for (RedisFuture<?> future : futures) {
 				Object reply = result(future);
 				switch (pass.operation()) {
 					case SET, RPUSH -> tally.value(null);
-					default -> tally.reply((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8)
-							: reply);
+					default ->
+						tally.reply((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply);
 				}
 			}
 		}

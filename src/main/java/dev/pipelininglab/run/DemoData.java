@@ -12,10 +12,12 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
 
 /**
- * Untimed set-up and checking around measured runs: puts keys or the list into the state a run starts from, and
- * reads written keys back. Always pipelined in batches on the direct connection, so it stays quick and bounded at
- * any count, whatever route the measured run takes. When reads go to replicas, reads wait for the replicas to have
- * what was written before them, so a GET run or a verification never reads a replica that is still catching up.
+ * Untimed set-up and checking around measured runs: puts keys or the list into the state
+ * a run starts from, and reads written keys back. Always pipelined in batches on the
+ * direct connection, so it stays quick and bounded at any count, whatever route the
+ * measured run takes. When reads go to replicas, reads wait for the replicas to have what
+ * was written before them, so a GET run or a verification never reads a replica that is
+ * still catching up.
  */
 @Component
 class DemoData {
@@ -47,7 +49,10 @@ class DemoData {
 		}
 	}
 
-	/** Writes keys for GET runs to read; returns once replicas that serve reads have them too. */
+	/**
+	 * Writes keys for GET runs to read; returns once replicas that serve reads have them
+	 * too.
+	 */
 	void writeKeys(KeySpace keys, long count, int batchSize) {
 		fill(Operation.SET, keys, count, batchSize);
 		this.replicas.await();
@@ -70,12 +75,13 @@ class DemoData {
 	}
 
 	/**
-	 * Reads keys {@code 0..count-1} back and counts those holding exactly the value written; the values read go
-	 * into {@code sample} while it has room.
+	 * Reads keys {@code 0..count-1} back and counts those holding exactly the value
+	 * written; the values read go into {@code sample} while it has room.
 	 */
 	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample) {
 		Route route = this.connections.primary();
-		// Reads where GET runs read: from replicas, when read-from says so, once they have caught up.
+		// Reads where GET runs read: from replicas, when read-from says so, once they
+		// have caught up.
 		this.replicas.await();
 		long verified = 0;
 		for (long from = 0; from < count; from += batchSize) {

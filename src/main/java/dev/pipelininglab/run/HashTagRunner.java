@@ -11,9 +11,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * The cluster-friendly way to keep one MSET or MGET per batch: keys that share a hash tag
- * ({@code <prefix>:{lab}:key:<i>}) all hash to one slot, so Lettuce sends each multi-key command whole. The price is
- * the layout: one master stores and serves every key while the others idle. The commands are the multi-key ones;
- * only the keys differ.
+ * ({@code <prefix>:{lab}:key:<i>}) all hash to one slot, so Lettuce sends each multi-key
+ * command whole. The price is the layout: one master stores and serves every key while
+ * the others idle. The commands are the multi-key ones; only the keys differ.
  */
 @Component
 class HashTagRunner implements BatchRunner {

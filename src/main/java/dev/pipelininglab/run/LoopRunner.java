@@ -7,7 +7,10 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
-/** The code most applications start with: one blocking template call per command, one round trip each. */
+/**
+ * The code most applications start with: one blocking template call per command, one
+ * round trip each.
+ */
 @Component
 class LoopRunner implements BatchRunner {
 
@@ -37,7 +40,8 @@ class LoopRunner implements BatchRunner {
 					else {
 						values.set(keys.key(i), keys.value(i));
 					}
-					// SET either succeeds with OK or throws, so getting here is the acknowledgement.
+					// SET either succeeds with OK or throws, so getting here is the
+					// acknowledgement.
 					tally.value(null);
 				}
 				case GET -> tally.reply(values.get(keys.key(i)));

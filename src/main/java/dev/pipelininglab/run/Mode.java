@@ -18,15 +18,21 @@ public enum Mode {
 	MULTI_KEY("multi-key"),
 
 	/**
-	 * MSET or MGET per batch on keys that share one hash tag, so on a cluster every key is in one slot: no split, but
-	 * one master holds them all.
+	 * MSET or MGET per batch on keys that share one hash tag, so on a cluster every key
+	 * is in one slot: no split, but one master holds them all.
 	 */
 	MULTI_KEY_HASHTAG("multi-key-hashtag"),
 
-	/** A fixed server-side Lua script run with EVALSHA once per batch: the Redis docs' "pipelining vs scripting". */
+	/**
+	 * A fixed server-side Lua script run with EVALSHA once per batch: the Redis docs'
+	 * "pipelining vs scripting".
+	 */
 	SCRIPT("script"),
 
-	/** Lettuce's async API on a connection of its own with manual flushing: the client's own ceiling. */
+	/**
+	 * Lettuce's async API on a connection of its own with manual flushing: the client's
+	 * own ceiling.
+	 */
 	ASYNC("async");
 
 	private final String label;

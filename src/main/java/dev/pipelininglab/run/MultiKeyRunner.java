@@ -14,8 +14,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The reference point pipelining is measured against: one multi-key command per batch (MSET, MGET, or
- * {@code RPOP key count} on Redis 6.2+), so the server parses one command instead of thousands.
+ * The reference point pipelining is measured against: one multi-key command per batch
+ * (MSET, MGET, or {@code RPOP key count} on Redis 6.2+), so the server parses one command
+ * instead of thousands.
  */
 @Component
 class MultiKeyRunner implements BatchRunner {
@@ -63,10 +64,12 @@ class MultiKeyRunner implements BatchRunner {
 	}
 
 	/**
-	 * Redis refuses a multi-key command whose keys are in different hash slots (CROSSSLOT). Spring Data Redis 4.1
-	 * passes MSET and MGET to Lettuce unchanged on a cluster, and Lettuce's cluster API splits them: one command per
-	 * slot, all written without waiting in between (to the right masters) and awaited together, MGET's values put
-	 * back in key order. Demo keys spread over all slots, so a batch of 10,000 becomes about 7,500 commands.
+	 * Redis refuses a multi-key command whose keys are in different hash slots
+	 * (CROSSSLOT). Spring Data Redis 4.1 passes MSET and MGET to Lettuce unchanged on a
+	 * cluster, and Lettuce's cluster API splits them: one command per slot, all written
+	 * without waiting in between (to the right masters) and awaited together, MGET's
+	 * values put back in key order. Demo keys spread over all slots, so a batch of 10,000
+	 * becomes about 7,500 commands.
 	 */
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
@@ -90,7 +93,10 @@ class MultiKeyRunner implements BatchRunner {
 				spread.mastersUsed()));
 	}
 
-	/** An empty list answers RPOP with count with nil, so missing elements are counted as empty pops. */
+	/**
+	 * An empty list answers RPOP with count with nil, so missing elements are counted as
+	 * empty pops.
+	 */
 	static void countAll(List<?> replies, long asked, Tally tally) {
 		long seen = 0;
 		if (replies != null) {

@@ -11,7 +11,10 @@ public enum Operation {
 
 	SET, GET, RPOP,
 
-	/** No key at all: the command the Redis docs' own pipelining benchmark and the go-redis example use. */
+	/**
+	 * No key at all: the command the Redis docs' own pipelining benchmark and the
+	 * go-redis example use.
+	 */
 	PING,
 
 	/** Fills the demo list so RPOP has something to pop. */

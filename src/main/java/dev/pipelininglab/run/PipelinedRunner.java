@@ -16,8 +16,9 @@ import org.springframework.data.redis.core.types.Expiration;
 import org.springframework.stereotype.Component;
 
 /**
- * One {@code StringRedisTemplate.executePipelined} call per batch. With connection pooling each call borrows
- * the same pooled connection back, so a run of many batches stays on one TCP connection.
+ * One {@code StringRedisTemplate.executePipelined} call per batch. With connection
+ * pooling each call borrows the same pooled connection back, so a run of many batches
+ * stays on one TCP connection.
  */
 @Component
 class PipelinedRunner implements BatchRunner {
@@ -30,13 +31,16 @@ class PipelinedRunner implements BatchRunner {
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		KeySpace keys = pass.keys();
-		// The callback receives a proxy of the byte-level RedisConnection, not a StringRedisConnection, so the
-		// widely copied "(StringRedisConnection) connection" cast throws ClassCastException on Spring Data Redis
+		// The callback receives a proxy of the byte-level RedisConnection, not a
+		// StringRedisConnection, so the
+		// widely copied "(StringRedisConnection) connection" cast throws
+		// ClassCastException on Spring Data Redis
 		// 4.1. The byte-level command interfaces are what the proxy really implements.
 		List<Object> replies;
 		try {
 			replies = pass.route().template().executePipelined((RedisCallback<Object>) (connection) -> {
-				// Cluster only: no command may be written for a node still being connected (lettuce issues 1111,
+				// Cluster only: no command may be written for a node still being
+				// connected (lettuce issues 1111,
 				// 2420).
 				NodeConnections.connect(connection, pass.route().factory());
 				send(connection, pass, keys, from, to);
@@ -44,7 +48,8 @@ class PipelinedRunner implements BatchRunner {
 			});
 		}
 		catch (RedisPipelineException ex) {
-			// The rest of the batch ran even though a command failed; count it so the failure report keeps it.
+			// The rest of the batch ran even though a command failed; count it so the
+			// failure report keeps it.
 			PipelineFailures.tally(ex, to - from, (reply) -> count(pass, reply, tally), tally);
 			throw ex;
 		}

@@ -1,6 +1,9 @@
 package dev.pipelininglab.run;
 
-/** Thrown between batches when the observer asked to stop. What was sent before stays sent. */
+/**
+ * Thrown between batches when the observer asked to stop. What was sent before stays
+ * sent.
+ */
 public class RunCancelledException extends RuntimeException {
 
 	RunCancelledException() {

@@ -5,15 +5,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.dao.DataAccessException;
 
 /**
- * A run that Redis stopped part-way. Keeps what had been acknowledged, so a failure never loses track of what
- * was already written.
+ * A run that Redis stopped part-way. Keeps what had been acknowledged, so a failure never
+ * loses track of what was already written.
  */
 public class RunFailedException extends RuntimeException {
 
 	private final RunSpec spec;
 
 	private final long batchesCompleted;
-
 
 	private final long acknowledged;
 
@@ -32,8 +31,10 @@ public class RunFailedException extends RuntimeException {
 	}
 
 	/**
-	 * @param tally everything Redis answered, including the replies of the batch that failed
-	 * @param verified SET: keys read back after the failure that hold their value, or null if not read back
+	 * @param tally everything Redis answered, including the replies of the batch that
+	 * failed
+	 * @param verified SET: keys read back after the failure that hold their value, or
+	 * null if not read back
 	 */
 	RunFailedException(RunSpec spec, long batchesCompleted, Tally tally, @Nullable Long verified, String key,
 			DataAccessException cause) {
@@ -42,8 +43,8 @@ public class RunFailedException extends RuntimeException {
 				verified, key, cause);
 	}
 
-	private RunFailedException(RunSpec spec, long batchesCompleted, long acknowledged, long rejected,
-			long unconfirmed, @Nullable Long written, @Nullable Long verified, String key, DataAccessException cause) {
+	private RunFailedException(RunSpec spec, long batchesCompleted, long acknowledged, long rejected, long unconfirmed,
+			@Nullable Long written, @Nullable Long verified, String key, DataAccessException cause) {
 		super(spec.operation().label() + " " + spec.mode().label() + " failed after " + batchesCompleted + " of "
 				+ spec.batches() + " batches: " + cause.getMessage(), cause);
 		this.spec = spec;
@@ -73,22 +74,34 @@ public class RunFailedException extends RuntimeException {
 		return this.acknowledged;
 	}
 
-	/** Commands Redis answered with an error reply (WRONGTYPE, OOM...); they changed nothing. */
+	/**
+	 * Commands Redis answered with an error reply (WRONGTYPE, OOM...); they changed
+	 * nothing.
+	 */
 	public long rejected() {
 		return this.rejected;
 	}
 
-	/** Commands sent whose replies never arrived (connection lost, timeout); they may or may not have run. */
+	/**
+	 * Commands sent whose replies never arrived (connection lost, timeout); they may or
+	 * may not have run.
+	 */
 	public long unconfirmed() {
 		return this.unconfirmed;
 	}
 
-	/** SET and RPUSH: commands Redis acknowledged, including those beside a refused one in the failing batch. */
+	/**
+	 * SET and RPUSH: commands Redis acknowledged, including those beside a refused one in
+	 * the failing batch.
+	 */
 	public @Nullable Long written() {
 		return this.written;
 	}
 
-	/** SET: keys read back after the failure that hold their value; null when Redis could not be asked. */
+	/**
+	 * SET: keys read back after the failure that hold their value; null when Redis could
+	 * not be asked.
+	 */
 	public @Nullable Long verified() {
 		return this.verified;
 	}

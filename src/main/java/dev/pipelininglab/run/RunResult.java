@@ -7,27 +7,30 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer to one run. Field names are a contract with clients and scripts. Fields that do not apply are left
- * out of the JSON.
+ * The answer to one run. Field names are a contract with clients and scripts. Fields that
+ * do not apply are left out of the JSON.
  *
  * @param operation the command sent for each item
  * @param mode how the commands travelled
- * @param variant the mode, and for pipelines the flush policy, as written in {@code variants=}
- * @param flushPolicy the Lettuce pipelining flush policy of the connection the run used (it only changes how
- * pipelines are written)
- * @param writes pipelined and async runs: how each flush went to Netty, {@code per-flush} (one message) or
- * {@code per-command} (Lettuce's own endpoint)
+ * @param variant the mode, and for pipelines the flush policy, as written in
+ * {@code variants=}
+ * @param flushPolicy the Lettuce pipelining flush policy of the connection the run used
+ * (it only changes how pipelines are written)
+ * @param writes pipelined and async runs: how each flush went to Netty, {@code per-flush}
+ * (one message) or {@code per-command} (Lettuce's own endpoint)
  * @param count items processed
  * @param batchSize commands (or keys) per round trip: 1 for the loop
  * @param batches round trips the client made per pass: {@code count} for the loop
  * @param topology standalone, sentinel or cluster
- * @param elapsedMillis wall time of the commands alone (the median pass when repeated), measured with
- * {@code System.nanoTime}; warm-up, preparation and verification are not included
+ * @param elapsedMillis wall time of the commands alone (the median pass when repeated),
+ * measured with {@code System.nanoTime}; warm-up, preparation and verification are not
+ * included
  * @param opsPerSecond {@code count} divided by the elapsed time
  * @param repeat timed passes
  * @param repeatMillis each pass's time, when there was more than one
  * @param addedRttMillis round-trip time the latency relay added, when one was used
- * @param measuredRttMillis median PING round trip on the run's connection, measured before the run
+ * @param measuredRttMillis median PING round trip on the run's connection, measured
+ * before the run
  * @param written SET and RPUSH: commands Redis acknowledged
  * @param verified SET: keys read back afterwards that hold exactly the value written
  * @param hits GET: keys that had a value
@@ -35,12 +38,14 @@ import org.jspecify.annotations.Nullable;
  * @param popped RPOP: elements popped
  * @param empty RPOP: pops that found the list empty
  * @param pongs PING: PONG replies
- * @param keysPerNode cluster: for each master ({@code host:port}), how many of the run's keys hash to its slots (RPOP
- * and RPUSH: the list key's master, with every command); 0 for masters the run did not touch
+ * @param keysPerNode cluster: for each master ({@code host:port}), how many of the run's
+ * keys hash to its slots (RPOP and RPUSH: the list key's master, with every command); 0
+ * for masters the run did not touch
  * @param slotsTouched cluster: distinct hash slots among the run's keys
- * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits a multi-key command whose
- * keys span slots into one command per slot
- * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key command
+ * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits
+ * a multi-key command whose keys span slots into one command per slot
+ * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key
+ * command
  * @param sample the first values written (as read back), read or popped
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
  */
@@ -55,10 +60,10 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 
 	RunResult withSpeedup(double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
-				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat, this.repeatMillis,
-				this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits, this.misses,
-				this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands, this.note,
-				this.sample, value);
+				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
+				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
+				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
+				this.note, this.sample, value);
 	}
 
 }

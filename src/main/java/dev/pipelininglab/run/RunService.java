@@ -20,23 +20,31 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Service;
 
 /**
- * The one path every measurement takes: pick the route, warm it up, (prepare,) send the batches while the clock
- * runs, stop the clock, verify, report. Modes differ only in their {@link BatchRunner}.
+ * The one path every measurement takes: pick the route, warm it up, (prepare,) send the
+ * batches while the clock runs, stop the clock, verify, report. Modes differ only in
+ * their {@link BatchRunner}.
  */
 @Service
 public class RunService {
 
-	/** Enough items to warm the run's connection and whatever the JIT has not compiled yet. */
+	/**
+	 * Enough items to warm the run's connection and whatever the JIT has not compiled
+	 * yet.
+	 */
 	static final int WARMUP_ITEMS = 10_000;
 
 	/**
-	 * Items a mode must have sent in this process before its code is fully compiled: on 2 cores a fresh app's
-	 * first million pipelined SETs ran at about 60% of its later speed after a 10,000-item warm-up, and at full
-	 * speed after 300,000. Until a mode and operation have sent that many, their warm-up makes up the difference.
+	 * Items a mode must have sent in this process before its code is fully compiled: on 2
+	 * cores a fresh app's first million pipelined SETs ran at about 60% of its later
+	 * speed after a 10,000-item warm-up, and at full speed after 300,000. Until a mode
+	 * and operation have sent that many, their warm-up makes up the difference.
 	 */
 	static final int JIT_WARMUP_ITEMS = 300_000;
 
-	/** The warm-up is bounded by round trips too, so loops and short batches warm up quickly. */
+	/**
+	 * The warm-up is bounded by round trips too, so loops and short batches warm up
+	 * quickly.
+	 */
 	static final int WARMUP_ROUND_TRIPS = 1_000;
 
 	/** Through a latency relay every round trip costs the added RTT. */
@@ -48,7 +56,10 @@ public class RunService {
 
 	private final DemoData data;
 
-	/** Items each mode and operation has sent in this process, warm-ups included: how warm their code is. */
+	/**
+	 * Items each mode and operation has sent in this process, warm-ups included: how warm
+	 * their code is.
+	 */
 	private final Map<Work, AtomicLong> sent = new ConcurrentHashMap<>();
 
 	private final KeySpace keys;
@@ -72,7 +83,9 @@ public class RunService {
 		this.layout = layout;
 	}
 
-	/** @return null when the spec can run here, else why not */
+	/**
+	 * @return null when the spec can run here, else why not
+	 */
 	public @Nullable String unsupported(RunSpec spec) {
 		return this.runners.get(spec.mode()).unsupported(spec, this.topology);
 	}
@@ -81,7 +94,10 @@ public class RunService {
 		return run(spec, RunObserver.NONE);
 	}
 
-	/** A single run on whatever state Redis is in: no preparation, so RPOP pops what the list holds. */
+	/**
+	 * A single run on whatever state Redis is in: no preparation, so RPOP pops what the
+	 * list holds.
+	 */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
 		observer.started(spec.repeat() * spec.batches());
@@ -89,9 +105,9 @@ public class RunService {
 	}
 
 	/**
-	 * Runs every variant on the same keys and values, each from the same starting state (SET: keys absent; GET:
-	 * keys present; RPOP: list holding {@code count} elements). Variants the topology cannot run are listed as
-	 * skipped, with the reason.
+	 * Runs every variant on the same keys and values, each from the same starting state
+	 * (SET: keys absent; GET: keys present; RPOP: list holding {@code count} elements).
+	 * Variants the topology cannot run are listed as skipped, with the reason.
 	 */
 	public Comparison compare(RunSpec base, List<Variant> variants, RunObserver observer) {
 		List<RunSpec> runnable = new ArrayList<>();
@@ -118,7 +134,10 @@ public class RunService {
 				List.copyOf(skipped));
 	}
 
-	/** Pipelined runs of the same work at each batch size: the Redis docs' throughput-against-length figure. */
+	/**
+	 * Pipelined runs of the same work at each batch size: the Redis docs'
+	 * throughput-against-length figure.
+	 */
 	public Sweep sweep(RunSpec base, List<Integer> batchSizes, RunObserver observer) {
 		RunSpec pipelined = base.with(Variant.of(Mode.PIPELINED));
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
@@ -130,7 +149,8 @@ public class RunService {
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batches()).sum());
 		if (base.operation() == Operation.GET) {
 			try {
-				// Once per key layout the variants use (the hash-tag variant reads keys of its own).
+				// Once per key layout the variants use (the hash-tag variant reads keys
+				// of its own).
 				Map<String, KeySpace> layouts = new java.util.LinkedHashMap<>();
 				specs.forEach((spec) -> {
 					KeySpace keys = this.runners.get(spec.mode()).keySpace(this.keys);
@@ -188,9 +208,10 @@ public class RunService {
 	}
 
 	/**
-	 * Keeps what Redis acknowledged before and beside the failure. When Redis refused commands but still answers,
-	 * the keys of a SET run are read back too, so the report says what the run really left behind; after a lost
-	 * connection or a timeout they are not, as that would only wait on the same dead or stalled server.
+	 * Keeps what Redis acknowledged before and beside the failure. When Redis refused
+	 * commands but still answers, the keys of a SET run are read back too, so the report
+	 * says what the run really left behind; after a lost connection or a timeout they are
+	 * not, as that would only wait on the same dead or stalled server.
 	 */
 	private RunFailedException failed(RunSpec spec, long batchesDone, Tally tally, DataAccessException ex) {
 		boolean refused = tally.rejectedCount() > 0;
@@ -201,21 +222,24 @@ public class RunService {
 		}
 		Long verified = null;
 		if (refused && spec.operation() == Operation.SET) {
-			// Only the keys the run got to: those of the batches done and of the one that failed.
+			// Only the keys the run got to: those of the batches done and of the one that
+			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data.verifyKeys(this.keys, reached, spec.batchSize(), new Tally(0));
 			}
 			catch (DataAccessException unanswered) {
-				// Redis stopped answering meanwhile; the report goes out without the read-back.
+				// Redis stopped answering meanwhile; the report goes out without the
+				// read-back.
 			}
 		}
 		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
 	}
 
 	/**
-	 * An untimed pass of the same work on separate warm-up keys, so JIT and connections are warm, then removed.
-	 * Long the first time a mode and operation run in this process, short once the JIT has seen enough of them.
+	 * An untimed pass of the same work on separate warm-up keys, so JIT and connections
+	 * are warm, then removed. Long the first time a mode and operation run in this
+	 * process, short once the JIT has seen enough of them.
 	 */
 	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
 		AtomicLong sent = sent(spec);
@@ -254,7 +278,10 @@ public class RunService {
 		}
 	}
 
-	/** Median PING round trip on the run's route, so an added RTT is shown as measured, not as configured. */
+	/**
+	 * Median PING round trip on the run's route, so an added RTT is shown as measured,
+	 * not as configured.
+	 */
 	private static double measureRtt(Route route) {
 		long[] nanos = new long[RTT_PINGS];
 		for (int i = 0; i < RTT_PINGS; i++) {

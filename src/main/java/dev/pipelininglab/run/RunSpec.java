@@ -6,8 +6,8 @@ import dev.pipelininglab.redis.FlushPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Everything that defines one measured run; every way into the app becomes one of these. Bounds are checked
- * where requests arrive; this record only guards its invariants.
+ * Everything that defines one measured run; every way into the app becomes one of these.
+ * Bounds are checked where requests arrive; this record only guards its invariants.
  *
  * @param operation the command sent for each item
  * @param mode how the commands travel
@@ -48,8 +48,8 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 	}
 
 	RunSpec withCount(long items) {
-		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items),
-				0, this.ttl, this.addedRtt, 1);
+		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items), 0,
+				this.ttl, this.addedRtt, 1);
 	}
 
 	long batches() {

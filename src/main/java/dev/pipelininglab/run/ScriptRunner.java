@@ -16,22 +16,23 @@ import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
 
 /**
- * The Redis docs' "pipelining vs scripting": one EVALSHA per batch runs a fixed Lua script that does the whole
- * batch inside the server. The scripts are constants; no request ever supplies script text, and keys come from the
- * demo key space only.
+ * The Redis docs' "pipelining vs scripting": one EVALSHA per batch runs a fixed Lua
+ * script that does the whole batch inside the server. The scripts are constants; no
+ * request ever supplies script text, and keys come from the demo key space only.
  * <p>
- * The digests are computed here, and a server that does not know a script yet gets it through one EVAL, which caches
- * it where it ran. SCRIPT LOAD would not do: Lettuce counts SCRIPT among read-only commands, so with replica reads it
- * loads the script on a replica while EVALSHA (a write) runs on the master.
+ * The digests are computed here, and a server that does not know a script yet gets it
+ * through one EVAL, which caches it where it ran. SCRIPT LOAD would not do: Lettuce
+ * counts SCRIPT among read-only commands, so with replica reads it loads the script on a
+ * replica while EVALSHA (a write) runs on the master.
  */
 @Component
 class ScriptRunner implements BatchRunner {
 
-	private static final Map<Operation, String> SCRIPTS = new EnumMap<>(Map.of(
-			Operation.SET, "for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS",
-			Operation.GET, "local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end"
-					+ " return values",
-			Operation.RPOP, "local popped = {} for i = 1, tonumber(ARGV[1]) do local value = redis.call('RPOP',"
+	private static final Map<Operation, String> SCRIPTS = new EnumMap<>(Map.of(Operation.SET,
+			"for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS", Operation.GET,
+			"local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end" + " return values",
+			Operation.RPOP,
+			"local popped = {} for i = 1, tonumber(ARGV[1]) do local value = redis.call('RPOP',"
 					+ " KEYS[1]) if not value then break end popped[i] = value end return popped",
 			Operation.PING, "for i = 1, tonumber(ARGV[1]) do redis.call('PING') end return tonumber(ARGV[1])"));
 
@@ -91,8 +92,10 @@ class ScriptRunner implements BatchRunner {
 		}
 		ReturnType type = (pass.operation() == Operation.GET || pass.operation() == Operation.RPOP) ? ReturnType.MULTI
 				: ReturnType.INTEGER;
-		Object reply = pass.route().template().execute((RedisCallback<Object>) (connection) ->
-				evalSha(connection, pass.operation(), type, numKeys, keysAndArgs));
+		Object reply = pass.route()
+			.template()
+			.execute((RedisCallback<Object>) (connection) -> evalSha(connection, pass.operation(), type, numKeys,
+					keysAndArgs));
 		switch (pass.operation()) {
 			case SET -> {
 				for (int i = 0; i < size; i++) {
@@ -114,12 +117,15 @@ class ScriptRunner implements BatchRunner {
 			return connection.scriptingCommands().evalSha(DIGESTS.get(operation), type, numKeys, keysAndArgs);
 		}
 		catch (DataAccessException ex) {
-			// Spring's "Error in execution" wraps the reply, so the reply text is on the cause.
+			// Spring's "Error in execution" wraps the reply, so the reply text is on the
+			// cause.
 			if (!String.valueOf(NestedExceptionUtils.getMostSpecificCause(ex).getMessage()).contains("NOSCRIPT")) {
 				throw ex;
 			}
-			// First use on this server, or it lost its script cache (restart, failover, SCRIPT FLUSH): EVAL runs the
-			// same constant script and caches it there, so the next batch's EVALSHA finds it.
+			// First use on this server, or it lost its script cache (restart, failover,
+			// SCRIPT FLUSH): EVAL runs the
+			// same constant script and caches it there, so the next batch's EVALSHA finds
+			// it.
 			byte[] script = SCRIPTS.get(operation).getBytes(StandardCharsets.UTF_8);
 			return connection.scriptingCommands().eval(script, type, numKeys, keysAndArgs);
 		}

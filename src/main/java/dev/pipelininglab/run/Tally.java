@@ -6,8 +6,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts replies as batches complete, keeping only the first few values, so memory stays flat however many
- * commands a run sends.
+ * Counts replies as batches complete, keeping only the first few values, so memory stays
+ * flat however many commands a run sends.
  */
 final class Tally {
 
@@ -28,7 +28,10 @@ final class Tally {
 		this.sample = new ArrayList<>(Math.min(sampleLimit, 1024));
 	}
 
-	/** A reply that carried something; {@code shown} is added to the sample while there is room. */
+	/**
+	 * A reply that carried something; {@code shown} is added to the sample while there is
+	 * room.
+	 */
 	void value(@Nullable String shown) {
 		this.values++;
 		if (shown != null && this.sample.size() < this.sampleLimit) {
@@ -50,12 +53,17 @@ final class Tally {
 		this.nils++;
 	}
 
-	/** A command Redis answered with an error reply (WRONGTYPE, OOM...): it did nothing. */
+	/**
+	 * A command Redis answered with an error reply (WRONGTYPE, OOM...): it did nothing.
+	 */
 	void rejected() {
 		this.rejected++;
 	}
 
-	/** Commands sent whose replies never arrived (connection lost, timeout): they may or may not have run. */
+	/**
+	 * Commands sent whose replies never arrived (connection lost, timeout): they may or
+	 * may not have run.
+	 */
 	void unconfirmed(long commands) {
 		this.unconfirmed += commands;
 	}

@@ -6,9 +6,10 @@ import dev.pipelininglab.redis.FlushPolicy;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One contender in a comparison: a mode, and for pipelines the flush policy. Written as {@code loop},
- * {@code pipelined} (the request's flush policy), {@code pipelined-<policy>} such as
- * {@code pipelined-buffered-1000}, {@code multi-key}, {@code multi-key-hashtag}, {@code script} or {@code async}.
+ * One contender in a comparison: a mode, and for pipelines the flush policy. Written as
+ * {@code loop}, {@code pipelined} (the request's flush policy),
+ * {@code pipelined-<policy>} such as {@code pipelined-buffered-1000}, {@code multi-key},
+ * {@code multi-key-hashtag}, {@code script} or {@code async}.
  */
 public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy) {
 

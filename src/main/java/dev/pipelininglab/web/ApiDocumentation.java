@@ -30,9 +30,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The API description at {@code /v3/api-docs} (and Swagger UI at {@code /swagger-ui.html}). Written here rather
- * than in annotations on the controllers so the bounds it states are the configured ones ({@code lab.limits.*}),
- * and so the controllers stay readable. Endpoint summaries come from the index page's own list.
+ * The API description at {@code /v3/api-docs} (and Swagger UI at
+ * {@code /swagger-ui.html}). Written here rather than in annotations on the controllers
+ * so the bounds it states are the configured ones ({@code lab.limits.*}), and so the
+ * controllers stay readable. Endpoint summaries come from the index page's own list.
  */
 @Configuration(proxyBeanMethods = false)
 class ApiDocumentation {
@@ -49,7 +50,10 @@ class ApiDocumentation {
 
 	private static final String LAB = "Lab";
 
-	/** Which query parameters each GET endpoint accepts; {@link RunRequests} rejects the others with a 400. */
+	/**
+	 * Which query parameters each GET endpoint accepts; {@link RunRequests} rejects the
+	 * others with a 400.
+	 */
 	private static final Map<String, List<String>> QUERY = Map.ofEntries(
 			Map.entry("/pipeset/{count}", List.of("batchSize", "sample", "ttl", "flushPolicy", "rtt")),
 			Map.entry("/pipeget/{count}", List.of("batchSize", "sample", "flushPolicy", "rtt")),
@@ -147,41 +151,46 @@ class ApiDocumentation {
 		private void describe(Parameter parameter) {
 			int defaultBatch = this.limits.defaultBatchSize();
 			switch (parameter.getName()) {
-				case "count" -> set(parameter, "How many commands: keys to SET or GET, elements to RPOP or RPUSH, PINGs",
-						integer(1, this.limits.maxCount(), null), 10000);
-				case "op" -> set(parameter, "The command to run", new StringSchema()._enum(List.of("set", "get", "rpop",
-						"ping")), "set");
-				case "batchSize" -> set(parameter, "Commands per pipeline, multi-key command or script call; at most"
-						+ " count. Default " + defaultBatch + " (or count when smaller)",
+				case "count" ->
+					set(parameter, "How many commands: keys to SET or GET, elements to RPOP or RPUSH, PINGs",
+							integer(1, this.limits.maxCount(), null), 10000);
+				case "op" -> set(parameter, "The command to run",
+						new StringSchema()._enum(List.of("set", "get", "rpop", "ping")), "set");
+				case "batchSize" -> set(parameter,
+						"Commands per pipeline, multi-key command or script call; at most" + " count. Default "
+								+ defaultBatch + " (or count when smaller)",
 						integer(1, this.limits.maxBatchSize(), defaultBatch), 1000);
 				case "sample" -> set(parameter, "How many values to echo back",
 						integer(0, this.limits.maxSample(), this.limits.defaultSample()), 3);
 				case "ttl" -> set(parameter, "SET only: seconds until the keys expire",
 						integer(1, RunRequests.MAX_TTL_SECONDS, null), 300);
-				case "flushPolicy" -> set(parameter, "When Lettuce writes pipelined commands to the socket:"
-						+ " flush-each-command, flush-on-close or buffered-<n>. Default "
-						+ this.properties.pipeline().flushPolicy() + " (lab.pipeline.flush-policy)",
+				case "flushPolicy" -> set(parameter,
+						"When Lettuce writes pipelined commands to the socket:"
+								+ " flush-each-command, flush-on-close or buffered-<n>. Default "
+								+ this.properties.pipeline().flushPolicy() + " (lab.pipeline.flush-policy)",
 						new StringSchema().pattern("^(flush-each-command|flush-on-close|buffered-[1-9][0-9]*)$"),
 						"buffered-1000");
-				case "rtt" -> set(parameter, "Milliseconds of round-trip time to add through the lab's latency"
-						+ " relay, to see pipelining on a slow network (standalone Redis only)",
+				case "rtt" -> set(parameter,
+						"Milliseconds of round-trip time to add through the lab's latency"
+								+ " relay, to see pipelining on a slow network (standalone Redis only)",
 						new NumberSchema().minimum(BigDecimal.ZERO)
 							.exclusiveMinimum(true)
-							.maximum(BigDecimal.valueOf(RunRequests.MAX_RTT_MILLIS)), 2);
+							.maximum(BigDecimal.valueOf(RunRequests.MAX_RTT_MILLIS)),
+						2);
 				case "repeat" -> set(parameter, "Timed passes per variant or batch size; the median is reported",
 						integer(1, this.limits.maxRepeat(), 1), 3);
 				case "variants" -> set(parameter, "Comma-separated variants, in order: loop, pipelined,"
 						+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag,"
 						+ " script, async. Default: loop, each flush policy, multi-key, multi-key-hashtag, script and"
-						+ " async",
-						new StringSchema(), "loop,pipelined,multi-key");
-				case "batchSizes" -> set(parameter, "Comma-separated batch sizes, at most "
-						+ RunRequests.MAX_SWEEP_POINTS + ", each between 1 and " + this.limits.maxBatchSize()
-						+ " and at most count. Default " + RunRequests.DEFAULT_SWEEP + " up to count",
+						+ " async", new StringSchema(), "loop,pipelined,multi-key");
+				case "batchSizes" -> set(parameter,
+						"Comma-separated batch sizes, at most " + RunRequests.MAX_SWEEP_POINTS + ", each between 1 and "
+								+ this.limits.maxBatchSize() + " and at most count. Default "
+								+ RunRequests.DEFAULT_SWEEP + " up to count",
 						new StringSchema(), "1,10,100,1000,10000");
-				case "limit" -> set(parameter, "How many runs to list, newest first",
-						integer(1, this.properties.jobs().history(),
-								Math.min(RunRequests.DEFAULT_LIST_LIMIT, this.properties.jobs().history())), 20);
+				case "limit" ->
+					set(parameter, "How many runs to list, newest first", integer(1, this.properties.jobs().history(),
+							Math.min(RunRequests.DEFAULT_LIST_LIMIT, this.properties.jobs().history())), 20);
 				case "id" -> set(parameter, "The run's id, from the Location of POST /runs",
 						new StringSchema().format("uuid"), EXAMPLE_ID);
 				default -> {
@@ -210,29 +219,37 @@ class ApiDocumentation {
 			if (runEndpoint) {
 				responses.get("200").description("The run is done: what it measured and what it verified");
 				problem(responses, "400", "A parameter is out of bounds, malformed, or does not apply to this endpoint",
-						"invalid-parameter", "Invalid parameter", "batchSize must be between 1 and "
-								+ this.limits.maxBatchSize() + ", got 0", Map.of("parameter", "batchSize"));
+						"invalid-parameter", "Invalid parameter",
+						"batchSize must be between 1 and " + this.limits.maxBatchSize() + ", got 0",
+						Map.of("parameter", "batchSize"));
 				problem(responses, "409", "Redis refused a command (e.g. WRONGTYPE on the demo list)",
-						"redis-error-reply", "Redis refused a command", "Redis answered a command on pipelining-lab:list"
+						"redis-error-reply", "Redis refused a command",
+						"Redis answered a command on pipelining-lab:list"
 								+ " with an error: WRONGTYPE Operation against a key holding the wrong kind of value",
 						Map.of("key", "pipelining-lab:list"));
 			}
 			switch (endpoint) {
 				case "POST /runs" -> {
 					responses.remove("200");
-					responses.addApiResponse("202", new ApiResponse()
-						.description("Accepted: the run is QUEUED; follow it at the Location")
-						.addHeaderObject("Location", new Header().description("/runs/{id} of the new run")
-							.schema(new StringSchema()))
-						.content(json("#/components/schemas/RunRecord")));
-					problem(responses, "400", "The body is not JSON, has a field of the wrong type or an unknown"
-							+ " field, or a value is out of bounds; parameter names the field (or body)",
-							"invalid-parameter", "Invalid parameter", "count must be between 1 and "
-									+ this.limits.maxCount() + ", got 0", Map.of("parameter", "count"));
-					problem(responses, "429", "Every run slot of this instance is taken (lab.jobs.max-concurrent);"
-							+ " Retry-After says when to try again", "too-busy", "Too many runs at once",
+					responses.addApiResponse("202",
+							new ApiResponse().description("Accepted: the run is QUEUED; follow it at the Location")
+								.addHeaderObject("Location",
+										new Header().description("/runs/{id} of the new run")
+											.schema(new StringSchema()))
+								.content(json("#/components/schemas/RunRecord")));
+					problem(responses, "400",
+							"The body is not JSON, has a field of the wrong type or an unknown"
+									+ " field, or a value is out of bounds; parameter names the field (or body)",
+							"invalid-parameter", "Invalid parameter",
+							"count must be between 1 and " + this.limits.maxCount() + ", got 0",
+							Map.of("parameter", "count"));
+					problem(responses, "429",
+							"Every run slot of this instance is taken (lab.jobs.max-concurrent);"
+									+ " Retry-After says when to try again",
+							"too-busy", "Too many runs at once",
 							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
-									+ " try again later", Map.of("retryAfterSeconds", 5));
+									+ " try again later",
+							Map.of("retryAfterSeconds", 5));
 					responses.get("429")
 						.addHeaderObject("Retry-After", new Header().description("Seconds to wait before trying again")
 							.schema(new IntegerSchema()));
@@ -249,9 +266,11 @@ class ApiDocumentation {
 				}
 				case "DELETE /runs/{id}" -> {
 					responses.remove("200");
-					responses.addApiResponse("202", new ApiResponse()
-						.description("Cancel requested: the run stops before its next batch and becomes CANCELLED")
-						.content(json("#/components/schemas/RunRecord")));
+					responses.addApiResponse("202",
+							new ApiResponse()
+								.description(
+										"Cancel requested: the run stops before its next batch and becomes CANCELLED")
+								.content(json("#/components/schemas/RunRecord")));
 					notFound(responses);
 					problem(responses, "409", "The run has already finished", "run-finished", "Run already finished",
 							"Run " + EXAMPLE_ID + " has already finished with status DONE; there is nothing to cancel",
@@ -270,14 +289,16 @@ class ApiDocumentation {
 					notFound(responses);
 				}
 				case "DELETE /keys" -> responses.get("200").description("How many demo keys were removed");
-				case "GET /" -> responses.get("200").description("The web page for browsers (text/html), the list of"
-						+ " endpoints for Accept: application/json");
+				case "GET /" -> responses.get("200")
+					.description("The web page for browsers (text/html), the list of"
+							+ " endpoints for Accept: application/json");
 				default -> {
 				}
 			}
 			if (!endpoint.equals("GET /")) {
 				problem(responses, "503", "Redis cannot be reached or did not answer in time", "redis-unavailable",
-						"Redis unavailable", "Cannot reach Redis at localhost:6379. Start Redis or point"
+						"Redis unavailable",
+						"Cannot reach Redis at localhost:6379. Start Redis or point"
 								+ " spring.data.redis.* at one; the app reconnects by itself.",
 						Map.of("redis", List.of("localhost:6379")));
 			}
@@ -286,7 +307,8 @@ class ApiDocumentation {
 		private static void notFound(ApiResponses responses) {
 			problem(responses, "404", "No run has this id: it never existed, expired, or DELETE /keys removed it",
 					"run-not-found", "Run not found", "No run with id '" + EXAMPLE_ID + "': it never existed, its"
-							+ " record expired, or DELETE /keys removed it", Map.of("id", EXAMPLE_ID));
+							+ " record expired, or DELETE /keys removed it",
+					Map.of("id", EXAMPLE_ID));
 		}
 
 		private static void problem(ApiResponses responses, String status, String description, String type,
@@ -297,10 +319,11 @@ class ApiDocumentation {
 			example.put("status", Integer.parseInt(status));
 			example.put("detail", detail);
 			example.putAll(extra);
-			responses.addApiResponse(status, new ApiResponse().description(description)
-				.content(new Content().addMediaType(PROBLEM_JSON, new MediaType()
-					.schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))
-					.example(example))));
+			responses.addApiResponse(status,
+					new ApiResponse().description(description)
+						.content(new Content().addMediaType(PROBLEM_JSON,
+								new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))
+									.example(example))));
 		}
 
 		private static Content json(String ref) {
@@ -316,26 +339,31 @@ class ApiDocumentation {
 						+ this.limits.maxCount() + ", batchSize 1 to " + this.limits.maxBatchSize() + " and at most"
 						+ " count, sample 0 to " + this.limits.maxSample() + ", repeat 1 to " + this.limits.maxRepeat()
 						+ ". Unknown fields are rejected.");
-			body.addExamples("single", new Example().summary("One pipelined SET run")
-				.value(Map.of("kind", "single", "operation", "set", "mode", "pipelined", "count", 1000000,
-						"batchSize", 10000)));
-			body.addExamples("compare", new Example().summary("Loop against pipelines and MSET")
-				.value(Map.of("kind", "compare", "operation", "set", "count", 100000, "batchSize", 1000, "variants",
-						List.of("loop", "pipelined-flush-on-close", "multi-key", "async"))));
-			body.addExamples("sweep", new Example().summary("Throughput against pipeline length")
-				.value(Map.of("kind", "sweep", "operation", "get", "count", 100000, "batchSizes",
-						List.of(1, 10, 100, 1000, 10000))));
+			body.addExamples("single",
+					new Example().summary("One pipelined SET run")
+						.value(Map.of("kind", "single", "operation", "set", "mode", "pipelined", "count", 1000000,
+								"batchSize", 10000)));
+			body.addExamples("compare",
+					new Example().summary("Loop against pipelines and MSET")
+						.value(Map.of("kind", "compare", "operation", "set", "count", 100000, "batchSize", 1000,
+								"variants", List.of("loop", "pipelined-flush-on-close", "multi-key", "async"))));
+			body.addExamples("sweep",
+					new Example().summary("Throughput against pipeline length")
+						.value(Map.of("kind", "sweep", "operation", "get", "count", 100000, "batchSizes",
+								List.of(1, 10, 100, 1000, 10000))));
 		}
 
 		private static Schema<?> problemSchema() {
 			Schema<?> schema = new ObjectSchema().description("An RFC 9457 problem; type is stable, detail is for"
 					+ " people, and some problems add properties such as parameter, key, id or retryAfterSeconds");
-			schema.addProperty("type", new StringSchema().format("uri").example("urn:pipelining-lab:problem:invalid-parameter"));
+			schema.addProperty("type",
+					new StringSchema().format("uri").example("urn:pipelining-lab:problem:invalid-parameter"));
 			schema.addProperty("title", new StringSchema());
 			schema.addProperty("status", new IntegerSchema());
 			schema.addProperty("detail", new StringSchema());
 			schema.addProperty("instance", new StringSchema().format("uri-reference"));
-			schema.addProperty("parameter", new StringSchema().description("400: the parameter or body field at fault"));
+			schema.addProperty("parameter",
+					new StringSchema().description("400: the parameter or body field at fault"));
 			schema.addProperty("retryAfterSeconds", new IntegerSchema().description("429: as in Retry-After"));
 			schema.setRequired(List.of("type", "title", "status", "detail"));
 			schema.additionalProperties(true);

@@ -9,7 +9,10 @@ import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ResponseBody;
 
-/** {@code /}: the page for a browser, the same list of endpoints as JSON for {@code Accept: application/json}. */
+/**
+ * {@code /}: the page for a browser, the same list of endpoints as JSON for
+ * {@code Accept: application/json}.
+ */
 @Controller
 class IndexController {
 
@@ -39,8 +42,8 @@ class IndexController {
 					"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
 			new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
 					"Server-Sent Events with the run's record on every change, until a final status"),
-			new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
-			new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html", "the API description, browsable; spec at /v3/api-docs"));
+			new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"), new Endpoint("GET",
+					"/swagger-ui.html", "/swagger-ui.html", "the API description, browsable; spec at /v3/api-docs"));
 
 	private final Topology topology;
 

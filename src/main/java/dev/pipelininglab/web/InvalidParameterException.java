@@ -1,6 +1,9 @@
 package dev.pipelininglab.web;
 
-/** A request parameter outside what the lab accepts; becomes a 400 problem naming the parameter. */
+/**
+ * A request parameter outside what the lab accepts; becomes a 400 problem naming the
+ * parameter.
+ */
 class InvalidParameterException extends RuntimeException {
 
 	private final String parameter;

@@ -7,10 +7,12 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The run endpoints with a path segment left out ({@code /pipeset/}, {@code /compare/set}): a 400 that names
- * the missing parameter and shows the right form, rather than a bare 404. Never touches Redis.
+ * The run endpoints with a path segment left out ({@code /pipeset/},
+ * {@code /compare/set}): a 400 that names the missing parameter and shows the right form,
+ * rather than a bare 404. Never touches Redis.
  */
-// Not part of the API description: these paths exist only to answer a helpful 400 for a malformed URL.
+// Not part of the API description: these paths exist only to answer a helpful 400 for a
+// malformed URL.
 @Hidden
 @RestController
 class MissingSegments {

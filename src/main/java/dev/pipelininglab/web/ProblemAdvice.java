@@ -32,8 +32,8 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Every failure becomes an RFC 9457 {@code application/problem+json} answer with a stable {@code type} and a
- * detail a person understands; stack traces stay in the log.
+ * Every failure becomes an RFC 9457 {@code application/problem+json} answer with a stable
+ * {@code type} and a detail a person understands; stack traces stay in the log.
  */
 @RestControllerAdvice
 class ProblemAdvice extends ResponseEntityExceptionHandler {
@@ -61,7 +61,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			.body(parameterProblem(name, name + " must be " + expected + ", got '" + ex.getValue() + "'"));
 	}
 
-	/** Query parameters bind to {@link RunParams}; a value of the wrong type fails that binding. */
+	/**
+	 * Query parameters bind to {@link RunParams}; a value of the wrong type fails that
+	 * binding.
+	 */
 	@Override
 	protected @Nullable ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
 			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
@@ -73,8 +76,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			case "flushPolicy", "variants", "batchSizes" -> "text";
 			default -> "a whole number";
 		};
-		return ResponseEntity.badRequest().body(parameterProblem(name, name + " must be " + expected + ", got '"
-				+ value + "'"));
+		return ResponseEntity.badRequest()
+			.body(parameterProblem(name, name + " must be " + expected + ", got '" + value + "'"));
 	}
 
 	@ExceptionHandler
@@ -110,14 +113,18 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			problem.setProperty("verified", ex.verified());
 		}
 		if (type == ProblemType.REDIS_ERROR_REPLY) {
-			// Pipelines are not atomic: say plainly what is known to have happened and what may have.
+			// Pipelines are not atomic: say plainly what is known to have happened and
+			// what may have.
 			problem.setDetail(problem.getDetail() + " " + ex.acknowledged() + " commands succeeded before the"
-					+ " failure and stay done" + ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
+					+ " failure and stay done"
+					+ ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
 							+ " failing batch may have run too (commands in a pipeline run independently)" : "")
 					+ ((ex.verified() != null) ? "; " + ex.verified() + " of the run's keys hold their value now"
-							+ " (read back after the failure)" : "") + ".");
+							+ " (read back after the failure)" : "")
+					+ ".");
 		}
-		// The run's own message names the wrapper ("Pipeline contained one or more invalid commands" even for a
+		// The run's own message names the wrapper ("Pipeline contained one or more
+		// invalid commands" even for a
 		// timeout); the innermost cause says what happened.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
@@ -166,8 +173,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	/**
-	 * A {@code POST /runs} body that is not JSON, has a field of the wrong type, or a field the body does not have:
-	 * a 400 naming that field, or {@code body} when the JSON itself is broken or missing.
+	 * A {@code POST /runs} body that is not JSON, has a field of the wrong type, or a
+	 * field the body does not have: a 400 naming that field, or {@code body} when the
+	 * JSON itself is broken or missing.
 	 */
 	@Override
 	protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
@@ -177,9 +185,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
 			if (cause instanceof UnrecognizedPropertyException unknown) {
 				name = unknown.getPropertyName();
-				detail = name + " must be left out: the body has no such field (known fields: "
-						+ String.join(", ", unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList())
-						+ ")";
+				detail = name + " must be left out: the body has no such field (known fields: " + String.join(", ",
+						unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList()) + ")";
 				break;
 			}
 			if (cause instanceof JacksonException jackson) {
@@ -192,7 +199,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 				if (field != null) {
 					name = field;
 					detail = field + " must be " + expectedJson(field)
-							+ ((cause instanceof InvalidFormatException invalid) ? ", got '" + invalid.getValue() + "'" : "");
+							+ ((cause instanceof InvalidFormatException invalid) ? ", got '" + invalid.getValue() + "'"
+									: "");
 				}
 				else if (cause instanceof StreamReadException) {
 					// Broken JSON: the parser says where.
@@ -236,12 +244,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 					+ " (spring.data.redis.timeout).";
 			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
 					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
-			case REDIS_AUTH_FAILED -> this.topology.describe() + " refused the app's credentials ("
-					+ RedisFailure.authRefusal(cause) + "). Check spring.data.redis.username and"
-					+ " spring.data.redis.password.";
-			case REDIS_ERROR_REPLY -> "Redis answered "
-					+ ((key != null) ? "a command on " + key : "a command") + " with an error: "
-					+ RedisFailure.replyText(cause);
+			case REDIS_AUTH_FAILED ->
+				this.topology.describe() + " refused the app's credentials (" + RedisFailure.authRefusal(cause)
+						+ "). Check spring.data.redis.username and" + " spring.data.redis.password.";
+			case REDIS_ERROR_REPLY -> "Redis answered " + ((key != null) ? "a command on " + key : "a command")
+					+ " with an error: " + RedisFailure.replyText(cause);
 			default -> "Cannot reach " + this.topology.describe() + ". Start Redis or point spring.data.redis.* at"
 					+ " one; the app reconnects by itself.";
 		};

@@ -4,7 +4,10 @@ import java.net.URI;
 
 import org.springframework.http.HttpStatus;
 
-/** Stable problem {@code type} URIs, so clients can branch on them rather than on the wording of a detail. */
+/**
+ * Stable problem {@code type} URIs, so clients can branch on them rather than on the
+ * wording of a detail.
+ */
 enum ProblemType {
 
 	INVALID_PARAMETER(HttpStatus.BAD_REQUEST, "Invalid parameter"),
@@ -13,7 +16,10 @@ enum ProblemType {
 
 	REDIS_TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE, "Redis did not answer in time"),
 
-	/** Redis is up but refuses the configured username or password: a configuration error, not an outage. */
+	/**
+	 * Redis is up but refuses the configured username or password: a configuration error,
+	 * not an outage.
+	 */
 	REDIS_AUTH_FAILED(HttpStatus.SERVICE_UNAVAILABLE, "Redis refused the credentials"),
 
 	REDIS_ERROR_REPLY(HttpStatus.CONFLICT, "Redis refused a command"),
@@ -21,8 +27,8 @@ enum ProblemType {
 	TOO_MANY_ROUTES(HttpStatus.CONFLICT, "Too many connection routes"),
 
 	/**
-	 * More requests at once than the app lets reach Redis, or every job slot taken ({@code POST /runs}); answered
-	 * with Retry-After.
+	 * More requests at once than the app lets reach Redis, or every job slot taken
+	 * ({@code POST /runs}); answered with Retry-After.
 	 */
 	TOO_BUSY(HttpStatus.TOO_MANY_REQUESTS, "Too many runs at once"),
 

@@ -12,8 +12,9 @@ import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 
 /**
- * Sorts a Redis failure into what the client should hear. Spring Data Redis wraps Lettuce's exceptions
- * differently on the blocking and the pipelined paths, so the whole cause chain is inspected.
+ * Sorts a Redis failure into what the client should hear. Spring Data Redis wraps
+ * Lettuce's exceptions differently on the blocking and the pipelined paths, so the whole
+ * cause chain is inspected.
  */
 final class RedisFailure {
 
@@ -21,11 +22,13 @@ final class RedisFailure {
 	}
 
 	static ProblemType classify(Throwable failure) {
-		// Checked first: a refused AUTH arrives wrapped in "Unable to connect", which would read as an outage.
+		// Checked first: a refused AUTH arrives wrapped in "Unable to connect", which
+		// would read as an outage.
 		if (authRefusal(failure) != null) {
 			return ProblemType.REDIS_AUTH_FAILED;
 		}
-		// Also wrapped in "Unable to connect", though Redis is fine: the app's own connections were all taken.
+		// Also wrapped in "Unable to connect", though Redis is fine: the app's own
+		// connections were all taken.
 		if (isPoolExhausted(failure)) {
 			return ProblemType.TOO_BUSY;
 		}
@@ -43,7 +46,8 @@ final class RedisFailure {
 			if (cause instanceof RedisCommandExecutionException) {
 				return ProblemType.REDIS_ERROR_REPLY;
 			}
-			// The pipelined path reports an error reply as this exception carrying only the reply text.
+			// The pipelined path reports an error reply as this exception carrying only
+			// the reply text.
 			if (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage())) {
 				return ProblemType.REDIS_ERROR_REPLY;
 			}
@@ -52,8 +56,8 @@ final class RedisFailure {
 	}
 
 	/**
-	 * Redis's own words when it refuses the credentials (WRONGPASS, NOAUTH), or null. Redis never repeats the
-	 * password in them, so they are safe to show.
+	 * Redis's own words when it refuses the credentials (WRONGPASS, NOAUTH), or null.
+	 * Redis never repeats the password in them, so they are safe to show.
 	 */
 	static String authRefusal(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
@@ -66,7 +70,10 @@ final class RedisFailure {
 		return null;
 	}
 
-	/** commons-pool2's words when no pooled connection came free within spring.data.redis.lettuce.pool.max-wait. */
+	/**
+	 * commons-pool2's words when no pooled connection came free within
+	 * spring.data.redis.lettuce.pool.max-wait.
+	 */
 	private static boolean isPoolExhausted(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			if (cause instanceof NoSuchElementException && cause.getMessage() != null
@@ -78,7 +85,10 @@ final class RedisFailure {
 		return false;
 	}
 
-	/** Lettuce's words when it rejects commands while reconnecting, or a connection dies under a command. */
+	/**
+	 * Lettuce's words when it rejects commands while reconnecting, or a connection dies
+	 * under a command.
+	 */
 	private static boolean isDisconnected(String message) {
 		return message != null && (message.contains("not connected") || message.contains("Connection closed")
 				|| message.contains("Connection reset") || message.contains("Connection refused")
@@ -91,25 +101,33 @@ final class RedisFailure {
 	}
 
 	/**
-	 * Error replies that mean "not now" rather than "never": a cluster or sentinel failover in progress (CLUSTERDOWN,
-	 * TRYAGAIN, MASTERDOWN, a redirect Lettuce gave up following, a write reaching a master demoted to READONLY),
-	 * or a server still loading its data. Retrying later succeeds, so they are a 503 like an unreachable server.
+	 * Error replies that mean "not now" rather than "never": a cluster or sentinel
+	 * failover in progress (CLUSTERDOWN, TRYAGAIN, MASTERDOWN, a redirect Lettuce gave up
+	 * following, a write reaching a master demoted to READONLY), or a server still
+	 * loading its data. Retrying later succeeds, so they are a 503 like an unreachable
+	 * server.
 	 */
 	private static boolean isTransient(String message) {
-		return message != null && message.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING"
-				+ "|NOREPLICAS)( .*)?$");
+		return message != null && message
+			.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING" + "|NOREPLICAS)( .*)?$");
 	}
 
-	/** Redis error replies start with an upper-case code: WRONGTYPE, ERR, OOM, MOVED, NOSCRIPT... */
+	/**
+	 * Redis error replies start with an upper-case code: WRONGTYPE, ERR, OOM, MOVED,
+	 * NOSCRIPT...
+	 */
 	private static boolean isErrorReply(String message) {
 		return message != null && message.matches("^[A-Z]{2,}( .*)?$");
 	}
 
-	/** The error reply text, e.g. "WRONGTYPE Operation against a key holding the wrong kind of value". */
+	/**
+	 * The error reply text, e.g. "WRONGTYPE Operation against a key holding the wrong
+	 * kind of value".
+	 */
 	static String replyText(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof RedisCommandExecutionException || (cause instanceof InvalidDataAccessApiUsageException
-					&& isErrorReply(cause.getMessage()))) {
+			if (cause instanceof RedisCommandExecutionException
+					|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()))) {
 				return cause.getMessage();
 			}
 		}

@@ -17,15 +17,16 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Lets a bounded number of requests work on Redis at once and queues the rest, first come first served. A burst
- * of requests then neither piles onto someone's Redis nor starves on the app's connection pool (whose waits
- * would otherwise end in failures); a request that waits longer than {@code lab.admission.max-wait} is answered
- * 429 with {@code Retry-After}. Only the endpoints that run commands are gated; the page, health and metrics
- * never wait.
+ * Lets a bounded number of requests work on Redis at once and queues the rest, first come
+ * first served. A burst of requests then neither piles onto someone's Redis nor starves
+ * on the app's connection pool (whose waits would otherwise end in failures); a request
+ * that waits longer than {@code lab.admission.max-wait} is answered 429 with
+ * {@code Retry-After}. Only the endpoints that run commands are gated; the page, health
+ * and metrics never wait.
  * <p>
  * {@code lab.admission.max-concurrent} (default 8) should stay below
- * {@code spring.data.redis.lettuce.pool.max-active} (16): a run holds one pooled connection at a time, and health
- * checks and cleanup need theirs too.
+ * {@code spring.data.redis.lettuce.pool.max-active} (16): a run holds one pooled
+ * connection at a time, and health checks and cleanup need theirs too.
  */
 @Configuration(proxyBeanMethods = false)
 class RunAdmission implements WebMvcConfigurer {
@@ -58,7 +59,8 @@ class RunAdmission implements WebMvcConfigurer {
 			if (maxConcurrent < 1) {
 				throw new IllegalArgumentException("lab.admission.max-concurrent must be at least 1");
 			}
-			// Fair: under a burst, requests are served in the order they arrived, none starves.
+			// Fair: under a burst, requests are served in the order they arrived, none
+			// starves.
 			this.permits = new Semaphore(maxConcurrent, true);
 			this.maxConcurrent = maxConcurrent;
 			this.maxWait = maxWait;

@@ -17,8 +17,8 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * GET endpoints, so a browser address bar and a bare curl are enough. Each turns its path and query parameters
- * into a run specification and hands it to the one measuring path.
+ * GET endpoints, so a browser address bar and a bare curl are enough. Each turns its path
+ * and query parameters into a run specification and hands it to the one measuring path.
  */
 @RestController
 class RunController {

@@ -26,8 +26,9 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * Runs as jobs, for runs too long for one request: start one, follow it, cancel it, list recent ones. The body of
- * {@code POST /runs} is checked by the same {@link RunRequests} as the GET endpoints, so bounds and messages match.
+ * Runs as jobs, for runs too long for one request: start one, follow it, cancel it, list
+ * recent ones. The body of {@code POST /runs} is checked by the same {@link RunRequests}
+ * as the GET endpoints, so bounds and messages match.
  */
 @RestController
 @RequestMapping("/runs")
@@ -43,8 +44,7 @@ class RunJobController {
 
 	private final int history;
 
-	RunJobController(RunJobs jobs, RunEvents events, RunRequests requests, RunService runs,
-			LabProperties properties) {
+	RunJobController(RunJobs jobs, RunEvents events, RunRequests requests, RunService runs, LabProperties properties) {
 		this.jobs = jobs;
 		this.events = events;
 		this.requests = requests;
@@ -56,11 +56,13 @@ class RunJobController {
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
-			// A comparison lists what it cannot run as skipped; a single run that cannot run is a bad request.
+			// A comparison lists what it cannot run as skipped; a single run that cannot
+			// run is a bad request.
 			String reason = this.runs.unsupported(plan.base());
 			if (reason != null) {
-				throw new InvalidParameterException("mode", "must be one that can run " + plan.base().operation().label()
-						+ " here: " + plan.base().mode().label() + " cannot, because " + reason);
+				throw new InvalidParameterException("mode",
+						"must be one that can run " + plan.base().operation().label() + " here: "
+								+ plan.base().mode().label() + " cannot, because " + reason);
 			}
 		}
 		RunRecord record = this.jobs.submit(plan);
@@ -79,7 +81,10 @@ class RunJobController {
 		return this.jobs.get(id);
 	}
 
-	/** Cancellation takes effect between batches, on whichever instance runs the job: hence 202. */
+	/**
+	 * Cancellation takes effect between batches, on whichever instance runs the job:
+	 * hence 202.
+	 */
 	@DeleteMapping("/{id}")
 	ResponseEntity<RunRecord> cancel(@PathVariable String id) {
 		return ResponseEntity.accepted().body(this.jobs.cancel(id));

@@ -5,18 +5,22 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The body of {@code POST /runs}. It mirrors the GET endpoints: {@code kind} picks the endpoint (a single run like
- * {@code /pipeset/{count}}, {@code compare} like {@code /compare/{op}/{count}}, {@code sweep} like
- * {@code /sweep/{op}/{count}}), {@code operation}, {@code mode} and {@code count} stand for the path, and the other
- * fields are the query parameters, with the same names, defaults and bounds ({@link RunRequests} checks them all).
- * Unknown fields are rejected ({@code spring.jackson.deserialization.fail-on-unknown-properties}), so a misspelt one
+ * The body of {@code POST /runs}. It mirrors the GET endpoints: {@code kind} picks the
+ * endpoint (a single run like {@code /pipeset/{count}}, {@code compare} like
+ * {@code /compare/{op}/{count}}, {@code sweep} like {@code /sweep/{op}/{count}}),
+ * {@code operation}, {@code mode} and {@code count} stand for the path, and the other
+ * fields are the query parameters, with the same names, defaults and bounds
+ * ({@link RunRequests} checks them all). Unknown fields are rejected
+ * ({@code spring.jackson.deserialization.fail-on-unknown-properties}), so a misspelt one
  * never silently leaves a default in place.
  *
- * @param kind {@code single}, {@code compare} or {@code sweep}; when left out, {@code compare} if {@code variants}
- * is given, {@code sweep} if {@code batchSizes} is, else {@code single}
- * @param operation {@code set}, {@code get}, {@code rpop}, {@code ping}; single runs also {@code rpush}
- * @param mode single runs: {@code loop}, {@code pipelined}, {@code multi-key}, {@code multi-key-hashtag},
- * {@code script} or {@code async}
+ * @param kind {@code single}, {@code compare} or {@code sweep}; when left out,
+ * {@code compare} if {@code variants} is given, {@code sweep} if {@code batchSizes} is,
+ * else {@code single}
+ * @param operation {@code set}, {@code get}, {@code rpop}, {@code ping}; single runs also
+ * {@code rpush}
+ * @param mode single runs: {@code loop}, {@code pipelined}, {@code multi-key},
+ * {@code multi-key-hashtag}, {@code script} or {@code async}
  * @param count how many commands (keys, list elements, PINGs)
  * @param variants comparisons: which variants, in order
  * @param batchSizes sweeps: which batch sizes, in order
@@ -26,12 +30,14 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 		@Nullable Double rtt, @Nullable Integer repeat, @Nullable List<String> variants,
 		@Nullable List<Integer> batchSizes) {
 
-	/** The query parameters these fields stand for, so a body is checked exactly like a GET request. */
+	/**
+	 * The query parameters these fields stand for, so a body is checked exactly like a
+	 * GET request.
+	 */
 	RunParams params() {
 		return new RunParams(this.batchSize, this.sample, this.ttl, this.flushPolicy, this.rtt, this.repeat,
-				(this.variants != null) ? String.join(",", this.variants) : null,
-				(this.batchSizes != null) ? String.join(",", this.batchSizes.stream().map(String::valueOf).toList())
-						: null);
+				(this.variants != null) ? String.join(",", this.variants) : null, (this.batchSizes != null)
+						? String.join(",", this.batchSizes.stream().map(String::valueOf).toList()) : null);
 	}
 
 }

@@ -3,14 +3,16 @@ package dev.pipelininglab.web;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The query parameters every run endpoint understands; which apply depends on the endpoint, and
- * {@link RunRequests} rejects the ones that do not.
+ * The query parameters every run endpoint understands; which apply depends on the
+ * endpoint, and {@link RunRequests} rejects the ones that do not.
  *
  * @param batchSize commands per pipeline, multi-key command or script call
  * @param sample values to echo back
  * @param ttl SET only: seconds until the keys expire
- * @param flushPolicy pipelined runs: {@code flush-each-command}, {@code flush-on-close} or {@code buffered-<n>}
- * @param rtt milliseconds of round-trip time to add through the latency relay (standalone only)
+ * @param flushPolicy pipelined runs: {@code flush-each-command}, {@code flush-on-close}
+ * or {@code buffered-<n>}
+ * @param rtt milliseconds of round-trip time to add through the latency relay (standalone
+ * only)
  * @param repeat comparisons and sweeps: timed passes per variant, the median is reported
  * @param variants comparisons: comma-separated variants, all by default
  * @param batchSizes sweeps: comma-separated batch sizes

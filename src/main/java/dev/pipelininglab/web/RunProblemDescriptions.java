@@ -11,7 +11,10 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
-/** A failed job is described with the problem type and title the same failure gets from a GET endpoint. */
+/**
+ * A failed job is described with the problem type and title the same failure gets from a
+ * GET endpoint.
+ */
 @Component
 class RunProblemDescriptions implements RunProblems {
 
@@ -23,9 +26,10 @@ class RunProblemDescriptions implements RunProblems {
 			ProblemType type = RedisFailure.classify(failed.getCause());
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY) ? "Redis answered a command on " + failed.key()
 					+ " with an error: " + RedisFailure.replyText(failed.getCause()) : failed.getCause().getMessage();
-			return problem(type, failed.spec().operation().label() + " " + failed.spec().mode().label()
-					+ " stopped after " + failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
-					+ failed.acknowledged() + " replies): " + reason);
+			return problem(type,
+					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
+							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
+							+ failed.acknowledged() + " replies): " + reason);
 		}
 		if (failure instanceof DataAccessException redis) {
 			return problem(RedisFailure.classify(redis), redis.getMessage());

@@ -16,11 +16,17 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
 
-/** Turns request parameters into run specifications, checking every bound before anything touches Redis. */
+/**
+ * Turns request parameters into run specifications, checking every bound before anything
+ * touches Redis.
+ */
 @Component
 class RunRequests {
 
-	/** A week: long enough for any demo, short enough that a typo does not leave keys for years. */
+	/**
+	 * A week: long enough for any demo, short enough that a typo does not leave keys for
+	 * years.
+	 */
 	static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
 
 	static final double MAX_RTT_MILLIS = 1000;
@@ -40,7 +46,10 @@ class RunRequests {
 		this.defaultPolicy = properties.pipeline().flushPolicy();
 	}
 
-	/** One run of one mode, as the {@code /pipe*}, {@code /loop*} and {@code /listinput} endpoints do. */
+	/**
+	 * One run of one mode, as the {@code /pipe*}, {@code /loop*} and {@code /listinput}
+	 * endpoints do.
+	 */
 	RunSpec single(Operation operation, Mode mode, long count, RunParams params) {
 		onlyFor("repeat", params.repeat(), "/compare and /sweep");
 		onlyFor("variants", params.variants(), "/compare");
@@ -51,7 +60,10 @@ class RunRequests {
 		return spec(operation, mode, count, params, 1);
 	}
 
-	/** The shared part of a comparison or sweep; each variant or batch size is applied to it. */
+	/**
+	 * The shared part of a comparison or sweep; each variant or batch size is applied to
+	 * it.
+	 */
 	RunSpec multiple(Operation operation, long count, RunParams params) {
 		int repeat = (params.repeat() != null) ? params.repeat() : 1;
 		if (repeat < 1 || repeat > this.limits.maxRepeat()) {
@@ -113,8 +125,9 @@ class RunRequests {
 	}
 
 	/**
-	 * The body of {@code POST /runs}, checked exactly like the GET endpoint it mirrors; a field that endpoint would
-	 * not take is rejected the same way as the query parameter would be.
+	 * The body of {@code POST /runs}, checked exactly like the GET endpoint it mirrors; a
+	 * field that endpoint would not take is rejected the same way as the query parameter
+	 * would be.
 	 */
 	RunPlan plan(RunJobRequest body) {
 		RunKind kind = kind(body);
@@ -122,8 +135,8 @@ class RunRequests {
 		long count = required("count", body.count());
 		RunParams params = body.params();
 		return switch (kind) {
-			case SINGLE -> RunPlan.single(single(bodyOperation(operation, true), mode(required("mode", body.mode())),
-					count, params));
+			case SINGLE -> RunPlan
+				.single(single(bodyOperation(operation, true), mode(required("mode", body.mode())), count, params));
 			case COMPARE -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor("batchSizes", params.batchSizes(), "sweeps");
@@ -132,7 +145,8 @@ class RunRequests {
 			case SWEEP -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor("variants", params.variants(), "comparisons");
-				yield RunPlan.sweep(multiple(bodyOperation(operation, false), count, params), batchSizes(count, params));
+				yield RunPlan.sweep(multiple(bodyOperation(operation, false), count, params),
+						batchSizes(count, params));
 			}
 		};
 	}
@@ -160,11 +174,16 @@ class RunRequests {
 
 	static Mode mode(String label) {
 		return Mode.fromLabel(label)
-			.orElseThrow(() -> new InvalidParameterException("mode", "must be one of " + String.join(", ",
-					java.util.Arrays.stream(Mode.values()).map(Mode::label).toList()) + ", got '" + label + "'"));
+			.orElseThrow(() -> new InvalidParameterException("mode",
+					"must be one of "
+							+ String.join(", ", java.util.Arrays.stream(Mode.values()).map(Mode::label).toList())
+							+ ", got '" + label + "'"));
 	}
 
-	/** Like {@link #operation(String)}, named as the body names it; single runs may also RPUSH, as /listinput does. */
+	/**
+	 * Like {@link #operation(String)}, named as the body names it; single runs may also
+	 * RPUSH, as /listinput does.
+	 */
 	private static Operation bodyOperation(String label, boolean single) {
 		return operation("operation", label, single);
 	}
@@ -172,8 +191,8 @@ class RunRequests {
 	private static Operation operation(String parameter, String label, boolean rpush) {
 		return Operation.fromLabel(label)
 			.filter((operation) -> rpush || operation != Operation.RPUSH)
-			.orElseThrow(() -> new InvalidParameterException(parameter, "must be one of set, get, rpop, ping"
-					+ (rpush ? ", rpush" : "") + ", got '" + label + "'"));
+			.orElseThrow(() -> new InvalidParameterException(parameter,
+					"must be one of set, get, rpop, ping" + (rpush ? ", rpush" : "") + ", got '" + label + "'"));
 	}
 
 	private static <T> T required(String name, @Nullable T value) {
@@ -254,7 +273,9 @@ class RunRequests {
 	}
 
 	private static List<String> split(String name, String list) {
-		List<String> items = java.util.Arrays.stream(list.split(",")).map(String::trim).filter((s) -> !s.isEmpty())
+		List<String> items = java.util.Arrays.stream(list.split(","))
+			.map(String::trim)
+			.filter((s) -> !s.isEmpty())
 			.toList();
 		if (items.isEmpty()) {
 			throw new InvalidParameterException(name, "must list at least one value");

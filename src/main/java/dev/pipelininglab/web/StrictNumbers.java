@@ -8,10 +8,11 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.InitBinder;
 
 /**
- * Numbers in paths and query parameters are plain decimals. Spring's default conversion also reads hexadecimal
- * ({@code /pipeset/0x10} would run 16 commands, {@code rtt=0x1p3} would add 8 ms), which nobody means in a URL;
- * here anything but digits, an optional minus and, for milliseconds, a decimal point is a 400 naming the
- * parameter, like any other malformed number.
+ * Numbers in paths and query parameters are plain decimals. Spring's default conversion
+ * also reads hexadecimal ({@code /pipeset/0x10} would run 16 commands, {@code rtt=0x1p3}
+ * would add 8 ms), which nobody means in a URL; here anything but digits, an optional
+ * minus and, for milliseconds, a decimal point is a 400 naming the parameter, like any
+ * other malformed number.
  */
 @ControllerAdvice(basePackages = "dev.pipelininglab")
 class StrictNumbers {
@@ -46,7 +47,8 @@ class StrictNumbers {
 		public void setAsText(String text) {
 			boolean empty = text == null || text.isEmpty();
 			if (!(empty && this.allowEmpty) && (empty || !this.form.matcher(text).matches())) {
-				// Becomes a type mismatch, which the problem handlers answer as a 400 naming the parameter.
+				// Becomes a type mismatch, which the problem handlers answer as a 400
+				// naming the parameter.
 				throw new IllegalArgumentException("not a plain decimal number: '" + text + "'");
 			}
 			super.setAsText(text);

@@ -13,7 +13,10 @@ import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** {@code lab.jobs.*} and {@code lab.metrics.*}: usable defaults, and start-up fails on settings that cannot work. */
+/**
+ * {@code lab.jobs.*} and {@code lab.metrics.*}: usable defaults, and start-up fails on
+ * settings that cannot work.
+ */
 class JobSettingsTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()

@@ -35,9 +35,10 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Jobs on a real Redis: their life from QUEUED to a final status, progress, cancellation between batches (also from
- * another instance), the bound on concurrent runs, records that outlive the instance that wrote them, and a
- * graceful shutdown that records running jobs as cancelled.
+ * Jobs on a real Redis: their life from QUEUED to a final status, progress, cancellation
+ * between batches (also from another instance), the bound on concurrent runs, records
+ * that outlive the instance that wrote them, and a graceful shutdown that records running
+ * jobs as cancelled.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.jobs.max-concurrent=1",
 		"lab.jobs.progress-interval=50ms", "lab.jobs.stale-after=5s" })
@@ -70,20 +71,20 @@ class RunJobsTests {
 		RedisTestServers.standalone().flushAll();
 	}
 
-	/** Other test classes share this Redis: no job of ours may still be writing when they start. */
+	/**
+	 * Other test classes share this Redis: no job of ours may still be writing when they
+	 * start.
+	 */
 	@AfterEach
 	void noJobLeftRunning() {
-		this.jobs.recent(100)
-			.stream()
-			.filter((run) -> !run.status().terminal())
-			.forEach((run) -> {
-				try {
-					this.jobs.cancel(run.id());
-				}
-				catch (RunFinishedException ex) {
-					// finished meanwhile
-				}
-			});
+		this.jobs.recent(100).stream().filter((run) -> !run.status().terminal()).forEach((run) -> {
+			try {
+				this.jobs.cancel(run.id());
+			}
+			catch (RunFinishedException ex) {
+				// finished meanwhile
+			}
+		});
 		await().atMost(WAIT).until(() -> this.jobs.active() == 0);
 	}
 
@@ -109,7 +110,8 @@ class RunJobsTests {
 			assertThat(result.opsPerSecond()).isPositive();
 		});
 
-		// The record lives under the demo prefix with a TTL of at most a day, and the index lists it.
+		// The record lives under the demo prefix with a TTL of at most a day, and the
+		// index lists it.
 		Long ttl = this.redis.getExpire(this.keys.prefix() + ":run:" + done.id());
 		assertThat(ttl).isBetween(Duration.ofHours(23).toSeconds(), Duration.ofHours(24).toSeconds());
 		assertThat(this.redis.opsForZSet().score(this.keys.prefix() + ":runs", done.id())).isNotNull();
@@ -125,8 +127,8 @@ class RunJobsTests {
 	@Test
 	void comparisonAndSweepJobsKeepEveryResult() {
 		RunSpec base = spec(Operation.GET, Mode.LOOP, 2000, 500);
-		RunRecord compare = this.jobs.submit(RunPlan.compare(base, List.of(Variant.of(Mode.LOOP),
-				Variant.of(Mode.PIPELINED), Variant.of(Mode.MULTI_KEY))));
+		RunRecord compare = this.jobs.submit(RunPlan.compare(base,
+				List.of(Variant.of(Mode.LOOP), Variant.of(Mode.PIPELINED), Variant.of(Mode.MULTI_KEY))));
 		RunRecord comparison = last(follow(compare.id()));
 		assertThat(comparison.status()).isEqualTo(RunStatus.DONE);
 		assertThat(comparison.results()).extracting(RunResult::variant)
@@ -146,11 +148,13 @@ class RunJobsTests {
 		try (ConfigurableApplicationContext other = anotherInstance()) {
 			RunJobs otherJobs = other.getBean(RunJobs.class);
 
-			// A long loop here, cancelled from the other instance: the request travels through Redis.
+			// A long loop here, cancelled from the other instance: the request travels
+			// through Redis.
 			RunRecord here = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
-			await().atMost(WAIT).until(() -> otherJobs.find(here.id())
-				.filter((run) -> run.status() == RunStatus.RUNNING && run.progress().batchesDone() > 0)
-				.isPresent());
+			await().atMost(WAIT)
+				.until(() -> otherJobs.find(here.id())
+					.filter((run) -> run.status() == RunStatus.RUNNING && run.progress().batchesDone() > 0)
+					.isPresent());
 			assertThat(otherJobs.cancel(here.id()).cancelRequested()).isTrue();
 			RunRecord cancelled = await().atMost(WAIT)
 				.until(() -> this.jobs.get(here.id()), (run) -> run.status().terminal());
@@ -161,11 +165,11 @@ class RunJobsTests {
 			assertThat(cancelled.progress().batchesDone()).isPositive().isLessThan(cancelled.progress().batchesTotal());
 			assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> otherJobs.cancel(here.id()));
 
-			// A long loop there, whose instance then stops: the job ends between batches and says why.
+			// A long loop there, whose instance then stops: the job ends between batches
+			// and says why.
 			RunRecord there = otherJobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
-			await().atMost(WAIT).until(() -> this.jobs.find(there.id())
-				.filter((run) -> run.status() == RunStatus.RUNNING)
-				.isPresent());
+			await().atMost(WAIT)
+				.until(() -> this.jobs.find(there.id()).filter((run) -> run.status() == RunStatus.RUNNING).isPresent());
 			long closing = System.nanoTime();
 			other.close();
 			assertThat(Duration.ofNanos(System.nanoTime() - closing)).isLessThan(Duration.ofSeconds(15));
@@ -182,8 +186,7 @@ class RunJobsTests {
 	@Test
 	void runsBeyondTheBoundAreTurnedAwayUntilASlotFrees() {
 		RunRecord running = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
-		await().atMost(WAIT)
-			.until(() -> this.jobs.get(running.id()).progress().batchesDone() >= 100);
+		await().atMost(WAIT).until(() -> this.jobs.get(running.id()).progress().batchesDone() >= 100);
 		assertThatExceptionOfType(JobsFullException.class)
 			.isThrownBy(() -> this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10))))
 			.satisfies((ex) -> assertThat(ex.retryAfter()).isBetween(Duration.ofMillis(1), Duration.ofMinutes(5)));
@@ -195,7 +198,8 @@ class RunJobsTests {
 
 	@Test
 	void stoppedJobsTurnRunsAwayAndRunAgainOnceStarted() {
-		// The test framework pauses cached contexts (stop) and resumes them (start) between test classes.
+		// The test framework pauses cached contexts (stop) and resumes them (start)
+		// between test classes.
 		this.jobs.stop();
 		assertThat(this.jobs.isRunning()).isFalse();
 		assertThatExceptionOfType(JobsFullException.class)
@@ -208,8 +212,8 @@ class RunJobsTests {
 	@Test
 	void redisErrorFailsTheJobWithTheProblemAGetEndpointWouldAnswer() {
 		this.redis.opsForValue().set(this.keys.listKey(), "not a list");
-		RunRecord failed = last(follow(
-				this.jobs.submit(RunPlan.single(spec(Operation.RPOP, Mode.PIPELINED, 100, 10))).id()));
+		RunRecord failed = last(
+				follow(this.jobs.submit(RunPlan.single(spec(Operation.RPOP, Mode.PIPELINED, 100, 10))).id()));
 		assertThat(failed.status()).isEqualTo(RunStatus.FAILED);
 		assertThat(failed.problem().type()).isEqualTo("urn:pipelining-lab:problem:redis-error-reply");
 		assertThat(failed.problem().detail()).contains("WRONGTYPE");
@@ -253,7 +257,10 @@ class RunJobsTests {
 		assertThatExceptionOfType(RunNotFoundException.class).isThrownBy(() -> this.jobs.cancel(ids.get(1)));
 	}
 
-	/** Reads the record every few milliseconds until it is final, and returns every state seen. */
+	/**
+	 * Reads the record every few milliseconds until it is final, and returns every state
+	 * seen.
+	 */
 	private List<RunRecord> follow(String id) {
 		List<RunRecord> seen = new ArrayList<>();
 		await().atMost(WAIT).pollInterval(Duration.ofMillis(20)).until(() -> {

@@ -23,8 +23,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * Runs the launcher the way the application does, through a real {@code SpringApplication} (no web server, no
- * auto-configuration: the launcher only looks at the environment).
+ * Runs the launcher the way the application does, through a real
+ * {@code SpringApplication} (no web server, no auto-configuration: the launcher only
+ * looks at the environment).
  */
 class LocalRedisLauncherTest {
 
@@ -127,8 +128,7 @@ class LocalRedisLauncherTest {
 	 * Asks the server itself for its pid, which also proves it answers.
 	 */
 	private static long serverPid(int port) {
-		try (StatefulRedisConnection<String, String> connection = client
-			.connect(RedisURI.create("127.0.0.1", port))) {
+		try (StatefulRedisConnection<String, String> connection = client.connect(RedisURI.create("127.0.0.1", port))) {
 			assertThat(connection.sync().ping()).isEqualTo("PONG");
 			String info = connection.sync().info("server");
 			return Long.parseLong(info.lines()
@@ -145,8 +145,9 @@ class LocalRedisLauncherTest {
 	}
 
 	/**
-	 * This JVM's live child processes. Tests run one at a time, so a child that appears during a test was started
-	 * by it. (Matching on the command line would not work: redis-server overwrites it with a title.)
+	 * This JVM's live child processes. Tests run one at a time, so a child that appears
+	 * during a test was started by it. (Matching on the command line would not work:
+	 * redis-server overwrites it with a title.)
 	 */
 	private static Set<Long> children() {
 		return ProcessHandle.current()
@@ -157,8 +158,8 @@ class LocalRedisLauncherTest {
 	}
 
 	/**
-	 * A source for the application that defines nothing; deliberately not a configuration class, so that no
-	 * component scan of the application's packages picks it up.
+	 * A source for the application that defines nothing; deliberately not a configuration
+	 * class, so that no component scan of the application's packages picks it up.
 	 */
 	static class Empty {
 

@@ -94,8 +94,8 @@ class RedisServerProcessTest {
 
 	@Test
 	void aServerWithAPasswordCountsAsStarted() {
-		try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerProcess.freePort(),
-				this.workDir, "--requirepass", "s3cret")) {
+		try (RedisServerProcess server = RedisServerProcess.start(binary, RedisServerProcess.freePort(), this.workDir,
+				"--requirepass", "s3cret")) {
 			try (StatefulRedisConnection<String, String> connection = connect(server, "s3cret")) {
 				assertThat(connection.sync().ping()).isEqualTo("PONG");
 			}

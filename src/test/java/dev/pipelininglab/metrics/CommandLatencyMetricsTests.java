@@ -17,7 +17,10 @@ import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** With {@code lab.metrics.command-latency=true}, Lettuce times every command into the app's meter registry. */
+/**
+ * With {@code lab.metrics.command-latency=true}, Lettuce times every command into the
+ * app's meter registry.
+ */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
 		properties = { "lab.local-redis.enabled=false", "lab.metrics.command-latency=true" })
 class CommandLatencyMetricsTests {

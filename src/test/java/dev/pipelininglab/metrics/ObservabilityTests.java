@@ -15,8 +15,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Actuator shows exactly health, info, metrics and prometheus; health covers Redis; runs appear as timers per
- * operation, mode and variant; Lettuce's per-command timers stay off unless asked for.
+ * Actuator shows exactly health, info, metrics and prometheus; health covers Redis; runs
+ * appear as timers per operation, mode and variant; Lettuce's per-command timers stay off
+ * unless asked for.
  */
 class ObservabilityTests extends AppOnTestRedis {
 
@@ -28,8 +29,8 @@ class ObservabilityTests extends AppOnTestRedis {
 	@Test
 	void actuatorExposesExactlyHealthInfoMetricsAndPrometheus() throws Exception {
 		JsonNode links = this.json.readTree(get("/actuator").body()).get("_links");
-		assertThat(links.propertyNames()).containsExactlyInAnyOrder("self", "health", "health-path", "info",
-				"metrics", "metrics-requiredMetricName", "prometheus");
+		assertThat(links.propertyNames()).containsExactlyInAnyOrder("self", "health", "health-path", "info", "metrics",
+				"metrics-requiredMetricName", "prometheus");
 		for (String hidden : new String[] { "/actuator/env", "/actuator/beans", "/actuator/configprops",
 				"/actuator/heapdump", "/actuator/loggers" }) {
 			assertThat(get(hidden).statusCode()).as(hidden).isEqualTo(404);

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * What the endpoint hands to the channel, seen on an in-memory Netty channel: the Redis side of the same code is
- * exercised by every pipelined test, as each run's route uses this endpoint.
+ * What the endpoint hands to the channel, seen on an in-memory Netty channel: the Redis
+ * side of the same code is exercised by every pipelined test, as each run's route uses
+ * this endpoint.
  */
 class BatchWritingEndpointTests {
 

@@ -31,9 +31,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The flush policy set under {@code lab.pipeline.flush-policy} is the one measured pipelines really use, with
- * either way of handing flushes to Netty ({@code lab.pipeline.writes}), observed from a second client watching
- * when the commands reach a real Redis.
+ * The flush policy set under {@code lab.pipeline.flush-policy} is the one measured
+ * pipelines really use, with either way of handing flushes to Netty
+ * ({@code lab.pipeline.writes}), observed from a second client watching when the commands
+ * reach a real Redis.
  */
 class ConfiguredFlushPolicyTests {
 
@@ -65,14 +66,16 @@ class ConfiguredFlushPolicyTests {
 	}
 
 	private ApplicationContextRunner app(String flushPolicy, Writes writes) {
-		return new ApplicationContextRunner()
-			.withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
 			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 					"lab.pipeline.flush-policy=" + flushPolicy, "lab.pipeline.writes=" + writes.label());
 	}
 
-	/** The factory runs use: the auto-configured one, or with per-flush writes one of the lab's own. */
+	/**
+	 * The factory runs use: the auto-configured one, or with per-flush writes one of the
+	 * lab's own.
+	 */
 	private static LettuceConnectionFactory measured(AssertableApplicationContext context) {
 		return context.getBean(Connections.class).primary().factory();
 	}
@@ -83,17 +86,17 @@ class ConfiguredFlushPolicyTests {
 		app("buffered-3", writes).run((context) -> {
 			Route route = context.getBean(Connections.class).primary();
 			assertThat(route.writes()).isEqualTo(writes);
-			assertThat(route.factory().getNativeClient()).satisfies((client) -> assertThat(
-					client instanceof BatchWritingRedisClient)
-				.isEqualTo(writes == Writes.PER_FLUSH));
+			assertThat(route.factory().getNativeClient())
+				.satisfies((client) -> assertThat(client instanceof BatchWritingRedisClient)
+					.isEqualTo(writes == Writes.PER_FLUSH));
 			assertThat(route.factory() == context.getBean(LettuceConnectionFactory.class))
 				.isEqualTo(writes == Writes.PER_COMMAND);
 		});
 	}
 
 	/**
-	 * A static master/replica factory answers its standalone getter with localhost:6379; a route built from that
-	 * would measure some other Redis.
+	 * A static master/replica factory answers its standalone getter with localhost:6379;
+	 * a route built from that would measure some other Redis.
 	 */
 	@ParameterizedTest
 	@EnumSource(Writes.class)
@@ -104,11 +107,11 @@ class ConfiguredFlushPolicyTests {
 					"lab.pipeline.flush-policy=buffered-3", "lab.pipeline.writes=" + writes.label())
 			.run((context) -> {
 				Connections connections = context.getBean(Connections.class);
-				for (Route route : List.of(connections.primary(), connections.route(FlushPolicy.FLUSH_ON_CLOSE, null))) {
+				for (Route route : List.of(connections.primary(),
+						connections.route(FlushPolicy.FLUSH_ON_CLOSE, null))) {
 					assertThat(new DirectFieldAccessor(route.factory()).getPropertyValue("configuration"))
 						.isInstanceOfSatisfying(RedisStaticMasterReplicaConfiguration.class,
-								(configuration) -> assertThat(configuration.getNodes())
-									.singleElement()
+								(configuration) -> assertThat(configuration.getNodes()).singleElement()
 									.satisfies((node) -> assertThat(node.getPort()).isEqualTo(server.port())));
 					route.template().opsForValue().set("mr-" + route.flushPolicy(), "v");
 					assertThat(observer.get("mr-" + route.flushPolicy())).isEqualTo("v");

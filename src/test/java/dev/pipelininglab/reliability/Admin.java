@@ -12,8 +12,9 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 
 /**
- * A client of the tests' own, beside the app's, to set Redis up and look at what the app left there. Plain
- * Lettuce with a short timeout, so a test never hangs on a server it paused or killed.
+ * A client of the tests' own, beside the app's, to set Redis up and look at what the app
+ * left there. Plain Lettuce with a short timeout, so a test never hangs on a server it
+ * paused or killed.
  */
 final class Admin implements AutoCloseable {
 

@@ -26,8 +26,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * With room for one request on Redis, a second one waits its turn and, if the first takes longer than the
- * configured wait, is told so with a 429 problem and Retry-After; health and the page never queue.
+ * With room for one request on Redis, a second one waits its turn and, if the first takes
+ * longer than the configured wait, is told so with a 429 problem and Retry-After; health
+ * and the page never queue.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.admission.max-concurrent=1",
 		"lab.admission.max-wait=300ms" })
@@ -55,7 +56,8 @@ class AdmissionLimitTests {
 			}
 		});
 		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
-			// The loop writes its keys in order: key 100 there means the run holds the only slot.
+			// The loop writes its keys in order: key 100 there means the run holds the
+			// only slot.
 			await().atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(5))
 				.until(() -> admin.sync().exists("pipelining-lab:key:100") == 1);

@@ -29,10 +29,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * A Redis that holds other people's data, look-alike keys included, goes through a full session of every
- * endpoint and a cleanup: their keys come out byte for byte as they went in, with their expiries, and every
- * command the app sent (watched with MONITOR) touched only keys under the demo prefix. No FLUSHALL, FLUSHDB,
- * KEYS, CONFIG, EVAL of script text, or anything else outside a short allow-list ever reached the server.
+ * A Redis that holds other people's data, look-alike keys included, goes through a full
+ * session of every endpoint and a cleanup: their keys come out byte for byte as they went
+ * in, with their expiries, and every command the app sent (watched with MONITOR) touched
+ * only keys under the demo prefix. No FLUSHALL, FLUSHDB, KEYS, CONFIG, EVAL of script
+ * text, or anything else outside a short allow-list ever reached the server.
  */
 @SpringBootTest(properties = "lab.local-redis.enabled=false")
 @AutoConfigureMockMvc
@@ -41,19 +42,25 @@ class DataSafetyTests {
 
 	private static final String OWN = "pipelining-lab:";
 
-	/** Keys that are not the lab's, several of them one character away from its prefix or glob-like. */
+	/**
+	 * Keys that are not the lab's, several of them one character away from its prefix or
+	 * glob-like.
+	 */
 	private static final List<String> FOREIGN = List.of("someone-else:key", "pipelining-labX:key:1",
 			"other:pipelining-lab:key:1", "pipelining-lab", "pipelining-lab-list", "PIPELINING-LAB:key:1",
 			"pipelining-lab*", "pipelining-lab?key:1", "pipelining-lab[:]key:1", "pipelining-lab\\:key:1",
 			"pipelining_lab:key:1", " pipelining-lab:key:1");
 
-	/** Every endpoint and option a person can reach, plus attempts to smuggle keys, prefixes or scripts in. */
+	/**
+	 * Every endpoint and option a person can reach, plus attempts to smuggle keys,
+	 * prefixes or scripts in.
+	 */
 	private static final List<String> SESSION = List.of("/pipeset/200", "/pipeset/100?ttl=600",
-			"/pipeset/300?flushPolicy=buffered-16", "/pipeget/300", "/listinput/200", "/piperpop/100",
-			"/pipeping/100", "/loopset/100", "/loopset/50?ttl=600", "/loopget/100", "/looprpop/50", "/loopping/50",
-			"/compare/set/200", "/compare/get/200?repeat=2", "/compare/rpop/200", "/compare/ping/100",
-			"/compare/set/100?variants=loop,pipelined&rtt=1", "/sweep/set/200?batchSizes=10,100",
-			"/sweep/get/200", "/sweep/rpop/100?batchSizes=50", "/sweep/ping/100",
+			"/pipeset/300?flushPolicy=buffered-16", "/pipeget/300", "/listinput/200", "/piperpop/100", "/pipeping/100",
+			"/loopset/100", "/loopset/50?ttl=600", "/loopget/100", "/looprpop/50", "/loopping/50", "/compare/set/200",
+			"/compare/get/200?repeat=2", "/compare/rpop/200", "/compare/ping/100",
+			"/compare/set/100?variants=loop,pipelined&rtt=1", "/sweep/set/200?batchSizes=10,100", "/sweep/get/200",
+			"/sweep/rpop/100?batchSizes=50", "/sweep/ping/100",
 			"/pipeset/10?key=someone-else:key&prefix=someone-else&keyPrefix=x&lab.key-prefix=x",
 			"/pipeget/10?script=redis.call('FLUSHALL')&command=FLUSHALL", "/", "/actuator/health");
 
@@ -67,11 +74,11 @@ class DataSafetyTests {
 
 	@DynamicPropertySource
 	static void ownRedis(DynamicPropertyRegistry registry) {
-		// A server of this class's own, so MONITOR sees this session's commands and nothing else.
+		// A server of this class's own, so MONITOR sees this session's commands and
+		// nothing else.
 		redis = RedisTestServers.newStandalone();
 		redis.addTo(registry);
 	}
-
 
 	@Test
 	void aFullSessionAndCleanupTouchOnlyTheDemoPrefix() throws Exception {
@@ -106,8 +113,10 @@ class DataSafetyTests {
 				db0.sync().ping();
 				db0.sync().echo(bytes("session-done"));
 				monitor.awaitMarker("session-done", 10_000);
-				System.out.printf("[reliability] data safety: %d requests, %d Redis commands watched %s, %d"
-						+ " foreign keys checked%n", requests, monitor.commands(), monitor.byName(), before.size() + 1);
+				System.out.printf(
+						"[reliability] data safety: %d requests, %d Redis commands watched %s, %d"
+								+ " foreign keys checked%n",
+						requests, monitor.commands(), monitor.byName(), before.size() + 1);
 				assertThat(monitor.violations()).isEmpty();
 				assertThat(monitor.commands()).isGreaterThan(10_000);
 			}
@@ -139,7 +148,8 @@ class DataSafetyTests {
 				.filter((i) -> i % 2 == 0)
 				.mapToObj(args::get)
 				.toList());
-			// EVAL only as the script variant's first use of one of its constant scripts on a server.
+			// EVAL only as the script variant's first use of one of its constant scripts
+			// on a server.
 			case "EVALSHA", "EVAL" -> own(args.subList(2, 2 + Integer.parseInt(args.get(1))));
 			case "SCAN" -> {
 				int match = args.stream()
@@ -161,13 +171,16 @@ class DataSafetyTests {
 			.isEqualTo(expected);
 	}
 
-	/** Every key of the database with its DUMP (type, value and encoding) and expiry flag; SCAN, never KEYS. */
+	/**
+	 * Every key of the database with its DUMP (type, value and encoding) and expiry flag;
+	 * SCAN, never KEYS.
+	 */
 	private static Map<String, byte[]> dumpAll(StatefulRedisConnection<byte[], byte[]> connection) {
 		Map<String, byte[]> dumps = new LinkedHashMap<>();
 		io.lettuce.core.ScanIterator.scan(connection.sync(), io.lettuce.core.ScanArgs.Builder.limit(1000))
 			.forEachRemaining((key) -> dumps.put(new String(key, java.nio.charset.StandardCharsets.UTF_8),
-					concat(connection.sync().dump(key), connection.sync().ttl(key) > 0 ? new byte[] { 1 }
-							: new byte[] { 0 })));
+					concat(connection.sync().dump(key),
+							connection.sync().ttl(key) > 0 ? new byte[] { 1 } : new byte[] { 0 })));
 		return dumps;
 	}
 

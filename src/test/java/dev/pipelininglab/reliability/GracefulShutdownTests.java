@@ -26,9 +26,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The whole application, started as {@code main} starts it, with nothing listening on its Redis port: the local
- * redis-server launcher starts one. Closing the application while a long run is in flight lets the run finish
- * (graceful shutdown), and then stops that redis-server: no process outlives the application.
+ * The whole application, started as {@code main} starts it, with nothing listening on its
+ * Redis port: the local redis-server launcher starts one. Closing the application while a
+ * long run is in flight lets the run finish (graceful shutdown), and then stops that
+ * redis-server: no process outlives the application.
  */
 class GracefulShutdownTests {
 
@@ -40,7 +41,8 @@ class GracefulShutdownTests {
 	void anInFlightRunFinishesAndTheLocalRedisServerIsStoppedWithTheApp() throws Exception {
 		int redisPort = RedisServerProcess.freePort();
 		Set<Long> childrenBefore = children();
-		// Command-line arguments, since builder properties are defaults that application.yml would override.
+		// Command-line arguments, since builder properties are defaults that
+		// application.yml would override.
 		ConfigurableApplicationContext app = new SpringApplicationBuilder(PipeliningLabApplication.class).run(
 				"--server.port=0", "--spring.main.banner-mode=off", "--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + redisPort, "--lab.local-redis.enabled=true");
@@ -51,10 +53,10 @@ class GracefulShutdownTests {
 		int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
 
 		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-		CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(
-				HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/pipeset/" + COUNT + "?batchSize="
-						+ BATCH)).timeout(Duration.ofSeconds(120)).build(),
-				HttpResponse.BodyHandlers.ofString());
+		CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(HttpRequest
+			.newBuilder(URI.create("http://127.0.0.1:" + port + "/pipeset/" + COUNT + "?batchSize=" + BATCH))
+			.timeout(Duration.ofSeconds(120))
+			.build(), HttpResponse.BodyHandlers.ofString());
 		try (Admin admin = Admin.connect("127.0.0.1", redisPort)) {
 			await().atMost(Duration.ofSeconds(60))
 				.pollInterval(Duration.ofMillis(5))
@@ -91,8 +93,8 @@ class GracefulShutdownTests {
 	}
 
 	/**
-	 * This JVM's live child processes. Test classes run one at a time, so a child that appears during this test
-	 * was started by it.
+	 * This JVM's live child processes. Test classes run one at a time, so a child that
+	 * appears during this test was started by it.
 	 */
 	private static Set<Long> children() {
 		return ProcessHandle.current()

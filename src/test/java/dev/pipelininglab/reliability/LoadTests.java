@@ -31,10 +31,11 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A bounded burst over real HTTP: 50 concurrent small mixed requests (loop and pipelined, every operation) while
- * two 200,000-command pipelined SET runs go on. Every request must answer 200 or one of the documented 429/503
- * problems, and every SET answer must have verified all it wrote. The full-size version ({@code -Xmx256m}, four
- * runs of a million) is {@code scripts/load-test.sh}.
+ * A bounded burst over real HTTP: 50 concurrent small mixed requests (loop and pipelined,
+ * every operation) while two 200,000-command pipelined SET runs go on. Every request must
+ * answer 200 or one of the documented 429/503 problems, and every SET answer must have
+ * verified all it wrote. The full-size version ({@code -Xmx256m}, four runs of a million)
+ * is {@code scripts/load-test.sh}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "lab.local-redis.enabled=false")
@@ -48,8 +49,8 @@ class LoadTests {
 	static final int BIG_COUNT = 200_000;
 
 	/**
-	 * Mixed work that can run side by side: no SET comparison or sweep, whose set-up deletes the keys the other
-	 * runs verify.
+	 * Mixed work that can run side by side: no SET comparison or sweep, whose set-up
+	 * deletes the keys the other runs verify.
 	 */
 	static final List<String> MIX = List.of("/pipeset/2000", "/loopset/200", "/pipeget/2000", "/loopget/200",
 			"/listinput/1000", "/piperpop/500", "/looprpop/100", "/pipeping/1000", "/loopping/200",
@@ -66,7 +67,6 @@ class LoadTests {
 		redis = RedisTestServers.newStandalone();
 		redis.addTo(registry);
 	}
-
 
 	@Test
 	void aBurstOfMixedRequestsBesideBigRunsAnswersEveryoneAndLosesNothing() throws Exception {
@@ -100,11 +100,15 @@ class LoadTests {
 					keysVerified += count;
 				}
 			}
-			System.out.printf("[reliability] load: %d requests (%d small + %d x %d SETs) in %d ms, statuses %s, %d SET"
-					+ " runs verified (%d keys)%n", uris.size(), SMALL, BIG, BIG_COUNT,
-					(System.nanoTime() - start) / 1_000_000, byStatus, setsVerified, keysVerified);
-			// Admission queues the burst instead of failing it; only a request left waiting past
-			// lab.admission.max-wait (20 s) on a starved machine would get the documented 429. Redis is fine
+			System.out.printf(
+					"[reliability] load: %d requests (%d small + %d x %d SETs) in %d ms, statuses %s, %d SET"
+							+ " runs verified (%d keys)%n",
+					uris.size(), SMALL, BIG, BIG_COUNT, (System.nanoTime() - start) / 1_000_000, byStatus, setsVerified,
+					keysVerified);
+			// Admission queues the burst instead of failing it; only a request left
+			// waiting past
+			// lab.admission.max-wait (20 s) on a starved machine would get the documented
+			// 429. Redis is fine
 			// throughout, so a 503 would be a wrongly classified failure.
 			assertThat(byStatus).containsKey("200").doesNotContainKey("503");
 		}

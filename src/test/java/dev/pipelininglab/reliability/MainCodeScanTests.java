@@ -15,15 +15,17 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The main code never empties, lists or scripts a Redis beyond its prefix: no FLUSHALL, FLUSHDB or KEYS in any
- * form, no script text sent with EVAL, no raw command dispatch. Comments may name them (to say why they are not
- * used); code and string literals may not.
+ * The main code never empties, lists or scripts a Redis beyond its prefix: no FLUSHALL,
+ * FLUSHDB or KEYS in any form, no script text sent with EVAL, no raw command dispatch.
+ * Comments may name them (to say why they are not used); code and string literals may
+ * not.
  */
 class MainCodeScanTests {
 
 	/**
-	 * EVAL is allowed in one place only: the script variant's NOSCRIPT fallback, which runs one of that class's
-	 * own constant scripts (and so caches it for the EVALSHA of the next batch).
+	 * EVAL is allowed in one place only: the script variant's NOSCRIPT fallback, which
+	 * runs one of that class's own constant scripts (and so caches it for the EVALSHA of
+	 * the next batch).
 	 */
 	private static final Pattern EVAL = Pattern.compile("\\.eval\\s*\\(");
 
@@ -32,16 +34,19 @@ class MainCodeScanTests {
 	private static final List<Pattern> FORBIDDEN = List.of(
 			// Spring Data Redis and Lettuce method names, on any receiver.
 			Pattern.compile("\\bflush(All|Db)\\s*\\(", Pattern.CASE_INSENSITIVE),
-			// KEYS always takes a pattern; a record accessor such as pass.keys() takes nothing.
-			Pattern.compile("\\.keys\\s*\\(\\s*[^)\\s]"),
-			EVAL,
-			// Arbitrary commands: Lettuce's dispatch, Spring Data Redis's execute(String command, ...).
+			// KEYS always takes a pattern; a record accessor such as pass.keys() takes
+			// nothing.
+			Pattern.compile("\\.keys\\s*\\(\\s*[^)\\s]"), EVAL,
+			// Arbitrary commands: Lettuce's dispatch, Spring Data Redis's execute(String
+			// command, ...).
 			Pattern.compile("\\.dispatch\\s*\\("),
 			// A constant PING (redis/Ping) is the one raw command main code sends.
 			Pattern.compile("\\.execute\\s*\\(\\s*\"(?!PING\")"),
-			// The commands themselves: a literal that is the command, a Lua call, a Lettuce command type. (Lua's
+			// The commands themselves: a literal that is the command, a Lua call, a
+			// Lettuce command type. (Lua's
 			// KEYS[i] in the lab's scripts is the keys argument, not the command.)
-			// Upper case, as commands are written; prose in messages ("Keys in different slots...") is not a command.
+			// Upper case, as commands are written; prose in messages ("Keys in different
+			// slots...") is not a command.
 			Pattern.compile("\"(FLUSHALL|FLUSHDB|KEYS|CONFIG|DEBUG|MONITOR|SHUTDOWN|EVAL)(\\s[^\"]*)?\""),
 			Pattern.compile("redis\\.p?call\\s*\\(\\s*'(FLUSHALL|FLUSHDB|KEYS|CONFIG|DEBUG|SHUTDOWN)'",
 					Pattern.CASE_INSENSITIVE),
@@ -82,11 +87,16 @@ class MainCodeScanTests {
 			String stripped = withoutComments(code);
 			assertThat(FORBIDDEN.stream().noneMatch((pattern) -> pattern.matcher(stripped).find())).as(code).isTrue();
 		}
-		assertThat(withoutComments("// never FLUSHALL or keys(\"*\")\nint a = 1; /* flushAll() */ String url ="
-				+ " \"redis://host\";")).doesNotContain("FLUSHALL", "flushAll", "keys(").contains("redis://host");
+		assertThat(withoutComments(
+				"// never FLUSHALL or keys(\"*\")\nint a = 1; /* flushAll() */ String url =" + " \"redis://host\";"))
+			.doesNotContain("FLUSHALL", "flushAll", "keys(")
+			.contains("redis://host");
 	}
 
-	/** Drops // and block comments, keeping string and character literals (which may contain "//"). */
+	/**
+	 * Drops // and block comments, keeping string and character literals (which may
+	 * contain "//").
+	 */
 	static String withoutComments(String source) {
 		StringBuilder code = new StringBuilder(source.length());
 		int i = 0;

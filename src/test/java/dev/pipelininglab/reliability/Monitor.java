@@ -16,8 +16,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
- * Watches every command a Redis server executes ({@code MONITOR}) and checks each one as it arrives, keeping only
- * counts and the first few violations, so a session of hundreds of thousands of commands costs no memory.
+ * Watches every command a Redis server executes ({@code MONITOR}) and checks each one as
+ * it arrives, keeping only counts and the first few violations, so a session of hundreds
+ * of thousands of commands costs no memory.
  */
 final class Monitor implements AutoCloseable {
 
@@ -38,7 +39,8 @@ final class Monitor implements AutoCloseable {
 	private volatile String lastCommand = "";
 
 	/**
-	 * @param check returns null for an acceptable command (name first, then arguments), else what is wrong
+	 * @param check returns null for an acceptable command (name first, then arguments),
+	 * else what is wrong
 	 */
 	Monitor(String host, int port, Function<List<String>, String> check) throws IOException {
 		this.check = check;
@@ -56,7 +58,10 @@ final class Monitor implements AutoCloseable {
 		this.reader.start();
 	}
 
-	/** Waits until a PING carrying {@code marker} has been seen, so every command sent before it was checked. */
+	/**
+	 * Waits until a PING carrying {@code marker} has been seen, so every command sent
+	 * before it was checked.
+	 */
 	void awaitMarker(String marker, long timeoutMillis) throws InterruptedException {
 		long deadline = System.currentTimeMillis() + timeoutMillis;
 		while (!this.lastCommand.contains(marker)) {
@@ -104,7 +109,10 @@ final class Monitor implements AutoCloseable {
 		}
 	}
 
-	/** {@code +1700000000.123456 [0 127.0.0.1:5555] "SET" "key" "value"} to {@code [SET, key, value]}. */
+	/**
+	 * {@code +1700000000.123456 [0 127.0.0.1:5555] "SET" "key" "value"} to
+	 * {@code [SET, key, value]}.
+	 */
 	static List<String> parse(String line) {
 		int start = line.indexOf("] ");
 		List<String> args = new ArrayList<>();

@@ -34,9 +34,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Pipelines are not atomic: when Redis refuses some commands of a batch it still runs the others. The answer is a
- * 409 problem that counts what took effect, and for SET the keys it reports as written are exactly the keys Redis
- * holds afterwards: nothing written goes unreported.
+ * Pipelines are not atomic: when Redis refuses some commands of a batch it still runs the
+ * others. The answer is a 409 problem that counts what took effect, and for SET the keys
+ * it reports as written are exactly the keys Redis holds afterwards: nothing written goes
+ * unreported.
  */
 @SpringBootTest(properties = "lab.local-redis.enabled=false")
 @AutoConfigureMockMvc
@@ -57,11 +58,11 @@ class PartialPipelineFailureTests {
 
 	@DynamicPropertySource
 	static void ownRedis(DynamicPropertyRegistry registry) {
-		// A server of this class's own: its memory limit is changed, which must not leak into other tests.
+		// A server of this class's own: its memory limit is changed, which must not leak
+		// into other tests.
 		redis = RedisTestServers.newStandalone();
 		redis.addTo(registry);
 	}
-
 
 	@BeforeEach
 	void emptyAndUnlimited() {
@@ -79,7 +80,8 @@ class PartialPipelineFailureTests {
 	@Test
 	void wrongTypeInsideAPipelinedGetIsA409CountingEveryOtherReply() throws Exception {
 		this.mvc.perform(get("/pipeset/1000")).andExpect(status().isOk());
-		// Someone turned one of the demo keys into a list: batch 2 of 4 (keys 300..599) holds it.
+		// Someone turned one of the demo keys into a list: batch 2 of 4 (keys 300..599)
+		// holds it.
 		this.admin.sync().del(this.keys.key(500));
 		this.admin.sync().rpush(this.keys.key(500), "now a list");
 
@@ -91,7 +93,8 @@ class PartialPipelineFailureTests {
 			.andExpect(jsonPath("$.detail").value(containsString("300 commands succeeded")))
 			.andExpect(jsonPath("$.batchesCompleted").value(1))
 			.andExpect(jsonPath("$.batchesTotal").value(4))
-			// The first batch; Spring Data Redis 4.1 reports nothing about the 299 GETs beside the refused one.
+			// The first batch; Spring Data Redis 4.1 reports nothing about the 299 GETs
+			// beside the refused one.
 			.andExpect(jsonPath("$.acknowledged").value(300))
 			.andExpect(jsonPath("$.rejected").value(1))
 			.andExpect(jsonPath("$.unconfirmed").value(299))
@@ -108,11 +111,13 @@ class PartialPipelineFailureTests {
 
 	@Test
 	void pipelinedSetIntoAFullRedisReportsExactlyTheKeysItWrote() throws Exception {
-		// A mode's first runs in a process warm up on up to 300,000 keys for the JIT; have that behind us, so the
+		// A mode's first runs in a process warm up on up to 300,000 keys for the JIT;
+		// have that behind us, so the
 		// failure comes in the timed pass.
 		this.mvc.perform(get("/pipeset/300000?sample=0")).andExpect(status().isOk());
 		this.mvc.perform(delete("/keys")).andExpect(status().isOk());
-		// Room for a few tens of thousands of keys, then Redis refuses writes (OOM) instead of evicting.
+		// Room for a few tens of thousands of keys, then Redis refuses writes (OOM)
+		// instead of evicting.
 		this.admin.sync().configSet("maxmemory-policy", "noeviction");
 		this.admin.sync().configSet("maxmemory", Long.toString(this.admin.usedMemory() + 4 * 1024 * 1024));
 
@@ -123,7 +128,9 @@ class PartialPipelineFailureTests {
 			.andExpect(jsonPath("$.detail").value(containsString("OOM")))
 			.andExpect(jsonPath("$.rejected").value(1))
 			.andExpect(jsonPath("$.unconfirmed").value(9_999))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 
 		DocumentContext problem = JsonPath.parse(body);
 		long written = number(problem, "$.written");
@@ -149,7 +156,9 @@ class PartialPipelineFailureTests {
 			.andExpect(jsonPath("$.type").value(ERROR_REPLY))
 			.andExpect(jsonPath("$.detail").value(containsString("OOM")))
 			.andExpect(jsonPath("$.rejected").value(1))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 
 		System.out.printf("[reliability] full Redis, loop: %s%n", body);
 		DocumentContext problem = JsonPath.parse(body);
@@ -160,7 +169,10 @@ class PartialPipelineFailureTests {
 		assertThat(keysHoldingTheirValue()).isEqualTo(written);
 	}
 
-	/** Demo keys in Redis, each checked to hold exactly the value the lab writes for it; any other key fails. */
+	/**
+	 * Demo keys in Redis, each checked to hold exactly the value the lab writes for it;
+	 * any other key fails.
+	 */
 	private long keysHoldingTheirValue() {
 		Map<String, String> found = this.admin.keys(this.keys.prefix() + ":*");
 		assertThat(found.values()).containsOnly("string");

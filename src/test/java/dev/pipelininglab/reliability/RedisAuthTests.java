@@ -20,11 +20,13 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * A Redis with ACLs: no default user, and one user {@code lab} that may only touch keys under the demo prefix and
- * may not run dangerous commands (FLUSHALL, KEYS, CONFIG, MONITOR...). The app connects through Boot's standard
- * {@code spring.data.redis.username/password} and every endpoint works, which also proves by construction that it
- * needs nothing outside its prefix. With wrong or missing credentials it answers a clear 503 problem and reports
- * health DOWN. The password never appears in any answer or log line.
+ * A Redis with ACLs: no default user, and one user {@code lab} that may only touch keys
+ * under the demo prefix and may not run dangerous commands (FLUSHALL, KEYS, CONFIG,
+ * MONITOR...). The app connects through Boot's standard
+ * {@code spring.data.redis.username/password} and every endpoint works, which also proves
+ * by construction that it needs nothing outside its prefix. With wrong or missing
+ * credentials it answers a clear 503 problem and reports health DOWN. The password never
+ * appears in any answer or log line.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class RedisAuthTests {
@@ -77,8 +79,10 @@ class RedisAuthTests {
 	@Test
 	void aPlainRequirepassServerWorksWithThePasswordAlone(CapturedOutput output) {
 		String password = "rp-" + UUID.randomUUID();
-		RedisServerProcess plain = RedisServerProcess.builder(RedisTestServers.binary(), RedisServerProcess.freePort(),
-				dir.resolve("requirepass")).args("--requirepass", password).start();
+		RedisServerProcess plain = RedisServerProcess
+			.builder(RedisTestServers.binary(), RedisServerProcess.freePort(), dir.resolve("requirepass"))
+			.args("--requirepass", password)
+			.start();
 		List<String> answers;
 		try (RunningApp app = RunningApp.start("spring.data.redis.host=127.0.0.1",
 				"spring.data.redis.port=" + plain.port(), "spring.data.redis.password=" + password)) {
@@ -105,8 +109,10 @@ class RedisAuthTests {
 					assertThat(response.statusCode()).as(path).isEqualTo(503);
 					assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 					String type = JsonPath.read(response.body(), "$.type");
-					// Lettuce sometimes loses the reason: when Redis's refusal closes the connection before
-					// Lettuce has looked at it, the failure reads "RedisHandshakeHandler not registered" (about 1
+					// Lettuce sometimes loses the reason: when Redis's refusal closes the
+					// connection before
+					// Lettuce has looked at it, the failure reads "RedisHandshakeHandler
+					// not registered" (about 1
 					// request in 25 here) and can only be answered as "unavailable".
 					assertThat(type).isIn(AUTH_FAILED, "urn:pipelining-lab:problem:redis-unavailable");
 					if (type.equals(AUTH_FAILED)) {

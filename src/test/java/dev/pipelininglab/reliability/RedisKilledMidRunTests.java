@@ -32,9 +32,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Redis dies (SIGKILL) in the middle of a long pipelined run: the request ends at once with a 503 problem that
- * says how many batches Redis had acknowledged, and once a Redis is back on the same port the next request
- * succeeds without restarting the app.
+ * Redis dies (SIGKILL) in the middle of a long pipelined run: the request ends at once
+ * with a 503 problem that says how many batches Redis had acknowledged, and once a Redis
+ * is back on the same port the next request succeeds without restarting the app.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false",
 		"spring.data.redis.timeout=" + RedisKilledMidRunTests.TIMEOUT_SECONDS + "s" })
@@ -62,12 +62,12 @@ class RedisKilledMidRunTests {
 		redis.addTo(registry);
 	}
 
-
 	@Test
 	void killedMidRunAnswersA503WithTheBatchesDoneAndRecoversWhenRedisIsBack() throws Exception {
-		CompletableFuture<MockHttpServletResponse> run = CompletableFuture.supplyAsync(() -> perform(
-				"/pipeset/3000000?batchSize=" + BATCH));
-		// Batches are sent one after another, so the first key of batch 3 in Redis means batches 1 and 2 are done.
+		CompletableFuture<MockHttpServletResponse> run = CompletableFuture
+			.supplyAsync(() -> perform("/pipeset/3000000?batchSize=" + BATCH));
+		// Batches are sent one after another, so the first key of batch 3 in Redis means
+		// batches 1 and 2 are done.
 		String third = this.keys.key(2L * BATCH);
 		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
 			await().atMost(Duration.ofSeconds(60))
@@ -82,9 +82,12 @@ class RedisKilledMidRunTests {
 
 		System.out.printf("[reliability] killed mid-run: answered %d %d ms after SIGKILL: %s%n", response.getStatus(),
 				tookAfterKill.toMillis(), response.getContentAsString());
-		// Usually about 0.2 s. Commands Lettuce was still writing when the socket died are re-queued for its
-		// at-least-once retry and only fail on a later reconnect attempt (2 s once in a trial); closePipeline()
-		// never waits longer than the timeout, after which the answer is a redis-timeout problem instead.
+		// Usually about 0.2 s. Commands Lettuce was still writing when the socket died
+		// are re-queued for its
+		// at-least-once retry and only fail on a later reconnect attempt (2 s once in a
+		// trial); closePipeline()
+		// never waits longer than the timeout, after which the answer is a redis-timeout
+		// problem instead.
 		assertThat(tookAfterKill).isLessThan(Duration.ofSeconds(TIMEOUT_SECONDS + 2));
 		assertThat(response.getStatus()).isEqualTo(503);
 		assertThat(response.getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

@@ -16,11 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Redis over TLS with a certificate made by the test: the app connects through Boot's standard
- * {@code spring.data.redis.ssl.enabled} and a PEM SSL bundle that trusts that certificate, and runs work. The
- * server also listens in plain text on another port, only so the test can look at who is connected where; the app
- * is only given the TLS port, where a plain-text client gets nothing. Skipped, saying why, on a redis-server
- * built without TLS (such as the bundled 6.2 binary).
+ * Redis over TLS with a certificate made by the test: the app connects through Boot's
+ * standard {@code spring.data.redis.ssl.enabled} and a PEM SSL bundle that trusts that
+ * certificate, and runs work. The server also listens in plain text on another port, only
+ * so the test can look at who is connected where; the app is only given the TLS port,
+ * where a plain-text client gets nothing. Skipped, saying why, on a redis-server built
+ * without TLS (such as the bundled 6.2 binary).
  */
 class RedisTlsTests {
 
@@ -45,7 +46,8 @@ class RedisTlsTests {
 				.start();
 		}
 		catch (IllegalStateException ex) {
-			// A build without TLS rejects the tls-* options while reading its configuration and exits.
+			// A build without TLS rejects the tls-* options while reading its
+			// configuration and exits.
 			assumeTrue(false, "redis-server " + RedisTestServers.binary() + " was built without TLS support: "
 					+ ex.getMessage().lines().filter((line) -> line.contains("tls")).findFirst().orElse(""));
 		}

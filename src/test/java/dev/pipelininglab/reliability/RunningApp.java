@@ -15,8 +15,9 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The application started as {@code main} starts it, on a free port, talked to over real HTTP; for tests that
- * need the whole life of the app (its startup and shutdown logs, a second configuration) inside one test method.
+ * The application started as {@code main} starts it, on a free port, talked to over real
+ * HTTP; for tests that need the whole life of the app (its startup and shutdown logs, a
+ * second configuration) inside one test method.
  */
 final class RunningApp implements AutoCloseable {
 
@@ -35,12 +36,13 @@ final class RunningApp implements AutoCloseable {
 	}
 
 	static RunningApp start(String... properties) {
-		// Command-line arguments, since builder properties are defaults that application.yml would override.
-		List<String> args = new ArrayList<>(List.of("--server.port=0", "--spring.main.banner-mode=off",
-				"--lab.local-redis.enabled=false"));
+		// Command-line arguments, since builder properties are defaults that
+		// application.yml would override.
+		List<String> args = new ArrayList<>(
+				List.of("--server.port=0", "--spring.main.banner-mode=off", "--lab.local-redis.enabled=false"));
 		List.of(properties).forEach((property) -> args.add("--" + property));
-		return new RunningApp(new SpringApplicationBuilder(PipeliningLabApplication.class)
-			.run(args.toArray(new String[0])));
+		return new RunningApp(
+				new SpringApplicationBuilder(PipeliningLabApplication.class).run(args.toArray(new String[0])));
 	}
 
 	HttpResponse<String> get(String path) {

@@ -34,9 +34,10 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Safe defaults, checked on the running app: it listens on loopback only, Actuator shows nothing beyond health,
- * info, metrics and prometheus, failures never carry stack traces or exception class names, and no endpoint takes
- * a key, command or script from the request.
+ * Safe defaults, checked on the running app: it listens on loopback only, Actuator shows
+ * nothing beyond health, info, metrics and prometheus, failures never carry stack traces
+ * or exception class names, and no endpoint takes a key, command or script from the
+ * request.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
 		properties = "lab.local-redis.enabled=false")
@@ -48,7 +49,9 @@ class SecurityDefaultsTests {
 			"loggers", "mappings", "conditions", "scheduledtasks", "caches", "startup", "sbom", "logfile",
 			"httpexchanges", "auditevents", "sessions", "shutdown", "quartz", "integrationgraph");
 
-	/** Words a request could use to smuggle in what the lab must never take from a client. */
+	/**
+	 * Words a request could use to smuggle in what the lab must never take from a client.
+	 */
 	private static final Set<String> FORBIDDEN_INPUTS = Set.of("key", "keys", "prefix", "keyprefix", "command",
 			"commands", "script", "lua", "eval", "pattern", "match", "database", "db");
 
@@ -107,8 +110,7 @@ class SecurityDefaultsTests {
 			List<HttpResponse<String>> failures = new ArrayList<>();
 			for (String path : List.of("/pipeset/abc?trace=true", "/pipeset/-1?trace=on", "/nothing-here?trace=true",
 					"/pipeset/10?batchSize=99999999999999", "/compare/%00/10", "/pipeset/10?sample=%27%22%3C",
-					"/piperpop/10?trace=true", "/looprpop/10", "/listinput/10",
-					"/pipeset/" + "9".repeat(400))) {
+					"/piperpop/10?trace=true", "/looprpop/10", "/listinput/10", "/pipeset/" + "9".repeat(400))) {
 				failures.add(get(path));
 			}
 			failures.add(send("POST", "/pipeset/10"));

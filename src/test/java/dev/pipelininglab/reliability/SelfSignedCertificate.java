@@ -15,9 +15,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A throw-away self-signed certificate for 127.0.0.1, made with the JDK's own {@code keytool} (no OpenSSL, no extra
- * library) and written as the PEM files redis-server and Spring Boot's SSL bundles read. Being self-signed, it is
- * its own CA: clients trust exactly this certificate.
+ * A throw-away self-signed certificate for 127.0.0.1, made with the JDK's own
+ * {@code keytool} (no OpenSSL, no extra library) and written as the PEM files
+ * redis-server and Spring Boot's SSL bundles read. Being self-signed, it is its own CA:
+ * clients trust exactly this certificate.
  */
 record SelfSignedCertificate(Path certificate, Path privateKey) {
 
@@ -48,7 +49,8 @@ record SelfSignedCertificate(Path certificate, Path privateKey) {
 		Path certificateFile = dir.resolve("redis.crt");
 		Path keyFile = dir.resolve("redis.key");
 		Files.writeString(certificateFile, pem("CERTIFICATE", certificate.getEncoded()));
-		// PKCS#8, which OpenSSL (in redis-server) and Spring Boot's PEM reader both accept.
+		// PKCS#8, which OpenSSL (in redis-server) and Spring Boot's PEM reader both
+		// accept.
 		Files.writeString(keyFile, pem("PRIVATE KEY", key.getEncoded()));
 		return new SelfSignedCertificate(certificateFile, keyFile);
 	}

@@ -32,9 +32,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * Redis stops answering but keeps its connections (SIGSTOP, as in a long blocking command or a stalled host):
- * {@code spring.data.redis.timeout} bounds every wait, pipelined and looped alike, the answer is a 503
- * {@code redis-timeout} problem, and once Redis answers again so does the app.
+ * Redis stops answering but keeps its connections (SIGSTOP, as in a long blocking command
+ * or a stalled host): {@code spring.data.redis.timeout} bounds every wait, pipelined and
+ * looped alike, the answer is a 503 {@code redis-timeout} problem, and once Redis answers
+ * again so does the app.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false",
 		"spring.data.redis.timeout=" + SlowRedisTests.TIMEOUT_MILLIS + "ms" })
@@ -46,7 +47,10 @@ class SlowRedisTests {
 
 	private static final String TIMEOUT_TYPE = "urn:pipelining-lab:problem:redis-timeout";
 
-	/** Scheduling and the JSON answer on a busy 2-core machine; far below a hang (60 s by default). */
+	/**
+	 * Scheduling and the JSON answer on a busy 2-core machine; far below a hang (60 s by
+	 * default).
+	 */
 	private static final Duration SLACK = Duration.ofMillis(4000);
 
 	private static final int BATCH = 10_000;
@@ -65,13 +69,13 @@ class SlowRedisTests {
 		redis.addTo(registry);
 	}
 
-
 	@AfterEach
 	void answerAgain() throws Exception {
 		if (redis.process().isPaused()) {
 			redis.process().resume();
 		}
-		// Whatever the test left queued is answered, and the app is healthy again before the next test.
+		// Whatever the test left queued is answered, and the app is healthy again before
+		// the next test.
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get("/pipeping/10")).andExpect(status().isOk()));
 	}
@@ -80,8 +84,8 @@ class SlowRedisTests {
 	void pipelinedAndLoopedRunsTimeOutAsConfiguredWhileRedisIsStalled() throws Exception {
 		this.mvc.perform(get("/pipeset/1000")).andExpect(status().isOk());
 		redis.process().pause();
-		for (String uri : new String[] { "/pipeset/1000", "/pipeget/1000", "/loopset/10", "/loopget/10",
-				"/looprpop/10", "/compare/get/100?variants=loop,pipelined" }) {
+		for (String uri : new String[] { "/pipeset/1000", "/pipeget/1000", "/loopset/10", "/loopget/10", "/looprpop/10",
+				"/compare/get/100?variants=loop,pipelined" }) {
 			long start = System.nanoTime();
 			this.mvc.perform(get(uri))
 				.andExpect(status().isServiceUnavailable())
@@ -91,8 +95,8 @@ class SlowRedisTests {
 			Duration took = Duration.ofNanos(System.nanoTime() - start);
 			System.out.printf("[reliability] stalled Redis: %s answered 503 redis-timeout after %d ms%n", uri,
 					took.toMillis());
-			assertThat(took).as(uri).isBetween(Duration.ofMillis(TIMEOUT_MILLIS - 100),
-					Duration.ofMillis(TIMEOUT_MILLIS).plus(SLACK));
+			assertThat(took).as(uri)
+				.isBetween(Duration.ofMillis(TIMEOUT_MILLIS - 100), Duration.ofMillis(TIMEOUT_MILLIS).plus(SLACK));
 		}
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
 

@@ -3,10 +3,11 @@ package dev.pipelininglab.reliability;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Stops a test class's own redis-server when its application context stops, in the last lifecycle phase: after
- * the web server has drained and the Redis connection factory has shut its clients down, so the app does not
- * spend its last moments reconnecting to a server that is already gone. (Stopping it in {@code @AfterAll} would be
- * too early: JUnit runs that before Spring closes a context marked dirty.)
+ * Stops a test class's own redis-server when its application context stops, in the last
+ * lifecycle phase: after the web server has drained and the Redis connection factory has
+ * shut its clients down, so the app does not spend its last moments reconnecting to a
+ * server that is already gone. (Stopping it in {@code @AfterAll} would be too early:
+ * JUnit runs that before Spring closes a context marked dirty.)
  */
 final class StopWithTheApp implements SmartLifecycle {
 

@@ -15,8 +15,9 @@ import org.springframework.test.context.DynamicPropertySource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * One request of a million pipelined SETs completes with the default heap and command timeout, leaves a million
- * verified keys, and rides one pooled connection instead of opening one per batch.
+ * One request of a million pipelined SETs completes with the default heap and command
+ * timeout, leaves a million verified keys, and rides one pooled connection instead of
+ * opening one per batch.
  */
 @SpringBootTest(properties = "lab.local-redis.enabled=false")
 class MillionCommandRunTests {

@@ -19,8 +19,9 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A Redis Cluster of three masters (slots 0-5460, 5461-10922, 10923-16383) with one replica each. The node timeout
- * is 1 s and replicas always consider themselves fit to take over, so failover tests stay quick.
+ * A Redis Cluster of three masters (slots 0-5460, 5461-10922, 10923-16383) with one
+ * replica each. The node timeout is 1 s and replicas always consider themselves fit to
+ * take over, so failover tests stay quick.
  */
 public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
@@ -28,10 +29,12 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
 	private static final String[] SLOT_RANGES = { "0-5460", "5461-10922", "10923-16383" };
 
-	// Redis 6.2 always puts the cluster bus on port + 10000 (7.0 could be told otherwise, 6.2 cannot).
+	// Redis 6.2 always puts the cluster bus on port + 10000 (7.0 could be told otherwise,
+	// 6.2 cannot).
 	private static final int BUS_OFFSET = 10_000;
 
-	// Below the kernel's ephemeral range (32768+), bus ports included, so no client socket of this machine is handed
+	// Below the kernel's ephemeral range (32768+), bus ports included, so no client
+	// socket of this machine is handed
 	// one of them; and far below 55535, the highest port that leaves room for the bus.
 	private static final int LOWEST_PORT = 10_000;
 
@@ -75,7 +78,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	private void form() {
-		// Distinct epochs up front, as redis-cli does, instead of waiting for the nodes to resolve the collision.
+		// Distinct epochs up front, as redis-cli does, instead of waiting for the nodes
+		// to resolve the collision.
 		for (int i = 0; i < this.nodes.size(); i++) {
 			Topologies.call(this.nodes.get(i), "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
 		}
@@ -90,7 +94,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 		for (int m = 0; m < MASTERS; m++) {
 			RedisServerProcess replica = this.nodes.get(MASTERS + m);
 			String masterId = this.ids.get(m);
-			// Fails with "Unknown node" until gossip has introduced the master to the replica.
+			// Fails with "Unknown node" until gossip has introduced the master to the
+			// replica.
 			Topologies.await("node " + replica.port() + " to replicate " + this.nodes.get(m).port(), READY_TIMEOUT,
 					() -> {
 						Topologies.call(replica, "CLUSTER", "REPLICATE", masterId);
@@ -114,8 +119,9 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * What still differs from "every node says cluster_state:ok, sees the three masters with their slots and the
-	 * three replicas with their masters, and every replica's link is up"; {@code null} once nothing does.
+	 * What still differs from "every node says cluster_state:ok, sees the three masters
+	 * with their slots and the three replicas with their masters, and every replica's
+	 * link is up"; {@code null} once nothing does.
 	 */
 	private @Nullable String problemWithInitialLayout() {
 		for (int i = 0; i < this.nodes.size(); i++) {
@@ -161,8 +167,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 				return port;
 			}
 		}
-		throw new IllegalStateException("No free pair of ports (port, port + " + BUS_OFFSET + ") between "
-				+ LOWEST_PORT + " and " + HIGHEST_PORT);
+		throw new IllegalStateException("No free pair of ports (port, port + " + BUS_OFFSET + ") between " + LOWEST_PORT
+				+ " and " + HIGHEST_PORT);
 	}
 
 	private static boolean isFree(int port) {
@@ -176,7 +182,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * All six nodes in startup order: the three initial masters, then their replicas in the same order.
+	 * All six nodes in startup order: the three initial masters, then their replicas in
+	 * the same order.
 	 */
 	public List<RedisServerProcess> nodes() {
 		return this.nodes;
@@ -187,7 +194,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * The live nodes that are masters now (after a failover that includes promoted replicas).
+	 * The live nodes that are masters now (after a failover that includes promoted
+	 * replicas).
 	 */
 	public List<RedisServerProcess> masters() {
 		return nodesWithRole("master");
@@ -208,8 +216,9 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * Waits until every live node reports {@code cluster_state:ok} and sees all slots served by live, healthy
-	 * masters: after {@code kill()} of a master, until its replica has taken over and everyone knows.
+	 * Waits until every live node reports {@code cluster_state:ok} and sees all slots
+	 * served by live, healthy masters: after {@code kill()} of a master, until its
+	 * replica has taken over and everyone knows.
 	 */
 	public void awaitHealthy(Duration timeout) {
 		Topologies.await("every live node of " + this + " to see all slots served by live masters", timeout, () -> {
@@ -273,7 +282,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * One line of CLUSTER NODES: {@code <id> <ip:port@bus[,hostname]> <flags> <master|-> <ping-sent> <pong-recv>
+	 * One line of CLUSTER NODES:
+	 * {@code <id> <ip:port@bus[,hostname]> <flags> <master|-> <ping-sent> <pong-recv>
 	 * <config-epoch> <link-state> <slot ranges...>}.
 	 */
 	private record NodeLine(String id, Set<String> flags, String masterId, List<String> slots) {

@@ -6,8 +6,8 @@ import java.util.Map;
 import dev.pipelininglab.localredis.RedisServerProcess;
 
 /**
- * What one server has done, asked of it directly (not through a cluster or sentinel client), for tests that check
- * where commands went.
+ * What one server has done, asked of it directly (not through a cluster or sentinel
+ * client), for tests that check where commands went.
  */
 public final class NodeStats {
 
@@ -15,8 +15,9 @@ public final class NodeStats {
 	}
 
 	/**
-	 * How many times {@code node} executed {@code command} (from {@code INFO commandstats}), 0 if never. Counts
-	 * commands a replica applies from its master's replication stream too.
+	 * How many times {@code node} executed {@code command} (from
+	 * {@code INFO commandstats}), 0 if never. Counts commands a replica applies from its
+	 * master's replication stream too.
 	 */
 	public static long calls(RedisServerProcess node, String command) {
 		Map<String, String> stats = Resp.parseInfo((String) Topologies.call(node, "INFO", "commandstats"));

@@ -6,15 +6,19 @@ import dev.pipelininglab.localredis.RedisServerBinary;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Real Redis topologies on free loopback ports, started by the tests themselves with the same binary resolution as
- * the application ({@code redis-server} on the PATH, else the one bundled in embedded-redis).
+ * Real Redis topologies on free loopback ports, started by the tests themselves with the
+ * same binary resolution as the application ({@code redis-server} on the PATH, else the
+ * one bundled in embedded-redis).
  * <p>
- * The shared instances ({@link #standalone()}, {@link #sentinel()}, {@link #cluster()}) start on first use and stop
- * when the JVM exits; tests share them, so they may write keys (and {@code flushAll()} them) but must not kill, pause
- * or reconfigure their servers. Tests that do take a fresh instance from a {@code new...()} method and close it.
+ * The shared instances ({@link #standalone()}, {@link #sentinel()}, {@link #cluster()})
+ * start on first use and stop when the JVM exits; tests share them, so they may write
+ * keys (and {@code flushAll()} them) but must not kill, pause or reconfigure their
+ * servers. Tests that do take a fresh instance from a {@code new...()} method and close
+ * it.
  * <p>
- * {@code -Dlab.test.redis-binary=/path/to/redis-server} runs everything on another binary;
- * {@code -Dlab.test.redis-binary=bundled} on the one from embedded-redis (Redis 6.2).
+ * {@code -Dlab.test.redis-binary=/path/to/redis-server} runs everything on another
+ * binary; {@code -Dlab.test.redis-binary=bundled} on the one from embedded-redis (Redis
+ * 6.2).
  */
 public final class RedisTestServers {
 
@@ -32,7 +36,8 @@ public final class RedisTestServers {
 	}
 
 	/**
-	 * The redis-server these servers run: {@value #BINARY_PROPERTY} if set, else the application's resolution.
+	 * The redis-server these servers run: {@value #BINARY_PROPERTY} if set, else the
+	 * application's resolution.
 	 */
 	public static synchronized Path binary() {
 		if (binary == null) {
@@ -81,7 +86,8 @@ public final class RedisTestServers {
 	}
 
 	/**
-	 * A sentinel topology of the caller's own (e.g. to kill its master), to close when done.
+	 * A sentinel topology of the caller's own (e.g. to kill its master), to close when
+	 * done.
 	 */
 	public static SentinelRedis newSentinel() {
 		return newSentinel(binary());

@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Just enough RESP2 to set topologies up: one blocking connection, one command at a time. Cheaper than a Lettuce
- * client (no event loops) for the handful of admin commands setup and {@code flushAll()} send, and independent of
- * the client the tests exercise.
+ * Just enough RESP2 to set topologies up: one blocking connection, one command at a time.
+ * Cheaper than a Lettuce client (no event loops) for the handful of admin commands setup
+ * and {@code flushAll()} send, and independent of the client the tests exercise.
  */
 final class Resp implements AutoCloseable {
 
@@ -70,8 +70,8 @@ final class Resp implements AutoCloseable {
 			return read();
 		}
 		catch (IOException ex) {
-			throw new UncheckedIOException(String.join(" ", command) + " on " + this.socket.getRemoteSocketAddress()
-					+ " failed", ex);
+			throw new UncheckedIOException(
+					String.join(" ", command) + " on " + this.socket.getRemoteSocketAddress() + " failed", ex);
 		}
 	}
 
@@ -87,7 +87,8 @@ final class Resp implements AutoCloseable {
 	}
 
 	/**
-	 * A reply that is a flat list of alternating keys and values, such as {@code SENTINEL MASTER}.
+	 * A reply that is a flat list of alternating keys and values, such as
+	 * {@code SENTINEL MASTER}.
 	 */
 	static Map<String, String> pairs(Object reply) {
 		List<?> list = (List<?>) reply;
@@ -141,7 +142,8 @@ final class Resp implements AutoCloseable {
 						items.add(read());
 					}
 					catch (RespError ex) {
-						// An error inside an array (e.g. from EXEC) is data, not a failure of the call.
+						// An error inside an array (e.g. from EXEC) is data, not a
+						// failure of the call.
 						items.add(ex);
 					}
 				}

@@ -16,8 +16,9 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One master, one replica and three sentinels (quorum 2) watching them as {@value #MASTER_NAME}, tuned to notice a
- * dead master after 1 s so failover tests stay quick.
+ * One master, one replica and three sentinels (quorum 2) watching them as
+ * {@value #MASTER_NAME}, tuned to notice a dead master after 1 s so failover tests stay
+ * quick.
  */
 public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
@@ -55,7 +56,8 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 						.start(),
 					RedisServerProcess::freePort);
 			started.add(replica);
-			// Sentinels learn about replicas from the master's INFO, which they ask for every 10 s; a replica already
+			// Sentinels learn about replicas from the master's INFO, which they ask for
+			// every 10 s; a replica already
 			// connected when they start is in their very first INFO.
 			Topologies.await("the replica to sync with the master", READY_TIMEOUT,
 					() -> replicaInSync(master, replica));
@@ -79,13 +81,16 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	private static RedisServerProcess startSentinel(Path binary, int port, RedisServerProcess master) {
 		Path dir = Topologies.freshDir("sentinel-" + port);
-		// Sentinel rewrites its config file (ids, discovered peers and replicas), so each needs its own writable one.
+		// Sentinel rewrites its config file (ids, discovered peers and replicas), so each
+		// needs its own writable one.
 		Path config = dir.resolve("sentinel.conf");
 		String name = MASTER_NAME;
 		try {
-			Files.writeString(config, String.join("\n", "sentinel monitor " + name + " " + master.host() + " "
-					+ master.port() + " 2", "sentinel down-after-milliseconds " + name + " 1000",
-					"sentinel failover-timeout " + name + " 5000", "sentinel parallel-syncs " + name + " 1", ""));
+			Files.writeString(config,
+					String.join("\n", "sentinel monitor " + name + " " + master.host() + " " + master.port() + " 2",
+							"sentinel down-after-milliseconds " + name + " 1000",
+							"sentinel failover-timeout " + name + " 5000", "sentinel parallel-syncs " + name + " 1",
+							""));
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -125,8 +130,7 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 					return who + "master flags=" + master.get("flags") + ", num-other-sentinels="
 							+ master.get("num-other-sentinels");
 				}
-				List<Map<String, String>> replicas = ((List<?>) resp.call("SENTINEL", "REPLICAS", MASTER_NAME))
-					.stream()
+				List<Map<String, String>> replicas = ((List<?>) resp.call("SENTINEL", "REPLICAS", MASTER_NAME)).stream()
 					.map(Resp::pairs)
 					.toList();
 				if (replicas.size() != 1 || !String.valueOf(this.replica.port()).equals(replicas.get(0).get("port"))
@@ -140,7 +144,8 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * The server that was the master at startup; after a failover see {@link #currentMaster()}.
+	 * The server that was the master at startup; after a failover see
+	 * {@link #currentMaster()}.
 	 */
 	public RedisServerProcess master() {
 		return this.master;
@@ -183,8 +188,8 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
-	 * Waits until every live sentinel names a master other than {@code oldMaster} and that master answers as one,
-	 * e.g. after {@code oldMaster.kill()}.
+	 * Waits until every live sentinel names a master other than {@code oldMaster} and
+	 * that master answers as one, e.g. after {@code oldMaster.kill()}.
 	 * @return the new master
 	 */
 	public RedisServerProcess awaitNewMaster(RedisServerProcess oldMaster, Duration timeout) {
@@ -212,21 +217,24 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	public Map<String, String> springProperties() {
 		Map<String, String> properties = new LinkedHashMap<>();
 		properties.put("spring.data.redis.sentinel.master", MASTER_NAME);
-		properties.put("spring.data.redis.sentinel.nodes", this.sentinels.stream()
-			.map((sentinel) -> sentinel.host() + ":" + sentinel.port())
-			.collect(Collectors.joining(",")));
+		properties.put("spring.data.redis.sentinel.nodes",
+				this.sentinels.stream()
+					.map((sentinel) -> sentinel.host() + ":" + sentinel.port())
+					.collect(Collectors.joining(",")));
 		return Collections.unmodifiableMap(properties);
 	}
 
 	/**
-	 * FLUSHALL on whichever of this topology's data nodes is master now, and nowhere else.
+	 * FLUSHALL on whichever of this topology's data nodes is master now, and nowhere
+	 * else.
 	 */
 	public void flushAll() {
 		Topologies.flushMasters(dataNodes());
 	}
 
 	/**
-	 * Stops all five processes of an instance from {@link RedisTestServers#newSentinel()}.
+	 * Stops all five processes of an instance from
+	 * {@link RedisTestServers#newSentinel()}.
 	 * @throws IllegalStateException for the shared instance, which other tests still use
 	 */
 	@Override

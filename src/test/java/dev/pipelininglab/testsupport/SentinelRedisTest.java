@@ -43,9 +43,10 @@ class SentinelRedisTest {
 				List<Map<String, String>> replicas = connection.sync().replicas(SentinelRedis.MASTER_NAME);
 
 				assertThat(master.getPort()).isEqualTo(sentinel.master().port());
-				assertThat(replicas).singleElement().satisfies((replica) -> assertThat(replica)
-					.containsEntry("port", Integer.toString(sentinel.replica().port()))
-					.containsEntry("flags", "slave"));
+				assertThat(replicas).singleElement()
+					.satisfies((replica) -> assertThat(replica)
+						.containsEntry("port", Integer.toString(sentinel.replica().port()))
+						.containsEntry("flags", "slave"));
 				assertThat(connection.sync().master(SentinelRedis.MASTER_NAME))
 					.containsEntry("num-other-sentinels", "2")
 					.containsEntry("quorum", "2");
@@ -76,8 +77,9 @@ class SentinelRedisTest {
 	@Test
 	void springPropertiesNameTheMasterAndAllSentinels() {
 		assertThat(sentinel.springProperties()).containsEntry("spring.data.redis.sentinel.master", "mymaster")
-			.containsEntry("spring.data.redis.sentinel.nodes", "127.0.0.1:" + sentinel.sentinelPorts().get(0)
-					+ ",127.0.0.1:" + sentinel.sentinelPorts().get(1) + ",127.0.0.1:" + sentinel.sentinelPorts().get(2))
+			.containsEntry("spring.data.redis.sentinel.nodes",
+					"127.0.0.1:" + sentinel.sentinelPorts().get(0) + ",127.0.0.1:" + sentinel.sentinelPorts().get(1)
+							+ ",127.0.0.1:" + sentinel.sentinelPorts().get(2))
 			.hasSize(2);
 	}
 

@@ -4,7 +4,10 @@ import java.util.Map;
 
 import org.springframework.test.context.DynamicPropertyRegistry;
 
-/** A test Redis the app is pointed at with Spring Boot's own {@code spring.data.redis.*} properties. */
+/**
+ * A test Redis the app is pointed at with Spring Boot's own {@code spring.data.redis.*}
+ * properties.
+ */
 public interface SpringRedis {
 
 	Map<String, String> springProperties();

@@ -28,8 +28,7 @@ class StandaloneRedisTest {
 		finally {
 			client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 		}
-		assertThat(redis.springProperties()).containsOnly(
-				entry("spring.data.redis.host", "127.0.0.1"),
+		assertThat(redis.springProperties()).containsOnly(entry("spring.data.redis.host", "127.0.0.1"),
 				entry("spring.data.redis.port", Integer.toString(redis.port())));
 		assertThat(RedisTestServers.standalone()).isSameAs(redis);
 		assertThatIllegalStateException().isThrownBy(redis::close);
@@ -41,8 +40,8 @@ class StandaloneRedisTest {
 		try (redis) {
 			assertThat(redis.process().isAlive()).isTrue();
 			assertThat(redis.port()).isNotEqualTo(RedisTestServers.standalone().port());
-			assertThat(redis.process().workDir()).endsWith(Path.of("target", "redis-test",
-					"standalone-" + redis.port()));
+			assertThat(redis.process().workDir())
+				.endsWith(Path.of("target", "redis-test", "standalone-" + redis.port()));
 		}
 		assertThat(redis.process().isAlive()).isFalse();
 	}

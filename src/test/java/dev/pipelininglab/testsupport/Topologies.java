@@ -24,8 +24,9 @@ final class Topologies {
 	static final String HOST = "127.0.0.1";
 
 	/**
-	 * For every server that is or may become a master with replicas: Redis 7 syncs replicas diskless by default and
-	 * then waits 5 s for more replicas to join the transfer, which would add 5 s to every topology's startup.
+	 * For every server that is or may become a master with replicas: Redis 7 syncs
+	 * replicas diskless by default and then waits 5 s for more replicas to join the
+	 * transfer, which would add 5 s to every topology's startup.
 	 */
 	static final String[] NO_SYNC_DELAY = { "--repl-diskless-sync-delay", "0" };
 
@@ -35,8 +36,8 @@ final class Topologies {
 	}
 
 	/**
-	 * {@code target/redis-test/<name>}, emptied first: a cluster node finding an old {@code nodes.conf} would
-	 * rejoin a cluster that no longer exists.
+	 * {@code target/redis-test/<name>}, emptied first: a cluster node finding an old
+	 * {@code nodes.conf} would rejoin a cluster that no longer exists.
 	 */
 	static Path freshDir(String name) {
 		Path dir = Paths.get(System.getProperty("user.dir"), "target", "redis-test", name);
@@ -56,8 +57,9 @@ final class Topologies {
 	}
 
 	/**
-	 * Starts a server on a port from {@code ports}, retrying with another port if the start fails: a port that was
-	 * free when chosen can be taken by a concurrent test run before redis-server binds it.
+	 * Starts a server on a port from {@code ports}, retrying with another port if the
+	 * start fails: a port that was free when chosen can be taken by a concurrent test run
+	 * before redis-server binds it.
 	 */
 	static RedisServerProcess startOnFreePort(IntFunction<RedisServerProcess> start, IntSupplier ports) {
 		IllegalStateException last = null;
@@ -73,8 +75,9 @@ final class Topologies {
 	}
 
 	/**
-	 * Polls {@code check} until it returns {@code null}; anything else is a description of what is still missing,
-	 * reported if the timeout passes. Exceptions (a node not answering yet, an error reply) count as "not yet".
+	 * Polls {@code check} until it returns {@code null}; anything else is a description
+	 * of what is still missing, reported if the timeout passes. Exceptions (a node not
+	 * answering yet, an error reply) count as "not yet".
 	 */
 	static void await(String what, Duration timeout, Supplier<@Nullable String> check) {
 		long deadline = System.nanoTime() + timeout.toNanos();
@@ -104,8 +107,9 @@ final class Topologies {
 	}
 
 	/**
-	 * FLUSHALL on every live node of {@code nodes} that is a master right now (roles change with failovers), then
-	 * WAIT for its replicas, so a test reading from a replica does not see the previous test's keys.
+	 * FLUSHALL on every live node of {@code nodes} that is a master right now (roles
+	 * change with failovers), then WAIT for its replicas, so a test reading from a
+	 * replica does not see the previous test's keys.
 	 */
 	static void flushMasters(List<RedisServerProcess> nodes) {
 		for (RedisServerProcess node : nodes) {
@@ -137,8 +141,8 @@ final class Topologies {
 	}
 
 	/**
-	 * Stops all in parallel: each stop waits for its process to exit (up to a server cron tick), and the nodes of a
-	 * topology need not wait for each other.
+	 * Stops all in parallel: each stop waits for its process to exit (up to a server cron
+	 * tick), and the nodes of a topology need not wait for each other.
 	 */
 	static void stopAll(List<RedisServerProcess> processes) {
 		List<Thread> stoppers = processes.stream()

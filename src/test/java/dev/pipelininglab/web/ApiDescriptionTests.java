@@ -17,8 +17,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The OpenAPI description lists every endpoint with its parameters, bounds, examples and problem answers, and
- * Swagger UI serves it.
+ * The OpenAPI description lists every endpoint with its parameters, bounds, examples and
+ * problem answers, and Swagger UI serves it.
  */
 class ApiDescriptionTests extends AppOnTestRedis {
 
@@ -52,7 +52,8 @@ class ApiDescriptionTests extends AppOnTestRedis {
 				op.path("responses").properties().forEach((response) -> {
 					if (response.getKey().startsWith("4") || response.getKey().startsWith("5")) {
 						assertThat(response.getValue().path("content").has("application/problem+json"))
-							.as(name + " " + response.getKey()).isTrue();
+							.as(name + " " + response.getKey())
+							.isTrue();
 					}
 				});
 				if (!path.getKey().equals("/")) {
@@ -72,8 +73,8 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		assertThat(start.path("responses").has("202")).isTrue();
 		assertThat(start.at("/responses/202/headers").has("Location")).isTrue();
 		assertThat(start.at("/responses/429/headers").has("Retry-After")).isTrue();
-		assertThat(start.at("/requestBody/content/application~1json/examples").propertyNames())
-			.contains("single", "compare", "sweep");
+		assertThat(start.at("/requestBody/content/application~1json/examples").propertyNames()).contains("single",
+				"compare", "sweep");
 		assertThat(spec.at("/paths/~1runs~1{id}~1events/get/responses/200/content").has("text/event-stream")).isTrue();
 		assertThat(spec.at("/paths/~1runs~1{id}/delete/responses").has("409")).isTrue();
 	}

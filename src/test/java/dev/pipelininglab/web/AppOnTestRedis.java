@@ -9,8 +9,9 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The whole app on a real port, on the shared test redis-server: for clients that speak real HTTP (a browser,
- * newman, an event stream reader). Subclasses share one application context, so it starts once.
+ * The whole app on a real port, on the shared test redis-server: for clients that speak
+ * real HTTP (a browser, newman, an event stream reader). Subclasses share one application
+ * context, so it starts once.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "lab.local-redis.enabled=false")
 public abstract class AppOnTestRedis {

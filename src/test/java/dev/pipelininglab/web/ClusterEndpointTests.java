@@ -24,8 +24,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The endpoint contract on 3 masters + 3 replicas, reading from replicas as the cluster profile does; plus what only
- * a cluster has: keys spread over masters, multi-key commands split per slot, hash tags.
+ * The endpoint contract on 3 masters + 3 replicas, reading from replicas as the cluster
+ * profile does; plus what only a cluster has: keys spread over masters, multi-key
+ * commands split per slot, hash tags.
  */
 class ClusterEndpointTests extends EndpointContract {
 
@@ -53,15 +54,19 @@ class ClusterEndpointTests extends EndpointContract {
 			.andExpect(jsonPath("$.written").value(100000))
 			.andExpect(jsonPath("$.verified").value(100000))
 			.andExpect(jsonPath("$.batches").value(10))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		Map<String, Integer> keysPerNode = JsonPath.read(set, "$.keysPerNode");
 		// What each master really holds, asked of the master itself.
 		assertThat(keysPerNode).hasSize(3);
 		for (RedisServerProcess master : cluster.masters()) {
 			assertThat(keysPerNode.get(master.host() + ":" + master.port()).longValue())
-				.isEqualTo(NodeStats.dbsize(master)).isGreaterThan(30_000);
+				.isEqualTo(NodeStats.dbsize(master))
+				.isGreaterThan(30_000);
 		}
-		// 100,000 keys fall in all but about 1% of the 16,384 slots (16,224 for the default prefix).
+		// 100,000 keys fall in all but about 1% of the 16,384 slots (16,224 for the
+		// default prefix).
 		assertThat(JsonPath.<Integer>read(set, "$.slotsTouched")).isEqualTo(slots(this.keys, 100_000))
 			.isGreaterThan(16_000);
 
@@ -82,15 +87,18 @@ class ClusterEndpointTests extends EndpointContract {
 			.andExpect(jsonPath("$.results[1].verified").value(5000))
 			.andExpect(jsonPath("$.results[1].note").value(containsString("CROSSSLOT")))
 			.andExpect(jsonPath("$.results[0].commands").doesNotExist())
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		long commands = JsonPath.<Number>read(split, "$.results[1].commands").longValue();
-		// One MSET per slot per batch, as computed independently here, and as the masters counted them (the warm-up
+		// One MSET per slot per batch, as computed independently here, and as the masters
+		// counted them (the warm-up
 		// pass on its own keys was split the same way).
 		assertThat(commands).isEqualTo(perSlot(this.keys, 5000, 1000)).isGreaterThan(5 * 800);
 		assertThat(NodeStats.calls(cluster.masters(), "mset") - msetsBefore)
 			.isEqualTo(commands + perSlot(this.keys.warmup(), 5000, 1000));
-		assertThat(JsonPath.<Map<String, Integer>>read(split, "$.results[1].keysPerNode").values())
-			.hasSize(3).allSatisfy((keys) -> assertThat(keys).isGreaterThan(1000));
+		assertThat(JsonPath.<Map<String, Integer>>read(split, "$.results[1].keysPerNode").values()).hasSize(3)
+			.allSatisfy((keys) -> assertThat(keys).isGreaterThan(1000));
 
 		flushTestServers();
 		msetsBefore = NodeStats.calls(cluster.masters(), "mset");
@@ -101,12 +109,15 @@ class ClusterEndpointTests extends EndpointContract {
 			.andExpect(jsonPath("$.results[0].commands").value(5))
 			.andExpect(jsonPath("$.results[0].slotsTouched").value(1))
 			.andExpect(jsonPath("$.results[0].note").value(containsString(KeySpace.HASH_TAG)))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(NodeStats.calls(cluster.masters(), "mset") - msetsBefore).isEqualTo(5 + 5);
 		Map<String, Integer> perNode = JsonPath.read(tagged, "$.results[0].keysPerNode");
 		assertThat(perNode.values()).containsExactlyInAnyOrder(5000, 0, 0);
 		for (RedisServerProcess master : cluster.masters()) {
-			assertThat(NodeStats.dbsize(master)).isEqualTo(perNode.get(master.host() + ":" + master.port()).longValue());
+			assertThat(NodeStats.dbsize(master))
+				.isEqualTo(perNode.get(master.host() + ":" + master.port()).longValue());
 		}
 	}
 
@@ -115,12 +126,15 @@ class ClusterEndpointTests extends EndpointContract {
 		String body = this.mvc.perform(get("/compare/get/3000?batchSize=1000"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.skipped[?(@.variant == 'script')].reason").exists())
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(JsonPath.<List<String>>read(body, "$.results[*].variant")).contains("multi-key",
 				"multi-key-hashtag");
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].hits")).containsOnly(3000);
-		assertThat(JsonPath.<List<String>>read(body, "$.results[?(@.mode == 'multi-key')].note"))
-			.singleElement().asString().contains("MGET");
+		assertThat(JsonPath.<List<String>>read(body, "$.results[?(@.mode == 'multi-key')].note")).singleElement()
+			.asString()
+			.contains("MGET");
 	}
 
 	@Test
@@ -139,7 +153,8 @@ class ClusterEndpointTests extends EndpointContract {
 		this.mvc.perform(get("/loopset/200")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(200));
 
 		ReadsAndWrites.assertServedBy(masters, replicas, masterGets, replicaGets, masterSets);
-		// Each replica served some: Lettuce reads each slot from its own master's replica.
+		// Each replica served some: Lettuce reads each slot from its own master's
+		// replica.
 		for (RedisServerProcess replica : replicas) {
 			assertThat(NodeStats.calls(replica, "get")).isPositive();
 		}

@@ -30,8 +30,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * A master of a cluster of the test's own dies: while its replica takes over, every request answers within the Redis
- * timeout (200, or a 503 problem); once the replica serves the slots, the next pipelined run over all slots succeeds.
+ * A master of a cluster of the test's own dies: while its replica takes over, every
+ * request answers within the Redis timeout (200, or a 503 problem); once the replica
+ * serves the slots, the next pipelined run over all slots succeeds.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
 		"spring.data.redis.lettuce.cluster.refresh.period=1s",
@@ -43,7 +44,10 @@ class ClusterFailoverTests {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterFailoverTests.class);
 
-	/** spring.data.redis.timeout plus room for the rest of a request (warm-up, verification) that did succeed. */
+	/**
+	 * spring.data.redis.timeout plus room for the rest of a request (warm-up,
+	 * verification) that did succeed.
+	 */
 	private static final Duration ANSWER_BOUND = Duration.ofSeconds(3 + 2);
 
 	private static ClusterRedis cluster;
@@ -69,7 +73,9 @@ class ClusterFailoverTests {
 
 	@Test
 	void pipelinesOverAllSlotsSurviveAMasterDying() throws Exception {
-		this.mvc.perform(get("/pipeset/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(20000));
+		this.mvc.perform(get("/pipeset/20000"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(20000));
 		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
 		RedisServerProcess dead = cluster.nodes().get(0);
 		RedisServerProcess heir = cluster.nodes().get(3);
@@ -78,11 +84,13 @@ class ClusterFailoverTests {
 
 		long killed = System.nanoTime();
 		dead.kill();
-		CompletableFuture<Void> healthy = CompletableFuture.runAsync(() -> cluster.awaitHealthy(Duration.ofSeconds(30)));
+		CompletableFuture<Void> healthy = CompletableFuture
+			.runAsync(() -> cluster.awaitHealthy(Duration.ofSeconds(30)));
 		probe.until(healthy);
 		healthy.join();
 		Duration promoted = Duration.ofNanos(System.nanoTime() - killed);
-		// The servers agree; now the app's client, which refreshes its view of the slots every second.
+		// The servers agree; now the app's client, which refreshes its view of the slots
+		// every second.
 		await().atMost(Duration.ofSeconds(10)).until(() -> clientSees(heir, dead));
 		Duration clientCaughtUp = Duration.ofNanos(System.nanoTime() - killed);
 
@@ -90,12 +98,15 @@ class ClusterFailoverTests {
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.verified").value(20000))
 			.andExpect(jsonPath("$.keysPerNode['" + heir.host() + ":" + heir.port() + "']").isNumber())
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		this.mvc.perform(get("/pipeget/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(20000));
 
-		log.info("Cluster failover: killed master {}; replica {} served its slots after {} ms, the app's client saw it"
-				+ " after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run over all slots: {}", dead.port(),
-				heir.port(), promoted.toMillis(), clientCaughtUp.toMillis(), probe.summary(),
+		log.info(
+				"Cluster failover: killed master {}; replica {} served its slots after {} ms, the app's client saw it"
+						+ " after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run over all slots: {}",
+				dead.port(), heir.port(), promoted.toMillis(), clientCaughtUp.toMillis(), probe.summary(),
 				String.join("\n", probe.outcomes().stream().map(Object::toString).toList()), next);
 		probe.assertAllAnsweredWithin(ANSWER_BOUND);
 	}

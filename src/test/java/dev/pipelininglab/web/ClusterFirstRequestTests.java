@@ -18,18 +18,22 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * With manual flushing on a cluster, a command for a node whose connection is still being established can stay
- * buffered (lettuce issues 1111, 2420). Right after start-up no pooled connection has node connections yet, so every
- * first pipeline is exposed. A stranded command would fail its batch after the (short) timeout with a 503; every first
- * request must complete instead. Its own application context (the timeout makes it one), so these really are the
- * first requests on their connections.
+ * With manual flushing on a cluster, a command for a node whose connection is still being
+ * established can stay buffered (lettuce issues 1111, 2420). Right after start-up no
+ * pooled connection has node connections yet, so every first pipeline is exposed. A
+ * stranded command would fail its batch after the (short) timeout with a 503; every first
+ * request must complete instead. Its own application context (the timeout makes it one),
+ * so these really are the first requests on their connections.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=2s",
 		"lab.pipeline.flush-policy=flush-on-close" })
 @AutoConfigureMockMvc
 class ClusterFirstRequestTests {
 
-	/** Generous: the first request also pays for the JIT, the pools and every connection; a hang fails on status. */
+	/**
+	 * Generous: the first request also pays for the JIT, the pools and every connection;
+	 * a hang fails on status.
+	 */
 	private static final Duration FIRST_REQUEST_BOUND = Duration.ofSeconds(10);
 
 	@Autowired

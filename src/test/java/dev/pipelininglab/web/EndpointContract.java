@@ -28,9 +28,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * What every endpoint must do to a real Redis, checked on the Redis state and not only on the HTTP answer.
- * Each topology runs the same contract through a subclass that points the app at its own servers. The checks read
- * through the app's own template, so with replica reads they first let the replicas catch up, as the app does.
+ * What every endpoint must do to a real Redis, checked on the Redis state and not only on
+ * the HTTP answer. Each topology runs the same contract through a subclass that points
+ * the app at its own servers. The checks read through the app's own template, so with
+ * replica reads they first let the replicas catch up, as the app does.
  */
 @SpringBootTest(properties = "lab.local-redis.enabled=false")
 @AutoConfigureMockMvc
@@ -150,7 +151,9 @@ abstract class EndpointContract {
 			.andExpect(jsonPath("$.count").value(2000))
 			.andExpect(jsonPath("$.results[0].mode").value("loop"))
 			.andExpect(jsonPath("$.results[0].speedup").value(1.0))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		List<String> variants = JsonPath.read(body, "$.results[*].variant");
 		assertThat(variants).contains("loop", "pipelined-flush-each-command", "pipelined-flush-on-close",
 				"pipelined-buffered-500", "multi-key", "async");
@@ -158,7 +161,8 @@ abstract class EndpointContract {
 		assertThat(verified).hasSameSizeAs(variants).containsOnly(2000);
 		List<Double> speedups = JsonPath.read(body, "$.results[*].speedup");
 		assertThat(speedups).hasSameSizeAs(variants).allSatisfy((speedup) -> assertThat(speedup).isPositive());
-		// The hash-tag variant (cluster only; skipped elsewhere) writes the same values under keys of its own.
+		// The hash-tag variant (cluster only; skipped elsewhere) writes the same values
+		// under keys of its own.
 		List<KeySpace> layouts = variants.contains("multi-key-hashtag") ? List.of(this.keys, this.keys.hashTagged())
 				: List.of(this.keys);
 		assertThat(demoKeys()).hasSize(2000 * layouts.size());
@@ -173,21 +177,26 @@ abstract class EndpointContract {
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.results[0].repeat").value(2))
 			.andExpect(jsonPath("$.results[0].repeatMillis.length()").value(2))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].hits")).hasSizeGreaterThanOrEqualTo(5)
 			.containsOnly(1500);
 		String rpop = this.mvc.perform(get("/compare/rpop/1500?batchSize=500"))
 			.andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsString();
-		assertThat(JsonPath.<List<String>>read(rpop, "$.results[*].variant")).startsWith("loop")
-			.contains("multi-key");
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<List<String>>read(rpop, "$.results[*].variant")).startsWith("loop").contains("multi-key");
 		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].popped")).hasSizeGreaterThanOrEqualTo(5)
 			.containsOnly(1500);
 		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].empty")).containsOnly(0);
 		String ping = this.mvc.perform(get("/compare/ping/1000"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.skipped[?(@.variant == 'multi-key')].reason").exists())
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(JsonPath.<List<Integer>>read(ping, "$.results[*].pongs")).containsOnly(1000);
 	}
 
@@ -216,7 +225,9 @@ abstract class EndpointContract {
 	void sweepReportsOneVerifiedRunPerBatchSize() throws Exception {
 		String body = this.mvc.perform(get("/sweep/set/1000?batchSizes=1,10,100,1000"))
 			.andExpect(status().isOk())
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].batchSize")).containsExactly(1, 10, 100, 1000);
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].batches")).containsExactly(1000, 100, 10, 1);
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].verified")).containsOnly(1000);
@@ -259,7 +270,10 @@ abstract class EndpointContract {
 		assertThat(read(() -> this.redis.opsForValue().get(this.keys.listKey()))).isEqualTo("not a list");
 	}
 
-	/** Reads through the app's template once replicas that serve reads have everything written so far. */
+	/**
+	 * Reads through the app's template once replicas that serve reads have everything
+	 * written so far.
+	 */
 	<T> T read(java.util.function.Supplier<T> read) {
 		this.replicas.await();
 		return read.get();
@@ -269,7 +283,10 @@ abstract class EndpointContract {
 		return read(() -> this.redis.opsForList().size(this.keys.listKey()));
 	}
 
-	/** Every demo key, found with SCAN on every master (on a cluster, keys live on several nodes). */
+	/**
+	 * Every demo key, found with SCAN on every master (on a cluster, keys live on several
+	 * nodes).
+	 */
 	Set<String> demoKeys() {
 		this.replicas.await();
 		return this.redis.execute((org.springframework.data.redis.core.RedisCallback<Set<String>>) (connection) -> {

@@ -17,12 +17,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
- * Sends requests in turn while a failover is under way and records how each ended and how long it took, for the
- * failover tests' verdict: every answer a 200 or a 503 problem, none slower than the Redis timeout allows.
+ * Sends requests in turn while a failover is under way and records how each ended and how
+ * long it took, for the failover tests' verdict: every answer a 200 or a 503 problem,
+ * none slower than the Redis timeout allows.
  */
 final class FailoverProbe {
 
-	/** Between requests, so a failover of a few seconds is sampled without flooding the log with 503s. */
+	/**
+	 * Between requests, so a failover of a few seconds is sampled without flooding the
+	 * log with 503s.
+	 */
 	private static final Duration PAUSE = Duration.ofMillis(100);
 
 	private final MockMvc mvc;
@@ -38,7 +42,10 @@ final class FailoverProbe {
 		this.uris = uris;
 	}
 
-	/** @param status HTTP status @param type the problem type for a problem answer, else null */
+	/**
+	 * @param status HTTP status @param type the problem type for a problem answer, else
+	 * null
+	 */
 	record Outcome(String uri, int status, String type, Duration took, Duration at) {
 
 		@Override
@@ -57,7 +64,10 @@ final class FailoverProbe {
 		}
 	}
 
-	/** Sends the URIs in turn until one answers as {@code wanted}, or {@code within} has passed. */
+	/**
+	 * Sends the URIs in turn until one answers as {@code wanted}, or {@code within} has
+	 * passed.
+	 */
 	Outcome untilAnswer(Predicate<Outcome> wanted, Duration within) throws Exception {
 		long deadline = System.nanoTime() + within.toNanos();
 		for (int i = 0;; i++) {
@@ -77,8 +87,7 @@ final class FailoverProbe {
 		if (response.getStatus() != 200) {
 			type = JsonPath.read(response.getContentAsString(), "$.type");
 		}
-		Outcome outcome = new Outcome(uri, response.getStatus(), type, took,
-				Duration.ofNanos(start - this.startNanos));
+		Outcome outcome = new Outcome(uri, response.getStatus(), type, took, Duration.ofNanos(start - this.startNanos));
 		this.outcomes.add(outcome);
 		return outcome;
 	}
@@ -87,7 +96,10 @@ final class FailoverProbe {
 		return List.copyOf(this.outcomes);
 	}
 
-	/** Every answer so far was a 200 or a 503 problem (Redis unavailable or late), none slower than {@code bound}. */
+	/**
+	 * Every answer so far was a 200 or a 503 problem (Redis unavailable or late), none
+	 * slower than {@code bound}.
+	 */
 	void assertAllAnsweredWithin(Duration bound) {
 		assertThat(this.outcomes).isNotEmpty().allSatisfy((outcome) -> {
 			assertThat(outcome.status()).as(outcome.toString()).isIn(200, 503);

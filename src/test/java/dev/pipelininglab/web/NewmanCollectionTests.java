@@ -14,9 +14,10 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * Runs the Postman collection in {@code postman/} with newman against the app on a real port, so the collection's
- * own tests (status and body shape of every endpoint) are part of the build. newman comes from the npm registry
- * through {@code npx}; skipped where there is no {@code npx}, unless {@code LAB_REQUIRE_NEWMAN=true} (set by
+ * Runs the Postman collection in {@code postman/} with newman against the app on a real
+ * port, so the collection's own tests (status and body shape of every endpoint) are part
+ * of the build. newman comes from the npm registry through {@code npx}; skipped where
+ * there is no {@code npx}, unless {@code LAB_REQUIRE_NEWMAN=true} (set by
  * {@code .ci/run}), where that fails. Reports go to {@code target/newman}.
  */
 class NewmanCollectionTests extends AppOnTestRedis {

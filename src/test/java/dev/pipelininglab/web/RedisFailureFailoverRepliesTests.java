@@ -13,15 +13,17 @@ import org.springframework.data.redis.connection.RedisPipelineException;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Error replies a failover produces mean "try again shortly", so they are a 503 like an unreachable Redis, on the
- * blocking path (Lettuce's exception wrapped by Spring) and the pipelined one (only the reply text survives); an
- * error about the command itself stays a 409.
+ * Error replies a failover produces mean "try again shortly", so they are a 503 like an
+ * unreachable Redis, on the blocking path (Lettuce's exception wrapped by Spring) and the
+ * pipelined one (only the reply text survives); an error about the command itself stays a
+ * 409.
  */
 class RedisFailureFailoverRepliesTests {
 
 	@ParameterizedTest
-	@ValueSource(strings = { "CLUSTERDOWN The cluster is down", "TRYAGAIN Multiple keys request during rehashing of slot",
-			"MOVED 3999 127.0.0.1:6381", "ASK 3999 127.0.0.1:6381", "READONLY You can't write against a read only replica.",
+	@ValueSource(strings = { "CLUSTERDOWN The cluster is down",
+			"TRYAGAIN Multiple keys request during rehashing of slot", "MOVED 3999 127.0.0.1:6381",
+			"ASK 3999 127.0.0.1:6381", "READONLY You can't write against a read only replica.",
 			"MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
 			"LOADING Redis is loading the dataset in memory", "NOREPLICAS Not enough good replicas to write." })
 	void failoverRepliesAreUnavailable(String reply) {

@@ -24,8 +24,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * With nothing listening at the configured address the app still starts, answers a 503 problem naming the
- * address within the connect timeout, and serves again once a Redis appears there, without a restart.
+ * With nothing listening at the configured address the app still starts, answers a 503
+ * problem naming the address within the connect timeout, and serves again once a Redis
+ * appears there, without a restart.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.connect-timeout=2s" })
 @AutoConfigureMockMvc

@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The admission gate on its own: a bounded number of requests at a time, the next one waits its turn, and one
- * that waits too long is a 429 problem with Retry-After.
+ * The admission gate on its own: a bounded number of requests at a time, the next one
+ * waits its turn, and one that waits too long is a 429 problem with Retry-After.
  */
 class RunAdmissionTests {
 
@@ -37,7 +37,8 @@ class RunAdmissionTests {
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
 
 		gate.afterCompletion(first, response, null, null);
-		// Completing twice (an error dispatch after the first) gives back one permit, not two.
+		// Completing twice (an error dispatch after the first) gives back one permit, not
+		// two.
 		gate.afterCompletion(first, response, null, null);
 		MockHttpServletRequest third = new MockHttpServletRequest();
 		assertThat(gate.preHandle(third, response, null)).isTrue();

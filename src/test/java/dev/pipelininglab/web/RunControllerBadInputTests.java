@@ -33,8 +33,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The HTTP contract for bad input: every case is a 400 problem naming the parameter, and none reaches the
- * code that talks to Redis (the service is a stand-in here only to prove it was never called).
+ * The HTTP contract for bad input: every case is a 400 problem naming the parameter, and
+ * none reaches the code that talks to Redis (the service is a stand-in here only to prove
+ * it was never called).
  */
 @WebMvcTest(controllers = { RunController.class, IndexController.class, MissingSegments.class })
 @Import({ RunRequests.class, RunControllerBadInputTests.Beans.class })
@@ -114,19 +115,21 @@ class RunControllerBadInputTests {
 			.andExpect(jsonPath("$.status").value(400));
 	}
 
-	/** Path endpoints that run one mode, with whether they pipeline and whether they SET. */
+	/**
+	 * Path endpoints that run one mode, with whether they pipeline and whether they SET.
+	 */
 	private static final List<String> SINGLE = List.of("pipeset", "pipeget", "piperpop", "pipeping", "loopset",
 			"loopget", "looprpop", "loopping", "listinput");
 
 	/** Every way to get a number wrong, in the path or in a query parameter. */
-	private static final List<String> NOT_A_COUNT = List.of("abc", "-1", "0", "1.5", "1e3", "0x10", "#10", "%20",
-			"+10", "1_000", "١٠",
-			"99999999999999999999", "9223372036854775808", "-9223372036854775809", "10000001");
+	private static final List<String> NOT_A_COUNT = List.of("abc", "-1", "0", "1.5", "1e3", "0x10", "#10", "%20", "+10",
+			"1_000", "١٠", "99999999999999999999", "9223372036854775808", "-9223372036854775809", "10000001");
 
 	/**
-	 * The cases above are the hand-picked ones; this is the whole matrix: every endpoint with every malformed or
-	 * out-of-range count, every query parameter it takes with values out of its range or of the wrong type, the
-	 * parameters it does not take, and empty path segments. Every one must be a 400 naming the parameter.
+	 * The cases above are the hand-picked ones; this is the whole matrix: every endpoint
+	 * with every malformed or out-of-range count, every query parameter it takes with
+	 * values out of its range or of the wrong type, the parameters it does not take, and
+	 * empty path segments. Every one must be a 400 naming the parameter.
 	 */
 	static Stream<Arguments> everyEndpointAndParameter() {
 		List<Arguments> cases = new ArrayList<>();
@@ -154,8 +157,9 @@ class RunControllerBadInputTests {
 					: List.of("60")) {
 				cases.add(Arguments.of(uri + "?ttl=" + value, "ttl"));
 			}
-			for (String value : pipelined ? List.of("sometimes", "buffered-0", "buffered-x", "buffered--1",
-					"buffered-2147483648") : List.of("flush-on-close")) {
+			for (String value : pipelined
+					? List.of("sometimes", "buffered-0", "buffered-x", "buffered--1", "buffered-2147483648")
+					: List.of("flush-on-close")) {
 				cases.add(Arguments.of(uri + "?flushPolicy=" + value, "flushPolicy"));
 			}
 			for (String value : List.of("0", "-2", "1001", "slow", "NaN", "Infinity", "0x1p3", "1e2")) {
@@ -183,7 +187,8 @@ class RunControllerBadInputTests {
 				}
 			}
 		}
-		// (A ";..." after the operation is a matrix variable, which Spring drops: "/compare/set;x/10" is a SET.)
+		// (A ";..." after the operation is a matrix variable, which Spring drops:
+		// "/compare/set;x/10" is a SET.)
 		for (String op : List.of("foo", "rpush", "SETX", "%20", "set%3Bflushall", "*", "0x10")) {
 			cases.add(Arguments.of("/compare/" + op + "/10", "op"));
 			cases.add(Arguments.of("/sweep/" + op + "/10", "op"));
@@ -201,7 +206,6 @@ class RunControllerBadInputTests {
 		}
 		return cases.stream();
 	}
-
 
 	@Test
 	void unknownEndpointIsA404Problem() throws Exception {

@@ -50,9 +50,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The HTTP contract of {@code /runs}: status codes, headers and problem bodies, and that a body is checked like the
- * GET endpoint it mirrors. The job service is a stand-in here, since only HTTP is under test; jobs themselves are
- * tested on a real Redis in {@code RunJobsTests}.
+ * The HTTP contract of {@code /runs}: status codes, headers and problem bodies, and that
+ * a body is checked like the GET endpoint it mirrors. The job service is a stand-in here,
+ * since only HTTP is under test; jobs themselves are tested on a real Redis in
+ * {@code RunJobsTests}.
  */
 @WebMvcTest(controllers = RunJobController.class)
 @Import({ RunRequests.class, RunJobControllerTests.Beans.class })
@@ -75,9 +76,8 @@ class RunJobControllerTests {
 	@Test
 	void startingARunAnswers202WithTheLocationOfItsRecord() throws Exception {
 		given(this.jobs.submit(any())).willReturn(record(RunStatus.QUEUED));
-		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-			.content("""
-					{"operation": "set", "mode": "pipelined", "count": 1000000, "batchSize": 5000}"""))
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "set", "mode": "pipelined", "count": 1000000, "batchSize": 5000}"""))
 			.andExpect(status().isAccepted())
 			.andExpect(header().string("Location", "/runs/" + ID))
 			.andExpect(content().contentType(MediaType.APPLICATION_JSON))
@@ -96,20 +96,17 @@ class RunJobControllerTests {
 	@Test
 	void variantsMakeAComparisonAndBatchSizesASweep() throws Exception {
 		given(this.jobs.submit(any())).willReturn(record(RunStatus.QUEUED));
-		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-			.content("""
-					{"operation": "get", "count": 20000, "batchSize": 1000, "repeat": 3,
-					 "variants": ["loop", "pipelined-buffered-100", "async"]}"""))
-			.andExpect(status().isAccepted());
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "get", "count": 20000, "batchSize": 1000, "repeat": 3,
+				 "variants": ["loop", "pipelined-buffered-100", "async"]}""")).andExpect(status().isAccepted());
 		RunPlan compare = submitted();
 		assertThat(compare.kind()).isEqualTo(RunKind.COMPARE);
 		assertThat(compare.base().repeat()).isEqualTo(3);
 		assertThat(compare.variants()).containsExactly(Variant.of(Mode.LOOP),
 				new Variant(Mode.PIPELINED, FlushPolicy.buffered(100)), Variant.of(Mode.ASYNC));
 
-		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-			.content("""
-					{"kind": "sweep", "operation": "ping", "count": 5000, "batchSizes": [1, 10, 5000]}"""))
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"kind": "sweep", "operation": "ping", "count": 5000, "batchSizes": [1, 10, 5000]}"""))
 			.andExpect(status().isAccepted());
 		RunPlan sweep = submitted();
 		assertThat(sweep.kind()).isEqualTo(RunKind.SWEEP);
@@ -119,10 +116,8 @@ class RunJobControllerTests {
 	@Test
 	void singleRunOfRpushFillsTheListLikeListInput() throws Exception {
 		given(this.jobs.submit(any())).willReturn(record(RunStatus.QUEUED));
-		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-			.content("""
-					{"operation": "rpush", "mode": "pipelined", "count": 100}"""))
-			.andExpect(status().isAccepted());
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "rpush", "mode": "pipelined", "count": 100}""")).andExpect(status().isAccepted());
 		assertThat(submitted().base().operation()).isEqualTo(Operation.RPUSH);
 	}
 
@@ -180,9 +175,8 @@ class RunJobControllerTests {
 	@Test
 	void aModeThatCannotRunTheOperationIsA400() throws Exception {
 		given(this.runs.unsupported(any())).willReturn("PING has no multi-key form");
-		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-			.content("""
-					{"operation": "ping", "mode": "multi-key", "count": 10}"""))
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "ping", "mode": "multi-key", "count": 10}"""))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("mode"))
 			.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("PING has no multi-key form")));
@@ -193,9 +187,8 @@ class RunJobControllerTests {
 	void everySlotTakenIsA429WithRetryAfter() throws Exception {
 		given(this.jobs.submit(any()))
 			.willThrow(new JobsFullException("This instance already runs 2 runs", Duration.ofMillis(2300)));
-		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-			.content("""
-					{"operation": "set", "mode": "loop", "count": 10}"""))
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "set", "mode": "loop", "count": 10}"""))
 			.andExpect(status().isTooManyRequests())
 			.andExpect(header().string("Retry-After", "3"))
 			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
@@ -261,8 +254,8 @@ class RunJobControllerTests {
 		Instant now = Instant.now();
 		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "pipelined", 1000, 100, 10, null,
 				"flush-on-close", null, null, null, null);
-		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false,
-				"test:1", now, null, null, now, null, null, null);
+		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false, "test:1", now,
+				null, null, now, null, null, null);
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)

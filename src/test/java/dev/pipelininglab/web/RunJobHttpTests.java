@@ -25,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * {@code /runs} over real HTTP: start a job, follow its Server-Sent Events to the end, read and cancel it.
+ * {@code /runs} over real HTTP: start a job, follow its Server-Sent Events to the end,
+ * read and cancel it.
  */
 class RunJobHttpTests extends AppOnTestRedis {
 
@@ -59,7 +60,9 @@ class RunJobHttpTests extends AppOnTestRedis {
 		List<Event> events = events(location + "/events");
 
 		assertThat(events).allSatisfy((event) -> assertThat(event.name()).isEqualTo("run"));
-		List<RunRecord> records = events.stream().map((event) -> this.json.readValue(event.data(), RunRecord.class)).toList();
+		List<RunRecord> records = events.stream()
+			.map((event) -> this.json.readValue(event.data(), RunRecord.class))
+			.toList();
 		assertThat(records).extracting(RunRecord::id).containsOnly(accepted.id());
 		assertThat(records).extracting((run) -> run.progress().batchesDone()).isSorted();
 		assertThat(records.subList(0, records.size() - 1)).extracting(RunRecord::status)
@@ -67,7 +70,8 @@ class RunJobHttpTests extends AppOnTestRedis {
 		RunRecord last = records.get(records.size() - 1);
 		assertThat(last.status()).isEqualTo(RunStatus.DONE);
 		assertThat(last.progress().batchesDone()).isEqualTo(400).isEqualTo(last.progress().batchesTotal());
-		assertThat(last.results()).singleElement().satisfies((result) -> assertThat(result.verified()).isEqualTo(200_000));
+		assertThat(last.results()).singleElement()
+			.satisfies((result) -> assertThat(result.verified()).isEqualTo(200_000));
 		// Progress came in steps, not only as the final record.
 		assertThat(records).filteredOn((run) -> run.progress().batchesDone() > 0 && run.progress().batchesDone() < 400)
 			.isNotEmpty();
@@ -102,8 +106,9 @@ class RunJobHttpTests extends AppOnTestRedis {
 
 	@Test
 	void unknownRunHasNoStream() throws Exception {
-		HttpResponse<String> response = send(HttpRequest.newBuilder(uri("/runs/0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10/events"))
-			.header("Accept", "text/event-stream"));
+		HttpResponse<String> response = send(
+				HttpRequest.newBuilder(uri("/runs/0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10/events"))
+					.header("Accept", "text/event-stream"));
 		assertThat(response.statusCode()).isEqualTo(404);
 		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 	}
@@ -116,8 +121,8 @@ class RunJobHttpTests extends AppOnTestRedis {
 			.build();
 		HttpResponse<Stream<String>> response = this.http.send(request, HttpResponse.BodyHandlers.ofLines());
 		assertThat(response.statusCode()).isEqualTo(200);
-		assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
-				(type) -> assertThat(type).startsWith("text/event-stream"));
+		assertThat(response.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
 		List<Event> events = new ArrayList<>();
 		String name = null;
 		StringBuilder data = new StringBuilder();

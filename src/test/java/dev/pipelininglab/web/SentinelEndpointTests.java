@@ -15,7 +15,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-/** The endpoint contract on master + replica + 3 sentinels, reading from the replica as the sentinel profile does. */
+/**
+ * The endpoint contract on master + replica + 3 sentinels, reading from the replica as
+ * the sentinel profile does.
+ */
 class SentinelEndpointTests extends EndpointContract {
 
 	@DynamicPropertySource
@@ -38,7 +41,10 @@ class SentinelEndpointTests extends EndpointContract {
 	void getsAreServedByTheReplicaAndWritesByTheMaster() throws Exception {
 		SentinelRedis sentinel = RedisTestServers.sentinel();
 		RedisServerProcess master = sentinel.currentMaster();
-		RedisServerProcess replica = sentinel.dataNodes().stream().filter((node) -> node != master).findFirst()
+		RedisServerProcess replica = sentinel.dataNodes()
+			.stream()
+			.filter((node) -> node != master)
+			.findFirst()
 			.orElseThrow();
 		this.mvc.perform(get("/pipeset/500")).andExpect(status().isOk());
 		long masterGets = NodeStats.calls(master, "get");

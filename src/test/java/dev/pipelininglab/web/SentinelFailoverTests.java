@@ -26,9 +26,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
- * The master of a sentinel topology of the test's own dies: while the sentinels promote the replica, every request
- * answers within the Redis timeout (200, or a 503 problem); after the promotion the app follows the new master without
- * a restart and the next pipelined run succeeds.
+ * The master of a sentinel topology of the test's own dies: while the sentinels promote
+ * the replica, every request answers within the Redis timeout (200, or a 503 problem);
+ * after the promotion the app follows the new master without a restart and the next
+ * pipelined run succeeds.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
 		"spring.data.redis.lettuce.read-from=replica-preferred" })
@@ -60,7 +61,9 @@ class SentinelFailoverTests {
 
 	@Test
 	void pipelinesSurviveTheMasterDying() throws Exception {
-		this.mvc.perform(get("/pipeset/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(20000));
+		this.mvc.perform(get("/pipeset/20000"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(20000));
 		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
 		RedisServerProcess dead = sentinel.master();
 		FailoverProbe probe = new FailoverProbe(this.mvc, List.of("/pipeset/2000", "/pipeget/2000",
@@ -73,20 +76,24 @@ class SentinelFailoverTests {
 		probe.until(promoted);
 		RedisServerProcess master = promoted.join();
 		Duration promotedAfter = Duration.ofNanos(System.nanoTime() - killed);
-		// The app learns of the switch from the sentinels' announcements; until it does, requests still fail fast.
-		FailoverProbe.Outcome recovered = probe.untilAnswer((outcome) -> outcome.status() == 200
-				&& outcome.uri().startsWith("/pipeset"), Duration.ofSeconds(15));
+		// The app learns of the switch from the sentinels' announcements; until it does,
+		// requests still fail fast.
+		FailoverProbe.Outcome recovered = probe.untilAnswer(
+				(outcome) -> outcome.status() == 200 && outcome.uri().startsWith("/pipeset"), Duration.ofSeconds(15));
 		Duration recoveredAfter = recovered.at();
 
 		String next = this.mvc.perform(get("/pipeset/20000?sample=1"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.verified").value(20000))
-			.andReturn().getResponse().getContentAsString();
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 		this.mvc.perform(get("/pipeget/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(20000));
 
-		log.info("Sentinel failover: killed master {}; sentinels promoted {} after {} ms; first pipelined SET through"
-				+ " the app after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run: {}", dead.port(), master.port(),
-				promotedAfter.toMillis(), recoveredAfter.toMillis(), probe.summary(),
+		log.info(
+				"Sentinel failover: killed master {}; sentinels promoted {} after {} ms; first pipelined SET through"
+						+ " the app after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run: {}",
+				dead.port(), master.port(), promotedAfter.toMillis(), recoveredAfter.toMillis(), probe.summary(),
 				String.join("\n", probe.outcomes().stream().map(Object::toString).toList()), next);
 		assertThat(master).isSameAs(sentinel.replica());
 		assertThat(recovered.status()).as("a pipelined SET succeeded within 15 s of the promotion").isEqualTo(200);

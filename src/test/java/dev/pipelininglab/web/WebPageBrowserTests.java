@@ -31,13 +31,15 @@ import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
- * The page at {@code /} in a real headless Chromium: start runs from the form, watch the progress bar move to
- * 100%, see the table and the chart, and the run in the history. Screenshots go to {@code target/screenshots}.
+ * The page at {@code /} in a real headless Chromium: start runs from the form, watch the
+ * progress bar move to 100%, see the table and the chart, and the run in the history.
+ * Screenshots go to {@code target/screenshots}.
  * <p>
- * Uses Debian's {@code chromium} and {@code chromedriver} ({@code -Dlab.test.chromium=...} and
- * {@code -Dlab.test.chromedriver=...}, or {@code LAB_CHROMIUM} and {@code LAB_CHROMEDRIVER}, point elsewhere);
- * nothing is downloaded. Skipped where they are missing,
- * unless {@code LAB_REQUIRE_BROWSER=true} (set by {@code .ci/run} once it has installed them), where that fails.
+ * Uses Debian's {@code chromium} and {@code chromedriver}
+ * ({@code -Dlab.test.chromium=...} and {@code -Dlab.test.chromedriver=...}, or
+ * {@code LAB_CHROMIUM} and {@code LAB_CHROMEDRIVER}, point elsewhere); nothing is
+ * downloaded. Skipped where they are missing, unless {@code LAB_REQUIRE_BROWSER=true}
+ * (set by {@code .ci/run} once it has installed them), where that fails.
  */
 class WebPageBrowserTests extends AppOnTestRedis {
 
@@ -65,7 +67,8 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		profile = Files.createTempDirectory("lab-chromium-profile");
 		ChromeOptions options = new ChromeOptions();
 		options.setBinary(CHROMIUM.toFile());
-		// The background-networking flags keep Chromium from calling out of this closed network at start-up.
+		// The background-networking flags keep Chromium from calling out of this closed
+		// network at start-up.
 		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
 				"--disable-background-networking", "--disable-component-update", "--disable-sync",
 				"--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1280,1900",
@@ -165,12 +168,16 @@ class WebPageBrowserTests extends AppOnTestRedis {
 
 	private void open() {
 		browser.get(baseUrl() + "/");
-		// The page asks the app for its topology once its script runs: proof both scripts loaded.
+		// The page asks the app for its topology once its script runs: proof both scripts
+		// loaded.
 		waitFor(() -> text("topology").startsWith("Connected to standalone Redis"));
 		assertThat(((JavascriptExecutor) browser).executeScript("return typeof Chart")).isEqualTo("function");
 	}
 
-	/** Reads the bar every 25 ms until the run is final, and returns every value it showed. */
+	/**
+	 * Reads the bar every 25 ms until the run is final, and returns every value it
+	 * showed.
+	 */
 	private Set<Integer> followProgress() {
 		Set<Integer> seen = new TreeSet<>();
 		new WebDriverWait(browser, Duration.ofSeconds(90)).pollingEvery(Duration.ofMillis(25)).until((driver) -> {
@@ -197,7 +204,10 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		return (value != null) ? value.toString() : null;
 	}
 
-	/** Pixels of the chart canvas that are not transparent: the chart was drawn, not only configured. */
+	/**
+	 * Pixels of the chart canvas that are not transparent: the chart was drawn, not only
+	 * configured.
+	 */
 	private long paintedPixels() {
 		Object count = ((JavascriptExecutor) browser).executeScript("""
 				const canvas = document.getElementById('chart');
