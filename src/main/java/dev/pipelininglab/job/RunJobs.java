@@ -19,6 +19,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.run.Comparison;
@@ -296,7 +297,7 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private RunRecord.Problem shutdownProblem() {
-		return new RunRecord.Problem("urn:pipelining-lab:problem:instance-shutdown", "Instance shut down",
+		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN,
 				"Instance " + this.instance + " shut down while the run was going; it stopped between batches.");
 	}
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.pipelininglab.ProblemType;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunResult;
@@ -38,8 +39,6 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
 		@Nullable List<Comparison.Skipped> skipped, @Nullable Problem problem) {
-
-	static final String ABANDONED = "urn:pipelining-lab:problem:run-abandoned";
 
 	/**
 	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of
@@ -81,6 +80,11 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param detail what happened, for a person
 	 */
 	public record Problem(String type, String title, String detail) {
+
+		public static Problem of(ProblemType type, String detail) {
+			return new Problem(type.uri().toString(), type.title(), detail);
+		}
+
 	}
 
 	RunRecord with(RunStatus newStatus, Progress newProgress, boolean cancel, Instant now) {
@@ -113,7 +117,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			return this;
 		}
 		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null, null,
-				new Problem(ABANDONED, "Run abandoned", "Instance " + this.instance + " stopped updating this run at "
+				Problem.of(ProblemType.RUN_ABANDONED, "Instance " + this.instance + " stopped updating this run at "
 						+ this.updatedAt + " without finishing it; it probably stopped without a graceful shutdown."));
 	}
 

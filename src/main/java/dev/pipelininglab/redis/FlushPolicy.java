@@ -2,6 +2,8 @@ package dev.pipelininglab.redis;
 
 import java.util.Locale;
 
+import dev.pipelininglab.PlainNumbers;
+
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 
 /**
@@ -48,7 +50,7 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 		}
 		if (value.startsWith(BUFFERED_PREFIX)) {
 			try {
-				return buffered(Integer.parseInt(value.substring(BUFFERED_PREFIX.length())));
+				return buffered(PlainNumbers.parseInt(value.substring(BUFFERED_PREFIX.length())));
 			}
 			catch (IllegalArgumentException ex) {
 				// falls through to the message that lists the accepted forms

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.ProblemType;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -50,27 +51,7 @@ class ApiDocumentation {
 
 	private static final String LAB = "Lab";
 
-	/**
-	 * Which query parameters each GET endpoint accepts; {@link RunRequests} rejects the
-	 * others with a 400.
-	 */
-	private static final Map<String, List<String>> QUERY = Map.ofEntries(
-			Map.entry("/pipeset/{count}", List.of("batchSize", "sample", "ttl", "flushPolicy", "rtt")),
-			Map.entry("/pipeget/{count}", List.of("batchSize", "sample", "flushPolicy", "rtt")),
-			Map.entry("/piperpop/{count}", List.of("batchSize", "sample", "flushPolicy", "rtt")),
-			Map.entry("/pipeping/{count}", List.of("batchSize", "sample", "flushPolicy", "rtt")),
-			Map.entry("/listinput/{count}", List.of("batchSize", "sample", "flushPolicy", "rtt")),
-			Map.entry("/loopset/{count}", List.of("batchSize", "sample", "ttl", "rtt")),
-			Map.entry("/loopget/{count}", List.of("batchSize", "sample", "rtt")),
-			Map.entry("/looprpop/{count}", List.of("batchSize", "sample", "rtt")),
-			Map.entry("/loopping/{count}", List.of("batchSize", "sample", "rtt")),
-			Map.entry("/compare/{op}/{count}",
-					List.of("batchSize", "sample", "ttl", "flushPolicy", "rtt", "repeat", "variants")),
-			Map.entry("/sweep/{op}/{count}",
-					List.of("batchSize", "sample", "ttl", "flushPolicy", "rtt", "repeat", "batchSizes")),
-			Map.entry("/runs", List.of("limit")));
-
-	private static final String EXAMPLE_ID = "0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10";
+	private static final String EXAMPLE_ID = ApiParameter.ID.example();
 
 	@Bean
 	OpenAPI labOpenApi() {
@@ -142,88 +123,50 @@ class ApiDocumentation {
 			if (operation.getParameters() == null) {
 				return;
 			}
-			List<String> query = QUERY.getOrDefault(path, List.of());
+			List<String> query = ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
 			operation.getParameters()
 				.removeIf((parameter) -> "query".equals(parameter.getIn()) && !query.contains(parameter.getName()));
 			operation.getParameters().forEach(this::describe);
 		}
 
 		private void describe(Parameter parameter) {
-			int defaultBatch = this.limits.defaultBatchSize();
-			switch (parameter.getName()) {
-				case "count" ->
-					set(parameter, "How many commands: keys to SET or GET, elements to RPOP or RPUSH, PINGs",
-							integer(1, this.limits.maxCount(), null), 10000);
-				case "op" -> set(parameter, "The command to run",
-						new StringSchema()._enum(List.of("set", "get", "rpop", "ping")), "set");
-				case "batchSize" -> set(parameter,
-						"Commands per pipeline, multi-key command or script call; at most" + " count. Default "
-								+ defaultBatch + " (or count when smaller)",
-						integer(1, this.limits.maxBatchSize(), defaultBatch), 1000);
-				case "sample" -> set(parameter, "How many values to echo back",
-						integer(0, this.limits.maxSample(), this.limits.defaultSample()), 3);
-				case "ttl" -> set(parameter, "SET only: seconds until the keys expire",
-						integer(1, RunRequests.MAX_TTL_SECONDS, null), 300);
-				case "flushPolicy" -> set(parameter,
-						"When Lettuce writes pipelined commands to the socket:"
-								+ " flush-each-command, flush-on-close or buffered-<n>. Default "
-								+ this.properties.pipeline().flushPolicy() + " (lab.pipeline.flush-policy)",
-						new StringSchema().pattern("^(flush-each-command|flush-on-close|buffered-[1-9][0-9]*)$"),
-						"buffered-1000");
-				case "rtt" -> set(parameter,
-						"Milliseconds of round-trip time to add through the lab's latency"
-								+ " relay, to see pipelining on a slow network (standalone Redis only)",
-						new NumberSchema().minimum(BigDecimal.ZERO)
-							.exclusiveMinimum(true)
-							.maximum(BigDecimal.valueOf(RunRequests.MAX_RTT_MILLIS)),
-						2);
-				case "repeat" -> set(parameter, "Timed passes per variant or batch size; the median is reported",
-						integer(1, this.limits.maxRepeat(), 1), 3);
-				case "variants" -> set(parameter, "Comma-separated variants, in order: loop, pipelined,"
-						+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag,"
-						+ " script, async. Default: loop, each flush policy, multi-key, multi-key-hashtag, script and"
-						+ " async", new StringSchema(), "loop,pipelined,multi-key");
-				case "batchSizes" -> set(parameter,
-						"Comma-separated batch sizes, at most " + RunRequests.MAX_SWEEP_POINTS + ", each between 1 and "
-								+ this.limits.maxBatchSize() + " and at most count. Default "
-								+ RunRequests.DEFAULT_SWEEP + " up to count",
-						new StringSchema(), "1,10,100,1000,10000");
-				case "limit" ->
-					set(parameter, "How many runs to list, newest first", integer(1, this.properties.jobs().history(),
-							Math.min(RunRequests.DEFAULT_LIST_LIMIT, this.properties.jobs().history())), 20);
-				case "id" -> set(parameter, "The run's id, from the Location of POST /runs",
-						new StringSchema().format("uuid"), EXAMPLE_ID);
-				default -> {
+			ApiParameter.named(parameter.getName()).ifPresent((known) -> {
+				ApiParameter.Bounds bounds = known.bounds(this.properties);
+				Schema<?> schema = switch (known.type()) {
+					case INTEGER -> new IntegerSchema()
+						.format((bounds.maximum() != null && bounds.maximum().longValue() > Integer.MAX_VALUE) ? "int64"
+								: "int32");
+					case NUMBER -> new NumberSchema();
+					case STRING, LIST -> new StringSchema();
+				};
+				if (bounds.minimum() != null) {
+					schema.setMinimum(new BigDecimal(bounds.minimum().toString()));
 				}
-			}
-		}
-
-		private static void set(Parameter parameter, String description, Schema<?> schema, Object example) {
-			parameter.description(description).schema(schema).example(example);
-		}
-
-		private static Schema<?> integer(long min, long max, Integer defaultValue) {
-			Schema<Number> schema = new IntegerSchema().format((max > Integer.MAX_VALUE) ? "int64" : "int32")
-				.minimum(BigDecimal.valueOf(min))
-				.maximum(BigDecimal.valueOf(max));
-			if (defaultValue != null) {
-				schema.setDefault(defaultValue);
-			}
-			return schema;
+				if (bounds.maximum() != null) {
+					schema.setMaximum(new BigDecimal(bounds.maximum().toString()));
+				}
+				if (bounds.pattern() != null) {
+					schema.setPattern(bounds.pattern());
+				}
+				if (bounds.defaultValue() != null) {
+					((Schema<Object>) schema).setDefault(bounds.defaultValue());
+				}
+				parameter.description(known.description()).schema(schema).example(known.example());
+			});
 		}
 
 		private void responses(String verb, String path, Operation operation) {
 			ApiResponses responses = operation.getResponses();
 			String endpoint = verb + " " + path;
-			boolean runEndpoint = QUERY.containsKey(path) && !path.equals("/runs");
+			boolean runEndpoint = ApiParameter.COUNT.endpoints().contains(path);
 			if (runEndpoint) {
 				responses.get("200").description("The run is done: what it measured and what it verified");
-				problem(responses, "400", "A parameter is out of bounds, malformed, or does not apply to this endpoint",
-						"invalid-parameter", "Invalid parameter",
+				problem(responses, "A parameter is out of bounds, malformed, or does not apply to this endpoint",
+						ProblemType.INVALID_PARAMETER,
 						"batchSize must be between 1 and " + this.limits.maxBatchSize() + ", got 0",
 						Map.of("parameter", "batchSize"));
-				problem(responses, "409", "Redis refused a command (e.g. WRONGTYPE on the demo list)",
-						"redis-error-reply", "Redis refused a command",
+				problem(responses, "Redis refused a command (e.g. WRONGTYPE on the demo list)",
+						ProblemType.REDIS_ERROR_REPLY,
 						"Redis answered a command on pipelining-lab:list"
 								+ " with an error: WRONGTYPE Operation against a key holding the wrong kind of value",
 						Map.of("key", "pipelining-lab:list"));
@@ -237,16 +180,16 @@ class ApiDocumentation {
 										new Header().description("/runs/{id} of the new run")
 											.schema(new StringSchema()))
 								.content(json("#/components/schemas/RunRecord")));
-					problem(responses, "400",
+					problem(responses,
 							"The body is not JSON, has a field of the wrong type or an unknown"
 									+ " field, or a value is out of bounds; parameter names the field (or body)",
-							"invalid-parameter", "Invalid parameter",
+							ProblemType.INVALID_PARAMETER,
 							"count must be between 1 and " + this.limits.maxCount() + ", got 0",
 							Map.of("parameter", "count"));
-					problem(responses, "429",
+					problem(responses,
 							"Every run slot of this instance is taken (lab.jobs.max-concurrent);"
 									+ " Retry-After says when to try again",
-							"too-busy", "Too many runs at once",
+							ProblemType.TOO_BUSY,
 							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
 									+ " try again later",
 							Map.of("retryAfterSeconds", 5));
@@ -256,7 +199,7 @@ class ApiDocumentation {
 				}
 				case "GET /runs" -> {
 					responses.get("200").description("Recent runs, newest first");
-					problem(responses, "400", "limit is out of bounds", "invalid-parameter", "Invalid parameter",
+					problem(responses, "limit is out of bounds", ProblemType.INVALID_PARAMETER,
 							"limit must be between 1 and " + this.properties.jobs().history() + ", got 0",
 							Map.of("parameter", "limit"));
 				}
@@ -272,7 +215,7 @@ class ApiDocumentation {
 										"Cancel requested: the run stops before its next batch and becomes CANCELLED")
 								.content(json("#/components/schemas/RunRecord")));
 					notFound(responses);
-					problem(responses, "409", "The run has already finished", "run-finished", "Run already finished",
+					problem(responses, "The run has already finished", ProblemType.RUN_FINISHED,
 							"Run " + EXAMPLE_ID + " has already finished with status DONE; there is nothing to cancel",
 							Map.of("id", EXAMPLE_ID, "runStatus", "DONE"));
 				}
@@ -296,8 +239,7 @@ class ApiDocumentation {
 				}
 			}
 			if (!endpoint.equals("GET /")) {
-				problem(responses, "503", "Redis cannot be reached or did not answer in time", "redis-unavailable",
-						"Redis unavailable",
+				problem(responses, "Redis cannot be reached or did not answer in time", ProblemType.REDIS_UNAVAILABLE,
 						"Cannot reach Redis at localhost:6379. Start Redis or point"
 								+ " spring.data.redis.* at one; the app reconnects by itself.",
 						Map.of("redis", List.of("localhost:6379")));
@@ -305,21 +247,21 @@ class ApiDocumentation {
 		}
 
 		private static void notFound(ApiResponses responses) {
-			problem(responses, "404", "No run has this id: it never existed, expired, or DELETE /keys removed it",
-					"run-not-found", "Run not found", "No run with id '" + EXAMPLE_ID + "': it never existed, its"
+			problem(responses, "No run has this id: it never existed, expired, or DELETE /keys removed it",
+					ProblemType.RUN_NOT_FOUND, "No run with id '" + EXAMPLE_ID + "': it never existed, its"
 							+ " record expired, or DELETE /keys removed it",
 					Map.of("id", EXAMPLE_ID));
 		}
 
-		private static void problem(ApiResponses responses, String status, String description, String type,
-				String title, String detail, Map<String, Object> extra) {
+		private static void problem(ApiResponses responses, String description, ProblemType type, String detail,
+				Map<String, Object> extra) {
 			Map<String, Object> example = new LinkedHashMap<>();
-			example.put("type", "urn:pipelining-lab:problem:" + type);
-			example.put("title", title);
-			example.put("status", Integer.parseInt(status));
+			example.put("type", type.uri().toString());
+			example.put("title", type.title());
+			example.put("status", type.status().value());
 			example.put("detail", detail);
 			example.putAll(extra);
-			responses.addApiResponse(status,
+			responses.addApiResponse(String.valueOf(type.status().value()),
 					new ApiResponse().description(description)
 						.content(new Content().addMediaType(PROBLEM_JSON,
 								new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))
@@ -357,7 +299,7 @@ class ApiDocumentation {
 			Schema<?> schema = new ObjectSchema().description("An RFC 9457 problem; type is stable, detail is for"
 					+ " people, and some problems add properties such as parameter, key, id or retryAfterSeconds");
 			schema.addProperty("type",
-					new StringSchema().format("uri").example("urn:pipelining-lab:problem:invalid-parameter"));
+					new StringSchema().format("uri").example(ProblemType.INVALID_PARAMETER.uri().toString()));
 			schema.addProperty("title", new StringSchema());
 			schema.addProperty("status", new IntegerSchema());
 			schema.addProperty("detail", new StringSchema());

@@ -1,8 +1,13 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
+import java.util.stream.Stream;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Controller;
@@ -47,8 +52,13 @@ class IndexController {
 
 	private final Topology topology;
 
-	IndexController(Topology topology) {
+	private final List<Parameter> parameters;
+
+	IndexController(Topology topology, LabProperties properties) {
 		this.topology = topology;
+		this.parameters = Stream.of(ApiParameter.values())
+			.map((parameter) -> Parameter.of(parameter, properties))
+			.toList();
 	}
 
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
@@ -59,10 +69,28 @@ class IndexController {
 	@GetMapping(path = "/", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
 	Index index() {
-		return new Index("pipelining-lab", this.topology, List.of("batchSize", "sample", "ttl"), ENDPOINTS);
+		return new Index("pipelining-lab", this.topology, this.parameters, ENDPOINTS);
 	}
 
-	record Index(String name, Topology topology, List<String> queryParameters, List<Endpoint> endpoints) {
+	record Index(String name, Topology topology, List<Parameter> parameters, List<Endpoint> endpoints) {
+	}
+
+	/**
+	 * A parameter of the catalogue with its configured bounds; the page shows them next
+	 * to its fields.
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	record Parameter(String name, String in, String type, @Nullable Number minimum, @Nullable Number maximum,
+			@JsonProperty("default") @Nullable Object defaultValue, @Nullable String pattern, List<String> endpoints,
+			String appliesTo, String description) {
+
+		static Parameter of(ApiParameter parameter, LabProperties properties) {
+			ApiParameter.Bounds bounds = parameter.bounds(properties);
+			return new Parameter(parameter.parameterName(), parameter.in().toString(), parameter.type().toString(),
+					bounds.minimum(), bounds.maximum(), bounds.defaultValue(), bounds.pattern(), parameter.endpoints(),
+					parameter.appliesTo(), parameter.description());
+		}
+
 	}
 
 	record Endpoint(String method, String path, String example, String description) {

@@ -1,5 +1,11 @@
 package dev.pipelininglab.web;
 
+import java.math.BigDecimal;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.job.RunFinishedException;
 import dev.pipelininglab.job.RunNotFoundException;
@@ -40,10 +46,16 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
+	/** How Jackson's strict duplicate detection names the repeated field. */
+	private static final Pattern DUPLICATE = Pattern.compile("Duplicate (?:Object property|field) \"([^\"]+)\"");
+
 	private final Topology topology;
 
-	ProblemAdvice(Topology topology) {
+	private final LabProperties properties;
+
+	ProblemAdvice(Topology topology, LabProperties properties) {
 		this.topology = topology;
+		this.properties = properties;
 	}
 
 	@ExceptionHandler
@@ -56,7 +68,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			HttpStatusCode status, WebRequest request) {
 		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
 				: ex.getPropertyName();
-		String expected = (ex.getRequiredType() != null) ? describe(ex.getRequiredType()) : "a valid value";
+		String expected = expected(name, false);
 		return ResponseEntity.badRequest()
 			.body(parameterProblem(name, name + " must be " + expected + ", got '" + ex.getValue() + "'"));
 	}
@@ -71,11 +83,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		FieldError error = ex.getBindingResult().getFieldError();
 		String name = (error != null) ? error.getField() : ex.getParameter().getParameterName();
 		Object value = (error != null) ? error.getRejectedValue() : null;
-		String expected = switch (name) {
-			case "rtt" -> "a number of milliseconds";
-			case "flushPolicy", "variants", "batchSizes" -> "text";
-			default -> "a whole number";
-		};
+		String expected = expected(name, false);
 		return ResponseEntity.badRequest()
 			.body(parameterProblem(name, name + " must be " + expected + ", got '" + value + "'"));
 	}
@@ -185,8 +193,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
 			if (cause instanceof UnrecognizedPropertyException unknown) {
 				name = unknown.getPropertyName();
-				detail = name + " must be left out: the body has no such field (known fields: " + String.join(", ",
-						unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList()) + ")";
+				detail = name + " " + ParameterCheck.unknown("the body has no such field",
+						unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList(), name);
+				break;
+			}
+			Matcher duplicate = (cause instanceof StreamReadException) ? DUPLICATE.matcher(cause.getMessage()) : null;
+			if (duplicate != null && duplicate.find()) {
+				name = duplicate.group(1);
+				detail = name + " must be given once, got it twice";
 				break;
 			}
 			if (cause instanceof JacksonException jackson) {
@@ -198,7 +212,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 					.orElse(null);
 				if (field != null) {
 					name = field;
-					detail = field + " must be " + expectedJson(field)
+					detail = field + " must be " + expected(field, true)
 							+ ((cause instanceof InvalidFormatException invalid) ? ", got '" + invalid.getValue() + "'"
 									: "");
 				}
@@ -216,20 +230,29 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	private static ProblemDetail parameterProblem(String parameter, String detail) {
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, detail);
-		problem.setProperty("parameter", parameter);
-		return problem;
+		return ProblemType.invalidParameter(parameter, detail);
 	}
 
-	private static String expectedJson(String field) {
-		return switch (field) {
-			case "count", "ttl" -> "a whole number";
-			case "batchSize", "sample", "repeat" -> "a whole number up to " + Integer.MAX_VALUE;
-			case "rtt" -> "a number of milliseconds";
-			case "variants" -> "an array of strings";
-			case "batchSizes" -> "an array of whole numbers";
-			default -> "a string";
-		};
+	/**
+	 * What a parameter (or body field) must be, from the catalogue: a malformed
+	 * {@code /pipeset/abc} is told the real bounds, not those of a Java {@code long}.
+	 */
+	private String expected(String name, boolean json) {
+		return ApiParameter.named(name).map((parameter) -> {
+			ApiParameter.Bounds bounds = parameter.bounds(this.properties);
+			return switch (parameter.type()) {
+				case INTEGER -> "a whole number between " + bounds.minimum() + " and " + bounds.maximum();
+				case NUMBER ->
+					"a number of milliseconds between " + plain(bounds.minimum()) + " and " + plain(bounds.maximum());
+				case STRING -> json ? "a string" : "text";
+				case LIST -> !json ? "a comma-separated list"
+						: (parameter == ApiParameter.BATCH_SIZES) ? "an array of whole numbers" : "an array of strings";
+			};
+		}).orElse(json ? "a string" : "a valid value");
+	}
+
+	private static String plain(@Nullable Number number) {
+		return (number != null) ? new BigDecimal(number.toString()).stripTrailingZeros().toPlainString() : "";
 	}
 
 	@ExceptionHandler
@@ -261,18 +284,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	private static ProblemDetail problem(ProblemType type, String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(type.status(), detail);
-		problem.setType(type.uri());
-		problem.setTitle(type.title());
-		return problem;
-	}
-
-	private static String describe(Class<?> type) {
-		if (type == long.class || type == Long.class || type == int.class || type == Integer.class) {
-			return "a whole number" + ((type == int.class || type == Integer.class) ? " up to " + Integer.MAX_VALUE
-					: " up to " + Long.MAX_VALUE);
-		}
-		return "a " + type.getSimpleName();
+		return type.problem(detail);
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.io.IOException;
 import java.util.NoSuchElementException;
 
+import dev.pipelininglab.ProblemType;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;

@@ -4,8 +4,9 @@ import java.time.Duration;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.servlet.http.HttpServletRequest;
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.LabProperties;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.context.annotation.Configuration;
@@ -42,6 +43,9 @@ class RunAdmission implements WebMvcConfigurer {
 
 	@Override
 	public void addInterceptors(InterceptorRegistry registry) {
+		// First, so a misspelt parameter is answered at once rather than after a wait for
+		// a permit.
+		registry.addInterceptor(new ParameterCheck());
 		registry.addInterceptor(this.gate).addPathPatterns(GATED);
 	}
 
@@ -96,13 +100,9 @@ class RunAdmission implements WebMvcConfigurer {
 		}
 
 		private static ProblemDetail problem(int maxConcurrent, Duration maxWait) {
-			ProblemDetail problem = ProblemDetail.forStatusAndDetail(ProblemType.TOO_BUSY.status(),
-					"This app runs at most " + maxConcurrent + " requests on Redis at once (lab.admission"
-							+ ".max-concurrent) and this one waited " + maxWait.toSeconds() + " s for its turn"
-							+ " (lab.admission.max-wait); retry in a moment.");
-			problem.setType(ProblemType.TOO_BUSY.uri());
-			problem.setTitle(ProblemType.TOO_BUSY.title());
-			return problem;
+			return ProblemType.TOO_BUSY.problem("This app runs at most " + maxConcurrent
+					+ " requests on Redis at once (lab.admission" + ".max-concurrent) and this one waited "
+					+ maxWait.toSeconds() + " s for its turn" + " (lab.admission.max-wait); retry in a moment.");
 		}
 
 	}

@@ -3,7 +3,6 @@ package dev.pipelininglab.web;
 import java.net.URI;
 import java.util.List;
 
-import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
@@ -42,14 +41,11 @@ class RunJobController {
 
 	private final RunService runs;
 
-	private final int history;
-
-	RunJobController(RunJobs jobs, RunEvents events, RunRequests requests, RunService runs, LabProperties properties) {
+	RunJobController(RunJobs jobs, RunEvents events, RunRequests requests, RunService runs) {
 		this.jobs = jobs;
 		this.events = events;
 		this.requests = requests;
 		this.runs = runs;
-		this.history = properties.jobs().history();
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
@@ -73,7 +69,7 @@ class RunJobController {
 
 	@GetMapping
 	RunList list(@RequestParam(required = false) @Nullable Integer limit) {
-		return new RunList(this.jobs.recent(this.requests.listLimit(limit, this.history)));
+		return new RunList(this.jobs.recent(this.requests.listLimit(limit)));
 	}
 
 	@GetMapping("/{id}")

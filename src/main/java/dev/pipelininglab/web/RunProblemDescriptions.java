@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunProblems;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.redis.Connections;
@@ -45,7 +46,7 @@ class RunProblemDescriptions implements RunProblems {
 	}
 
 	private static RunRecord.Problem problem(ProblemType type, String detail) {
-		return new RunRecord.Problem(type.uri().toString(), type.title(), detail);
+		return RunRecord.Problem.of(type, detail);
 	}
 
 }

@@ -1,10 +1,12 @@
 package dev.pipelininglab.web;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.PlainNumbers;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.FlushPolicy;
@@ -23,25 +25,16 @@ import org.springframework.stereotype.Component;
 @Component
 class RunRequests {
 
-	/**
-	 * A week: long enough for any demo, short enough that a typo does not leave keys for
-	 * years.
-	 */
-	static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
-
-	static final double MAX_RTT_MILLIS = 1000;
-
-	static final int MAX_SWEEP_POINTS = 20;
-
 	static final List<Integer> DEFAULT_SWEEP = List.of(1, 10, 100, 1000, 10000);
 
-	static final int DEFAULT_LIST_LIMIT = 20;
+	private final LabProperties properties;
 
 	private final LabProperties.Limits limits;
 
 	private final FlushPolicy defaultPolicy;
 
 	RunRequests(LabProperties properties) {
+		this.properties = properties;
 		this.limits = properties.limits();
 		this.defaultPolicy = properties.pipeline().flushPolicy();
 	}
@@ -51,11 +44,11 @@ class RunRequests {
 	 * endpoints do.
 	 */
 	RunSpec single(Operation operation, Mode mode, long count, RunParams params) {
-		onlyFor("repeat", params.repeat(), "/compare and /sweep");
-		onlyFor("variants", params.variants(), "/compare");
-		onlyFor("batchSizes", params.batchSizes(), "/sweep");
+		onlyFor(ApiParameter.REPEAT, params.repeat());
+		onlyFor(ApiParameter.VARIANTS, params.variants());
+		onlyFor(ApiParameter.BATCH_SIZES, params.batchSizes());
 		if (mode != Mode.PIPELINED) {
-			onlyFor("flushPolicy", params.flushPolicy(), "pipelined runs, /compare and /sweep");
+			onlyFor(ApiParameter.FLUSH_POLICY, params.flushPolicy());
 		}
 		return spec(operation, mode, count, params, 1);
 	}
@@ -65,11 +58,7 @@ class RunRequests {
 	 * it.
 	 */
 	RunSpec multiple(Operation operation, long count, RunParams params) {
-		int repeat = (params.repeat() != null) ? params.repeat() : 1;
-		if (repeat < 1 || repeat > this.limits.maxRepeat()) {
-			throw new InvalidParameterException("repeat",
-					"must be between 1 and " + this.limits.maxRepeat() + ", got " + repeat);
-		}
+		int repeat = (int) within(ApiParameter.REPEAT, params.repeat());
 		return spec(operation, Mode.LOOP, count, params, repeat);
 	}
 
@@ -102,14 +91,15 @@ class RunRequests {
 			return DEFAULT_SWEEP.stream().filter((size) -> size <= count).toList();
 		}
 		List<String> texts = split("batchSizes", params.batchSizes());
-		if (texts.size() > MAX_SWEEP_POINTS) {
-			throw new InvalidParameterException("batchSizes", "must list at most " + MAX_SWEEP_POINTS + " sizes");
+		if (texts.size() > ApiParameter.Constants.MAX_SWEEP_POINTS) {
+			throw new InvalidParameterException("batchSizes",
+					"must list at most " + ApiParameter.Constants.MAX_SWEEP_POINTS + " sizes");
 		}
 		List<Integer> sizes = new ArrayList<>();
 		for (String text : texts) {
 			int size;
 			try {
-				size = Integer.parseInt(text);
+				size = PlainNumbers.parseInt(text);
 			}
 			catch (NumberFormatException ex) {
 				throw new InvalidParameterException("batchSizes", "must be whole numbers, got '" + text + "'");
@@ -131,6 +121,18 @@ class RunRequests {
 	 */
 	RunPlan plan(RunJobRequest body) {
 		RunKind kind = kind(body);
+		if (body.variants() != null) {
+			// Each entry is one variant, as each array entry is one batch size; a comma
+			// inside one is not a second variant.
+			body.variants()
+				.stream()
+				.filter((variant) -> variant == null || variant.contains(","))
+				.findFirst()
+				.ifPresent((variant) -> {
+					throw new InvalidParameterException("variants",
+							"must have one variant per array entry, got '" + variant + "'");
+				});
+		}
 		String operation = required("operation", body.operation());
 		long count = required("count", body.count());
 		RunParams params = body.params();
@@ -139,12 +141,12 @@ class RunRequests {
 				.single(single(bodyOperation(operation, true), mode(required("mode", body.mode())), count, params));
 			case COMPARE -> {
 				onlyFor("mode", body.mode(), "single runs");
-				onlyFor("batchSizes", params.batchSizes(), "sweeps");
+				onlyFor(ApiParameter.BATCH_SIZES, params.batchSizes());
 				yield RunPlan.compare(multiple(bodyOperation(operation, false), count, params), variants(params));
 			}
 			case SWEEP -> {
 				onlyFor("mode", body.mode(), "single runs");
-				onlyFor("variants", params.variants(), "comparisons");
+				onlyFor(ApiParameter.VARIANTS, params.variants());
 				yield RunPlan.sweep(multiple(bodyOperation(operation, false), count, params),
 						batchSizes(count, params));
 			}
@@ -152,14 +154,8 @@ class RunRequests {
 	}
 
 	/** How many runs {@code GET /runs} lists. */
-	int listLimit(@Nullable Integer limit, int history) {
-		if (limit == null) {
-			return Math.min(DEFAULT_LIST_LIMIT, history);
-		}
-		if (limit < 1 || limit > history) {
-			throw new InvalidParameterException("limit", "must be between 1 and " + history + ", got " + limit);
-		}
-		return limit;
+	int listLimit(@Nullable Integer limit) {
+		return (int) within(ApiParameter.LIMIT, limit);
 	}
 
 	private static RunKind kind(RunJobRequest body) {
@@ -203,27 +199,17 @@ class RunRequests {
 	}
 
 	private RunSpec spec(Operation operation, Mode mode, long count, RunParams params, int repeat) {
-		if (count < 1 || count > this.limits.maxCount()) {
-			throw new InvalidParameterException("count",
-					"must be between 1 and " + this.limits.maxCount() + ", got " + count);
-		}
+		within(ApiParameter.COUNT, count);
 		int batch = (params.batchSize() != null) ? params.batchSize()
 				: (int) Math.min(this.limits.defaultBatchSize(), count);
 		checkBatchSize("batchSize", batch, count);
-		int sample = (params.sample() != null) ? params.sample() : this.limits.defaultSample();
-		if (sample < 0 || sample > this.limits.maxSample()) {
-			throw new InvalidParameterException("sample",
-					"must be between 0 and " + this.limits.maxSample() + ", got " + sample);
-		}
+		int sample = (int) within(ApiParameter.SAMPLE, params.sample());
 		return new RunSpec(operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample,
 				ttl(operation, params.ttl()), rtt(params.rtt()), repeat);
 	}
 
 	private void checkBatchSize(String name, int size, long count) {
-		if (size < 1 || size > this.limits.maxBatchSize()) {
-			throw new InvalidParameterException(name,
-					"must be between 1 and " + this.limits.maxBatchSize() + ", got " + size);
-		}
+		within(name, ApiParameter.BATCH_SIZE.bounds(this.properties), size, "");
 		if (size > count) {
 			throw new InvalidParameterException(name, "must not be larger than count (" + count + "), got " + size);
 		}
@@ -241,29 +227,53 @@ class RunRequests {
 		}
 	}
 
-	private static @Nullable Duration ttl(Operation operation, @Nullable Long ttl) {
+	private @Nullable Duration ttl(Operation operation, @Nullable Long ttl) {
 		if (ttl == null) {
 			return null;
 		}
 		if (operation != Operation.SET) {
 			throw new InvalidParameterException("ttl", "must be left out: it applies to SET only");
 		}
-		if (ttl < 1 || ttl > MAX_TTL_SECONDS) {
-			throw new InvalidParameterException("ttl",
-					"must be between 1 and " + MAX_TTL_SECONDS + " seconds, got " + ttl);
-		}
-		return Duration.ofSeconds(ttl);
+		return Duration.ofSeconds(within(ApiParameter.TTL, ttl));
 	}
 
 	private static @Nullable Duration rtt(@Nullable Double millis) {
 		if (millis == null) {
 			return null;
 		}
-		if (!(millis > 0 && millis <= MAX_RTT_MILLIS)) {
-			throw new InvalidParameterException("rtt",
-					"must be more than 0 and at most " + MAX_RTT_MILLIS + " milliseconds, got " + millis);
+		double min = ApiParameter.Constants.MIN_RTT_MILLIS;
+		double max = ApiParameter.Constants.MAX_RTT_MILLIS;
+		if (!(millis >= min && millis <= max)) {
+			throw new InvalidParameterException("rtt", "must be between " + BigDecimal.valueOf(min).toPlainString()
+					+ " and " + BigDecimal.valueOf(max).toPlainString() + " milliseconds, got " + millis);
 		}
 		return Duration.ofNanos(Math.round(millis * 1_000_000));
+	}
+
+	/**
+	 * The value, or the parameter's default when it is left out, checked against the
+	 * catalogue's bounds.
+	 */
+	private long within(ApiParameter parameter, @Nullable Number value) {
+		ApiParameter.Bounds bounds = parameter.bounds(this.properties);
+		Number given = (value != null) ? value : (Number) bounds.defaultValue();
+		if (given == null) {
+			throw new InvalidParameterException(parameter.parameterName(), "must be given");
+		}
+		return within(parameter.parameterName(), bounds, given.longValue(),
+				(parameter == ApiParameter.TTL) ? " seconds" : "");
+	}
+
+	private static long within(String name, ApiParameter.Bounds bounds, long value, String unit) {
+		if (value < bounds.minimum().longValue() || value > bounds.maximum().longValue()) {
+			throw new InvalidParameterException(name,
+					"must be between " + bounds.minimum() + " and " + bounds.maximum() + unit + ", got " + value);
+		}
+		return value;
+	}
+
+	private static void onlyFor(ApiParameter parameter, @Nullable Object value) {
+		onlyFor(parameter.parameterName(), value, parameter.appliesTo());
 	}
 
 	private static void onlyFor(String name, @Nullable Object value, String where) {
@@ -272,13 +282,15 @@ class RunRequests {
 		}
 	}
 
+	/**
+	 * The entries of a comma-separated list; an empty entry ({@code 1,,2}, a trailing
+	 * comma) is a mistake, not something to skip.
+	 */
 	private static List<String> split(String name, String list) {
-		List<String> items = java.util.Arrays.stream(list.split(","))
-			.map(String::trim)
-			.filter((s) -> !s.isEmpty())
-			.toList();
-		if (items.isEmpty()) {
-			throw new InvalidParameterException(name, "must list at least one value");
+		List<String> items = java.util.Arrays.stream(list.split(",", -1)).map(String::trim).toList();
+		if (items.stream().anyMatch(String::isEmpty)) {
+			throw new InvalidParameterException(name, items.size() == 1 ? "must list at least one value"
+					: "must not have empty entries, got '" + list + "'");
 		}
 		return items;
 	}

@@ -2,6 +2,7 @@ package dev.pipelininglab.web;
 
 import java.util.List;
 
+import dev.pipelininglab.ProblemType;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;

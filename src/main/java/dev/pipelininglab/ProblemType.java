@@ -1,0 +1,95 @@
+package dev.pipelininglab;
+
+import java.net.URI;
+import java.util.Locale;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * Every problem the lab answers or records, with its stable {@code type} URI, title and
+ * status, so clients can branch on the type rather than on the wording of a detail. The
+ * HTTP answers, the records of failed jobs and the API description all take them from
+ * here.
+ */
+public enum ProblemType {
+
+	INVALID_PARAMETER(HttpStatus.BAD_REQUEST, "Invalid parameter"),
+
+	REDIS_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Redis unavailable"),
+
+	REDIS_TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE, "Redis did not answer in time"),
+
+	/**
+	 * Redis is up but refuses the configured username or password: a configuration error,
+	 * not an outage.
+	 */
+	REDIS_AUTH_FAILED(HttpStatus.SERVICE_UNAVAILABLE, "Redis refused the credentials"),
+
+	REDIS_ERROR_REPLY(HttpStatus.CONFLICT, "Redis refused a command"),
+
+	TOO_MANY_ROUTES(HttpStatus.CONFLICT, "Too many connection routes"),
+
+	/**
+	 * More requests at once than the app lets reach Redis, or every job slot taken
+	 * ({@code POST /runs}); answered with Retry-After.
+	 */
+	TOO_BUSY(HttpStatus.TOO_MANY_REQUESTS, "Too many runs at once"),
+
+	RUN_NOT_FOUND(HttpStatus.NOT_FOUND, "Run not found"),
+
+	RUN_FINISHED(HttpStatus.CONFLICT, "Run already finished"),
+
+	/**
+	 * Only ever in a job's record: the instance running it stopped without a graceful
+	 * shutdown.
+	 */
+	RUN_ABANDONED(HttpStatus.INTERNAL_SERVER_ERROR, "Run abandoned"),
+
+	/** Only ever in a job's record: the instance shut down and stopped the run. */
+	INSTANCE_SHUTDOWN(HttpStatus.SERVICE_UNAVAILABLE, "Instance shut down"),
+
+	UNEXPECTED(HttpStatus.INTERNAL_SERVER_ERROR, "Unexpected error");
+
+	private static final String PREFIX = "urn:pipelining-lab:problem:";
+
+	private final HttpStatus status;
+
+	private final String title;
+
+	ProblemType(HttpStatus status, String title) {
+		this.status = status;
+		this.title = title;
+	}
+
+	public HttpStatus status() {
+		return this.status;
+	}
+
+	public String title() {
+		return this.title;
+	}
+
+	public URI uri() {
+		return URI.create(PREFIX + name().toLowerCase(Locale.ROOT).replace('_', '-'));
+	}
+
+	/** The problem with this type, title and status, and the given detail. */
+	public ProblemDetail problem(String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(this.status, detail);
+		problem.setType(uri());
+		problem.setTitle(this.title);
+		return problem;
+	}
+
+	/**
+	 * The problem that answers a parameter outside what the lab accepts: the detail
+	 * starts with the parameter's name, and {@code parameter} names it.
+	 */
+	public static ProblemDetail invalidParameter(String parameter, String detail) {
+		ProblemDetail problem = INVALID_PARAMETER.problem(detail);
+		problem.setProperty("parameter", parameter);
+		return problem;
+	}
+
+}

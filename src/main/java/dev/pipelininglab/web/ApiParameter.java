@@ -1,0 +1,258 @@
+package dev.pipelininglab.web;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+import dev.pipelininglab.LabProperties;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Every parameter of the API, once: its name, where it goes, its type, its bounds and
+ * default (from {@code lab.limits.*} where configurable), the endpoints it applies to and
+ * what it means. {@link RunRequests} checks against it, {@link ParameterCheck} rejects
+ * names it does not list, and the API description, the {@code GET /} listing (which the
+ * page reads for its hints) and the README table are made from it or checked against it.
+ * <p>
+ * A new parameter is one entry here, a field of {@link RunParams} (and
+ * {@link RunJobRequest} for {@code POST /runs}), and its check in {@link RunRequests}.
+ */
+enum ApiParameter {
+
+	COUNT("count", In.PATH, Type.INTEGER, Endpoints.RUNS, "every run",
+			"How many commands: keys to SET or GET, elements to RPOP or RPUSH, PINGs", "10000",
+			(lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
+
+	OP("op", In.PATH, Type.STRING, Endpoints.MULTIPLE, "/compare and /sweep",
+			"The command to run: set, get, rpop or ping", "set", (lab) -> Bounds.pattern("^(set|get|rpop|ping)$")),
+
+	ID("id", In.PATH, Type.STRING, Endpoints.JOB, "/runs/{id}", "The run's id, from the Location of POST /runs",
+			"0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
+
+	BATCH_SIZE("batchSize", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Commands per pipeline, multi-key command or script call; at most count"
+					+ " (default lab.limits.default-batch-size, or count when smaller)",
+			"1000", (lab) -> Bounds.of(1, lab.limits().maxBatchSize(), lab.limits().defaultBatchSize())),
+
+	SAMPLE("sample", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run", "How many values to echo back", "3",
+			(lab) -> Bounds.of(0, lab.limits().maxSample(), lab.limits().defaultSample())),
+
+	TTL("ttl", In.QUERY, Type.INTEGER, Endpoints.SETS, "SET",
+			"SET only: seconds until the keys expire (at most a week)", "300",
+			(lab) -> Bounds.of(1, Constants.MAX_TTL_SECONDS, null)),
+
+	FLUSH_POLICY("flushPolicy", In.QUERY, Type.STRING, Endpoints.PIPELINED, "pipelined runs, /compare and /sweep",
+			"When Lettuce writes pipelined commands to the socket: flush-each-command, flush-on-close or"
+					+ " buffered-<n> (default lab.pipeline.flush-policy)",
+			"buffered-1000",
+			(lab) -> new Bounds(null, null, lab.pipeline().flushPolicy().toString(),
+					"^(flush-each-command|flush-on-close|buffered-[1-9][0-9]*)$")),
+
+	RTT("rtt", In.QUERY, Type.NUMBER, Endpoints.RUNS, "every run (standalone Redis)",
+			"Milliseconds of round-trip time to add through the lab's latency relay, to see pipelining on a slow"
+					+ " network; at least 0.001 (one microsecond), the finest delay the relay is meant to hold",
+			"2", (lab) -> Bounds.of(Constants.MIN_RTT_MILLIS, Constants.MAX_RTT_MILLIS, null)),
+
+	REPEAT("repeat", In.QUERY, Type.INTEGER, Endpoints.MULTIPLE, "/compare and /sweep",
+			"Timed passes per variant or batch size; the median is reported", "3",
+			(lab) -> Bounds.of(1, lab.limits().maxRepeat(), 1)),
+
+	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
+			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
+					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async."
+					+ " Default: loop, each flush policy, multi-key, multi-key-hashtag, script and async",
+			"loop,pipelined,multi-key", (lab) -> Bounds.NONE),
+
+	BATCH_SIZES("batchSizes", In.QUERY, Type.LIST, List.of(Endpoints.SWEEP), "/sweep",
+			"Comma-separated batch sizes, at most " + Constants.MAX_SWEEP_POINTS
+					+ ", each a valid batchSize. Default 1,10,100,1000,10000 up to count",
+			"1,10,100,1000,10000", (lab) -> Bounds.NONE),
+
+	LIMIT("limit", In.QUERY, Type.INTEGER, List.of(Endpoints.JOBS), "GET /runs", "How many runs to list, newest first",
+			"20",
+			(lab) -> Bounds.of(1, lab.jobs().history(), Math.min(Constants.DEFAULT_LIST_LIMIT, lab.jobs().history())));
+
+	private final String parameterName;
+
+	private final In in;
+
+	private final Type type;
+
+	private final List<String> endpoints;
+
+	private final String appliesTo;
+
+	private final String description;
+
+	private final String example;
+
+	private final Function<LabProperties, Bounds> bounds;
+
+	ApiParameter(String name, In in, Type type, List<String> endpoints, String appliesTo, String description,
+			String example, Function<LabProperties, Bounds> bounds) {
+		this.parameterName = name;
+		this.in = in;
+		this.type = type;
+		this.endpoints = endpoints;
+		this.appliesTo = appliesTo;
+		this.description = description;
+		this.example = example;
+		this.bounds = bounds;
+	}
+
+	/** The name as written in a URL or a {@code POST /runs} body. */
+	String parameterName() {
+		return this.parameterName;
+	}
+
+	In in() {
+		return this.in;
+	}
+
+	Type type() {
+		return this.type;
+	}
+
+	/** Path patterns of the endpoints that take it, as Spring MVC maps them. */
+	List<String> endpoints() {
+		return this.endpoints;
+	}
+
+	/** Where it applies, for people: the README column and "must be left out" details. */
+	String appliesTo() {
+		return this.appliesTo;
+	}
+
+	String description() {
+		return this.description;
+	}
+
+	String example() {
+		return this.example;
+	}
+
+	Bounds bounds(LabProperties lab) {
+		return this.bounds.apply(lab);
+	}
+
+	static Optional<ApiParameter> named(String name) {
+		return Stream.of(values()).filter((parameter) -> parameter.parameterName.equals(name)).findFirst();
+	}
+
+	/** The query parameters an endpoint (a path pattern) takes, in catalogue order. */
+	static List<ApiParameter> query(String pattern) {
+		return Stream.of(values())
+			.filter((parameter) -> parameter.in == In.QUERY && parameter.endpoints.contains(pattern))
+			.toList();
+	}
+
+	/**
+	 * Whether any parameter names this path pattern, i.e. it is an endpoint of the API.
+	 */
+	static boolean describes(String pattern) {
+		return Stream.of(values()).anyMatch((parameter) -> parameter.endpoints.contains(pattern));
+	}
+
+	enum In {
+
+		PATH, QUERY;
+
+		@Override
+		public String toString() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+	}
+
+	/**
+	 * The type as a client writes it; a list is comma-separated in a URL, an array in
+	 * JSON.
+	 */
+	enum Type {
+
+		INTEGER, NUMBER, STRING, LIST;
+
+		@Override
+		public String toString() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+	}
+
+	/**
+	 * What a parameter may be: inclusive bounds for numbers, a pattern for text, and the
+	 * default when it is left out ({@code null} when leaving it out means "none").
+	 */
+	record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
+			@Nullable String pattern) {
+
+		static final Bounds NONE = new Bounds(null, null, null, null);
+
+		static Bounds of(Number minimum, Number maximum, @Nullable Object defaultValue) {
+			return new Bounds(minimum, maximum, defaultValue, null);
+		}
+
+		static Bounds pattern(String pattern) {
+			return new Bounds(null, null, null, pattern);
+		}
+
+	}
+
+	/** Fixed bounds, not configurable: kept here so the catalogue states them. */
+	static final class Constants {
+
+		/**
+		 * A week: long enough for any demo, short enough that a typo does not leave keys
+		 * for years.
+		 */
+		static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
+
+		/**
+		 * One microsecond. The relay holds each direction for half the RTT on a Netty
+		 * event loop, which schedules in nanoseconds but wakes its selector in whole
+		 * milliseconds when idle: below a microsecond a value would round to no delay at
+		 * all, and the run would silently go without a relay.
+		 */
+		static final double MIN_RTT_MILLIS = 0.001;
+
+		static final double MAX_RTT_MILLIS = 1000;
+
+		static final int MAX_SWEEP_POINTS = 20;
+
+		static final int DEFAULT_LIST_LIMIT = 20;
+
+		private Constants() {
+		}
+
+	}
+
+	/** The path patterns of the API's endpoints, grouped by the parameters they share. */
+	static final class Endpoints {
+
+		static final String COMPARE = "/compare/{op}/{count}";
+
+		static final String SWEEP = "/sweep/{op}/{count}";
+
+		static final String JOBS = "/runs";
+
+		static final List<String> PIPELINED = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
+				"/pipeping/{count}", "/listinput/{count}", COMPARE, SWEEP);
+
+		static final List<String> SETS = List.of("/pipeset/{count}", "/loopset/{count}", COMPARE, SWEEP);
+
+		static final List<String> MULTIPLE = List.of(COMPARE, SWEEP);
+
+		static final List<String> RUNS = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
+				"/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
+				"/listinput/{count}", COMPARE, SWEEP);
+
+		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events");
+
+		private Endpoints() {
+		}
+
+	}
+
+}

@@ -1,0 +1,89 @@
+package dev.pipelininglab.web;
+
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
+
+/**
+ * Rejects a query parameter an endpoint does not take, before anything else looks at the
+ * request: a misspelt {@code ?bacthSize=5} is a 400 naming the nearest known parameter,
+ * as an unknown field of a {@code POST /runs} body is, rather than a run with the default
+ * the client did not ask for. A parameter given twice is rejected too, since only one of
+ * the values could be used.
+ */
+class ParameterCheck implements HandlerInterceptor {
+
+	@Override
+	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
+		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+		if (!(pattern instanceof String path) || !ApiParameter.describes(path)) {
+			return true;
+		}
+		List<String> known = ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
+		for (Map.Entry<String, String[]> parameter : request.getParameterMap().entrySet()) {
+			String name = parameter.getKey();
+			if (!known.contains(name)) {
+				throw new InvalidParameterException(name,
+						ApiParameter.named(name)
+							.map((other) -> "must be left out: it applies to " + other.appliesTo() + " only")
+							.orElseGet(() -> unknown("this endpoint has no such parameter", known, name)));
+			}
+			if (parameter.getValue().length > 1) {
+				throw new InvalidParameterException(name, "must be given once, got " + parameter.getValue().length
+						+ " values; lists such as batchSizes are comma-separated");
+			}
+		}
+		return true;
+	}
+
+	/**
+	 * The detail for a name nobody knows: what it is not, the nearest known name when one
+	 * is close enough to be a typo, and the known ones.
+	 */
+	static String unknown(String what, Collection<String> known, String name) {
+		String nearest = nearest(name, known);
+		return "must be left out: " + what + ((nearest != null) ? "; did you mean " + nearest + "?" : "") + " (known: "
+				+ (known.isEmpty() ? "none" : String.join(", ", known)) + ")";
+	}
+
+	static String nearest(String name, Collection<String> known) {
+		String lower = name.toLowerCase(java.util.Locale.ROOT);
+		return known.stream()
+			.min(Comparator.comparingInt((candidate) -> distance(lower, candidate.toLowerCase(java.util.Locale.ROOT))))
+			.filter((candidate) -> distance(lower, candidate.toLowerCase(java.util.Locale.ROOT)) <= Math.max(2,
+					candidate.length() / 3))
+			.orElse(null);
+	}
+
+	/**
+	 * Edits (insert, delete, replace, swap two neighbours) from one name to another: a
+	 * swapped pair of letters, the commonest typo, counts once.
+	 */
+	private static int distance(String a, String b) {
+		int[][] d = new int[a.length() + 1][b.length() + 1];
+		for (int i = 0; i <= a.length(); i++) {
+			d[i][0] = i;
+		}
+		for (int j = 0; j <= b.length(); j++) {
+			d[0][j] = j;
+		}
+		for (int i = 1; i <= a.length(); i++) {
+			for (int j = 1; j <= b.length(); j++) {
+				int cost = (a.charAt(i - 1) == b.charAt(j - 1)) ? 0 : 1;
+				d[i][j] = Math.min(Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1), d[i - 1][j - 1] + cost);
+				if (i > 1 && j > 1 && a.charAt(i - 1) == b.charAt(j - 2) && a.charAt(i - 2) == b.charAt(j - 1)) {
+					d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+				}
+			}
+		}
+		return d[a.length()][b.length()];
+	}
+
+}
