@@ -75,7 +75,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 
 	/**
 	 * @param type the problem type a GET endpoint would have answered, e.g.
-	 * {@code urn:pipelining-lab:problem:redis-unavailable}
+	 * {@link dev.pipelininglab.ProblemType#REDIS_UNAVAILABLE}
 	 * @param title that problem's title
 	 * @param detail what happened, for a person
 	 */

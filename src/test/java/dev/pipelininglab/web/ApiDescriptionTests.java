@@ -7,6 +7,9 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -77,6 +80,50 @@ class ApiDescriptionTests extends AppOnTestRedis {
 				"compare", "sweep");
 		assertThat(spec.at("/paths/~1runs~1{id}~1events/get/responses/200/content").has("text/event-stream")).isTrue();
 		assertThat(spec.at("/paths/~1runs~1{id}/delete/responses").has("409")).isTrue();
+	}
+
+	/**
+	 * The description and the {@code GET /} listing name exactly the catalogue's
+	 * parameters, each endpoint exactly those that apply to it, with the catalogue's
+	 * bounds.
+	 */
+	@Test
+	void descriptionAndIndexListExactlyTheCatalogue() throws Exception {
+		JsonNode spec = this.json.readTree(get("/v3/api-docs").body());
+		Set<String> described = new TreeSet<>();
+		for (Map.Entry<String, JsonNode> path : spec.get("paths").properties()) {
+			for (Map.Entry<String, JsonNode> operation : path.getValue().properties()) {
+				Set<String> query = new TreeSet<>();
+				for (JsonNode parameter : operation.getValue().path("parameters")) {
+					described.add(parameter.path("name").asString());
+					if (parameter.path("in").asString().equals("query")) {
+						query.add(parameter.path("name").asString());
+					}
+				}
+				assertThat(query).as(operation.getKey() + " " + path.getKey())
+					.containsExactlyInAnyOrderElementsOf((operation.getKey().equals("post") ? List.<ApiParameter>of()
+							: ApiParameter.query(path.getKey()))
+						.stream()
+						.map(ApiParameter::parameterName)
+						.toList());
+			}
+		}
+		List<String> catalogue = Stream.of(ApiParameter.values()).map(ApiParameter::parameterName).toList();
+		assertThat(described).containsExactlyInAnyOrderElementsOf(catalogue);
+		assertThat(parameter(spec.at("/paths/~1pipeset~1{count}/get"), "rtt").at("/schema/minimum").asDouble())
+			.isEqualTo(0.001);
+
+		HttpResponse<String> index = this.http.send(
+				HttpRequest.newBuilder(URI.create(baseUrl() + "/")).header("Accept", "application/json").build(),
+				HttpResponse.BodyHandlers.ofString());
+		JsonNode listed = this.json.readTree(index.body()).path("parameters");
+		List<String> names = new ArrayList<>();
+		listed.forEach((parameter) -> names.add(parameter.path("name").asString()));
+		assertThat(names).containsExactlyElementsOf(catalogue);
+		JsonNode count = listed.get(catalogue.indexOf("count"));
+		assertThat(count.path("maximum").asLong()).isEqualTo(10_000_000);
+		assertThat(count.path("in").asString()).isEqualTo("path");
+		assertThat(listed.get(catalogue.indexOf("batchSize")).path("default").asInt()).isEqualTo(10_000);
 	}
 
 	@Test

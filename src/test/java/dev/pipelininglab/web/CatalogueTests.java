@@ -1,0 +1,118 @@
+package dev.pipelininglab.web;
+
+import java.io.IOException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Parameter;
+import java.lang.reflect.RecordComponent;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import dev.pipelininglab.ProblemType;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The parameter and problem catalogues against what the code accepts and what the README
+ * says. (The API description and the {@code GET /} listing are checked against the
+ * parameter catalogue in {@link ApiDescriptionTests}.)
+ */
+class CatalogueTests {
+
+	private static final Set<String> BODY_ONLY = Set.of("kind", "operation", "mode");
+
+	@Test
+	void everyParameterTheControllersTakeIsInTheCatalogueAndNothingElse() {
+		Set<String> accepted = new TreeSet<>();
+		for (Class<?> controller : List.of(RunController.class, RunJobController.class)) {
+			for (Method method : controller.getDeclaredMethods()) {
+				for (Parameter parameter : method.getParameters()) {
+					PathVariable path = parameter.getAnnotation(PathVariable.class);
+					RequestParam query = parameter.getAnnotation(RequestParam.class);
+					if (path != null) {
+						accepted.add(path.value().isEmpty() ? parameter.getName() : path.value());
+					}
+					else if (query != null) {
+						accepted.add(query.value().isEmpty() ? parameter.getName() : query.value());
+					}
+					else if (parameter.getType() == RunParams.class) {
+						Arrays.stream(RunParams.class.getRecordComponents())
+							.map(RecordComponent::getName)
+							.forEach(accepted::add);
+					}
+				}
+			}
+		}
+		assertThat(accepted).containsExactlyInAnyOrderElementsOf(names(Stream.of(ApiParameter.values())));
+	}
+
+	@Test
+	void theBodyOfPostRunsHasTheQueryParametersOfTheRunsItMirrors() {
+		Set<String> fields = new TreeSet<>();
+		Arrays.stream(RunJobRequest.class.getRecordComponents())
+			.map(RecordComponent::getName)
+			.filter((name) -> !BODY_ONLY.contains(name))
+			.forEach(fields::add);
+		assertThat(fields).containsExactlyInAnyOrderElementsOf(names(Stream.of(ApiParameter.values())
+			.filter((parameter) -> parameter.endpoints().contains(ApiParameter.Endpoints.COMPARE)
+					|| parameter.endpoints().contains(ApiParameter.Endpoints.SWEEP))
+			.filter((parameter) -> parameter != ApiParameter.OP)));
+	}
+
+	@Test
+	void theReadmeTableListsEveryQueryParameterOfTheCatalogue() throws IOException {
+		String readme = Files.readString(Path.of("README.md"));
+		String table = readme.substring(readme.indexOf("| Parameter | Applies to |"));
+		table = table.substring(0, table.indexOf("\n\n"));
+		Set<String> rows = new TreeSet<>();
+		Matcher row = Pattern.compile("(?m)^\\| `([A-Za-z]+)` \\|").matcher(table);
+		while (row.find()) {
+			rows.add(row.group(1));
+		}
+		assertThat(rows).containsExactlyInAnyOrderElementsOf(
+				names(Stream.of(ApiParameter.values()).filter((parameter) -> parameter.in() == ApiParameter.In.QUERY)));
+	}
+
+	@Test
+	void theReadmeListsEveryProblemType() throws IOException {
+		String readme = Files.readString(Path.of("README.md"));
+		Set<String> listed = new TreeSet<>();
+		Matcher type = Pattern.compile("`(urn:pipelining-lab:problem:[a-z-]+)`").matcher(readme);
+		while (type.find()) {
+			listed.add(type.group(1));
+		}
+		assertThat(listed).containsExactlyInAnyOrderElementsOf(
+				Stream.of(ProblemType.values()).map((problem) -> problem.uri().toString()).toList());
+	}
+
+	@Test
+	void theProblemPrefixIsWrittenOnceInTheMainCode() throws IOException {
+		List<Path> writers;
+		try (Stream<Path> files = Files.walk(Path.of("src/main/java"))) {
+			writers = files.filter((file) -> file.toString().endsWith(".java")).filter((file) -> {
+				try {
+					return Files.readString(file).contains("urn:pipelining-lab:problem:");
+				}
+				catch (IOException ex) {
+					throw new IllegalStateException(ex);
+				}
+			}).toList();
+		}
+		assertThat(writers).containsExactly(Path.of("src/main/java/dev/pipelininglab/ProblemType.java"));
+	}
+
+	private static List<String> names(Stream<ApiParameter> parameters) {
+		return parameters.map(ApiParameter::parameterName).toList();
+	}
+
+}
