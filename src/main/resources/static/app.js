@@ -393,6 +393,34 @@
     return instant ? new Date(instant).toLocaleString() : '';
   }
 
+  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page.
+  function showLimits(parameters) {
+    parameters.forEach((parameter) => {
+      const field = form.querySelector('input#' + parameter.name);
+      if (!field) {
+        return;
+      }
+      if (field.type === 'number') {
+        if (parameter.minimum !== undefined) {
+          field.min = parameter.minimum;
+        }
+        if (parameter.maximum !== undefined) {
+          field.max = parameter.maximum;
+        }
+      }
+      const range = (parameter.minimum !== undefined) ? parameter.minimum + ' to ' + parameter.maximum : '';
+      field.title = parameter.description + (range ? ' (' + range + ')' : '');
+      if (field.placeholder && parameter.default !== undefined) {
+        field.placeholder = 'default ' + parameter.default + (range ? ', ' + range : '');
+      }
+    });
+    const list = document.getElementById('query-parameters');
+    if (list) {
+      list.textContent = parameters.filter((parameter) => parameter.in === 'query')
+        .map((parameter) => parameter.name).join(', ') + '.';
+    }
+  }
+
   async function showTopology() {
     try {
       // no-store: the browser may hold this very URL as the HTML page, which does not vary by Accept.
@@ -400,6 +428,7 @@
       const index = await response.json();
       document.getElementById('topology').textContent = 'Connected to ' + index.topology.kind + ' Redis at '
         + index.topology.nodes.join(', ') + '.';
+      showLimits(index.parameters || []);
     } catch (failure) {
       // Only decoration.
     }

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.ProblemType;
@@ -280,7 +281,8 @@ class ApiDocumentation {
 						+ " path and query parameters, with the same names, defaults and bounds: count 1 to "
 						+ this.limits.maxCount() + ", batchSize 1 to " + this.limits.maxBatchSize() + " and at most"
 						+ " count, sample 0 to " + this.limits.maxSample() + ", repeat 1 to " + this.limits.maxRepeat()
-						+ ". Unknown fields are rejected.");
+						+ ". Unknown fields, a field given twice, and fractions or strings where a whole number belongs are"
+						+ " rejected; each entry of variants is one variant.");
 			body.addExamples("single",
 					new Example().summary("One pipelined SET run")
 						.value(Map.of("kind", "single", "operation", "set", "mode", "pipelined", "count", 1000000,
@@ -298,8 +300,14 @@ class ApiDocumentation {
 		private static Schema<?> problemSchema() {
 			Schema<?> schema = new ObjectSchema().description("An RFC 9457 problem; type is stable, detail is for"
 					+ " people, and some problems add properties such as parameter, key, id or retryAfterSeconds");
+			// about:blank is Spring's own, for a path no endpoint has.
 			schema.addProperty("type",
-					new StringSchema().format("uri").example(ProblemType.INVALID_PARAMETER.uri().toString()));
+					new StringSchema().format("uri")
+						._enum(Stream
+							.concat(Stream.of(ProblemType.values()).map((type) -> type.uri().toString()),
+									Stream.of("about:blank"))
+							.toList())
+						.example(ProblemType.INVALID_PARAMETER.uri().toString()));
 			schema.addProperty("title", new StringSchema());
 			schema.addProperty("status", new IntegerSchema());
 			schema.addProperty("detail", new StringSchema());

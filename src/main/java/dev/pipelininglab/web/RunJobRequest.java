@@ -12,7 +12,9 @@ import org.jspecify.annotations.Nullable;
  * fields are the query parameters, with the same names, defaults and bounds
  * ({@link RunRequests} checks them all). Unknown fields are rejected
  * ({@code spring.jackson.deserialization.fail-on-unknown-properties}), so a misspelt one
- * never silently leaves a default in place.
+ * never silently leaves a default in place; so are a field given twice, a fraction or a
+ * string where a whole number belongs ({@code spring.jackson.*} in application.yml), and
+ * a {@code variants} entry holding a comma.
  *
  * @param kind {@code single}, {@code compare} or {@code sweep}; when left out,
  * {@code compare} if {@code variants} is given, {@code sweep} if {@code batchSizes} is,

@@ -124,6 +124,11 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		assertThat(count.path("maximum").asLong()).isEqualTo(10_000_000);
 		assertThat(count.path("in").asString()).isEqualTo("path");
 		assertThat(listed.get(catalogue.indexOf("batchSize")).path("default").asInt()).isEqualTo(10_000);
+
+		List<String> types = new ArrayList<>();
+		spec.at("/components/schemas/ProblemDetail/properties/type/enum").forEach((type) -> types.add(type.asString()));
+		assertThat(types).containsAll(
+				Stream.of(dev.pipelininglab.ProblemType.values()).map((type) -> type.uri().toString()).toList());
 	}
 
 	@Test
