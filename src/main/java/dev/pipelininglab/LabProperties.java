@@ -1,12 +1,15 @@
 package dev.pipelininglab;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.Writes;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -28,6 +31,8 @@ import org.springframework.validation.annotation.Validated;
  * records are kept
  * @param metrics optional metrics whose cost is worth choosing
  * @param admission how many GET run requests may use Redis at once
+ * @param security which host names the server answers to
+ * @param health how long the Redis health check may take
  */
 @ConfigurationProperties("lab")
 @Validated
@@ -37,7 +42,8 @@ public record LabProperties(
 		@DefaultValue("pipelining-lab") @Pattern(regexp = "[A-Za-z0-9._-]{1,64}",
 				message = "must be 1 to 64 letters, digits, '.', '_' or '-' (no glob characters)") String keyPrefix,
 		@DefaultValue @Valid Limits limits, @DefaultValue @Valid Pipeline pipeline, @DefaultValue LocalRedis localRedis,
-		@DefaultValue @Valid Jobs jobs, @DefaultValue Metrics metrics, @DefaultValue @Valid Admission admission) {
+		@DefaultValue @Valid Jobs jobs, @DefaultValue Metrics metrics, @DefaultValue @Valid Admission admission,
+		@DefaultValue @Valid Security security, @DefaultValue @Valid Health health) {
 
 	/**
 	 * @param maxCount the most commands one request may send
@@ -141,6 +147,26 @@ public record LabProperties(
 	 */
 	public record Admission(@DefaultValue("8") @Min(1) int maxConcurrent,
 			@DefaultValue("20s") @NotNull Duration maxWait) {
+	}
+
+	/**
+	 * @param allowedHosts host names (or addresses) a request's {@code Host} may name;
+	 * any other is answered 403, so a DNS-rebinding page cannot reach the app under a
+	 * name of its own. The address in {@code server.address} is allowed as well. Add the
+	 * public name when the app is deployed behind one (a reverse proxy, a container
+	 * name); a single {@code *} turns the check off.
+	 */
+	public record Security(@DefaultValue( {
+			"localhost", "127.0.0.1", "::1" }) @NotEmpty List<@NotBlank String> allowedHosts){
+	}
+
+	/**
+	 * @param redisTimeout how long {@code /actuator/health} waits for Redis before it
+	 * reports it DOWN; far shorter than {@code spring.data.redis.timeout}, so a stuck
+	 * server (SIGSTOP, a long blocking command) is reported at once rather than hanging
+	 * the probe
+	 */
+	public record Health(@DefaultValue("1s") @NotNull Duration redisTimeout) {
 	}
 
 }

@@ -16,6 +16,24 @@ public enum ProblemType {
 
 	INVALID_PARAMETER(HttpStatus.BAD_REQUEST, "Invalid parameter"),
 
+	/**
+	 * The request itself cannot be read: bad percent-encoding in the path or query, a
+	 * request line or header over the server's limits.
+	 */
+	MALFORMED_REQUEST(HttpStatus.BAD_REQUEST, "Malformed request"),
+
+	/**
+	 * The {@code Host} header names a host this server is not configured to be
+	 * ({@code lab.security.allowed-hosts}): how DNS rebinding would reach it.
+	 */
+	HOST_NOT_ALLOWED(HttpStatus.FORBIDDEN, "Host not allowed"),
+
+	/**
+	 * A run or a delete sent by a page of another site (foreign {@code Origin} or
+	 * {@code Sec-Fetch-Site: cross-site}).
+	 */
+	CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN, "Cross-site request refused"),
+
 	REDIS_UNAVAILABLE(HttpStatus.SERVICE_UNAVAILABLE, "Redis unavailable"),
 
 	REDIS_TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE, "Redis did not answer in time"),

@@ -1,0 +1,164 @@
+package dev.pipelininglab.web;
+
+import dev.pipelininglab.ProblemType;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import jakarta.servlet.DispatcherType;
+import jakarta.servlet.RequestDispatcher;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.webmvc.error.ErrorController;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpMethod;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
+import org.springframework.web.util.ServletRequestPathUtils;
+
+/**
+ * The servlet container's error page ({@code /error}) as problem+json, in place of Boot's
+ * own JSON: errors answered outside Spring MVC's exception handling, such as Tomcat
+ * refusing {@code TRACE} or an Actuator endpoint answering a bare 404.
+ */
+@RestController
+class ProblemErrorController implements ErrorController {
+
+	private final ObjectProvider<RequestMappingInfoHandlerMapping> mappings;
+
+	ProblemErrorController(ObjectProvider<RequestMappingInfoHandlerMapping> mappings) {
+		this.mappings = mappings;
+	}
+
+	@RequestMapping("${server.error.path:${error.path:/error}}")
+	ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
+		Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
+		HttpStatus status = (code instanceof Integer value) ? HttpStatus.resolve(value) : HttpStatus.NOT_FOUND;
+		if (status == null || !status.isError()) {
+			status = HttpStatus.INTERNAL_SERVER_ERROR;
+		}
+		String path = (String) request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
+		ProblemDetail problem = ProblemDetail.forStatus(status);
+		HttpHeaders headers = new HttpHeaders();
+		if (status.is5xxServerError()) {
+			problem.setType(ProblemType.UNEXPECTED.uri());
+			problem.setTitle(ProblemType.UNEXPECTED.title());
+			problem.setDetail("The request could not be processed; the server log has details.");
+		}
+		else if (status == HttpStatus.METHOD_NOT_ALLOWED && path != null) {
+			Set<HttpMethod> allowed = allowedMethods(request, path);
+			headers.setAllow(allowed);
+			problem.setDetail("The request's method is not supported here; it takes "
+					+ allowed.stream().map(HttpMethod::name).sorted().collect(Collectors.joining(", ")) + ".");
+		}
+		else if (status == HttpStatus.NOT_FOUND) {
+			problem.setDetail("No such resource.");
+		}
+		if (path != null) {
+			try {
+				problem.setInstance(URI.create(path));
+			}
+			catch (IllegalArgumentException ex) {
+				// Not a valid URI reference: the answer does without it.
+			}
+		}
+		return ResponseEntity.status(status).headers(headers).body(problem);
+	}
+
+	/**
+	 * The methods the handler mappings take for the failed request's path: Tomcat's own
+	 * {@code Allow} lists every method the dispatcher servlet implements. A 405 reaches
+	 * the error page only when Tomcat refused the method before Spring MVC saw the
+	 * request ({@code TRACE}); the error dispatch itself is a GET.
+	 */
+	private Set<HttpMethod> allowedMethods(HttpServletRequest request, String path) {
+		HttpServletRequest probe = new OriginalRequest(request, path);
+		ServletRequestPathUtils.parseAndCache(probe);
+		for (RequestMappingInfoHandlerMapping mapping : this.mappings.orderedStream().toList()) {
+			try {
+				if (mapping.getHandler(probe) != null) {
+					break;
+				}
+			}
+			catch (HttpRequestMethodNotSupportedException ex) {
+				Set<HttpMethod> supported = ex.getSupportedHttpMethods();
+				if (supported != null && !supported.isEmpty()) {
+					return supported;
+				}
+			}
+			catch (Exception ex) {
+				// Not this mapping's path: try the next one.
+			}
+		}
+		// Static resources, the fallback for every other path, take reads only.
+		return Set.of(HttpMethod.GET, HttpMethod.HEAD);
+	}
+
+	/**
+	 * The request as it first arrived, for a second lookup in the handler mappings;
+	 * attributes the lookup writes stay here, not on the error dispatch.
+	 */
+	private static final class OriginalRequest extends HttpServletRequestWrapper {
+
+		private final String path;
+
+		private final Map<String, Object> attributes = new HashMap<>();
+
+		OriginalRequest(HttpServletRequest request, String path) {
+			super(request);
+			this.path = path;
+		}
+
+		@Override
+		public String getMethod() {
+			return HttpMethod.TRACE.name();
+		}
+
+		@Override
+		public DispatcherType getDispatcherType() {
+			return DispatcherType.REQUEST;
+		}
+
+		@Override
+		public String getRequestURI() {
+			return this.path;
+		}
+
+		@Override
+		public String getServletPath() {
+			return this.path.substring(getContextPath().length());
+		}
+
+		@Override
+		public @Nullable String getPathInfo() {
+			return null;
+		}
+
+		@Override
+		public @Nullable Object getAttribute(String name) {
+			return this.attributes.containsKey(name) ? this.attributes.get(name) : super.getAttribute(name);
+		}
+
+		@Override
+		public void setAttribute(String name, Object value) {
+			this.attributes.put(name, value);
+		}
+
+		@Override
+		public void removeAttribute(String name) {
+			this.attributes.put(name, null);
+		}
+
+	}
+
+}

@@ -1,0 +1,110 @@
+package dev.pipelininglab.web;
+
+import com.jayway.jsonpath.JsonPath;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Requests a client gets wrong in ways Tomcat notices before Spring MVC does, and
+ * requests from where the app must not take orders, on the real server: each is a 4xx
+ * problem+json, none logs an ERROR or a stack trace.
+ */
+@ExtendWith(OutputCaptureExtension.class)
+class HostileRequestTests extends AppOnTestRedis {
+
+	@ParameterizedTest
+	@ValueSource(strings = { "/pipeping/1?batchSize=%ZZ", "/pipeping/1?flushPolicy=%FF",
+			"/pipeping/1?flushPolicy=%C0%AF", "/pipeping/1?%ZZ=1", "/pipeping/1?foo=%E0%A4", "/compare/set/10?rtt=%",
+			"/runs?limit=%ZZ", "/runs/abc?x=%G0", "/actuator/health?x=%ZZ", "/?x=%ZZ" })
+	void malformedQueryEncodingIsA400ProblemWithoutAStackTrace(String target, CapturedOutput output) {
+		RawHttp answer = RawHttp.send(this.port, "GET", target);
+		assertMalformed(answer, target);
+		assertQuietLog(output);
+	}
+
+	@Test
+	void requestsTomcatRefusesAreProblemsToo(CapturedOutput output) {
+		assertMalformed(RawHttp.send(this.port, "GET", "/pipe%ZZ/1"), "bad path encoding");
+		assertMalformed(RawHttp.send(this.port, "GET", "/pipeping/1?x=" + "a".repeat(20_000)), "long URL");
+		assertMalformed(RawHttp.send(this.port, "GET", "/pipeping/1", "X-Long: " + "a".repeat(20_000)), "long header");
+		assertQuietLog(output);
+	}
+
+	@Test
+	void traceIsA405ProblemListingTheMethodsThePathTakes() {
+		RawHttp run = RawHttp.send(this.port, "TRACE", "/pipeping/1");
+		assertProblem(run, 405, "TRACE /pipeping/1");
+		assertThat(run.header("Allow")).as(run.toString()).contains("GET").doesNotContain("PUT", "DELETE", "POST");
+		RawHttp runs = RawHttp.send(this.port, "TRACE", "/runs");
+		assertProblem(runs, 405, "TRACE /runs");
+		assertThat(runs.header("Allow")).as(runs.toString()).contains("GET", "POST").doesNotContain("PUT", "DELETE");
+	}
+
+	@Test
+	void actuatorErrorsHaveAProblemBody() {
+		assertProblem(RawHttp.send(this.port, "GET", "/actuator/metrics/nonexistent"), 404, "unknown metric");
+		assertProblem(RawHttp.send(this.port, "GET", "/error"), 404, "the error page itself");
+	}
+
+	@Test
+	void aForeignHostIsRefused() {
+		for (String host : new String[] { "evil.example", "evil.example:8080", "localhost.evil.example",
+				"127.0.0.1.nip.io" }) {
+			RawHttp answer = RawHttp.send(this.port, "GET", "/pipeping/1", "Host: " + host, "Origin: http://" + host);
+			assertProblem(answer, 403, host);
+			assertThat(JsonPath.<String>read(answer.body(), "$.type"))
+				.isEqualTo("urn:pipelining-lab:problem:host-not-allowed");
+			assertThat(RawHttp.send(this.port, "GET", "/actuator/health", "Host: " + host).status()).isEqualTo(403);
+		}
+		assertThat(RawHttp.send(this.port, "GET", "/pipeping/1", "Host: localhost:" + this.port).status())
+			.isEqualTo(200);
+		assertThat(RawHttp.send(this.port, "GET", "/pipeping/1", "Host: [::1]:" + this.port).status()).isEqualTo(200);
+	}
+
+	@Test
+	void runsAndDeletesFromAnotherSiteAreRefused() {
+		String self = "http://127.0.0.1:" + this.port;
+		for (String[] request : new String[][] { { "GET", "/pipeping/1", "Origin: http://evil.example" },
+				{ "GET", "/compare/set/10", "Origin: null" }, { "GET", "/pipeset/1", "Sec-Fetch-Site: cross-site" },
+				{ "GET", "/pipeset/1", "Origin: http://127.0.0.1:1" }, { "DELETE", "/keys", "Origin: https://a.b" },
+				{ "DELETE", "/keys", "Sec-Fetch-Site: cross-site" }, { "POST", "/runs", "Origin: http://evil" } }) {
+			RawHttp answer = RawHttp.send(this.port, request[0], request[1], request[2]);
+			assertProblem(answer, 403, String.join(" ", request));
+			assertThat(JsonPath.<String>read(answer.body(), "$.type"))
+				.isEqualTo("urn:pipelining-lab:problem:cross-site-request");
+		}
+		// The page itself, Swagger UI (same origin), curl and API clients (no Origin).
+		assertThat(RawHttp.send(this.port, "GET", "/pipeping/1", "Origin: " + self, "Sec-Fetch-Site: same-origin")
+			.status()).isEqualTo(200);
+		assertThat(RawHttp.send(this.port, "GET", "/pipeping/1").status()).isEqualTo(200);
+		assertThat(RawHttp.send(this.port, "DELETE", "/keys", "Origin: " + self).status()).isEqualTo(200);
+		// Reads are not runs: another site may look at health.
+		assertThat(RawHttp.send(this.port, "GET", "/actuator/health", "Origin: http://evil.example").status())
+			.isEqualTo(200);
+	}
+
+	private static void assertMalformed(RawHttp answer, String what) {
+		assertProblem(answer, 400, what);
+		assertThat(JsonPath.<String>read(answer.body(), "$.type")).as(what)
+			.isEqualTo("urn:pipelining-lab:problem:malformed-request");
+	}
+
+	private static void assertProblem(RawHttp answer, int status, String what) {
+		assertThat(answer.status()).as(what + ": " + answer).isEqualTo(status);
+		assertThat(answer.header("Content-Type")).as(what + ": " + answer).startsWith("application/problem+json");
+		assertThat(JsonPath.<Integer>read(answer.body(), "$.status")).as(what).isEqualTo(status);
+		assertThat(answer.body()).as(what).doesNotContain("Exception", "\tat ", "<html");
+	}
+
+	private static void assertQuietLog(CapturedOutput output) {
+		assertThat(output.getAll()).doesNotContain(" ERROR ", "InvalidParameterException", "\tat ");
+	}
+
+}
