@@ -5,11 +5,14 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.UnknownHostException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
@@ -24,6 +27,7 @@ import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.ConfigurableEnvironment;
+import org.springframework.util.FileSystemUtils;
 import org.springframework.util.StringUtils;
 
 /**
@@ -45,6 +49,8 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			"spring.data.redis.masterreplica.nodes");
 
 	private static final int PROBE_TIMEOUT_MILLIS = 500;
+
+	private static final String PID_FILE = "redis.pid";
 
 	// Per JVM, not per context: a second context for the same port (tests, a parent/child
 	// hierarchy) reuses the
@@ -112,6 +118,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 	private RedisServerProcess start(String host, int port, ConfigurableEnvironment environment) {
 		Path binary = RedisServerBinary.resolve(environment.getProperty(BINARY_PROPERTY));
 		String version = RedisServerBinary.version(binary);
+		removeStaleRunDirectories(RedisServerBinary.cacheDir());
 		RedisServerProcess.Builder builder = RedisServerProcess
 			.builder(binary, port, RedisServerBinary.cacheDir().resolve("run-" + port))
 			.host(host.equalsIgnoreCase("localhost") ? "127.0.0.1" : host);
@@ -122,11 +129,54 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			builder.args("--requirepass", password);
 		}
 		RedisServerProcess process = builder.start();
+		try {
+			Files.writeString(process.workDir().resolve(PID_FILE), Long.toString(process.pid()));
+		}
+		catch (IOException ex) {
+			this.log.debug("Could not write " + process.workDir().resolve(PID_FILE) + ": " + ex);
+		}
 		this.log.info("Nothing listened on " + host + ":" + port + ", so started redis-server " + version + " from "
 				+ binary + " on " + process.host() + ":" + port + " (pid " + process.pid() + ", log "
 				+ process.logFile() + "). It will be stopped when the application shuts down; set " + ENABLED_PROPERTY
 				+ "=false to use no local Redis.");
 		return process;
+	}
+
+	/**
+	 * Working directories of servers whose app is gone (killed before it could clean up):
+	 * those without a live process behind their pid file. A live one may belong to
+	 * another app on another port and stays.
+	 */
+	void removeStaleRunDirectories(Path cacheDir) {
+		if (!Files.isDirectory(cacheDir)) {
+			return;
+		}
+		try (Stream<Path> dirs = Files.list(cacheDir)) {
+			for (Path dir : dirs.filter((dir) -> dir.getFileName().toString().startsWith("run-")).toList()) {
+				if (!isInUse(dir) && FileSystemUtils.deleteRecursively(dir)) {
+					this.log.debug("Removed " + dir + ", left by a local redis-server that is gone");
+				}
+			}
+		}
+		catch (IOException ex) {
+			this.log.debug("Could not look for stale folders in " + cacheDir + ": " + ex);
+		}
+	}
+
+	private static boolean isInUse(Path dir) {
+		try {
+			Path pidFile = dir.resolve(PID_FILE);
+			if (!Files.exists(pidFile)) {
+				// Another app may be starting its server there and not have written the
+				// file yet.
+				return Files.getLastModifiedTime(dir).toInstant().isAfter(Instant.now().minusSeconds(60));
+			}
+			long pid = Long.parseLong(Files.readString(pidFile).strip());
+			return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+		}
+		catch (IOException | NumberFormatException ex) {
+			return false;
+		}
 	}
 
 	private static void release(LocalServer server, Log log) {

@@ -37,6 +37,15 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private static final String DEFAULT_HOST = "127.0.0.1";
 
+	private static final Path SHELL = Path.of("/bin/sh");
+
+	// fd 3 keeps the JVM's pipe for the background reader (a background job's own stdin
+	// is /dev/null); the server gets it closed.
+	private static final String WATCHDOG = "server=$$; exec 3<&0; "
+			+ "( cat <&3 >/dev/null 2>&1; kill -TERM $server 2>/dev/null && kill -CONT $server 2>/dev/null"
+			+ " && sleep 5 && kill -0 $server 2>/dev/null && kill -KILL $server ) >/dev/null 2>&1 &"
+			+ " exec \"$@\" 3<&-";
+
 	// One hook for all processes rather than one per process: on exit they are all
 	// signalled first and then
 	// awaited together, so a JVM with a dozen servers does not exit a dozen grace periods
@@ -153,6 +162,7 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 		finally {
 			LIVE.remove(this);
+			releaseWatchdog();
 		}
 	}
 
@@ -171,6 +181,19 @@ public final class RedisServerProcess implements AutoCloseable {
 		finally {
 			this.paused = false;
 			LIVE.remove(this);
+			releaseWatchdog();
+		}
+	}
+
+	/** The server is down: the watchdog's pipe closes, so it ends too. */
+	private void releaseWatchdog() {
+		if (!this.process.isAlive()) {
+			try {
+				this.process.getOutputStream().close();
+			}
+			catch (IOException ex) {
+				// Already closed.
+			}
 		}
 	}
 
@@ -367,7 +390,7 @@ public final class RedisServerProcess implements AutoCloseable {
 			Process process;
 			try {
 				Files.createDirectories(this.workDir);
-				process = new ProcessBuilder(command).directory(this.workDir.toFile())
+				process = new ProcessBuilder(watched(command)).directory(this.workDir.toFile())
 					.redirectErrorStream(true)
 					.redirectOutput(this.workDir.resolve("redis.out").toFile())
 					.start();
@@ -379,6 +402,24 @@ public final class RedisServerProcess implements AutoCloseable {
 			LIVE.add(server);
 			awaitPing(server, command);
 			return server;
+		}
+
+		/**
+		 * The command under a watchdog that ends the server when this JVM does, however
+		 * it ends (a shutdown hook does not run after {@code kill -9}): a shell starts a
+		 * background reader on its standard input, a pipe only this JVM writes to, then
+		 * replaces itself with redis-server (so {@link #pid()} is the server's). When the
+		 * JVM is gone the reader sees end of file and stops the server: SIGTERM (and
+		 * SIGCONT, should it be paused), SIGKILL 5 s later. Without a POSIX shell
+		 * (Windows) the command runs as it is.
+		 */
+		private static List<String> watched(List<String> command) {
+			if (!Files.isExecutable(SHELL)) {
+				return command;
+			}
+			List<String> watched = new ArrayList<>(List.of(SHELL.toString(), "-c", WATCHDOG, "redis-watchdog"));
+			watched.addAll(command);
+			return watched;
 		}
 
 		private void checkPortFree() {
