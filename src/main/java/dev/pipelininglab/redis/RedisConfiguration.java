@@ -49,6 +49,23 @@ class RedisConfiguration {
 	}
 
 	/**
+	 * Boot's Redis health contributor waits as long as Redis does; this one answers DOWN
+	 * after {@code lab.health.redis-timeout}.
+	 */
+	@Bean
+	static BeanPostProcessor redisHealthTimeoutPostProcessor(ObjectProvider<LabProperties> properties) {
+		return new BeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				return "redisHealthContributor".equals(beanName)
+						? HealthTimeout.bound(bean, properties.getObject().health().redisTimeout()) : bean;
+			}
+
+		};
+	}
+
+	/**
 	 * Spring Boot has no property for the pipelining flush policy and its builder
 	 * customizers cannot reach it, so it is set on the auto-configured factory here.
 	 * Static, as bean post-processors must be created early.

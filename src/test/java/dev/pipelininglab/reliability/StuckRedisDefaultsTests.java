@@ -1,0 +1,95 @@
+package dev.pipelininglab.reliability;
+
+import java.time.Duration;
+
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.MvcResult;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * A stuck Redis (SIGSTOP) with the shipped defaults, none overridden: health reports it
+ * DOWN within {@code lab.health.redis-timeout} (1 s) and small requests fail within
+ * {@code spring.data.redis.timeout} (5 s), rather than the whole probe or request hanging
+ * for Boot's 60 s (or, for the reactive health check, for as long as Redis stays stuck).
+ */
+@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@AutoConfigureMockMvc
+@DirtiesContext
+class StuckRedisDefaultsTests {
+
+	/** Scheduling and the JSON answer on a busy 2-core machine. */
+	private static final Duration SLACK = Duration.ofMillis(3000);
+
+	static StandaloneRedis redis;
+
+	@Autowired
+	MockMvc mvc;
+
+	@DynamicPropertySource
+	static void ownRedis(DynamicPropertyRegistry registry) {
+		redis = RedisTestServers.newStandalone();
+		redis.addTo(registry);
+	}
+
+	@AfterEach
+	void answerAgain() {
+		if (redis.process().isPaused()) {
+			redis.process().resume();
+		}
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> this.mvc.perform(get("/actuator/health")).andExpect(status().isOk()));
+	}
+
+	@Test
+	void healthAndSmallRequestsFailFastAgainstAStuckServer() throws Exception {
+		this.mvc.perform(get("/pipeping/1")).andExpect(status().isOk());
+		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
+		redis.process().pause();
+		assertAnswered("/actuator/health", 503, Duration.ofSeconds(1));
+		assertAnswered("/actuator/health", 503, Duration.ofSeconds(1));
+		assertAnswered("/pipeping/1", 503, Duration.ofSeconds(5));
+		assertAnswered("/runs", 503, Duration.ofSeconds(5));
+		redis.process().resume();
+		await().atMost(Duration.ofSeconds(30))
+			.untilAsserted(() -> this.mvc.perform(get("/pipeping/1")).andExpect(status().isOk()));
+	}
+
+	private void assertAnswered(String uri, int expected, Duration budget) throws Exception {
+		long start = System.nanoTime();
+		MvcResult result = this.mvc.perform(get(uri)).andReturn();
+		Duration took = Duration.ofNanos(System.nanoTime() - start);
+		System.out.printf("[reliability] stuck Redis, default settings: %s answered %d after %d ms%n", uri,
+				result.getResponse().getStatus(), took.toMillis());
+		assertThat(result.getResponse().getStatus()).as(uri).isEqualTo(expected);
+		assertThat(took).as(uri).isLessThan(budget.plus(SLACK));
+	}
+
+	/** Stops this class's server once the app is done with it. */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class OwnRedisLifecycle {
+
+		@Bean
+		StopWithTheApp stopOwnRedis() {
+			return new StopWithTheApp(redis::close);
+		}
+
+	}
+
+}
