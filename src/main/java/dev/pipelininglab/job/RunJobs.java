@@ -89,6 +89,15 @@ public class RunJobs implements SmartLifecycle {
 
 	private volatile boolean tickFailing;
 
+	/**
+	 * Final records Redis refused (full under {@code maxmemory}, or briefly away):
+	 * written again every progress interval until it takes them, so a failed run shows
+	 * FAILED with its cause as soon as Redis accepts writes again, rather than RUNNING
+	 * and then abandoned. The record keeps the time the run ended, not the time it was
+	 * written.
+	 */
+	private final Map<String, RunRecord> unsavedEnds = new ConcurrentHashMap<>();
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties) {
 		this.runs = runs;
 		this.store = store;
@@ -239,6 +248,7 @@ public class RunJobs implements SmartLifecycle {
 	 * instance died.
 	 */
 	private void tick() {
+		retryUnsavedEnds();
 		try {
 			for (Job job : this.active.values()) {
 				if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
@@ -280,9 +290,25 @@ public class RunJobs implements SmartLifecycle {
 			if (!record.status().terminal()) {
 				throw ex;
 			}
-			// Redis is gone: the record keeps its last state and is seen as abandoned
-			// once it goes stale.
-			log.warn("Cannot record the end of run {} ({}): {}", record.id(), record.status(), ex.getMessage());
+			this.unsavedEnds.put(record.id(), record);
+			log.warn("Cannot record the end of run {} ({}) yet, will retry every {} ms: {}", record.id(),
+					record.status(), this.settings.progressInterval().toMillis(), ex.getMessage());
+		}
+	}
+
+	private void retryUnsavedEnds() {
+		for (RunRecord end : this.unsavedEnds.values()) {
+			try {
+				this.store.save(end);
+				this.unsavedEnds.remove(end.id(), end);
+				log.info("Recorded the end of run {} ({}) now that Redis accepts it", end.id(), end.status());
+			}
+			catch (RuntimeException ex) {
+				// Still refused: next interval. (An instance that stops before then
+				// leaves
+				// the record to be seen as abandoned once stale, as before.)
+				return;
+			}
 		}
 	}
 

@@ -1,0 +1,102 @@
+package dev.pipelininglab.reliability;
+
+import java.time.Duration;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.context.annotation.Bean;
+import org.springframework.http.MediaType;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * A run that fails because Redis is full ({@code maxmemory}, {@code noeviction}) cannot
+ * write its final record either. Once Redis takes writes again, the record says FAILED
+ * with the real cause within a few progress intervals, not RUNNING until it goes stale
+ * and is then called abandoned.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.jobs.stale-after=60s" })
+@AutoConfigureMockMvc
+@DirtiesContext
+class FullRedisRunRecordTests {
+
+	static StandaloneRedis redis;
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	RunJobs jobs;
+
+	@DynamicPropertySource
+	static void ownRedis(DynamicPropertyRegistry registry) {
+		redis = RedisTestServers.newStandalone();
+		redis.addTo(registry);
+	}
+
+	@Test
+	void aRunThatFilledRedisIsRecordedFailedWithItsCauseOnceRedisAcceptsWrites() throws Exception {
+		String id;
+		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
+			long used = Long.parseLong(admin.sync()
+				.info("memory")
+				.lines()
+				.filter((line) -> line.startsWith("used_memory:"))
+				.findFirst()
+				.orElseThrow()
+				.substring("used_memory:".length())
+				.strip());
+			admin.sync().configSet("maxmemory-policy", "noeviction");
+			admin.sync().configSet("maxmemory", Long.toString(used + 4 * 1024 * 1024));
+			String body = this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+					{"operation": "set", "mode": "pipelined", "count": 2000000, "batchSize": 10000}"""))
+				.andExpect(status().isAccepted())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
+			id = JsonPath.read(body, "$.id");
+			// The run has failed once this instance no longer runs it.
+			await().atMost(Duration.ofSeconds(60)).until(() -> this.jobs.active() == 0);
+			assertThat(runStatus(id)).as("the record while Redis refuses writes").isIn("QUEUED", "RUNNING");
+			admin.sync().configSet("maxmemory", "0");
+		}
+		await().atMost(Duration.ofSeconds(5)).until(() -> "FAILED".equals(runStatus(id)));
+		String record = this.mvc.perform(get("/runs/" + id)).andReturn().getResponse().getContentAsString();
+		assertThat(JsonPath.<String>read(record, "$.problem.type")).as(record)
+			.isEqualTo("urn:pipelining-lab:problem:redis-error-reply");
+		assertThat(JsonPath.<String>read(record, "$.problem.detail")).as(record).contains("OOM");
+	}
+
+	private String runStatus(String id) throws Exception {
+		return JsonPath.read(this.mvc.perform(get("/runs/" + id)).andReturn().getResponse().getContentAsString(),
+				"$.status");
+	}
+
+	/** Stops this class's server once the app is done with it. */
+	@TestConfiguration(proxyBeanMethods = false)
+	static class OwnRedisLifecycle {
+
+		@Bean
+		StopWithTheApp stopOwnRedis() {
+			return new StopWithTheApp(redis::close);
+		}
+
+	}
+
+}
