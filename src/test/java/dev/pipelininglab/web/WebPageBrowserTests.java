@@ -54,14 +54,25 @@ class WebPageBrowserTests extends AppOnTestRedis {
 
 	private static Path profile;
 
+	/**
+	 * Why the browser cannot run here, or null. Assumed in {@code @BeforeEach}, not here:
+	 * an assumption that fails in {@code @BeforeAll} aborts the class, and Surefire then
+	 * counts its tests neither as run nor as skipped.
+	 */
+	private static String missing;
+
 	@BeforeAll
 	static void startBrowser() throws Exception {
 		boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
 		if (!present && "true".equalsIgnoreCase(System.getenv("LAB_REQUIRE_BROWSER"))) {
 			fail("LAB_REQUIRE_BROWSER is set but " + CHROMIUM + " or " + CHROMEDRIVER + " is missing");
 		}
-		assumeTrue(present, CHROMIUM + " and " + CHROMEDRIVER + " are needed (Debian: apt-get install chromium"
-				+ " chromium-driver)");
+		if (!present) {
+			missing = CHROMIUM + " and " + CHROMEDRIVER + " are needed (Debian: apt-get install chromium"
+					+ " chromium-driver); missing: " + (Files.isExecutable(CHROMIUM) ? "" : CHROMIUM + " ")
+					+ (Files.isExecutable(CHROMEDRIVER) ? "" : CHROMEDRIVER);
+			return;
+		}
 		// Both paths given, so Selenium Manager has nothing to look up or download.
 		System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
 		profile = Files.createTempDirectory("lab-chromium-profile");
@@ -95,6 +106,7 @@ class WebPageBrowserTests extends AppOnTestRedis {
 
 	@BeforeEach
 	void startEmpty() {
+		assumeTrue(missing == null, missing);
 		flushRedis();
 	}
 
