@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
@@ -31,6 +32,7 @@ import org.springframework.web.util.ServletRequestPathUtils;
  * own JSON: errors answered outside Spring MVC's exception handling, such as Tomcat
  * refusing {@code TRACE} or an Actuator endpoint answering a bare 404.
  */
+@Hidden
 @RestController
 class ProblemErrorController implements ErrorController {
 
