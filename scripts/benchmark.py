@@ -67,12 +67,17 @@ class Redis:
     def version(self):
         return re.search(r"redis_version:(\S+)", self.cli("INFO", "server")).group(1)
 
-    def benchmark(self, test, pipeline, requests, distinct):
+    def benchmark(self, test, pipeline, requests, distinct, size=None):
         args = ["redis-benchmark", "-p", str(self.port), "-c", "1", "-P", str(pipeline), "-n", str(requests),
                 "-t", test, "--csv"]
         if distinct:
             args += ["-r", "100000000"]
-        out = subprocess.run(args, capture_output=True, text=True, check=True).stdout
+        if size:
+            args += ["-d", str(size)]
+        done = subprocess.run(args, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"{' '.join(args)} failed ({done.returncode}): {done.stdout[-500:]} {done.stderr[-500:]}")
+        out = done.stdout
         rates = {}
         for line in out.splitlines():
             cells = [c.strip('"') for c in line.split(",")]
@@ -151,6 +156,48 @@ def ceiling(redis, requests):
     return rows
 
 
+# The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone.
+SECTIONS = ("headline", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue")
+
+
+def value_sizes(app, redis, sizes, most, budget):
+    """SET at each value size, loop against pipelined in one comparison, with redis-benchmark -d as reference."""
+    rows = []
+    for size in sizes:
+        count = max(1, min(most, budget // size))
+        print(f"values {size} B x {count}", file=sys.stderr)
+        redis.flush()
+        comparison = app.run(f"/compare/set/{count}?valueSize={size}&variants=loop,pipelined&sample=0")
+        redis.flush()
+        references = {}
+        for pipeline in (1, 1000):
+            # -P beyond -n would still send -P commands at once.
+            references[pipeline] = redis.benchmark("set", min(pipeline, count), min(count, 20_000) if pipeline == 1
+                                                   else count, distinct=True, size=size)["set"]
+            redis.flush()
+        rows.append((size, count, comparison, references))
+    return rows
+
+
+def fan_out(app, redis, count, requests, rtts):
+    """An API handler's N GETs per request, loop against pipeline, direct and through the latency relay."""
+    rows = []
+    for rtt in rtts:
+        print(f"fan-out {count} x {requests} rtt {rtt:g}", file=sys.stderr)
+        redis.flush()
+        query = f"requests={requests}&variants=loop,pipelined&sample=0" + (f"&rtt={rtt:g}" if rtt > 0 else "")
+        rows.append((rtt, app.run(f"/compare/get/{count}?{query}")))
+        redis.flush()
+    return rows
+
+
+def size_label(size):
+    for unit, factor in (("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if size >= factor and size % factor == 0:
+            return f"{size // factor} {unit}"
+    return f"{size} B"
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -160,8 +207,23 @@ def main():
     parser.add_argument("--rtt-ms", type=float, default=0, help="also compare loop and pipeline through the relay")
     parser.add_argument("--rtt-count", type=int, default=100_000)
     parser.add_argument("--big", type=int, default=0, help="also run /pipeset/N at -Xmx256m (e.g. 10000000)")
+    parser.add_argument("--value-sizes", default="16,1024,16384,262144",
+                        help="value-size table: SET loop and pipelined at each size (bytes)")
+    parser.add_argument("--value-count", type=int, default=20_000, help="SETs per value size, at most ...")
+    parser.add_argument("--value-bytes", type=int, default=1 << 30, help="... this many value bytes per run")
+    parser.add_argument("--fanout-count", type=int, default=30, help="fan-out table: GETs per request")
+    parser.add_argument("--fanout-requests", type=int, default=2000)
+    parser.add_argument("--fanout-rtts", default="0,1", help="added RTTs (ms) for the fan-out table; 0 is direct")
+    parser.add_argument("--big-value-count", type=int, default=200_000,
+                        help="bigvalue section: /pipeset/N?valueSize=S at -Xmx256m, every value verified")
+    parser.add_argument("--big-value-size", type=int, default=16_384)
+    parser.add_argument("--only", default=",".join(SECTIONS),
+                        help="comma-separated sections to run: " + ", ".join(SECTIONS))
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
+    only = set(args.only.split(","))
+    if not only <= set(SECTIONS):
+        raise SystemExit(f"--only takes {', '.join(SECTIONS)}")
 
     for tool in ("redis-server", "redis-cli", "redis-benchmark", "java"):
         if not shutil.which(tool):
@@ -172,9 +234,11 @@ def main():
     lines = []
     try:
         facts = machine_facts(redis)
-        print("ceiling: redis-benchmark -c 1 ...", file=sys.stderr)
-        ceilings = ceiling(redis, 1_000_000)
-        top = dict(ceilings[-1][1])
+        ceilings, top = [], {}
+        if only & {"headline", "matrix"}:
+            print("ceiling: redis-benchmark -c 1 ...", file=sys.stderr)
+            ceilings = ceiling(redis, 1_000_000)
+            top = dict(ceilings[-1][1])
 
         def headline_tries(app):
             """The headline goal: one request of a million pipelined SETs on a flushed server, against
@@ -192,20 +256,23 @@ def main():
             return tries
 
         # Lettuce as it ships (one message per command) in a fresh app of its own, for comparison.
-        print("headline with lab.pipeline.writes=per-command", file=sys.stderr)
-        stock = App(args.jar, redis, workdir, settings=["--lab.pipeline.writes=per-command"])
-        try:
-            headline_stock = headline_tries(stock)
-        finally:
-            stock.stop()
+        headline, headline_stock = [], []
+        if "headline" in only:
+            print("headline with lab.pipeline.writes=per-command", file=sys.stderr)
+            stock = App(args.jar, redis, workdir, settings=["--lab.pipeline.writes=per-command"])
+            try:
+                headline_stock = headline_tries(stock)
+            finally:
+                stock.stop()
 
         app = App(args.jar, redis, workdir)
         try:
-            print("headline with the shipped defaults", file=sys.stderr)
-            headline = headline_tries(app)
+            if "headline" in only:
+                print("headline with the shipped defaults", file=sys.stderr)
+                headline = headline_tries(app)
 
             matrix = []
-            for op in args.ops.split(","):
+            for op in (args.ops.split(",") if "matrix" in only else []):
                 for count in (int(c) for c in args.counts.split(",")):
                     print(f"compare {op} {count}", file=sys.stderr)
                     redis.flush()
@@ -213,11 +280,24 @@ def main():
                     matrix.append((op, count, comparison))
                     redis.flush()
 
-            sweep = app.run(f"/sweep/set/100000?batchSizes=1,10,100,1000,10000,100000&repeat={args.repeat}&sample=0")
-            redis.flush()
+            sweep = None
+            if "sweep" in only:
+                sweep = app.run(f"/sweep/set/100000?batchSizes=1,10,100,1000,10000,100000&repeat={args.repeat}"
+                                "&sample=0")
+                redis.flush()
+
+            values = None
+            if "values" in only:
+                values = value_sizes(app, redis, [int(size) for size in args.value_sizes.split(",")],
+                                     args.value_count, args.value_bytes)
+
+            fanout = None
+            if "fanout" in only:
+                fanout = fan_out(app, redis, args.fanout_count, args.fanout_requests,
+                                 [float(rtt) for rtt in args.fanout_rtts.split(",")])
 
             rtt = None
-            if args.rtt_ms > 0:
+            if args.rtt_ms > 0 and "rtt" in only:
                 print(f"rtt {args.rtt_ms} ms", file=sys.stderr)
                 rtt = app.run(f"/compare/set/{args.rtt_count}?rtt={args.rtt_ms:g}"
                               f"&variants=loop,pipelined,multi-key&sample=0")
@@ -225,8 +305,23 @@ def main():
         finally:
             app.stop()
 
+        big_value = None
+        if "bigvalue" in only and args.big_value_count:
+            print(f"big values: {args.big_value_count} x {args.big_value_size} B at -Xmx256m", file=sys.stderr)
+            redis.flush()
+            small = App(args.jar, redis, workdir, heap="256m")
+            try:
+                started = time.monotonic()
+                result = small.run(f"/pipeset/{args.big_value_count}?valueSize={args.big_value_size}&sample=1")
+                wall = time.monotonic() - started
+                _, heap_max = small.get("/actuator/metrics/jvm.memory.max?tag=area:heap")
+                big_value = (result, wall, heap_max, small.log.read_text().count("OutOfMemoryError"))
+            finally:
+                small.stop()
+            redis.flush()
+
         big = None
-        if args.big:
+        if args.big and "big" in only:
             print(f"big run {args.big} at -Xmx256m", file=sys.stderr)
             redis.flush()
             small = App(args.jar, redis, workdir, heap="256m")
@@ -243,50 +338,105 @@ def main():
 
         lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
 
-        lines += ["## Ceiling: redis-benchmark, one connection (ops/s)", "",
-                  "SET and GET write and read 1M distinct keys (`-r 100000000`) on a flushed server; LPUSH/RPOP "
-                  "use one list.", "",
-                  "| pipeline (-P) | SET | GET | LPUSH | RPOP |", "|---:|---:|---:|---:|---:|"]
-        for pipeline, rates in ceilings:
-            lines.append(f"| {pipeline} | {fmt(rates.get('set', 0))} | {fmt(rates.get('get', 0))} | "
-                         f"{fmt(rates.get('lpush', 0))} | {fmt(rates.get('rpop', 0))} |")
-        lines.append("")
+        if ceilings:
+            lines += ["## Ceiling: redis-benchmark, one connection (ops/s)", "",
+                      "SET and GET write and read 1M distinct keys (`-r 100000000`) on a flushed server; LPUSH/RPOP "
+                      "use one list.", "",
+                      "| pipeline (-P) | SET | GET | LPUSH | RPOP |", "|---:|---:|---:|---:|---:|"]
+            for pipeline, rates in ceilings:
+                lines.append(f"| {pipeline} | {fmt(rates.get('set', 0))} | {fmt(rates.get('get', 0))} | "
+                             f"{fmt(rates.get('lpush', 0))} | {fmt(rates.get('rpop', 0))} |")
+            lines.append("")
 
-        lines += ["## Headline: `/pipeset/1000000`, shipped defaults, flushed server", "",
-                  "Each try runs redis-benchmark first, then the app, each on a flushed server. The first block is "
-                  "the shipped configuration; the second is a fresh app with `lab.pipeline.writes=per-command`, "
-                  "Lettuce's own endpoint, for comparison.", "",
-                  "| writes | try | pipelined SET ops/s | redis-benchmark -P 1000 -r ops/s | ratio | batch size | "
-                  "flush policy |", "|---|---:|---:|---:|---:|---:|---|"]
-        for tries in (headline, headline_stock):
-            for i, (ops, reference, result) in enumerate(tries, 1):
-                lines.append(f"| {result['writes']} | {i} | {fmt(ops)} | {fmt(reference)} | {ops / reference:.0%} | "
-                             f"{result['batchSize']} | {result['flushPolicy']} |")
-        ratios = [ops / reference for ops, reference, _ in headline]
-        stock_ratios = [ops / reference for ops, reference, _ in headline_stock]
-        lines += ["", f"Median ratio, shipped defaults: **{statistics.median(ratios):.0%}**; "
-                      f"with Lettuce's per-command writes: {statistics.median(stock_ratios):.0%}.", ""]
+        if headline:
+            lines += ["## Headline: `/pipeset/1000000`, shipped defaults, flushed server", "",
+                      "Each try runs redis-benchmark first, then the app, each on a flushed server. The first block "
+                      "is the shipped configuration; the second is a fresh app with "
+                      "`lab.pipeline.writes=per-command`, Lettuce's own endpoint, for comparison.", "",
+                      "| writes | try | pipelined SET ops/s | redis-benchmark -P 1000 -r ops/s | ratio | batch size | "
+                      "flush policy |", "|---|---:|---:|---:|---:|---:|---|"]
+            for tries in (headline, headline_stock):
+                for i, (ops, reference, result) in enumerate(tries, 1):
+                    lines.append(f"| {result['writes']} | {i} | {fmt(ops)} | {fmt(reference)} | "
+                                 f"{ops / reference:.0%} | {result['batchSize']} | {result['flushPolicy']} |")
+            ratios = [ops / reference for ops, reference, _ in headline]
+            stock_ratios = [ops / reference for ops, reference, _ in headline_stock]
+            lines += ["", f"Median ratio, shipped defaults: **{statistics.median(ratios):.0%}**; "
+                          f"with Lettuce's per-command writes: {statistics.median(stock_ratios):.0%}.", ""]
 
-        ceiling_key = {"set": "set", "get": "get", "rpop": "rpop"}
-        lines += [f"## Every variant (median of {args.repeat} timed passes, after a warm-up pass)", "",
-                  "Ratio: against redis-benchmark `-c 1 -P 1000` for the same command.", "",
-                  "| op | count | variant | ms | ops/s | speedup vs loop | ratio to ceiling |",
-                  "|---|---:|---|---:|---:|---:|---:|"]
-        for op, count, comparison in matrix:
-            for r in comparison["results"]:
-                ref = top.get(ceiling_key[op], 0)
-                ratio = f"{r['opsPerSecond'] / ref:.0%}" if ref else "n/a"
-                lines.append(f"| {op} | {fmt(count)} | {r['variant']} | {r['elapsedMillis']:,.1f} | "
-                             f"{fmt(r['opsPerSecond'])} | {r['speedup']:.1f}× | {ratio} |")
-            for s in comparison.get("skipped", []):
-                lines.append(f"| {op} | {fmt(count)} | {s['variant']} | skipped: {s['reason']} | | | |")
-        lines.append("")
+        if matrix:
+            ceiling_key = {"set": "set", "get": "get", "rpop": "rpop"}
+            lines += [f"## Every variant (median of {args.repeat} timed passes, after a warm-up pass)", "",
+                      "Ratio: against redis-benchmark `-c 1 -P 1000` for the same command.", "",
+                      "| op | count | variant | ms | ops/s | speedup vs loop | ratio to ceiling |",
+                      "|---|---:|---|---:|---:|---:|---:|"]
+            for op, count, comparison in matrix:
+                for r in comparison["results"]:
+                    ref = top.get(ceiling_key.get(op, op), 0)
+                    ratio = f"{r['opsPerSecond'] / ref:.0%}" if ref else "n/a"
+                    lines.append(f"| {op} | {fmt(count)} | {r['variant']} | {r['elapsedMillis']:,.1f} | "
+                                 f"{fmt(r['opsPerSecond'])} | {r['speedup']:.1f}× | {ratio} |")
+                for skip in comparison.get("skipped", []):
+                    lines.append(f"| {op} | {fmt(count)} | {skip['variant']} | skipped: {skip['reason']} | | | |")
+            lines.append("")
 
-        lines += ["## Throughput against pipeline length (`/sweep/set/100000`)", "",
-                  "| batch size | ms | ops/s |", "|---:|---:|---:|"]
-        for r in sweep["results"]:
-            lines.append(f"| {fmt(r['batchSize'])} | {r['elapsedMillis']:,.1f} | {fmt(r['opsPerSecond'])} |")
-        lines.append("")
+        if sweep:
+            lines += ["## Throughput against pipeline length (`/sweep/set/100000`)", "",
+                      "| batch size | ms | ops/s | p50 ms per batch | p99 ms per batch |", "|---:|---:|---:|---:|---:|"]
+            for r in sweep["results"]:
+                lines.append(f"| {fmt(r['batchSize'])} | {r['elapsedMillis']:,.1f} | {fmt(r['opsPerSecond'])} | "
+                             f"{r['latency']['p50']:.3f} | {r['latency']['p99']:.3f} |")
+            lines.append("")
+
+        if values:
+            lines += ["## Value size: SET, loop against pipelined (`/compare/set/N?valueSize=S`)", "",
+                      "Each value is `value-<i>-` followed by bytes derived from i, read back and compared in full "
+                      "afterwards. N shrinks for big values so one run writes at most "
+                      f"{args.value_bytes / 2**20:,.0f} MiB. Batches hold at most `lab.limits.max-batch-bytes` of "
+                      "values, so the pipeline's batch size falls as values grow. References: redis-benchmark "
+                      "`-c 1 -d S -r 100000000` with `-P 1` and `-P 1000` (or `-P N` when N is smaller).", "",
+                      "| value size | N | loop ops/s | loop MB/s | pipelined ops/s | pipelined MB/s | batch size | "
+                      "speedup | redis-benchmark -P 1 | redis-benchmark -P 1000 | pipelined / -P 1000 |",
+                      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+            for size, count, comparison, references in values:
+                by = {r["mode"]: r for r in comparison["results"]}
+                loop, pipe = by["loop"], by["pipelined"]
+                lines.append(f"| {size_label(size)} | {fmt(count)} | {fmt(loop['opsPerSecond'])} | "
+                             f"{loop['payload']['bytesPerSecond'] / 1e6:,.1f} | {fmt(pipe['opsPerSecond'])} | "
+                             f"{pipe['payload']['bytesPerSecond'] / 1e6:,.1f} | {fmt(pipe['batchSize'])} | "
+                             f"{pipe['speedup']:.1f}× | {fmt(references[1])} | {fmt(references[1000])} | "
+                             f"{pipe['opsPerSecond'] / references[1000]:.0%} |")
+            lines.append("")
+
+        if fanout:
+            lines += [f"## Fan-out: {args.fanout_count} GETs per request, {fmt(args.fanout_requests)} requests "
+                      f"(`/compare/get/{args.fanout_count}?requests={args.fanout_requests}`)", "",
+                      "One latency sample per request (the whole handler's work), from an HdrHistogram; requests "
+                      "run one after the other on one connection.", "",
+                      "| added RTT | measured PING | variant | p50 ms | p90 ms | p99 ms | max ms | requests/s | "
+                      "p50 speedup |", "|---:|---:|---|---:|---:|---:|---:|---:|---:|"]
+            for added, comparison in fanout:
+                loop_p50 = comparison["results"][0]["latency"]["p50"]
+                for r in comparison["results"]:
+                    lat = r["latency"]
+                    lines.append(f"| {added:g} ms | {r['measuredRttMillis']:.3f} ms | {r['variant']} | "
+                                 f"{lat['p50']:.3f} | {lat['p90']:.3f} | {lat['p99']:.3f} | {lat['max']:.3f} | "
+                                 f"{fmt(r['fanOut']['requestsPerSecond'])} | {loop_p50 / lat['p50']:.1f}× |")
+            lines.append("")
+
+        if big_value:
+            result, wall, heap_max, ooms = big_value
+            limit = heap_max["measurements"][0]["value"] / 2**20
+            lines += [f"## {fmt(result['count'])} pipelined SETs of {size_label(result['payload']['valueSize'])} "
+                      "at -Xmx256m", "",
+                      "| value bytes | batch size (asked) | elapsed (timed part) | wall incl. verification | ops/s | "
+                      "MB/s | verified | heap max | OutOfMemoryError |",
+                      "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+                      f"| {fmt(result['count'] * result['payload']['valueSize'])} | {fmt(result['batchSize'])} "
+                      f"({fmt(result['payload'].get('batchSizeAsked') or result['batchSize'])}) | "
+                      f"{result['elapsedMillis'] / 1000:,.1f} s | {wall:,.1f} s | {fmt(result['opsPerSecond'])} | "
+                      f"{result['payload']['bytesPerSecond'] / 1e6:,.1f} | {fmt(result['verified'])} | "
+                      f"{limit:,.0f} MiB | {ooms} |", ""]
 
         if rtt:
             lines += [f"## Added round trip: {args.rtt_ms:g} ms through the latency relay "

@@ -18,6 +18,7 @@
 
   let current = null; // { id, events } of the run this page follows
   let chart = null;
+  let latencyChart = null;
 
   // ---- form -------------------------------------------------------------------------------------------------
 
@@ -55,6 +56,12 @@
     }
     if (value('flushPolicy') !== '') {
       request.flushPolicy = value('flushPolicy');
+    }
+    if (number('valueSize') !== undefined) {
+      request.valueSize = number('valueSize');
+    }
+    if (number('requests') !== undefined) {
+      request.requests = number('requests');
     }
     if (selected !== 'single' && number('repeat') !== undefined) {
       request.repeat = number('repeat');
@@ -216,6 +223,10 @@
       chart.destroy();
       chart = null;
     }
+    if (latencyChart) {
+      latencyChart.destroy();
+      latencyChart = null;
+    }
   }
 
   function showResults(record) {
@@ -240,6 +251,57 @@
       return item;
     }));
     draw(record.kind, rows);
+    showLatency(record.kind, rows);
+  }
+
+  // Latency percentiles beside throughput: a table, and a chart on a log axis, since a loop's p50 and a
+  // pipeline's max can be three orders of magnitude apart.
+  function showLatency(runKind, rows) {
+    const measured = rows.filter((result) => result.latency);
+    const ms = (value) => (value == null ? '' : value.toFixed(3));
+    const label = (result) => (runKind === 'sweep' ? 'batch ' + whole.format(result.batchSize) : result.variant);
+    document.querySelector('#latency-table tbody').replaceChildren(...measured.map((result) => row([
+      label(result), result.latency.per, num(result.latency.samples), ms(result.latency.p50), ms(result.latency.p90),
+      ms(result.latency.p99), ms(result.latency.p999), ms(result.latency.max),
+      result.payload ? decimal.format(result.payload.bytesPerSecond / 1e6) : '',
+    ], [false, false, true, true, true, true, true, true, true])));
+    const canvas = document.getElementById('latency-chart');
+    if (latencyChart) {
+      latencyChart.destroy();
+    }
+    const percentiles = [['p50', '#2e86de'], ['p90', '#10ac84'], ['p99', '#f39c12'], ['p999', '#c6302b'],
+      ['max', '#7f8c99']];
+    latencyChart = new Chart(canvas, {
+      type: 'bar',
+      data: {
+        labels: measured.map(label),
+        datasets: percentiles.map(([key, color]) => ({
+          label: (key === 'p999' ? 'p99.9' : key) + ' ms',
+          data: measured.map((result) => Math.max(result.latency[key], 0.001)),
+          backgroundColor: color,
+        })),
+      },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        plugins: { legend: { position: 'bottom' } },
+        scales: {
+          y: {
+            type: 'logarithmic',
+            title: { display: true, text: 'latency per ' + samplesAre(measured) + ' (ms, log)' },
+            ticks: { callback: (value) => (Number.isInteger(Math.log10(value)) ? String(value) : '') },
+          },
+        },
+      },
+    });
+    canvas.dataset.chart = 'latency';
+  }
+
+  // A loop's samples are commands and a pipeline's batches: the axis says which when they agree.
+  function samplesAre(measured) {
+    const kinds = new Set(measured.map((result) => result.latency.per));
+    return kinds.size === 1 ? [...kinds][0] : 'round trip (command or batch, see the table)';
   }
 
   function checked(result) {

@@ -54,12 +54,21 @@ public record LabProperties(
 	 * @param defaultSample values echoed back when a request does not say
 	 * @param maxSample the most values a request may ask to see
 	 * @param maxRepeat the most timed passes a comparison or sweep may ask for
+	 * @param maxValueSize the largest {@code valueSize} (bytes per value) a request may
+	 * ask for
+	 * @param maxBatchBytes the most value bytes one batch may hold (batch size x value
+	 * size); larger batches are shrunk to fit, and the answer says so
+	 * @param maxRequests the most {@code requests} (fan-out) a request may ask for; count
+	 * x requests stays within {@code maxCount}
 	 */
 	public record Limits(@DefaultValue("10000000") @Min(1) long maxCount,
 			@DefaultValue("10000") @Min(1) int defaultBatchSize,
 			@DefaultValue("100000") @Min(1) @Max(1_000_000) int maxBatchSize,
 			@DefaultValue("10") @Min(0) int defaultSample, @DefaultValue("1000") @Min(0) @Max(100_000) int maxSample,
-			@DefaultValue("9") @Min(1) @Max(100) int maxRepeat) {
+			@DefaultValue("9") @Min(1) @Max(100) int maxRepeat,
+			@DefaultValue("1048576") @Min(1) @Max(512L << 20) int maxValueSize,
+			@DefaultValue("16777216") @Min(1) long maxBatchBytes,
+			@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

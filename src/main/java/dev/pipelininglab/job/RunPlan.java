@@ -50,7 +50,9 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(spec.addedRtt() != null) ? spec.addedRtt().toNanos() / 1e6 : null,
 				(this.kind == RunKind.SINGLE) ? null : spec.repeat(),
 				(this.kind == RunKind.COMPARE) ? this.variants.stream().map(Variant::label).toList() : null,
-				(this.kind == RunKind.SWEEP) ? this.batchSizes : null);
+				(this.kind == RunKind.SWEEP) ? this.batchSizes : null,
+				(spec.workload().valueSize() > 0) ? spec.workload().valueSize() : null,
+				(spec.workload().requests() > 1) ? spec.workload().requests() : null);
 	}
 
 }

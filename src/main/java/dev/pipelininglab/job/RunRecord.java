@@ -50,11 +50,14 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param repeat comparisons and sweeps only
 	 * @param variants comparisons only
 	 * @param batchSizes sweeps only
+	 * @param valueSize bytes per value, when asked for
+	 * @param requests fan-out, when more than one request
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
 			@Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
-			@Nullable List<String> variants, @Nullable List<Integer> batchSizes) {
+			@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
+			@Nullable Integer requests) {
 	}
 
 	/**

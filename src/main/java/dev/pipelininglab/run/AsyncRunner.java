@@ -69,15 +69,21 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
 			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
 			SetArgs expiry = (pass.spec().ttl() != null) ? SetArgs.Builder.ex(pass.spec().ttl()) : null;
-			byte[] listKey = keys.listKeyBytes();
+			String one = pass.operation().key(keys);
+			byte[] key = (one != null) ? KeySpace.bytes(one) : null;
 			for (long i = from; i < to; i++) {
 				futures.add(switch (pass.operation()) {
-					case SET -> (expiry != null) ? async.set(keys.keyBytes(i), keys.valueBytes(i), expiry)
-							: async.set(keys.keyBytes(i), keys.valueBytes(i));
+					case SET -> (expiry != null) ? async.set(keys.keyBytes(i), pass.valueBytes(i), expiry)
+							: async.set(keys.keyBytes(i), pass.valueBytes(i));
 					case GET -> async.get(keys.keyBytes(i));
-					case RPOP -> async.rpop(listKey);
-					case RPUSH -> async.rpush(listKey, keys.valueBytes(i));
+					case RPOP -> async.rpop(key);
+					case RPUSH -> async.rpush(key, pass.valueBytes(i));
+					case LPUSH -> async.lpush(key, pass.valueBytes(i));
 					case PING -> async.ping();
+					case INCR -> async.incr(key);
+					case HSET -> async.hset(key, keys.fieldBytes(i), pass.valueBytes(i));
+					case SADD -> async.sadd(key, pass.valueBytes(i));
+					case ZADD -> async.zadd(key, i, pass.valueBytes(i));
 				});
 			}
 			connection.flushCommands();
@@ -88,7 +94,7 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			for (RedisFuture<?> future : futures) {
 				Object reply = result(future);
 				switch (pass.operation()) {
-					case SET, RPUSH -> tally.value(null);
+					case SET, RPUSH, LPUSH, HSET, SADD, ZADD -> tally.value(null);
 					default ->
 						tally.reply((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply);
 				}

@@ -1,5 +1,7 @@
 package dev.pipelininglab.run;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.pipelininglab.redis.Connections;
@@ -8,6 +10,7 @@ import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
 
@@ -50,28 +53,40 @@ class DemoData {
 	}
 
 	/**
-	 * Writes keys for GET runs to read; returns once replicas that serve reads have them
-	 * too.
+	 * Writes keys for GET runs to read, {@code valueSize} bytes each (0: the plain
+	 * values); returns once replicas that serve reads have them too.
 	 */
-	void writeKeys(KeySpace keys, long count, int batchSize) {
-		fill(Operation.SET, keys, count, batchSize);
+	void writeKeys(KeySpace keys, long count, int batchSize, int valueSize) {
+		fill(Operation.SET, keys, count, batchSize, valueSize);
 		this.replicas.await();
 	}
 
-	void refillList(KeySpace keys, long count, int batchSize) {
+	void refillList(KeySpace keys, long count, int batchSize, int valueSize) {
 		deleteList(keys);
-		fill(Operation.RPUSH, keys, count, batchSize);
+		fill(Operation.RPUSH, keys, count, batchSize, valueSize);
 	}
 
 	void deleteList(KeySpace keys) {
-		this.connections.primary().template().unlink(keys.listKey());
+		delete(keys.listKey());
 	}
 
-	private void fill(Operation operation, KeySpace keys, long count, int batchSize) {
+	/** Removes the one key an operation such as HSET or INCR works on. */
+	void delete(String key) {
+		this.connections.primary().template().unlink(key);
+	}
+
+	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize) {
 		Route route = this.connections.primary();
-		Pass pass = new Pass(RunSpec.of(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0), keys,
-				route);
-		this.pipelined.runAll(pass, new Tally(0));
+		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0, null, null, 1,
+				Workload.of(valueSize, 1, Long.MAX_VALUE));
+		this.pipelined.runAll(new Pass(spec, keys, route), new Tally(0));
+	}
+
+	/** The counter INCR runs increment, 0 when absent. */
+	long counter(KeySpace keys) {
+		this.replicas.await();
+		String value = this.connections.primary().template().opsForValue().get(keys.counterKey());
+		return (value != null) ? Long.parseLong(value) : 0;
 	}
 
 	/**
@@ -79,31 +94,100 @@ class DemoData {
 	 * written; the values read go into {@code sample} while it has room.
 	 */
 	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample) {
+		return verify(Operation.SET, keys, count, batchSize, 0, sample);
+	}
+
+	/**
+	 * Reads back what items {@code 0..count-1} wrote, in batches, and counts the items
+	 * whose value is there in full: SET a key holding exactly the value, HSET a field,
+	 * SADD a member, ZADD a member with its index as score, LPUSH the head of the list
+	 * holding the values in the reverse order of the pushes. Matching values go into
+	 * {@code sample} while it has room.
+	 */
+	long verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
 		this.replicas.await();
+		byte[] key = (operation.key(keys) != null) ? KeySpace.bytes(operation.key(keys)) : null;
 		long verified = 0;
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
-			List<Object> values = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+			List<Object> replies = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 				NodeConnections.connect(connection, route.factory());
-				for (long i = start; i < to; i++) {
-					connection.stringCommands().get(keys.keyBytes(i));
-				}
+				readBack(connection, operation, keys, key, valueSize, start, to);
 				return null;
 			});
 			long i = start;
-			for (Object value : values) {
-				if (keys.value(i).equals(value)) {
-					verified++;
-					sample.value((String) value);
+			for (Object reply : replies) {
+				// LRANGE answers the whole batch in one reply; the others one per item.
+				List<?> values = (reply instanceof List<?> list) ? list : List.of(reply);
+				for (Object value : values) {
+					long item = (operation == Operation.LPUSH) ? count - 1 - i : i;
+					byte[] expected = keys.valueBytes(item, valueSize);
+					if (matches(operation, value, expected, item)) {
+						verified++;
+						if (operation != Operation.SADD && operation != Operation.ZADD) {
+							sample.value(text(value));
+						}
+						else {
+							sample.value(new String(expected, StandardCharsets.US_ASCII));
+						}
+					}
+					i++;
 				}
-				i++;
 			}
 		}
 		return verified;
+	}
+
+	private static void readBack(RedisConnection connection, Operation operation, KeySpace keys, byte[] key,
+			int valueSize, long from, long to) {
+		switch (operation) {
+			case SET -> {
+				for (long i = from; i < to; i++) {
+					connection.stringCommands().get(keys.keyBytes(i));
+				}
+			}
+			case HSET -> {
+				for (long i = from; i < to; i++) {
+					connection.hashCommands().hGet(key, keys.fieldBytes(i));
+				}
+			}
+			case SADD -> {
+				for (long i = from; i < to; i++) {
+					connection.setCommands().sIsMember(key, keys.valueBytes(i, valueSize));
+				}
+			}
+			case ZADD -> {
+				for (long i = from; i < to; i++) {
+					connection.zSetCommands().zScore(key, keys.valueBytes(i, valueSize));
+				}
+			}
+			// One LRANGE per batch: positions from..to-1 of the list.
+			case LPUSH -> connection.listCommands().lRange(key, from, to - 1);
+			default -> throw new IllegalStateException(operation + " is not read back");
+		}
+	}
+
+	private static boolean matches(Operation operation, Object value, byte[] expected, long item) {
+		return switch (operation) {
+			case SADD -> Boolean.TRUE.equals(value);
+			case ZADD -> (value instanceof Double score) && score == item;
+			default -> Arrays.equals(bytes(value), expected);
+		};
+	}
+
+	private static byte[] bytes(Object value) {
+		if (value instanceof byte[] raw) {
+			return raw;
+		}
+		return (value instanceof String text) ? text.getBytes(StandardCharsets.UTF_8) : new byte[0];
+	}
+
+	private static String text(Object value) {
+		return (value instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : String.valueOf(value);
 	}
 
 }

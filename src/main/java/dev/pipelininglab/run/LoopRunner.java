@@ -30,25 +30,42 @@ class LoopRunner implements BatchRunner {
 		KeySpace keys = pass.keys();
 		var values = template.opsForValue();
 		var lists = template.opsForList();
-		String listKey = keys.listKey();
+		String key = pass.operation().key(keys);
 		for (long i = from; i < to; i++) {
 			switch (pass.operation()) {
 				case SET -> {
 					if (pass.spec().ttl() != null) {
-						values.set(keys.key(i), keys.value(i), pass.spec().ttl());
+						values.set(keys.key(i), pass.value(i), pass.spec().ttl());
 					}
 					else {
-						values.set(keys.key(i), keys.value(i));
+						values.set(keys.key(i), pass.value(i));
 					}
 					// SET either succeeds with OK or throws, so getting here is the
 					// acknowledgement.
 					tally.value(null);
 				}
 				case GET -> tally.reply(values.get(keys.key(i)));
-				case RPOP -> tally.reply(lists.rightPop(listKey));
+				case RPOP -> tally.reply(lists.rightPop(key));
 				case PING -> tally.reply(template.execute((RedisCallback<String>) Ping::once));
 				case RPUSH -> {
-					lists.rightPush(listKey, keys.value(i));
+					lists.rightPush(key, pass.value(i));
+					tally.value(null);
+				}
+				case LPUSH -> {
+					lists.leftPush(key, pass.value(i));
+					tally.value(null);
+				}
+				case INCR -> tally.reply(values.increment(key));
+				case HSET -> {
+					template.opsForHash().put(key, keys.field(i), pass.value(i));
+					tally.value(null);
+				}
+				case SADD -> {
+					template.opsForSet().add(key, pass.value(i));
+					tally.value(null);
+				}
+				case ZADD -> {
+					template.opsForZSet().add(key, pass.value(i), i);
 					tally.value(null);
 				}
 			}

@@ -2,21 +2,27 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.zset.Tuple;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * The reference point pipelining is measured against: one multi-key command per batch
- * (MSET, MGET, or {@code RPOP key count} on Redis 6.2+), so the server parses one command
- * instead of thousands.
+ * The reference point pipelining is measured against: one multi-key or multi-argument
+ * command per batch (MSET, MGET, {@code RPOP key count} on Redis 6.2+, HMSET, SADD, ZADD
+ * and LPUSH with one argument group per item), so the server parses one command instead
+ * of thousands.
  */
 @Component
 class MultiKeyRunner implements BatchRunner {
@@ -30,9 +36,11 @@ class MultiKeyRunner implements BatchRunner {
 	public String unsupported(RunSpec spec, Topology topology) {
 		return switch (spec.operation()) {
 			case SET -> (spec.ttl() != null) ? "MSET cannot set an expiry" : null;
-			case GET, RPOP -> null;
+			case GET, RPOP, HSET, SADD, ZADD, LPUSH -> null;
 			case PING -> "PING has no multi-key form";
-			case RPUSH -> "the lab fills lists with pipelined RPUSH only";
+			case RPUSH -> "the lab fills lists with pipelined RPUSH only (LPUSH has a multi-argument form)";
+			case INCR -> "INCR has no multi-argument form (INCRBY would add the batch in one command, which is"
+					+ " different work)";
 		};
 	}
 
@@ -44,7 +52,7 @@ class MultiKeyRunner implements BatchRunner {
 			case SET -> {
 				Map<String, String> entries = new LinkedHashMap<>();
 				for (long i = from; i < to; i++) {
-					entries.put(keys.key(i), keys.value(i));
+					entries.put(keys.key(i), pass.value(i));
 				}
 				template.opsForValue().multiSet(entries);
 				for (long i = from; i < to; i++) {
@@ -59,8 +67,50 @@ class MultiKeyRunner implements BatchRunner {
 				countAll(template.opsForValue().multiGet(batch), to - from, tally);
 			}
 			case RPOP -> countAll(template.opsForList().rightPop(keys.listKey(), to - from), to - from, tally);
+			case HSET, SADD, ZADD, LPUSH -> {
+				template.execute((RedisCallback<Object>) (connection) -> multiArgument(connection, pass, from, to));
+				for (long i = from; i < to; i++) {
+					tally.value(null);
+				}
+			}
 			default -> throw new IllegalStateException(unsupported(pass.spec(), null));
 		}
+	}
+
+	/** One command whose arguments carry the whole batch: one batch of values held. */
+	private static @Nullable Object multiArgument(RedisConnection connection, Pass pass, long from, long to) {
+		byte[] key = pass.keyBytes();
+		int size = (int) (to - from);
+		switch (pass.operation()) {
+			case HSET -> {
+				Map<byte[], byte[]> fields = new LinkedHashMap<>(size * 2);
+				for (long i = from; i < to; i++) {
+					fields.put(pass.keys().fieldBytes(i), pass.valueBytes(i));
+				}
+				connection.hashCommands().hMSet(key, fields);
+			}
+			case ZADD -> {
+				Set<Tuple> members = new LinkedHashSet<>(size * 2);
+				for (long i = from; i < to; i++) {
+					members.add(Tuple.of(pass.valueBytes(i), (double) i));
+				}
+				connection.zSetCommands().zAdd(key, members);
+			}
+			case SADD, LPUSH -> {
+				byte[][] values = new byte[size][];
+				for (int i = 0; i < size; i++) {
+					values[i] = pass.valueBytes(from + i);
+				}
+				if (pass.operation() == Operation.SADD) {
+					connection.setCommands().sAdd(key, values);
+				}
+				else {
+					connection.listCommands().lPush(key, values);
+				}
+			}
+			default -> throw new IllegalStateException(pass.operation() + " has no multi-argument form here");
+		}
+		return null;
 	}
 
 	/**

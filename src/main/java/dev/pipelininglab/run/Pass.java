@@ -13,4 +13,18 @@ record Pass(RunSpec spec, KeySpace keys, Route route) {
 		return this.spec.operation();
 	}
 
+	/** The value item {@code index} writes, at the run's value size. */
+	byte[] valueBytes(long index) {
+		return this.keys.valueBytes(index, this.spec.valueSize());
+	}
+
+	String value(long index) {
+		return this.keys.value(index, this.spec.valueSize());
+	}
+
+	/** The run's one key (INCR, HSET, SADD, ZADD, the lists), as bytes. */
+	byte[] keyBytes() {
+		return KeySpace.bytes(this.spec.operation().key(this.keys));
+	}
+
 }

@@ -60,9 +60,9 @@ class PipelinedRunner implements BatchRunner {
 
 	private static void count(Pass pass, Object reply, Tally tally) {
 		switch (pass.operation()) {
-			// SET answers OK (true); RPUSH answers the new list length.
-			case SET, RPUSH -> tally.value(null);
-			case GET, RPOP, PING -> tally.reply(reply);
+			// SET answers OK (true); the other writes answer a count or a flag.
+			case SET, RPUSH, LPUSH, HSET, SADD, ZADD -> tally.value(null);
+			case GET, RPOP, PING, INCR -> tally.reply(reply);
 		}
 	}
 
@@ -72,13 +72,13 @@ class PipelinedRunner implements BatchRunner {
 				RedisStringCommands strings = connection.stringCommands();
 				if (pass.spec().ttl() == null) {
 					for (long i = from; i < to; i++) {
-						strings.set(keys.keyBytes(i), keys.valueBytes(i));
+						strings.set(keys.keyBytes(i), pass.valueBytes(i));
 					}
 				}
 				else {
 					Expiration expiration = Expiration.from(pass.spec().ttl());
 					for (long i = from; i < to; i++) {
-						strings.set(keys.keyBytes(i), keys.valueBytes(i), SetCondition.upsert(), expiration);
+						strings.set(keys.keyBytes(i), pass.valueBytes(i), SetCondition.upsert(), expiration);
 					}
 				}
 			}
@@ -99,7 +99,38 @@ class PipelinedRunner implements BatchRunner {
 				RedisListCommands lists = connection.listCommands();
 				byte[] listKey = keys.listKeyBytes();
 				for (long i = from; i < to; i++) {
-					lists.rPush(listKey, keys.valueBytes(i));
+					lists.rPush(listKey, pass.valueBytes(i));
+				}
+			}
+			case LPUSH -> {
+				RedisListCommands lists = connection.listCommands();
+				byte[] listKey = keys.listKeyBytes();
+				for (long i = from; i < to; i++) {
+					lists.lPush(listKey, pass.valueBytes(i));
+				}
+			}
+			case INCR -> {
+				byte[] key = pass.keyBytes();
+				for (long i = from; i < to; i++) {
+					connection.stringCommands().incr(key);
+				}
+			}
+			case HSET -> {
+				byte[] key = pass.keyBytes();
+				for (long i = from; i < to; i++) {
+					connection.hashCommands().hSet(key, keys.fieldBytes(i), pass.valueBytes(i));
+				}
+			}
+			case SADD -> {
+				byte[] key = pass.keyBytes();
+				for (long i = from; i < to; i++) {
+					connection.setCommands().sAdd(key, pass.valueBytes(i));
+				}
+			}
+			case ZADD -> {
+				byte[] key = pass.keyBytes();
+				for (long i = from; i < to; i++) {
+					connection.zSetCommands().zAdd(key, i, pass.valueBytes(i));
 				}
 			}
 			case PING -> {

@@ -39,14 +39,13 @@ public class RunFailedException extends RuntimeException {
 	RunFailedException(RunSpec spec, long batchesCompleted, Tally tally, @Nullable Long verified, String key,
 			DataAccessException cause) {
 		this(spec, batchesCompleted, tally.replies(), tally.rejectedCount(), tally.unconfirmedCount(),
-				(spec.operation() == Operation.SET || spec.operation() == Operation.RPUSH) ? tally.values() : null,
-				verified, key, cause);
+				RunService.writes(spec.operation()) ? tally.values() : null, verified, key, cause);
 	}
 
 	private RunFailedException(RunSpec spec, long batchesCompleted, long acknowledged, long rejected, long unconfirmed,
 			@Nullable Long written, @Nullable Long verified, String key, DataAccessException cause) {
 		super(spec.operation().label() + " " + spec.mode().label() + " failed after " + batchesCompleted + " of "
-				+ spec.batches() + " batches: " + cause.getMessage(), cause);
+				+ spec.batchesPerPass() + " batches: " + cause.getMessage(), cause);
 		this.spec = spec;
 		this.batchesCompleted = batchesCompleted;
 		this.acknowledged = acknowledged;
@@ -66,7 +65,7 @@ public class RunFailedException extends RuntimeException {
 	}
 
 	public long batchesTotal() {
-		return this.spec.batches();
+		return this.spec.batchesPerPass();
 	}
 
 	/** Commands answered without an error, including those of the failing batch. */
@@ -91,8 +90,8 @@ public class RunFailedException extends RuntimeException {
 	}
 
 	/**
-	 * SET and RPUSH: commands Redis acknowledged, including those beside a refused one in
-	 * the failing batch.
+	 * Writes (SET, RPUSH, LPUSH, INCR, HSET, SADD, ZADD): commands Redis acknowledged,
+	 * including those beside a refused one in the failing batch.
 	 */
 	public @Nullable Long written() {
 		return this.written;

@@ -48,6 +48,11 @@ import org.jspecify.annotations.Nullable;
  * command
  * @param sample the first values written (as read back), read or popped
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
+ * @param latency round-trip latency percentiles of the timed pass (the median pass when
+ * repeated)
+ * @param payload runs with a {@code valueSize}: bytes per value and per second, and how
+ * the byte budget shaped the batches
+ * @param fanOut runs with {@code requests}: the run repeated as that many requests
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, @Nullable String writes,
@@ -56,14 +61,35 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
 		@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
 		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
-		@Nullable Double speedup) {
+		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut) {
+
+	/**
+	 * @param valueSize bytes of each value written or read
+	 * @param bytesPerSecond value bytes moved per second ({@code opsPerSecond} x
+	 * {@code valueSize}; keys and protocol not counted)
+	 * @param batchSizeAsked the batch size asked for, when
+	 * {@code lab.limits.max-batch-bytes} shrank it to {@code batchSize}
+	 * @param maxBatchBytes the byte budget of one batch, when it shrank the batches
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Payload(int valueSize, double bytesPerSecond, @Nullable Integer batchSizeAsked,
+			@Nullable Long maxBatchBytes) {
+	}
+
+	/**
+	 * @param requests how many times the run of {@code count} items was sent, one request
+	 * after the other; {@code opsPerSecond} counts the items of all of them
+	 * @param requestsPerSecond requests done per second
+	 */
+	public record FanOut(int requests, double requestsPerSecond) {
+	}
 
 	RunResult withSpeedup(double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
 				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
-				this.note, this.sample, value);
+				this.note, this.sample, value, this.latency, this.payload, this.fanOut);
 	}
 
 }

@@ -50,6 +50,12 @@ public class RunService {
 	/** Through a latency relay every round trip costs the added RTT. */
 	static final int WARMUP_ROUND_TRIPS_WITH_RTT = 50;
 
+	/**
+	 * With large values the JIT has warmed up long before the item count is reached; this
+	 * keeps a warm-up from writing gigabytes.
+	 */
+	static final long WARMUP_BYTES = 64L << 20;
+
 	private static final int RTT_PINGS = 11;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
@@ -100,7 +106,7 @@ public class RunService {
 	 */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
-		observer.started(spec.repeat() * spec.batches());
+		observer.started(spec.repeat() * spec.batchesPerPass());
 		return measure(spec, false, observer);
 	}
 
@@ -146,7 +152,7 @@ public class RunService {
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
-		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batches()).sum());
+		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
 		if (base.operation() == Operation.GET) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
@@ -157,7 +163,7 @@ public class RunService {
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {
-					this.data.writeKeys(keys, base.count(), base.batchSize());
+					this.data.writeKeys(keys, base.count(), base.batchSize(), base.valueSize());
 				}
 			}
 			catch (DataAccessException ex) {
@@ -182,28 +188,74 @@ public class RunService {
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
 			long[] passNanos = new long[spec.repeat()];
+			LatencyRecorder[] latencies = new LatencyRecorder[spec.repeat()];
+			long counterBefore = 0;
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
 					prepare(spec, keys);
 				}
+				if (spec.operation() == Operation.INCR) {
+					counterBefore = this.data.counter(keys);
+				}
 				tally = new Tally(spec.sample());
 				batchesDone = 0;
+				LatencyRecorder latency = new LatencyRecorder(per(spec, runner));
 				long start = System.nanoTime();
-				for (long from = 0; from < spec.count(); from += spec.batchSize()) {
-					if (observer.cancelled()) {
-						throw new RunCancelledException();
+				for (int request = 0; request < spec.workload().requests(); request++) {
+					long requestStart = System.nanoTime();
+					for (long from = 0; from < spec.count(); from += spec.batchSize()) {
+						if (observer.cancelled()) {
+							throw new RunCancelledException();
+						}
+						send(runner, pass, from, Math.min(spec.count(), from + spec.batchSize()), tally, latency);
+						batchesDone++;
+						observer.batchDone();
 					}
-					runner.run(pass, from, Math.min(spec.count(), from + spec.batchSize()), tally);
-					batchesDone++;
-					observer.batchDone();
+					if (latency.per() == Latency.Per.REQUEST) {
+						latency.record(System.nanoTime() - requestStart);
+					}
 				}
 				passNanos[repeat] = System.nanoTime() - start;
-				sent(spec).addAndGet(spec.count());
+				latencies[repeat] = latency;
+				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			return result(spec, keys, runner, route, tally, passNanos, rttMillis);
+			return result(spec, keys, runner, route, tally, passNanos, latencies, rttMillis, counterBefore);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
+		}
+	}
+
+	/**
+	 * What one latency sample is: the whole request in fan-out, else one round trip (a
+	 * command of the loop, a batch of the others).
+	 */
+	private static Latency.Per per(RunSpec spec, BatchRunner runner) {
+		if (spec.workload().requests() > 1) {
+			return Latency.Per.REQUEST;
+		}
+		return (runner.perRoundTrip(spec.batchSize()) == 1) ? Latency.Per.COMMAND : Latency.Per.BATCH;
+	}
+
+	/**
+	 * Sends one batch, timing each round trip: the loop's commands one by one, the other
+	 * modes' batch as a whole, from its first command to its last reply.
+	 */
+	private static void send(BatchRunner runner, Pass pass, long from, long to, Tally tally, LatencyRecorder latency) {
+		switch (latency.per()) {
+			case COMMAND -> {
+				for (long i = from; i < to; i++) {
+					long start = System.nanoTime();
+					runner.run(pass, i, i + 1, tally);
+					latency.record(System.nanoTime() - start);
+				}
+			}
+			case BATCH -> {
+				long start = System.nanoTime();
+				runner.run(pass, from, to, tally);
+				latency.record(System.nanoTime() - start);
+			}
+			case REQUEST -> runner.run(pass, from, to, tally);
 		}
 	}
 
@@ -226,7 +278,8 @@ public class RunService {
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
-				verified = this.data.verifyKeys(this.keys, reached, spec.batchSize(), new Tally(0));
+				verified = this.data.verify(Operation.SET, this.keys, reached, spec.batchSize(), spec.valueSize(),
+						new Tally(0));
 			}
 			catch (DataAccessException unanswered) {
 				// Redis stopped answering meanwhile; the report goes out without the
@@ -246,18 +299,22 @@ public class RunService {
 		int roundTrips = (route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : WARMUP_ROUND_TRIPS;
 		long items = Math.min(Math.max(WARMUP_ITEMS, JIT_WARMUP_ITEMS - sent.get()),
 				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
+		if (spec.valueSize() > 0) {
+			items = Math.min(items, Math.max(spec.batchSize(), WARMUP_BYTES / spec.valueSize()));
+		}
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		if (spec.operation() == Operation.RPOP) {
-			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize());
+			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize(), spec.valueSize());
 		}
 		runner.runAll(new Pass(warmup, warmupKeys, route), new Tally(0));
 		sent.addAndGet(warmup.count());
-		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
-			case RPOP, RPUSH -> this.data.deleteList(warmupKeys);
-			default -> {
-			}
+		String key = spec.operation().key(warmupKeys);
+		if (spec.operation() == Operation.SET) {
+			this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
+		}
+		else if (key != null) {
+			this.data.delete(key);
 		}
 	}
 
@@ -269,13 +326,26 @@ public class RunService {
 	private record Work(Mode mode, Operation operation) {
 	}
 
+	/**
+	 * The state every variant starts from: SET's keys absent, the list holding what RPOP
+	 * will pop, the one key of INCR, HSET, SADD, ZADD and LPUSH absent.
+	 */
 	private void prepare(RunSpec spec, KeySpace keys) {
 		switch (spec.operation()) {
 			case SET -> this.data.deleteKeys(keys, spec.count(), spec.batchSize());
-			case RPOP -> this.data.refillList(keys, spec.count(), spec.batchSize());
+			case RPOP -> this.data.refillList(keys, spec.itemsPerPass(), spec.batchSize(), spec.valueSize());
+			case INCR, HSET, SADD, ZADD, LPUSH -> this.data.delete(spec.operation().key(keys));
 			default -> {
 			}
 		}
+	}
+
+	/** Operations that write, whose acknowledged commands are reported as written. */
+	static boolean writes(Operation operation) {
+		return switch (operation) {
+			case GET, RPOP, PING -> false;
+			case SET, RPUSH, LPUSH, INCR, HSET, SADD, ZADD -> true;
+		};
 	}
 
 	/**
@@ -300,14 +370,16 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
-			long[] passNanos, double rttMillis) {
+			long[] passNanos, LatencyRecorder[] latencies, double rttMillis, long counterBefore) {
 		long count = spec.count();
+		long items = spec.itemsPerPass();
 		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		long batches = (count + batchSize - 1) / batchSize;
+		int median = medianIndex(passNanos);
 		double elapsedNanos = median(passNanos);
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
-		Long written = null;
+		Long written = writes(spec.operation()) ? tally.values() : null;
 		Long verified = null;
 		Long hits = null;
 		Long misses = null;
@@ -316,13 +388,15 @@ public class RunService {
 		Long pongs = null;
 		List<String> sample = tally.sample();
 		switch (spec.operation()) {
-			case SET -> {
-				written = tally.values();
+			case SET, HSET, SADD, ZADD, LPUSH -> {
 				Tally readBack = new Tally(spec.sample());
-				verified = this.data.verifyKeys(keys, count, spec.batchSize(), readBack);
+				verified = this.data.verify(spec.operation(), keys, count, spec.batchSize(), spec.valueSize(),
+						readBack);
 				sample = readBack.sample();
 			}
-			case RPUSH -> written = tally.values();
+			// What the counter gained, as read back: exactly the INCRs sent when nothing
+			// else touched it.
+			case INCR -> verified = this.data.counter(keys) - counterBefore;
 			case GET -> {
 				hits = tally.values();
 				misses = tally.nils();
@@ -332,30 +406,95 @@ public class RunService {
 				empty = tally.nils();
 			}
 			case PING -> pongs = tally.values();
+			case RPUSH -> {
+			}
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
-		ClusterLayout.Spread spread = switch (spec.operation()) {
-			case SET, GET -> this.layout.ofKeys(keys, count, spec.batchSize());
-			case RPOP, RPUSH -> this.layout.ofKey(keys.listKey(), count, spec.batchSize());
-			case PING -> null;
-		};
+		String key = spec.operation().key(keys);
+		ClusterLayout.Spread spread = (spec.operation() == Operation.PING) ? null : (key == null)
+				? this.layout.ofKeys(keys, count, spec.batchSize()) : this.layout.ofKey(key, count, spec.batchSize());
 		BatchRunner.ClusterEffect effect = (spread != null) ? runner.onCluster(spec, spread) : null;
 		String writes = (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC) ? route.writes().label() : null;
+		double seconds = elapsedNanos / 1e9;
+		RunResult.Payload payload = (spec.valueSize() > 0) ? new RunResult.Payload(spec.valueSize(),
+				round(items * (double) spec.valueSize() / seconds, 0), spec.workload().batchSizeAsked(),
+				(spec.workload().batchSizeAsked() != null) ? spec.workload().maxBatchBytes() : null) : null;
+		RunResult.FanOut fanOut = (spec.workload().requests() > 1)
+				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
+				: null;
+		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec, batchSize));
 		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), writes, count,
 				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
-				round(count / (elapsedNanos / 1e9), 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written,
-				verified, hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
-				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
-				(effect != null) ? effect.note() : null, sample, null);
+				round(items / seconds, 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified,
+				hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
+				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
+				sample, null, latencies[median].latency(), payload, fanOut);
+	}
+
+	/**
+	 * INCR, HSET, SADD, ZADD and the lists work on one key, as in redis-benchmark: the
+	 * answer says so, and how the multi-key variant sends a batch.
+	 */
+	private static @Nullable String oneKeyNote(RunSpec spec, @Nullable String key) {
+		if (key == null) {
+			return null;
+		}
+		String what = switch (spec.operation()) {
+			case INCR -> "INCR increments one counter, " + key + ", once per item";
+			case HSET -> "HSET writes one key, " + key + ", with " + spec.count() + " fields (field:<i>), not "
+					+ spec.count() + " keys";
+			case SADD -> "SADD writes one key, " + key + ", a set with " + spec.count() + " members, not "
+					+ spec.count() + " keys";
+			case ZADD -> "ZADD writes one key, " + key + ", a sorted set with " + spec.count()
+					+ " members scored by their index, not " + spec.count() + " keys";
+			case LPUSH -> "LPUSH pushes " + spec.count() + " elements onto one key, " + key;
+			default -> null;
+		};
+		if (what == null) {
+			return null;
+		}
+		String multi = switch (spec.operation()) {
+			case HSET -> "one HMSET (HSET with many field-value pairs) per batch";
+			case SADD, LPUSH, ZADD -> "one " + spec.operation() + " with many arguments per batch";
+			default -> null;
+		};
+		return what + ((spec.mode() == Mode.MULTI_KEY && multi != null) ? ", " + multi + "." : ".");
+	}
+
+	private static @Nullable String shrunkNote(RunSpec spec, int batchSize) {
+		Integer asked = spec.workload().batchSizeAsked();
+		if (asked == null) {
+			return null;
+		}
+		return "Batches of " + asked + " values of " + spec.valueSize()
+				+ " bytes would exceed lab.limits.max-batch-bytes (" + spec.workload().maxBatchBytes()
+				+ "), so they were shrunk to " + spec.batchSize() + ".";
+	}
+
+	private static @Nullable String join(@Nullable String... notes) {
+		String joined = java.util.Arrays.stream(notes)
+			.filter(java.util.Objects::nonNull)
+			.collect(java.util.stream.Collectors.joining(" "));
+		return joined.isEmpty() ? null : joined;
 	}
 
 	private String keyOf(Operation operation) {
-		return switch (operation) {
-			case SET, GET -> this.keys.keyPattern();
-			case RPOP, RPUSH -> this.keys.listKey();
-			case PING -> "(no key)";
-		};
+		String key = operation.key(this.keys);
+		if (key != null) {
+			return key;
+		}
+		return (operation == Operation.PING) ? "(no key)" : this.keys.keyPattern();
+	}
+
+	/** The pass whose time is the median (the lower of the two middle ones). */
+	private static int medianIndex(long[] values) {
+		Integer[] order = new Integer[values.length];
+		for (int i = 0; i < order.length; i++) {
+			order[i] = i;
+		}
+		java.util.Arrays.sort(order, java.util.Comparator.comparingLong((Integer i) -> values[i]));
+		return order[(values.length - 1) / 2];
 	}
 
 	private static double median(long[] values) {

@@ -18,9 +18,11 @@ import org.jspecify.annotations.Nullable;
  * @param ttl expiry for SET, or null for none
  * @param addedRtt round-trip time added by the latency relay, or null to connect directly
  * @param repeat timed passes in a comparison or sweep; the median is reported
+ * @param workload value size and request fan-out; a batch whose values would exceed the
+ * workload's byte budget is shrunk here, and the workload remembers the size asked for
  */
 public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize, int sample,
-		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat) {
+		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload) {
 
 	public RunSpec {
 		if (count < 1 || batchSize < 1 || sample < 0 || repeat < 1) {
@@ -29,31 +31,51 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		if (ttl != null && operation != Operation.SET) {
 			throw new IllegalArgumentException("ttl applies to SET only");
 		}
+		if (batchSize > workload.batchSizeLimit()) {
+			workload = workload.shrunkFrom(batchSize);
+			batchSize = workload.batchSizeLimit();
+		}
 	}
 
 	/** A single direct pass, as the GET endpoints run. */
 	public static RunSpec of(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize,
 			int sample) {
-		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1);
+		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN);
 	}
 
 	RunSpec with(Variant variant) {
 		return new RunSpec(this.operation, variant.mode(), variant.policyOr(this.flushPolicy), this.count,
-				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat);
+				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload);
 	}
 
 	RunSpec withBatchSize(int size) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
-				this.addedRtt, this.repeat);
+				this.addedRtt, this.repeat, this.workload.unshrunk());
 	}
 
+	/** An untimed pass of the same work over {@code items}: one request, no sample. */
 	RunSpec withCount(long items) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items), 0,
-				this.ttl, this.addedRtt, 1);
+				this.ttl, this.addedRtt, 1, this.workload.single());
 	}
 
+	/** Batches of one request. */
 	long batches() {
 		return (this.count + this.batchSize - 1) / this.batchSize;
+	}
+
+	/** Batches of one timed pass, over every request. */
+	long batchesPerPass() {
+		return batches() * this.workload.requests();
+	}
+
+	/** Items of one timed pass, over every request. */
+	long itemsPerPass() {
+		return this.count * this.workload.requests();
+	}
+
+	int valueSize() {
+		return this.workload.valueSize();
 	}
 
 }

@@ -28,13 +28,29 @@ import org.springframework.stereotype.Component;
 @Component
 class ScriptRunner implements BatchRunner {
 
-	private static final Map<Operation, String> SCRIPTS = new EnumMap<>(Map.of(Operation.SET,
-			"for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS", Operation.GET,
-			"local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end" + " return values",
-			Operation.RPOP,
-			"local popped = {} for i = 1, tonumber(ARGV[1]) do local value = redis.call('RPOP',"
-					+ " KEYS[1]) if not value then break end popped[i] = value end return popped",
-			Operation.PING, "for i = 1, tonumber(ARGV[1]) do redis.call('PING') end return tonumber(ARGV[1])"));
+	private static final Map<Operation, String> SCRIPTS = new EnumMap<>(Map.ofEntries(
+			Map.entry(Operation.SET, "for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS"),
+			Map.entry(Operation.GET,
+					"local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end"
+							+ " return values"),
+			Map.entry(Operation.RPOP,
+					"local popped = {} for i = 1, tonumber(ARGV[1]) do local value = redis.call('RPOP',"
+							+ " KEYS[1]) if not value then break end popped[i] = value end return popped"),
+			Map.entry(Operation.PING,
+					"for i = 1, tonumber(ARGV[1]) do redis.call('PING') end return tonumber(ARGV[1])"),
+			Map.entry(Operation.INCR,
+					"for i = 1, tonumber(ARGV[1]) do redis.call('INCR', KEYS[1]) end return tonumber(ARGV[1])"),
+			// One command per item inside the server, as the other variants send them;
+			// the
+			// multi-argument forms are the multi-key variant's.
+			Map.entry(Operation.HSET,
+					"for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2"),
+			Map.entry(Operation.SADD,
+					"for i, member in ipairs(ARGV) do redis.call('SADD', KEYS[1], member) end" + " return #ARGV"),
+			Map.entry(Operation.ZADD,
+					"for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2"),
+			Map.entry(Operation.LPUSH,
+					"for i, value in ipairs(ARGV) do redis.call('LPUSH', KEYS[1], value) end return #ARGV")));
 
 	/** SHA1 digests of the scripts, as Redis computes them; the same on every server. */
 	private static final Map<Operation, String> DIGESTS = new EnumMap<>(Operation.class);
@@ -54,7 +70,7 @@ class ScriptRunner implements BatchRunner {
 			return "a script may only touch keys of one hash slot, and a batch spans many";
 		}
 		if (!SCRIPTS.containsKey(spec.operation())) {
-			return "the lab fills lists with pipelined RPUSH only";
+			return "the lab fills lists with pipelined RPUSH only (LPUSH has a script)";
 		}
 		return (spec.ttl() != null) ? "the SET script sets no expiry" : null;
 	}
@@ -71,7 +87,7 @@ class ScriptRunner implements BatchRunner {
 				keysAndArgs = new byte[size * 2][];
 				for (int i = 0; i < size; i++) {
 					keysAndArgs[i] = keys.keyBytes(from + i);
-					keysAndArgs[size + i] = keys.valueBytes(from + i);
+					keysAndArgs[size + i] = pass.valueBytes(from + i);
 				}
 			}
 			case GET -> {
@@ -85,6 +101,28 @@ class ScriptRunner implements BatchRunner {
 				numKeys = 1;
 				keysAndArgs = new byte[][] { keys.listKeyBytes(), bytes(size) };
 			}
+			case INCR -> {
+				numKeys = 1;
+				keysAndArgs = new byte[][] { pass.keyBytes(), bytes(size) };
+			}
+			case HSET, ZADD -> {
+				numKeys = 1;
+				keysAndArgs = new byte[1 + size * 2][];
+				keysAndArgs[0] = pass.keyBytes();
+				for (int i = 0; i < size; i++) {
+					long item = from + i;
+					keysAndArgs[1 + i * 2] = (pass.operation() == Operation.HSET) ? keys.fieldBytes(item) : bytes(item);
+					keysAndArgs[2 + i * 2] = pass.valueBytes(item);
+				}
+			}
+			case SADD, LPUSH -> {
+				numKeys = 1;
+				keysAndArgs = new byte[1 + size][];
+				keysAndArgs[0] = pass.keyBytes();
+				for (int i = 0; i < size; i++) {
+					keysAndArgs[1 + i] = pass.valueBytes(from + i);
+				}
+			}
 			default -> {
 				numKeys = 0;
 				keysAndArgs = new byte[][] { bytes(size) };
@@ -97,7 +135,7 @@ class ScriptRunner implements BatchRunner {
 			.execute((RedisCallback<Object>) (connection) -> evalSha(connection, pass.operation(), type, numKeys,
 					keysAndArgs));
 		switch (pass.operation()) {
-			case SET -> {
+			case SET, HSET, SADD, ZADD, LPUSH, INCR -> {
 				for (int i = 0; i < size; i++) {
 					tally.value(null);
 				}
@@ -142,8 +180,8 @@ class ScriptRunner implements BatchRunner {
 		}
 	}
 
-	private static byte[] bytes(int number) {
-		return Integer.toString(number).getBytes(StandardCharsets.US_ASCII);
+	private static byte[] bytes(long number) {
+		return Long.toString(number).getBytes(StandardCharsets.US_ASCII);
 	}
 
 	private static List<String> strings(List<?> replies) {

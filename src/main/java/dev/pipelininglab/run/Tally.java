@@ -11,6 +11,12 @@ import org.jspecify.annotations.Nullable;
  */
 final class Tally {
 
+	/**
+	 * Longer values are shown cut, with their length: a sample of ten 1 MiB values would
+	 * otherwise be a 10 MiB answer.
+	 */
+	static final int SHOWN_CHARS = 64;
+
 	private final int sampleLimit;
 
 	private final List<String> sample;
@@ -35,7 +41,8 @@ final class Tally {
 	void value(@Nullable String shown) {
 		this.values++;
 		if (shown != null && this.sample.size() < this.sampleLimit) {
-			this.sample.add(shown);
+			this.sample.add((shown.length() <= SHOWN_CHARS) ? shown
+					: shown.substring(0, SHOWN_CHARS) + "... (" + shown.length() + " bytes)");
 		}
 	}
 

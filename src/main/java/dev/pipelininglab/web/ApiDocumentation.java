@@ -56,14 +56,14 @@ class ApiDocumentation {
 
 	@Bean
 	OpenAPI labOpenApi() {
-		return new OpenAPI()
-			.info(new Info().title("pipelining-lab")
-				.version("0.1.0")
-				.description("Measures Redis pipelining with Spring Data Redis and Lettuce: a loop of blocking calls"
-						+ " against executePipelined, multi-key commands, a Lua script and Lettuce async, for SET, GET,"
-						+ " RPOP and PING. GET endpoints answer when the run is done; POST /runs starts the same runs"
-						+ " as jobs to follow with Server-Sent Events. Every error is an RFC 9457 problem.")
-				.license(new License().name("see the repository")))
+		return new OpenAPI().info(new Info().title("pipelining-lab")
+			.version("0.1.0")
+			.description("Measures Redis pipelining with Spring Data Redis and Lettuce: a loop of blocking calls"
+					+ " against executePipelined, multi-key commands, a Lua script and Lettuce async, for SET, GET,"
+					+ " RPOP, PING, INCR, HSET, SADD, ZADD and LPUSH, with values of any size, request fan-out"
+					+ " and latency percentiles. GET endpoints answer when the run is done; POST /runs starts the same runs"
+					+ " as jobs to follow with Server-Sent Events. Every error is an RFC 9457 problem.")
+			.license(new License().name("see the repository")))
 			.addTagsItem(new Tag().name(SINGLE).description("One operation in one mode; answers when done"))
 			.addTagsItem(new Tag().name(MULTIPLE).description("Variants or batch sizes side by side on the same keys"))
 			.addTagsItem(new Tag().name(JOBS).description("Long runs started, followed and cancelled as jobs"))

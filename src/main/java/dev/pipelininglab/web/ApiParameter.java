@@ -22,11 +22,13 @@ import org.jspecify.annotations.Nullable;
 enum ApiParameter {
 
 	COUNT("count", In.PATH, Type.INTEGER, Endpoints.RUNS, "every run",
-			"How many commands: keys to SET or GET, elements to RPOP or RPUSH, PINGs", "10000",
-			(lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
+			"How many commands: keys to SET or GET, elements to RPOP, RPUSH or LPUSH, PINGs, INCRs, hash fields, set"
+					+ " or sorted-set members",
+			"10000", (lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
 
 	OP("op", In.PATH, Type.STRING, Endpoints.MULTIPLE, "/compare and /sweep",
-			"The command to run: set, get, rpop or ping", "set", (lab) -> Bounds.pattern("^(set|get|rpop|ping)$")),
+			"The command to run: set, get, rpop, ping, incr, hset, sadd, zadd or lpush", "set",
+			(lab) -> Bounds.pattern("^(set|get|rpop|ping|incr|hset|sadd|zadd|lpush)$")),
 
 	ID("id", In.PATH, Type.STRING, Endpoints.JOB, "/runs/{id}", "The run's id, from the Location of POST /runs",
 			"0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
@@ -69,6 +71,18 @@ enum ApiParameter {
 			"Comma-separated batch sizes, at most " + Constants.MAX_SWEEP_POINTS
 					+ ", each a valid batchSize. Default 1,10,100,1000,10000 up to count",
 			"1,10,100,1000,10000", (lab) -> Bounds.NONE),
+
+	VALUE_SIZE("valueSize", In.QUERY, Type.INTEGER, Endpoints.VALUES, "operations that carry values (not INCR, PING)",
+			"Bytes per value: value-<i>- followed by characters derived from i, so every variant writes the same"
+					+ " bytes and the read-back compares each value in full. Batches whose values would exceed"
+					+ " lab.limits.max-batch-bytes are shrunk, and the answer says so (default: the plain value-<i>)",
+			"16384", (lab) -> Bounds.of(1, lab.limits().maxValueSize(), null)),
+
+	REQUESTS("requests", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Fan-out: send the whole run of count items this many times, one request after the other, as an API"
+					+ " handler does per incoming request; latency percentiles are then per request. count x requests"
+					+ " is at most lab.limits.max-count",
+			"2000", (lab) -> Bounds.of(1, lab.limits().maxRequests(), 1)),
 
 	LIMIT("limit", In.QUERY, Type.INTEGER, List.of(Endpoints.JOBS), "GET /runs", "How many runs to list, newest first",
 			"20",
@@ -238,15 +252,26 @@ enum ApiParameter {
 		static final String JOBS = "/runs";
 
 		static final List<String> PIPELINED = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
-				"/pipeping/{count}", "/listinput/{count}", COMPARE, SWEEP);
+				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",
+				"/pipelpush/{count}", "/listinput/{count}", COMPARE, SWEEP);
 
 		static final List<String> SETS = List.of("/pipeset/{count}", "/loopset/{count}", COMPARE, SWEEP);
 
 		static final List<String> MULTIPLE = List.of(COMPARE, SWEEP);
 
 		static final List<String> RUNS = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
-				"/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
-				"/listinput/{count}", COMPARE, SWEEP);
+				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",
+				"/pipelpush/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
+				"/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}", "/loopzadd/{count}",
+				"/looplpush/{count}", "/listinput/{count}", COMPARE, SWEEP);
+
+		/**
+		 * Runs whose command carries values; in /compare and /sweep it depends on the
+		 * operation, checked there.
+		 */
+		static final List<String> VALUES = RUNS.stream()
+			.filter((path) -> !path.contains("ping") && !path.contains("incr"))
+			.toList();
 
 		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events");
 

@@ -19,7 +19,10 @@ class MissingSegments {
 
 	@GetMapping({ "/pipeset", "/pipeset/", "/pipeget", "/pipeget/", "/piperpop", "/piperpop/", "/pipeping",
 			"/pipeping/", "/loopset", "/loopset/", "/loopget", "/loopget/", "/looprpop", "/looprpop/", "/loopping",
-			"/loopping/", "/listinput", "/listinput/" })
+			"/loopping/", "/listinput", "/listinput/", "/pipeincr", "/pipeincr/", "/pipehset", "/pipehset/",
+			"/pipesadd", "/pipesadd/", "/pipezadd", "/pipezadd/", "/pipelpush", "/pipelpush/", "/loopincr",
+			"/loopincr/", "/loophset", "/loophset/", "/loopsadd", "/loopsadd/", "/loopzadd", "/loopzadd/", "/looplpush",
+			"/looplpush/" })
 	void count() {
 		throw new InvalidParameterException("count", "must be given in the path, e.g. /pipeset/10000");
 	}

@@ -78,6 +78,56 @@ class RunController {
 		return run(Operation.PING, Mode.LOOP, count, params);
 	}
 
+	@GetMapping("/pipeincr/{count}")
+	RunResult pipeIncr(@PathVariable long count, RunParams params) {
+		return run(Operation.INCR, Mode.PIPELINED, count, params);
+	}
+
+	@GetMapping("/pipehset/{count}")
+	RunResult pipeHset(@PathVariable long count, RunParams params) {
+		return run(Operation.HSET, Mode.PIPELINED, count, params);
+	}
+
+	@GetMapping("/pipesadd/{count}")
+	RunResult pipeSadd(@PathVariable long count, RunParams params) {
+		return run(Operation.SADD, Mode.PIPELINED, count, params);
+	}
+
+	@GetMapping("/pipezadd/{count}")
+	RunResult pipeZadd(@PathVariable long count, RunParams params) {
+		return run(Operation.ZADD, Mode.PIPELINED, count, params);
+	}
+
+	@GetMapping("/pipelpush/{count}")
+	RunResult pipeLpush(@PathVariable long count, RunParams params) {
+		return run(Operation.LPUSH, Mode.PIPELINED, count, params);
+	}
+
+	@GetMapping("/loopincr/{count}")
+	RunResult loopIncr(@PathVariable long count, RunParams params) {
+		return run(Operation.INCR, Mode.LOOP, count, params);
+	}
+
+	@GetMapping("/loophset/{count}")
+	RunResult loopHset(@PathVariable long count, RunParams params) {
+		return run(Operation.HSET, Mode.LOOP, count, params);
+	}
+
+	@GetMapping("/loopsadd/{count}")
+	RunResult loopSadd(@PathVariable long count, RunParams params) {
+		return run(Operation.SADD, Mode.LOOP, count, params);
+	}
+
+	@GetMapping("/loopzadd/{count}")
+	RunResult loopZadd(@PathVariable long count, RunParams params) {
+		return run(Operation.ZADD, Mode.LOOP, count, params);
+	}
+
+	@GetMapping("/looplpush/{count}")
+	RunResult loopLpush(@PathVariable long count, RunParams params) {
+		return run(Operation.LPUSH, Mode.LOOP, count, params);
+	}
+
 	@GetMapping("/listinput/{count}")
 	RunResult listInput(@PathVariable long count, RunParams params) {
 		return run(Operation.RPUSH, Mode.PIPELINED, count, params);

@@ -19,8 +19,8 @@ import org.jspecify.annotations.Nullable;
  * @param kind {@code single}, {@code compare} or {@code sweep}; when left out,
  * {@code compare} if {@code variants} is given, {@code sweep} if {@code batchSizes} is,
  * else {@code single}
- * @param operation {@code set}, {@code get}, {@code rpop}, {@code ping}; single runs also
- * {@code rpush}
+ * @param operation {@code set}, {@code get}, {@code rpop}, {@code ping}, {@code incr},
+ * {@code hset}, {@code sadd}, {@code zadd}, {@code lpush}; single runs also {@code rpush}
  * @param mode single runs: {@code loop}, {@code pipelined}, {@code multi-key},
  * {@code multi-key-hashtag}, {@code script} or {@code async}
  * @param count how many commands (keys, list elements, PINGs)
@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
 		@Nullable Double rtt, @Nullable Integer repeat, @Nullable List<String> variants,
-		@Nullable List<Integer> batchSizes) {
+		@Nullable List<Integer> batchSizes, @Nullable Integer valueSize, @Nullable Integer requests) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -39,7 +39,8 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 	RunParams params() {
 		return new RunParams(this.batchSize, this.sample, this.ttl, this.flushPolicy, this.rtt, this.repeat,
 				(this.variants != null) ? String.join(",", this.variants) : null, (this.batchSizes != null)
-						? String.join(",", this.batchSizes.stream().map(String::valueOf).toList()) : null);
+						? String.join(",", this.batchSizes.stream().map(String::valueOf).toList()) : null,
+				this.valueSize, this.requests);
 	}
 
 }

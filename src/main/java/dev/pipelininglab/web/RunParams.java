@@ -16,8 +16,10 @@ import org.jspecify.annotations.Nullable;
  * @param repeat comparisons and sweeps: timed passes per variant, the median is reported
  * @param variants comparisons: comma-separated variants, all by default
  * @param batchSizes sweeps: comma-separated batch sizes
+ * @param valueSize bytes per value, derived from the item (commands that carry values)
+ * @param requests fan-out: send the whole run this many times, as one request each
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
-		@Nullable String batchSizes) {
+		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests) {
 }

@@ -14,6 +14,7 @@ import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.run.Workload;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -188,7 +189,18 @@ class RunRequests {
 		return Operation.fromLabel(label)
 			.filter((operation) -> rpush || operation != Operation.RPUSH)
 			.orElseThrow(() -> new InvalidParameterException(parameter,
-					"must be one of set, get, rpop, ping" + (rpush ? ", rpush" : "") + ", got '" + label + "'"));
+					"must be one of " + String.join(", ", operationLabels(rpush)) + ", got '" + label + "'"));
+	}
+
+	/**
+	 * The operations {@code /compare} and {@code /sweep} take (and single runs, plus
+	 * RPUSH).
+	 */
+	static List<String> operationLabels(boolean rpush) {
+		return java.util.Arrays.stream(Operation.values())
+			.filter((operation) -> rpush || operation != Operation.RPUSH)
+			.map(Operation::label)
+			.toList();
 	}
 
 	private static <T> T required(String name, @Nullable T value) {
@@ -205,7 +217,26 @@ class RunRequests {
 		checkBatchSize("batchSize", batch, count);
 		int sample = (int) within(ApiParameter.SAMPLE, params.sample());
 		return new RunSpec(operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample,
-				ttl(operation, params.ttl()), rtt(params.rtt()), repeat);
+				ttl(operation, params.ttl()), rtt(params.rtt()), repeat, workload(operation, count, params));
+	}
+
+	private Workload workload(Operation operation, long count, RunParams params) {
+		int valueSize = 0;
+		if (params.valueSize() != null) {
+			if (!operation.carriesValues()) {
+				throw new InvalidParameterException(ApiParameter.VALUE_SIZE.parameterName(),
+						"must be left out: " + operation.label() + " carries no value");
+			}
+			valueSize = (int) within(ApiParameter.VALUE_SIZE, params.valueSize());
+		}
+		int requests = (int) within(ApiParameter.REQUESTS, params.requests());
+		if (count * requests > this.limits.maxCount()) {
+			throw new InvalidParameterException(ApiParameter.REQUESTS.parameterName(),
+					"must be at most " + (this.limits.maxCount() / count) + " for a count of " + count
+							+ " (count x requests at most " + this.limits.maxCount() + "), got " + requests
+							+ "; fan-out repeats a small run, e.g. count 30");
+		}
+		return Workload.of(valueSize, requests, this.limits.maxBatchBytes());
 	}
 
 	private void checkBatchSize(String name, int size, long count) {
@@ -261,7 +292,7 @@ class RunRequests {
 			throw new InvalidParameterException(parameter.parameterName(), "must be given");
 		}
 		return within(parameter.parameterName(), bounds, given.longValue(),
-				(parameter == ApiParameter.TTL) ? " seconds" : "");
+				(parameter == ApiParameter.TTL) ? " seconds" : (parameter == ApiParameter.VALUE_SIZE) ? " bytes" : "");
 	}
 
 	private static long within(String name, ApiParameter.Bounds bounds, long value, String unit) {

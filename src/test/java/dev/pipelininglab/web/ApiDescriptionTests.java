@@ -28,7 +28,9 @@ class ApiDescriptionTests extends AppOnTestRedis {
 	private static final List<String> PATHS = List.of("/", "/keys", "/pipeset/{count}", "/pipeget/{count}",
 			"/piperpop/{count}", "/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}",
 			"/loopping/{count}", "/listinput/{count}", "/compare/{op}/{count}", "/sweep/{op}/{count}", "/runs",
-			"/runs/{id}", "/runs/{id}/events");
+			"/runs/{id}", "/runs/{id}/events", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}",
+			"/pipezadd/{count}", "/pipelpush/{count}", "/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}",
+			"/loopzadd/{count}", "/looplpush/{count}");
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
@@ -71,6 +73,10 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		assertThat(parameter(pipeset, "repeat")).as("repeat does not apply to /pipeset").isNull();
 		assertThat(pipeset.path("responses").propertyNames()).contains("200", "400", "409", "503");
 		assertThat(parameter(spec.at("/paths/~1compare~1{op}~1{count}/get"), "variants")).isNotNull();
+		assertThat(parameter(pipeset, "valueSize").at("/schema/maximum").asInt()).isEqualTo(1_048_576);
+		assertThat(parameter(pipeset, "requests").at("/schema/maximum").asInt()).isEqualTo(100_000);
+		assertThat(parameter(spec.at("/paths/~1pipeincr~1{count}/get"), "valueSize")).as("INCR carries no value")
+			.isNull();
 
 		JsonNode start = spec.at("/paths/~1runs/post");
 		assertThat(start.path("responses").has("202")).isTrue();

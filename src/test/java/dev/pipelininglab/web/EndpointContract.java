@@ -201,6 +201,25 @@ abstract class EndpointContract {
 	}
 
 	@Test
+	void newOperationsVerifyEveryItemOnThisTopology() throws Exception {
+		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
+			String sized = op.equals("incr") ? "" : "&valueSize=40";
+			String body = this.mvc
+				.perform(get("/compare/" + op + "/400?batchSize=150&variants=loop,pipelined,multi-key,async" + sized))
+				.andExpect(status().isOk())
+				.andExpect(jsonPath("$.topology").value(topology()))
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
+			List<Integer> verified = JsonPath.read(body, "$.results[*].verified");
+			assertThat(verified).as(op).hasSize(op.equals("incr") ? 3 : 4).containsOnly(400);
+			assertThat(JsonPath.<List<String>>read(body, "$.results[*].latency.per")).as(op)
+				.containsExactly(op.equals("incr") ? new String[] { "command", "batch", "batch" }
+						: new String[] { "command", "batch", "batch", "batch" });
+		}
+	}
+
+	@Test
 	void pingEndpointsCountPongs() throws Exception {
 		this.mvc.perform(get("/pipeping/3000?batchSize=1000"))
 			.andExpect(status().isOk())

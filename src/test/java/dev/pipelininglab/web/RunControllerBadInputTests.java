@@ -103,6 +103,17 @@ class RunControllerBadInputTests {
 			/sweep/warp/10                          | op
 			/compare/ping/10?ttl=5                  | ttl
 			/pipeping/0                             | count
+			/pipeset/10?valueSize=0                 | valueSize
+			/pipeset/10?valueSize=1048577           | valueSize
+			/pipehset/10?valueSize=big              | valueSize
+			/pipeincr/10?valueSize=16               | valueSize
+			/loopping/10?valueSize=16               | valueSize
+			/compare/incr/10?valueSize=16           | valueSize
+			/compare/get/30?requests=0              | requests
+			/compare/get/30?requests=100001         | requests
+			/pipeget/1000?requests=10001            | requests
+			/loopzadd/abc                           | count
+			/compare/lpush/10?ttl=5                 | ttl
 			""")
 	@MethodSource("everyEndpointAndParameter")
 	void badInputIsA400ProblemNamingTheParameter(String uri, String parameter) throws Exception {
@@ -119,7 +130,8 @@ class RunControllerBadInputTests {
 	 * Path endpoints that run one mode, with whether they pipeline and whether they SET.
 	 */
 	private static final List<String> SINGLE = List.of("pipeset", "pipeget", "piperpop", "pipeping", "loopset",
-			"loopget", "looprpop", "loopping", "listinput");
+			"loopget", "looprpop", "loopping", "listinput", "pipeincr", "pipehset", "pipesadd", "pipezadd", "pipelpush",
+			"loopincr", "loophset", "loopsadd", "loopzadd", "looplpush");
 
 	/** Every way to get a number wrong, in the path or in a query parameter. */
 	private static final List<String> NOT_A_COUNT = List.of("abc", "-1", "0", "1.5", "1e3", "0x10", "#10", "%20", "+10",
@@ -135,7 +147,7 @@ class RunControllerBadInputTests {
 		List<Arguments> cases = new ArrayList<>();
 		List<String> runs = new ArrayList<>();
 		SINGLE.forEach((endpoint) -> runs.add("/" + endpoint + "/"));
-		for (String op : List.of("set", "get", "rpop", "ping")) {
+		for (String op : List.of("set", "get", "rpop", "ping", "incr", "hset", "sadd", "zadd", "lpush")) {
 			runs.add("/compare/" + op + "/");
 			runs.add("/sweep/" + op + "/");
 		}
@@ -164,6 +176,14 @@ class RunControllerBadInputTests {
 			}
 			for (String value : List.of("0", "-2", "1001", "slow", "NaN", "Infinity", "0x1p3", "1e2")) {
 				cases.add(Arguments.of(uri + "?rtt=" + value, "rtt"));
+			}
+			boolean carriesValues = !run.contains("ping") && !run.contains("incr");
+			for (String value : carriesValues ? List.of("0", "-1", "1048577", "abc", "1.5", "2147483648")
+					: List.of("16")) {
+				cases.add(Arguments.of(uri + "?valueSize=" + value, "valueSize"));
+			}
+			for (String value : List.of("0", "-1", "100001", "abc", "1.5", "2147483648")) {
+				cases.add(Arguments.of(uri + "?requests=" + value, "requests"));
 			}
 			if (single) {
 				cases.add(Arguments.of(uri + "?repeat=3", "repeat"));
@@ -209,7 +229,7 @@ class RunControllerBadInputTests {
 
 	@Test
 	void unknownEndpointIsA404Problem() throws Exception {
-		this.mvc.perform(get("/pipeincr/10"))
+		this.mvc.perform(get("/pipeflushall/10"))
 			.andExpect(status().isNotFound())
 			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
 	}

@@ -133,7 +133,11 @@ class RunJobControllerTests {
 			`{"operation": "set", "mode": "pipelined", "count": 0}`                                  | count
 			`{"operation": "set", "mode": "pipelined", "count": 10000001}`                           | count
 			`{"mode": "pipelined", "count": 10}`                                                     | operation
-			`{"operation": "incr", "mode": "pipelined", "count": 10}`                                | operation
+			`{"operation": "getdel", "mode": "pipelined", "count": 10}`                              | operation
+			`{"operation": "incr", "mode": "pipelined", "count": 10, "valueSize": 16}`               | valueSize
+			`{"operation": "hset", "mode": "loop", "count": 10, "valueSize": 1048577}`               | valueSize
+			`{"operation": "get", "count": 30, "variants": ["loop"], "requests": 0}`                 | requests
+			`{"operation": "get", "count": 30000, "variants": ["loop"], "requests": 1000}`           | requests
 			`{"operation": "rpush", "count": 10, "variants": ["loop"]}`                              | operation
 			`{"operation": "set", "count": 10}`                                                      | mode
 			`{"operation": "set", "mode": "teleport", "count": 10}`                                  | mode
@@ -253,7 +257,7 @@ class RunJobControllerTests {
 	private static RunRecord record(RunStatus status) {
 		Instant now = Instant.now();
 		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "pipelined", 1000, 100, 10, null,
-				"flush-on-close", null, null, null, null);
+				"flush-on-close", null, null, null, null, null, null);
 		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false, "test:1", now,
 				null, null, now, null, null, null);
 	}

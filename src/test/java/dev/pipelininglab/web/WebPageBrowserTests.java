@@ -142,6 +142,14 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(chart("datasets")).isEqualTo("ops/s|speedup against the loop (×)");
 		assertThat(paintedPixels()).as("the chart drew bars").isGreaterThan(1000);
 
+		// Latency percentiles beside throughput: one row per variant, on a log axis.
+		List<List<String>> latency = tableRows("#latency-table");
+		assertThat(latency).extracting((row) -> row.get(0))
+			.containsExactly("loop", "pipelined-flush-on-close", "multi-key", "async");
+		assertThat(latency).extracting((row) -> row.get(1)).containsExactly("command", "batch", "batch", "batch");
+		assertThat(((JavascriptExecutor) browser)
+			.executeScript("return Chart.getChart('latency-chart').options.scales.y.type")).isEqualTo("logarithmic");
+
 		waitFor(() -> !tableRows("#history").isEmpty());
 		assertThat(tableRows("#history").get(0)).contains("compare", "SET", "30,000", "DONE", "100%");
 		screenshot("web-page-compare.png");

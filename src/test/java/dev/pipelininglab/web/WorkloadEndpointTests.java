@@ -1,0 +1,312 @@
+package dev.pipelininglab.web;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * Value sizes, redis-benchmark's commands, latency percentiles and request fan-out, on a
+ * real standalone Redis; every write is checked on the Redis state, read with a template
+ * of the test's own, not only on the answer.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.limits.max-batch-bytes=4194304" })
+@AutoConfigureMockMvc
+class WorkloadEndpointTests {
+
+	private static final int MAX_VALUE_SIZE = 1_048_576;
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	KeySpace keys;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.standalone().addTo(registry);
+	}
+
+	@BeforeEach
+	void startEmpty() {
+		RedisTestServers.standalone().flushAll();
+	}
+
+	/**
+	 * Each new operation with each variant that can run it, on its own, so the state it
+	 * leaves is its own; values of 100 bytes, so every variant writes the same sized
+	 * bytes.
+	 */
+	@ParameterizedTest(name = "{0} {1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			incr  | loop
+			incr  | pipelined-flush-each-command
+			incr  | pipelined-flush-on-close
+			incr  | pipelined-buffered-50
+			incr  | script
+			incr  | async
+			hset  | loop
+			hset  | pipelined-flush-each-command
+			hset  | pipelined-flush-on-close
+			hset  | pipelined-buffered-50
+			hset  | multi-key
+			hset  | script
+			hset  | async
+			sadd  | loop
+			sadd  | pipelined-flush-each-command
+			sadd  | pipelined-flush-on-close
+			sadd  | pipelined-buffered-50
+			sadd  | multi-key
+			sadd  | script
+			sadd  | async
+			zadd  | loop
+			zadd  | pipelined-flush-each-command
+			zadd  | pipelined-flush-on-close
+			zadd  | pipelined-buffered-50
+			zadd  | multi-key
+			zadd  | script
+			zadd  | async
+			lpush | loop
+			lpush | pipelined-flush-each-command
+			lpush | pipelined-flush-on-close
+			lpush | pipelined-buffered-50
+			lpush | multi-key
+			lpush | script
+			lpush | async
+			""")
+	void everyVariantOfANewOperationLeavesExactlyWhatItSent(String op, String variant) throws Exception {
+		int count = 300;
+		String sized = op.equals("incr") ? "" : "&valueSize=100";
+		String body = this.mvc
+			.perform(get("/compare/" + op + "/" + count + "?batchSize=120&variants=" + variant + sized))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.skipped").isEmpty())
+			.andExpect(jsonPath("$.results[0].variant").value(variant))
+			.andExpect(jsonPath("$.results[0].written").value(count))
+			.andExpect(jsonPath("$.results[0].verified").value(count))
+			.andExpect(jsonPath("$.results[0].latency.p50").isNumber())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		if (!op.equals("incr")) {
+			assertThat(JsonPath.<String>read(body, "$.results[0].note")).contains("one key");
+			assertThat(JsonPath.<Integer>read(body, "$.results[0].payload.valueSize")).isEqualTo(100);
+		}
+		assertState(op, count, 100);
+	}
+
+	@Test
+	void incrHasNoMultiArgumentFormAndTheComparisonSaysSo() throws Exception {
+		this.mvc.perform(get("/compare/incr/100?variants=loop,multi-key"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.results.length()").value(1))
+			.andExpect(jsonPath("$.skipped[0].variant").value("multi-key"))
+			.andExpect(jsonPath("$.skipped[0].reason").value(org.hamcrest.Matchers.containsString("INCR")));
+	}
+
+	@Test
+	void singleRunEndpointsOfTheNewOperationsWriteTheSameAsEachOther() throws Exception {
+		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
+			for (String mode : List.of("pipe", "loop")) {
+				RedisTestServers.standalone().flushAll();
+				this.mvc.perform(get("/" + mode + op + "/250?batchSize=100"))
+					.andExpect(status().isOk())
+					.andExpect(jsonPath("$.operation").value(op))
+					.andExpect(jsonPath("$.written").value(250))
+					.andExpect(jsonPath("$.verified").value(250));
+				assertState(op, 250, 0);
+			}
+		}
+	}
+
+	@Test
+	void incrSingleRunsCountOnlyTheirOwnIncrements() throws Exception {
+		this.mvc.perform(get("/pipeincr/100")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(100));
+		this.mvc.perform(get("/loopincr/40")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(40));
+		assertThat(this.redis.opsForValue().get(this.keys.counterKey())).isEqualTo("140");
+	}
+
+	@Test
+	void smallestValueSizeIsOneByteDerivedFromTheItem() throws Exception {
+		this.mvc.perform(get("/pipeset/100?valueSize=1&sample=2"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(100))
+			.andExpect(jsonPath("$.payload.valueSize").value(1))
+			.andExpect(jsonPath("$.payload.bytesPerSecond").isNumber())
+			.andExpect(jsonPath("$.sample[0]").value("v"));
+		for (long i : new long[] { 0, 99 }) {
+			assertThat(this.redis.opsForValue().get(this.keys.key(i))).isEqualTo("v");
+		}
+	}
+
+	@Test
+	void largestValueSizeIsWrittenAndVerifiedInFullInBatchesTheBudgetShrank() throws Exception {
+		// 4 MiB budget in this test: four 1 MiB values per batch, not the ten asked for.
+		this.mvc.perform(get("/pipeset/10?valueSize=" + MAX_VALUE_SIZE + "&sample=1"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(10))
+			.andExpect(jsonPath("$.batchSize").value(4))
+			.andExpect(jsonPath("$.batches").value(3))
+			.andExpect(jsonPath("$.payload.batchSizeAsked").value(10))
+			.andExpect(jsonPath("$.payload.maxBatchBytes").value(4194304))
+			.andExpect(jsonPath("$.note").value(org.hamcrest.Matchers.containsString("lab.limits.max-batch-bytes")))
+			.andExpect(jsonPath("$.sample[0]").value(org.hamcrest.Matchers.endsWith("(1048576 bytes)")));
+		for (long i : new long[] { 0, 9 }) {
+			String value = this.redis.opsForValue().get(this.keys.key(i));
+			assertThat(value).hasSize(MAX_VALUE_SIZE).startsWith("value-" + i + "-");
+			assertThat(value.getBytes(StandardCharsets.US_ASCII)).isEqualTo(this.keys.valueBytes(i, MAX_VALUE_SIZE));
+		}
+		this.mvc.perform(get("/loophset/3?valueSize=" + MAX_VALUE_SIZE))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(3));
+	}
+
+	@Test
+	void sizedValuesDifferPerItemAndAreTheSameInEveryVariant() throws Exception {
+		assertThat(this.keys.valueBytes(1, 64)).isNotEqualTo(this.keys.valueBytes(2, 64)).hasSize(64);
+		assertThat(this.keys.valueBytes(7, 5000)).isEqualTo(this.keys.valueBytes(7, 5000));
+		String body = this.mvc.perform(get("/compare/set/200?valueSize=2000&batchSize=50"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].verified")).hasSizeGreaterThanOrEqualTo(5)
+			.containsOnly(200);
+		List<Map<String, Object>> gets = JsonPath
+			.read(this.mvc.perform(get("/compare/get/200?valueSize=2000&variants=loop,pipelined,multi-key,async"))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsString(), "$.results[*]");
+		assertThat(gets).hasSize(4).allSatisfy((result) -> assertThat(result.get("hits")).isEqualTo(200));
+	}
+
+	@Test
+	void everyRunReportsLatencyPercentilesPerRoundTrip() throws Exception {
+		checkOrdered(this.mvc.perform(get("/loopset/200"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.latency.per").value("command"))
+			.andExpect(jsonPath("$.latency.samples").value(200))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+		checkOrdered(this.mvc.perform(get("/pipeget/1000?batchSize=100"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.latency.per").value("batch"))
+			.andExpect(jsonPath("$.latency.samples").value(10))
+			.andReturn()
+			.getResponse()
+			.getContentAsString());
+	}
+
+	@Test
+	void fanOutReportsPerRequestPercentilesForEveryVariant() throws Exception {
+		String body = this.mvc.perform(get("/compare/get/30?requests=200&variants=loop,pipelined,multi-key,async"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		List<Map<String, Object>> results = JsonPath.read(body, "$.results[*]");
+		assertThat(results).hasSize(4);
+		for (int i = 0; i < results.size(); i++) {
+			String result = "$.results[" + i + "]";
+			assertThat(JsonPath.<String>read(body, result + ".latency.per")).isEqualTo("request");
+			assertThat(JsonPath.<Integer>read(body, result + ".latency.samples")).isEqualTo(200);
+			assertThat(JsonPath.<Integer>read(body, result + ".fanOut.requests")).isEqualTo(200);
+			assertThat(JsonPath.<Integer>read(body, result + ".hits")).isEqualTo(30 * 200);
+			assertThat(JsonPath.<Integer>read(body, result + ".count")).isEqualTo(30);
+			checkOrdered(JsonPath.parse(body).read(result).toString(), result, body);
+		}
+		this.mvc.perform(get("/pipeincr/30?requests=50"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.written").value(1500))
+			.andExpect(jsonPath("$.verified").value(1500))
+			.andExpect(jsonPath("$.latency.per").value("request"));
+	}
+
+	private static void checkOrdered(String body) {
+		checkOrdered(body, "$", body);
+	}
+
+	private static void checkOrdered(String ignored, String path, String body) {
+		double p50 = number(body, path + ".latency.p50");
+		double p90 = number(body, path + ".latency.p90");
+		double p99 = number(body, path + ".latency.p99");
+		double p999 = number(body, path + ".latency.p999");
+		double max = number(body, path + ".latency.max");
+		assertThat(p50).isPositive();
+		assertThat(p50).isLessThanOrEqualTo(p90);
+		assertThat(p90).isLessThanOrEqualTo(p99);
+		assertThat(p99).isLessThanOrEqualTo(p999);
+		assertThat(p999).isLessThanOrEqualTo(max);
+	}
+
+	private static double number(String body, String path) {
+		return JsonPath.<Number>read(body, path).doubleValue();
+	}
+
+	/** What the operation must have left in Redis after {@code count} items. */
+	private void assertState(String op, int count, int valueSize) {
+		switch (op) {
+			case "incr" ->
+				assertThat(this.redis.opsForValue().get(this.keys.counterKey())).isEqualTo(String.valueOf(count));
+			case "hset" -> {
+				assertThat(this.redis.opsForHash().size(this.keys.hashKey())).isEqualTo(count);
+				for (long i = 0; i < count; i++) {
+					assertThat(this.redis.opsForHash().get(this.keys.hashKey(), this.keys.field(i)))
+						.isEqualTo(this.keys.value(i, valueSize));
+				}
+			}
+			case "sadd" -> {
+				assertThat(this.redis.opsForSet().size(this.keys.setKey())).isEqualTo(count);
+				for (long i = 0; i < count; i++) {
+					assertThat(this.redis.opsForSet().isMember(this.keys.setKey(), this.keys.value(i, valueSize)))
+						.isTrue();
+				}
+			}
+			case "zadd" -> {
+				assertThat(this.redis.opsForZSet().size(this.keys.sortedSetKey())).isEqualTo(count);
+				for (long i = 0; i < count; i++) {
+					assertThat(this.redis.opsForZSet().score(this.keys.sortedSetKey(), this.keys.value(i, valueSize)))
+						.isEqualTo((double) i);
+				}
+			}
+			case "lpush" -> {
+				List<String> list = this.redis.opsForList().range(this.keys.listKey(), 0, -1);
+				assertThat(list).hasSize(count);
+				for (int j = 0; j < count; j++) {
+					assertThat(list.get(j)).isEqualTo(this.keys.value(count - 1 - j, valueSize));
+				}
+			}
+			default -> throw new IllegalArgumentException(op);
+		}
+		// Everything under the prefix, and nothing but the operation's own key (the
+		// warm-up's are gone).
+		assertThat(this.redis.keys(this.keys.scanPattern()))
+			.containsExactly((String) dev.pipelininglab.run.Operation.fromLabel(op).orElseThrow().key(this.keys));
+	}
+
+}
