@@ -90,14 +90,6 @@ class DemoData {
 	}
 
 	/**
-	 * Reads keys {@code 0..count-1} back and counts those holding exactly the value
-	 * written; the values read go into {@code sample} while it has room.
-	 */
-	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample) {
-		return verify(Operation.SET, keys, count, batchSize, 0, sample);
-	}
-
-	/**
 	 * Reads back what items {@code 0..count-1} wrote, in batches, and counts the items
 	 * whose value is there in full: SET a key holding exactly the value, HSET a field,
 	 * SADD a member, ZADD a member with its index as score, LPUSH the head of the list
