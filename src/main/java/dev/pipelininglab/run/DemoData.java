@@ -9,6 +9,7 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
@@ -114,7 +115,7 @@ class DemoData {
 			long i = start;
 			for (Object reply : replies) {
 				// LRANGE answers the whole batch in one reply; the others one per item.
-				List<?> values = (reply instanceof List<?> list) ? list : List.of(reply);
+				List<?> values = (reply instanceof List<?> list) ? list : java.util.Collections.singletonList(reply);
 				for (Object value : values) {
 					long item = (operation == Operation.LPUSH) ? count - 1 - i : i;
 					byte[] expected = keys.valueBytes(item, valueSize);
@@ -163,7 +164,7 @@ class DemoData {
 		}
 	}
 
-	private static boolean matches(Operation operation, Object value, byte[] expected, long item) {
+	private static boolean matches(Operation operation, @Nullable Object value, byte[] expected, long item) {
 		return switch (operation) {
 			case SADD -> Boolean.TRUE.equals(value);
 			case ZADD -> (value instanceof Double score) && score == item;
