@@ -67,8 +67,11 @@ class Redis:
     def version(self):
         return re.search(r"redis_version:(\S+)", self.cli("INFO", "server")).group(1)
 
-    def benchmark(self, test, pipeline, requests, distinct):
-        args = ["redis-benchmark", "-p", str(self.port), "-c", "1", "-P", str(pipeline), "-n", str(requests),
+    def connections_received(self):
+        return int(re.search(r"total_connections_received:(\d+)", self.cli("INFO", "stats")).group(1))
+
+    def benchmark(self, test, pipeline, requests, distinct, clients=1):
+        args = ["redis-benchmark", "-p", str(self.port), "-c", str(clients), "-P", str(pipeline), "-n", str(requests),
                 "-t", test, "--csv"]
         if distinct:
             args += ["-r", "100000000"]
@@ -151,6 +154,73 @@ def ceiling(redis, requests):
     return rows
 
 
+CLIENT_WAYS = (("loop", "shared"), ("loop", "pooled"), ("pipelined", None))
+
+
+def clients_runs(app, redis, count, clients_list):
+    """clients x {loop shared, loop pooled, pipelined} x {lettuce, jedis} for `count` SETs, plus redis-benchmark
+    -c C with -P 1 and -P 1000 on the same server, and the connections the server counted for each."""
+    rows = []
+    for clients in clients_list:
+        for pipeline in (1, 1000):
+            redis.flush()
+            before = redis.connections_received()
+            rate = redis.benchmark("set", pipeline, count, distinct=True, clients=clients)["set"]
+            # The redis-cli that asks for the count after the run is one more connection.
+            opened = redis.connections_received() - before - 1
+            rows.append(dict(clients=clients, connector="redis-benchmark", way=f"-P {pipeline}", ops=rate,
+                             used=opened, opened=opened))
+        for connector in ("lettuce", "jedis"):
+            for mode, connection in CLIENT_WAYS:
+                way = f"{mode} {connection}" if connection else mode
+                if connector == "jedis" and connection == "shared":
+                    rows.append(dict(clients=clients, connector=connector, way=way,
+                                     skipped="Jedis has no shared connection"))
+                    continue
+                print(f"clients {clients} {connector} {way}", file=sys.stderr)
+                redis.flush()
+                path = "/loopset" if mode == "loop" else "/pipeset"
+                query = f"?clients={clients}&connector={connector}&sample=0"
+                if connection:
+                    query += f"&connection={connection}"
+                r = app.run(f"{path}/{count}{query}")
+                spread = r.get("clients", {}).get("opsPerSecond")
+                rows.append(dict(clients=clients, connector=connector, way=way, ops=r["opsPerSecond"],
+                                 spread=spread, latency=r["latency"], used=r.get("connections", {}).get("used"),
+                                 opened=r.get("connections", {}).get("opened"), verified=r.get("verified")))
+    redis.flush()
+    return rows
+
+
+def clients_table(count, rows):
+    lines = [f"## Many clients at once: {fmt(count)} SETs split between C clients", "",
+             "Each client is a thread with its own disjoint key range; all start together. `loop shared` is Spring "
+             "Boot's default (one native Lettuce connection for every thread), `loop pooled` borrows a connection "
+             "per call, `pipelined` is `executePipelined` in batches of the default size per client. Server "
+             "connections are counted by the Redis server (`CLIENT LIST` for the app's runs, "
+             "`total_connections_received` for redis-benchmark). Latency: per command for the loop, per batch for "
+             "pipelines.", "",
+             "| clients | connector | way | ops/s | per-client ops/s (min–max) | p50 ms | p99 ms | "
+             "server connections used | opened during run | verified |",
+             "|---:|---|---|---:|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        if "skipped" in row:
+            lines.append(f"| {row['clients']} | {row['connector']} | {row['way']} | skipped: {row['skipped']} "
+                         f"| | | | | | |")
+            continue
+        spread = row.get("spread")
+        spread_text = f"{fmt(spread['min'])}–{fmt(spread['max'])}" if spread else ""
+        latency = row.get("latency")
+        p50 = f"{latency['p50']:.3f}" if latency else ""
+        p99 = f"{latency['p99']:.3f}" if latency else ""
+        verified = fmt(row["verified"]) if row.get("verified") is not None else ""
+        lines.append(f"| {row['clients']} | {row['connector']} | {row['way']} | {fmt(row['ops'])} | {spread_text} | "
+                     f"{p50} | {p99} | {row['used'] if row['used'] is not None else 'n/a'} | "
+                     f"{row['opened'] if row['opened'] is not None else 'n/a'} | {verified} |")
+    lines.append("")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -160,8 +230,13 @@ def main():
     parser.add_argument("--rtt-ms", type=float, default=0, help="also compare loop and pipeline through the relay")
     parser.add_argument("--rtt-count", type=int, default=100_000)
     parser.add_argument("--big", type=int, default=0, help="also run /pipeset/N at -Xmx256m (e.g. 10000000)")
+    parser.add_argument("--clients", default="1,4,16,64",
+                        help="client counts for the many-clients table; empty to leave it out")
+    parser.add_argument("--clients-count", type=int, default=100_000, help="SETs per row of the many-clients table")
+    parser.add_argument("--clients-only", action="store_true", help="run only the many-clients table")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
+    clients_list = [int(c) for c in args.clients.split(",") if c.strip()]
 
     for tool in ("redis-server", "redis-cli", "redis-benchmark", "java"):
         if not shutil.which(tool):
@@ -172,6 +247,15 @@ def main():
     lines = []
     try:
         facts = machine_facts(redis)
+        if args.clients_only:
+            app = App(args.jar, redis, workdir)
+            try:
+                rows = clients_runs(app, redis, args.clients_count, clients_list)
+            finally:
+                app.stop()
+            lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
+            lines += clients_table(args.clients_count, rows)
+            return write_report(lines, args.out)
         print("ceiling: redis-benchmark -c 1 ...", file=sys.stderr)
         ceilings = ceiling(redis, 1_000_000)
         top = dict(ceilings[-1][1])
@@ -215,6 +299,8 @@ def main():
 
             sweep = app.run(f"/sweep/set/100000?batchSizes=1,10,100,1000,10000,100000&repeat={args.repeat}&sample=0")
             redis.flush()
+
+            clients_rows = clients_runs(app, redis, args.clients_count, clients_list) if clients_list else None
 
             rtt = None
             if args.rtt_ms > 0:
@@ -288,6 +374,9 @@ def main():
             lines.append(f"| {fmt(r['batchSize'])} | {r['elapsedMillis']:,.1f} | {fmt(r['opsPerSecond'])} |")
         lines.append("")
 
+        if clients_rows:
+            lines += clients_table(args.clients_count, clients_rows)
+
         if rtt:
             lines += [f"## Added round trip: {args.rtt_ms:g} ms through the latency relay "
                       f"(measured PING {rtt['results'][0]['measuredRttMillis']} ms)", "",
@@ -309,12 +398,15 @@ def main():
                       f"{ooms} |", ""]
     finally:
         redis.stop()
+    write_report(lines, args.out)
 
+
+def write_report(lines, out):
     report = "\n".join(lines)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(report + "\n")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(report + "\n")
     print(report)
-    print(f"\nwritten to {args.out}", file=sys.stderr)
+    print(f"\nwritten to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #   scripts/benchmark.sh --rtt-ms 2 --big 10000000   # plus the RTT lab and 10M SETs at -Xmx256m
 #   scripts/benchmark.sh --counts 10000,100000 --repeat 1   # quicker
 #   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
+#   scripts/benchmark.sh --clients-only --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B package -Dmaven.test.skip=true

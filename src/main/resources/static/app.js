@@ -53,8 +53,19 @@
     if (number('batchSize') !== undefined) {
       request.batchSize = number('batchSize');
     }
-    if (value('flushPolicy') !== '') {
+    const jedis = selected !== 'compare' && value('connector') === 'jedis';
+    if (value('flushPolicy') !== '' && !jedis) {
       request.flushPolicy = value('flushPolicy');
+    }
+    if (number('clients') !== undefined && number('clients') !== 1) {
+      request.clients = number('clients');
+    }
+    if (jedis) {
+      request.connector = 'jedis';
+    }
+    const loopLike = ['loop', 'multi-key', 'multi-key-hashtag', 'script'];
+    if (value('connection') !== '' && (selected === 'compare' || (selected === 'single' && loopLike.includes(value('mode'))))) {
+      request.connection = value('connection');
     }
     if (selected !== 'single' && number('repeat') !== undefined) {
       request.repeat = number('repeat');
@@ -225,7 +236,7 @@
       + (rows[0] ? rows[0].topology : 'Redis') + ' · run ' + record.id + ' · finished ' + when(record.finishedAt);
     const tbody = document.querySelector('#results-table tbody');
     tbody.replaceChildren(...rows.map((result) => row([
-      result.variant,
+      label(result),
       num(result.batchSize), num(result.batches), decimal.format(result.elapsedMillis), num(result.opsPerSecond),
       result.speedup != null ? decimal.format(result.speedup) + '×' : '',
       checked(result),
@@ -240,6 +251,25 @@
       return item;
     }));
     draw(record.kind, rows);
+  }
+
+  // The variant plus who sent it: connector (when not in the variant's name), connection, clients, and the TCP
+  // connections the server counted.
+  function label(result) {
+    const parts = [result.variant];
+    if (result.connector) {
+      if (!result.variant.startsWith(result.connector.name)) {
+        parts.push(result.connector.name);
+      }
+      parts.push(result.connector.connection);
+    }
+    if (result.clients) {
+      parts.push(result.clients.count + ' clients');
+    }
+    if (result.connections) {
+      parts.push(result.connections.used + (result.connections.used === 1 ? ' connection' : ' connections'));
+    }
+    return parts.join(' · ');
   }
 
   function checked(result) {
@@ -311,7 +341,7 @@
       }
       chart = new Chart(canvas, {
         type: 'bar',
-        data: { labels: rows.map((result) => result.variant), datasets },
+        data: { labels: rows.map(label), datasets },
         options: { ...common, scales },
       });
     }

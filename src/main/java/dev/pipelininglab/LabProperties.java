@@ -59,7 +59,7 @@ public record LabProperties(
 			@DefaultValue("10000") @Min(1) int defaultBatchSize,
 			@DefaultValue("100000") @Min(1) @Max(1_000_000) int maxBatchSize,
 			@DefaultValue("10") @Min(0) int defaultSample, @DefaultValue("1000") @Min(0) @Max(100_000) int maxSample,
-			@DefaultValue("9") @Min(1) @Max(100) int maxRepeat) {
+			@DefaultValue("9") @Min(1) @Max(100) int maxRepeat, @DefaultValue("64") @Min(1) @Max(256) int maxClients) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

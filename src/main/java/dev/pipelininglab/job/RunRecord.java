@@ -50,11 +50,15 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param repeat comparisons and sweeps only
 	 * @param variants comparisons only
 	 * @param batchSizes sweeps only
+	 * @param clients threads sending at once
+	 * @param connector lettuce or jedis; comparisons name Jedis variants instead
+	 * @param connection shared or pooled
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
 			@Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
-			@Nullable List<String> variants, @Nullable List<Integer> batchSizes) {
+			@Nullable List<String> variants, @Nullable List<Integer> batchSizes, int clients,
+			@Nullable String connector, @Nullable String connection) {
 	}
 
 	/**

@@ -40,7 +40,7 @@ class DemoData {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
-				NodeConnections.connect(connection, route.factory());
+				NodeConnections.connect(connection, route.lettuce());
 				for (long i = start; i < to; i++) {
 					connection.keyCommands().unlink(keys.keyBytes(i));
 				}
@@ -88,7 +88,7 @@ class DemoData {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			List<Object> values = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
-				NodeConnections.connect(connection, route.factory());
+				NodeConnections.connect(connection, route.lettuce());
 				for (long i = start; i < to; i++) {
 					connection.stringCommands().get(keys.keyBytes(i));
 				}

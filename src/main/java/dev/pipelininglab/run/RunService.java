@@ -4,14 +4,18 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
+import dev.pipelininglab.redis.ServerConnections;
+import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -72,8 +76,11 @@ public class RunService {
 
 	private final ClusterLayout layout;
 
+	private final ServerConnections server;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout) {
+			ClusterLayout layout, ServerConnections server) {
+		this.server = server;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
@@ -87,7 +94,30 @@ public class RunService {
 	 * @return null when the spec can run here, else why not
 	 */
 	public @Nullable String unsupported(RunSpec spec) {
-		return this.runners.get(spec.mode()).unsupported(spec, this.topology);
+		String connector = connectorUnsupported(spec);
+		return (connector != null) ? connector : this.runners.get(spec.mode()).unsupported(spec, this.topology);
+	}
+
+	/**
+	 * What the Jedis connector cannot do here; null when it can (or for Lettuce).
+	 */
+	private @Nullable String connectorUnsupported(RunSpec spec) {
+		if (spec.senders().connector() != Connector.JEDIS) {
+			return null;
+		}
+		if (spec.mode() == Mode.ASYNC) {
+			return "async is Lettuce's own API, below Spring Data Redis; Jedis has no counterpart";
+		}
+		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
+			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws
+			// InvalidDataAccessApiUsageException
+			// ("Pipeline is not supported for JedisClusterConnection"):
+			// JedisClusterConnectorTests shows it.
+			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"
+					+ " \"Pipeline is not supported for JedisClusterConnection\". The Jedis loop works on a cluster,"
+					+ " and Lettuce pipelines there";
+		}
+		return null;
 	}
 
 	public RunResult run(RunSpec spec) {
@@ -123,15 +153,24 @@ public class RunService {
 			}
 		}
 		List<RunResult> results = measureAll(base, runnable, observer);
-		RunResult reference = results.stream()
-			.filter((result) -> result.mode() == Mode.LOOP)
-			.findFirst()
-			.orElse(results.isEmpty() ? null : results.get(0));
 		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(),
 				results.stream()
-					.map((result) -> result.withSpeedup(round(reference.elapsedMillis() / result.elapsedMillis(), 2)))
+					.map((result) -> result
+						.withSpeedup(round(reference(results, result).elapsedMillis() / result.elapsedMillis(), 2)))
 					.toList(),
 				List.copyOf(skipped));
+	}
+
+	/**
+	 * The loop of the same connector when it ran, else the first loop, else the first
+	 * result: Jedis rows are measured against the Jedis loop.
+	 */
+	private static RunResult reference(List<RunResult> results, RunResult result) {
+		return results.stream()
+			.filter((other) -> other.mode() == Mode.LOOP && other.connector().name().equals(result.connector().name()))
+			.findFirst()
+			.or(() -> results.stream().filter((other) -> other.mode() == Mode.LOOP).findFirst())
+			.orElse(results.get(0));
 	}
 
 	/**
@@ -139,7 +178,8 @@ public class RunService {
 	 * throughput-against-length figure.
 	 */
 	public Sweep sweep(RunSpec base, List<Integer> batchSizes, RunObserver observer) {
-		RunSpec pipelined = base.with(Variant.of(Mode.PIPELINED));
+		RunSpec pipelined = base.with(new Variant(Mode.PIPELINED, null, base.senders().connector()));
+		requireSupported(pipelined);
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
 		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(),
 				measureAll(base, runs, observer));
@@ -173,38 +213,69 @@ public class RunService {
 
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
-		Route route = this.connections.route(spec.flushPolicy(), spec.addedRtt());
+		Route route = route(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
+		int roundTrip = runner.perRoundTrip(spec.batchSize());
 		try {
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
 			long[] passNanos = new long[spec.repeat()];
+			Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
+			ServerConnections.Usage usage = null;
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
 					prepare(spec, keys);
 				}
-				tally = new Tally(spec.sample());
-				batchesDone = 0;
-				long start = System.nanoTime();
-				for (long from = 0; from < spec.count(); from += spec.batchSize()) {
-					if (observer.cancelled()) {
-						throw new RunCancelledException();
-					}
-					runner.run(pass, from, Math.min(spec.count(), from + spec.batchSize()), tally);
-					batchesDone++;
-					observer.batchDone();
+				ServerConnections.Snapshot before = this.server.snapshot();
+				Clients.Outcome outcome = Clients.run(spec, roundTrip,
+						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+				if (outcome.failure() != null) {
+					batchesDone = outcome.batches();
+					tally = outcome.tally(spec.sample());
+					throw outcome.failure();
 				}
-				passNanos[repeat] = System.nanoTime() - start;
+				usage = ServerConnections.usage(before, this.server.snapshot(), route, commands(spec), outcome.nanos());
+				passNanos[repeat] = outcome.nanos();
+				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.count());
 			}
-			return result(spec, keys, runner, route, tally, passNanos, rttMillis);
+			return result(spec, keys, runner, route, outcomes, passNanos, rttMillis, usage);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
 		}
+	}
+
+	/**
+	 * Loop, multi-key and script calls take a connection as the run says; pipelines
+	 * always take a dedicated one from the pool, so they run on the pooled route.
+	 */
+	private Route route(RunSpec spec) {
+		RunSpec.Senders senders = spec.senders();
+		Sharing sharing = switch (spec.mode()) {
+			case PIPELINED, ASYNC -> Sharing.POOLED;
+			default -> senders.sharing();
+		};
+		return this.connections.route(senders.connector(), sharing, spec.flushPolicy(), spec.addedRtt());
+	}
+
+	/** The commands the run sends, as CLIENT LIST names them. */
+	private static Set<String> commands(RunSpec spec) {
+		String single = spec.operation().label();
+		return switch (spec.mode()) {
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> switch (spec.operation()) {
+				// Jedis on a cluster sends one SET or GET per key when the keys span
+				// slots.
+				case SET -> Set.of("mset", "set");
+				case GET -> Set.of("mget", "get");
+				default -> Set.of(single);
+			};
+			case SCRIPT -> Set.of("evalsha", "eval");
+			default -> Set.of(single);
+		};
 	}
 
 	/**
@@ -251,7 +322,17 @@ public class RunService {
 		if (spec.operation() == Operation.RPOP) {
 			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize());
 		}
-		runner.runAll(new Pass(warmup, warmupKeys, route), new Tally(0));
+		// As many clients as the run, so the pool holds the connections it needs before
+		// the
+		// clock starts.
+		Pass pass = new Pass(warmup, warmupKeys, route);
+		RuntimeException failure = Clients
+			.run(warmup, warmup.batchSize(), (from, to, replies) -> runner.run(pass, from, to, replies),
+					RunObserver.NONE)
+			.failure();
+		if (failure != null) {
+			throw failure;
+		}
 		sent.addAndGet(warmup.count());
 		switch (spec.operation()) {
 			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
@@ -293,17 +374,25 @@ public class RunService {
 	}
 
 	private void requireSupported(RunSpec spec) {
-		String reason = unsupported(spec);
+		String connector = connectorUnsupported(spec);
+		if (connector != null) {
+			throw new UnsupportedRunException(spec, "connector", connector);
+		}
+		String reason = this.runners.get(spec.mode()).unsupported(spec, this.topology);
 		if (reason != null) {
-			throw new UnsupportedRunException(spec, reason);
+			throw new UnsupportedRunException(spec, "mode", reason);
 		}
 	}
 
-	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
-			long[] passNanos, double rttMillis) {
+	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
+			long[] passNanos, double rttMillis, ServerConnections.@Nullable Usage usage) {
 		long count = spec.count();
-		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
-		long batches = (count + batchSize - 1) / batchSize;
+		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
+		// The median pass's clients and latency, or the later one of the middle two.
+		Clients.Outcome shown = outcomes[medianIndex(passNanos)];
+		Tally tally = shown.tally(spec.sample());
+		LatencyRecorder latency = shown.latency();
+		long batches = latency.samples();
 		double elapsedNanos = median(passNanos);
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
@@ -334,20 +423,61 @@ public class RunService {
 			case PING -> pongs = tally.values();
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
-		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
+		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null,
+				route.connector())
+			.label();
 		ClusterLayout.Spread spread = switch (spec.operation()) {
 			case SET, GET -> this.layout.ofKeys(keys, count, spec.batchSize());
 			case RPOP, RPUSH -> this.layout.ofKey(keys.listKey(), count, spec.batchSize());
 			case PING -> null;
 		};
-		BatchRunner.ClusterEffect effect = (spread != null) ? runner.onCluster(spec, spread) : null;
-		String writes = (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC) ? route.writes().label() : null;
-		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), writes, count,
-				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
+		BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
+				? runner.onCluster(spec, spread) : null;
+		boolean lettuce = route.connector() == Connector.LETTUCE;
+		String writes = (lettuce && (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC))
+				? route.writes().label() : null;
+		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
+				route.sharing().label(), (spec.mode() == Mode.PIPELINED) ? route.connector().pipelineWrites() : null);
+		RunResult.ConnectionsUsed connections = (usage != null)
+				? new RunResult.ConnectionsUsed(usage.used(), usage.opened()) : null;
+		return new RunResult(spec.operation(), spec.mode(), variant,
+				(route.flushPolicy() != null) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip,
+				batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
 				round(count / (elapsedNanos / 1e9), 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written,
 				verified, hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
-				(effect != null) ? effect.note() : null, sample, null);
+				(effect != null) ? effect.note() : null, sample, null, latency.latency(), connector, connections,
+				clients(shown));
+	}
+
+	/**
+	 * Each client's range and rate; null for a single client, whose figures are the
+	 * run's.
+	 */
+	private static RunResult.@Nullable ClientsReport clients(Clients.Outcome outcome) {
+		if (outcome.clients().size() == 1) {
+			return null;
+		}
+		List<RunResult.PerClient> perClient = outcome.clients()
+			.stream()
+			.map((client) -> new RunResult.PerClient(client.index, client.first, client.end - 1,
+					client.end - client.first, round(client.nanos / 1e6, 3),
+					round((client.end - client.first) / (client.nanos / 1e9), 1)))
+			.toList();
+		double[] rates = perClient.stream().mapToDouble(RunResult.PerClient::opsPerSecond).sorted().toArray();
+		int middle = rates.length / 2;
+		double medianRate = (rates.length % 2 == 1) ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+		return new RunResult.ClientsReport(perClient.size(),
+				new RunResult.Spread(rates[0], round(medianRate, 1), rates[rates.length - 1]), perClient);
+	}
+
+	private static int medianIndex(long[] values) {
+		Integer[] order = new Integer[values.length];
+		for (int i = 0; i < order.length; i++) {
+			order[i] = i;
+		}
+		java.util.Arrays.sort(order, java.util.Comparator.comparingLong((i) -> values[i]));
+		return order[values.length / 2];
 	}
 
 	private String keyOf(Operation operation) {

@@ -16,8 +16,16 @@ import org.jspecify.annotations.Nullable;
  * @param repeat comparisons and sweeps: timed passes per variant, the median is reported
  * @param variants comparisons: comma-separated variants, all by default
  * @param batchSizes sweeps: comma-separated batch sizes
+ * @param clients threads that split {@code count} into disjoint key ranges and send at
+ * once, 1 by default
+ * @param connector {@code lettuce} (default) or {@code jedis}; comparisons name Jedis
+ * variants {@code jedis-<mode>} instead
+ * @param connection loop, multi-key and script: {@code shared} (Lettuce's default, one
+ * native connection for every thread) or {@code pooled} (each call borrows a connection;
+ * the only way for Jedis)
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
-		@Nullable String batchSizes) {
+		@Nullable String batchSizes, @Nullable Integer clients, @Nullable String connector,
+		@Nullable String connection) {
 }

@@ -1,0 +1,56 @@
+package dev.pipelininglab.run;
+
+import org.HdrHistogram.Histogram;
+
+/**
+ * One HdrHistogram per timed pass: records round trips in nanoseconds and answers their
+ * percentiles as a {@link Latency}. Not thread-safe: concurrent clients each keep one and
+ * {@link #add} them into the pass's.
+ */
+final class LatencyRecorder {
+
+	/**
+	 * Three significant digits: a percentile is within 0.1% of the true value, whatever
+	 * its magnitude, at a few tens of kilobytes per histogram.
+	 */
+	private static final int SIGNIFICANT_DIGITS = 3;
+
+	private final Latency.Per per;
+
+	private final Histogram histogram = new Histogram(SIGNIFICANT_DIGITS);
+
+	LatencyRecorder(Latency.Per per) {
+		this.per = per;
+	}
+
+	Latency.Per per() {
+		return this.per;
+	}
+
+	void record(long nanos) {
+		this.histogram.recordValue(Math.max(0, nanos));
+	}
+
+	void add(LatencyRecorder other) {
+		this.histogram.add(other.histogram);
+	}
+
+	long samples() {
+		return this.histogram.getTotalCount();
+	}
+
+	Latency latency() {
+		return new Latency(this.per, this.histogram.getTotalCount(), percentile(50), percentile(90), percentile(99),
+				percentile(99.9), millis(this.histogram.getMaxValue()));
+	}
+
+	private double percentile(double percentile) {
+		return millis(this.histogram.getValueAtPercentile(percentile));
+	}
+
+	private static double millis(long nanos) {
+		// Microsecond resolution: the histogram keeps three significant digits anyway.
+		return Math.round(nanos / 1_000.0) / 1_000.0;
+	}
+
+}
