@@ -68,8 +68,8 @@ abstract class ClientsContract {
 
 	@ParameterizedTest(name = "{0} {1} {2}")
 	@CsvSource({ "lettuce, loop, shared", "lettuce, loop, pooled", "lettuce, pipelined, ", "lettuce, multi-key, shared",
-			"lettuce, multi-key, pooled", "lettuce, script, pooled", "jedis, loop, ", "jedis, pipelined, ",
-			"jedis, multi-key, ", "jedis, script, " })
+			"lettuce, multi-key, pooled", "lettuce, script, pooled", "lettuce, async, ", "jedis, loop, ",
+			"jedis, pipelined, ", "jedis, multi-key, ", "jedis, script, " })
 	void everyConnectorAndModeWritesEachKeyOnceFromFourClients(String connector, String mode, String connection)
 			throws Exception {
 		String path = "/compare/set/1000?batchSize=100&clients=4&variants="
