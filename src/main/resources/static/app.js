@@ -253,21 +253,19 @@
     draw(record.kind, rows);
   }
 
-  // The variant plus who sent it: connector (when not in the variant's name), connection, clients, and the TCP
-  // connections the server counted.
+  // The variant plus who sent it, when that is not Spring Boot's default (Lettuce, shared connection, one client).
   function label(result) {
     const parts = [result.variant];
-    if (result.connector) {
-      if (!result.variant.startsWith(result.connector.name)) {
-        parts.push(result.connector.name);
-      }
-      parts.push(result.connector.connection);
+    const connector = result.connector;
+    if (connector && !result.variant.startsWith(connector.name) && connector.name !== 'lettuce') {
+      parts.push(connector.name);
+    }
+    const sharable = ['loop', 'multi-key', 'multi-key-hashtag', 'script'].includes(result.mode);
+    if (connector && connector.name === 'lettuce' && sharable && connector.connection === 'pooled') {
+      parts.push('pooled');
     }
     if (result.clients) {
       parts.push(result.clients.count + ' clients');
-    }
-    if (result.connections) {
-      parts.push(result.connections.used + (result.connections.used === 1 ? ' connection' : ' connections'));
     }
     return parts.join(' · ');
   }
