@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
@@ -28,9 +29,12 @@ import org.springframework.stereotype.Component;
  * The connections a run really used, as the server(s) see them, not as the client code
  * assumes: {@code CLIENT LIST} and {@code INFO stats} on every master, read around a
  * timed pass on a connection of its own. Redis 7.0 keeps no per-connection command count,
- * so a connection counts as used when it carries the run's route name
- * ({@code CLIENT SETNAME}), its last command is one the run sends, and it was not idle
- * for longer than the pass lasted.
+ * and {@code idle} counts whole seconds, so a connection counts as used when it carries
+ * the run's route name ({@code CLIENT SETNAME}), its last command is one the run sends,
+ * and its last command came in the server second the pass started or later. When the
+ * route holds more such connections than the run has clients (a pool grown by an earlier
+ * run), the pass starts only in a new server second, so connections used before it cannot
+ * pass for used by it.
  */
 @Component
 public class ServerConnections implements DisposableBean {
@@ -57,7 +61,10 @@ public class ServerConnections implements DisposableBean {
 		try {
 			long received = 0;
 			List<Client> clients = new ArrayList<>();
-			for (RedisCommands<String, String> master : masters()) {
+			List<RedisCommands<String, String>> masters = masters();
+			List<String> time = masters.get(0).time();
+			long micros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
+			for (RedisCommands<String, String> master : masters) {
 				Matcher matcher = RECEIVED.matcher(master.info("stats"));
 				if (matcher.find()) {
 					received += Long.parseLong(matcher.group(1));
@@ -68,7 +75,7 @@ public class ServerConnections implements DisposableBean {
 					}
 				}
 			}
-			return new Snapshot(received, List.copyOf(clients));
+			return new Snapshot(received, List.copyOf(clients), micros);
 		}
 		catch (RuntimeException ex) {
 			log.debug("Could not read the masters' client lists", ex);
@@ -83,18 +90,43 @@ public class ServerConnections implements DisposableBean {
 	 * @param passNanos how long the timed pass took
 	 */
 	public static @Nullable Usage usage(@Nullable Snapshot before, @Nullable Snapshot after, Route route,
-			Set<String> commands, long passNanos) {
+			Set<String> commands) {
 		if (before == null || after == null) {
 			return null;
 		}
-		String name = (route.clientName() != null) ? route.clientName() : "";
-		long idleBound = (passNanos + 999_999_999L) / 1_000_000_000L + 1;
-		int used = (int) after.clients()
-			.stream()
-			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd())
-					&& client.idleSeconds() <= idleBound)
+		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
+		int used = (int) candidates(after, route, commands).filter((client) -> client.idleSeconds() <= idleBound)
 			.count();
 		return new Usage(used, after.connectionsReceived() - before.connectionsReceived());
+	}
+
+	/**
+	 * Before a pass: when the route holds more connections whose last command is the
+	 * run's than the run has clients, waits into the server's next second and reads
+	 * again, so the count afterwards tells the pass's connections from earlier ones.
+	 * @return the snapshot to count from
+	 */
+	public @Nullable Snapshot beforePass(Route route, Set<String> commands, int clients) {
+		Snapshot before = snapshot();
+		if (before == null || candidates(before, route, commands).count() <= clients) {
+			return before;
+		}
+		long micros = before.serverMicros() % 1_000_000L;
+		try {
+			Thread.sleep((1_000_000L - micros) / 1000 + 5);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return before;
+		}
+		return snapshot();
+	}
+
+	private static Stream<Client> candidates(Snapshot snapshot, Route route, Set<String> commands) {
+		String name = (route.clientName() != null) ? route.clientName() : "";
+		return snapshot.clients()
+			.stream()
+			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd()));
 	}
 
 	private List<RedisCommands<String, String>> masters() {
@@ -136,8 +168,9 @@ public class ServerConnections implements DisposableBean {
 	 * @param connectionsReceived {@code total_connections_received}, summed over the
 	 * masters
 	 * @param clients every connection the masters had open
+	 * @param serverMicros the (first) master's clock ({@code TIME})
 	 */
-	public record Snapshot(long connectionsReceived, List<Client> clients) {
+	public record Snapshot(long connectionsReceived, List<Client> clients, long serverMicros) {
 	}
 
 	record Client(String name, String cmd, long idleSeconds) {

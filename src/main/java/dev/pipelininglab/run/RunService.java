@@ -229,7 +229,7 @@ public class RunService {
 				if (prepare) {
 					prepare(spec, keys);
 				}
-				ServerConnections.Snapshot before = this.server.snapshot();
+				ServerConnections.Snapshot before = this.server.beforePass(route, commands(spec), spec.clients());
 				Clients.Outcome outcome = Clients.run(spec, roundTrip,
 						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
 				if (outcome.failure() != null) {
@@ -237,7 +237,7 @@ public class RunService {
 					tally = outcome.tally(spec.sample());
 					throw outcome.failure();
 				}
-				usage = ServerConnections.usage(before, this.server.snapshot(), route, commands(spec), outcome.nanos());
+				usage = ServerConnections.usage(before, this.server.snapshot(), route, commands(spec));
 				passNanos[repeat] = outcome.nanos();
 				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.count());
