@@ -67,8 +67,11 @@ class Redis:
     def version(self):
         return re.search(r"redis_version:(\S+)", self.cli("INFO", "server")).group(1)
 
-    def benchmark(self, test, pipeline, requests, distinct, size=None):
-        args = ["redis-benchmark", "-p", str(self.port), "-c", "1", "-P", str(pipeline), "-n", str(requests),
+    def connections_received(self):
+        return int(re.search(r"total_connections_received:(\d+)", self.cli("INFO", "stats")).group(1))
+
+    def benchmark(self, test, pipeline, requests, distinct, size=None, clients=1):
+        args = ["redis-benchmark", "-p", str(self.port), "-c", str(clients), "-P", str(pipeline), "-n", str(requests),
                 "-t", test, "--csv"]
         if distinct:
             args += ["-r", "100000000"]
@@ -157,7 +160,7 @@ def ceiling(redis, requests):
 
 
 # The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone.
-SECTIONS = ("headline", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue")
+SECTIONS = ("headline", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients")
 
 
 def value_sizes(app, redis, sizes, most, budget):
@@ -198,6 +201,73 @@ def size_label(size):
     return f"{size} B"
 
 
+CLIENT_WAYS = (("loop", "shared"), ("loop", "pooled"), ("pipelined", None))
+
+
+def clients_runs(app, redis, count, clients_list):
+    """clients x {loop shared, loop pooled, pipelined} x {lettuce, jedis} for `count` SETs, plus redis-benchmark
+    -c C with -P 1 and -P 1000 on the same server, and the connections the server counted for each."""
+    rows = []
+    for clients in clients_list:
+        for pipeline in (1, 1000):
+            redis.flush()
+            before = redis.connections_received()
+            rate = redis.benchmark("set", pipeline, count, distinct=True, clients=clients)["set"]
+            # The redis-cli that asks for the count after the run is one more connection.
+            opened = redis.connections_received() - before - 1
+            rows.append(dict(clients=clients, connector="redis-benchmark", way=f"-P {pipeline}", ops=rate,
+                             used=opened, opened=opened))
+        for connector in ("lettuce", "jedis"):
+            for mode, connection in CLIENT_WAYS:
+                way = f"{mode} {connection}" if connection else mode
+                if connector == "jedis" and connection == "shared":
+                    rows.append(dict(clients=clients, connector=connector, way=way,
+                                     skipped="Jedis has no shared connection"))
+                    continue
+                print(f"clients {clients} {connector} {way}", file=sys.stderr)
+                redis.flush()
+                path = "/loopset" if mode == "loop" else "/pipeset"
+                query = f"?clients={clients}&connector={connector}&sample=0"
+                if connection:
+                    query += f"&connection={connection}"
+                r = app.run(f"{path}/{count}{query}")
+                spread = r.get("clients", {}).get("opsPerSecond")
+                rows.append(dict(clients=clients, connector=connector, way=way, ops=r["opsPerSecond"],
+                                 spread=spread, latency=r["latency"], used=r.get("connections", {}).get("used"),
+                                 opened=r.get("connections", {}).get("opened"), verified=r.get("verified")))
+    redis.flush()
+    return rows
+
+
+def clients_table(count, rows):
+    lines = [f"## Many clients at once: {fmt(count)} SETs split between C clients", "",
+             "Each client is a thread with its own disjoint key range; all start together. `loop shared` is Spring "
+             "Boot's default (one native Lettuce connection for every thread), `loop pooled` borrows a connection "
+             "per call, `pipelined` is `executePipelined` in batches of the default size per client. Server "
+             "connections are counted by the Redis server (`CLIENT LIST` for the app's runs, "
+             "`total_connections_received` for redis-benchmark). Latency: per command for the loop, per batch for "
+             "pipelines.", "",
+             "| clients | connector | way | ops/s | per-client ops/s (min–max) | p50 ms | p99 ms | "
+             "server connections used | opened during run | verified |",
+             "|---:|---|---|---:|---|---:|---:|---:|---:|---:|"]
+    for row in rows:
+        if "skipped" in row:
+            lines.append(f"| {row['clients']} | {row['connector']} | {row['way']} | skipped: {row['skipped']} "
+                         f"| | | | | | |")
+            continue
+        spread = row.get("spread")
+        spread_text = f"{fmt(spread['min'])}–{fmt(spread['max'])}" if spread else ""
+        latency = row.get("latency")
+        p50 = f"{latency['p50']:.3f}" if latency else ""
+        p99 = f"{latency['p99']:.3f}" if latency else ""
+        verified = fmt(row["verified"]) if row.get("verified") is not None else ""
+        lines.append(f"| {row['clients']} | {row['connector']} | {row['way']} | {fmt(row['ops'])} | {spread_text} | "
+                     f"{p50} | {p99} | {row['used'] if row['used'] is not None else 'n/a'} | "
+                     f"{row['opened'] if row['opened'] is not None else 'n/a'} | {verified} |")
+    lines.append("")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -219,11 +289,14 @@ def main():
     parser.add_argument("--big-value-size", type=int, default=16_384)
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help="comma-separated sections to run: " + ", ".join(SECTIONS))
+    parser.add_argument("--clients", default="1,4,16,64", help="client counts for the many-clients table")
+    parser.add_argument("--clients-count", type=int, default=100_000, help="SETs per row of the many-clients table")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
     only = set(args.only.split(","))
     if not only <= set(SECTIONS):
         raise SystemExit(f"--only takes {', '.join(SECTIONS)}")
+    clients_list = [int(c) for c in args.clients.split(",") if c.strip()]
 
     for tool in ("redis-server", "redis-cli", "redis-benchmark", "java"):
         if not shutil.which(tool):
@@ -295,6 +368,10 @@ def main():
             if "fanout" in only:
                 fanout = fan_out(app, redis, args.fanout_count, args.fanout_requests,
                                  [float(rtt) for rtt in args.fanout_rtts.split(",")])
+
+            clients_rows = None
+            if "clients" in only and clients_list:
+                clients_rows = clients_runs(app, redis, args.clients_count, clients_list)
 
             rtt = None
             if args.rtt_ms > 0 and "rtt" in only:
@@ -438,6 +515,9 @@ def main():
                       f"{result['payload']['bytesPerSecond'] / 1e6:,.1f} | {fmt(result['verified'])} | "
                       f"{limit:,.0f} MiB | {ooms} |", ""]
 
+        if clients_rows:
+            lines += clients_table(args.clients_count, clients_rows)
+
         if rtt:
             lines += [f"## Added round trip: {args.rtt_ms:g} ms through the latency relay "
                       f"(measured PING {rtt['results'][0]['measuredRttMillis']} ms)", "",
@@ -459,12 +539,15 @@ def main():
                       f"{ooms} |", ""]
     finally:
         redis.stop()
+    write_report(lines, args.out)
 
+
+def write_report(lines, out):
     report = "\n".join(lines)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(report + "\n")
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(report + "\n")
     print(report)
-    print(f"\nwritten to {args.out}", file=sys.stderr)
+    print(f"\nwritten to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

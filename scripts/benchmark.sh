@@ -9,6 +9,7 @@
 #   scripts/benchmark.sh --counts 10000,100000 --repeat 1   # quicker
 #   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
 #   scripts/benchmark.sh --only values,fanout,bigvalue   # the workload tables alone (value size, fan-out, big values)
+#   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B package -Dmaven.test.skip=true

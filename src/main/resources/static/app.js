@@ -54,7 +54,8 @@
     if (number('batchSize') !== undefined) {
       request.batchSize = number('batchSize');
     }
-    if (value('flushPolicy') !== '') {
+    const jedis = selected !== 'compare' && value('connector') === 'jedis';
+    if (value('flushPolicy') !== '' && !jedis) {
       request.flushPolicy = value('flushPolicy');
     }
     if (number('valueSize') !== undefined) {
@@ -62,6 +63,16 @@
     }
     if (number('requests') !== undefined) {
       request.requests = number('requests');
+    }
+    if (number('clients') !== undefined && number('clients') !== 1) {
+      request.clients = number('clients');
+    }
+    if (jedis) {
+      request.connector = 'jedis';
+    }
+    const loopLike = ['loop', 'multi-key', 'multi-key-hashtag', 'script'];
+    if (value('connection') !== '' && (selected === 'compare' || (selected === 'single' && loopLike.includes(value('mode'))))) {
+      request.connection = value('connection');
     }
     if (selected !== 'single' && number('repeat') !== undefined) {
       request.repeat = number('repeat');
@@ -236,7 +247,7 @@
       + (rows[0] ? rows[0].topology : 'Redis') + ' · run ' + record.id + ' · finished ' + when(record.finishedAt);
     const tbody = document.querySelector('#results-table tbody');
     tbody.replaceChildren(...rows.map((result) => row([
-      result.variant,
+      label(result),
       num(result.batchSize), num(result.batches), decimal.format(result.elapsedMillis), num(result.opsPerSecond),
       result.speedup != null ? decimal.format(result.speedup) + '×' : '',
       checked(result),
@@ -302,6 +313,23 @@
   function samplesAre(measured) {
     const kinds = new Set(measured.map((result) => result.latency.per));
     return kinds.size === 1 ? [...kinds][0] : 'round trip (command or batch, see the table)';
+  }
+
+  // The variant plus who sent it, when that is not Spring Boot's default (Lettuce, shared connection, one client).
+  function label(result) {
+    const parts = [result.variant];
+    const connector = result.connector;
+    if (connector && !result.variant.startsWith(connector.name) && connector.name !== 'lettuce') {
+      parts.push(connector.name);
+    }
+    const sharable = ['loop', 'multi-key', 'multi-key-hashtag', 'script'].includes(result.mode);
+    if (connector && connector.name === 'lettuce' && sharable && connector.connection === 'pooled') {
+      parts.push('pooled');
+    }
+    if (result.clients) {
+      parts.push(result.clients.count + ' clients');
+    }
+    return parts.join(' · ');
   }
 
   function checked(result) {
@@ -373,7 +401,7 @@
       }
       chart = new Chart(canvas, {
         type: 'bar',
-        data: { labels: rows.map((result) => result.variant), datasets },
+        data: { labels: rows.map(label), datasets },
         options: { ...common, scales },
       });
     }

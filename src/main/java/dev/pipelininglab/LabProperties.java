@@ -68,7 +68,8 @@ public record LabProperties(
 			@DefaultValue("9") @Min(1) @Max(100) int maxRepeat,
 			@DefaultValue("1048576") @Min(1) @Max(512L << 20) int maxValueSize,
 			@DefaultValue("16777216") @Min(1) long maxBatchBytes,
-			@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests) {
+			@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests,
+			@DefaultValue("64") @Min(1) @Max(256) int maxClients) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

@@ -2,8 +2,10 @@ package dev.pipelininglab.job;
 
 import java.util.List;
 
+import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A checked request for a job: the same run specification the GET endpoints build, plus
@@ -52,7 +54,21 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(this.kind == RunKind.COMPARE) ? this.variants.stream().map(Variant::label).toList() : null,
 				(this.kind == RunKind.SWEEP) ? this.batchSizes : null,
 				(spec.workload().valueSize() > 0) ? spec.workload().valueSize() : null,
-				(spec.workload().requests() > 1) ? spec.workload().requests() : null);
+				(spec.workload().requests() > 1) ? spec.workload().requests() : null, spec.senders().clients(),
+				(this.kind == RunKind.COMPARE) ? null : spec.senders().connector().label(), connection(spec));
+	}
+
+	/**
+	 * The connection mode as asked: only where it applies, so posting the request again
+	 * is accepted.
+	 */
+	private @Nullable String connection(RunSpec spec) {
+		boolean applies = switch (this.kind) {
+			case SINGLE -> spec.mode() != Mode.PIPELINED && spec.mode() != Mode.ASYNC;
+			case COMPARE -> true;
+			case SWEEP -> false;
+		};
+		return applies ? spec.senders().sharing().label() : null;
 	}
 
 }

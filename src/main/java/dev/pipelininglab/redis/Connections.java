@@ -11,21 +11,33 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.DisposableBean;
+import io.lettuce.core.api.StatefulConnection;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
+import redis.clients.jedis.Jedis;
+
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Hands out a {@link Route} per flush policy and added round-trip time. A request that
- * asks for another flush policy gets a connection factory of its own (sharing Lettuce's
- * client resources) instead of flipping the shared factory's policy under other requests.
- * Routes are kept for reuse and bounded in number. With
- * {@code lab.pipeline.writes=per-flush} (the default) every route has a factory of its
- * own whose connections hand each flush to Netty as one message; the auto-configured
- * factory keeps Lettuce's own endpoint for everything that is not measured.
+ * Hands out a {@link Route} per connector, connection sharing, flush policy and added
+ * round-trip time. A request that asks for another flush policy gets a connection factory
+ * of its own (sharing Lettuce's client resources) instead of flipping the shared
+ * factory's policy under other requests. Routes are kept for reuse and bounded in number,
+ * and their connections carry a client name of their own, so the server can tell which
+ * connections a run used. With {@code lab.pipeline.writes=per-flush} (the default) every
+ * Lettuce route has a factory of its own whose connections hand each flush to Netty as
+ * one message; the auto-configured factory keeps Lettuce's own endpoint for everything
+ * that is not measured. The Jedis factory is made on the first request that asks for
+ * Jedis, never at start, and closed with the app.
  */
 @Component
 public class Connections implements DisposableBean {
@@ -34,7 +46,7 @@ public class Connections implements DisposableBean {
 	 * Each route holds a client and a small pool; a handful covers every comparison the
 	 * lab makes.
 	 */
-	static final int MAX_ROUTES = 16;
+	static final int MAX_ROUTES = 24;
 
 	private final LettuceConnectionFactory primary;
 
@@ -45,6 +57,12 @@ public class Connections implements DisposableBean {
 	private final Writes writes;
 
 	private final Topology topology;
+
+	/**
+	 * Connections each route's pool may hold: enough for {@code lab.limits.max-clients}
+	 * clients each holding one at once.
+	 */
+	private final int poolSize;
 
 	private final Map<Key, Route> routes = new ConcurrentHashMap<>();
 
@@ -59,6 +77,9 @@ public class Connections implements DisposableBean {
 		// per-command hand-over.
 		this.writes = (topology.kind() == Topology.Kind.CLUSTER) ? Writes.PER_COMMAND : properties.pipeline().writes();
 		this.topology = topology;
+		int configured = (primary.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling)
+				? pooling.getPoolConfig().getMaxTotal() : 0;
+		this.poolSize = Math.max(configured, properties.limits().maxClients());
 	}
 
 	public FlushPolicy defaultPolicy() {
@@ -69,19 +90,31 @@ public class Connections implements DisposableBean {
 		return route(this.defaultPolicy, null);
 	}
 
+	/** A Lettuce route whose template calls share one native connection. */
+	public Route route(FlushPolicy policy, @Nullable Duration addedRtt) {
+		return route(Connector.LETTUCE, Sharing.SHARED, policy, addedRtt);
+	}
+
 	/**
+	 * @param policy Lettuce's flush policy; ignored for Jedis, which has none
 	 * @param addedRtt extra round-trip time through a latency relay, or null to connect
 	 * directly
 	 * @throws RelayUnsupportedException when a relay is asked for on sentinel or cluster,
 	 * whose clients follow addresses the servers announce and would bypass it
+	 * @throws ConnectorUnsupportedException when the connector cannot reach this Redis
+	 * the way the app is configured
 	 * @throws TooManyRoutesException when every route slot is taken
 	 */
-	public Route route(FlushPolicy policy, @Nullable Duration addedRtt) {
+	public Route route(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Duration addedRtt) {
 		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;
 		if (rtt != null && this.topology.kind() != Topology.Kind.STANDALONE) {
 			throw new RelayUnsupportedException(this.topology.kind());
 		}
-		Key key = new Key(policy, rtt);
+		if (connector == Connector.JEDIS && sharing == Sharing.SHARED) {
+			throw new ConnectorUnsupportedException(
+					"Jedis connections serve one thread at a time, so Jedis has no shared connection: use pooled");
+		}
+		Key key = new Key(connector, sharing, (connector == Connector.LETTUCE) ? policy : null, rtt);
 		Route existing = this.routes.get(key);
 		if (existing != null) {
 			return existing;
@@ -94,26 +127,115 @@ public class Connections implements DisposableBean {
 			if (this.routes.size() >= MAX_ROUTES) {
 				throw new TooManyRoutesException(MAX_ROUTES);
 			}
-			Route route = create(policy, rtt);
+			Route route = (connector == Connector.JEDIS) ? createJedis(rtt) : create(sharing, policy, rtt);
 			this.routes.put(key, route);
 			return route;
 		}
 	}
 
-	private Route create(FlushPolicy policy, @Nullable Duration rtt) {
-		if (rtt == null && policy.equals(this.defaultPolicy) && this.writes == Writes.PER_COMMAND) {
-			return new Route(policy, this.writes, null, this.primary, this.primaryTemplate);
+	private Route create(Sharing sharing, FlushPolicy policy, @Nullable Duration rtt) {
+		if (sharing == Sharing.SHARED && rtt == null && policy.equals(this.defaultPolicy)
+				&& this.writes == Writes.PER_COMMAND) {
+			return new Route(Connector.LETTUCE, sharing, policy, this.writes, null, this.primary, this.primaryTemplate,
+					null);
 		}
 		RedisConfiguration configuration = configuration(rtt);
-		LettuceClientConfiguration clientConfiguration = this.primary.getClientConfiguration();
+		String name = clientName(Connector.LETTUCE, sharing);
+		LettuceClientConfiguration clientConfiguration = lettuceClientConfiguration(name);
 		LettuceConnectionFactory factory = (this.writes == Writes.PER_FLUSH)
 				? new BatchWritingConnectionFactory(configuration, clientConfiguration)
 				: new LettuceConnectionFactory(configuration, clientConfiguration);
 		factory.setPipeliningFlushPolicy(policy.toLettuce());
+		factory.setShareNativeConnection(sharing == Sharing.SHARED);
 		factory.afterPropertiesSet();
 		factory.start();
 		StringRedisTemplate template = new StringRedisTemplate(factory);
-		return new Route(policy, this.writes, rtt, factory, template);
+		return new Route(Connector.LETTUCE, sharing, policy, this.writes, rtt, factory, template, name);
+	}
+
+	/**
+	 * Spring Data Redis's {@code JedisConnectionFactory} on the same Redis, credentials
+	 * and timeouts, with a pool as large as the Lettuce routes'. Jedis has no read-from:
+	 * on sentinel it reads from the master.
+	 */
+	private Route createJedis(@Nullable Duration rtt) {
+		RedisConfiguration configuration = configuration(rtt);
+		LettuceClientConfiguration lettuce = this.primary.getClientConfiguration();
+		String name = clientName(Connector.JEDIS, Sharing.POOLED);
+		GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
+		pool.setMaxTotal(this.poolSize);
+		pool.setMaxIdle(this.poolSize);
+		if (lettuce instanceof LettucePoolingClientConfiguration pooling) {
+			pool.setMaxWait(pooling.getPoolConfig().getMaxWaitDuration());
+		}
+		Duration connectTimeout = lettuce.getClientOptions()
+			.map((options) -> options.getSocketOptions().getConnectTimeout())
+			.orElse(Duration.ofSeconds(2));
+		JedisClientConfiguration.JedisClientConfigurationBuilder builder = JedisClientConfiguration.builder();
+		if (lettuce.isUseSsl()) {
+			builder.useSsl();
+		}
+		JedisClientConfiguration clientConfiguration = builder.clientName(name)
+			.connectTimeout(connectTimeout)
+			.readTimeout(lettuce.getCommandTimeout())
+			.usePooling()
+			.poolConfig(pool)
+			.build();
+		JedisConnectionFactory factory;
+		if (configuration instanceof RedisStandaloneConfiguration standalone) {
+			factory = new JedisConnectionFactory(standalone, clientConfiguration);
+		}
+		else if (configuration instanceof RedisSentinelConfiguration sentinel) {
+			factory = new JedisConnectionFactory(sentinel, clientConfiguration);
+		}
+		else if (configuration instanceof RedisClusterConfiguration cluster) {
+			factory = new JedisConnectionFactory(cluster, clientConfiguration);
+		}
+		else {
+			throw new ConnectorUnsupportedException("Spring Data Redis's Jedis connector takes standalone, sentinel"
+					+ " or cluster configurations; this app is configured with "
+					+ configuration.getClass().getSimpleName());
+		}
+		factory.afterPropertiesSet();
+		factory.start();
+		return new Route(Connector.JEDIS, Sharing.POOLED, null, this.writes, rtt, factory,
+				new StringRedisTemplate(factory), name);
+	}
+
+	/**
+	 * The auto-configured client configuration with this route's name and a pool sized
+	 * for {@code lab.limits.max-clients}.
+	 */
+	private LettuceClientConfiguration lettuceClientConfiguration(String name) {
+		LettuceClientConfiguration source = this.primary.getClientConfiguration();
+		GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = (source instanceof LettucePoolingClientConfiguration pooling)
+				? pooling.getPoolConfig().clone() : new GenericObjectPoolConfig<>();
+		pool.setMaxTotal(this.poolSize);
+		pool.setMaxIdle(this.poolSize);
+		LettucePoolingClientConfiguration.LettucePoolingClientConfigurationBuilder builder = LettucePoolingClientConfiguration
+			.builder();
+		if (source.isUseSsl()) {
+			LettuceClientConfiguration.LettuceSslClientConfigurationBuilder ssl = builder.useSsl()
+				.verifyPeer(source.getVerifyMode());
+			if (source.isStartTls()) {
+				ssl.startTls();
+			}
+		}
+		source.getClientResources().ifPresent(builder::clientResources);
+		source.getClientOptions().ifPresent(builder::clientOptions);
+		source.getReadFrom().ifPresent(builder::readFrom);
+		source.getRedisCredentialsProviderFactory().ifPresent(builder::redisCredentialsProviderFactory);
+		return builder.commandTimeout(source.getCommandTimeout())
+			.shutdownTimeout(source.getShutdownTimeout())
+			.shutdownQuietPeriod(source.getShutdownQuietPeriod())
+			.clientName(name)
+			.poolConfig(pool)
+			.build();
+	}
+
+	private String clientName(Connector connector, Sharing sharing) {
+		String base = this.primary.getClientConfiguration().getClientName().orElse("pipelining-lab");
+		return base + "-" + connector + "-" + sharing + "-" + (this.routes.size() + 1);
 	}
 
 	private RedisConfiguration configuration(@Nullable Duration rtt) {
@@ -142,14 +264,30 @@ public class Connections implements DisposableBean {
 
 	@Override
 	public void destroy() {
-		this.routes.values()
-			.stream()
-			.filter((route) -> route.factory() != this.primary)
-			.forEach((route) -> route.factory().destroy());
+		for (Route route : this.routes.values()) {
+			if (route.factory() instanceof LettuceConnectionFactory lettuce && lettuce != this.primary) {
+				lettuce.destroy();
+			}
+			else if (route.factory() instanceof JedisConnectionFactory jedis) {
+				jedis.destroy();
+			}
+		}
 		this.relays.values().forEach(LatencyRelay::close);
 	}
 
-	private record Key(FlushPolicy policy, @Nullable Duration rtt) {
+	private record Key(Connector connector, Sharing sharing, @Nullable FlushPolicy policy, @Nullable Duration rtt) {
+	}
+
+	/**
+	 * The connector or connection mode does not apply to this Redis or this app's
+	 * configuration.
+	 */
+	public static class ConnectorUnsupportedException extends RuntimeException {
+
+		ConnectorUnsupportedException(String message) {
+			super(message);
+		}
+
 	}
 
 	/**

@@ -53,8 +53,8 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		StatefulConnection<byte[], byte[]> connection = connection(pass.route().factory());
-		Duration timeout = pass.route().factory().getClientConfiguration().getCommandTimeout();
+		StatefulConnection<byte[], byte[]> connection = connection(pass.route().lettuce());
+		Duration timeout = pass.route().lettuce().getClientConfiguration().getCommandTimeout();
 		KeySpace keys = pass.keys();
 		synchronized (connection) {
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {

@@ -44,7 +44,7 @@ class DemoData {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
-				NodeConnections.connect(connection, route.factory());
+				NodeConnections.connect(connection, route.lettuce());
 				for (long i = start; i < to; i++) {
 					connection.keyCommands().unlink(keys.keyBytes(i));
 				}
@@ -79,7 +79,7 @@ class DemoData {
 	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize) {
 		Route route = this.connections.primary();
 		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0, null, null, 1,
-				Workload.of(valueSize, 1, Long.MAX_VALUE));
+				Workload.of(valueSize, 1, Long.MAX_VALUE), RunSpec.Senders.DEFAULT);
 		this.pipelined.runAll(new Pass(spec, keys, route), new Tally(0));
 	}
 
@@ -108,7 +108,7 @@ class DemoData {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			List<Object> replies = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
-				NodeConnections.connect(connection, route.factory());
+				NodeConnections.connect(connection, route.lettuce());
 				readBack(connection, operation, keys, key, valueSize, start, to);
 				return null;
 			});

@@ -2,6 +2,7 @@ package dev.pipelininglab.run;
 
 import java.util.List;
 
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.Ping;
@@ -42,7 +43,9 @@ class PipelinedRunner implements BatchRunner {
 				// Cluster only: no command may be written for a node still being
 				// connected (lettuce issues 1111,
 				// 2420).
-				NodeConnections.connect(connection, pass.route().factory());
+				if (pass.route().connector() == Connector.LETTUCE) {
+					NodeConnections.connect(connection, pass.route().lettuce());
+				}
 				send(connection, pass, keys, from, to);
 				return null;
 			});

@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
  * @param variant the mode, and for pipelines the flush policy, as written in
  * {@code variants=}
  * @param flushPolicy the Lettuce pipelining flush policy of the connection the run used
- * (it only changes how pipelines are written)
+ * (it only changes how pipelines are written); left out for Jedis, which has none
  * @param writes pipelined and async runs: how each flush went to Netty, {@code per-flush}
  * (one message) or {@code per-command} (Lettuce's own endpoint)
  * @param count items processed
@@ -53,15 +53,20 @@ import org.jspecify.annotations.Nullable;
  * @param payload runs with a {@code valueSize}: bytes per value and per second, and how
  * the byte budget shaped the batches
  * @param fanOut runs with {@code requests}: the run repeated as that many requests
+ * @param connector the client library and how the run's template calls got connections
+ * @param connections the connections the run used, as the Redis masters counted them
+ * @param clients more than one client: how the items were split and how fast each went
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, @Nullable String writes,
-		long count, int batchSize, long batches, String topology, double elapsedMillis, double opsPerSecond, int repeat,
-		@Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis, double measuredRttMillis,
-		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
-		@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
-		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
-		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut) {
+public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
+		@Nullable String writes, long count, int batchSize, long batches, String topology, double elapsedMillis,
+		double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis,
+		double measuredRttMillis, @Nullable Long written, @Nullable Long verified, @Nullable Long hits,
+		@Nullable Long misses, @Nullable Long popped, @Nullable Long empty, @Nullable Long pongs,
+		@Nullable Map<String, Long> keysPerNode, @Nullable Integer slotsTouched, @Nullable Long commands,
+		@Nullable String note, List<String> sample, @Nullable Double speedup, Latency latency,
+		@Nullable Payload payload, @Nullable FanOut fanOut, ConnectorUse connector,
+		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -89,7 +94,54 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
 				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
-				this.note, this.sample, value, this.latency, this.payload, this.fanOut);
+				this.note, this.sample, value, this.latency, this.payload, this.fanOut, this.connector,
+				this.connections, this.clients);
+	}
+
+	/**
+	 * @param name {@code lettuce} or {@code jedis}
+	 * @param connection {@code shared}: the template's calls went over one native
+	 * connection (Lettuce); {@code pooled}: each call borrowed a connection from the pool
+	 * (pipelines always do)
+	 * @param pipelineWrites pipelined runs: how this connector writes a pipeline to the
+	 * socket
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record ConnectorUse(String name, String connection, @Nullable String pipelineWrites) {
+	}
+
+	/**
+	 * Counted on the server(s), right after the (last) timed pass, with
+	 * {@code CLIENT LIST} and {@code INFO stats} on every master.
+	 *
+	 * @param used the run route's connections on which the masters saw the run's
+	 * commands; on a cluster one per master for each client connection
+	 * @param opened connections the masters accepted during the timed pass
+	 * ({@code total_connections_received}): 0 when every connection was open beforehand
+	 */
+	public record ConnectionsUsed(int used, long opened) {
+	}
+
+	/**
+	 * @param count clients that ran at once, each on its own thread and key range
+	 * @param opsPerSecond each client's own rate over its range: the spread between them
+	 * @param perClient each client's share of the (last) timed pass
+	 */
+	public record ClientsReport(int count, Spread opsPerSecond, List<PerClient> perClient) {
+	}
+
+	public record Spread(double min, double median, double max) {
+	}
+
+	/**
+	 * @param client 0 to clients - 1
+	 * @param first the first item (key index) the client sent
+	 * @param last the last item it sent
+	 * @param items how many
+	 * @param elapsedMillis from the common start until it finished
+	 * @param opsPerSecond its items divided by its time
+	 */
+	public record PerClient(int client, long first, long last, long items, double elapsedMillis, double opsPerSecond) {
 	}
 
 }

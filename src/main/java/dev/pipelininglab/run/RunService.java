@@ -4,14 +4,18 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
+import dev.pipelininglab.redis.ServerConnections;
+import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -78,8 +82,11 @@ public class RunService {
 
 	private final ClusterLayout layout;
 
+	private final ServerConnections server;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout) {
+			ClusterLayout layout, ServerConnections server) {
+		this.server = server;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
@@ -93,7 +100,30 @@ public class RunService {
 	 * @return null when the spec can run here, else why not
 	 */
 	public @Nullable String unsupported(RunSpec spec) {
-		return this.runners.get(spec.mode()).unsupported(spec, this.topology);
+		String connector = connectorUnsupported(spec);
+		return (connector != null) ? connector : this.runners.get(spec.mode()).unsupported(spec, this.topology);
+	}
+
+	/**
+	 * What the Jedis connector cannot do here; null when it can (or for Lettuce).
+	 */
+	private @Nullable String connectorUnsupported(RunSpec spec) {
+		if (spec.senders().connector() != Connector.JEDIS) {
+			return null;
+		}
+		if (spec.mode() == Mode.ASYNC) {
+			return "async is Lettuce's own API, below Spring Data Redis; Jedis has no counterpart";
+		}
+		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
+			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws
+			// InvalidDataAccessApiUsageException
+			// ("Pipeline is not supported for JedisClusterConnection"):
+			// JedisClusterConnectorTests shows it.
+			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"
+					+ " \"Pipeline is not supported for JedisClusterConnection\". The Jedis loop works on a cluster,"
+					+ " and Lettuce pipelines there";
+		}
+		return null;
 	}
 
 	public RunResult run(RunSpec spec) {
@@ -129,15 +159,24 @@ public class RunService {
 			}
 		}
 		List<RunResult> results = measureAll(base, runnable, observer);
-		RunResult reference = results.stream()
-			.filter((result) -> result.mode() == Mode.LOOP)
-			.findFirst()
-			.orElse(results.isEmpty() ? null : results.get(0));
 		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(),
 				results.stream()
-					.map((result) -> result.withSpeedup(round(reference.elapsedMillis() / result.elapsedMillis(), 2)))
+					.map((result) -> result
+						.withSpeedup(round(reference(results, result).elapsedMillis() / result.elapsedMillis(), 2)))
 					.toList(),
 				List.copyOf(skipped));
+	}
+
+	/**
+	 * The loop of the same connector when it ran, else the first loop, else the first
+	 * result: Jedis rows are measured against the Jedis loop.
+	 */
+	private static RunResult reference(List<RunResult> results, RunResult result) {
+		return results.stream()
+			.filter((other) -> other.mode() == Mode.LOOP && other.connector().name().equals(result.connector().name()))
+			.findFirst()
+			.or(() -> results.stream().filter((other) -> other.mode() == Mode.LOOP).findFirst())
+			.orElse(results.get(0));
 	}
 
 	/**
@@ -145,7 +184,8 @@ public class RunService {
 	 * throughput-against-length figure.
 	 */
 	public Sweep sweep(RunSpec base, List<Integer> batchSizes, RunObserver observer) {
-		RunSpec pipelined = base.with(Variant.of(Mode.PIPELINED));
+		RunSpec pipelined = base.with(new Variant(Mode.PIPELINED, null, base.senders().connector()));
+		requireSupported(pipelined);
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
 		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(),
 				measureAll(base, runs, observer));
@@ -179,16 +219,18 @@ public class RunService {
 
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
-		Route route = this.connections.route(spec.flushPolicy(), spec.addedRtt());
+		Route route = route(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
+		int roundTrip = runner.perRoundTrip(spec.batchSize());
 		try {
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
 			long[] passNanos = new long[spec.repeat()];
-			LatencyRecorder[] latencies = new LatencyRecorder[spec.repeat()];
+			Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
+			ServerConnections.Usage usage = null;
 			long counterBefore = 0;
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
@@ -197,29 +239,20 @@ public class RunService {
 				if (spec.operation() == Operation.INCR) {
 					counterBefore = this.data.counter(keys);
 				}
-				tally = new Tally(spec.sample());
-				batchesDone = 0;
-				LatencyRecorder latency = new LatencyRecorder(per(spec, runner));
-				long start = System.nanoTime();
-				for (int request = 0; request < spec.workload().requests(); request++) {
-					long requestStart = System.nanoTime();
-					for (long from = 0; from < spec.count(); from += spec.batchSize()) {
-						if (observer.cancelled()) {
-							throw new RunCancelledException();
-						}
-						send(runner, pass, from, Math.min(spec.count(), from + spec.batchSize()), tally, latency);
-						batchesDone++;
-						observer.batchDone();
-					}
-					if (latency.per() == Latency.Per.REQUEST) {
-						latency.record(System.nanoTime() - requestStart);
-					}
+				ServerConnections.Snapshot before = this.server.beforePass(route, commands(spec), spec.clients());
+				Clients.Outcome outcome = Clients.run(spec, roundTrip, per(spec, runner),
+						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+				if (outcome.failure() != null) {
+					batchesDone = outcome.batches();
+					tally = outcome.tally(spec.sample());
+					throw outcome.failure();
 				}
-				passNanos[repeat] = System.nanoTime() - start;
-				latencies[repeat] = latency;
+				usage = ServerConnections.usage(before, this.server.snapshot(), route, commands(spec));
+				passNanos[repeat] = outcome.nanos();
+				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			return result(spec, keys, runner, route, tally, passNanos, latencies, rttMillis, counterBefore);
+			return result(spec, keys, runner, route, outcomes, passNanos, rttMillis, usage, counterBefore);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -238,25 +271,32 @@ public class RunService {
 	}
 
 	/**
-	 * Sends one batch, timing each round trip: the loop's commands one by one, the other
-	 * modes' batch as a whole, from its first command to its last reply.
+	 * Loop, multi-key and script calls take a connection as the run says; pipelines
+	 * always take a dedicated one from the pool, so they run on the pooled route.
 	 */
-	private static void send(BatchRunner runner, Pass pass, long from, long to, Tally tally, LatencyRecorder latency) {
-		switch (latency.per()) {
-			case COMMAND -> {
-				for (long i = from; i < to; i++) {
-					long start = System.nanoTime();
-					runner.run(pass, i, i + 1, tally);
-					latency.record(System.nanoTime() - start);
-				}
-			}
-			case BATCH -> {
-				long start = System.nanoTime();
-				runner.run(pass, from, to, tally);
-				latency.record(System.nanoTime() - start);
-			}
-			case REQUEST -> runner.run(pass, from, to, tally);
-		}
+	private Route route(RunSpec spec) {
+		RunSpec.Senders senders = spec.senders();
+		Sharing sharing = switch (spec.mode()) {
+			case PIPELINED, ASYNC -> Sharing.POOLED;
+			default -> senders.sharing();
+		};
+		return this.connections.route(senders.connector(), sharing, spec.flushPolicy(), spec.addedRtt());
+	}
+
+	/** The commands the run sends, as CLIENT LIST names them. */
+	private static Set<String> commands(RunSpec spec) {
+		String single = spec.operation().label();
+		return switch (spec.mode()) {
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> switch (spec.operation()) {
+				// Jedis on a cluster sends one SET or GET per key when the keys span
+				// slots.
+				case SET -> Set.of("mset", "set");
+				case GET -> Set.of("mget", "get");
+				default -> Set.of(single);
+			};
+			case SCRIPT -> Set.of("evalsha", "eval");
+			default -> Set.of(single);
+		};
 	}
 
 	/**
@@ -307,7 +347,16 @@ public class RunService {
 		if (spec.operation() == Operation.RPOP) {
 			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize(), spec.valueSize());
 		}
-		runner.runAll(new Pass(warmup, warmupKeys, route), new Tally(0));
+		// As many clients as the run, so the pool holds the connections it needs before
+		// the clock starts.
+		Pass pass = new Pass(warmup, warmupKeys, route);
+		RuntimeException failure = Clients
+			.run(warmup, warmup.batchSize(), Latency.Per.BATCH,
+					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.NONE)
+			.failure();
+		if (failure != null) {
+			throw failure;
+		}
 		sent.addAndGet(warmup.count());
 		String key = spec.operation().key(warmupKeys);
 		if (spec.operation() == Operation.SET) {
@@ -363,19 +412,27 @@ public class RunService {
 	}
 
 	private void requireSupported(RunSpec spec) {
-		String reason = unsupported(spec);
+		String connector = connectorUnsupported(spec);
+		if (connector != null) {
+			throw new UnsupportedRunException(spec, "connector", connector);
+		}
+		String reason = this.runners.get(spec.mode()).unsupported(spec, this.topology);
 		if (reason != null) {
-			throw new UnsupportedRunException(spec, reason);
+			throw new UnsupportedRunException(spec, "mode", reason);
 		}
 	}
 
-	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
-			long[] passNanos, LatencyRecorder[] latencies, double rttMillis, long counterBefore) {
+	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
+			long[] passNanos, double rttMillis, ServerConnections.@Nullable Usage usage, long counterBefore) {
 		long count = spec.count();
 		long items = spec.itemsPerPass();
-		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
-		long batches = (count + batchSize - 1) / batchSize;
-		int median = medianIndex(passNanos);
+		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
+		// The median pass's clients and latency.
+		Clients.Outcome shown = outcomes[medianIndex(passNanos)];
+		Tally tally = shown.tally(spec.sample());
+		LatencyRecorder latency = shown.latency();
+		// Round trips of one request, over every client.
+		long batches = (perRoundTrip == 1) ? count : spec.batches();
 		double elapsedNanos = median(passNanos);
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
@@ -410,12 +467,20 @@ public class RunService {
 			}
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
-		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
+		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null,
+				route.connector())
+			.label();
 		String key = spec.operation().key(keys);
 		ClusterLayout.Spread spread = (spec.operation() == Operation.PING) ? null : (key == null)
 				? this.layout.ofKeys(keys, count, spec.batchSize()) : this.layout.ofKey(key, count, spec.batchSize());
-		BatchRunner.ClusterEffect effect = (spread != null) ? runner.onCluster(spec, spread) : null;
-		String writes = (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC) ? route.writes().label() : null;
+		boolean lettuce = route.connector() == Connector.LETTUCE;
+		BatchRunner.ClusterEffect effect = (spread != null && lettuce) ? runner.onCluster(spec, spread) : null;
+		String writes = (lettuce && (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC))
+				? route.writes().label() : null;
+		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
+				route.sharing().label(), (spec.mode() == Mode.PIPELINED) ? route.connector().pipelineWrites() : null);
+		RunResult.ConnectionsUsed connections = (usage != null)
+				? new RunResult.ConnectionsUsed(usage.used(), usage.opened()) : null;
 		double seconds = elapsedNanos / 1e9;
 		RunResult.Payload payload = (spec.valueSize() > 0) ? new RunResult.Payload(spec.valueSize(),
 				round(items * (double) spec.valueSize() / seconds, 0), spec.workload().batchSizeAsked(),
@@ -423,13 +488,36 @@ public class RunService {
 		RunResult.FanOut fanOut = (spec.workload().requests() > 1)
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
-		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec, batchSize));
-		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), writes, count,
-				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
-				round(items / seconds, 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified,
-				hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
-				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
-				sample, null, latencies[median].latency(), payload, fanOut);
+		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null,
+				shrunkNote(spec, perRoundTrip));
+		return new RunResult(spec.operation(), spec.mode(), variant,
+				(route.flushPolicy() != null) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip,
+				batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1),
+				spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified, hits, misses, popped, empty,
+				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
+				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
+				connector, connections, clients(shown));
+	}
+
+	/**
+	 * Each client's range and rate; null for a single client, whose figures are the
+	 * run's.
+	 */
+	private static RunResult.@Nullable ClientsReport clients(Clients.Outcome outcome) {
+		if (outcome.clients().size() == 1) {
+			return null;
+		}
+		List<RunResult.PerClient> perClient = outcome.clients()
+			.stream()
+			.map((client) -> new RunResult.PerClient(client.index, client.first, client.end - 1,
+					client.end - client.first, round(client.nanos / 1e6, 3),
+					round((client.end - client.first) / (client.nanos / 1e9), 1)))
+			.toList();
+		double[] rates = perClient.stream().mapToDouble(RunResult.PerClient::opsPerSecond).sorted().toArray();
+		int middle = rates.length / 2;
+		double medianRate = (rates.length % 2 == 1) ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+		return new RunResult.ClientsReport(perClient.size(),
+				new RunResult.Spread(rates[0], round(medianRate, 1), rates[rates.length - 1]), perClient);
 	}
 
 	/**

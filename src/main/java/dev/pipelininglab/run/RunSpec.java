@@ -2,7 +2,9 @@ package dev.pipelininglab.run;
 
 import java.time.Duration;
 
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Sharing;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  *
  * @param operation the command sent for each item
  * @param mode how the commands travel
- * @param flushPolicy the pipelining flush policy of the connection the run uses
+ * @param flushPolicy the pipelining flush policy of the connection the run uses (Lettuce
+ * only)
  * @param count how many items (keys, list elements, PINGs)
  * @param batchSize items per pipeline, multi-key command or script call
  * @param sample how many values to echo back
@@ -20,9 +23,10 @@ import org.jspecify.annotations.Nullable;
  * @param repeat timed passes in a comparison or sweep; the median is reported
  * @param workload value size and request fan-out; a batch whose values would exceed the
  * workload's byte budget is shrunk here, and the workload remembers the size asked for
+ * @param senders who sends the commands: connector, connection sharing, clients
  */
 public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize, int sample,
-		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload) {
+		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload, Senders senders) {
 
 	public RunSpec {
 		if (count < 1 || batchSize < 1 || sample < 0 || repeat < 1) {
@@ -31,37 +35,81 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		if (ttl != null && operation != Operation.SET) {
 			throw new IllegalArgumentException("ttl applies to SET only");
 		}
+		if (senders.clients() > count) {
+			throw new IllegalArgumentException("clients must not exceed count");
+		}
 		if (batchSize > workload.batchSizeLimit()) {
 			workload = workload.shrunkFrom(batchSize);
 			batchSize = workload.batchSizeLimit();
 		}
 	}
 
-	/** A single direct pass, as the GET endpoints run. */
+	/** A single direct pass by one client on Lettuce, as the GET endpoints run. */
 	public static RunSpec of(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize,
 			int sample) {
-		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN);
+		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN,
+				Senders.DEFAULT);
+	}
+
+	/**
+	 * Who sends a run's commands.
+	 *
+	 * @param connector the client library under Spring Data Redis
+	 * @param sharing template calls on one shared connection or on pooled ones (the loop,
+	 * multi-key and script; pipelines always take a dedicated connection)
+	 * @param clients threads that split the items between them and send at once
+	 */
+	public record Senders(Connector connector, Sharing sharing, int clients) {
+
+		/** Spring Boot's default: Lettuce, one shared connection, one client. */
+		public static final Senders DEFAULT = new Senders(Connector.LETTUCE, Sharing.SHARED, 1);
+
+		public Senders {
+			if (clients < 1) {
+				throw new IllegalArgumentException("clients must be positive");
+			}
+		}
+
+		Senders withClients(int number) {
+			return new Senders(this.connector, this.sharing, number);
+		}
+
 	}
 
 	RunSpec with(Variant variant) {
+		Connector connector = variant.connector();
+		// Jedis connections serve one thread at a time: every call borrows one from the
+		// pool.
+		Sharing sharing = (connector == Connector.JEDIS) ? Sharing.POOLED : this.senders.sharing();
 		return new RunSpec(this.operation, variant.mode(), variant.policyOr(this.flushPolicy), this.count,
-				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload);
+				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload,
+				new Senders(connector, sharing, this.senders.clients()));
 	}
 
 	RunSpec withBatchSize(int size) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
-				this.addedRtt, this.repeat, this.workload.unshrunk());
+				this.addedRtt, this.repeat, this.workload.unshrunk(), this.senders);
 	}
 
 	/** An untimed pass of the same work over {@code items}: one request, no sample. */
 	RunSpec withCount(long items) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items), 0,
-				this.ttl, this.addedRtt, 1, this.workload.single());
+				this.ttl, this.addedRtt, 1, this.workload.single(),
+				this.senders.withClients((int) Math.min(clients(), items)));
 	}
 
-	/** Batches of one request. */
+	int clients() {
+		return this.senders.clients();
+	}
+
+	/** Batches of one request: each client batches its own share of the items. */
 	long batches() {
-		return (this.count + this.batchSize - 1) / this.batchSize;
+		long total = 0;
+		for (int client = 0; client < clients(); client++) {
+			long items = Clients.to(this.count, clients(), client) - Clients.from(this.count, clients(), client);
+			total += (items + this.batchSize - 1) / this.batchSize;
+		}
+		return total;
 	}
 
 	/** Batches of one timed pass, over every request. */

@@ -75,6 +75,20 @@ final class Tally {
 		this.unconfirmed += commands;
 	}
 
+	/** Adds another client's replies; its sample goes after this one's. */
+	void add(Tally other) {
+		this.values += other.values;
+		this.nils += other.nils;
+		this.rejected += other.rejected;
+		this.unconfirmed += other.unconfirmed;
+		for (String shown : other.sample) {
+			if (this.sample.size() >= this.sampleLimit) {
+				break;
+			}
+			this.sample.add(shown);
+		}
+	}
+
 	long values() {
 		return this.values;
 	}

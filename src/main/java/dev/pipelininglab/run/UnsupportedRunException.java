@@ -6,8 +6,18 @@ package dev.pipelininglab.run;
  */
 public class UnsupportedRunException extends RuntimeException {
 
-	UnsupportedRunException(RunSpec spec, String reason) {
-		super(spec.operation().label() + " cannot run in mode " + spec.mode().label() + ": " + reason);
+	private final String parameter;
+
+	UnsupportedRunException(RunSpec spec, String parameter, String reason) {
+		super(spec.operation().label() + " cannot run in mode " + spec.mode().label()
+				+ (parameter.equals("connector") ? " with connector " + spec.senders().connector() : "") + ": "
+				+ reason);
+		this.parameter = parameter;
+	}
+
+	/** The request parameter that asked for what cannot be done: mode or connector. */
+	public String parameter() {
+		return this.parameter;
 	}
 
 }

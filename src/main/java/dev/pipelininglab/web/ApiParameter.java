@@ -63,9 +63,11 @@ enum ApiParameter {
 
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
-					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async."
+					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async (Lettuce), and"
+					+ " jedis-<mode> (jedis-loop, jedis-pipelined, jedis-multi-key, jedis-multi-key-hashtag,"
+					+ " jedis-script) for Spring Data Redis's Jedis connector."
 					+ " Default: loop, each flush policy, multi-key, multi-key-hashtag, script and async",
-			"loop,pipelined,multi-key", (lab) -> Bounds.NONE),
+			"loop,pipelined,jedis-loop,jedis-pipelined", (lab) -> Bounds.NONE),
 
 	BATCH_SIZES("batchSizes", In.QUERY, Type.LIST, List.of(Endpoints.SWEEP), "/sweep",
 			"Comma-separated batch sizes, at most " + Constants.MAX_SWEEP_POINTS
@@ -83,6 +85,25 @@ enum ApiParameter {
 					+ " handler does per incoming request; latency percentiles are then per request. count x requests"
 					+ " is at most lab.limits.max-count",
 			"2000", (lab) -> Bounds.of(1, lab.limits().maxRequests(), 1)),
+
+	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
+					+ " rate, each client's, and round-trip percentiles over all (at most count)",
+			"16", (lab) -> Bounds.of(1, lab.limits().maxClients(), 1)),
+
+	CONNECTOR("connector", In.QUERY, Type.STRING, Endpoints.CONNECTOR,
+			"single runs and /sweep (in /compare, name Jedis variants jedis-<mode>)",
+			"Spring Data Redis's connector: lettuce (Spring Boot's default) or jedis (built on first use, with its"
+					+ " own pool; no flush policy, no async, no pipelines on a cluster). /compare names Jedis"
+					+ " variants jedis-<mode> instead",
+			"jedis", (lab) -> new Bounds(null, null, "lettuce", "^(lettuce|jedis)$")),
+
+	CONNECTION("connection", In.QUERY, Type.STRING, Endpoints.CONNECTION,
+			"loop runs and /compare (a pipeline always takes a dedicated pooled connection)",
+			"Loop, multi-key and script calls: shared (Lettuce's default, one native connection for every thread)"
+					+ " or pooled (each call borrows a connection; the only way for Jedis). Pipelines always take"
+					+ " a dedicated pooled connection",
+			"pooled", (lab) -> new Bounds(null, null, null, "^(shared|pooled)$")),
 
 	LIMIT("limit", In.QUERY, Type.INTEGER, List.of(Endpoints.JOBS), "GET /runs", "How many runs to list, newest first",
 			"20",
@@ -274,6 +295,13 @@ enum ApiParameter {
 			.toList();
 
 		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events");
+
+		static final List<String> CONNECTOR = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
+				"/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
+				"/listinput/{count}", SWEEP);
+
+		static final List<String> CONNECTION = List.of("/loopset/{count}", "/loopget/{count}", "/looprpop/{count}",
+				"/loopping/{count}", COMPARE);
 
 		private Endpoints() {
 		}

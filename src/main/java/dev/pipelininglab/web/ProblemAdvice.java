@@ -90,7 +90,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
-		return parameterProblem("mode", ex.getMessage());
+		return parameterProblem(ex.parameter(), ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ProblemDetail connectorUnsupported(Connections.ConnectorUnsupportedException ex) {
+		return parameterProblem("connector", ex.getMessage());
 	}
 
 	@ExceptionHandler

@@ -26,11 +26,15 @@ import org.jspecify.annotations.Nullable;
  * @param count how many commands (keys, list elements, PINGs)
  * @param variants comparisons: which variants, in order
  * @param batchSizes sweeps: which batch sizes, in order
+ * @param clients threads sending at once, each on its own key range
+ * @param connector {@code lettuce} or {@code jedis}
+ * @param connection {@code shared} or {@code pooled}
  */
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
 		@Nullable Double rtt, @Nullable Integer repeat, @Nullable List<String> variants,
-		@Nullable List<Integer> batchSizes, @Nullable Integer valueSize, @Nullable Integer requests) {
+		@Nullable List<Integer> batchSizes, @Nullable Integer valueSize, @Nullable Integer requests,
+		@Nullable Integer clients, @Nullable String connector, @Nullable String connection) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -40,7 +44,7 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 		return new RunParams(this.batchSize, this.sample, this.ttl, this.flushPolicy, this.rtt, this.repeat,
 				(this.variants != null) ? String.join(",", this.variants) : null, (this.batchSizes != null)
 						? String.join(",", this.batchSizes.stream().map(String::valueOf).toList()) : null,
-				this.valueSize, this.requests);
+				this.valueSize, this.requests, this.clients, this.connector, this.connection);
 	}
 
 }

@@ -18,8 +18,16 @@ import org.jspecify.annotations.Nullable;
  * @param batchSizes sweeps: comma-separated batch sizes
  * @param valueSize bytes per value, derived from the item (commands that carry values)
  * @param requests fan-out: send the whole run this many times, as one request each
+ * @param clients threads that split {@code count} into disjoint key ranges and send at
+ * once, 1 by default
+ * @param connector {@code lettuce} (default) or {@code jedis}; comparisons name Jedis
+ * variants {@code jedis-<mode>} instead
+ * @param connection loop, multi-key and script: {@code shared} (Lettuce's default, one
+ * native connection for every thread) or {@code pooled} (each call borrows a connection;
+ * the only way for Jedis)
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
-		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests) {
+		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
+		@Nullable String connector, @Nullable String connection) {
 }

@@ -9,7 +9,9 @@ import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.PlainNumbers;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
@@ -64,6 +66,10 @@ class RunRequests {
 	}
 
 	List<Variant> variants(RunParams params) {
+		if (params.connector() != null) {
+			throw new InvalidParameterException("connector", "must be left out: a comparison names Jedis variants"
+					+ " jedis-<mode> instead, e.g. variants=loop,jedis-loop,jedis-pipelined");
+		}
 		if (params.variants() == null) {
 			FlushPolicy buffered = (this.defaultPolicy.kind() == FlushPolicy.Kind.BUFFERED) ? this.defaultPolicy
 					: FlushPolicy.buffered(1000);
@@ -216,8 +222,15 @@ class RunRequests {
 				: (int) Math.min(this.limits.defaultBatchSize(), count);
 		checkBatchSize("batchSize", batch, count);
 		int sample = (int) within(ApiParameter.SAMPLE, params.sample());
+		Connector connector = connector(params.connector());
+		if (connector == Connector.JEDIS && params.flushPolicy() != null) {
+			throw new InvalidParameterException("flushPolicy",
+					"must be left out with connector=jedis: Jedis has no flush policy");
+		}
 		return new RunSpec(operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample,
-				ttl(operation, params.ttl()), rtt(params.rtt()), repeat, workload(operation, count, params));
+				ttl(operation, params.ttl()), rtt(params.rtt()), repeat, workload(operation, count, params),
+				new RunSpec.Senders(connector, sharing(mode, connector, params.connection()),
+						clients(params.clients(), count)));
 	}
 
 	private Workload workload(Operation operation, long count, RunParams params) {
@@ -237,6 +250,49 @@ class RunRequests {
 							+ "; fan-out repeats a small run, e.g. count 30");
 		}
 		return Workload.of(valueSize, requests, this.limits.maxBatchBytes());
+	}
+
+	private int clients(@Nullable Integer clients, long count) {
+		int value = (int) within(ApiParameter.CLIENTS, clients);
+		if (value > count) {
+			throw new InvalidParameterException("clients",
+					"must not be larger than count (" + count + "): each client needs at least one item, got " + value);
+		}
+		return value;
+	}
+
+	private static Connector connector(@Nullable String text) {
+		if (text == null) {
+			return Connector.LETTUCE;
+		}
+		return Connector.fromLabel(text.trim())
+			.orElseThrow(
+					() -> new InvalidParameterException("connector", "must be lettuce or jedis, got '" + text + "'"));
+	}
+
+	/**
+	 * Lettuce shares one connection by default, as Spring Boot does; Jedis always pools.
+	 * The choice exists only for blocking template calls: a pipeline always takes a
+	 * dedicated pooled connection.
+	 */
+	private static Sharing sharing(Mode mode, Connector connector, @Nullable String text) {
+		if (text == null) {
+			return (connector == Connector.JEDIS) ? Sharing.POOLED : Sharing.SHARED;
+		}
+		Sharing sharing = Sharing.fromLabel(text.trim())
+			.orElseThrow(
+					() -> new InvalidParameterException("connection", "must be shared or pooled, got '" + text + "'"));
+		if (mode == Mode.PIPELINED || mode == Mode.ASYNC) {
+			throw new InvalidParameterException("connection", "must be left out for " + mode.label()
+					+ " runs: it applies to loop, multi-key and script only; a pipeline always takes a dedicated"
+					+ " connection from the pool");
+		}
+		if (connector == Connector.JEDIS && sharing == Sharing.SHARED) {
+			throw new InvalidParameterException("connection",
+					"must be pooled with connector=jedis: a Jedis connection serves one thread at a time,"
+							+ " so Jedis has no shared connection");
+		}
+		return sharing;
 	}
 
 	private void checkBatchSize(String name, int size, long count) {

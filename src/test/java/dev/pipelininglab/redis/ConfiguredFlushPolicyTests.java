@@ -77,7 +77,7 @@ class ConfiguredFlushPolicyTests {
 	 * lab's own.
 	 */
 	private static LettuceConnectionFactory measured(AssertableApplicationContext context) {
-		return context.getBean(Connections.class).primary().factory();
+		return context.getBean(Connections.class).primary().lettuce();
 	}
 
 	@ParameterizedTest
@@ -86,7 +86,7 @@ class ConfiguredFlushPolicyTests {
 		app("buffered-3", writes).run((context) -> {
 			Route route = context.getBean(Connections.class).primary();
 			assertThat(route.writes()).isEqualTo(writes);
-			assertThat(route.factory().getNativeClient())
+			assertThat(route.lettuce().getNativeClient())
 				.satisfies((client) -> assertThat(client instanceof BatchWritingRedisClient)
 					.isEqualTo(writes == Writes.PER_FLUSH));
 			assertThat(route.factory() == context.getBean(LettuceConnectionFactory.class))

@@ -1,0 +1,206 @@
+package dev.pipelininglab.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.codec.StringCodec;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * The connections a run really used, as the server(s) see them, not as the client code
+ * assumes: {@code CLIENT LIST} and {@code INFO stats} on every master, read around a
+ * timed pass on a connection of its own. Redis 7.0 keeps no per-connection command count,
+ * and {@code idle} counts whole seconds, so a connection counts as used when it carries
+ * the run's route name ({@code CLIENT SETNAME}), its last command is one the run sends,
+ * and its last command came in the server second the pass started or later. When the
+ * route holds more such connections than the run has clients (a pool grown by an earlier
+ * run), the pass starts only in a new server second, so connections used before it cannot
+ * pass for used by it.
+ */
+@Component
+public class ServerConnections implements DisposableBean {
+
+	private static final Logger log = LoggerFactory.getLogger(ServerConnections.class);
+
+	private static final Pattern FIELD = Pattern.compile("(\\w[\\w-]*)=(\\S*)");
+
+	private static final Pattern RECEIVED = Pattern.compile("(?m)^total_connections_received:(\\d+)");
+
+	private final LettuceConnectionFactory factory;
+
+	private @Nullable StatefulConnection<String, String> connection;
+
+	ServerConnections(LettuceConnectionFactory factory) {
+		this.factory = factory;
+	}
+
+	/**
+	 * @return what the masters report now, or null when they could not be asked (the run
+	 * goes on without the count)
+	 */
+	public synchronized @Nullable Snapshot snapshot() {
+		try {
+			long received = 0;
+			List<Client> clients = new ArrayList<>();
+			List<RedisCommands<String, String>> masters = masters();
+			List<String> time = masters.get(0).time();
+			long micros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
+			for (RedisCommands<String, String> master : masters) {
+				Matcher matcher = RECEIVED.matcher(master.info("stats"));
+				if (matcher.find()) {
+					received += Long.parseLong(matcher.group(1));
+				}
+				for (String line : master.clientList().split("\n")) {
+					if (!line.isBlank()) {
+						clients.add(Client.parse(line));
+					}
+				}
+			}
+			return new Snapshot(received, List.copyOf(clients), micros);
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not read the masters' client lists", ex);
+			return null;
+		}
+	}
+
+	/**
+	 * @param route the run's route, whose connections carry its name
+	 * @param commands the commands the run sends, as {@code CLIENT LIST} names them
+	 * ({@code set}, {@code mset}, {@code evalsha}...)
+	 * @param passNanos how long the timed pass took
+	 */
+	public static @Nullable Usage usage(@Nullable Snapshot before, @Nullable Snapshot after, Route route,
+			Set<String> commands) {
+		if (before == null || after == null) {
+			return null;
+		}
+		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
+		int used = (int) candidates(after, route, commands).filter((client) -> client.idleSeconds() <= idleBound)
+			.count();
+		return new Usage(used, after.connectionsReceived() - before.connectionsReceived());
+	}
+
+	/**
+	 * Before a pass: when the route holds more connections whose last command is the
+	 * run's than the run has clients, waits into the server's next second and reads
+	 * again, so the count afterwards tells the pass's connections from earlier ones.
+	 * @return the snapshot to count from
+	 */
+	public @Nullable Snapshot beforePass(Route route, Set<String> commands, int clients) {
+		Snapshot before = snapshot();
+		if (before == null || candidates(before, route, commands).count() <= clients) {
+			return before;
+		}
+		long micros = before.serverMicros() % 1_000_000L;
+		try {
+			Thread.sleep((1_000_000L - micros) / 1000 + 5);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return before;
+		}
+		return snapshot();
+	}
+
+	private static Stream<Client> candidates(Snapshot snapshot, Route route, Set<String> commands) {
+		String name = (route.clientName() != null) ? route.clientName() : "";
+		return snapshot.clients()
+			.stream()
+			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd()));
+	}
+
+	private List<RedisCommands<String, String>> masters() {
+		StatefulConnection<String, String> connection = connection();
+		if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
+			List<RedisCommands<String, String>> masters = new ArrayList<>();
+			for (RedisClusterNode node : cluster.getPartitions()) {
+				if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots() && !node.is(NodeFlag.FAIL)) {
+					masters.add(cluster.getConnection(node.getUri().getHost(), node.getUri().getPort()).sync());
+				}
+			}
+			return masters;
+		}
+		return List.of(((StatefulRedisConnection<String, String>) connection).sync());
+	}
+
+	/**
+	 * A connection of its own, so the counts are not taken on a connection the run uses.
+	 * For sentinel, the client Spring Data Redis built on the sentinel URI connects to
+	 * the master the sentinels name.
+	 */
+	private StatefulConnection<String, String> connection() {
+		if (this.connection == null || !this.connection.isOpen()) {
+			AbstractRedisClient client = this.factory.getRequiredNativeClient();
+			this.connection = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
+					: ((RedisClient) client).connect(StringCodec.UTF8);
+		}
+		return this.connection;
+	}
+
+	@Override
+	public synchronized void destroy() {
+		if (this.connection != null) {
+			this.connection.close();
+		}
+	}
+
+	/**
+	 * @param connectionsReceived {@code total_connections_received}, summed over the
+	 * masters
+	 * @param clients every connection the masters had open
+	 * @param serverMicros the (first) master's clock ({@code TIME})
+	 */
+	public record Snapshot(long connectionsReceived, List<Client> clients, long serverMicros) {
+	}
+
+	record Client(String name, String cmd, long idleSeconds) {
+
+		static Client parse(String line) {
+			String name = "";
+			String cmd = "";
+			long idle = Long.MAX_VALUE;
+			Matcher field = FIELD.matcher(line);
+			while (field.find()) {
+				switch (field.group(1)) {
+					case "name" -> name = field.group(2);
+					case "cmd" -> cmd = field.group(2);
+					case "idle" -> idle = Long.parseLong(field.group(2));
+					default -> {
+					}
+				}
+			}
+			return new Client(name, cmd, idle);
+		}
+
+	}
+
+	/**
+	 * @param used connections of the run's route on which the masters saw the run's
+	 * commands
+	 * @param opened connections the masters accepted during the timed pass (from anyone):
+	 * 0 when the run's connections were all open beforehand
+	 */
+	public record Usage(int used, long opened) {
+	}
+
+}

@@ -1,0 +1,199 @@
+package dev.pipelininglab.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Runs one pass of a run with {@code clients} threads: each takes its own contiguous
+ * range of the items (client {@code k} of {@code C} gets {@code [k*count/C,
+ * (k+1)*count/C)}, so the ranges are disjoint and leave no gap), all wait at one gate and
+ * start together, and each batches its own range. One client runs on the calling thread.
+ * Every round trip (every command for the loop, every batch otherwise) is timed into the
+ * client's histogram; with fan-out ({@code requests}), each client sends its range once
+ * per request and the histogram times whole requests instead.
+ */
+final class Clients {
+
+	private Clients() {
+	}
+
+	static long from(long count, int clients, int client) {
+		return count * client / clients;
+	}
+
+	static long to(long count, int clients, int client) {
+		return from(count, clients, client + 1);
+	}
+
+	/** What a client does with one round trip's items. */
+	interface Work {
+
+		void run(long from, long to, Tally tally);
+
+	}
+
+	/**
+	 * @param roundTrip items per round trip, to time each one
+	 * @param per what one latency sample is
+	 */
+	static Outcome run(RunSpec spec, int roundTrip, Latency.Per per, Work work, RunObserver observer) {
+		int clients = spec.clients();
+		int requests = spec.workload().requests();
+		List<Client> runs = new ArrayList<>(clients);
+		AtomicBoolean stop = new AtomicBoolean();
+		for (int k = 0; k < clients; k++) {
+			runs.add(new Client(k, from(spec.count(), clients, k), to(spec.count(), clients, k), spec.sample(), per));
+		}
+		if (clients == 1) {
+			Client only = runs.get(0);
+			long start = System.nanoTime();
+			only.run(spec.batchSize(), roundTrip, requests, work, observer, stop);
+			return new Outcome(System.nanoTime() - start, runs);
+		}
+		CountDownLatch ready = new CountDownLatch(clients);
+		CountDownLatch go = new CountDownLatch(1);
+		List<Thread> threads = new ArrayList<>(clients);
+		for (Client client : runs) {
+			Thread thread = new Thread(() -> {
+				ready.countDown();
+				try {
+					go.await();
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+				client.run(spec.batchSize(), roundTrip, requests, work, observer, stop);
+			}, "run-client-" + client.index);
+			thread.setDaemon(true);
+			threads.add(thread);
+			thread.start();
+		}
+		try {
+			ready.await();
+			long start = System.nanoTime();
+			go.countDown();
+			for (Thread thread : threads) {
+				thread.join();
+			}
+			return new Outcome(System.nanoTime() - start, runs);
+		}
+		catch (InterruptedException ex) {
+			stop.set(true);
+			go.countDown();
+			Thread.currentThread().interrupt();
+			throw new RunCancelledException();
+		}
+	}
+
+	/** One client's share of a pass. */
+	static final class Client {
+
+		final int index;
+
+		final long first;
+
+		final long end;
+
+		final Tally tally;
+
+		final LatencyRecorder latency;
+
+		long nanos;
+
+		long batches;
+
+		@Nullable RuntimeException failure;
+
+		Client(int index, long first, long end, int sample, Latency.Per per) {
+			this.latency = new LatencyRecorder(per);
+			this.index = index;
+			this.first = first;
+			this.end = end;
+			this.tally = new Tally(sample);
+		}
+
+		void run(int batchSize, int roundTrip, int requests, Work work, RunObserver observer, AtomicBoolean stop) {
+			boolean perRequest = this.latency.per() == Latency.Per.REQUEST;
+			long start = System.nanoTime();
+			try {
+				for (int request = 0; request < requests; request++) {
+					long requestStart = System.nanoTime();
+					for (long from = this.first; from < this.end; from += batchSize) {
+						if (stop.get()) {
+							return;
+						}
+						if (observer.cancelled()) {
+							throw new RunCancelledException();
+						}
+						long to = Math.min(this.end, from + batchSize);
+						if (perRequest) {
+							work.run(from, to, this.tally);
+						}
+						else {
+							for (long item = from; item < to; item += roundTrip) {
+								long sent = System.nanoTime();
+								work.run(item, Math.min(to, item + roundTrip), this.tally);
+								this.latency.record(System.nanoTime() - sent);
+							}
+						}
+						this.batches++;
+						observer.batchDone();
+					}
+					if (perRequest) {
+						this.latency.record(System.nanoTime() - requestStart);
+					}
+				}
+			}
+			catch (RuntimeException ex) {
+				this.failure = ex;
+				// The others stop at their next batch, so a failed run ends soon.
+				stop.set(true);
+			}
+			finally {
+				this.nanos = System.nanoTime() - start;
+			}
+		}
+
+	}
+
+	/**
+	 * @param nanos wall time from the start gate until the last client finished
+	 */
+	record Outcome(long nanos, List<Client> clients) {
+
+		@Nullable RuntimeException failure() {
+			return this.clients.stream()
+				.map((client) -> client.failure)
+				.filter(java.util.Objects::nonNull)
+				.findFirst()
+				.orElse(null);
+		}
+
+		long batches() {
+			return this.clients.stream().mapToLong((client) -> client.batches).sum();
+		}
+
+		/** Every client's replies, in client order, so the sample starts with item 0. */
+		Tally tally(int sample) {
+			if (this.clients.size() == 1) {
+				return this.clients.get(0).tally;
+			}
+			Tally all = new Tally(sample);
+			this.clients.forEach((client) -> all.add(client.tally));
+			return all;
+		}
+
+		LatencyRecorder latency() {
+			LatencyRecorder all = new LatencyRecorder(this.clients.get(0).latency.per());
+			this.clients.forEach((client) -> all.add(client.latency));
+			return all;
+		}
+
+	}
+
+}

@@ -1,0 +1,96 @@
+package dev.pipelininglab.web;
+
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * Clients and connectors on 3 masters + 3 replicas: Jedis's loop and multi-key commands
+ * work, its pipelines are refused the way Spring Data Redis refuses them, and Lettuce's
+ * clients each reach every master.
+ */
+@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@AutoConfigureMockMvc
+class ClusterClientsTests {
+
+	@Autowired
+	MockMvc mvc;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		RedisTestServers.cluster().addTo(registry);
+		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
+	}
+
+	@BeforeEach
+	void startEmpty() {
+		RedisTestServers.cluster().flushAll();
+	}
+
+	@Test
+	void jedisLoopsFromSeveralClientsOnACluster() throws Exception {
+		this.mvc.perform(get("/loopset/1000?connector=jedis&clients=4&batchSize=100"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.connector.name").value("jedis"))
+			.andExpect(jsonPath("$.verified").value(1000))
+			.andExpect(jsonPath("$.clients.count").value(4));
+	}
+
+	@Test
+	void jedisPipelinesOnAClusterAreAClearBadRequest() throws Exception {
+		this.mvc.perform(get("/pipeset/1000?connector=jedis"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("connector"))
+			.andExpect(jsonPath("$.detail", containsString("Pipeline is not supported for JedisClusterConnection")));
+		this.mvc.perform(get("/compare/set/1000?variants=jedis-loop,jedis-pipelined"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.results[0].verified").value(1000))
+			.andExpect(jsonPath("$.skipped[0].variant").value("jedis-pipelined"));
+		this.mvc.perform(get("/sweep/set/1000?connector=jedis"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("connector"));
+	}
+
+	@Test
+	void jedisMultiKeyCommandsWorkWithAndWithoutAHashTag() throws Exception {
+		String body = this.mvc
+			.perform(get("/compare/set/1000?batchSize=100&variants=jedis-multi-key,jedis-multi-key-hashtag&clients=2"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.skipped.length()").value(0))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<Integer>read(body, "$.results[0].verified")).isEqualTo(1000);
+		assertThat(JsonPath.<Integer>read(body, "$.results[1].verified")).isEqualTo(1000);
+	}
+
+	@Test
+	void eachLettucePipelineClientReachesEveryMaster() throws Exception {
+		String body = this.mvc.perform(get("/pipeset/3000?clients=3&batchSize=500"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(3000))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		Map<String, Object> connections = JsonPath.read(body, "$.connections");
+		// One socket per master for every pipeline connection in use.
+		assertThat(((Number) connections.get("used")).intValue()).isBetween(3, 9);
+	}
+
+}
