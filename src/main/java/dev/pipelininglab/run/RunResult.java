@@ -53,6 +53,8 @@ import org.jspecify.annotations.Nullable;
  * @param payload runs with a {@code valueSize}: bytes per value and per second, and how
  * the byte budget shaped the batches
  * @param fanOut runs with {@code requests}: the run repeated as that many requests
+ * @param master sentinel: the master ({@code host:port}) the sentinels named when the run
+ * ended, the one its writes went to; changes after a failover
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, @Nullable String writes,
@@ -61,7 +63,8 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
 		@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
 		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
-		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut) {
+		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
+		@Nullable String master) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -89,7 +92,7 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
 				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
-				this.note, this.sample, value, this.latency, this.payload, this.fanOut);
+				this.note, this.sample, value, this.latency, this.payload, this.fanOut, this.master);
 	}
 
 }

@@ -11,6 +11,7 @@ import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Ping;
+import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
@@ -78,8 +79,10 @@ public class RunService {
 
 	private final ClusterLayout layout;
 
+	private final RedisDiagnosis diagnosis;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout) {
+			ClusterLayout layout, RedisDiagnosis diagnosis) {
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
@@ -87,6 +90,7 @@ public class RunService {
 		this.topology = topology;
 		this.connections = connections;
 		this.layout = layout;
+		this.diagnosis = diagnosis;
 	}
 
 	/**
@@ -429,7 +433,7 @@ public class RunService {
 				round(items / seconds, 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified,
 				hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
-				sample, null, latencies[median].latency(), payload, fanOut);
+				sample, null, latencies[median].latency(), payload, fanOut, this.diagnosis.sentinelMaster());
 	}
 
 	/**

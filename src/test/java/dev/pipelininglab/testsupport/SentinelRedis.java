@@ -211,6 +211,15 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
+	 * Stops the three sentinels of an instance from
+	 * {@link RedisTestServers#newSentinel()} (the data nodes keep running).
+	 */
+	public void stopSentinels() {
+		Topologies.checkOwned(this.shared, "sentinel topology");
+		Topologies.stopAll(this.sentinels);
+	}
+
+	/**
 	 * {@code spring.data.redis.sentinel.master} and {@code .nodes} for this topology.
 	 */
 	@Override
