@@ -99,6 +99,15 @@ final class FailoverProbe {
 		return outcome;
 	}
 
+	/**
+	 * A request that writes (SET, RPOP) succeeded: the end of the outage. Reads can
+	 * succeed earlier, from replicas.
+	 */
+	static boolean wroteAgain(Outcome outcome) {
+		return outcome.status() == 200 && !outcome.uri().startsWith("/pipeget")
+				&& !outcome.uri().startsWith("/loopget");
+	}
+
 	List<Outcome> outcomes() {
 		return List.copyOf(this.outcomes);
 	}
