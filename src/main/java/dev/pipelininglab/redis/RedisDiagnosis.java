@@ -176,13 +176,17 @@ public class RedisDiagnosis {
 	}
 
 	/**
-	 * A DEL of the probe key on the connections runs use by default (each connection
-	 * factory follows a failover on its own, within seconds of the others): routed to the
-	 * master like every write, and harmless (the key is the lab's own and never holds
-	 * data).
+	 * A DEL of the probe key, routed to the master like every write, and harmless (the
+	 * key is the lab's own and never holds data). On sentinel it goes through the
+	 * connections runs use by default, since each connection factory follows a failover
+	 * on its own, seconds apart; elsewhere through the app's own factory, whose
+	 * connection is warm (the route's first connection can take longer than the health
+	 * timeout on a cold, busy machine).
 	 */
 	private boolean writes() {
-		try (RedisConnection connection = this.connections.primary().factory().getConnection()) {
+		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
+				? this.connections.primary().factory() : this.factory;
+		try (RedisConnection connection = writer.getConnection()) {
 			connection.keyCommands().del(this.probeKey);
 			return true;
 		}
