@@ -39,6 +39,27 @@ public enum ProblemType {
 	REDIS_TIMEOUT(HttpStatus.SERVICE_UNAVAILABLE, "Redis did not answer in time"),
 
 	/**
+	 * Sentinel: the sentinels answer, but the master they name (given in {@code master})
+	 * does not take writes; a failover or the app's switch to the new master is under
+	 * way.
+	 */
+	REDIS_MASTER_UNREACHABLE(HttpStatus.SERVICE_UNAVAILABLE, "Redis master unreachable"),
+
+	/** Sentinel: none of the configured sentinels answers. */
+	REDIS_SENTINELS_UNREACHABLE(HttpStatus.SERVICE_UNAVAILABLE, "Redis sentinels unreachable"),
+
+	/**
+	 * Cluster: a node answered CLUSTERDOWN, or says {@code cluster_state:fail}, or slots
+	 * have no live master ({@code slotsWithoutLiveMaster}).
+	 */
+	REDIS_CLUSTER_DOWN(HttpStatus.SERVICE_UNAVAILABLE, "Redis cluster down"),
+
+	/**
+	 * Cluster: a master the app routes slots to does not answer ({@code unreachable}).
+	 */
+	REDIS_NODE_UNREACHABLE(HttpStatus.SERVICE_UNAVAILABLE, "Redis cluster node unreachable"),
+
+	/**
 	 * Redis is up but refuses the configured username or password: a configuration error,
 	 * not an outage.
 	 */

@@ -56,6 +56,8 @@ import org.jspecify.annotations.Nullable;
  * @param connector the client library and how the run's template calls got connections
  * @param connections the connections the run used, as the Redis masters counted them
  * @param clients more than one client: how the items were split and how fast each went
+ * @param master sentinel: the master ({@code host:port}) the sentinels named when the run
+ * ended, the one its writes went to; changes after a failover
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
@@ -66,7 +68,7 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 		@Nullable Map<String, Long> keysPerNode, @Nullable Integer slotsTouched, @Nullable Long commands,
 		@Nullable String note, List<String> sample, @Nullable Double speedup, Latency latency,
 		@Nullable Payload payload, @Nullable FanOut fanOut, ConnectorUse connector,
-		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients) {
+		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients, @Nullable String master) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -95,7 +97,7 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
 				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
 				this.note, this.sample, value, this.latency, this.payload, this.fanOut, this.connector,
-				this.connections, this.clients);
+				this.connections, this.clients, this.master);
 	}
 
 	/**

@@ -13,6 +13,7 @@ import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Ping;
+import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.Sharing;
@@ -84,8 +85,10 @@ public class RunService {
 
 	private final ServerConnections server;
 
+	private final RedisDiagnosis diagnosis;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout, ServerConnections server) {
+			ClusterLayout layout, ServerConnections server, RedisDiagnosis diagnosis) {
 		this.server = server;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
@@ -94,6 +97,7 @@ public class RunService {
 		this.topology = topology;
 		this.connections = connections;
 		this.layout = layout;
+		this.diagnosis = diagnosis;
 	}
 
 	/**
@@ -496,7 +500,7 @@ public class RunService {
 				spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified, hits, misses, popped, empty,
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
 				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
-				connector, connections, clients(shown));
+				connector, connections, clients(shown), this.diagnosis.sentinelMaster());
 	}
 
 	/**

@@ -10,6 +10,7 @@ import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.job.RunFinishedException;
 import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
@@ -53,9 +54,12 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private final LabProperties properties;
 
-	ProblemAdvice(Topology topology, LabProperties properties) {
+	private final RedisDiagnosis diagnosis;
+
+	ProblemAdvice(Topology topology, LabProperties properties, RedisDiagnosis diagnosis) {
 		this.topology = topology;
 		this.properties = properties;
+		this.diagnosis = diagnosis;
 	}
 
 	@ExceptionHandler
@@ -110,8 +114,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
-		ProblemType type = RedisFailure.classify(ex.getCause());
-		ProblemDetail problem = redisProblem(type, ex.getCause(), ex.key());
+		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex.getCause()));
+		ProblemType type = diagnosed.type();
+		ProblemDetail problem = redisProblem(diagnosed, ex.getCause(), ex.key());
 		problem.setProperty("operation", ex.spec().operation());
 		problem.setProperty("mode", ex.spec().mode());
 		problem.setProperty("batchesCompleted", ex.batchesCompleted());
@@ -146,9 +151,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> redisFailed(DataAccessException ex) {
-		ProblemType type = RedisFailure.classify(ex);
+		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex));
+		ProblemType type = diagnosed.type();
 		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
-		return ResponseEntity.status(type.status()).headers(retryAfter(type)).body(redisProblem(type, ex, null));
+		return ResponseEntity.status(type.status()).headers(retryAfter(type)).body(redisProblem(diagnosed, ex, null));
 	}
 
 	/** A busy app asks the client to come back shortly, rather than to give up. */
@@ -266,7 +272,41 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		return problem(ProblemType.UNEXPECTED, "The request could not be processed; the server log has details.");
 	}
 
-	private ProblemDetail redisProblem(ProblemType type, Throwable cause, @Nullable String key) {
+	/**
+	 * Lettuce says only "not connected" when a master or node is gone, and nothing about
+	 * which; on sentinel and cluster the diagnosis finds out (the sentinels' named
+	 * master, the nodes of the slot map), so the answer names the missing piece and its
+	 * address. Standalone has one address, already named.
+	 */
+	private Diagnosed diagnose(ProblemType type) {
+		boolean unavailable = type == ProblemType.REDIS_UNAVAILABLE || type == ProblemType.REDIS_CLUSTER_DOWN;
+		if (!unavailable || this.topology.kind() == Topology.Kind.STANDALONE) {
+			return new Diagnosed(type, null);
+		}
+		RedisDiagnosis.Finding finding = this.diagnosis.diagnose();
+		if (finding.writable()) {
+			// Writable again by now: say what failed, without a cause that no longer
+			// holds.
+			return new Diagnosed(type, null);
+		}
+		ProblemType refined = switch (finding.cause()) {
+			case MASTER_UNREACHABLE -> ProblemType.REDIS_MASTER_UNREACHABLE;
+			case SENTINELS_UNREACHABLE -> ProblemType.REDIS_SENTINELS_UNREACHABLE;
+			case CLUSTER_DOWN -> ProblemType.REDIS_CLUSTER_DOWN;
+			case NODE_UNREACHABLE -> ProblemType.REDIS_NODE_UNREACHABLE;
+			case REDIS_UNREACHABLE -> ProblemType.REDIS_UNAVAILABLE;
+		};
+		// A CLUSTERDOWN reply is a cluster that is down, whatever the slot map says
+		// meanwhile.
+		return new Diagnosed((type == ProblemType.REDIS_CLUSTER_DOWN) ? type : refined, finding);
+	}
+
+	private record Diagnosed(ProblemType type, RedisDiagnosis.@Nullable Finding finding) {
+	}
+
+	private ProblemDetail redisProblem(Diagnosed diagnosed, Throwable cause, @Nullable String key) {
+		ProblemType type = diagnosed.type();
+		RedisDiagnosis.Finding finding = diagnosed.finding();
 		String detail = switch (type) {
 			case REDIS_TIMEOUT -> this.topology.describe() + " did not answer within the command timeout"
 					+ " (spring.data.redis.timeout).";
@@ -277,11 +317,19 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 						+ "). Check spring.data.redis.username and" + " spring.data.redis.password.";
 			case REDIS_ERROR_REPLY -> "Redis answered " + ((key != null) ? "a command on " + key : "a command")
 					+ " with an error: " + RedisFailure.replyText(cause);
+			case REDIS_CLUSTER_DOWN ->
+				"A Redis cluster node answered '" + RedisFailure.replyText(cause) + "'. " + ((finding != null)
+						? finding.summary() : "The cluster takes writes again once every slot has a reachable master.");
+			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE ->
+				finding.summary() + " The app reconnects by itself.";
 			default -> "Cannot reach " + this.topology.describe() + ". Start Redis or point spring.data.redis.* at"
 					+ " one; the app reconnects by itself.";
 		};
 		ProblemDetail problem = problem(type, detail);
 		problem.setProperty("redis", this.topology.nodes());
+		if (finding != null) {
+			finding.details().forEach(problem::setProperty);
+		}
 		if (key != null && type == ProblemType.REDIS_ERROR_REPLY) {
 			problem.setProperty("key", key);
 		}

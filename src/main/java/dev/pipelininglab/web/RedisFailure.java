@@ -41,6 +41,9 @@ final class RedisFailure {
 					|| cause instanceof IOException || isDisconnected(cause.getMessage())) {
 				return ProblemType.REDIS_UNAVAILABLE;
 			}
+			if (isErrorReplyException(cause) && cause.getMessage().startsWith("CLUSTERDOWN")) {
+				return ProblemType.REDIS_CLUSTER_DOWN;
+			}
 			if (isErrorReplyException(cause) && isTransient(cause.getMessage())) {
 				return ProblemType.REDIS_UNAVAILABLE;
 			}

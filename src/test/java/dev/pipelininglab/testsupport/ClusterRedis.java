@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * A Redis Cluster of three masters (slots 0-5460, 5461-10922, 10923-16383) with one
- * replica each. The node timeout is 1 s and replicas always consider themselves fit to
- * take over, so failover tests stay quick.
+ * replica each. The node timeout is 1 s (unless
+ * {@value RedisTestServers#DETECTION_PROPERTY} says otherwise) and replicas always
+ * consider themselves fit to take over, so failover tests stay quick.
  */
 public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
@@ -62,7 +63,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 				started.add(Topologies.startOnFreePort(
 						(port) -> RedisServerProcess.builder(binary, port, Topologies.freshDir("cluster-" + port))
 							.args("--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
-									"--cluster-node-timeout", "1000", "--cluster-replica-validity-factor", "0")
+									"--cluster-node-timeout", Long.toString(RedisTestServers.failoverDetectionMillis()),
+									"--cluster-replica-validity-factor", "0")
 							.args(Topologies.NO_SYNC_DELAY)
 							.start(),
 						() -> clusterPort(taken)));

@@ -24,6 +24,16 @@ public final class RedisTestServers {
 
 	public static final String BINARY_PROPERTY = "lab.test.redis-binary";
 
+	/**
+	 * How long a master may be silent before it counts as failed: the sentinels'
+	 * {@code down-after-milliseconds} and the cluster's {@code cluster-node-timeout}.
+	 * 1000 ms keeps the failover tests quick;
+	 * {@code -Dlab.test.failover-detection-ms=5000} runs them with the settings of
+	 * docker/ and scripts/redis-topology.sh, to measure what users get
+	 * (docs/topologies.md, "Failover").
+	 */
+	public static final String DETECTION_PROPERTY = "lab.test.failover-detection-ms";
+
 	private static @Nullable Path binary;
 
 	private static @Nullable StandaloneRedis standalone;
@@ -45,6 +55,11 @@ public final class RedisTestServers {
 			binary = "bundled".equals(configured) ? RedisServerBinary.bundled() : RedisServerBinary.resolve(configured);
 		}
 		return binary;
+	}
+
+	/** {@value #DETECTION_PROPERTY}, 1000 ms unless set. */
+	public static long failoverDetectionMillis() {
+		return Long.getLong(DETECTION_PROPERTY, 1000);
 	}
 
 	public static synchronized StandaloneRedis standalone() {

@@ -17,7 +17,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One master, one replica and three sentinels (quorum 2) watching them as
- * {@value #MASTER_NAME}, tuned to notice a dead master after 1 s so failover tests stay
+ * {@value #MASTER_NAME}, tuned to notice a dead master after 1 s (unless
+ * {@value RedisTestServers#DETECTION_PROPERTY} says otherwise) so failover tests stay
  * quick.
  */
 public final class SentinelRedis implements AutoCloseable, SpringRedis {
@@ -88,7 +89,8 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 		try {
 			Files.writeString(config,
 					String.join("\n", "sentinel monitor " + name + " " + master.host() + " " + master.port() + " 2",
-							"sentinel down-after-milliseconds " + name + " 1000",
+							"sentinel down-after-milliseconds " + name + " "
+									+ RedisTestServers.failoverDetectionMillis(),
 							"sentinel failover-timeout " + name + " 5000", "sentinel parallel-syncs " + name + " 1",
 							""));
 		}
@@ -208,6 +210,15 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 			return "master".equals(role) ? null : master.port() + " has role " + role;
 		});
 		return currentMaster();
+	}
+
+	/**
+	 * Stops the three sentinels of an instance from
+	 * {@link RedisTestServers#newSentinel()} (the data nodes keep running).
+	 */
+	public void stopSentinels() {
+		Topologies.checkOwned(this.shared, "sentinel topology");
+		Topologies.stopAll(this.sentinels);
 	}
 
 	/**

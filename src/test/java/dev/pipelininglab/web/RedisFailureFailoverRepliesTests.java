@@ -22,14 +22,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 class RedisFailureFailoverRepliesTests {
 
 	@ParameterizedTest
-	@ValueSource(strings = { "CLUSTERDOWN The cluster is down",
-			"TRYAGAIN Multiple keys request during rehashing of slot", "MOVED 3999 127.0.0.1:6381",
+	@ValueSource(strings = { "TRYAGAIN Multiple keys request during rehashing of slot", "MOVED 3999 127.0.0.1:6381",
 			"ASK 3999 127.0.0.1:6381", "READONLY You can't write against a read only replica.",
 			"MASTERDOWN Link with MASTER is down and replica-serve-stale-data is set to 'no'.",
 			"LOADING Redis is loading the dataset in memory", "NOREPLICAS Not enough good replicas to write." })
 	void failoverRepliesAreUnavailable(String reply) {
 		assertThat(RedisFailure.classify(blocking(reply))).isEqualTo(ProblemType.REDIS_UNAVAILABLE);
 		assertThat(RedisFailure.classify(pipelined(reply))).isEqualTo(ProblemType.REDIS_UNAVAILABLE);
+	}
+
+	/** Named as what it is, so a client can tell it from an unreachable node. */
+	@ParameterizedTest
+	@ValueSource(strings = { "CLUSTERDOWN The cluster is down", "CLUSTERDOWN Hash slot not served" })
+	void clusterDownRepliesSayTheClusterIsDown(String reply) {
+		assertThat(RedisFailure.classify(blocking(reply))).isEqualTo(ProblemType.REDIS_CLUSTER_DOWN);
+		assertThat(RedisFailure.classify(pipelined(reply))).isEqualTo(ProblemType.REDIS_CLUSTER_DOWN);
 	}
 
 	@ParameterizedTest

@@ -1,0 +1,299 @@
+package dev.pipelininglab.redis;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.BitSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.protocol.ConnectionIntent;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
+import org.springframework.data.redis.connection.RedisServer;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Whether the lab can write right now, and if not, what is missing: the one answer the
+ * health contributor and the 503 problems share.
+ * <ul>
+ * <li>Standalone and sentinel: a write (DEL of a probe key under the prefix) on the
+ * connections runs use, so it goes where their writes go. A reply at all is the proof; an
+ * error (not connected, READONLY from a demoted master) is the failure. On sentinel the
+ * sentinels are asked too, which master they name, so the answer says which address is
+ * missing, or that the sentinels themselves are.</li>
+ * <li>Cluster: Lettuce's view of the slots (what it routes by) must cover all 16384 slots
+ * with masters not flagged as failed, every such master must answer, and each must say
+ * {@code cluster_state:ok} (a node that lost the majority answers CLUSTERDOWN to every
+ * command).</li>
+ * </ul>
+ * Every probe is bounded by {@link #PROBE_TIMEOUT} where it does not ride on the app's
+ * connection, so a diagnosis never takes the command timeout per node.
+ */
+@Component
+public class RedisDiagnosis {
+
+	/** How long one node may take to answer a probe. */
+	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
+
+	private final LettuceConnectionFactory factory;
+
+	private final Topology topology;
+
+	private final Connections connections;
+
+	private final byte[] probeKey;
+
+	RedisDiagnosis(LettuceConnectionFactory factory, Connections connections, Topology topology, KeySpace keys) {
+		this.factory = factory;
+		this.connections = connections;
+		this.topology = topology;
+		this.probeKey = (keys.prefix() + ":health-probe").getBytes(StandardCharsets.UTF_8);
+	}
+
+	/** Why the lab cannot write. */
+	public enum Cause {
+
+		/** Standalone: the one server does not answer (or refuses writes). */
+		REDIS_UNREACHABLE,
+
+		/** Sentinel: the sentinels answer, the master they name does not take writes. */
+		MASTER_UNREACHABLE,
+
+		/** Sentinel: none of the configured sentinels answers. */
+		SENTINELS_UNREACHABLE,
+
+		/** Cluster: a node says the cluster is down, or slots have no live master. */
+		CLUSTER_DOWN,
+
+		/** Cluster: a master serving slots does not answer. */
+		NODE_UNREACHABLE
+
+	}
+
+	/**
+	 * @param cause null when the lab can write
+	 * @param summary one sentence for people, naming addresses
+	 * @param details what the health contributor shows: addresses, states, slot ranges;
+	 * never exception texts
+	 */
+	public record Finding(@Nullable Cause cause, String summary, Map<String, Object> details) {
+
+		public boolean writable() {
+			return this.cause == null;
+		}
+
+	}
+
+	public Finding diagnose() {
+		return switch (this.topology.kind()) {
+			case STANDALONE -> standalone();
+			case SENTINEL -> sentinel();
+			case CLUSTER -> cluster();
+		};
+	}
+
+	/**
+	 * Sentinel: the master the sentinels name now ({@code host:port}), or null when none
+	 * answers; null off sentinel.
+	 */
+	public @Nullable String sentinelMaster() {
+		if (this.topology.kind() != Topology.Kind.SENTINEL) {
+			return null;
+		}
+		RedisServer master = namedMaster();
+		return (master != null) ? master.getHost() + ":" + master.getPort() : null;
+	}
+
+	private Finding standalone() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("redis", this.topology.nodes().get(0));
+		if (writes()) {
+			return new Finding(null, "Redis at " + this.topology.nodes().get(0) + " takes writes.", details);
+		}
+		return new Finding(Cause.REDIS_UNREACHABLE,
+				"Redis at " + this.topology.nodes().get(0) + " does not take writes (unreachable or read-only).",
+				details);
+	}
+
+	private Finding sentinel() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		String name = this.factory.getSentinelConfiguration().getMaster().getName();
+		details.put("masterName", name);
+		details.put("sentinels", this.topology.nodes());
+		RedisServer named = namedMaster();
+		String address = (named != null) ? named.getHost() + ":" + named.getPort() : null;
+		if (address != null) {
+			details.put("master", address);
+			details.put("masterFlags", named.getFlags());
+		}
+		if (writes()) {
+			return new Finding(null, "Master " + address + " of '" + name + "' takes writes.", details);
+		}
+		if (named == null) {
+			return new Finding(Cause.SENTINELS_UNREACHABLE,
+					"None of the Redis sentinels at " + String.join(", ", this.topology.nodes())
+							+ " answers, so the master of '" + name
+							+ "' cannot be found (and the master the app was using does not take writes either).",
+					details);
+		}
+		String flags = named.getFlags();
+		boolean seenDown = flags != null && (flags.contains("s_down") || flags.contains("o_down"));
+		return new Finding(Cause.MASTER_UNREACHABLE,
+				"Cannot write to the Redis master of '" + name + "': the sentinels name " + address
+						+ (seenDown ? " and see it down (" + flags + "); a failover follows once they agree"
+								: " (flags " + flags + "); the app's connection follows a new master within seconds"),
+				details);
+	}
+
+	private @Nullable RedisServer namedMaster() {
+		String name = this.factory.getSentinelConfiguration().getMaster().getName();
+		try (RedisSentinelConnection sentinels = this.factory.getSentinelConnection()) {
+			for (RedisServer master : sentinels.masters()) {
+				if (name.equals(master.getName())) {
+					return master;
+				}
+			}
+			return null;
+		}
+		catch (Exception ex) {
+			// No sentinel answered (or the answer could not be read): the finding says
+			// so.
+			return null;
+		}
+	}
+
+	/**
+	 * A DEL of the probe key, routed to the master like every write, and harmless (the
+	 * key is the lab's own and never holds data). On sentinel it goes through the
+	 * connections runs use by default, since each connection factory follows a failover
+	 * on its own, seconds apart; elsewhere through the app's own factory, whose
+	 * connection is warm (the route's first connection can take longer than the health
+	 * timeout on a cold, busy machine).
+	 */
+	private boolean writes() {
+		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
+				? this.connections.primary().lettuce() : this.factory;
+		try (RedisConnection connection = writer.getConnection()) {
+			connection.keyCommands().del(this.probeKey);
+			return true;
+		}
+		catch (RuntimeException ex) {
+			return false;
+		}
+	}
+
+	private Finding cluster() {
+		Map<String, Object> details = new LinkedHashMap<>();
+		List<String> unreachable = new ArrayList<>();
+		Map<String, String> states = new LinkedHashMap<>();
+		BitSet covered = new BitSet(SlotHash.SLOT_COUNT);
+		List<String> masters = new ArrayList<>();
+		try (RedisConnection connection = this.connections.primary().factory().getConnection()) {
+			if (!(connection.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
+				throw new IllegalStateException("Not a cluster connection: " + connection.getNativeConnection());
+			}
+			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
+			for (RedisClusterNode node : cluster.getPartitions()) {
+				if (!node.is(NodeFlag.UPSTREAM) || node.hasNoSlots()) {
+					continue;
+				}
+				String address = node.getUri().getHost() + ":" + node.getUri().getPort();
+				masters.add(address);
+				String state = clusterState(cluster, node);
+				if (state == null) {
+					unreachable.add(address);
+					continue;
+				}
+				states.put(address, state);
+				if (!node.is(NodeFlag.FAIL) && !node.is(NodeFlag.EVENTUAL_FAIL)) {
+					node.getSlots().forEach(covered::set);
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			return new Finding(Cause.NODE_UNREACHABLE,
+					"Cannot reach any of the Redis cluster nodes at " + String.join(", ", this.topology.nodes()) + ".",
+					Map.of("nodes", this.topology.nodes()));
+		}
+		details.put("masters", masters);
+		details.put("clusterState", states);
+		String uncovered = ranges(covered);
+		if (!uncovered.isEmpty()) {
+			details.put("slotsWithoutLiveMaster", uncovered);
+		}
+		if (!unreachable.isEmpty()) {
+			details.put("unreachable", unreachable);
+			return new Finding(Cause.NODE_UNREACHABLE,
+					"Cannot reach the Redis cluster master" + ((unreachable.size() > 1) ? "s " : " ")
+							+ String.join(", ", unreachable) + " that the app routes slots to"
+							+ (uncovered.isEmpty() ? "" : " (slots " + uncovered + ")")
+							+ "; its replica takes over after cluster-node-timeout, and the app follows on its next"
+							+ " topology refresh.",
+					details);
+		}
+		List<String> down = states.entrySet()
+			.stream()
+			.filter((entry) -> !"ok".equals(entry.getValue()))
+			.map((entry) -> entry.getKey() + " says cluster_state:" + entry.getValue())
+			.toList();
+		if (!down.isEmpty() || !uncovered.isEmpty()) {
+			return new Finding(Cause.CLUSTER_DOWN, "The Redis cluster cannot take every write: "
+					+ String.join("; ", down) + ((!down.isEmpty() && !uncovered.isEmpty()) ? "; " : "")
+					+ (uncovered.isEmpty() ? "" : "slots " + uncovered + " have no live master in the app's view")
+					+ ".", details);
+		}
+		return new Finding(null, "Every slot has a live master that takes writes.", details);
+	}
+
+	/** The node's {@code cluster_state}, or null when it does not answer in time. */
+	private static @Nullable String clusterState(StatefulRedisClusterConnection<?, ?> cluster, RedisClusterNode node) {
+		try {
+			String info = cluster
+				.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
+				.thenCompose((connection) -> connection.async().clusterInfo())
+				.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			for (String line : info.split("\r?\n")) {
+				if (line.startsWith("cluster_state:")) {
+					return line.substring("cluster_state:".length()).strip();
+				}
+			}
+			return "unknown";
+		}
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			return null;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
+	}
+
+	/** E.g. {@code 0-5460} or {@code 0-10, 12}; empty when every slot is set. */
+	private static String ranges(BitSet covered) {
+		List<String> ranges = new ArrayList<>();
+		int from = covered.nextClearBit(0);
+		while (from < SlotHash.SLOT_COUNT) {
+			int to = Math.min(covered.nextSetBit(from), SlotHash.SLOT_COUNT);
+			if (to < 0) {
+				to = SlotHash.SLOT_COUNT;
+			}
+			ranges.add((to - 1 == from) ? Integer.toString(from) : from + "-" + (to - 1));
+			from = covered.nextClearBit(to);
+		}
+		return String.join(", ", ranges);
+	}
+
+}

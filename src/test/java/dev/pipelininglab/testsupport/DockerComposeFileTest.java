@@ -1,0 +1,157 @@
+package dev.pipelininglab.testsupport;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * docker-compose.yml: valid for both Compose implementations people have (the
+ * {@code docker compose} plugin and Debian's {@code docker-compose} 1.29, which rejects a
+ * top-level {@code name:}), one topology per profile, every host port overridable.
+ * <p>
+ * The validation runs each tool that is installed and skips, saying so, for one that is
+ * not, unless {@code LAB_REQUIRE_COMPOSE=true} (set by {@code .ci/run} where it installed
+ * docker-compose).
+ */
+class DockerComposeFileTest {
+
+	private static final Path FILE = Path.of("docker-compose.yml");
+
+	private static final List<String> PROFILES = List.of("standalone", "sentinel", "cluster", "rtt");
+
+	@ParameterizedTest(name = "{0} config")
+	@ValueSource(strings = { "docker-compose", "docker compose" })
+	void validatesForEveryProfile(String tool) throws Exception {
+		List<String> command = List.of(tool.split(" "));
+		boolean present = runs(concat(command, "version"));
+		if (!present && "true".equalsIgnoreCase(System.getenv("LAB_REQUIRE_COMPOSE"))
+				&& tool.equals("docker-compose")) {
+			fail("LAB_REQUIRE_COMPOSE is set but " + tool + " is missing");
+		}
+		assumeTrue(present, "'" + tool + "' is not installed here");
+		for (String profile : PROFILES) {
+			Path output = Files.createTempFile("compose-config", ".log");
+			Process process = new ProcessBuilder(
+					concat(command, "-f", FILE.toString(), "--profile", profile, "config", "--quiet"))
+				.redirectErrorStream(true)
+				.redirectOutput(output.toFile())
+				.start();
+			assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+			assertThat(process.exitValue()).as("%s --profile %s config: %s", tool, profile, Files.readString(output))
+				.isZero();
+			Files.delete(output);
+		}
+	}
+
+	@Test
+	void eachProfileStartsOnlyItsOwnTopology() throws IOException {
+		Map<String, Map<String, Object>> services = services();
+		assertThat(services.values()).as("services without a profile start under every profile")
+			.allSatisfy((service) -> assertThat(service).containsKey("profiles"));
+		assertThat(servicesOf("cluster", services)).containsExactlyInAnyOrder("node-1", "node-2", "node-3", "node-4",
+				"node-5", "node-6", "cluster-init");
+		assertThat(servicesOf("standalone", services)).containsExactly("redis");
+		assertThat(servicesOf("sentinel", services)).containsExactlyInAnyOrder("sentinel-master", "replica-1",
+				"replica-2", "sentinel-1", "sentinel-2", "sentinel-3");
+		assertThat(servicesOf("rtt", services)).containsExactlyInAnyOrder("redis", "toxiproxy", "toxiproxy-init");
+	}
+
+	@Test
+	void everyHostPortIsLoopbackAndOverridable() throws IOException {
+		Pattern published = Pattern.compile("127\\.0\\.0\\.1:\\$\\{([A-Z0-9_]+):-(\\d+)}:.+");
+		Map<String, String> defaults = new HashMap<>();
+		for (Map.Entry<String, Map<String, Object>> service : services().entrySet()) {
+			for (Object port : (List<?>) service.getValue().getOrDefault("ports", List.of())) {
+				Matcher matcher = published.matcher(String.valueOf(port));
+				assertThat(matcher.matches()).as("%s publishes %s", service.getKey(), port).isTrue();
+				String previous = defaults.put(matcher.group(1), matcher.group(2));
+				assertThat(previous).as(matcher.group(1)).isIn(null, matcher.group(2));
+			}
+		}
+		assertThat(defaults).containsEntry("REDIS_MASTER_PORT", "6379")
+			.containsEntry("REDIS_SENTINEL1_PORT", "26379")
+			.containsEntry("REDIS_CLUSTER6_PORT", "7384");
+	}
+
+	@Test
+	void noTopLevelNameWhichDockerCompose129Rejects() throws IOException {
+		assertThat(load()).doesNotContainKey("name");
+		assertThat(Files.readString(Path.of(".env"))).contains("COMPOSE_PROJECT_NAME=pipelining-lab");
+	}
+
+	/** The services a profile starts: those naming it, and what they depend on. */
+	private static Set<String> servicesOf(String profile, Map<String, Map<String, Object>> services) {
+		Set<String> selected = new LinkedHashSet<>();
+		services.forEach((name, service) -> {
+			if (((List<?>) service.get("profiles")).contains(profile)) {
+				selected.add(name);
+			}
+		});
+		for (String name : new ArrayList<>(selected)) {
+			Object dependsOn = services.get(name).get("depends_on");
+			if (dependsOn instanceof Map<?, ?> map) {
+				map.keySet()
+					.forEach((dependency) -> assertThat(selected).as(name + " depends on " + dependency)
+						.contains(String.valueOf(dependency)));
+			}
+		}
+		return selected;
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Map<String, Object>> services() throws IOException {
+		return (Map<String, Map<String, Object>>) load().get("services");
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> load() throws IOException {
+		LoaderOptions options = new LoaderOptions();
+		options.setMaxAliasesForCollections(200);
+		try (Reader reader = Files.newBufferedReader(FILE)) {
+			return (Map<String, Object>) new Yaml(options).load(reader);
+		}
+	}
+
+	private static List<String> concat(List<String> command, String... args) {
+		List<String> all = new ArrayList<>(command);
+		all.addAll(List.of(args));
+		return all;
+	}
+
+	private static boolean runs(List<String> command) {
+		try {
+			Process process = new ProcessBuilder(command).redirectErrorStream(true)
+				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
+				.start();
+			return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
+		}
+		catch (IOException ex) {
+			return false;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return false;
+		}
+	}
+
+}

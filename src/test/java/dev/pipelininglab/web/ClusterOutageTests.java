@@ -1,0 +1,138 @@
+package dev.pipelininglab.web;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import io.lettuce.core.cluster.SlotHash;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/**
+ * Cluster, on nodes of the test's own: health is DOWN from the moment a master dies until
+ * the app routes its slots to the promoted replica, naming the node; the 503s name the
+ * unreachable node; once a master and its replica are both gone the cluster is down, and
+ * a CLUSTERDOWN reply is reported as such, not as every node unreachable.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
+		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@AutoConfigureMockMvc
+@DirtiesContext
+class ClusterOutageTests {
+
+	private static final String TYPES = "urn:pipelining-lab:problem:";
+
+	private static ClusterRedis cluster;
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	KeySpace keys;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		cluster = RedisTestServers.newCluster();
+		cluster.addTo(registry);
+	}
+
+	@AfterAll
+	static void stop() {
+		if (cluster != null) {
+			cluster.close();
+		}
+	}
+
+	@Test
+	void healthAndProblemsNameTheMissingNodeThenTheDownCluster() throws Exception {
+		send("/pipeset/1000", 200);
+		assertThat(health().read("$.status", String.class)).isEqualTo("UP");
+
+		// Two of the masters serve key 0 and warm-up key 0 of a one-key loop run; the
+		// third is the one to lose.
+		List<Integer> used = List.of(master(this.keys.key(0)), master(this.keys.warmup().key(0)));
+		int victim = java.util.stream.IntStream.range(0, 3).filter((m) -> !used.contains(m)).findFirst().orElseThrow();
+		RedisServerProcess master = cluster.nodes().get(victim);
+		RedisServerProcess replica = cluster.nodes().get(victim + 3);
+		String masterAddress = master.host() + ":" + master.port();
+
+		master.kill();
+		DocumentContext down = health();
+		assertThat(down.read("$.status", String.class)).isEqualTo("DOWN");
+		assertThat(down.read("$.components.redis.details.cause", String.class)).isEqualTo("NODE_UNREACHABLE");
+		assertThat(down.read("$.components.redis.details.unreachable", List.class)).containsExactly(masterAddress);
+		DocumentContext problem = json(send("/pipeset/1000", 503));
+		assertThat(problem.read("$.type", String.class)).isEqualTo(TYPES + "redis-node-unreachable");
+		assertThat(problem.read("$.unreachable", List.class)).containsExactly(masterAddress);
+		assertThat(problem.read("$.detail", String.class)).contains(masterAddress);
+
+		cluster.awaitHealthy(Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(20)).until(() -> "UP".equals(health().read("$.status", String.class)));
+		assertThat(health().read("$.components.redis.details.masters", List.class))
+			.contains(replica.host() + ":" + replica.port())
+			.doesNotContain(masterAddress);
+		send("/pipeset/1000", 200);
+
+		// The promoted replica dies too: its slots have no one left, and the other
+		// masters answer CLUSTERDOWN once they notice (cluster-node-timeout 1 s).
+		replica.kill();
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> "fail".equals(clusterState(cluster.nodes().get(used.get(0)))));
+		DocumentContext clusterDown = json(send("/loopset/1", 503));
+		assertThat(clusterDown.read("$.type", String.class)).isEqualTo(TYPES + "redis-cluster-down");
+		assertThat(clusterDown.read("$.detail", String.class)).contains("CLUSTERDOWN");
+		assertThat(health().read("$.status", String.class)).isEqualTo("DOWN");
+	}
+
+	/** Index (0-2) of the initial master serving the key's slot. */
+	private static int master(String key) {
+		int slot = SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8));
+		return (slot <= 5460) ? 0 : (slot <= 10922) ? 1 : 2;
+	}
+
+	private static String clusterState(RedisServerProcess node) {
+		try (io.lettuce.core.RedisClient client = io.lettuce.core.RedisClient
+			.create(io.lettuce.core.RedisURI.create(node.host(), node.port())); var connection = client.connect()) {
+			for (String line : connection.sync().clusterInfo().split("\r?\n")) {
+				if (line.startsWith("cluster_state:")) {
+					return line.substring("cluster_state:".length()).strip();
+				}
+			}
+			return "unknown";
+		}
+	}
+
+	private DocumentContext health() throws Exception {
+		return json(this.mvc.perform(get("/actuator/health/redis-writes")).andReturn().getResponse());
+	}
+
+	private MockHttpServletResponse send(String uri, int status) throws Exception {
+		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
+		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(status);
+		return response;
+	}
+
+	private static DocumentContext json(MockHttpServletResponse response) throws Exception {
+		return JsonPath.parse(response.getContentAsString());
+	}
+
+}

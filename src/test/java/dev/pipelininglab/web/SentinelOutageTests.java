@@ -1,0 +1,119 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SentinelRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/**
+ * Sentinel, on a topology of the test's own: health is DOWN from the moment the master
+ * dies until the app writes to the promoted replica, and says which master is missing;
+ * the 503s name the master (with its address), or the sentinels when they are gone too;
+ * every answer names the master in use.
+ */
+@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
+		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@AutoConfigureMockMvc
+@DirtiesContext
+class SentinelOutageTests {
+
+	private static final String TYPES = "urn:pipelining-lab:problem:";
+
+	private static SentinelRedis sentinel;
+
+	@Autowired
+	MockMvc mvc;
+
+	@DynamicPropertySource
+	static void redis(DynamicPropertyRegistry registry) {
+		sentinel = RedisTestServers.newSentinel();
+		sentinel.addTo(registry);
+	}
+
+	@AfterAll
+	static void stop() {
+		if (sentinel != null) {
+			sentinel.close();
+		}
+	}
+
+	@Test
+	void healthAndProblemsNameTheMissingMasterThenTheSentinels() throws Exception {
+		RedisServerProcess first = sentinel.master();
+		String firstAddress = first.host() + ":" + first.port();
+		assertThat(json(get200("/pipeset/1000")).read("$.master", String.class)).isEqualTo(firstAddress);
+		DocumentContext up = health();
+		assertThat(up.read("$.status", String.class)).isEqualTo("UP");
+		assertThat(up.read("$.components.redis.details.master", String.class)).isEqualTo(firstAddress);
+
+		first.kill();
+		// At once, long before the sentinels agree the master is down.
+		DocumentContext down = health();
+		assertThat(down.read("$.status", String.class)).isEqualTo("DOWN");
+		assertThat(down.read("$.components.redis.details.cause", String.class)).isEqualTo("MASTER_UNREACHABLE");
+		assertThat(down.read("$.components.redis.details.master", String.class)).isEqualTo(firstAddress);
+		this.mvc.perform(get("/actuator/health"))
+			.andExpect(
+					org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isServiceUnavailable());
+		DocumentContext problem = json(send("/pipeset/1000", 503));
+		assertThat(problem.read("$.type", String.class)).isEqualTo(TYPES + "redis-master-unreachable");
+		assertThat(problem.read("$.master", String.class)).isEqualTo(firstAddress);
+		assertThat(problem.read("$.detail", String.class)).contains(firstAddress);
+
+		RedisServerProcess second = sentinel.awaitNewMaster(first, Duration.ofSeconds(30));
+		String secondAddress = second.host() + ":" + second.port();
+		await().atMost(Duration.ofSeconds(20)).until(() -> "UP".equals(health().read("$.status", String.class)));
+		assertThat(health().read("$.components.redis.details.master", String.class)).isEqualTo(secondAddress);
+		assertThat(json(get200("/pipeset/1000")).read("$.master", String.class)).isEqualTo(secondAddress);
+		assertThat(json(get200("/compare/set/100?variants=loop,pipelined")).read("$.results[*].master",
+				java.util.List.class))
+			.containsOnly(secondAddress);
+
+		// Now the sentinels go too, and then the master: nothing can say where a master
+		// is.
+		sentinel.stopSentinels();
+		second.kill();
+		DocumentContext gone = json(send("/pipeset/1000", 503));
+		assertThat(gone.read("$.type", String.class)).isEqualTo(TYPES + "redis-sentinels-unreachable");
+		assertThat(gone.read("$.detail", String.class))
+			.contains(sentinel.springProperties().get("spring.data.redis.sentinel.nodes").split(",")[0]);
+		assertThat(health().read("$.components.redis.details.cause", String.class)).isEqualTo("SENTINELS_UNREACHABLE");
+	}
+
+	private DocumentContext health() throws Exception {
+		return json(this.mvc.perform(get("/actuator/health/redis-writes")).andReturn().getResponse());
+	}
+
+	private MockHttpServletResponse get200(String uri) throws Exception {
+		return send(uri, 200);
+	}
+
+	private MockHttpServletResponse send(String uri, int status) throws Exception {
+		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
+		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(status);
+		return response;
+	}
+
+	private static DocumentContext json(MockHttpServletResponse response) throws Exception {
+		return JsonPath.parse(response.getContentAsString());
+	}
+
+}
