@@ -4,15 +4,16 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.latency.LatencyRelay;
+import io.lettuce.core.internal.HostAndPort;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.RedisConfiguration;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -44,11 +45,10 @@ public class Connections implements DisposableBean {
 
 	private final Writes writes;
 
-	private final Topology topology;
-
 	private final Map<Key, Route> routes = new ConcurrentHashMap<>();
 
-	private final Map<Duration, LatencyRelay> relays = new ConcurrentHashMap<>();
+	/** One relay per added RTT and Redis node. */
+	private final Map<RelayKey, LatencyRelay> relays = new ConcurrentHashMap<>();
 
 	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, LabProperties properties,
 			Topology topology) {
@@ -58,7 +58,6 @@ public class Connections implements DisposableBean {
 		// Cluster clients build their node endpoints themselves, so they keep Lettuce's
 		// per-command hand-over.
 		this.writes = (topology.kind() == Topology.Kind.CLUSTER) ? Writes.PER_COMMAND : properties.pipeline().writes();
-		this.topology = topology;
 	}
 
 	public FlushPolicy defaultPolicy() {
@@ -72,15 +71,10 @@ public class Connections implements DisposableBean {
 	/**
 	 * @param addedRtt extra round-trip time through a latency relay, or null to connect
 	 * directly
-	 * @throws RelayUnsupportedException when a relay is asked for on sentinel or cluster,
-	 * whose clients follow addresses the servers announce and would bypass it
 	 * @throws TooManyRoutesException when every route slot is taken
 	 */
 	public Route route(FlushPolicy policy, @Nullable Duration addedRtt) {
 		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;
-		if (rtt != null && this.topology.kind() != Topology.Kind.STANDALONE) {
-			throw new RelayUnsupportedException(this.topology.kind());
-		}
 		Key key = new Key(policy, rtt);
 		Route existing = this.routes.get(key);
 		if (existing != null) {
@@ -104,8 +98,16 @@ public class Connections implements DisposableBean {
 		if (rtt == null && policy.equals(this.defaultPolicy) && this.writes == Writes.PER_COMMAND) {
 			return new Route(policy, this.writes, null, this.primary, this.primaryTemplate);
 		}
-		RedisConfiguration configuration = configuration(rtt);
-		LettuceClientConfiguration clientConfiguration = this.primary.getClientConfiguration();
+		// The factory keeps the configuration it was built from (standalone, socket,
+		// sentinel, cluster or static master/replica) in a private field; its getters
+		// fall back to localhost:6379 for the kinds they do not cover, so the field is
+		// read back, the way Spring Data Redis itself reads Lettuce's client URI.
+		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
+			.getPropertyValue("configuration");
+		RedisConfiguration configuration = (actual != null) ? actual : this.primary.getStandaloneConfiguration();
+		LettuceClientConfiguration clientConfiguration = (rtt != null)
+				? RelayedClientConfiguration.of(this.primary.getClientConfiguration(), relayed(rtt))
+				: this.primary.getClientConfiguration();
 		LettuceConnectionFactory factory = (this.writes == Writes.PER_FLUSH)
 				? new BatchWritingConnectionFactory(configuration, clientConfiguration)
 				: new LettuceConnectionFactory(configuration, clientConfiguration);
@@ -116,28 +118,19 @@ public class Connections implements DisposableBean {
 		return new Route(policy, this.writes, rtt, factory, template);
 	}
 
-	private RedisConfiguration configuration(@Nullable Duration rtt) {
-		// The factory keeps the configuration it was built from (standalone, socket,
-		// sentinel, cluster or static
-		// master/replica) in a private field; its getters fall back to localhost:6379 for
-		// the kinds they do not
-		// cover, so the field is read back, the way Spring Data Redis itself reads
-		// Lettuce's client URI.
-		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
-			.getPropertyValue("configuration");
-		if (rtt == null) {
-			return (actual != null) ? actual : this.primary.getStandaloneConfiguration();
-		}
-		if (!(actual instanceof RedisStandaloneConfiguration direct)) {
-			throw new RelayUnsupportedException(this.topology.kind());
-		}
-		LatencyRelay relay = this.relays.computeIfAbsent(rtt, (key) -> LatencyRelay
-			.start(new InetSocketAddress(direct.getHostName(), direct.getPort()), key.dividedBy(2)));
-		RedisStandaloneConfiguration viaRelay = new RedisStandaloneConfiguration("127.0.0.1", relay.port());
-		viaRelay.setDatabase(direct.getDatabase());
-		viaRelay.setUsername(direct.getUsername());
-		viaRelay.setPassword(direct.getPassword());
-		return viaRelay;
+	/**
+	 * Every address the client connects to (the configured one, sentinels, the master a
+	 * sentinel names, the cluster nodes and replicas the servers announce) is mapped to a
+	 * relay of its own in front of it, started on first use. Mapping at Lettuce's address
+	 * resolver, not in the configuration, is what keeps discovered nodes behind the delay
+	 * too.
+	 */
+	private Function<HostAndPort, HostAndPort> relayed(Duration rtt) {
+		return (target) -> {
+			LatencyRelay relay = this.relays.computeIfAbsent(new RelayKey(rtt, target.getHostText(), target.getPort()),
+					(key) -> LatencyRelay.start(new InetSocketAddress(key.host(), key.port()), rtt.dividedBy(2)));
+			return HostAndPort.of("127.0.0.1", relay.port());
+		};
 	}
 
 	@Override
@@ -152,17 +145,7 @@ public class Connections implements DisposableBean {
 	private record Key(FlushPolicy policy, @Nullable Duration rtt) {
 	}
 
-	/**
-	 * Sentinel and cluster clients follow the addresses the servers announce, which would
-	 * bypass a relay.
-	 */
-	public static class RelayUnsupportedException extends RuntimeException {
-
-		RelayUnsupportedException(Topology.Kind kind) {
-			super("rtt needs a standalone Redis: " + kind
-					+ " clients connect to the addresses the servers announce, which would bypass the latency relay");
-		}
-
+	private record RelayKey(Duration rtt, String host, int port) {
 	}
 
 	/**

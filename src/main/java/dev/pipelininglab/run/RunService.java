@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeRoundTrips;
 import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.Topology;
@@ -57,6 +58,11 @@ public class RunService {
 	static final long WARMUP_BYTES = 64L << 20;
 
 	private static final int RTT_PINGS = 11;
+
+	/**
+	 * Fewer per node: through a relay each costs the added RTT, and a cluster has six.
+	 */
+	private static final int NODE_RTT_PINGS = 3;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
 
@@ -187,6 +193,7 @@ public class RunService {
 		try {
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
+			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, NODE_RTT_PINGS);
 			long[] passNanos = new long[spec.repeat()];
 			LatencyRecorder[] latencies = new LatencyRecorder[spec.repeat()];
 			long counterBefore = 0;
@@ -219,7 +226,8 @@ public class RunService {
 				latencies[repeat] = latency;
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			return result(spec, keys, runner, route, tally, passNanos, latencies, rttMillis, counterBefore);
+			return result(spec, keys, runner, route, tally, passNanos, latencies, rttMillis, nodeRttMillis,
+					counterBefore);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -370,7 +378,8 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
-			long[] passNanos, LatencyRecorder[] latencies, double rttMillis, long counterBefore) {
+			long[] passNanos, LatencyRecorder[] latencies, double rttMillis,
+			@Nullable Map<String, Double> nodeRttMillis, long counterBefore) {
 		long count = spec.count();
 		long items = spec.itemsPerPass();
 		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
@@ -426,8 +435,8 @@ public class RunService {
 		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec, batchSize));
 		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), writes, count,
 				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
-				round(items / seconds, 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified,
-				hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
+				round(items / seconds, 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, nodeRttMillis,
+				written, verified, hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
 				sample, null, latencies[median].latency(), payload, fanOut);
 	}
