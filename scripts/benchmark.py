@@ -43,13 +43,13 @@ def wait_until(check, timeout, what):
 
 
 class Redis:
-    def __init__(self, workdir):
+    def __init__(self, workdir, *extra):
         self.port = free_port()
         self.dir = workdir / f"redis-{self.port}"
         self.dir.mkdir()
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")])
+             "--dir", str(self.dir), "--logfile", str(self.dir / "redis.log"), *extra])
         try:
             wait_until(lambda: self.cli("PING") == "PONG", 10, "redis-server")
         except BaseException:
@@ -90,6 +90,36 @@ class Redis:
         self.proc.wait(timeout=10)
 
 
+class Cluster:
+    """Three masters with `replicas` replicas each, on free ports, as scripts/redis-topology.sh makes them."""
+
+    def __init__(self, workdir, replicas):
+        self.nodes = []
+        try:
+            for _ in range(3 * (1 + replicas)):
+                self.nodes.append(Redis(workdir, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"))
+            subprocess.run(["redis-cli", "--cluster", "create", *(f"127.0.0.1:{n.port}" for n in self.nodes),
+                            "--cluster-replicas", str(replicas), "--cluster-yes"], capture_output=True, check=True)
+            wait_until(lambda: all("cluster_state:ok" in n.cli("CLUSTER", "INFO") for n in self.nodes), 30,
+                       "the cluster to serve every slot")
+        except BaseException:
+            self.stop()
+            raise
+
+    def flush(self):
+        # This script's own servers only; replicas follow their masters.
+        for node in self.nodes:
+            if "role:master" in node.cli("INFO", "replication"):
+                node.cli("FLUSHALL")
+
+    def settings(self):
+        return [f"--spring.data.redis.cluster.nodes={','.join(f'127.0.0.1:{n.port}' for n in self.nodes)}"]
+
+    def stop(self):
+        for node in self.nodes:
+            node.stop()
+
+
 class App:
     def __init__(self, jar, redis, workdir, heap=None, settings=()):
         self.port = free_port()
@@ -97,8 +127,10 @@ class App:
         args = ["java"]
         if heap:
             args.append(f"-Xmx{heap}")
-        args += ["-jar", str(jar), f"--server.port={self.port}", f"--spring.data.redis.port={redis.port}",
-                 "--spring.data.redis.host=127.0.0.1", "--lab.local-redis.enabled=false", *settings]
+        target = redis.settings() if isinstance(redis, Cluster) else [
+            f"--spring.data.redis.port={redis.port}", "--spring.data.redis.host=127.0.0.1"]
+        args += ["-jar", str(jar), f"--server.port={self.port}", *target, "--lab.local-redis.enabled=false",
+                 *settings]
         self.proc = subprocess.Popen(args, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
         wait_until(lambda: self.get("/actuator/health")[0] == 200, 90, "the app to start")
 
@@ -198,6 +230,48 @@ def size_label(size):
     return f"{size} B"
 
 
+def cluster_against_standalone(args, jar, redis, workdir):
+    """`/pipeset/<count>` on a 3-master cluster and on the standalone server, one app on each with the same
+    settings, tries interleaved so both see the same machine load; medians and their ratio."""
+    lines = [f"## Cluster against standalone: `/pipeset/{args.cluster_count}`, interleaved tries", "",
+             f"3 masters with {args.cluster_replicas} replica(s) each and one standalone server, all on this machine; "
+             "each try flushes both, then runs the standalone app and the cluster app one after the other.", "",
+             "| writes | try | standalone ops/s | cluster ops/s | cluster/standalone |", "|---|---:|---:|---:|---:|"]
+    summary = []
+    cluster = Cluster(workdir, args.cluster_replicas)
+    try:
+        for writes in args.cluster_writes.split(","):
+            settings = [] if writes == "default" else [f"--lab.pipeline.writes={writes}"]
+            print(f"cluster against standalone, writes={writes}", file=sys.stderr)
+            apps = [App(jar, redis, workdir, settings=settings)]
+            try:
+                apps.append(App(jar, cluster, workdir, settings=settings))
+                # The app's own warm-up covers the JIT; one untimed request also opens every node connection.
+                for app in apps:
+                    app.run(f"/pipeset/{args.cluster_count}?sample=0")
+                pairs = []
+                for i in range(1, args.cluster_tries + 1):
+                    redis.flush()
+                    cluster.flush()
+                    alone = apps[0].run(f"/pipeset/{args.cluster_count}?sample=0")
+                    spread = apps[1].run(f"/pipeset/{args.cluster_count}?sample=0")
+                    label = spread.get("writes", writes)
+                    pairs.append((alone["opsPerSecond"], spread["opsPerSecond"]))
+                    lines.append(f"| {label} | {i} | {fmt(alone['opsPerSecond'])} | {fmt(spread['opsPerSecond'])} | "
+                                 f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} |")
+                alone_median = statistics.median(p[0] for p in pairs)
+                spread_median = statistics.median(p[1] for p in pairs)
+                summary.append(f"- writes {label}: standalone median {fmt(alone_median)} ops/s, cluster median "
+                               f"{fmt(spread_median)} ops/s, **ratio {spread_median / alone_median:.0%}**")
+            finally:
+                for app in apps:
+                    app.stop()
+        redis.flush()
+    finally:
+        cluster.stop()
+    return lines + [""] + summary + [""]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -219,6 +293,13 @@ def main():
     parser.add_argument("--big-value-size", type=int, default=16_384)
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help="comma-separated sections to run: " + ", ".join(SECTIONS))
+    parser.add_argument("--topology", choices=["standalone", "cluster"], default="standalone",
+                        help="cluster: only cluster against standalone for /pipeset/<--cluster-count>")
+    parser.add_argument("--cluster-count", type=int, default=1_000_000)
+    parser.add_argument("--cluster-tries", type=int, default=5)
+    parser.add_argument("--cluster-replicas", type=int, default=1, help="replicas per master")
+    parser.add_argument("--cluster-writes", default="default",
+                        help="comma-separated lab.pipeline.writes settings to compare, e.g. per-command,per-flush")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -232,6 +313,14 @@ def main():
     workdir = Path(tempfile.mkdtemp(prefix="pipelining-lab-bench-"))
     redis = Redis(workdir)
     lines = []
+    if args.topology == "cluster":
+        try:
+            facts = machine_facts(redis)
+            lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
+            lines += cluster_against_standalone(args, args.jar, redis, workdir)
+        finally:
+            redis.stop()
+        return report(lines, args.out)
     try:
         facts = machine_facts(redis)
         ceilings, top = [], {}
@@ -459,12 +548,15 @@ def main():
                       f"{ooms} |", ""]
     finally:
         redis.stop()
+    report(lines, args.out)
 
-    report = "\n".join(lines)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    Path(args.out).write_text(report + "\n")
-    print(report)
-    print(f"\nwritten to {args.out}", file=sys.stderr)
+
+def report(lines, out):
+    text = "\n".join(lines)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(text + "\n")
+    print(text)
+    print(f"\nwritten to {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":

@@ -113,7 +113,7 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 	 * Lettuce's own test: connected, and not being moved to another node by a maintenance
 	 * rebind.
 	 */
-	private static boolean writable(@Nullable Channel channel) {
+	static boolean writable(@Nullable Channel channel) {
 		if (channel == null || !channel.isActive()) {
 			return false;
 		}

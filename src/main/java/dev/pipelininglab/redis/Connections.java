@@ -55,9 +55,7 @@ public class Connections implements DisposableBean {
 		this.primary = primary;
 		this.primaryTemplate = primaryTemplate;
 		this.defaultPolicy = properties.pipeline().flushPolicy();
-		// Cluster clients build their node endpoints themselves, so they keep Lettuce's
-		// per-command hand-over.
-		this.writes = (topology.kind() == Topology.Kind.CLUSTER) ? Writes.PER_COMMAND : properties.pipeline().writes();
+		this.writes = properties.pipeline().writes();
 	}
 
 	public FlushPolicy defaultPolicy() {
