@@ -24,10 +24,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_port(bus=False):
+    """A free loopback port; with bus, one whose cluster bus port (+10000, so at most 55535) is free too."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if not bus:
+            return port
+        if port <= 55535:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port + 10000))
+                    return port
+                except OSError:
+                    pass
 
 
 def wait_until(check, timeout, what):
@@ -44,7 +55,7 @@ def wait_until(check, timeout, what):
 
 class Redis:
     def __init__(self, workdir, *extra):
-        self.port = free_port()
+        self.port = free_port(bus="--cluster-enabled" in extra)
         self.dir = workdir / f"redis-{self.port}"
         self.dir.mkdir()
         self.proc = subprocess.Popen(
