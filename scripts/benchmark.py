@@ -143,7 +143,7 @@ class App:
         args += ["-jar", str(jar), f"--server.port={self.port}", *target, "--lab.local-redis.enabled=false",
                  *settings]
         self.proc = subprocess.Popen(args, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        wait_until(lambda: self.get("/actuator/health")[0] == 200, 90, "the app to start")
+        wait_until(lambda: self.get("/actuator/health")[0] == 200, 300, "the app to start")
 
     def get(self, path, timeout=3600):
         try:

@@ -2,7 +2,6 @@ package dev.pipelininglab.redis;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -47,12 +46,10 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 
 	private final DefaultEndpoint endpoint;
 
-	private final Object lock = new Object();
-
 	private volatile boolean autoFlush = true;
 
-	/** Commands written since the last flush, in order. Guarded by {@link #lock}. */
-	private List<RedisCommand<?, ?, ?>> pending = new ArrayList<>();
+	/** Commands written since the last flush. */
+	private final PendingCommands pending = new PendingCommands();
 
 	private BatchWritingNodeWriter(RedisChannelWriter writer, DefaultEndpoint endpoint) {
 		this.writer = writer;
@@ -85,9 +82,7 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		if (batchingChannel() == null) {
 			return this.writer.write(command);
 		}
-		synchronized (this.lock) {
-			this.pending.add(command);
-		}
+		this.pending.add(command);
 		return command;
 	}
 
@@ -96,9 +91,7 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		if (batchingChannel() == null) {
 			return this.writer.write(commands);
 		}
-		synchronized (this.lock) {
-			this.pending.addAll(commands);
-		}
+		this.pending.addAll(commands);
 		@SuppressWarnings("unchecked")
 		Collection<RedisCommand<K, V, ?>> written = (Collection<RedisCommand<K, V, ?>>) commands;
 		return written;
@@ -118,7 +111,7 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		// Whatever the endpoint itself buffered (written while the connection was down)
 		// goes first.
 		this.writer.flushCommands();
-		List<RedisCommand<?, ?, ?>> batch = takePending();
+		List<RedisCommand<?, ?, ?>> batch = this.pending.take();
 		if (batch.isEmpty()) {
 			return;
 		}
@@ -130,27 +123,12 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 			this.writer.flushCommands();
 			return;
 		}
-		channel.writeAndFlush(batch).addListener((future) -> {
-			if (!future.isSuccess()) {
-				batch.forEach((command) -> command.completeExceptionally(future.cause()));
-			}
-		});
+		PendingCommands.writeAsOne(channel, batch);
 	}
 
 	@SuppressWarnings("unchecked")
 	private static List<? extends RedisCommand<Object, Object, ?>> uncheckedCast(List<RedisCommand<?, ?, ?>> batch) {
 		return (List<? extends RedisCommand<Object, Object, ?>>) (List<?>) batch;
-	}
-
-	private List<RedisCommand<?, ?, ?>> takePending() {
-		synchronized (this.lock) {
-			if (this.pending.isEmpty()) {
-				return List.of();
-			}
-			List<RedisCommand<?, ?, ?>> taken = this.pending;
-			this.pending = new ArrayList<>(taken.size());
-			return taken;
-		}
 	}
 
 	@Override
@@ -167,7 +145,7 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 
 	private void cancelPending() {
 		RedisException closed = new RedisException("Connection closed");
-		takePending().forEach((command) -> command.completeExceptionally(closed));
+		this.pending.take().forEach((command) -> command.completeExceptionally(closed));
 	}
 
 	@Override
