@@ -24,10 +24,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+def free_port(bus=False):
+    """A free loopback port; with bus, one whose cluster bus port (+10000, so at most 55535) is free too."""
+    while True:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        if not bus:
+            return port
+        if port <= 55535:
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", port + 10000))
+                    return port
+                except OSError:
+                    pass
 
 
 def wait_until(check, timeout, what):
@@ -43,13 +54,13 @@ def wait_until(check, timeout, what):
 
 
 class Redis:
-    def __init__(self, workdir):
-        self.port = free_port()
+    def __init__(self, workdir, *extra):
+        self.port = free_port(bus="--cluster-enabled" in extra)
         self.dir = workdir / f"redis-{self.port}"
         self.dir.mkdir()
         self.proc = subprocess.Popen(
             ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.dir), "--logfile", str(self.dir / "redis.log")])
+             "--dir", str(self.dir), "--logfile", str(self.dir / "redis.log"), *extra])
         try:
             wait_until(lambda: self.cli("PING") == "PONG", 10, "redis-server")
         except BaseException:
@@ -93,6 +104,36 @@ class Redis:
         self.proc.wait(timeout=10)
 
 
+class Cluster:
+    """Three masters with `replicas` replicas each, on free ports, as scripts/redis-topology.sh makes them."""
+
+    def __init__(self, workdir, replicas):
+        self.nodes = []
+        try:
+            for _ in range(3 * (1 + replicas)):
+                self.nodes.append(Redis(workdir, "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"))
+            subprocess.run(["redis-cli", "--cluster", "create", *(f"127.0.0.1:{n.port}" for n in self.nodes),
+                            "--cluster-replicas", str(replicas), "--cluster-yes"], capture_output=True, check=True)
+            wait_until(lambda: all("cluster_state:ok" in n.cli("CLUSTER", "INFO") for n in self.nodes), 30,
+                       "the cluster to serve every slot")
+        except BaseException:
+            self.stop()
+            raise
+
+    def flush(self):
+        # This script's own servers only; replicas follow their masters.
+        for node in self.nodes:
+            if "role:master" in node.cli("INFO", "replication"):
+                node.cli("FLUSHALL")
+
+    def settings(self):
+        return [f"--spring.data.redis.cluster.nodes={','.join(f'127.0.0.1:{n.port}' for n in self.nodes)}"]
+
+    def stop(self):
+        for node in self.nodes:
+            node.stop()
+
+
 class App:
     def __init__(self, jar, redis, workdir, heap=None, settings=()):
         self.port = free_port()
@@ -100,10 +141,12 @@ class App:
         args = ["java"]
         if heap:
             args.append(f"-Xmx{heap}")
-        args += ["-jar", str(jar), f"--server.port={self.port}", f"--spring.data.redis.port={redis.port}",
-                 "--spring.data.redis.host=127.0.0.1", "--lab.local-redis.enabled=false", *settings]
+        target = redis.settings() if isinstance(redis, Cluster) else [
+            f"--spring.data.redis.port={redis.port}", "--spring.data.redis.host=127.0.0.1"]
+        args += ["-jar", str(jar), f"--server.port={self.port}", *target, "--lab.local-redis.enabled=false",
+                 *settings]
         self.proc = subprocess.Popen(args, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        wait_until(lambda: self.get("/actuator/health")[0] == 200, 90, "the app to start")
+        wait_until(lambda: self.get("/actuator/health")[0] == 200, 300, "the app to start")
 
     def get(self, path, timeout=3600):
         try:
@@ -268,6 +311,48 @@ def clients_table(count, rows):
     return lines
 
 
+def cluster_against_standalone(args, jar, redis, workdir):
+    """`/pipeset/<count>` on a 3-master cluster and on the standalone server, one app on each with the same
+    settings, tries interleaved so both see the same machine load; medians and their ratio."""
+    lines = [f"## Cluster against standalone: `/pipeset/{args.cluster_count}`, interleaved tries", "",
+             f"3 masters with {args.cluster_replicas} replica(s) each and one standalone server, all on this machine; "
+             "each try flushes both, then runs the standalone app and the cluster app one after the other.", "",
+             "| writes | try | standalone ops/s | cluster ops/s | cluster/standalone |", "|---|---:|---:|---:|---:|"]
+    summary = []
+    cluster = Cluster(workdir, args.cluster_replicas)
+    try:
+        for writes in args.cluster_writes.split(","):
+            settings = [] if writes == "default" else [f"--lab.pipeline.writes={writes}"]
+            print(f"cluster against standalone, writes={writes}", file=sys.stderr)
+            apps = [App(jar, redis, workdir, settings=settings)]
+            try:
+                apps.append(App(jar, cluster, workdir, settings=settings))
+                # The app's own warm-up covers the JIT; one untimed request also opens every node connection.
+                for app in apps:
+                    app.run(f"/pipeset/{args.cluster_count}?sample=0")
+                pairs = []
+                for i in range(1, args.cluster_tries + 1):
+                    redis.flush()
+                    cluster.flush()
+                    alone = apps[0].run(f"/pipeset/{args.cluster_count}?sample=0")
+                    spread = apps[1].run(f"/pipeset/{args.cluster_count}?sample=0")
+                    label = spread.get("writes", writes)
+                    pairs.append((alone["opsPerSecond"], spread["opsPerSecond"]))
+                    lines.append(f"| {label} | {i} | {fmt(alone['opsPerSecond'])} | {fmt(spread['opsPerSecond'])} | "
+                                 f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} |")
+                alone_median = statistics.median(p[0] for p in pairs)
+                spread_median = statistics.median(p[1] for p in pairs)
+                summary.append(f"- writes {label}: standalone median {fmt(alone_median)} ops/s, cluster median "
+                               f"{fmt(spread_median)} ops/s, **ratio {spread_median / alone_median:.0%}**")
+            finally:
+                for app in apps:
+                    app.stop()
+        redis.flush()
+    finally:
+        cluster.stop()
+    return lines + [""] + summary + [""]
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -291,6 +376,13 @@ def main():
                         help="comma-separated sections to run: " + ", ".join(SECTIONS))
     parser.add_argument("--clients", default="1,4,16,64", help="client counts for the many-clients table")
     parser.add_argument("--clients-count", type=int, default=100_000, help="SETs per row of the many-clients table")
+    parser.add_argument("--topology", choices=["standalone", "cluster"], default="standalone",
+                        help="cluster: only cluster against standalone for /pipeset/<--cluster-count>")
+    parser.add_argument("--cluster-count", type=int, default=1_000_000)
+    parser.add_argument("--cluster-tries", type=int, default=5)
+    parser.add_argument("--cluster-replicas", type=int, default=1, help="replicas per master")
+    parser.add_argument("--cluster-writes", default="default",
+                        help="comma-separated lab.pipeline.writes settings to compare, e.g. per-command,per-flush")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -305,6 +397,14 @@ def main():
     workdir = Path(tempfile.mkdtemp(prefix="pipelining-lab-bench-"))
     redis = Redis(workdir)
     lines = []
+    if args.topology == "cluster":
+        try:
+            facts = machine_facts(redis)
+            lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
+            lines += cluster_against_standalone(args, args.jar, redis, workdir)
+        finally:
+            redis.stop()
+        return report(lines, args.out)
     try:
         facts = machine_facts(redis)
         ceilings, top = [], {}
@@ -547,6 +647,14 @@ def write_report(lines, out):
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     Path(out).write_text(report + "\n")
     print(report)
+    report(lines, args.out)
+
+
+def report(lines, out):
+    text = "\n".join(lines)
+    Path(out).parent.mkdir(parents=True, exist_ok=True)
+    Path(out).write_text(text + "\n")
+    print(text)
     print(f"\nwritten to {out}", file=sys.stderr)
 
 

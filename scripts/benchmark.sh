@@ -10,6 +10,9 @@
 #   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
 #   scripts/benchmark.sh --only values,fanout,bigvalue   # the workload tables alone (value size, fan-out, big values)
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
+#   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster (1 replica each)
+#                                                # against the standalone server: interleaved tries, medians, ratio
+#   scripts/benchmark.sh --topology cluster --cluster-writes per-command,per-flush   # both ways of writing
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B package -Dmaven.test.skip=true

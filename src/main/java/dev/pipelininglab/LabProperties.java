@@ -90,7 +90,7 @@ public record LabProperties(
 	 * {@code LettuceConnectionFactory}, since Spring Boot has no property for it
 	 * @param writes {@code per-flush} hands each flush to Netty as one message;
 	 * {@code per-command} keeps Lettuce's own endpoint, which hands over every command on
-	 * its own (standalone and sentinel; cluster clients always do the latter)
+	 * its own; on a cluster, per node connection
 	 */
 	public record Pipeline(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy,
 			@DefaultValue("per-flush") @NotNull Writes writes) {

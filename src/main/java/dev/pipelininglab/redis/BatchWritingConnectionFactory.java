@@ -3,6 +3,8 @@ package dev.pipelininglab.redis;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 
 import org.springframework.beans.DirectFieldAccessor;
@@ -11,9 +13,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceClientConfigurat
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A connection factory whose standalone and sentinel clients write each pipeline flush as
- * one message (see {@link BatchWritingEndpoint}). Cluster clients create their node
- * endpoints internally and stay as Lettuce makes them.
+ * A connection factory whose clients write each pipeline flush as one message: per
+ * connection on standalone and sentinel (see {@link BatchWritingEndpoint}), per node
+ * connection on a cluster (see {@link BatchWritingClusterClient}).
  */
 class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 
@@ -25,7 +27,21 @@ class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 	protected AbstractRedisClient createClient() {
 		AbstractRedisClient client = super.createClient();
 		ClientResources resources = getClientConfiguration().getClientResources().orElse(null);
-		if (client.getClass() != RedisClient.class || resources == null) {
+		if (resources == null) {
+			return client;
+		}
+		if (client.getClass() == RedisClusterClient.class) {
+			// Built by Spring Data Redis from the cluster configuration; its options
+			// are set on the client afterwards, so they are copied over.
+			@SuppressWarnings("unchecked")
+			Iterable<RedisURI> uris = (Iterable<RedisURI>) new DirectFieldAccessor(client)
+				.getPropertyValue("initialUris");
+			BatchWritingClusterClient batching = new BatchWritingClusterClient(resources, uris);
+			batching.setOptions((ClusterClientOptions) client.getOptions());
+			client.shutdown();
+			return batching;
+		}
+		if (client.getClass() != RedisClient.class) {
 			return client;
 		}
 		// Spring Data Redis builds the URI (credentials, TLS, client name, database,

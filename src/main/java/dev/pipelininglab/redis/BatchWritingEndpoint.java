@@ -1,6 +1,5 @@
 package dev.pipelininglab.redis;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import io.lettuce.core.ClientOptions;
@@ -31,8 +30,6 @@ import org.jspecify.annotations.Nullable;
  */
 class BatchWritingEndpoint extends DefaultEndpoint {
 
-	private final Object lock = new Object();
-
 	/**
 	 * A bounded request queue needs Lettuce's own accounting of buffered commands, so
 	 * with one this endpoint behaves exactly like Lettuce's.
@@ -41,8 +38,8 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 
 	private volatile boolean autoFlush = true;
 
-	/** Commands written since the last flush, in order. Guarded by {@link #lock}. */
-	private List<RedisCommand<?, ?, ?>> pending = new ArrayList<>();
+	/** Commands written since the last flush. */
+	private final PendingCommands pending = new PendingCommands();
 
 	BatchWritingEndpoint(ClientOptions options, ClientResources resources) {
 		super(options, resources);
@@ -66,7 +63,7 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 		Channel channel = this.channel;
 		if (this.batching && !this.autoFlush && channel != null && channel.isActive() && !isClosed()
 				&& !channel.eventLoop().inEventLoop()) {
-			addPending(command);
+			this.pending.add(command);
 			return command;
 		}
 		return super.write(command);
@@ -78,13 +75,7 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 			super.writeToBuffer(command);
 			return;
 		}
-		addPending(command);
-	}
-
-	private void addPending(RedisCommand<?, ?, ?> command) {
-		synchronized (this.lock) {
-			this.pending.add(command);
-		}
+		this.pending.add(command);
 	}
 
 	@Override
@@ -98,22 +89,18 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 			super.flushCommands();
 			return;
 		}
-		List<RedisCommand<?, ?, ?>> batch = doExclusive(this::takePending);
+		List<RedisCommand<?, ?, ?>> batch = doExclusive(this.pending::take);
 		if (batch.isEmpty()) {
 			return;
 		}
-		channel.writeAndFlush(batch).addListener((future) -> {
-			if (!future.isSuccess()) {
-				batch.forEach((command) -> command.completeExceptionally(future.cause()));
-			}
-		});
+		PendingCommands.writeAsOne(channel, batch);
 	}
 
 	/**
 	 * Lettuce's own test: connected, and not being moved to another node by a maintenance
 	 * rebind.
 	 */
-	private static boolean writable(@Nullable Channel channel) {
+	static boolean writable(@Nullable Channel channel) {
 		if (channel == null || !channel.isActive()) {
 			return false;
 		}
@@ -128,23 +115,12 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 	@Override
 	protected List<RedisCommand<?, ?, ?>> drainCommands() {
 		List<RedisCommand<?, ?, ?>> drained = super.drainCommands();
-		for (RedisCommand<?, ?, ?> command : takePending()) {
+		for (RedisCommand<?, ?, ?> command : this.pending.take()) {
 			if (!command.isDone()) {
 				drained.add(command);
 			}
 		}
 		return drained;
-	}
-
-	private List<RedisCommand<?, ?, ?>> takePending() {
-		synchronized (this.lock) {
-			if (this.pending.isEmpty()) {
-				return List.of();
-			}
-			List<RedisCommand<?, ?, ?>> taken = this.pending;
-			this.pending = new ArrayList<>(taken.size());
-			return taken;
-		}
 	}
 
 }

@@ -4,9 +4,11 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.latency.LatencyRelay;
+import io.lettuce.core.internal.HostAndPort;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.DirectFieldAccessor;
@@ -66,16 +68,15 @@ public class Connections implements DisposableBean {
 
 	private final Map<Key, Route> routes = new ConcurrentHashMap<>();
 
-	private final Map<Duration, LatencyRelay> relays = new ConcurrentHashMap<>();
+	/** One relay per added RTT and Redis node. */
+	private final Map<RelayKey, LatencyRelay> relays = new ConcurrentHashMap<>();
 
 	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, LabProperties properties,
 			Topology topology) {
 		this.primary = primary;
 		this.primaryTemplate = primaryTemplate;
 		this.defaultPolicy = properties.pipeline().flushPolicy();
-		// Cluster clients build their node endpoints themselves, so they keep Lettuce's
-		// per-command hand-over.
-		this.writes = (topology.kind() == Topology.Kind.CLUSTER) ? Writes.PER_COMMAND : properties.pipeline().writes();
+		this.writes = properties.pipeline().writes();
 		this.topology = topology;
 		int configured = (primary.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling)
 				? pooling.getPoolConfig().getMaxTotal() : 0;
@@ -99,17 +100,12 @@ public class Connections implements DisposableBean {
 	 * @param policy Lettuce's flush policy; ignored for Jedis, which has none
 	 * @param addedRtt extra round-trip time through a latency relay, or null to connect
 	 * directly
-	 * @throws RelayUnsupportedException when a relay is asked for on sentinel or cluster,
-	 * whose clients follow addresses the servers announce and would bypass it
 	 * @throws ConnectorUnsupportedException when the connector cannot reach this Redis
 	 * the way the app is configured
 	 * @throws TooManyRoutesException when every route slot is taken
 	 */
 	public Route route(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Duration addedRtt) {
 		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;
-		if (rtt != null && this.topology.kind() != Topology.Kind.STANDALONE) {
-			throw new RelayUnsupportedException(this.topology.kind());
-		}
 		if (connector == Connector.JEDIS && sharing == Sharing.SHARED) {
 			throw new ConnectorUnsupportedException(
 					"Jedis connections serve one thread at a time, so Jedis has no shared connection: use pooled");
@@ -139,9 +135,11 @@ public class Connections implements DisposableBean {
 			return new Route(Connector.LETTUCE, sharing, policy, this.writes, null, this.primary, this.primaryTemplate,
 					null);
 		}
-		RedisConfiguration configuration = configuration(rtt);
 		String name = clientName(Connector.LETTUCE, sharing);
-		LettuceClientConfiguration clientConfiguration = lettuceClientConfiguration(name);
+		LettuceClientConfiguration named = lettuceClientConfiguration(name);
+		LettuceClientConfiguration clientConfiguration = (rtt != null)
+				? RelayedClientConfiguration.of(named, relayed(rtt)) : named;
+		RedisConfiguration configuration = configuration();
 		LettuceConnectionFactory factory = (this.writes == Writes.PER_FLUSH)
 				? new BatchWritingConnectionFactory(configuration, clientConfiguration)
 				: new LettuceConnectionFactory(configuration, clientConfiguration);
@@ -159,7 +157,10 @@ public class Connections implements DisposableBean {
 	 * on sentinel it reads from the master.
 	 */
 	private Route createJedis(@Nullable Duration rtt) {
-		RedisConfiguration configuration = configuration(rtt);
+		RedisConfiguration configuration = configuration();
+		if (rtt != null) {
+			configuration = relayedForJedis(configuration, rtt);
+		}
 		LettuceClientConfiguration lettuce = this.primary.getClientConfiguration();
 		String name = clientName(Connector.JEDIS, Sharing.POOLED);
 		GenericObjectPoolConfig<Jedis> pool = new GenericObjectPoolConfig<>();
@@ -203,6 +204,37 @@ public class Connections implements DisposableBean {
 	}
 
 	/**
+	 * The configuration the auto-configured factory was built from (standalone, socket,
+	 * sentinel, cluster or static master/replica). The factory keeps it in a private
+	 * field and its getters fall back to localhost:6379 for the kinds they do not cover,
+	 * so the field is read back, the way Spring Data Redis itself reads Lettuce's client
+	 * URI.
+	 */
+	private RedisConfiguration configuration() {
+		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
+			.getPropertyValue("configuration");
+		return (actual != null) ? actual : this.primary.getStandaloneConfiguration();
+	}
+
+	/**
+	 * Jedis has no address resolver to map discovered nodes to relays, so its RTT lab
+	 * runs on a standalone Redis only: the configured address is replaced by its relay.
+	 */
+	private RedisConfiguration relayedForJedis(RedisConfiguration configuration, Duration rtt) {
+		if (!(configuration instanceof RedisStandaloneConfiguration direct)) {
+			throw new ConnectorUnsupportedException("connector=jedis with rtt runs on a standalone Redis only:"
+					+ " Jedis follows the addresses sentinels and cluster nodes announce, which would bypass the"
+					+ " relay; use Lettuce for the RTT lab on " + this.topology.kind());
+		}
+		HostAndPort relay = relayed(rtt).apply(HostAndPort.of(direct.getHostName(), direct.getPort()));
+		RedisStandaloneConfiguration viaRelay = new RedisStandaloneConfiguration(relay.getHostText(), relay.getPort());
+		viaRelay.setDatabase(direct.getDatabase());
+		viaRelay.setUsername(direct.getUsername());
+		viaRelay.setPassword(direct.getPassword());
+		return viaRelay;
+	}
+
+	/**
 	 * The auto-configured client configuration with this route's name and a pool sized
 	 * for {@code lab.limits.max-clients}.
 	 */
@@ -238,28 +270,19 @@ public class Connections implements DisposableBean {
 		return base + "-" + connector + "-" + sharing + "-" + (this.routes.size() + 1);
 	}
 
-	private RedisConfiguration configuration(@Nullable Duration rtt) {
-		// The factory keeps the configuration it was built from (standalone, socket,
-		// sentinel, cluster or static
-		// master/replica) in a private field; its getters fall back to localhost:6379 for
-		// the kinds they do not
-		// cover, so the field is read back, the way Spring Data Redis itself reads
-		// Lettuce's client URI.
-		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
-			.getPropertyValue("configuration");
-		if (rtt == null) {
-			return (actual != null) ? actual : this.primary.getStandaloneConfiguration();
-		}
-		if (!(actual instanceof RedisStandaloneConfiguration direct)) {
-			throw new RelayUnsupportedException(this.topology.kind());
-		}
-		LatencyRelay relay = this.relays.computeIfAbsent(rtt, (key) -> LatencyRelay
-			.start(new InetSocketAddress(direct.getHostName(), direct.getPort()), key.dividedBy(2)));
-		RedisStandaloneConfiguration viaRelay = new RedisStandaloneConfiguration("127.0.0.1", relay.port());
-		viaRelay.setDatabase(direct.getDatabase());
-		viaRelay.setUsername(direct.getUsername());
-		viaRelay.setPassword(direct.getPassword());
-		return viaRelay;
+	/**
+	 * Every address the client connects to (the configured one, sentinels, the master a
+	 * sentinel names, the cluster nodes and replicas the servers announce) is mapped to a
+	 * relay of its own in front of it, started on first use. Mapping at Lettuce's address
+	 * resolver, not in the configuration, is what keeps discovered nodes behind the delay
+	 * too.
+	 */
+	private Function<HostAndPort, HostAndPort> relayed(Duration rtt) {
+		return (target) -> {
+			LatencyRelay relay = this.relays.computeIfAbsent(new RelayKey(rtt, target.getHostText(), target.getPort()),
+					(key) -> LatencyRelay.start(new InetSocketAddress(key.host(), key.port()), rtt.dividedBy(2)));
+			return HostAndPort.of("127.0.0.1", relay.port());
+		};
 	}
 
 	@Override
@@ -290,17 +313,7 @@ public class Connections implements DisposableBean {
 
 	}
 
-	/**
-	 * Sentinel and cluster clients follow the addresses the servers announce, which would
-	 * bypass a relay.
-	 */
-	public static class RelayUnsupportedException extends RuntimeException {
-
-		RelayUnsupportedException(Topology.Kind kind) {
-			super("rtt needs a standalone Redis: " + kind
-					+ " clients connect to the addresses the servers announce, which would bypass the latency relay");
-		}
-
+	private record RelayKey(Duration rtt, String host, int port) {
 	}
 
 	/**

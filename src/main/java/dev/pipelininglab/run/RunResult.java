@@ -31,6 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param addedRttMillis round-trip time the latency relay added, when one was used
  * @param measuredRttMillis median PING round trip on the run's connection, measured
  * before the run
+ * @param measuredRttMillisByNode cluster: the same for each node ({@code host:port} as
+ * announced), masters and replicas, on the run's route
  * @param written SET and RPUSH: commands Redis acknowledged
  * @param verified SET: keys read back afterwards that hold exactly the value written
  * @param hits GET: keys that had a value
@@ -63,12 +65,13 @@ import org.jspecify.annotations.Nullable;
 public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
 		@Nullable String writes, long count, int batchSize, long batches, String topology, double elapsedMillis,
 		double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis,
-		double measuredRttMillis, @Nullable Long written, @Nullable Long verified, @Nullable Long hits,
-		@Nullable Long misses, @Nullable Long popped, @Nullable Long empty, @Nullable Long pongs,
-		@Nullable Map<String, Long> keysPerNode, @Nullable Integer slotsTouched, @Nullable Long commands,
-		@Nullable String note, List<String> sample, @Nullable Double speedup, Latency latency,
-		@Nullable Payload payload, @Nullable FanOut fanOut, ConnectorUse connector,
-		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients, @Nullable String master) {
+		double measuredRttMillis, @Nullable Map<String, Double> measuredRttMillisByNode, @Nullable Long written,
+		@Nullable Long verified, @Nullable Long hits, @Nullable Long misses, @Nullable Long popped,
+		@Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
+		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
+		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
+		ConnectorUse connector, @Nullable ConnectionsUsed connections, @Nullable ClientsReport clients,
+		@Nullable String master) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -94,10 +97,10 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	RunResult withSpeedup(double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
-				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
-				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
-				this.note, this.sample, value, this.latency, this.payload, this.fanOut, this.connector,
-				this.connections, this.clients, this.master);
+				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.measuredRttMillisByNode,
+				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
+				this.keysPerNode, this.slotsTouched, this.commands, this.note, this.sample, value, this.latency,
+				this.payload, this.fanOut, this.connector, this.connections, this.clients, this.master);
 	}
 
 	/**

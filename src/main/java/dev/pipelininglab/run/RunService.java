@@ -12,6 +12,7 @@ import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeRoundTrips;
 import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Route;
@@ -62,6 +63,11 @@ public class RunService {
 	static final long WARMUP_BYTES = 64L << 20;
 
 	private static final int RTT_PINGS = 11;
+
+	/**
+	 * Fewer per node: through a relay each costs the added RTT, and a cluster has six.
+	 */
+	private static final int NODE_RTT_PINGS = 3;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
 
@@ -232,6 +238,7 @@ public class RunService {
 		try {
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
+			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, NODE_RTT_PINGS);
 			long[] passNanos = new long[spec.repeat()];
 			Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
 			ServerConnections.Usage usage = null;
@@ -256,7 +263,8 @@ public class RunService {
 				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			return result(spec, keys, runner, route, outcomes, passNanos, rttMillis, usage, counterBefore);
+			return result(spec, keys, runner, route, outcomes, passNanos, rttMillis, nodeRttMillis, usage,
+					counterBefore);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -427,7 +435,8 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
-			long[] passNanos, double rttMillis, ServerConnections.@Nullable Usage usage, long counterBefore) {
+			long[] passNanos, double rttMillis, @Nullable Map<String, Double> nodeRttMillis,
+			ServerConnections.@Nullable Usage usage, long counterBefore) {
 		long count = spec.count();
 		long items = spec.itemsPerPass();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
@@ -497,10 +506,11 @@ public class RunService {
 		return new RunResult(spec.operation(), spec.mode(), variant,
 				(route.flushPolicy() != null) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip,
 				batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1),
-				spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified, hits, misses, popped, empty,
-				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
-				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
-				connector, connections, clients(shown), this.diagnosis.sentinelMaster());
+				spec.repeat(), repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses,
+				popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
+				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
+				sample, null, latency.latency(), payload, fanOut, connector, connections, clients(shown),
+				this.diagnosis.sentinelMaster());
 	}
 
 	/**

@@ -52,7 +52,7 @@ enum ApiParameter {
 			(lab) -> new Bounds(null, null, lab.pipeline().flushPolicy().toString(),
 					"^(flush-each-command|flush-on-close|buffered-[1-9][0-9]*)$")),
 
-	RTT("rtt", In.QUERY, Type.NUMBER, Endpoints.RUNS, "every run (standalone Redis)",
+	RTT("rtt", In.QUERY, Type.NUMBER, Endpoints.RUNS, "every run, every topology",
 			"Milliseconds of round-trip time to add through the lab's latency relay, to see pipelining on a slow"
 					+ " network; at least 0.001 (one microsecond), the finest delay the relay is meant to hold",
 			"2", (lab) -> Bounds.of(Constants.MIN_RTT_MILLIS, Constants.MAX_RTT_MILLIS, null)),

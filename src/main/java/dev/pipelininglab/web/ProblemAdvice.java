@@ -103,11 +103,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	@ExceptionHandler
-	ProblemDetail relayNeedsStandalone(Connections.RelayUnsupportedException ex) {
-		return parameterProblem("rtt", ex.getMessage());
-	}
-
-	@ExceptionHandler
 	ProblemDetail tooManyRoutes(Connections.TooManyRoutesException ex) {
 		return problem(ProblemType.TOO_MANY_ROUTES, ex.getMessage());
 	}

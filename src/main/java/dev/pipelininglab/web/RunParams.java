@@ -11,8 +11,8 @@ import org.jspecify.annotations.Nullable;
  * @param ttl SET only: seconds until the keys expire
  * @param flushPolicy pipelined runs: {@code flush-each-command}, {@code flush-on-close}
  * or {@code buffered-<n>}
- * @param rtt milliseconds of round-trip time to add through the latency relay (standalone
- * only)
+ * @param rtt milliseconds of round-trip time to add through a latency relay in front of
+ * each Redis node
  * @param repeat comparisons and sweeps: timed passes per variant, the median is reported
  * @param variants comparisons: comma-separated variants, all by default
  * @param batchSizes sweeps: comma-separated batch sizes

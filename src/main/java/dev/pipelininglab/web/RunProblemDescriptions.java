@@ -35,7 +35,7 @@ class RunProblemDescriptions implements RunProblems {
 		if (failure instanceof DataAccessException redis) {
 			return problem(RedisFailure.classify(redis), redis.getMessage());
 		}
-		if (failure instanceof UnsupportedRunException || failure instanceof Connections.RelayUnsupportedException
+		if (failure instanceof UnsupportedRunException
 				|| failure instanceof Connections.ConnectorUnsupportedException) {
 			return problem(ProblemType.INVALID_PARAMETER, failure.getMessage());
 		}

@@ -47,6 +47,30 @@ class ClusterEndpointTests extends EndpointContract {
 	}
 
 	@Test
+	void everyNodeIsReachedThroughItsOwnRelayAndReportsItsRoundTrip() throws Exception {
+		ClusterRedis cluster = RedisTestServers.cluster();
+		String body = this.mvc.perform(get("/pipeget/100?rtt=4&sample=0"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.addedRttMillis").value(4.0))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		Map<String, Double> byNode = JsonPath.read(body, "$.measuredRttMillisByNode");
+		assertThat(byNode.keySet()).containsExactlyInAnyOrderElementsOf(
+				cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
+		assertThat(byNode.values()).allSatisfy((millis) -> assertThat(millis).isGreaterThanOrEqualTo(3.8));
+
+		String direct = this.mvc.perform(get("/pipeget/100?sample=0"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.addedRttMillis").doesNotExist())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<Map<String, Double>>read(direct, "$.measuredRttMillisByNode")).hasSize(6)
+			.allSatisfy((node, millis) -> assertThat(millis).isLessThan(3.8));
+	}
+
+	@Test
 	void hundredThousandPipelinedKeysOverAllSlotsAreVerifiedAndCountedPerMaster() throws Exception {
 		ClusterRedis cluster = RedisTestServers.cluster();
 		String set = this.mvc.perform(get("/pipeset/100000?sample=2"))

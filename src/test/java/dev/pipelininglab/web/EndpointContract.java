@@ -200,6 +200,33 @@ abstract class EndpointContract {
 		assertThat(JsonPath.<List<Integer>>read(ping, "$.results[*].pongs")).containsOnly(1000);
 	}
 
+	/**
+	 * Through the latency relays a loop pays the added round trip on every command, so no
+	 * command may have reached a node (master, replica, or one a sentinel or the cluster
+	 * announced) around them; a pipeline pays it about once per batch.
+	 */
+	@Test
+	void anAddedRoundTripIsPaidByEveryLoopCommandAndOncePerPipeline() throws Exception {
+		int count = 100;
+		double rtt = 5;
+		String body = this.mvc.perform(get("/compare/get/" + count + "?rtt=5&variants=loop,pipelined&sample=0"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.topology").value(topology()))
+			.andExpect(jsonPath("$.results[0].variant").value("loop"))
+			.andExpect(jsonPath("$.results[*].addedRttMillis")
+				.value(org.hamcrest.Matchers.everyItem(org.hamcrest.Matchers.equalTo(rtt))))
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].hits")).containsOnly(count);
+		assertThat(JsonPath.<List<Double>>read(body, "$.results[*].measuredRttMillis"))
+			.allSatisfy((millis) -> assertThat(millis).isGreaterThanOrEqualTo(rtt * 0.95));
+		double loop = JsonPath.<Double>read(body, "$.results[0].elapsedMillis");
+		double pipelined = JsonPath.<Double>read(body, "$.results[1].elapsedMillis");
+		assertThat(loop).isGreaterThanOrEqualTo(count * rtt * 0.95);
+		assertThat(pipelined).isLessThan(loop / 5);
+	}
+
 	@Test
 	void newOperationsVerifyEveryItemOnThisTopology() throws Exception {
 		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {

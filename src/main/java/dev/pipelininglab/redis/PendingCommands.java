@@ -1,0 +1,58 @@
+package dev.pipelininglab.redis;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import io.lettuce.core.protocol.RedisCommand;
+import io.netty.channel.Channel;
+
+/**
+ * The commands a connection buffered since its last flush, in order, and the one way they
+ * reach Netty: as a single message, which Lettuce's {@code CommandHandler} and
+ * {@code CommandEncoder} accept (one stack push each, one buffer for all).
+ */
+final class PendingCommands {
+
+	private final Object lock = new Object();
+
+	/** Guarded by {@link #lock}. */
+	private List<RedisCommand<?, ?, ?>> pending = new ArrayList<>();
+
+	void add(RedisCommand<?, ?, ?> command) {
+		synchronized (this.lock) {
+			this.pending.add(command);
+		}
+	}
+
+	void addAll(Collection<? extends RedisCommand<?, ?, ?>> commands) {
+		synchronized (this.lock) {
+			this.pending.addAll(commands);
+		}
+	}
+
+	List<RedisCommand<?, ?, ?>> take() {
+		synchronized (this.lock) {
+			if (this.pending.isEmpty()) {
+				return List.of();
+			}
+			List<RedisCommand<?, ?, ?>> taken = this.pending;
+			this.pending = new ArrayList<>(taken.size());
+			return taken;
+		}
+	}
+
+	/**
+	 * Writes {@code batch} as one message; a write that fails fails its commands at once,
+	 * which is what a pipeline wants: the caller learns, and the connection reconnects by
+	 * itself.
+	 */
+	static void writeAsOne(Channel channel, List<RedisCommand<?, ?, ?>> batch) {
+		channel.writeAndFlush(batch).addListener((future) -> {
+			if (!future.isSuccess()) {
+				batch.forEach((command) -> command.completeExceptionally(future.cause()));
+			}
+		});
+	}
+
+}
