@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * @param mode how the commands travelled
  * @param variant the mode, and for pipelines the flush policy, as written in
  * {@code variants=}
- * @param flushPolicy the Lettuce pipelining flush policy of the connection the run used
- * (it only changes how pipelines are written)
- * @param writes pipelined and async runs: how each flush went to Netty, {@code per-flush}
- * (one message) or {@code per-command} (Lettuce's own endpoint)
+ * @param flushPolicy pipelined runs: the Lettuce pipelining flush policy of the
+ * connection the run used
+ * @param writes buffered pipelines and async runs: how each flush went to Netty,
+ * {@code per-command} (Lettuce's own endpoint) or {@code per-flush} (one message, the
+ * lab's endpoint); absent under flush-each-command, where both are the same
  * @param count items processed
  * @param batchSize commands (or keys) per round trip: 1 for the loop
  * @param batches round trips the client made per pass: {@code count} for the loop
@@ -45,7 +47,7 @@ import org.jspecify.annotations.Nullable;
  * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits
  * a multi-key command whose keys span slots into one command per slot
  * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key
- * command
+ * command, or that a read found nothing
  * @param sample the first values written (as read back), read or popped
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
  * @param latency round-trip latency percentiles of the timed pass (the median pass when
@@ -53,15 +55,21 @@ import org.jspecify.annotations.Nullable;
  * @param payload runs with a {@code valueSize}: bytes per value and per second, and how
  * the byte budget shaped the batches
  * @param fanOut runs with {@code requests}: the run repeated as that many requests
+ * @param server what the Redis servers did during the timed pass (the median one when
+ * repeated), from their INFO counters: server-wide deltas
+ * @param settings single runs: the client tunings in effect that differ from Spring
+ * Boot's defaults (a comparison or sweep carries them once, beside its results)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RunResult(Operation operation, Mode mode, String variant, String flushPolicy, @Nullable String writes,
-		long count, int batchSize, long batches, String topology, double elapsedMillis, double opsPerSecond, int repeat,
-		@Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis, double measuredRttMillis,
-		@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
-		@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
-		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
-		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut) {
+public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
+		@Nullable String writes, long count, int batchSize, long batches, String topology, double elapsedMillis,
+		double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis,
+		double measuredRttMillis, @Nullable Long written, @Nullable Long verified, @Nullable Long hits,
+		@Nullable Long misses, @Nullable Long popped, @Nullable Long empty, @Nullable Long pongs,
+		@Nullable Map<String, Long> keysPerNode, @Nullable Integer slotsTouched, @Nullable Long commands,
+		@Nullable String note, List<String> sample, @Nullable Double speedup, Latency latency,
+		@Nullable Payload payload, @Nullable FanOut fanOut, @Nullable ServerStats server,
+		@Nullable Map<String, String> settings) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -84,12 +92,16 @@ public record RunResult(Operation operation, Mode mode, String variant, String f
 	public record FanOut(int requests, double requestsPerSecond) {
 	}
 
-	RunResult withSpeedup(double value) {
+	/**
+	 * As one of a comparison's or sweep's results: with its speedup, if any, and without
+	 * the settings its container carries once.
+	 */
+	RunResult partOfMany(@Nullable Double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.written, this.verified, this.hits,
 				this.misses, this.popped, this.empty, this.pongs, this.keysPerNode, this.slotsTouched, this.commands,
-				this.note, this.sample, value, this.latency, this.payload, this.fanOut);
+				this.note, this.sample, value, this.latency, this.payload, this.fanOut, this.server, null);
 	}
 
 }

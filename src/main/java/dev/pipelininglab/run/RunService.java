@@ -7,11 +7,15 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
+import dev.pipelininglab.redis.ServerCounters;
+import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -78,8 +82,12 @@ public class RunService {
 
 	private final ClusterLayout layout;
 
+	private final ServerCounters server;
+
+	private final ClientSettings settings;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout) {
+			ClusterLayout layout, ServerCounters server, ClientSettings settings) {
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
@@ -87,13 +95,17 @@ public class RunService {
 		this.topology = topology;
 		this.connections = connections;
 		this.layout = layout;
+		this.server = server;
+		this.settings = settings;
 	}
 
 	/**
 	 * @return null when the spec can run here, else why not
 	 */
 	public @Nullable String unsupported(RunSpec spec) {
-		return this.runners.get(spec.mode()).unsupported(spec, this.topology);
+		String writes = (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC)
+				? this.connections.unsupported(spec.writes()) : null;
+		return (writes != null) ? writes : this.runners.get(spec.mode()).unsupported(spec, this.topology);
 	}
 
 	public RunResult run(RunSpec spec) {
@@ -133,11 +145,11 @@ public class RunService {
 			.filter((result) -> result.mode() == Mode.LOOP)
 			.findFirst()
 			.orElse(results.isEmpty() ? null : results.get(0));
-		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(),
-				results.stream()
-					.map((result) -> result.withSpeedup(round(reference.elapsedMillis() / result.elapsedMillis(), 2)))
-					.toList(),
-				List.copyOf(skipped));
+		List<RunResult> compared = results.stream()
+			.map((result) -> result.partOfMany(round(reference.elapsedMillis() / result.elapsedMillis(), 2)))
+			.toList();
+		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(), compared,
+				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
 	}
 
 	/**
@@ -148,7 +160,8 @@ public class RunService {
 		RunSpec pipelined = base.with(Variant.of(Mode.PIPELINED));
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
 		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(),
-				measureAll(base, runs, observer));
+				measureAll(base, runs, observer).stream().map((result) -> result.partOfMany(null)).toList(),
+				this.settings.inEffect());
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
@@ -179,17 +192,18 @@ public class RunService {
 
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
-		Route route = this.connections.route(spec.flushPolicy(), spec.addedRtt());
 		KeySpace keys = runner.keySpace(this.keys);
-		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
-		try {
+		try (Connections.Lease lease = this.connections.lease(spec.flushPolicy(), spec.writes(), spec.addedRtt())) {
+			Route route = lease.route();
+			Pass pass = new Pass(spec, keys, route);
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
 			long[] passNanos = new long[spec.repeat()];
 			LatencyRecorder[] latencies = new LatencyRecorder[spec.repeat()];
 			long counterBefore = 0;
+			ServerStats[] passServer = new ServerStats[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
 					prepare(spec, keys);
@@ -200,6 +214,8 @@ public class RunService {
 				tally = new Tally(spec.sample());
 				batchesDone = 0;
 				LatencyRecorder latency = new LatencyRecorder(per(spec, runner));
+				// Outside the timed region, as close to it as can be.
+				ServerCounters.Snapshot before = this.server.snapshot();
 				long start = System.nanoTime();
 				for (int request = 0; request < spec.workload().requests(); request++) {
 					long requestStart = System.nanoTime();
@@ -217,9 +233,11 @@ public class RunService {
 				}
 				passNanos[repeat] = System.nanoTime() - start;
 				latencies[repeat] = latency;
+				passServer[repeat] = this.server.between(before, this.server.snapshot());
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			return result(spec, keys, runner, route, tally, passNanos, latencies, rttMillis, counterBefore);
+			return result(spec, keys, runner, route, tally, passNanos, latencies, passServer[medianIndex(passNanos)],
+					rttMillis, counterBefore);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -370,7 +388,8 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
-			long[] passNanos, LatencyRecorder[] latencies, double rttMillis, long counterBefore) {
+			long[] passNanos, LatencyRecorder[] latencies, @Nullable ServerStats server, double rttMillis,
+			long counterBefore) {
 		long count = spec.count();
 		long items = spec.itemsPerPass();
 		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
@@ -410,12 +429,17 @@ public class RunService {
 			}
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
-		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
+		boolean pipelined = spec.mode() == Mode.PIPELINED;
+		String variant = new Variant(spec.mode(), pipelined ? route.flushPolicy() : null, spec.writes()).label();
 		String key = spec.operation().key(keys);
 		ClusterLayout.Spread spread = (spec.operation() == Operation.PING) ? null : (key == null)
 				? this.layout.ofKeys(keys, count, spec.batchSize()) : this.layout.ofKey(key, count, spec.batchSize());
 		BatchRunner.ClusterEffect effect = (spread != null) ? runner.onCluster(spec, spread) : null;
-		String writes = (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC) ? route.writes().label() : null;
+		// Only buffered pipelines and async batches hand several commands to Netty at
+		// once; flush-each-command writes each on its own whichever endpoint it is.
+		boolean buffers = (pipelined && route.flushPolicy().kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND)
+				|| spec.mode() == Mode.ASYNC;
+		String writes = buffers ? route.writes().label() : null;
 		double seconds = elapsedNanos / 1e9;
 		RunResult.Payload payload = (spec.valueSize() > 0) ? new RunResult.Payload(spec.valueSize(),
 				round(items * (double) spec.valueSize() / seconds, 0), spec.workload().batchSizeAsked(),
@@ -423,13 +447,29 @@ public class RunService {
 		RunResult.FanOut fanOut = (spec.workload().requests() > 1)
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
-		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec, batchSize));
-		return new RunResult(spec.operation(), spec.mode(), variant, route.flushPolicy().toString(), writes, count,
-				batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
+		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec, batchSize),
+				nothingFound(spec.operation(), tally));
+		return new RunResult(spec.operation(), spec.mode(), variant, pipelined ? route.flushPolicy().toString() : null,
+				writes, count, batchSize, batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3),
 				round(items / seconds, 1), spec.repeat(), repeatMillis, addedRttMillis, rttMillis, written, verified,
 				hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
-				sample, null, latencies[median].latency(), payload, fanOut);
+				sample, null, latencies[median].latency(), payload, fanOut, server, this.settings.inEffect());
+	}
+
+	/**
+	 * Says so when a read or pop found nothing at all, since an ops/s figure alone would
+	 * not tell.
+	 */
+	private static @Nullable String nothingFound(Operation operation, Tally tally) {
+		if (tally.values() > 0) {
+			return null;
+		}
+		return switch (operation) {
+			case GET -> "None of the keys existed: every GET answered nil. Write them first (/pipeset/{count}).";
+			case RPOP -> "The list was empty: every RPOP answered nil. Fill it first (/listinput/{count}).";
+			default -> null;
+		};
 	}
 
 	/**

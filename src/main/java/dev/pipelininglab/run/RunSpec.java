@@ -3,6 +3,7 @@ package dev.pipelininglab.run;
 import java.time.Duration;
 
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Writes;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -20,9 +21,11 @@ import org.jspecify.annotations.Nullable;
  * @param repeat timed passes in a comparison or sweep; the median is reported
  * @param workload value size and request fan-out; a batch whose values would exceed the
  * workload's byte budget is shrunk here, and the workload remembers the size asked for
+ * @param writes how pipelines and async batches are handed to Netty, or null for
+ * {@code lab.pipeline.writes}
  */
 public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize, int sample,
-		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload) {
+		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload, @Nullable Writes writes) {
 
 	public RunSpec {
 		if (count < 1 || batchSize < 1 || sample < 0 || repeat < 1) {
@@ -40,23 +43,23 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 	/** A single direct pass, as the GET endpoints run. */
 	public static RunSpec of(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize,
 			int sample) {
-		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN);
+		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN, null);
 	}
 
 	RunSpec with(Variant variant) {
 		return new RunSpec(this.operation, variant.mode(), variant.policyOr(this.flushPolicy), this.count,
-				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload);
+				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload, variant.writes());
 	}
 
 	RunSpec withBatchSize(int size) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
-				this.addedRtt, this.repeat, this.workload.unshrunk());
+				this.addedRtt, this.repeat, this.workload.unshrunk(), this.writes);
 	}
 
 	/** An untimed pass of the same work over {@code items}: one request, no sample. */
 	RunSpec withCount(long items) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items), 0,
-				this.ttl, this.addedRtt, 1, this.workload.single());
+				this.ttl, this.addedRtt, 1, this.workload.single(), this.writes);
 	}
 
 	/** Batches of one request. */

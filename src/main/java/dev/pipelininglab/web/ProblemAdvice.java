@@ -99,11 +99,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	@ExceptionHandler
-	ProblemDetail tooManyRoutes(Connections.TooManyRoutesException ex) {
-		return problem(ProblemType.TOO_MANY_ROUTES, ex.getMessage());
-	}
-
-	@ExceptionHandler
 	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
 		ProblemType type = RedisFailure.classify(ex.getCause());
 		ProblemDetail problem = redisProblem(type, ex.getCause(), ex.key());
