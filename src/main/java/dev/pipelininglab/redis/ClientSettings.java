@@ -78,6 +78,8 @@ public class ClientSettings {
 		tunings.add(new Tuning("connectTimeout", Scope.CLIENT,
 				options.getSocketOptions().getConnectTimeout().toString(), Duration.ofSeconds(10).toString(),
 				"spring.data.redis.connect-timeout", "spring.data.redis.connect-timeout=2s"));
+		tunings.add(new Tuning("commandTimeout", Scope.CLIENT, configuration.getCommandTimeout().toString(),
+				Duration.ofSeconds(60).toString(), "spring.data.redis.timeout", "spring.data.redis.timeout=5s"));
 		tunings.add(new Tuning("lettuceObservation", Scope.CLIENT,
 				(resources != null && resources.tracing().isEnabled()) ? "on" : "off", "on",
 				"spring.autoconfigure.exclude",

@@ -26,7 +26,8 @@ public record Comparison(Operation operation, long count, String topology, List<
 
 	/**
 	 * Which variant was fastest, by how much against the loop, and how many socket reads
-	 * per command the server made for each of the two.
+	 * the server made per item (key, element or PING) for each of the two: per item, not
+	 * per Redis command, since one MSET or EVALSHA carries a whole batch.
 	 */
 	static String summary(List<RunResult> results) {
 		if (results.isEmpty()) {
@@ -46,23 +47,23 @@ public record Comparison(Operation operation, long count, String topology, List<
 			}
 		}
 		sentence.append('.');
-		String reads = readsPerCommand(fastest);
+		String reads = readsPerItem(fastest);
 		if (loop != null && loop != fastest) {
-			String loopReads = readsPerCommand(loop);
+			String loopReads = readsPerItem(loop);
 			if (reads != null && loopReads != null) {
-				sentence.append(format(" Server socket reads per command: %s for the loop, %s for %s.", loopReads,
-						reads, fastest.variant()));
+				sentence.append(format(" Server socket reads per item: %s for the loop, %s for %s.", loopReads, reads,
+						fastest.variant()));
 			}
 		}
 		else if (reads != null) {
-			sentence.append(format(" Server socket reads per command: %s.", reads));
+			sentence.append(format(" Server socket reads per item: %s.", reads));
 		}
 		return sentence.toString();
 	}
 
-	private static @Nullable String readsPerCommand(RunResult result) {
-		Double reads = (result.server() != null) ? result.server().readsPerCommand() : null;
-		return (reads != null) ? format("%.3f", reads) : null;
+	private static @Nullable String readsPerItem(RunResult result) {
+		Long reads = (result.server() != null) ? result.server().reads() : null;
+		return (reads != null) ? format("%.3f", (double) reads / result.count()) : null;
 	}
 
 	private static String whole(double value) {
