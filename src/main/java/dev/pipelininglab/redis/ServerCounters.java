@@ -6,12 +6,10 @@ import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
@@ -166,12 +164,7 @@ public class ServerCounters implements DisposableBean {
 
 	private StatefulConnection<String, String> connection() {
 		if (this.connection == null || !this.connection.isOpen()) {
-			AbstractRedisClient client = this.factory.getRequiredNativeClient();
-			// For sentinel this is the client Spring Data Redis built on the sentinel
-			// URI:
-			// it connects to the master the sentinels name, and again after a failover.
-			this.connection = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-					: ((RedisClient) client).connect(StringCodec.UTF8);
+			this.connection = NodeConnections.open(this.factory);
 		}
 		return this.connection;
 	}
