@@ -11,6 +11,7 @@ import os
 import platform
 import re
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -135,18 +136,41 @@ class Cluster:
 
 
 class App:
-    def __init__(self, jar, redis, workdir, heap=None, settings=()):
+    """The app against `redis`, launched with `java -jar` (default) or with `./mvnw spring-boot:run`."""
+
+    def __init__(self, jar, redis, workdir, heap=None, settings=(), launch="java -jar"):
         self.port = free_port()
+        self.launch = launch
         self.log = workdir / f"app-{self.port}.log"
-        args = ["java"]
-        if heap:
-            args.append(f"-Xmx{heap}")
         target = redis.settings() if isinstance(redis, Cluster) else [
             f"--spring.data.redis.port={redis.port}", "--spring.data.redis.host=127.0.0.1"]
-        args += ["-jar", str(jar), f"--server.port={self.port}", *target, "--lab.local-redis.enabled=false",
-                 *settings]
-        self.proc = subprocess.Popen(args, stdout=self.log.open("w"), stderr=subprocess.STDOUT)
-        wait_until(lambda: self.get("/actuator/health")[0] == 200, 300, "the app to start")
+        app_args = [f"--server.port={self.port}", *target, "--lab.local-redis.enabled=false", *settings]
+        if launch == "spring-boot:run":
+            # The README's command; Maven forks the app's JVM, so the whole process group is stopped in stop().
+            args = [str(ROOT / "mvnw"), "-q", "-B", "spring-boot:run",
+                    "-Dspring-boot.run.arguments=" + " ".join(app_args)]
+            if heap:
+                args.append(f"-Dspring-boot.run.jvmArguments=-Xmx{heap}")
+        else:
+            args = ["java"] + ([f"-Xmx{heap}"] if heap else []) + ["-jar", str(jar), *app_args]
+        self.proc = subprocess.Popen(args, cwd=ROOT, stdout=self.log.open("w"), stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        try:
+            wait_until(lambda: self.get("/actuator/health")[0] == 200, 300, f"the app ({launch}) to start")
+        except BaseException:
+            self.stop()
+            raise
+
+    def jvm_flags(self):
+        """The command line of the JVM serving this port, as the kernel has it: shows what the launch added."""
+        for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+            try:
+                words = cmdline.read_bytes().split(b"\0")
+            except OSError:
+                continue
+            if words and words[0].endswith(b"java") and any(f"--server.port={self.port}".encode() in w for w in words):
+                return [w.decode() for w in words if w.startswith(b"-XX:") or w.startswith(b"-Xmx")]
+        return None
 
     def get(self, path, timeout=3600):
         try:
@@ -162,8 +186,15 @@ class App:
         return body
 
     def stop(self):
-        self.proc.terminate()
-        self.proc.wait(timeout=60)
+        try:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+        try:
+            self.proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=10)
 
 
 def machine_facts(redis):
@@ -203,7 +234,7 @@ def ceiling(redis, requests):
 
 
 # The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone.
-SECTIONS = ("headline", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients")
+SECTIONS = ("headline", "launch", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients")
 
 
 def value_sizes(app, redis, sizes, most, budget):
@@ -311,6 +342,63 @@ def clients_table(count, rows):
     return lines
 
 
+def server_figures(result):
+    """Redis' own view of a run (INFO deltas around the timed pass, server-wide): reads/cmd, CPU µs/cmd, peak reply
+    buffer. Blank where the server did not report them."""
+    server = result.get("server") or {}
+    reads = server.get("readsPerCommand")
+    cpu = server.get("cpuMicrosPerCommand")
+    peak = server.get("peakOutputBufferBytes")
+    return (f"{reads:.3f}" if reads is not None else "", f"{cpu:.2f}" if cpu is not None else "",
+            fmt(peak) if peak is not None else "")
+
+
+def headline_tries(app, redis, count, tries):
+    """One request of `count` pipelined SETs on a flushed server, against redis-benchmark doing the same work
+    (distinct keys, one connection, -P 1000) just before, `tries` times."""
+    results = []
+    for _ in range(tries):
+        redis.flush()
+        reference = redis.benchmark("set", 1000, count, distinct=True)["set"]
+        redis.flush()
+        result = app.run(f"/pipeset/{count}?sample=0")
+        results.append((result["opsPerSecond"], reference, result))
+    redis.flush()
+    return results
+
+
+def headline_section(args, jar, redis, workdir):
+    """The headline with Lettuce's own endpoint (the default, what any Spring app gets) and with the lab's
+    batch-writing one, each in a fresh app of its own."""
+    blocks = []
+    for writes in ("per-command", "per-flush"):
+        print(f"headline with lab.pipeline.writes={writes}", file=sys.stderr)
+        app = App(jar, redis, workdir, settings=[f"--lab.pipeline.writes={writes}"])
+        try:
+            blocks.append((writes, headline_tries(app, redis, args.headline_count, args.headline_tries)))
+        finally:
+            app.stop()
+    lines = [f"## Headline: `/pipeset/{args.headline_count}`, flushed server", "",
+             "Each try runs redis-benchmark first, then the app, each on a flushed server. `per-command` is Lettuce's "
+             "own endpoint, the default and what any Spring app gets; `per-flush` is a fresh app with "
+             "`lab.pipeline.writes=per-flush`, the lab's batch-writing endpoint. Server columns: Redis' INFO deltas "
+             "around the timed pass (server-wide).", "",
+             "| writes | try | pipelined SET ops/s | redis-benchmark -P 1000 -r ops/s | ratio | server reads/cmd | "
+             "server CPU µs/cmd | flush policy |", "|---|---:|---:|---:|---:|---:|---:|---|"]
+    for writes, tries in blocks:
+        for i, (ops, reference, result) in enumerate(tries, 1):
+            reads, cpu, _ = server_figures(result)
+            lines.append(f"| {writes} | {i} | {fmt(ops)} | {fmt(reference)} | {ops / reference:.0%} | {reads} | "
+                         f"{cpu} | {result['flushPolicy']} |")
+    lines.append("")
+    for writes, tries in blocks:
+        ratios = [ops / reference for ops, reference, _ in tries]
+        lines.append(f"- `{writes}`: median {fmt(statistics.median([ops for ops, _, _ in tries]))} ops/s, median "
+                     f"ratio {statistics.median(ratios):.0%}.")
+    lines.append("")
+    return lines
+
+
 def cluster_against_standalone(args, jar, redis, workdir):
     """`/pipeset/<count>` on a 3-master cluster and on the standalone server, one app on each with the same
     settings, tries interleaved so both see the same machine load; medians and their ratio."""
@@ -353,6 +441,38 @@ def cluster_against_standalone(args, jar, redis, workdir):
     return lines + [""] + summary + [""]
 
 
+def launch_ways_section(args, jar, redis, workdir):
+    """`./mvnw spring-boot:run` (the README's command) against `java -jar`: both must run the full JIT."""
+    counts = [int(c) for c in args.launch_counts.split(",")]
+    rows = []
+    for launch in ("spring-boot:run", "java -jar"):
+        print(f"launch: {launch}", file=sys.stderr)
+        redis.flush()
+        app = App(jar, redis, workdir, launch=launch)
+        try:
+            flags = app.jvm_flags()
+            for count in counts:
+                app.run(f"/pipeset/{count}?sample=0")  # warm: JIT and connections, not measured
+                redis.flush()
+                ops = []
+                for _ in range(args.launch_tries):
+                    ops.append(app.run(f"/pipeset/{count}?sample=0")["opsPerSecond"])
+                    redis.flush()
+                rows.append((launch, count, ops, flags))
+        finally:
+            app.stop()
+    lines = ["## Launch ways: `./mvnw spring-boot:run` against `java -jar`", "",
+             f"Same jar contents, same Redis, a warm app: one untimed request, then {args.launch_tries} timed "
+             "requests of each count on a flushed server. The JVM flags are read from the running JVM's command line.",
+             "", "| launch | request | median ops/s | min | max | JVM flags |", "|---|---|---:|---:|---:|---|"]
+    for launch, count, ops, flags in rows:
+        shown = " ".join(flags) if flags else "(none)" if flags is not None else "(not found)"
+        lines.append(f"| {launch} | `/pipeset/{count}` | {fmt(statistics.median(ops))} | {fmt(min(ops))} | "
+                     f"{fmt(max(ops))} | {shown} |")
+    lines.append("")
+    return lines
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -372,6 +492,11 @@ def main():
     parser.add_argument("--big-value-count", type=int, default=200_000,
                         help="bigvalue section: /pipeset/N?valueSize=S at -Xmx256m, every value verified")
     parser.add_argument("--big-value-size", type=int, default=16_384)
+    parser.add_argument("--headline-count", type=int, default=1_000_000)
+    parser.add_argument("--headline-tries", type=int, default=5)
+    parser.add_argument("--launch-counts", default="10000,1000000",
+                        help="/pipeset counts for the spring-boot:run against java -jar section")
+    parser.add_argument("--launch-tries", type=int, default=5)
     parser.add_argument("--only", default=",".join(SECTIONS),
                         help="comma-separated sections to run: " + ", ".join(SECTIONS))
     parser.add_argument("--clients", default="1,4,16,64", help="client counts for the many-clients table")
@@ -413,37 +538,11 @@ def main():
             ceilings = ceiling(redis, 1_000_000)
             top = dict(ceilings[-1][1])
 
-        def headline_tries(app):
-            """The headline goal: one request of a million pipelined SETs on a flushed server, against
-            redis-benchmark doing the same work (1M distinct keys, one connection, -P 1000) just before."""
-            tries = []
-            # redis-benchmark alone varies by a third from run to run on a 2-core VM; five paired tries and
-            # their median ratio steady the headline.
-            for _ in range(5):
-                redis.flush()
-                reference = redis.benchmark("set", 1000, 1_000_000, distinct=True)["set"]
-                redis.flush()
-                result = app.run("/pipeset/1000000?sample=0")
-                tries.append((result["opsPerSecond"], reference, result))
-            redis.flush()
-            return tries
-
-        # Lettuce as it ships (one message per command) in a fresh app of its own, for comparison.
-        headline, headline_stock = [], []
-        if "headline" in only:
-            print("headline with lab.pipeline.writes=per-command", file=sys.stderr)
-            stock = App(args.jar, redis, workdir, settings=["--lab.pipeline.writes=per-command"])
-            try:
-                headline_stock = headline_tries(stock)
-            finally:
-                stock.stop()
+        headline = headline_section(args, args.jar, redis, workdir) if "headline" in only else []
+        launch = launch_ways_section(args, args.jar, redis, workdir) if "launch" in only else []
 
         app = App(args.jar, redis, workdir)
         try:
-            if "headline" in only:
-                print("headline with the shipped defaults", file=sys.stderr)
-                headline = headline_tries(app)
-
             matrix = []
             for op in (args.ops.split(",") if "matrix" in only else []):
                 for count in (int(c) for c in args.counts.split(",")):
@@ -525,44 +624,37 @@ def main():
                              f"{fmt(rates.get('lpush', 0))} | {fmt(rates.get('rpop', 0))} |")
             lines.append("")
 
-        if headline:
-            lines += ["## Headline: `/pipeset/1000000`, shipped defaults, flushed server", "",
-                      "Each try runs redis-benchmark first, then the app, each on a flushed server. The first block "
-                      "is the shipped configuration; the second is a fresh app with "
-                      "`lab.pipeline.writes=per-command`, Lettuce's own endpoint, for comparison.", "",
-                      "| writes | try | pipelined SET ops/s | redis-benchmark -P 1000 -r ops/s | ratio | batch size | "
-                      "flush policy |", "|---|---:|---:|---:|---:|---:|---|"]
-            for tries in (headline, headline_stock):
-                for i, (ops, reference, result) in enumerate(tries, 1):
-                    lines.append(f"| {result['writes']} | {i} | {fmt(ops)} | {fmt(reference)} | "
-                                 f"{ops / reference:.0%} | {result['batchSize']} | {result['flushPolicy']} |")
-            ratios = [ops / reference for ops, reference, _ in headline]
-            stock_ratios = [ops / reference for ops, reference, _ in headline_stock]
-            lines += ["", f"Median ratio, shipped defaults: **{statistics.median(ratios):.0%}**; "
-                          f"with Lettuce's per-command writes: {statistics.median(stock_ratios):.0%}.", ""]
+        lines += headline + launch
 
         if matrix:
             ceiling_key = {"set": "set", "get": "get", "rpop": "rpop"}
             lines += [f"## Every variant (median of {args.repeat} timed passes, after a warm-up pass)", "",
-                      "Ratio: against redis-benchmark `-c 1 -P 1000` for the same command.", "",
-                      "| op | count | variant | ms | ops/s | speedup vs loop | ratio to ceiling |",
-                      "|---|---:|---|---:|---:|---:|---:|"]
+                      "Ratio: against redis-benchmark `-c 1 -P 1000` for the same command. Server columns: Redis' "
+                      "INFO deltas around the median pass (server-wide: socket reads and CPU per Redis command).", "",
+                      "| op | count | variant | ms | ops/s | speedup vs loop | ratio to ceiling | server reads/cmd | "
+                      "server CPU µs/cmd |", "|---|---:|---|---:|---:|---:|---:|---:|---:|"]
+            summaries = []
             for op, count, comparison in matrix:
                 for r in comparison["results"]:
                     ref = top.get(ceiling_key.get(op, op), 0)
                     ratio = f"{r['opsPerSecond'] / ref:.0%}" if ref else "n/a"
+                    reads, cpu, _ = server_figures(r)
                     lines.append(f"| {op} | {fmt(count)} | {r['variant']} | {r['elapsedMillis']:,.1f} | "
-                                 f"{fmt(r['opsPerSecond'])} | {r['speedup']:.1f}× | {ratio} |")
+                                 f"{fmt(r['opsPerSecond'])} | {r['speedup']:.1f}× | {ratio} | {reads} | {cpu} |")
                 for skip in comparison.get("skipped", []):
-                    lines.append(f"| {op} | {fmt(count)} | {skip['variant']} | skipped: {skip['reason']} | | | |")
-            lines.append("")
+                    lines.append(f"| {op} | {fmt(count)} | {skip['variant']} | skipped: {skip['reason']} | | | | | |")
+                summaries.append(f"- {op} {fmt(count)}: {comparison.get('summary', '')}")
+            lines += ["", "The app's own summary of each comparison:", ""] + summaries + [""]
 
         if sweep:
             lines += ["## Throughput against pipeline length (`/sweep/set/100000`)", "",
-                      "| batch size | ms | ops/s | p50 ms per batch | p99 ms per batch |", "|---:|---:|---:|---:|---:|"]
+                      "Peak reply buffer: `client_recent_max_output_buffer` after the pass (sampled by Redis' cron).", "",
+                      "| batch size | ms | ops/s | p50 ms per batch | p99 ms per batch | server reads/cmd | "
+                      "peak reply buffer bytes |", "|---:|---:|---:|---:|---:|---:|---:|"]
             for r in sweep["results"]:
+                reads, _, peak = server_figures(r)
                 lines.append(f"| {fmt(r['batchSize'])} | {r['elapsedMillis']:,.1f} | {fmt(r['opsPerSecond'])} | "
-                             f"{r['latency']['p50']:.3f} | {r['latency']['p99']:.3f} |")
+                             f"{r['latency']['p50']:.3f} | {r['latency']['p99']:.3f} | {reads} | {peak} |")
             lines.append("")
 
         if values:
@@ -639,14 +731,6 @@ def main():
                       f"{ooms} |", ""]
     finally:
         redis.stop()
-    write_report(lines, args.out)
-
-
-def write_report(lines, out):
-    report = "\n".join(lines)
-    Path(out).parent.mkdir(parents=True, exist_ok=True)
-    Path(out).write_text(report + "\n")
-    print(report)
     report(lines, args.out)
 
 

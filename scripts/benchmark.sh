@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # One command for the whole benchmark: builds the app, starts a fresh redis-server on a free port, runs the
-# matrix (SET/GET/RPOP x 10k/100k/1M x every variant) and redis-benchmark as the ceiling, and writes a Markdown
-# table to target/benchmark.md. Needs redis-server, redis-cli, redis-benchmark and python3 on the PATH.
+# matrix (SET/GET/RPOP x 10k/100k/1M x every variant) and redis-benchmark as the ceiling, the headline with
+# Lettuce's own endpoint and with the lab's batch-writing one, /pipeset under `./mvnw spring-boot:run` and under
+# `java -jar`, and writes Markdown tables to target/benchmark.md. Needs redis-server, redis-cli, redis-benchmark
+# and python3 on the PATH.
 #
 #   scripts/benchmark.sh                         # the matrix: 10 minutes to over an hour on 2 cores, as the
 #                                                # 1M-command loops pay one loopback round trip each
 #   scripts/benchmark.sh --rtt-ms 2 --big 10000000   # plus the RTT lab and 10M SETs at -Xmx256m
 #   scripts/benchmark.sh --counts 10000,100000 --repeat 1   # quicker
+#   scripts/benchmark.sh --only headline,launch --headline-count 20000 --headline-tries 1 \
+#     --launch-counts 10000,20000 --launch-tries 1   # a smoke run of the two sections issue 10 added
 #   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
 #   scripts/benchmark.sh --only values,fanout,bigvalue   # the workload tables alone (value size, fan-out, big values)
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)

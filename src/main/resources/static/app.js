@@ -250,8 +250,11 @@
       label(result),
       num(result.batchSize), num(result.batches), decimal.format(result.elapsedMillis), num(result.opsPerSecond),
       result.speedup != null ? decimal.format(result.speedup) + '×' : '',
+      serverFigure(result, 'readsPerCommand'), serverFigure(result, 'cpuMicrosPerCommand'),
       checked(result),
-    ], [false, true, true, true, true, true, false])));
+    ], [false, true, true, true, true, true, true, true, false])));
+    // Computed by the server from the figures above, never a canned claim.
+    document.getElementById('comparison-summary').textContent = record.summary || '';
     const skipped = record.skipped || [];
     document.getElementById('skipped').textContent = skipped.length
       ? 'Skipped: ' + skipped.map((skip) => skip.variant + ' (' + skip.reason + ')').join('; ') : '';
@@ -330,6 +333,12 @@
       parts.push(result.clients.count + ' clients');
     }
     return parts.join(' · ');
+  }
+
+  // What Redis itself did (INFO deltas around the timed pass, server-wide).
+  function serverFigure(result, name) {
+    const value = result.server ? result.server[name] : null;
+    return value != null ? new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(value) : '';
   }
 
   function checked(result) {

@@ -88,12 +88,12 @@ public record LabProperties(
 	 * @param flushPolicy {@code flush-each-command}, {@code flush-on-close} or
 	 * {@code buffered-<n>}; applied to the auto-configured
 	 * {@code LettuceConnectionFactory}, since Spring Boot has no property for it
-	 * @param writes {@code per-flush} hands each flush to Netty as one message;
-	 * {@code per-command} keeps Lettuce's own endpoint, which hands over every command on
-	 * its own; on a cluster, per node connection
+	 * @param writes {@code per-command} (the default) keeps Lettuce's own endpoint, which
+	 * hands over every command on its own, as every Spring app gets it; {@code per-flush}
+	 * hands each flush to Netty as one message (on a cluster, per node connection)
 	 */
 	public record Pipeline(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy,
-			@DefaultValue("per-flush") @NotNull Writes writes) {
+			@DefaultValue("per-command") @NotNull Writes writes) {
 	}
 
 	/**

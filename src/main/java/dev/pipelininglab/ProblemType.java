@@ -67,8 +67,6 @@ public enum ProblemType {
 
 	REDIS_ERROR_REPLY(HttpStatus.CONFLICT, "Redis refused a command"),
 
-	TOO_MANY_ROUTES(HttpStatus.CONFLICT, "Too many connection routes"),
-
 	/**
 	 * More requests at once than the app lets reach Redis, or every job slot taken
 	 * ({@code POST /runs}); answered with Retry-After.

@@ -107,11 +107,12 @@ final class Job implements RunObserver {
 	 * status
 	 */
 	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, @Nullable List<RunResult> results,
-			@Nullable List<Comparison.Skipped> skipped, RunRecord.@Nullable Problem problem) {
+			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
 		if (isFinished()) {
 			return null;
 		}
-		this.record = this.record.finished(status, progress(), this.cancelRequested, now, results, skipped, problem);
+		this.record = this.record.finished(status, progress(), this.cancelRequested, now, results, skipped, summary,
+				problem);
 		return this.record;
 	}
 

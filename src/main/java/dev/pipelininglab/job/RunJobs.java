@@ -130,7 +130,7 @@ public class RunJobs implements SmartLifecycle {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null);
+					null, null);
 			Job job = new Job(plan, record);
 			this.store.create(record);
 			this.active.put(job.id, job);
@@ -141,7 +141,7 @@ public class RunJobs implements SmartLifecycle {
 				// Stopping right now: the record says so rather than waiting to be found
 				// abandoned.
 				this.active.remove(job.id);
-				finish(job, RunStatus.CANCELLED, null, null, shutdownProblem());
+				finish(job, RunStatus.CANCELLED, null, null, null, shutdownProblem());
 				throw new JobsFullException("This instance is shutting down and accepts no new runs",
 						DEFAULT_RETRY_AFTER);
 			}
@@ -205,7 +205,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
-				finish(job, RunStatus.CANCELLED, null, null, job.shuttingDown() ? shutdownProblem() : null);
+				finish(job, RunStatus.CANCELLED, null, null, null, job.shuttingDown() ? shutdownProblem() : null);
 				return;
 			}
 			synchronized (job) {
@@ -213,27 +213,29 @@ public class RunJobs implements SmartLifecycle {
 			}
 			List<RunResult> results;
 			List<Comparison.Skipped> skipped = null;
+			String summary = null;
 			switch (job.plan.kind()) {
 				case SINGLE -> results = List.of(this.runs.run(job.plan.base(), job));
 				case COMPARE -> {
 					Comparison comparison = this.runs.compare(job.plan.base(), job.plan.variants(), job);
 					results = comparison.results();
 					skipped = comparison.skipped();
+					summary = comparison.summary();
 				}
 				case SWEEP -> results = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job).results();
 				default -> throw new IllegalStateException("Unknown kind " + job.plan.kind());
 			}
 			this.metrics.record(results);
-			finish(job, RunStatus.DONE, results, skipped, null);
+			finish(job, RunStatus.DONE, results, skipped, summary, null);
 		}
 		catch (RunCancelledException ex) {
-			finish(job, RunStatus.CANCELLED, null, null,
+			finish(job, RunStatus.CANCELLED, null, null, null,
 					(job.shuttingDown() && !job.cancelRequested()) ? shutdownProblem() : null);
 		}
 		catch (RuntimeException ex) {
 			RunRecord.Problem problem = this.problems.describe(ex);
 			log.warn("Run {} failed: {}", job.id, problem.detail());
-			finish(job, RunStatus.FAILED, null, null, problem);
+			finish(job, RunStatus.FAILED, null, null, null, problem);
 		}
 		finally {
 			this.active.remove(job.id);
@@ -269,9 +271,9 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
-			@Nullable List<Comparison.Skipped> skipped, RunRecord.@Nullable Problem problem) {
+			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
 		synchronized (job) {
-			save(job.finish(status, this.clock.instant(), results, skipped, problem));
+			save(job.finish(status, this.clock.instant(), results, skipped, summary, problem));
 		}
 	}
 
@@ -367,7 +369,7 @@ public class RunJobs implements SmartLifecycle {
 			Thread.currentThread().interrupt();
 		}
 		for (Job job : jobs) {
-			finish(job, RunStatus.CANCELLED, null, null, shutdownProblem());
+			finish(job, RunStatus.CANCELLED, null, null, null, shutdownProblem());
 		}
 		this.ticker.shutdownNow();
 	}

@@ -31,6 +31,7 @@ import org.jspecify.annotations.Nullable;
  * @param results DONE: one result per run (a single run, each variant of a comparison,
  * each batch size of a sweep)
  * @param skipped DONE comparisons: variants this topology cannot run, and why
+ * @param summary DONE comparisons: the comparison in one sentence, from its figures
  * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have
  * answered; CANCELLED by a shutdown rather than a request: that shutdown
  */
@@ -38,7 +39,7 @@ import org.jspecify.annotations.Nullable;
 public record RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
-		@Nullable List<Comparison.Skipped> skipped, @Nullable Problem problem) {
+		@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem) {
 
 	/**
 	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of
@@ -96,21 +97,21 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	RunRecord with(RunStatus newStatus, Progress newProgress, boolean cancel, Instant now) {
 		return new RunRecord(this.id, this.kind, newStatus, this.request, newProgress, cancel, this.instance,
 				this.createdAt, (newStatus == RunStatus.RUNNING && this.startedAt == null) ? now : this.startedAt,
-				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.problem);
+				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.summary, this.problem);
 	}
 
 	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
 			@Nullable List<RunResult> runResults, @Nullable List<Comparison.Skipped> skippedVariants,
-			@Nullable Problem why) {
+			@Nullable String summarised, @Nullable Problem why) {
 		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
 				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now, runResults, skippedVariants,
-				why);
+				summarised, why);
 	}
 
 	RunRecord withCancelRequested() {
 		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, true, this.instance,
 				this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results, this.skipped,
-				this.problem);
+				this.summary, this.problem);
 	}
 
 	/**
@@ -122,7 +123,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		if (this.status.terminal() || this.updatedAt.plus(staleAfter).isAfter(now)) {
 			return this;
 		}
-		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null, null,
+		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null, null, null,
 				Problem.of(ProblemType.RUN_ABANDONED, "Instance " + this.instance + " stopped updating this run at "
 						+ this.updatedAt + " without finishing it; it probably stopped without a graceful shutdown."));
 	}

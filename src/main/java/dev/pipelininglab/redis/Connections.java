@@ -2,53 +2,65 @@ package dev.pipelininglab.redis;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.latency.LatencyRelay;
+import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.internal.HostAndPort;
+import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
 
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.DisposableBean;
-import io.lettuce.core.api.StatefulConnection;
-import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
-import redis.clients.jedis.Jedis;
-
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisClientConfiguration;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Hands out a {@link Route} per connector, connection sharing, flush policy and added
- * round-trip time. A request that asks for another flush policy gets a connection factory
- * of its own (sharing Lettuce's client resources) instead of flipping the shared
- * factory's policy under other requests. Routes are kept for reuse and bounded in number,
- * and their connections carry a client name of their own, so the server can tell which
- * connections a run used. With {@code lab.pipeline.writes=per-flush} (the default) every
- * Lettuce route has a factory of its own whose connections hand each flush to Netty as
- * one message; the auto-configured factory keeps Lettuce's own endpoint for everything
- * that is not measured. The Jedis factory is made on the first request that asks for
- * Jedis, never at start, and closed with the app.
+ * Hands out a {@link Route} per connector, connection sharing, flush policy, way of
+ * writing and added round-trip time. A request that asks for another flush policy gets a
+ * connection factory of its own (sharing Lettuce's client resources) instead of flipping
+ * the shared factory's policy under other requests. Route connections carry a client name
+ * of their own, so the server can tell which connections a run used. The Jedis factory is
+ * made on the first request that asks for Jedis, never at start, and closed with the app.
+ * <p>
+ * The default route (Lettuce, shared connection, the configured policy and way of
+ * writing, connected directly) is kept for the app's lifetime; with Lettuce's own
+ * endpoint it is the auto-configured factory itself. Other routes are kept for reuse, at
+ * most {@link #MAX_ROUTES} of them: asking for one more evicts the least recently used,
+ * which is closed (factory, pool, latency relays) as soon as no run uses it any longer.
+ * So no sequence of requests can use up the instance.
  */
 @Component
 public class Connections implements DisposableBean {
 
 	/**
-	 * Each route holds a client and a small pool; a handful covers every comparison the
-	 * lab makes.
+	 * Routes kept beyond the default one; each holds a client and a pool. A default
+	 * comparison with Jedis variants uses about a dozen.
 	 */
-	static final int MAX_ROUTES = 24;
+	static final int MAX_ROUTES = 16;
+
+	/** Route names stay unique after evictions. */
+	private static final AtomicLong ROUTE_NUMBERS = new AtomicLong();
 
 	private final LettuceConnectionFactory primary;
 
@@ -56,7 +68,7 @@ public class Connections implements DisposableBean {
 
 	private final FlushPolicy defaultPolicy;
 
-	private final Writes writes;
+	private final Writes defaultWrites;
 
 	private final Topology topology;
 
@@ -66,17 +78,22 @@ public class Connections implements DisposableBean {
 	 */
 	private final int poolSize;
 
-	private final Map<Key, Route> routes = new ConcurrentHashMap<>();
+	/** In access order, eldest first; guarded by itself. */
+	private final Map<Key, Entry> routes = new LinkedHashMap<>(MAX_ROUTES * 2, 0.75f, true);
 
-	/** One relay per added RTT and Redis node. */
+	/** One relay per added RTT and Redis node, closed with the last route of that RTT. */
 	private final Map<RelayKey, LatencyRelay> relays = new ConcurrentHashMap<>();
+
+	private final List<Consumer<LettuceConnectionFactory>> closeListeners = new CopyOnWriteArrayList<>();
+
+	private volatile @Nullable Entry defaultRoute;
 
 	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, LabProperties properties,
 			Topology topology) {
 		this.primary = primary;
 		this.primaryTemplate = primaryTemplate;
 		this.defaultPolicy = properties.pipeline().flushPolicy();
-		this.writes = properties.pipeline().writes();
+		this.defaultWrites = properties.pipeline().writes();
 		this.topology = topology;
 		int configured = (primary.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling)
 				? pooling.getPoolConfig().getMaxTotal() : 0;
@@ -87,68 +104,143 @@ public class Connections implements DisposableBean {
 		return this.defaultPolicy;
 	}
 
-	public Route primary() {
-		return route(this.defaultPolicy, null);
+	/** How Lettuce pipelines are handed to Netty unless a run asks otherwise. */
+	public Writes defaultWrites() {
+		return this.defaultWrites;
 	}
 
-	/** A Lettuce route whose template calls share one native connection. */
-	public Route route(FlushPolicy policy, @Nullable Duration addedRtt) {
-		return route(Connector.LETTUCE, Sharing.SHARED, policy, addedRtt);
+	/** The default route, kept for the app's lifetime: for untimed set-up and checks. */
+	public Route primary() {
+		return defaultEntry().route;
 	}
 
 	/**
+	 * Calls {@code listener} with the factory of every Lettuce route that is closed,
+	 * before it closes, so whoever keeps connections of its own per factory can let them
+	 * go.
+	 */
+	public void onClose(Consumer<LettuceConnectionFactory> listener) {
+		this.closeListeners.add(listener);
+	}
+
+	/** A Lettuce route whose template calls share one native connection. */
+	public Lease lease(FlushPolicy policy, @Nullable Writes writes, @Nullable Duration addedRtt) {
+		return lease(Connector.LETTUCE, Sharing.SHARED, policy, writes, addedRtt);
+	}
+
+	/**
+	 * A route for one run; close the lease when the run is over, so an evicted route can
+	 * be closed.
 	 * @param policy Lettuce's flush policy; ignored for Jedis, which has none
-	 * @param addedRtt extra round-trip time through a latency relay, or null to connect
+	 * @param writes how Lettuce pipelines are handed to Netty, or null for the configured
+	 * way; ignored for Jedis
+	 * @param addedRtt extra round-trip time through latency relays, or null to connect
 	 * directly
 	 * @throws ConnectorUnsupportedException when the connector cannot reach this Redis
 	 * the way the app is configured
-	 * @throws TooManyRoutesException when every route slot is taken
 	 */
-	public Route route(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Duration addedRtt) {
+	public Lease lease(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Writes writes,
+			@Nullable Duration addedRtt) {
 		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;
 		if (connector == Connector.JEDIS && sharing == Sharing.SHARED) {
 			throw new ConnectorUnsupportedException(
 					"Jedis connections serve one thread at a time, so Jedis has no shared connection: use pooled");
 		}
-		Key key = new Key(connector, sharing, (connector == Connector.LETTUCE) ? policy : null, rtt);
-		Route existing = this.routes.get(key);
-		if (existing != null) {
-			return existing;
+		boolean lettuce = connector == Connector.LETTUCE;
+		Key key = new Key(connector, sharing, lettuce ? policy : null,
+				lettuce ? ((writes != null) ? writes : this.defaultWrites) : null, rtt);
+		if (key.equals(defaultKey())) {
+			return new Lease(this, defaultEntry());
 		}
+		List<Entry> evicted = new ArrayList<>();
+		Entry entry;
 		synchronized (this.routes) {
-			existing = this.routes.get(key);
-			if (existing != null) {
-				return existing;
+			entry = this.routes.get(key);
+			if (entry == null) {
+				entry = create(key);
+				this.routes.put(key, entry);
+				Iterator<Entry> eldest = this.routes.values().iterator();
+				while (this.routes.size() > MAX_ROUTES) {
+					Entry old = eldest.next();
+					eldest.remove();
+					old.evicted = true;
+					if (old.users == 0) {
+						evicted.add(old);
+					}
+				}
 			}
-			if (this.routes.size() >= MAX_ROUTES) {
-				throw new TooManyRoutesException(MAX_ROUTES);
-			}
-			Route route = (connector == Connector.JEDIS) ? createJedis(rtt) : create(sharing, policy, rtt);
-			this.routes.put(key, route);
-			return route;
+			entry.users++;
+		}
+		evicted.forEach(this::close);
+		return new Lease(this, entry);
+	}
+
+	/** Routes kept for reuse besides the default one, for tests. */
+	int kept() {
+		synchronized (this.routes) {
+			return this.routes.size();
 		}
 	}
 
-	private Route create(Sharing sharing, FlushPolicy policy, @Nullable Duration rtt) {
-		if (sharing == Sharing.SHARED && rtt == null && policy.equals(this.defaultPolicy)
-				&& this.writes == Writes.PER_COMMAND) {
-			return new Route(Connector.LETTUCE, sharing, policy, this.writes, null, this.primary, this.primaryTemplate,
-					null);
+	private void release(Entry entry) {
+		if (entry == this.defaultRoute) {
+			return;
 		}
-		String name = clientName(Connector.LETTUCE, sharing);
+		boolean close;
+		synchronized (this.routes) {
+			entry.users--;
+			close = entry.evicted && entry.users == 0;
+		}
+		if (close) {
+			close(entry);
+		}
+	}
+
+	private Key defaultKey() {
+		return new Key(Connector.LETTUCE, Sharing.SHARED, this.defaultPolicy, this.defaultWrites, null);
+	}
+
+	private Entry defaultEntry() {
+		Entry entry = this.defaultRoute;
+		if (entry == null) {
+			synchronized (this.routes) {
+				entry = this.defaultRoute;
+				if (entry == null) {
+					entry = create(defaultKey());
+					this.defaultRoute = entry;
+				}
+			}
+		}
+		return entry;
+	}
+
+	private Entry create(Key key) {
+		Route route = (key.connector() == Connector.JEDIS) ? createJedis(key.rtt()) : createLettuce(key);
+		return new Entry(key, route);
+	}
+
+	private Route createLettuce(Key key) {
+		FlushPolicy policy = key.policy();
+		Writes writes = key.writes();
+		if (key.sharing() == Sharing.SHARED && key.rtt() == null && policy.equals(this.defaultPolicy)
+				&& writes == Writes.PER_COMMAND) {
+			return new Route(Connector.LETTUCE, Sharing.SHARED, policy, writes, null, this.primary,
+					this.primaryTemplate, null);
+		}
+		String name = clientName(Connector.LETTUCE, key.sharing());
 		LettuceClientConfiguration named = lettuceClientConfiguration(name);
-		LettuceClientConfiguration clientConfiguration = (rtt != null)
-				? RelayedClientConfiguration.of(named, relayed(rtt)) : named;
+		LettuceClientConfiguration clientConfiguration = (key.rtt() != null)
+				? RelayedClientConfiguration.of(named, relayed(key.rtt())) : named;
 		RedisConfiguration configuration = configuration();
-		LettuceConnectionFactory factory = (this.writes == Writes.PER_FLUSH)
+		LettuceConnectionFactory factory = (writes == Writes.PER_FLUSH)
 				? new BatchWritingConnectionFactory(configuration, clientConfiguration)
 				: new LettuceConnectionFactory(configuration, clientConfiguration);
 		factory.setPipeliningFlushPolicy(policy.toLettuce());
-		factory.setShareNativeConnection(sharing == Sharing.SHARED);
+		factory.setShareNativeConnection(key.sharing() == Sharing.SHARED);
 		factory.afterPropertiesSet();
 		factory.start();
 		StringRedisTemplate template = new StringRedisTemplate(factory);
-		return new Route(Connector.LETTUCE, sharing, policy, this.writes, rtt, factory, template, name);
+		return new Route(Connector.LETTUCE, key.sharing(), policy, writes, key.rtt(), factory, template, name);
 	}
 
 	/**
@@ -199,7 +291,7 @@ public class Connections implements DisposableBean {
 		}
 		factory.afterPropertiesSet();
 		factory.start();
-		return new Route(Connector.JEDIS, Sharing.POOLED, null, this.writes, rtt, factory,
+		return new Route(Connector.JEDIS, Sharing.POOLED, null, Writes.PER_COMMAND, rtt, factory,
 				new StringRedisTemplate(factory), name);
 	}
 
@@ -267,7 +359,7 @@ public class Connections implements DisposableBean {
 
 	private String clientName(Connector connector, Sharing sharing) {
 		String base = this.primary.getClientConfiguration().getClientName().orElse("pipelining-lab");
-		return base + "-" + connector + "-" + sharing + "-" + (this.routes.size() + 1);
+		return base + "-" + connector + "-" + sharing + "-" + ROUTE_NUMBERS.incrementAndGet();
 	}
 
 	/**
@@ -285,20 +377,106 @@ public class Connections implements DisposableBean {
 		};
 	}
 
-	@Override
-	public void destroy() {
-		for (Route route : this.routes.values()) {
-			if (route.factory() instanceof LettuceConnectionFactory lettuce && lettuce != this.primary) {
+	private void close(Entry entry) {
+		Route route = entry.route;
+		if (route.factory() != this.primary) {
+			if (route.factory() instanceof LettuceConnectionFactory lettuce) {
+				this.closeListeners.forEach((listener) -> listener.accept(lettuce));
 				lettuce.destroy();
 			}
 			else if (route.factory() instanceof JedisConnectionFactory jedis) {
 				jedis.destroy();
 			}
 		}
-		this.relays.values().forEach(LatencyRelay::close);
+		Duration rtt = entry.key.rtt();
+		if (rtt != null && !rttInUse(rtt)) {
+			this.relays.entrySet().removeIf((relay) -> {
+				if (relay.getKey().rtt().equals(rtt)) {
+					relay.getValue().close();
+					return true;
+				}
+				return false;
+			});
+		}
 	}
 
-	private record Key(Connector connector, Sharing sharing, @Nullable FlushPolicy policy, @Nullable Duration rtt) {
+	private boolean rttInUse(Duration rtt) {
+		synchronized (this.routes) {
+			return this.routes.keySet().stream().anyMatch((key) -> rtt.equals(key.rtt()));
+		}
+	}
+
+	@Override
+	public void destroy() {
+		List<Entry> all;
+		synchronized (this.routes) {
+			all = new ArrayList<>(this.routes.values());
+			this.routes.clear();
+			if (this.defaultRoute != null) {
+				all.add(this.defaultRoute);
+			}
+		}
+		all.forEach(this::close);
+		this.relays.values().forEach(LatencyRelay::close);
+		this.relays.clear();
+	}
+
+	/**
+	 * @param policy Lettuce's flush policy; null for Jedis
+	 * @param writes Lettuce's way of handing flushes to Netty; null for Jedis
+	 */
+	private record Key(Connector connector, Sharing sharing, @Nullable FlushPolicy policy, @Nullable Writes writes,
+			@Nullable Duration rtt) {
+	}
+
+	private record RelayKey(Duration rtt, String host, int port) {
+	}
+
+	private static final class Entry {
+
+		final Key key;
+
+		final Route route;
+
+		/** Runs using the route now; guarded by the routes map. */
+		int users;
+
+		/** Dropped from the map: closed once {@link #users} is back to 0. */
+		boolean evicted;
+
+		Entry(Key key, Route route) {
+			this.key = key;
+			this.route = route;
+		}
+
+	}
+
+	/** One run's hold on a route; closing it lets an evicted route close. */
+	public static final class Lease implements AutoCloseable {
+
+		private final Connections owner;
+
+		private final Entry entry;
+
+		private boolean released;
+
+		private Lease(Connections owner, Entry entry) {
+			this.owner = owner;
+			this.entry = entry;
+		}
+
+		public Route route() {
+			return this.entry.route;
+		}
+
+		@Override
+		public void close() {
+			if (!this.released) {
+				this.released = true;
+				this.owner.release(this.entry);
+			}
+		}
+
 	}
 
 	/**
@@ -309,22 +487,6 @@ public class Connections implements DisposableBean {
 
 		ConnectorUnsupportedException(String message) {
 			super(message);
-		}
-
-	}
-
-	private record RelayKey(Duration rtt, String host, int port) {
-	}
-
-	/**
-	 * Every route slot is taken; the app must be restarted to try further flush policy
-	 * and RTT combinations.
-	 */
-	public static class TooManyRoutesException extends RuntimeException {
-
-		TooManyRoutesException(int max) {
-			super("This instance already keeps " + max + " distinct flush policy / added RTT combinations;"
-					+ " reuse one of them or restart the app");
 		}
 
 	}

@@ -24,11 +24,19 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 
 	public static final FlushPolicy FLUSH_ON_CLOSE = new FlushPolicy(Kind.FLUSH_ON_CLOSE, 0);
 
+	/**
+	 * The largest buffer a policy may name: the largest batch the lab allows
+	 * ({@code lab.limits.max-batch-size} is at most this). A larger buffer would only be
+	 * flush-on-close under another name, and another connection route.
+	 */
+	public static final int MAX_BUFFER_SIZE = 1_000_000;
+
 	private static final String BUFFERED_PREFIX = "buffered-";
 
 	public FlushPolicy {
-		if (kind == Kind.BUFFERED && bufferSize < 1) {
-			throw new IllegalArgumentException("buffered flush policy needs a buffer size of at least 1");
+		if (kind == Kind.BUFFERED && (bufferSize < 1 || bufferSize > MAX_BUFFER_SIZE)) {
+			throw new IllegalArgumentException(
+					"buffered flush policy needs a buffer size between 1 and " + MAX_BUFFER_SIZE);
 		}
 	}
 
@@ -57,7 +65,8 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 			}
 		}
 		throw new IllegalArgumentException("Unknown flush policy '" + text
-				+ "': use flush-each-command, flush-on-close or buffered-<n> with n >= 1 (e.g. buffered-1000)");
+				+ "': use flush-each-command, flush-on-close or buffered-<n> with n from 1 to " + MAX_BUFFER_SIZE
+				+ " (e.g. buffered-1000)");
 	}
 
 	public PipeliningFlushPolicy toLettuce() {

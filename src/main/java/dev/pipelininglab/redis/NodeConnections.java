@@ -8,12 +8,17 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ReadFrom;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ConnectionIntent;
 
 import org.springframework.dao.DataAccessException;
@@ -114,6 +119,18 @@ public final class NodeConnections {
 				throw new RedisConnectionFailureException("Interrupted while connecting to " + node.address(), ex);
 			}
 		}
+	}
+
+	/**
+	 * A string connection of the caller's own on the factory's native client, for
+	 * commands that must not hold up the shared connection. For sentinel the client is
+	 * the one Spring Data Redis built on the sentinel URI: it connects to the master the
+	 * sentinels name, and again after a failover.
+	 */
+	public static StatefulConnection<String, String> open(LettuceConnectionFactory factory) {
+		AbstractRedisClient client = factory.getRequiredNativeClient();
+		return (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
+				: ((RedisClient) client).connect(StringCodec.UTF8);
 	}
 
 	/**

@@ -4,17 +4,13 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
-import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -137,12 +133,7 @@ public class ReplicaSync implements DisposableBean {
 	 */
 	private StatefulConnection<String, String> connection() {
 		if (this.connection == null || !this.connection.isOpen()) {
-			AbstractRedisClient client = this.factory.getRequiredNativeClient();
-			// For sentinel this is the client Spring Data Redis built on the sentinel
-			// URI: it connects to the master
-			// the sentinels name, and again after a failover.
-			this.connection = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-					: ((RedisClient) client).connect(StringCodec.UTF8);
+			this.connection = NodeConnections.open(this.factory);
 		}
 		return this.connection;
 	}

@@ -17,6 +17,11 @@ public enum Writes {
 		return name().toLowerCase(Locale.ROOT).replace('_', '-');
 	}
 
+	/** Reads the written form, {@code per-flush} or {@code per-command}. */
+	public static java.util.Optional<Writes> fromLabel(String label) {
+		return java.util.Arrays.stream(values()).filter((writes) -> writes.label().equals(label)).findFirst();
+	}
+
 	@Override
 	public String toString() {
 		return label();

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
+import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
 import io.lettuce.core.AbstractRedisClient;
@@ -45,6 +46,16 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 	 * whole connection.
 	 */
 	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
+
+	AsyncRunner(Connections routes) {
+		// An evicted route's factory goes away; so does the connection kept for it.
+		routes.onClose((factory) -> {
+			StatefulConnection<byte[], byte[]> connection = this.connections.remove(factory);
+			if (connection != null) {
+				connection.close();
+			}
+		});
+	}
 
 	@Override
 	public Mode mode() {

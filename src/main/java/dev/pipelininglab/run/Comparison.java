@@ -1,6 +1,12 @@
 package dev.pipelininglab.run;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The same work done by every requested variant, on the same keys and values, each from
@@ -8,11 +14,64 @@ import java.util.List;
  * the first variant when no loop ran).
  *
  * @param skipped variants that cannot run this operation on this topology, and why
+ * @param summary the comparison in one sentence, computed from the results above it
+ * @param settings the client tunings in effect that differ from Spring Boot's defaults
  */
+@JsonInclude(JsonInclude.Include.NON_NULL)
 public record Comparison(Operation operation, long count, String topology, List<RunResult> results,
-		List<Skipped> skipped) {
+		List<Skipped> skipped, String summary, @Nullable Map<String, String> settings) {
 
 	public record Skipped(String variant, String reason) {
+	}
+
+	/**
+	 * Which variant was fastest, by how much against the loop, and how many socket reads
+	 * the server made per item (key, element or PING) for each of the two: per item, not
+	 * per Redis command, since one MSET or EVALSHA carries a whole batch.
+	 */
+	static String summary(List<RunResult> results) {
+		if (results.isEmpty()) {
+			return "Nothing ran: every variant was skipped.";
+		}
+		RunResult fastest = results.stream().max(Comparator.comparingDouble(RunResult::opsPerSecond)).orElseThrow();
+		RunResult loop = results.stream().filter((result) -> result.mode() == Mode.LOOP).findFirst().orElse(null);
+		StringBuilder sentence = new StringBuilder();
+		if (results.size() == 1) {
+			sentence.append(format("Only %s ran: %s ops/s", fastest.variant(), whole(fastest.opsPerSecond())));
+		}
+		else {
+			sentence.append(format("Fastest: %s at %s ops/s", fastest.variant(), whole(fastest.opsPerSecond())));
+			if (loop != null && loop != fastest) {
+				sentence.append(format(", %.1f× the loop (%s ops/s)", fastest.opsPerSecond() / loop.opsPerSecond(),
+						whole(loop.opsPerSecond())));
+			}
+		}
+		sentence.append('.');
+		String reads = readsPerItem(fastest);
+		if (loop != null && loop != fastest) {
+			String loopReads = readsPerItem(loop);
+			if (reads != null && loopReads != null) {
+				sentence.append(format(" Server socket reads per item: %s for the loop, %s for %s.", loopReads, reads,
+						fastest.variant()));
+			}
+		}
+		else if (reads != null) {
+			sentence.append(format(" Server socket reads per item: %s.", reads));
+		}
+		return sentence.toString();
+	}
+
+	private static @Nullable String readsPerItem(RunResult result) {
+		Long reads = (result.server() != null) ? result.server().reads() : null;
+		return (reads != null) ? format("%.3f", (double) reads / result.count()) : null;
+	}
+
+	private static String whole(double value) {
+		return format("%,.0f", value);
+	}
+
+	private static String format(String pattern, Object... args) {
+		return String.format(Locale.ROOT, pattern, args);
 	}
 
 }

@@ -79,7 +79,7 @@ class DemoData {
 	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize) {
 		Route route = this.connections.primary();
 		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0, null, null, 1,
-				Workload.of(valueSize, 1, Long.MAX_VALUE), RunSpec.Senders.DEFAULT);
+				Workload.of(valueSize, 1, Long.MAX_VALUE), RunSpec.Senders.DEFAULT, null);
 		this.pipelined.runAll(new Pass(spec, keys, route), new Tally(0));
 	}
 

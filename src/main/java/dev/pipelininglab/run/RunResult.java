@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -14,10 +15,11 @@ import org.jspecify.annotations.Nullable;
  * @param mode how the commands travelled
  * @param variant the mode, and for pipelines the flush policy, as written in
  * {@code variants=}
- * @param flushPolicy the Lettuce pipelining flush policy of the connection the run used
- * (it only changes how pipelines are written); left out for Jedis, which has none
- * @param writes pipelined and async runs: how each flush went to Netty, {@code per-flush}
- * (one message) or {@code per-command} (Lettuce's own endpoint)
+ * @param flushPolicy pipelined Lettuce runs: the pipelining flush policy of the
+ * connection the run used
+ * @param writes buffered Lettuce pipelines and async runs: how each flush went to Netty,
+ * {@code per-command} (Lettuce's own endpoint) or {@code per-flush} (one message, the
+ * lab's endpoint); absent under flush-each-command, where both are the same
  * @param count items processed
  * @param batchSize commands (or keys) per round trip: 1 for the loop
  * @param batches round trips the client made per pass: {@code count} for the loop
@@ -47,7 +49,7 @@ import org.jspecify.annotations.Nullable;
  * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits
  * a multi-key command whose keys span slots into one command per slot
  * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key
- * command
+ * command, or that a read found nothing
  * @param sample the first values written (as read back), read or popped
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
  * @param latency round-trip latency percentiles of the timed pass (the median pass when
@@ -60,6 +62,10 @@ import org.jspecify.annotations.Nullable;
  * @param clients more than one client: how the items were split and how fast each went
  * @param master sentinel: the master ({@code host:port}) the sentinels named when the run
  * ended, the one its writes went to; changes after a failover
+ * @param server what the Redis servers did during the timed pass (the median one when
+ * repeated), from their INFO counters: server-wide deltas
+ * @param settings single runs: the client tunings in effect that differ from Spring
+ * Boot's defaults (a comparison or sweep carries them once, beside its results)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
@@ -71,7 +77,7 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
 		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
 		ConnectorUse connector, @Nullable ConnectionsUsed connections, @Nullable ClientsReport clients,
-		@Nullable String master) {
+		@Nullable String master, @Nullable ServerStats server, @Nullable Map<String, String> settings) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -94,13 +100,18 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	public record FanOut(int requests, double requestsPerSecond) {
 	}
 
-	RunResult withSpeedup(double value) {
+	/**
+	 * As one of a comparison's or sweep's results: with its speedup, if any, and without
+	 * the settings its container carries once.
+	 */
+	RunResult partOfMany(@Nullable Double value) {
 		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.measuredRttMillisByNode,
 				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
 				this.keysPerNode, this.slotsTouched, this.commands, this.note, this.sample, value, this.latency,
-				this.payload, this.fanOut, this.connector, this.connections, this.clients, this.master);
+				this.payload, this.fanOut, this.connector, this.connections, this.clients, this.master, this.server,
+				null);
 	}
 
 	/**

@@ -8,9 +8,11 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
+import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeRoundTrips;
 import dev.pipelininglab.redis.Ping;
@@ -18,6 +20,8 @@ import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.Sharing;
+import dev.pipelininglab.redis.ServerCounters;
+import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -89,13 +93,18 @@ public class RunService {
 
 	private final ClusterLayout layout;
 
-	private final ServerConnections server;
+	private final ServerConnections serverConnections;
 
 	private final RedisDiagnosis diagnosis;
 
+	private final ServerCounters server;
+
+	private final ClientSettings settings;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout, ServerConnections server, RedisDiagnosis diagnosis) {
-		this.server = server;
+			ClusterLayout layout, ServerConnections serverConnections, RedisDiagnosis diagnosis, ServerCounters server,
+			ClientSettings settings) {
+		this.serverConnections = serverConnections;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
 		this.keys = keys;
@@ -104,6 +113,8 @@ public class RunService {
 		this.connections = connections;
 		this.layout = layout;
 		this.diagnosis = diagnosis;
+		this.server = server;
+		this.settings = settings;
 	}
 
 	/**
@@ -169,12 +180,12 @@ public class RunService {
 			}
 		}
 		List<RunResult> results = measureAll(base, runnable, observer);
-		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(),
-				results.stream()
-					.map((result) -> result
-						.withSpeedup(round(reference(results, result).elapsedMillis() / result.elapsedMillis(), 2)))
-					.toList(),
-				List.copyOf(skipped));
+		List<RunResult> compared = results.stream()
+			.map((result) -> result
+				.partOfMany(round(reference(results, result).elapsedMillis() / result.elapsedMillis(), 2)))
+			.toList();
+		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(), compared,
+				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
 	}
 
 	/**
@@ -198,7 +209,8 @@ public class RunService {
 		requireSupported(pipelined);
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
 		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(),
-				measureAll(base, runs, observer));
+				measureAll(base, runs, observer).stream().map((result) -> result.partOfMany(null)).toList(),
+				this.settings.inEffect());
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
@@ -229,13 +241,13 @@ public class RunService {
 
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
-		Route route = route(spec);
 		KeySpace keys = runner.keySpace(this.keys);
-		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
 		int roundTrip = runner.perRoundTrip(spec.batchSize());
-		try {
+		try (Connections.Lease lease = lease(spec)) {
+			Route route = lease.route();
+			Pass pass = new Pass(spec, keys, route);
 			warmUp(runner, route, spec);
 			double rttMillis = measureRtt(route);
 			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, NODE_RTT_PINGS);
@@ -243,6 +255,7 @@ public class RunService {
 			Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
 			ServerConnections.Usage usage = null;
 			long counterBefore = 0;
+			ServerStats[] passServer = new ServerStats[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
 					prepare(spec, keys);
@@ -250,21 +263,27 @@ public class RunService {
 				if (spec.operation() == Operation.INCR) {
 					counterBefore = this.data.counter(keys);
 				}
-				ServerConnections.Snapshot before = this.server.beforePass(route, commands(spec), spec.clients());
+				ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
+						spec.clients());
+				// Outside the timed region, as close to it as can be.
+				ServerCounters.Snapshot before = this.server.snapshot();
 				Clients.Outcome outcome = Clients.run(spec, roundTrip, per(spec, runner),
 						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+				ServerCounters.Snapshot after = this.server.snapshot();
 				if (outcome.failure() != null) {
 					batchesDone = outcome.batches();
 					tally = outcome.tally(spec.sample());
 					throw outcome.failure();
 				}
-				usage = ServerConnections.usage(before, this.server.snapshot(), route, commands(spec));
+				passServer[repeat] = this.server.between(before, after);
+				usage = ServerConnections.usage(connectionsBefore, this.serverConnections.snapshot(), route,
+						commands(spec));
 				passNanos[repeat] = outcome.nanos();
 				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			return result(spec, keys, runner, route, outcomes, passNanos, rttMillis, nodeRttMillis, usage,
-					counterBefore);
+			return result(spec, keys, runner, route, outcomes, passNanos, passServer[medianIndex(passNanos)], rttMillis,
+					nodeRttMillis, usage, counterBefore);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -286,13 +305,13 @@ public class RunService {
 	 * Loop, multi-key and script calls take a connection as the run says; pipelines
 	 * always take a dedicated one from the pool, so they run on the pooled route.
 	 */
-	private Route route(RunSpec spec) {
+	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
 			case PIPELINED, ASYNC -> Sharing.POOLED;
 			default -> senders.sharing();
 		};
-		return this.connections.route(senders.connector(), sharing, spec.flushPolicy(), spec.addedRtt());
+		return this.connections.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
 	}
 
 	/** The commands the run sends, as CLIENT LIST names them. */
@@ -435,8 +454,8 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
-			long[] passNanos, double rttMillis, @Nullable Map<String, Double> nodeRttMillis,
-			ServerConnections.@Nullable Usage usage, long counterBefore) {
+			long[] passNanos, @Nullable ServerStats server, double rttMillis,
+			@Nullable Map<String, Double> nodeRttMillis, ServerConnections.@Nullable Usage usage, long counterBefore) {
 		long count = spec.count();
 		long items = spec.itemsPerPass();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
@@ -480,18 +499,23 @@ public class RunService {
 			}
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
-		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null,
-				route.connector())
+		boolean pipelined = spec.mode() == Mode.PIPELINED;
+		boolean lettuce = route.connector() == Connector.LETTUCE;
+		String variant = new Variant(spec.mode(), pipelined ? route.flushPolicy() : null, route.connector(),
+				lettuce ? spec.writes() : null)
 			.label();
 		String key = spec.operation().key(keys);
 		ClusterLayout.Spread spread = (spec.operation() == Operation.PING) ? null : (key == null)
 				? this.layout.ofKeys(keys, count, spec.batchSize()) : this.layout.ofKey(key, count, spec.batchSize());
-		boolean lettuce = route.connector() == Connector.LETTUCE;
 		BatchRunner.ClusterEffect effect = (spread != null && lettuce) ? runner.onCluster(spec, spread) : null;
-		String writes = (lettuce && (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.ASYNC))
-				? route.writes().label() : null;
+		// Only buffered Lettuce pipelines and async batches hand several commands to
+		// Netty
+		// at once; flush-each-command writes each on its own whichever endpoint it is.
+		boolean buffers = lettuce && ((pipelined && route.flushPolicy().kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND)
+				|| spec.mode() == Mode.ASYNC);
+		String writes = buffers ? route.writes().label() : null;
 		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
-				route.sharing().label(), (spec.mode() == Mode.PIPELINED) ? route.connector().pipelineWrites() : null);
+				route.sharing().label(), pipelined ? route.connector().pipelineWrites() : null);
 		RunResult.ConnectionsUsed connections = (usage != null)
 				? new RunResult.ConnectionsUsed(usage.used(), usage.opened()) : null;
 		double seconds = elapsedNanos / 1e9;
@@ -502,15 +526,30 @@ public class RunService {
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
 		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null,
-				shrunkNote(spec, perRoundTrip));
+				shrunkNote(spec, perRoundTrip), nothingFound(spec.operation(), tally));
 		return new RunResult(spec.operation(), spec.mode(), variant,
-				(route.flushPolicy() != null) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip,
-				batches, this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1),
-				spec.repeat(), repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses,
-				popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
-				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null, note,
-				sample, null, latency.latency(), payload, fanOut, connector, connections, clients(shown),
-				this.diagnosis.sentinelMaster());
+				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
+				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1), spec.repeat(),
+				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
+				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
+				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
+				connector, connections, clients(shown), this.diagnosis.sentinelMaster(), server,
+				this.settings.inEffect());
+	}
+
+	/**
+	 * Says so when a read or pop found nothing at all, since an ops/s figure alone would
+	 * not tell.
+	 */
+	private static @Nullable String nothingFound(Operation operation, Tally tally) {
+		if (tally.values() > 0) {
+			return null;
+		}
+		return switch (operation) {
+			case GET -> "None of the keys existed: every GET answered nil. Write them first (/pipeset/{count}).";
+			case RPOP -> "The list was empty: every RPOP answered nil. Fill it first (/listinput/{count}).";
+			default -> null;
+		};
 	}
 
 	/**

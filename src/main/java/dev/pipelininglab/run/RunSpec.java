@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.Sharing;
+import dev.pipelininglab.redis.Writes;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -24,9 +25,12 @@ import org.jspecify.annotations.Nullable;
  * @param workload value size and request fan-out; a batch whose values would exceed the
  * workload's byte budget is shrunk here, and the workload remembers the size asked for
  * @param senders who sends the commands: connector, connection sharing, clients
+ * @param writes how pipelines and async batches are handed to Netty, or null for
+ * {@code lab.pipeline.writes}
  */
 public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize, int sample,
-		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload, Senders senders) {
+		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload, Senders senders,
+		@Nullable Writes writes) {
 
 	public RunSpec {
 		if (count < 1 || batchSize < 1 || sample < 0 || repeat < 1) {
@@ -48,7 +52,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 	public static RunSpec of(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize,
 			int sample) {
 		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN,
-				Senders.DEFAULT);
+				Senders.DEFAULT, null);
 	}
 
 	/**
@@ -83,19 +87,19 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		Sharing sharing = (connector == Connector.JEDIS) ? Sharing.POOLED : this.senders.sharing();
 		return new RunSpec(this.operation, variant.mode(), variant.policyOr(this.flushPolicy), this.count,
 				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload,
-				new Senders(connector, sharing, this.senders.clients()));
+				new Senders(connector, sharing, this.senders.clients()), variant.writes());
 	}
 
 	RunSpec withBatchSize(int size) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
-				this.addedRtt, this.repeat, this.workload.unshrunk(), this.senders);
+				this.addedRtt, this.repeat, this.workload.unshrunk(), this.senders, this.writes);
 	}
 
 	/** An untimed pass of the same work over {@code items}: one request, no sample. */
 	RunSpec withCount(long items) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items), 0,
 				this.ttl, this.addedRtt, 1, this.workload.single(),
-				this.senders.withClients((int) Math.min(clients(), items)));
+				this.senders.withClients((int) Math.min(clients(), items)), this.writes);
 	}
 
 	int clients() {

@@ -4,34 +4,48 @@ import java.util.Locale;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Writes;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One contender in a comparison: a mode, for Lettuce pipelines the flush policy, and the
- * connector. Written as {@code loop}, {@code pipelined} (the request's flush policy),
- * {@code pipelined-<policy>} such as {@code pipelined-buffered-1000}, {@code multi-key},
- * {@code multi-key-hashtag}, {@code script} or {@code async} for Lettuce, Spring Boot's
- * default; a {@code jedis-} prefix runs the same mode through Spring Data Redis's Jedis
- * connector ({@code jedis-loop}, {@code jedis-pipelined}, {@code jedis-multi-key}...).
+ * One contender in a comparison: a mode, for Lettuce pipelines the flush policy, the
+ * connector, and for Lettuce pipelines and async runs the way batches are handed to Netty
+ * when it differs from the configured one. Written as {@code loop}, {@code pipelined}
+ * (the request's flush policy), {@code pipelined-<policy>} such as
+ * {@code pipelined-buffered-1000}, {@code multi-key}, {@code multi-key-hashtag},
+ * {@code script} or {@code async} for Lettuce, Spring Boot's default; a pipelined or
+ * async variant may end in {@code -per-flush} or {@code -per-command}, such as
+ * {@code pipelined-buffered-500-per-flush}; a {@code jedis-} prefix runs the same mode
+ * through Spring Data Redis's Jedis connector ({@code jedis-loop},
+ * {@code jedis-pipelined}, {@code jedis-multi-key}...).
  */
-public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector connector) {
+public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector connector, @Nullable Writes writes) {
 
 	private static final String PIPELINED_PREFIX = Mode.PIPELINED.label() + "-";
 
 	private static final String JEDIS_PREFIX = Connector.JEDIS.label() + "-";
 
 	public Variant {
-		if (connector == Connector.JEDIS && flushPolicy != null) {
-			throw new IllegalArgumentException("Jedis has no flush policy: write jedis-pipelined");
+		if (connector == Connector.JEDIS && (flushPolicy != null || writes != null)) {
+			throw new IllegalArgumentException(
+					"Jedis has no flush policy and no Netty hand-over to choose: write jedis-pipelined");
 		}
 	}
 
 	public Variant(Mode mode, @Nullable FlushPolicy flushPolicy) {
-		this(mode, flushPolicy, Connector.LETTUCE);
+		this(mode, flushPolicy, Connector.LETTUCE, null);
+	}
+
+	public Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector connector) {
+		this(mode, flushPolicy, connector, null);
+	}
+
+	public Variant(Mode mode, @Nullable FlushPolicy flushPolicy, @Nullable Writes writes) {
+		this(mode, flushPolicy, Connector.LETTUCE, writes);
 	}
 
 	public static Variant of(Mode mode) {
-		return new Variant(mode, null);
+		return new Variant(mode, null, Connector.LETTUCE, null);
 	}
 
 	public static Variant valueOf(String text) {
@@ -41,16 +55,29 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 			connector = Connector.JEDIS;
 			label = label.substring(JEDIS_PREFIX.length());
 		}
+		Writes writes = null;
+		for (Writes candidate : Writes.values()) {
+			if (label.endsWith("-" + candidate.label())) {
+				writes = candidate;
+				label = label.substring(0, label.length() - candidate.label().length() - 1);
+			}
+		}
+		if (writes != null && !label.equals(Mode.ASYNC.label()) && !label.startsWith(Mode.PIPELINED.label())) {
+			throw new IllegalArgumentException(
+					"Variant '" + text + "': only pipelined and async variants may end in -" + writes.label());
+		}
 		if (label.startsWith(PIPELINED_PREFIX)) {
 			return new Variant(Mode.PIPELINED, FlushPolicy.valueOf(label.substring(PIPELINED_PREFIX.length())),
-					connector);
+					connector, writes);
 		}
 		Connector chosen = connector;
+		Writes asked = writes;
 		return Mode.fromLabel(label)
-			.map((mode) -> new Variant(mode, null, chosen))
+			.map((mode) -> new Variant(mode, null, chosen, asked))
 			.orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + text + "': use loop, pipelined,"
 					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script"
-					+ " or async, or jedis-<mode> (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
+					+ " or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
+					+ " (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
 	}
 
 	public FlushPolicy policyOr(FlushPolicy fallback) {
@@ -58,8 +85,9 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 	}
 
 	public String label() {
-		String mode = (this.flushPolicy != null) ? PIPELINED_PREFIX + this.flushPolicy : this.mode.label();
-		return (this.connector == Connector.JEDIS) ? JEDIS_PREFIX + mode : mode;
+		String base = (this.flushPolicy != null) ? PIPELINED_PREFIX + this.flushPolicy : this.mode.label();
+		String written = (this.writes != null) ? base + "-" + this.writes.label() : base;
+		return (this.connector == Connector.JEDIS) ? JEDIS_PREFIX + written : written;
 	}
 
 	@Override

@@ -47,7 +47,7 @@ enum ApiParameter {
 
 	FLUSH_POLICY("flushPolicy", In.QUERY, Type.STRING, Endpoints.PIPELINED, "pipelined runs, /compare and /sweep",
 			"When Lettuce writes pipelined commands to the socket: flush-each-command, flush-on-close or"
-					+ " buffered-<n> (default lab.pipeline.flush-policy)",
+					+ " buffered-<n> with n from 1 to 1000000 (default lab.pipeline.flush-policy)",
 			"buffered-1000",
 			(lab) -> new Bounds(null, null, lab.pipeline().flushPolicy().toString(),
 					"^(flush-each-command|flush-on-close|buffered-[1-9][0-9]*)$")),
@@ -63,10 +63,12 @@ enum ApiParameter {
 
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
-					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async (Lettuce), and"
-					+ " jedis-<mode> (jedis-loop, jedis-pipelined, jedis-multi-key, jedis-multi-key-hashtag,"
-					+ " jedis-script) for Spring Data Redis's Jedis connector."
-					+ " Default: loop, each flush policy, multi-key, multi-key-hashtag, script and async",
+					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async (Lettuce); a"
+					+ " pipelined or async variant may end in -per-flush or -per-command (how batches reach Netty,"
+					+ " e.g. pipelined-buffered-500-per-flush); jedis-<mode> (jedis-loop, jedis-pipelined,"
+					+ " jedis-multi-key, jedis-multi-key-hashtag, jedis-script) for Spring Data Redis's Jedis"
+					+ " connector. Default: loop, each flush policy, the default one with the other way of"
+					+ " writing, multi-key, multi-key-hashtag, script and async",
 			"loop,pipelined,jedis-loop,jedis-pipelined", (lab) -> Bounds.NONE),
 
 	BATCH_SIZES("batchSizes", In.QUERY, Type.LIST, List.of(Endpoints.SWEEP), "/sweep",

@@ -6,6 +6,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -74,11 +75,14 @@ class IndexController {
 
 	private final List<Parameter> parameters;
 
-	IndexController(Topology topology, LabProperties properties) {
+	private final ClientSettings settings;
+
+	IndexController(Topology topology, LabProperties properties, ClientSettings settings) {
 		this.topology = topology;
 		this.parameters = Stream.of(ApiParameter.values())
 			.map((parameter) -> Parameter.of(parameter, properties))
 			.toList();
+		this.settings = settings;
 	}
 
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
@@ -89,10 +93,15 @@ class IndexController {
 	@GetMapping(path = "/", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
 	Index index() {
-		return new Index("pipelining-lab", this.topology, this.parameters, ENDPOINTS);
+		return new Index("pipelining-lab", this.topology, this.parameters, ENDPOINTS, this.settings.all());
 	}
 
-	record Index(String name, Topology topology, List<Parameter> parameters, List<Endpoint> endpoints) {
+	/**
+	 * @param settings every client tuning the lab knows of: its value here, Spring Boot's
+	 * default, and how to set it in another app
+	 */
+	record Index(String name, Topology topology, List<Parameter> parameters, List<Endpoint> endpoints,
+			List<ClientSettings.Tuning> settings) {
 	}
 
 	/**

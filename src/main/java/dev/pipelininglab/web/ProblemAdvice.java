@@ -103,11 +103,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	@ExceptionHandler
-	ProblemDetail tooManyRoutes(Connections.TooManyRoutesException ex) {
-		return problem(ProblemType.TOO_MANY_ROUTES, ex.getMessage());
-	}
-
-	@ExceptionHandler
 	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex.getCause()));
 		ProblemType type = diagnosed.type();

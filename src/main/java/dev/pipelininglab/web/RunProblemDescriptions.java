@@ -39,9 +39,6 @@ class RunProblemDescriptions implements RunProblems {
 				|| failure instanceof Connections.ConnectorUnsupportedException) {
 			return problem(ProblemType.INVALID_PARAMETER, failure.getMessage());
 		}
-		if (failure instanceof Connections.TooManyRoutesException) {
-			return problem(ProblemType.TOO_MANY_ROUTES, failure.getMessage());
-		}
 		log.error("Unexpected failure of a run", failure);
 		return problem(ProblemType.UNEXPECTED, "The run could not be completed; the server log has details.");
 	}

@@ -12,6 +12,7 @@ import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.Sharing;
+import dev.pipelininglab.redis.Writes;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
@@ -36,10 +37,13 @@ class RunRequests {
 
 	private final FlushPolicy defaultPolicy;
 
+	private final Writes defaultWrites;
+
 	RunRequests(LabProperties properties) {
 		this.properties = properties;
 		this.limits = properties.limits();
 		this.defaultPolicy = properties.pipeline().flushPolicy();
+		this.defaultWrites = properties.pipeline().writes();
 	}
 
 	/**
@@ -73,10 +77,14 @@ class RunRequests {
 		if (params.variants() == null) {
 			FlushPolicy buffered = (this.defaultPolicy.kind() == FlushPolicy.Kind.BUFFERED) ? this.defaultPolicy
 					: FlushPolicy.buffered(1000);
+			// The other way of handing pipelines to Netty, side by side with the
+			// configured
+			// one.
+			Writes other = (this.defaultWrites == Writes.PER_COMMAND) ? Writes.PER_FLUSH : Writes.PER_COMMAND;
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
-					Variant.of(Mode.MULTI_KEY), Variant.of(Mode.MULTI_KEY_HASHTAG), Variant.of(Mode.SCRIPT),
-					Variant.of(Mode.ASYNC));
+					new Variant(Mode.PIPELINED, buffered, other), Variant.of(Mode.MULTI_KEY),
+					Variant.of(Mode.MULTI_KEY_HASHTAG), Variant.of(Mode.SCRIPT), Variant.of(Mode.ASYNC));
 		}
 		List<Variant> variants = new ArrayList<>();
 		for (String label : split("variants", params.variants())) {
@@ -230,7 +238,8 @@ class RunRequests {
 		return new RunSpec(operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample,
 				ttl(operation, params.ttl()), rtt(params.rtt()), repeat, workload(operation, count, params),
 				new RunSpec.Senders(connector, sharing(mode, connector, params.connection()),
-						clients(params.clients(), count)));
+						clients(params.clients(), count)),
+				null);
 	}
 
 	private Workload workload(Operation operation, long count, RunParams params) {

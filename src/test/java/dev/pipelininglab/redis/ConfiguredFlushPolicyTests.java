@@ -107,8 +107,8 @@ class ConfiguredFlushPolicyTests {
 					"lab.pipeline.flush-policy=buffered-3", "lab.pipeline.writes=" + writes.label())
 			.run((context) -> {
 				Connections connections = context.getBean(Connections.class);
-				for (Route route : List.of(connections.primary(),
-						connections.route(FlushPolicy.FLUSH_ON_CLOSE, null))) {
+				Connections.Lease lease = connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null);
+				for (Route route : List.of(connections.primary(), lease.route())) {
 					assertThat(new DirectFieldAccessor(route.factory()).getPropertyValue("configuration"))
 						.isInstanceOfSatisfying(RedisStaticMasterReplicaConfiguration.class,
 								(configuration) -> assertThat(configuration.getNodes()).singleElement()
@@ -116,6 +116,7 @@ class ConfiguredFlushPolicyTests {
 					route.template().opsForValue().set("mr-" + route.flushPolicy(), "v");
 					assertThat(observer.get("mr-" + route.flushPolicy())).isEqualTo("v");
 				}
+				lease.close();
 			});
 	}
 

@@ -52,14 +52,16 @@ class JedisConnectorTests {
 			connections.primary().template().opsForValue().set("jedis-test:a", "1");
 			assertThat(jedisClients(server)).isEmpty();
 
-			Route route = connections.route(Connector.JEDIS, Sharing.POOLED, connections.defaultPolicy(), null);
+			Route route = connections.lease(Connector.JEDIS, Sharing.POOLED, connections.defaultPolicy(), null, null)
+				.route();
 			assertThat(route.factory()).isInstanceOf(JedisConnectionFactory.class);
 			assertThat(route.flushPolicy()).isNull();
 			route.template().opsForValue().set("jedis-test:b", "2");
 			assertThat(route.template().opsForValue().get("jedis-test:a")).isEqualTo("1");
 			assertThat(jedisClients(server)).isNotEmpty()
 				.allSatisfy((line) -> assertThat(line).contains(route.clientName()));
-			assertThat(connections.route(Connector.JEDIS, Sharing.POOLED, FlushPolicy.FLUSH_ON_CLOSE, null))
+			assertThat(
+					connections.lease(Connector.JEDIS, Sharing.POOLED, FlushPolicy.FLUSH_ON_CLOSE, null, null).route())
 				.as("one Jedis route, whatever the flush policy")
 				.isSameAs(route);
 			route.template().delete(List.of("jedis-test:a", "jedis-test:b"));
@@ -72,7 +74,7 @@ class JedisConnectorTests {
 		app(RedisTestServers.standalone())
 			.run((context) -> assertThatExceptionOfType(Connections.ConnectorUnsupportedException.class)
 				.isThrownBy(() -> context.getBean(Connections.class)
-					.route(Connector.JEDIS, Sharing.SHARED, FlushPolicy.FLUSH_ON_CLOSE, null))
+					.lease(Connector.JEDIS, Sharing.SHARED, FlushPolicy.FLUSH_ON_CLOSE, null, null))
 				.withMessageContaining("pooled"));
 	}
 
@@ -86,7 +88,8 @@ class JedisConnectorTests {
 		ClusterRedis cluster = RedisTestServers.cluster();
 		app(cluster).run((context) -> {
 			Connections connections = context.getBean(Connections.class);
-			Route route = connections.route(Connector.JEDIS, Sharing.POOLED, connections.defaultPolicy(), null);
+			Route route = connections.lease(Connector.JEDIS, Sharing.POOLED, connections.defaultPolicy(), null, null)
+				.route();
 			assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)
 				.isThrownBy(() -> route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 					connection.stringCommands().set("jedis-test:{x}1".getBytes(), "1".getBytes());

@@ -247,6 +247,26 @@ abstract class EndpointContract {
 	}
 
 	@Test
+	void theServerSideCoversEveryNodeTheRunMayUse() throws Exception {
+		String loop = this.mvc.perform(get("/loopset/300"))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		// Server-wide: the run's SETs and the INFO calls, and on a cluster its own
+		// housekeeping.
+		assertThat(JsonPath.<Integer>read(loop, "$.server.commands")).isGreaterThanOrEqualTo(300);
+		assertThat(JsonPath.<Integer>read(loop, "$.server.reads")).isGreaterThanOrEqualTo(300);
+		Map<String, Object> nodes = JsonPath.read(loop, "$.server");
+		switch (topology()) {
+			case "cluster" -> assertThat(JsonPath.<Map<String, Object>>read(loop, "$.server.nodes")).hasSize(6);
+			case "sentinel" ->
+				assertThat(JsonPath.<Map<String, Object>>read(loop, "$.server.nodes")).hasSizeGreaterThanOrEqualTo(2);
+			default -> assertThat(nodes).doesNotContainKey("nodes");
+		}
+	}
+
+	@Test
 	void pingEndpointsCountPongs() throws Exception {
 		this.mvc.perform(get("/pipeping/3000?batchSize=1000"))
 			.andExpect(status().isOk())

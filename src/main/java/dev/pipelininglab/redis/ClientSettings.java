@@ -1,0 +1,127 @@
+package dev.pipelininglab.redis;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import dev.pipelininglab.LabProperties;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.resource.ClientResources;
+
+import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Every way the lab's Redis client differs from what an unmodified Spring Boot app with
+ * the same starters gets, read back from the running client (so an override shows as it
+ * is), each with how to set it in another app. {@code GET /} lists them all; every run
+ * answer carries the ones in effect as {@code settings}.
+ */
+@Component
+public class ClientSettings {
+
+	private final List<Tuning> tunings;
+
+	private final Map<String, String> inEffect;
+
+	ClientSettings(LettuceConnectionFactory factory, LabProperties properties, Connections connections) {
+		this.tunings = List.copyOf(read(factory, properties, connections));
+		Map<String, String> inEffect = new LinkedHashMap<>();
+		this.tunings.stream()
+			.filter(Tuning::differs)
+			.filter((tuning) -> tuning.scope() == Scope.CLIENT)
+			.forEach((tuning) -> inEffect.put(tuning.name(), tuning.value()));
+		this.inEffect = Map.copyOf(inEffect);
+	}
+
+	/** Every tuning the lab knows of, whether or not it differs from Spring Boot's. */
+	public List<Tuning> all() {
+		return this.tunings;
+	}
+
+	/**
+	 * For each answer: the connection-wide tunings that differ from Spring Boot's
+	 * defaults, name to value. The flush policy and the way of writing are not here:
+	 * answers carry them as {@code flushPolicy} and {@code writes} where they apply.
+	 */
+	public Map<String, String> inEffect() {
+		return this.inEffect;
+	}
+
+	private static List<Tuning> read(LettuceConnectionFactory factory, LabProperties properties,
+			Connections connections) {
+		LettuceClientConfiguration configuration = factory.getClientConfiguration();
+		ClientOptions options = configuration.getClientOptions().orElseGet(ClientOptions::create);
+		ClientResources resources = configuration.getClientResources().orElse(null);
+		List<Tuning> tunings = new ArrayList<>();
+		tunings.add(new Tuning("flushPolicy", Scope.RUN, properties.pipeline().flushPolicy().toString(),
+				FlushPolicy.FLUSH_EACH_COMMAND.toString(), "lab.pipeline.flush-policy",
+				"LettuceConnectionFactory.setPipeliningFlushPolicy(PipeliningFlushPolicy.buffered(500)) in a"
+						+ " BeanPostProcessor; Spring Boot has no property for it"));
+		tunings.add(new Tuning("writes", Scope.RUN, connections.defaultWrites().label(), Writes.PER_COMMAND.label(),
+				"lab.pipeline.writes",
+				"per-flush needs the lab's BatchWritingEndpoint (redis/); per-command is Lettuce as it ships"));
+		tunings.add(new Tuning("commandTimeouts", Scope.CLIENT,
+				options.getTimeoutOptions().isTimeoutCommands() ? "on" : "off", "on",
+				"LettuceClientOptionsBuilderCustomizer",
+				"options.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())"));
+		tunings.add(new Tuning("commandStack", Scope.CLIENT,
+				options.isUseHashIndexedQueue() ? "hash-indexed" : "plain queue", "hash-indexed",
+				"LettuceClientOptionsBuilderCustomizer", "options.useHashIndexQueue(false)"));
+		tunings.add(new Tuning("disconnectedBehavior", Scope.CLIENT, options.getDisconnectedBehavior().name(),
+				ClientOptions.DisconnectedBehavior.DEFAULT.name(), "LettuceClientOptionsBuilderCustomizer",
+				"options.disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS)"));
+		tunings.add(new Tuning("connectTimeout", Scope.CLIENT,
+				options.getSocketOptions().getConnectTimeout().toString(), Duration.ofSeconds(10).toString(),
+				"spring.data.redis.connect-timeout", "spring.data.redis.connect-timeout=2s"));
+		tunings.add(new Tuning("commandTimeout", Scope.CLIENT, configuration.getCommandTimeout().toString(),
+				Duration.ofSeconds(60).toString(), "spring.data.redis.timeout", "spring.data.redis.timeout=5s"));
+		tunings.add(new Tuning("lettuceObservation", Scope.CLIENT,
+				(resources != null && resources.tracing().isEnabled()) ? "on" : "off", "on",
+				"spring.autoconfigure.exclude",
+				"spring.autoconfigure.exclude=org.springframework.boot.data.redis.autoconfigure.observation"
+						+ ".LettuceObservationAutoConfiguration"));
+		tunings.add(new Tuning("pool", Scope.CLIENT, pool(configuration), "none (no commons-pool2)",
+				"spring.data.redis.lettuce.pool.*",
+				"add org.apache.commons:commons-pool2, then spring.data.redis.lettuce.pool.max-active=16,"
+						+ " max-idle=16, max-wait=2s"));
+		return tunings;
+	}
+
+	private static String pool(LettuceClientConfiguration configuration) {
+		if (!(configuration instanceof LettucePoolingClientConfiguration pooling)) {
+			return "none";
+		}
+		var pool = pooling.getPoolConfig();
+		return "max-active=" + pool.getMaxTotal() + ", max-idle=" + pool.getMaxIdle() + ", max-wait="
+				+ pool.getMaxWaitDuration();
+	}
+
+	/** Whether a tuning is the same for every command, or one a run may choose. */
+	public enum Scope {
+
+		CLIENT, RUN
+
+	}
+
+	/**
+	 * @param name as it appears in {@code settings}
+	 * @param scope client: every command; run: the default a request may override
+	 * @param value what this app runs with
+	 * @param springBootDefault what an unmodified Spring Boot app (with Actuator) gets
+	 * @param where the property or hook that sets it
+	 * @param how the line that sets it in another app
+	 */
+	public record Tuning(String name, Scope scope, String value, String springBootDefault, String where, String how) {
+
+		public boolean differs() {
+			return !this.value.equals(this.springBootDefault);
+		}
+
+	}
+
+}

@@ -1,0 +1,82 @@
+package dev.pipelininglab.redis;
+
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.stereotype.Component;
+
+/**
+ * Names the Redis the app will write to, once it is ready: the lab may write up to ten
+ * million keys there, so a reader of the log should see which servers those are. A WARN
+ * when any of them is not on loopback.
+ */
+@Component
+class RedisInUse {
+
+	private static final Logger log = LoggerFactory.getLogger(RedisInUse.class);
+
+	private final Topology topology;
+
+	private final ServerCounters servers;
+
+	RedisInUse(Topology topology, ServerCounters servers) {
+		this.topology = topology;
+		this.servers = servers;
+	}
+
+	@EventListener(ApplicationReadyEvent.class)
+	void describe() {
+		Map<String, Map<String, String>> nodes = this.servers.snapshot().nodes();
+		if (nodes.isEmpty()) {
+			log.warn("No Redis answers at {} yet; runs answer 503 until one does", this.topology.describe());
+			return;
+		}
+		String version = nodes.values()
+			.stream()
+			.map((info) -> info.getOrDefault("redis_version", "?"))
+			.distinct()
+			.reduce((a, b) -> a + "/" + b)
+			.orElse("?");
+		String line = "Using " + this.topology.kind() + " Redis " + version + " at " + String.join(", ", nodes.keySet())
+				+ " (configured: " + String.join(", ", this.topology.nodes()) + ")";
+		// "master:<port>" stands for a master too old to say its address; the configured
+		// addresses are checked as well.
+		boolean remote = nodes.keySet()
+			.stream()
+			.anyMatch((address) -> !address.startsWith("master:") && !loopback(address))
+				|| this.topology.nodes().stream().anyMatch((address) -> !loopback(address));
+		if (remote) {
+			log.warn("{}: not on loopback. Runs write and delete keys under the lab's prefix there", line);
+		}
+		else {
+			log.info(line);
+		}
+	}
+
+	/** {@code host:port} on a loopback address, by name or number. */
+	static boolean loopback(String address) {
+		int colon = address.lastIndexOf(':');
+		String host = (colon > 0) ? address.substring(0, colon) : address;
+		if (host.startsWith("[") && host.endsWith("]")) {
+			host = host.substring(1, host.length() - 1);
+		}
+		if (host.equalsIgnoreCase("localhost")) {
+			return true;
+		}
+		try {
+			// Numbers only: a name is not looked up here (it might not resolve, or
+			// slowly).
+			return host.matches("[0-9.]+|[0-9a-fA-F:]+") && InetAddress.getByName(host).isLoopbackAddress();
+		}
+		catch (UnknownHostException ex) {
+			return false;
+		}
+	}
+
+}

@@ -1,0 +1,206 @@
+package dev.pipelininglab.redis;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.codec.StringCodec;
+import io.lettuce.core.protocol.ConnectionIntent;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.DirectFieldAccessor;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * The server's side of a run: Redis {@code INFO} read on every data node a run may use
+ * (the master; its replicas when reads go there; every cluster node), before and after a
+ * timed pass, on connections of its own and outside the timed region. The counters are
+ * server-wide, so other clients' traffic and the INFO calls themselves count too.
+ * <p>
+ * Reading them never fails a run: a node that does not answer is left out of the figures.
+ */
+@Component
+public class ServerCounters implements DisposableBean {
+
+	/** What the answers say about the figures, once, in one place. */
+	public static final String SCOPE = "server-wide INFO deltas around the timed pass; other clients' commands and"
+			+ " the INFO calls themselves count too";
+
+	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
+
+	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z_]+):([^\\r\\n]*)");
+
+	private static final Pattern LOCAL_ADDRESS = Pattern.compile("laddr=(\\S+)");
+
+	private static final Pattern REPLICA = Pattern.compile("(?m)^slave\\d+:ip=([^,]+),port=(\\d+),state=online");
+
+	private final LettuceConnectionFactory factory;
+
+	private final boolean replicaReads;
+
+	private @Nullable StatefulConnection<String, String> connection;
+
+	private final Map<String, StatefulRedisConnection<String, String>> replicas = new LinkedHashMap<>();
+
+	private @Nullable RedisClient replicaClient;
+
+	ServerCounters(LettuceConnectionFactory factory) {
+		this.factory = factory;
+		this.replicaReads = NodeConnections.readsFromReplicas(factory);
+	}
+
+	/**
+	 * INFO of every node now, keyed by {@code host:port}; empty when Redis could not be
+	 * asked.
+	 */
+	public synchronized Snapshot snapshot() {
+		Map<String, Map<String, String>> nodes = new TreeMap<>();
+		try {
+			StatefulConnection<String, String> connection = connection();
+			if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
+				for (RedisClusterNode node : cluster.getPartitions()) {
+					if (node.is(NodeFlag.FAIL) || node.is(NodeFlag.NOADDR)) {
+						continue;
+					}
+					String host = node.getUri().getHost();
+					int port = node.getUri().getPort();
+					ConnectionIntent intent = node.is(NodeFlag.UPSTREAM) ? ConnectionIntent.WRITE
+							: ConnectionIntent.READ;
+					read(nodes, host + ":" + port, () -> cluster.getConnection(host, port, intent).sync().info());
+				}
+			}
+			else {
+				StatefulRedisConnection<String, String> master = (StatefulRedisConnection<String, String>) connection;
+				String info = master.sync().info();
+				nodes.put(address(master, info), fields(info));
+				if (this.replicaReads) {
+					Matcher online = REPLICA.matcher(master.sync().info("replication"));
+					while (online.find()) {
+						String address = online.group(1) + ":" + online.group(2);
+						int port = Integer.parseInt(online.group(2));
+						read(nodes, address, () -> replica(online.group(1), port).sync().info());
+					}
+				}
+			}
+		}
+		catch (RuntimeException ex) {
+			log.debug("INFO could not be read: {}", ex.toString());
+		}
+		return new Snapshot(nodes);
+	}
+
+	/**
+	 * What happened on the servers between two snapshots: per node and in total, over the
+	 * nodes both snapshots have.
+	 */
+	public @Nullable ServerStats between(Snapshot before, Snapshot after) {
+		Map<String, ServerStats> nodes = new TreeMap<>();
+		for (Map.Entry<String, Map<String, String>> node : after.nodes().entrySet()) {
+			Map<String, String> earlier = before.nodes().get(node.getKey());
+			if (earlier != null) {
+				nodes.put(node.getKey(), ServerStats.delta(earlier, node.getValue()));
+			}
+		}
+		if (nodes.isEmpty()) {
+			return null;
+		}
+		return ServerStats.total(nodes);
+	}
+
+	private interface Info {
+
+		String read();
+
+	}
+
+	private static void read(Map<String, Map<String, String>> nodes, String address, Info info) {
+		try {
+			nodes.put(address, fields(info.read()));
+		}
+		catch (RuntimeException ex) {
+			// A node going away mid-run: the others still tell their part.
+			log.debug("INFO of {} could not be read: {}", address, ex.toString());
+		}
+	}
+
+	/**
+	 * The master's {@code host:port} as it sees this connection ({@code laddr} of CLIENT
+	 * INFO, Redis 6.2+), since a sentinel client is never told the address it reached.
+	 */
+	private static String address(StatefulRedisConnection<String, String> master, String info) {
+		try {
+			Matcher local = LOCAL_ADDRESS.matcher(master.sync().clientInfo());
+			if (local.find()) {
+				return local.group(1);
+			}
+		}
+		catch (RuntimeException ex) {
+			// Redis before 6.2 has no CLIENT INFO
+		}
+		return "master:" + fields(info).getOrDefault("tcp_port", "?");
+	}
+
+	static Map<String, String> fields(String info) {
+		Map<String, String> fields = new LinkedHashMap<>();
+		Matcher matcher = FIELD.matcher(info);
+		while (matcher.find()) {
+			fields.put(matcher.group(1), matcher.group(2).trim());
+		}
+		return fields;
+	}
+
+	private StatefulConnection<String, String> connection() {
+		if (this.connection == null || !this.connection.isOpen()) {
+			this.connection = NodeConnections.open(this.factory);
+		}
+		return this.connection;
+	}
+
+	private StatefulRedisConnection<String, String> replica(String host, int port) {
+		String address = host + ":" + port;
+		StatefulRedisConnection<String, String> replica = this.replicas.get(address);
+		if (replica == null || !replica.isOpen()) {
+			RedisURI source = (RedisURI) new DirectFieldAccessor(this.factory.getRequiredNativeClient())
+				.getPropertyValue("redisURI");
+			RedisURI.Builder uri = RedisURI.Builder.redis(host, port);
+			if (source != null) {
+				uri.withAuthentication(source).withSsl(source).withDatabase(source.getDatabase());
+			}
+			if (this.replicaClient == null) {
+				this.replicaClient = RedisClient.create(this.factory.getClientResources());
+			}
+			replica = this.replicaClient.connect(StringCodec.UTF8, uri.build());
+			this.replicas.put(address, replica);
+		}
+		return replica;
+	}
+
+	@Override
+	public synchronized void destroy() {
+		if (this.connection != null) {
+			this.connection.close();
+		}
+		this.replicas.values().forEach(StatefulConnection::close);
+		if (this.replicaClient != null) {
+			this.replicaClient.shutdown();
+		}
+	}
+
+	/** INFO fields of each node, keyed by {@code host:port}. */
+	public record Snapshot(Map<String, Map<String, String>> nodes) {
+	}
+
+}

@@ -1,0 +1,130 @@
+package dev.pipelininglab.redis;
+
+import java.util.Map;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What the Redis servers did during a timed pass, from their own {@code INFO} counters
+ * read before and after it: server-wide deltas, so other clients' commands and the INFO
+ * calls themselves count too. A field a server does not report is left out.
+ *
+ * @param commands commands processed ({@code total_commands_processed})
+ * @param reads read() calls on client sockets ({@code total_reads_processed}, Redis
+ * 6.0+): what pipelining saves the server, one per command in a loop
+ * @param writes write() calls to client sockets ({@code total_writes_processed})
+ * @param readsPerCommand {@code reads / commands}: about 1 for a loop, far below for a
+ * pipeline
+ * @param cpuMicrosPerCommand server CPU ({@code used_cpu_user + used_cpu_sys}) per
+ * command, in microseconds
+ * @param inputBytes bytes received ({@code total_net_input_bytes})
+ * @param outputBytes bytes sent ({@code total_net_output_bytes})
+ * @param peakOutputBufferBytes the largest reply buffer any client had in the last few
+ * seconds, read after the pass ({@code client_recent_max_output_buffer}; sampled by the
+ * server's cron, so a burst shorter than its period may be missed): the reply memory a
+ * pipeline makes the server hold, and batching bounds; on a cluster the largest over the
+ * nodes
+ * @param nodes on more than one node: the same per node, keyed by {@code host:port}
+ * @param scope how to read these figures
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ServerStats(long commands, @Nullable Long reads, @Nullable Long writes, @Nullable Double readsPerCommand,
+		@Nullable Double cpuMicrosPerCommand, @Nullable Long inputBytes, @Nullable Long outputBytes,
+		@Nullable Long peakOutputBufferBytes, @Nullable Map<String, ServerStats> nodes, @Nullable String scope) {
+
+	static ServerStats delta(Map<String, String> before, Map<String, String> after) {
+		long commands = orZero(diff(before, after, "total_commands_processed"));
+		Long reads = diff(before, after, "total_reads_processed");
+		Double cpu = cpuSeconds(after);
+		Double cpuBefore = cpuSeconds(before);
+		Double cpuMicros = (cpu != null && cpuBefore != null) ? (cpu - cpuBefore) * 1e6 : null;
+		return of(commands, reads, diff(before, after, "total_writes_processed"), cpuMicros,
+				diff(before, after, "total_net_input_bytes"), diff(before, after, "total_net_output_bytes"),
+				number(after, "client_recent_max_output_buffer"), null);
+	}
+
+	/**
+	 * The sum over nodes (the largest peak), with the nodes listed when more than one.
+	 */
+	static ServerStats total(Map<String, ServerStats> nodes) {
+		if (nodes.size() == 1) {
+			return nodes.values().iterator().next().withScope();
+		}
+		long commands = 0;
+		Long reads = 0L;
+		Long writes = 0L;
+		Double cpuMicros = 0.0;
+		Long input = 0L;
+		Long output = 0L;
+		Long peak = 0L;
+		for (ServerStats node : nodes.values()) {
+			commands += node.commands;
+			reads = sum(reads, node.reads);
+			writes = sum(writes, node.writes);
+			cpuMicros = (cpuMicros != null && node.cpuMicros() != null) ? cpuMicros + node.cpuMicros() : null;
+			input = sum(input, node.inputBytes);
+			output = sum(output, node.outputBytes);
+			peak = (peak != null && node.peakOutputBufferBytes != null) ? Math.max(peak, node.peakOutputBufferBytes)
+					: null;
+		}
+		return of(commands, reads, writes, cpuMicros, input, output, peak, nodes).withScope();
+	}
+
+	private static ServerStats of(long commands, @Nullable Long reads, @Nullable Long writes,
+			@Nullable Double cpuMicros, @Nullable Long input, @Nullable Long output, @Nullable Long peak,
+			@Nullable Map<String, ServerStats> nodes) {
+		Double readsPerCommand = (reads != null && commands > 0) ? round((double) reads / commands, 4) : null;
+		Double cpuPerCommand = (cpuMicros != null && commands > 0) ? round(cpuMicros / commands, 3) : null;
+		return new ServerStats(commands, reads, writes, readsPerCommand, cpuPerCommand, input, output, peak, nodes,
+				null);
+	}
+
+	private ServerStats withScope() {
+		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
+				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, this.nodes, ServerCounters.SCOPE);
+	}
+
+	/** Total server CPU in microseconds, back from the per-command figure. */
+	private @Nullable Double cpuMicros() {
+		return (this.cpuMicrosPerCommand != null) ? this.cpuMicrosPerCommand * this.commands : null;
+	}
+
+	private static @Nullable Double cpuSeconds(Map<String, String> info) {
+		try {
+			return Double.parseDouble(info.get("used_cpu_user")) + Double.parseDouble(info.get("used_cpu_sys"));
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static @Nullable Long diff(Map<String, String> before, Map<String, String> after, String field) {
+		Long earlier = number(before, field);
+		Long later = number(after, field);
+		return (earlier != null && later != null) ? later - earlier : null;
+	}
+
+	private static @Nullable Long number(Map<String, String> info, String field) {
+		try {
+			return Long.parseLong(info.get(field));
+		}
+		catch (RuntimeException ex) {
+			return null;
+		}
+	}
+
+	private static @Nullable Long sum(@Nullable Long total, @Nullable Long value) {
+		return (total != null && value != null) ? total + value : null;
+	}
+
+	private static long orZero(@Nullable Long value) {
+		return (value != null) ? value : 0;
+	}
+
+	private static double round(double value, int decimals) {
+		double scale = Math.pow(10, decimals);
+		return Math.round(value * scale) / scale;
+	}
+
+}

@@ -1,0 +1,98 @@
+package dev.pipelininglab.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * However many flush policies requests ask for, the instance keeps a bounded number of
+ * connection routes: the least recently used is evicted and closed once no run holds it,
+ * and a run that still holds an evicted route finishes on it.
+ */
+class RouteBoundsTests {
+
+	private final StandaloneRedis server = RedisTestServers.standalone();
+
+	private ApplicationContextRunner app() {
+		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
+			.withPropertyValues("spring.data.redis.host=" + this.server.host(),
+					"spring.data.redis.port=" + this.server.port());
+	}
+
+	@Test
+	void moreDistinctPoliciesThanRouteSlotsEvictTheLeastRecentlyUsed() {
+		app().run((context) -> {
+			Connections connections = context.getBean(Connections.class);
+			List<LettuceConnectionFactory> factories = new ArrayList<>();
+			for (int size = 1; size <= Connections.MAX_ROUTES + 4; size++) {
+				try (Connections.Lease lease = connections.lease(FlushPolicy.buffered(size), null, null)) {
+					lease.route().template().opsForValue().set("bounds", "v" + size);
+					factories.add(lease.route().lettuce());
+				}
+			}
+			assertThat(connections.kept()).isEqualTo(Connections.MAX_ROUTES);
+			// The four used first were evicted and closed; the rest are kept, working.
+			assertThat(factories.subList(0, 4)).noneMatch(LettuceConnectionFactory::isRunning);
+			assertThat(factories.subList(4, factories.size())).allMatch(LettuceConnectionFactory::isRunning);
+			// The default route never counts against the bound.
+			assertThat(connections.primary().template().opsForValue().get("bounds"))
+				.isEqualTo("v" + (Connections.MAX_ROUTES + 4));
+		});
+	}
+
+	@Test
+	void anEvictedRouteStaysOpenUntilItsRunReleasesIt() {
+		app().run((context) -> {
+			Connections connections = context.getBean(Connections.class);
+			Connections.Lease held = connections.lease(FlushPolicy.buffered(1000), null, null);
+			for (int size = 1; size <= Connections.MAX_ROUTES; size++) {
+				connections.lease(FlushPolicy.buffered(size), null, null).close();
+			}
+			LettuceConnectionFactory factory = held.route().lettuce();
+			assertThat(factory.isRunning()).isTrue();
+			held.route().template().opsForValue().set("held", "still works");
+			held.close();
+			assertThat(factory.isRunning()).isFalse();
+			assertThat(connections.primary().template().opsForValue().get("held")).isEqualTo("still works");
+		});
+	}
+
+	@Test
+	void reusingARouteKeepsItFromEviction() {
+		app().run((context) -> {
+			Connections connections = context.getBean(Connections.class);
+			Connections.Lease first = connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null);
+			LettuceConnectionFactory kept = first.route().lettuce();
+			first.close();
+			for (int size = 1; size <= Connections.MAX_ROUTES * 2; size++) {
+				connections.lease(FlushPolicy.buffered(size), null, null).close();
+				connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null).close();
+			}
+			try (Connections.Lease again = connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null)) {
+				assertThat(again.route().lettuce()).isSameAs(kept);
+				assertThat(kept.isRunning()).isTrue();
+			}
+		});
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@EnableConfigurationProperties(LabProperties.class)
+	static class Enable {
+
+	}
+
+}
