@@ -108,10 +108,10 @@
   }
 
   // Progress arrives as Server-Sent Events, each the run's whole record; the stream ends with a final status.
-  function follow(record) {
+  function follow(record, reconnects) {
     stopFollowing();
     const events = new EventSource('/runs/' + record.id + '/events');
-    current = { id: record.id, events };
+    current = { id: record.id, events, reconnects: reconnects || 0 };
     cancelButton.disabled = false;
     runButton.disabled = true;
     showProgress(record);
@@ -123,22 +123,55 @@
       }
     });
     events.onerror = () => {
-      // The stream closed (for example the server restarted): read the record once instead of reconnecting forever.
+      // The stream closed (the server restarted, a proxy cut it, the record vanished): read the record once instead
+      // of letting EventSource reconnect forever, and end the run on the page when the app no longer has it.
       if (current && current.events === events) {
         events.close();
-        fetch('/runs/' + record.id, { headers: { Accept: 'application/json' }, cache: 'no-store' })
-          .then((response) => (response.ok ? response.json() : null))
-          .then((latest) => {
-            if (latest && FINAL.includes(latest.status)) {
-              showProgress(latest);
-              finished(latest);
-            } else if (latest) {
-              follow(latest);
-            }
-          })
-          .catch(() => stopFollowing());
+        recheck(record.id);
       }
     };
+    loadHistory();
+  }
+
+  async function recheck(id) {
+    let response;
+    try {
+      response = await fetch('/runs/' + id, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    } catch (failure) {
+      lost(id, 'the app does not answer (' + failure.message + ')');
+      return;
+    }
+    if (response.status === 404) {
+      lost(id, 'the app no longer has this run: Redis restarted or lost its record, and the instance that ran it'
+        + ' is gone');
+      return;
+    }
+    if (!response.ok) {
+      const problem = await response.json().catch(() => ({}));
+      lost(id, (problem.title || 'HTTP ' + response.status) + (problem.detail ? ': ' + problem.detail : ''));
+      return;
+    }
+    const latest = await response.json();
+    if (FINAL.includes(latest.status)) {
+      showProgress(latest);
+      finished(latest);
+    } else if (current && current.id === id && ++current.reconnects <= 3) {
+      follow(latest, current.reconnects);
+    } else {
+      lost(id, 'its progress stream keeps closing while the run says ' + latest.status);
+    }
+  }
+
+  // A run the page can no longer follow ends here, with the reason, so Run is usable again.
+  function lost(id, why) {
+    if (!current || current.id !== id) {
+      return;
+    }
+    stopFollowing();
+    progress.dataset.status = 'LOST';
+    statusLine.dataset.status = 'LOST';
+    statusLine.textContent = 'LOST · ' + why;
+    showProblem({ title: 'Run lost', detail: why });
     loadHistory();
   }
 
@@ -166,9 +199,19 @@
       return;
     }
     cancelButton.disabled = true;
-    const response = await fetch('/runs/' + current.id, { method: 'DELETE', headers: { Accept: 'application/json' } });
-    if (response.status !== 202 && response.status !== 409) {
+    const id = current.id;
+    let response;
+    try {
+      response = await fetch('/runs/' + id, { method: 'DELETE', headers: { Accept: 'application/json' } });
+    } catch (failure) {
+      lost(id, 'the app does not answer (' + failure.message + ')');
+      return;
+    }
+    if (response.status === 404 || response.status >= 500) {
+      recheck(id);
+    } else if (response.status !== 202 && response.status !== 409) {
       showProblem(await response.json());
+      cancelButton.disabled = false;
     }
   }
 
@@ -323,10 +366,13 @@
   async function loadHistory() {
     try {
       const response = await fetch('/runs?limit=20', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      const list = await response.json().catch(() => ({}));
       if (!response.ok) {
+        banner('Redis is unreachable, so the run history cannot be read: ' + (list.detail || 'HTTP ' + response.status));
         return;
       }
-      const list = await response.json();
+      banner(list.unavailable ? 'Redis is unreachable (' + list.unavailable + '); the history shows only the runs of'
+        + ' this instance.' : null);
       const tbody = document.querySelector('#history tbody');
       tbody.replaceChildren(...list.runs.map((record) => {
         const best = Math.max(0, ...(record.results || []).map((result) => result.opsPerSecond));
@@ -345,7 +391,7 @@
         return tr;
       }));
     } catch (failure) {
-      // The list is a convenience; the run being followed matters more.
+      banner('The app does not answer: ' + failure.message);
     }
   }
 
@@ -371,6 +417,20 @@
   }
 
   // ---- helpers ----------------------------------------------------------------------------------------------
+
+  // Shown while Redis (or the app) is unreachable, and looked at again every few seconds until it is back.
+  let bannerTimer = null;
+  function banner(text) {
+    const box = document.getElementById('banner');
+    box.hidden = !text;
+    box.textContent = text || '';
+    if (text && !bannerTimer) {
+      bannerTimer = setInterval(loadHistory, 3000);
+    } else if (!text && bannerTimer) {
+      clearInterval(bannerTimer);
+      bannerTimer = null;
+    }
+  }
 
   function row(cells, numeric) {
     const tr = document.createElement('tr');
@@ -426,7 +486,7 @@
       // no-store: the browser may hold this very URL as the HTML page, which does not vary by Accept.
       const response = await fetch('/', { headers: { Accept: 'application/json' }, cache: 'no-store' });
       const index = await response.json();
-      document.getElementById('topology').textContent = 'Connected to ' + index.topology.kind + ' Redis at '
+      document.getElementById('topology').textContent = 'Set up for ' + index.topology.kind + ' Redis at '
         + index.topology.nodes.join(', ') + '.';
       showLimits(index.parameters || []);
     } catch (failure) {

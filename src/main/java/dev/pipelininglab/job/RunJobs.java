@@ -4,6 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,6 +22,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.metrics.RunMetrics;
@@ -72,6 +76,13 @@ public class RunJobs implements SmartLifecycle {
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/**
+	 * The final records of this instance's latest jobs. Redis may lose a record (it
+	 * restarted empty, or it is down when the job ends); the instance that ran the job
+	 * still knows how it ended, so a page following it always sees an end.
+	 */
+	private final Map<String, RunRecord> ended;
+
+	/**
 	 * Jobs running or waiting on this instance; the bound is checked on this count, not
 	 * on the pool's queue.
 	 */
@@ -105,6 +116,15 @@ public class RunJobs implements SmartLifecycle {
 		this.problems = problems;
 		this.settings = properties.jobs();
 		this.clock = Clock.systemUTC();
+		int kept = this.settings.history();
+		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<String, RunRecord> eldest) {
+				return size() > kept;
+			}
+
+		});
 		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
 		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
 				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
@@ -153,10 +173,22 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/** The job as its record in Redis says, whichever instance runs it. */
+	/**
+	 * The job as this instance knows it when it runs or ran it, else as its record in
+	 * Redis says.
+	 */
 	public Optional<RunRecord> find(String id) {
+		RunRecord local = local(id);
+		if (local != null) {
+			return Optional.of(local);
+		}
 		Instant now = this.clock.instant();
 		return this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter()));
+	}
+
+	private @Nullable RunRecord local(String id) {
+		Job job = this.active.get(id);
+		return (job != null) ? job.record() : this.ended.get(id);
 	}
 
 	/**
@@ -166,13 +198,42 @@ public class RunJobs implements SmartLifecycle {
 		return find(id).orElseThrow(() -> new RunNotFoundException(id));
 	}
 
-	/** The most recent jobs, newest first. */
-	public List<RunRecord> recent(int limit) {
+	/**
+	 * The most recent jobs in Redis, newest first, this instance's own records in place
+	 * of theirs. When Redis cannot be read, this instance's records alone, and why.
+	 */
+	public History recent(int limit) {
 		Instant now = this.clock.instant();
-		return this.store.recent(limit)
-			.stream()
-			.map((record) -> record.seenAt(now, this.settings.staleAfter()))
-			.toList();
+		try {
+			List<RunRecord> runs = this.store.recent(limit)
+				.stream()
+				.map((record) -> Objects.requireNonNullElse(local(record.id()),
+						record.seenAt(now, this.settings.staleAfter())))
+				.toList();
+			return new History(runs, null);
+		}
+		catch (RuntimeException ex) {
+			Map<String, RunRecord> byId = new LinkedHashMap<>();
+			synchronized (this.ended) {
+				this.ended.values().forEach((record) -> byId.put(record.id(), record));
+			}
+			this.active.values().forEach((job) -> byId.put(job.id, job.record()));
+			List<RunRecord> runs = byId.values()
+				.stream()
+				.sorted(Comparator.comparing(RunRecord::createdAt).reversed())
+				.limit(limit)
+				.toList();
+			return new History(runs, this.problems.describe(ex).detail());
+		}
+	}
+
+	/**
+	 * @param runs newest first
+	 * @param unavailable why Redis could not be read, when it could not: {@code runs}
+	 * then holds this instance's runs only
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record History(List<RunRecord> runs, @Nullable String unavailable) {
 	}
 
 	/**
@@ -271,7 +332,11 @@ public class RunJobs implements SmartLifecycle {
 	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
 			@Nullable List<Comparison.Skipped> skipped, RunRecord.@Nullable Problem problem) {
 		synchronized (job) {
-			save(job.finish(status, this.clock.instant(), results, skipped, problem));
+			RunRecord record = job.finish(status, this.clock.instant(), results, skipped, problem);
+			if (record != null) {
+				this.ended.put(record.id(), record);
+			}
+			save(record);
 		}
 	}
 

@@ -68,8 +68,8 @@ class RunJobController {
 	}
 
 	@GetMapping
-	RunList list(@RequestParam(required = false) @Nullable Integer limit) {
-		return new RunList(this.jobs.recent(this.requests.listLimit(limit)));
+	RunJobs.History list(@RequestParam(required = false) @Nullable Integer limit) {
+		return this.jobs.recent(this.requests.listLimit(limit));
 	}
 
 	@GetMapping("/{id}")
@@ -89,10 +89,6 @@ class RunJobController {
 	@GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 	SseEmitter events(@PathVariable String id) {
 		return this.events.stream(id);
-	}
-
-	/** {@code GET /runs}: recent runs, newest first. */
-	record RunList(List<RunRecord> runs) {
 	}
 
 }

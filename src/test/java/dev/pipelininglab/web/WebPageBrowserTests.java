@@ -182,7 +182,7 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		browser.get(baseUrl() + "/");
 		// The page asks the app for its topology once its script runs: proof both scripts
 		// loaded.
-		waitFor(() -> text("topology").startsWith("Connected to standalone Redis"));
+		waitFor(() -> text("topology").startsWith("Set up for standalone Redis"));
 		assertThat(((JavascriptExecutor) browser).executeScript("return typeof Chart")).isEqualTo("function");
 	}
 
