@@ -26,6 +26,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.metrics.RunMetrics;
+import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
@@ -109,7 +110,14 @@ public class RunJobs implements SmartLifecycle {
 	 */
 	private final Map<String, RunRecord> unsavedEnds = new ConcurrentHashMap<>();
 
-	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties) {
+	private final Topology topology;
+
+	private final LabProperties properties;
+
+	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties,
+			Topology topology) {
+		this.topology = topology;
+		this.properties = properties;
 		this.runs = runs;
 		this.store = store;
 		this.metrics = metrics;
@@ -150,8 +158,8 @@ public class RunJobs implements SmartLifecycle {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null);
-			Job job = new Job(plan, record);
+					null, environment(), null);
+			Job job = new Job(plan, record, PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null));
 			this.store.create(record);
 			this.active.put(job.id, job);
 			try {
@@ -272,6 +280,7 @@ public class RunJobs implements SmartLifecycle {
 			synchronized (job) {
 				save(job.update(RunStatus.RUNNING, this.clock.instant()));
 			}
+			markOverlaps(job);
 			List<RunResult> results;
 			List<Comparison.Skipped> skipped = null;
 			switch (job.plan.kind()) {
@@ -373,6 +382,35 @@ public class RunJobs implements SmartLifecycle {
 				// leaves
 				// the record to be seen as abandoned once stale, as before.)
 				return;
+			}
+		}
+	}
+
+	/** What this instance measures on; read at each submit, as Redis may be upgraded. */
+	private RunRecord.Environment environment() {
+		String version;
+		try {
+			version = this.store.redisVersion();
+		}
+		catch (RuntimeException ex) {
+			version = null;
+		}
+		Runtime.Version jvm = Runtime.version();
+		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
+				System.getProperty("java.vm.name") + " " + jvm, Runtime.getRuntime().availableProcessors(),
+				this.properties.pipeline().flushPolicy().toString(), this.properties.pipeline().writes().label(),
+				this.settings.maxConcurrent());
+	}
+
+	/**
+	 * Two runs measuring at once on one instance share its CPU and often its Redis: both
+	 * are flagged.
+	 */
+	private void markOverlaps(Job started) {
+		for (Job other : this.active.values()) {
+			if (other != started && other.record().status() == RunStatus.RUNNING) {
+				other.overlapped();
+				started.overlapped();
 			}
 		}
 	}

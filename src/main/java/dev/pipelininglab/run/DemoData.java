@@ -34,10 +34,11 @@ class DemoData {
 		this.replicas = replicas;
 	}
 
-	void deleteKeys(KeySpace keys, long count, int batchSize) {
+	void deleteKeys(KeySpace keys, long count, int batchSize, RunObserver observer) {
 		Route route = this.connections.primary();
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
+			checkCancelled(observer);
 			long start = from;
 			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 				NodeConnections.connect(connection, route.factory());
@@ -46,6 +47,7 @@ class DemoData {
 				}
 				return null;
 			});
+			observer.commandsDone(to - start);
 		}
 	}
 
@@ -53,38 +55,52 @@ class DemoData {
 	 * Writes keys for GET runs to read; returns once replicas that serve reads have them
 	 * too.
 	 */
-	void writeKeys(KeySpace keys, long count, int batchSize) {
-		fill(Operation.SET, keys, count, batchSize);
+	void writeKeys(KeySpace keys, long count, int batchSize, RunObserver observer) {
+		fill(Operation.SET, keys, count, batchSize, observer);
 		this.replicas.await();
 	}
 
-	void refillList(KeySpace keys, long count, int batchSize) {
+	void refillList(KeySpace keys, long count, int batchSize, RunObserver observer) {
 		deleteList(keys);
-		fill(Operation.RPUSH, keys, count, batchSize);
+		fill(Operation.RPUSH, keys, count, batchSize, observer);
 	}
 
 	void deleteList(KeySpace keys) {
 		this.connections.primary().template().unlink(keys.listKey());
 	}
 
-	private void fill(Operation operation, KeySpace keys, long count, int batchSize) {
+	private void fill(Operation operation, KeySpace keys, long count, int batchSize, RunObserver observer) {
 		Route route = this.connections.primary();
 		Pass pass = new Pass(RunSpec.of(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0), keys,
 				route);
-		this.pipelined.runAll(pass, new Tally(0));
+		Tally tally = new Tally(0);
+		for (long from = 0; from < count; from += batchSize) {
+			checkCancelled(observer);
+			long to = Math.min(count, from + batchSize);
+			this.pipelined.run(pass, from, to, tally);
+			observer.commandsDone(to - from);
+		}
+	}
+
+	/** Set-up is untimed but can be long: a cancel stops it between its batches too. */
+	private static void checkCancelled(RunObserver observer) {
+		if (observer.cancelled()) {
+			throw new RunCancelledException();
+		}
 	}
 
 	/**
 	 * Reads keys {@code 0..count-1} back and counts those holding exactly the value
 	 * written; the values read go into {@code sample} while it has room.
 	 */
-	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample) {
+	long verifyKeys(KeySpace keys, long count, int batchSize, Tally sample, RunObserver observer) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
 		this.replicas.await();
 		long verified = 0;
 		for (long from = 0; from < count; from += batchSize) {
+			checkCancelled(observer);
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			List<Object> values = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
@@ -102,6 +118,7 @@ class DemoData {
 				}
 				i++;
 			}
+			observer.commandsDone(to - start);
 		}
 		return verified;
 	}

@@ -52,6 +52,12 @@ public class RunService {
 
 	private static final int RTT_PINGS = 11;
 
+	/**
+	 * Set-up and read-back go in batches this long whatever batch size is measured: a
+	 * sweep's batch size of 1 made its untimed set-up take longer than the runs.
+	 */
+	static final int SETUP_BATCH = 10_000;
+
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
 
 	private final DemoData data;
@@ -157,7 +163,8 @@ public class RunService {
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {
-					this.data.writeKeys(keys, base.count(), base.batchSize());
+					observer.phase(RunObserver.Phase.PREPARING, "", base.batchSize(), base.count());
+					this.data.writeKeys(keys, base.count(), SETUP_BATCH, observer);
 				}
 			}
 			catch (DataAccessException ex) {
@@ -179,28 +186,35 @@ public class RunService {
 		Tally tally = new Tally(spec.sample());
 		long batchesDone = 0;
 		try {
-			warmUp(runner, route, spec);
+			String variant = variantLabel(spec, route);
+			warmUp(runner, route, spec, observer, variant);
 			double rttMillis = measureRtt(route);
 			long[] passNanos = new long[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
-					prepare(spec, keys);
+					prepare(spec, keys, observer, variant);
 				}
 				tally = new Tally(spec.sample());
 				batchesDone = 0;
+				observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.count());
 				long start = System.nanoTime();
 				for (long from = 0; from < spec.count(); from += spec.batchSize()) {
 					if (observer.cancelled()) {
 						throw new RunCancelledException();
 					}
-					runner.run(pass, from, Math.min(spec.count(), from + spec.batchSize()), tally);
+					long to = Math.min(spec.count(), from + spec.batchSize());
+					runner.run(pass, from, to, tally);
 					batchesDone++;
 					observer.batchDone();
+					observer.commandsDone(to - from);
 				}
 				passNanos[repeat] = System.nanoTime() - start;
 				sent(spec).addAndGet(spec.count());
 			}
-			return result(spec, keys, runner, route, tally, passNanos, rttMillis);
+			if (spec.operation() == Operation.SET) {
+				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
+			}
+			return result(spec, keys, runner, route, tally, passNanos, rttMillis, observer);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -226,7 +240,7 @@ public class RunService {
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
-				verified = this.data.verifyKeys(this.keys, reached, spec.batchSize(), new Tally(0));
+				verified = this.data.verifyKeys(this.keys, reached, SETUP_BATCH, new Tally(0), RunObserver.NONE);
 			}
 			catch (DataAccessException unanswered) {
 				// Redis stopped answering meanwhile; the report goes out without the
@@ -241,20 +255,21 @@ public class RunService {
 	 * are warm, then removed. Long the first time a mode and operation run in this
 	 * process, short once the JIT has seen enough of them.
 	 */
-	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
+	private void warmUp(BatchRunner runner, Route route, RunSpec spec, RunObserver observer, String variant) {
 		AtomicLong sent = sent(spec);
 		int roundTrips = (route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : WARMUP_ROUND_TRIPS;
 		long items = Math.min(Math.max(WARMUP_ITEMS, JIT_WARMUP_ITEMS - sent.get()),
 				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
+		observer.phase(RunObserver.Phase.WARM_UP, variant, spec.batchSize(), warmup.count());
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		if (spec.operation() == Operation.RPOP) {
-			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize());
+			this.data.refillList(warmupKeys, warmup.count(), SETUP_BATCH, RunObserver.NONE);
 		}
 		runner.runAll(new Pass(warmup, warmupKeys, route), new Tally(0));
 		sent.addAndGet(warmup.count());
 		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
+			case SET -> this.data.deleteKeys(warmupKeys, warmup.count(), SETUP_BATCH, RunObserver.NONE);
 			case RPOP, RPUSH -> this.data.deleteList(warmupKeys);
 			default -> {
 			}
@@ -269,10 +284,13 @@ public class RunService {
 	private record Work(Mode mode, Operation operation) {
 	}
 
-	private void prepare(RunSpec spec, KeySpace keys) {
+	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant) {
+		if (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP) {
+			observer.phase(RunObserver.Phase.PREPARING, variant, spec.batchSize(), spec.count());
+		}
 		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(keys, spec.count(), spec.batchSize());
-			case RPOP -> this.data.refillList(keys, spec.count(), spec.batchSize());
+			case SET -> this.data.deleteKeys(keys, spec.count(), SETUP_BATCH, observer);
+			case RPOP -> this.data.refillList(keys, spec.count(), SETUP_BATCH, observer);
 			default -> {
 			}
 		}
@@ -300,7 +318,7 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Tally tally,
-			long[] passNanos, double rttMillis) {
+			long[] passNanos, double rttMillis, RunObserver observer) {
 		long count = spec.count();
 		int batchSize = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		long batches = (count + batchSize - 1) / batchSize;
@@ -319,7 +337,7 @@ public class RunService {
 			case SET -> {
 				written = tally.values();
 				Tally readBack = new Tally(spec.sample());
-				verified = this.data.verifyKeys(keys, count, spec.batchSize(), readBack);
+				verified = this.data.verifyKeys(keys, count, SETUP_BATCH, readBack, observer);
 				sample = readBack.sample();
 			}
 			case RPUSH -> written = tally.values();
@@ -334,7 +352,7 @@ public class RunService {
 			case PING -> pongs = tally.values();
 		}
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
-		String variant = new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
+		String variant = variantLabel(spec, route);
 		ClusterLayout.Spread spread = switch (spec.operation()) {
 			case SET, GET -> this.layout.ofKeys(keys, count, spec.batchSize());
 			case RPOP, RPUSH -> this.layout.ofKey(keys.listKey(), count, spec.batchSize());
@@ -348,6 +366,10 @@ public class RunService {
 				verified, hits, misses, popped, empty, pongs, (spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(effect != null) ? effect.note() : null, sample, null);
+	}
+
+	private static String variantLabel(RunSpec spec, Route route) {
+		return new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null).label();
 	}
 
 	private String keyOf(Operation operation) {
