@@ -701,6 +701,24 @@
     }
   }
 
+  // The app's parameter catalogue (GET /) gives each field its bounds as configured; the labels show them.
+  function showLimits(parameters) {
+    parameters.forEach((parameter) => {
+      if (parameter.minimum == null || parameter.maximum == null) {
+        return;
+      }
+      const limits = form.querySelector('.limits[data-parameter="' + parameter.name + '"]');
+      const field = form.elements[parameter.name];
+      if (limits) {
+        limits.textContent = num(parameter.minimum) + ' to ' + num(parameter.maximum);
+      }
+      if (field && field.type === 'number') {
+        field.min = parameter.minimum;
+        field.max = parameter.maximum;
+      }
+    });
+  }
+
   form.addEventListener('submit', start);
   form.querySelectorAll('input[name="kind"]').forEach((radio) => radio.addEventListener('change', () => showFieldsFor(kind())));
   cancelButton.addEventListener('click', cancel);

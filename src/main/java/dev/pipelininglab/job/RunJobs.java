@@ -254,11 +254,20 @@ public class RunJobs implements SmartLifecycle {
 		if (record.status().terminal()) {
 			throw new RunFinishedException(record);
 		}
-		this.store.requestCancel(id);
 		Job local = this.active.get(id);
 		if (local != null) {
+			// Runs here: the flag in memory is enough, even while Redis cannot be
+			// written.
 			local.requestCancel();
+			try {
+				this.store.requestCancel(id);
+			}
+			catch (RuntimeException ex) {
+				log.debug("Cannot record the cancel of run {} in Redis: {}", id, ex.getMessage());
+			}
+			return record.withCancelRequested();
 		}
+		this.store.requestCancel(id);
 		return record.withCancelRequested();
 	}
 

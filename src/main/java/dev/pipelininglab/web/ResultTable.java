@@ -140,10 +140,12 @@ final class ResultTable {
 			.append(" ms, ")
 			.append(Format.WHOLE.shown(fastest.opsPerSecond()))
 			.append(" ops/s");
-		if (rows.size() > 1 && fastest.speedup() != null) {
-			line.append(", ").append(Format.RATIO.shown(fastest.speedup())).append(" the reference");
-		}
 		RunResult loop = rows.stream().filter((row) -> row.mode() == Mode.LOOP).findFirst().orElse(null);
+		if (rows.size() > 1 && fastest.speedup() != null) {
+			line.append(", ")
+				.append(Format.RATIO.shown(fastest.speedup()))
+				.append((loop != null) ? " the loop" : " the first variant");
+		}
 		double rtt = (loop != null) ? loop.measuredRttMillis() : fastest.measuredRttMillis();
 		if (rtt > 0) {
 			line.append("; measured RTT ")

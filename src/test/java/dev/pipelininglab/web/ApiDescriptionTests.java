@@ -28,7 +28,7 @@ class ApiDescriptionTests extends AppOnTestRedis {
 	private static final List<String> PATHS = List.of("/", "/keys", "/pipeset/{count}", "/pipeget/{count}",
 			"/piperpop/{count}", "/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}",
 			"/loopping/{count}", "/listinput/{count}", "/compare/{op}/{count}", "/sweep/{op}/{count}", "/runs",
-			"/runs/{id}", "/runs/{id}/events");
+			"/runs/{id}", "/runs/{id}/events", "/runs/compare", "/runs/{id}/report.{format}");
 
 	private final HttpClient http = HttpClient.newHttpClient();
 
