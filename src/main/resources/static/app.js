@@ -420,13 +420,7 @@
       chart.destroy();
     }
     const rates = rows.map((result) => result.opsPerSecond).filter((rate) => rate > 0);
-    const spread = rates.length ? Math.max(...rates) / Math.min(...rates) : 1;
-    const valueAxis = {
-      type: spread > 20 ? 'logarithmic' : 'linear',
-      beginAtZero: spread <= 20,
-      title: { display: true, text: 'ops/s' + (spread > 20 ? ' (log scale)' : '') },
-      ticks: { callback: (value) => compact(value) },
-    };
+    const valueAxis = axis(rates, 'ops/s');
     const common = {
       responsive: true,
       maintainAspectRatio: false,
@@ -452,7 +446,6 @@
         });
       }
       const all = rates.concat(rtt > 0 ? [1000 / rtt] : []);
-      const sweepSpread = all.length ? Math.max(...all) / Math.min(...all) : 1;
       chart = new Chart(canvas, {
         type: 'line',
         data: { datasets },
@@ -469,8 +462,7 @@
               // Label powers of ten only; a log axis otherwise labels every minor tick.
               ticks: { callback: (value) => (Number.isInteger(Math.log10(value)) ? compact(value) : '') },
             },
-            y: { ...valueAxis, type: sweepSpread > 20 ? 'logarithmic' : 'linear', beginAtZero: sweepSpread <= 20,
-              title: { display: true, text: 'ops/s' + (sweepSpread > 20 ? ' (log scale)' : '') } },
+            y: axis(all, 'ops/s'),
           },
         },
       });
@@ -501,6 +493,28 @@
       canvas.parentElement.style.height = Math.max(12, 4 + 2.6 * sorted.length) + 'rem';
     }
     canvas.dataset.chart = chart.config.type;
+  }
+
+  // A value axis: linear from zero, or logarithmic from the power of ten below the smallest value when the values
+  // span more than a factor of 20, labelled at 1, 2 and 5 times powers of ten only.
+  function axis(values, unit) {
+    const positive = values.filter((value) => value > 0);
+    const log = positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 20;
+    if (!log) {
+      return { type: 'linear', beginAtZero: true, title: { display: true, text: unit },
+        ticks: { callback: (value) => compact(value) } };
+    }
+    return {
+      type: 'logarithmic',
+      min: 10 ** Math.floor(Math.log10(Math.min(...positive))),
+      title: { display: true, text: unit + ' (log scale)' },
+      ticks: {
+        callback: (value) => {
+          const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+          return [1, 2, 5].some((shown) => Math.abs(mantissa - shown) < 1e-6) ? compact(value) : '';
+        },
+      },
+    };
   }
 
   function compact(value) {

@@ -228,6 +228,7 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(((Number) measured.get("cellsOutside")).longValue()).isZero();
 		assertThat(measured.get("labels").toString().split("\\|")).containsExactly("Variant", "Batch size",
 				"Round trips", "Elapsed ms", "Min–max ms", "ops/s", "Speedup", "RTT ms", "Checked");
+		scrollTo("results");
 		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-390px.png"));
 	}
 

@@ -38,6 +38,13 @@ class WebPageRedisLossBrowserTests {
 	/** Long enough for Lettuce's default back-off to have grown past 10 s. */
 	private static final Duration DOWN_FOR = Duration.ofSeconds(20);
 
+	/**
+	 * With Lettuce's default back-off, connections would only retry up to 16 s after
+	 * Redis is back; with the lab's 1 s cap, runs work within a few seconds on a busy
+	 * machine.
+	 */
+	private static final Duration RECOVERY = Duration.ofSeconds(6);
+
 	static StandaloneRedis redis;
 
 	static RedisServerProcess restarted;
@@ -118,6 +125,12 @@ class WebPageRedisLossBrowserTests {
 				continue;
 			}
 			status = chromium.waitForEnd(Duration.ofSeconds(30));
+			if (!"DONE".equals(status) && Duration.ofNanos(System.nanoTime() - back).compareTo(RECOVERY) < 0) {
+				// A pooled connection that has not reconnected yet rejects commands at
+				// once; each reconnects within lab's capped back-off.
+				refused++;
+				continue;
+			}
 			break;
 		}
 		assertThat(status).isEqualTo("DONE");
@@ -125,7 +138,7 @@ class WebPageRedisLossBrowserTests {
 		Duration recovered = Duration.ofNanos(System.nanoTime() - back);
 		System.out.printf("[browser] Redis back after %d s down: a run from the page was DONE %d ms later%n",
 				DOWN_FOR.toSeconds(), recovered.toMillis());
-		assertThat(recovered).isLessThan(Duration.ofSeconds(8));
+		assertThat(recovered).isLessThan(RECOVERY.plusSeconds(5));
 		chromium.waitFor(Duration.ofSeconds(10), () -> !chromium.driver.findElement(By.id("banner")).isDisplayed());
 	}
 
