@@ -674,9 +674,14 @@
     return instant ? new Date(instant).toLocaleString() : '';
   }
 
-  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page.
+  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page; the labels
+  // show them next to each field.
   function showLimits(parameters) {
     parameters.forEach((parameter) => {
+      const limits = form.querySelector('.limits[data-parameter="' + parameter.name + '"]');
+      if (limits && parameter.minimum !== undefined && parameter.maximum !== undefined) {
+        limits.textContent = num(parameter.minimum) + ' to ' + num(parameter.maximum);
+      }
       const field = form.querySelector('input#' + parameter.name);
       if (!field) {
         return;
@@ -713,24 +718,6 @@
     } catch (failure) {
       // Only decoration.
     }
-  }
-
-  // The app's parameter catalogue (GET /) gives each field its bounds as configured; the labels show them.
-  function showLimits(parameters) {
-    parameters.forEach((parameter) => {
-      if (parameter.minimum == null || parameter.maximum == null) {
-        return;
-      }
-      const limits = form.querySelector('.limits[data-parameter="' + parameter.name + '"]');
-      const field = form.elements[parameter.name];
-      if (limits) {
-        limits.textContent = num(parameter.minimum) + ' to ' + num(parameter.maximum);
-      }
-      if (field && field.type === 'number') {
-        field.min = parameter.minimum;
-        field.max = parameter.maximum;
-      }
-    });
   }
 
   form.addEventListener('submit', start);
