@@ -362,10 +362,11 @@
   // The measured round trip explains the loop: one command per round trip cannot beat 1/RTT.
   function context(record, rows) {
     const loop = rows.find((result) => result.mode === 'loop');
-    const rtt = (loop || rows[0] || {}).measuredRttMillis;
+    const rtt = loop ? loop.measuredRttMillis : medianRtt(rows);
     const parts = [];
     if (rtt > 0) {
-      parts.push('Measured round trip ' + millis(rtt) + ' ms, so a loop cannot beat ' + num(1000 / rtt) + ' ops/s'
+      parts.push((loop ? 'Measured round trip ' : 'Median measured round trip ') + millis(rtt)
+        + ' ms, so a loop cannot beat ' + num(1000 / rtt) + ' ops/s'
         + (loop ? ' (it ran at ' + num(loop.opsPerSecond) + ')' : '') + '.');
     }
     if (rows.some((result) => result.repeatMillis)) {
@@ -380,6 +381,15 @@
       parts.push('⚠ Another run of this app was measuring at the same time: these figures measure each other too.');
     }
     return parts.join(' ');
+  }
+
+  // Each run measures its RTT with a few PINGs just before it; on a busy machine one of them can be far off, so a
+  // figure drawn from several runs uses their median.
+  function medianRtt(rows) {
+    const rtts = rows.map((result) => result.measuredRttMillis).filter((rtt) => rtt > 0).sort((a, b) => a - b);
+    if (!rtts.length) return 0;
+    const middle = Math.floor(rtts.length / 2);
+    return rtts.length % 2 ? rtts[middle] : (rtts[middle - 1] + rtts[middle]) / 2;
   }
 
   function exportLinks(record) {
@@ -427,7 +437,7 @@
       animation: false,
     };
     if (runKind === 'sweep') {
-      const rtt = rows.length ? rows[0].measuredRttMillis : 0;
+      const rtt = medianRtt(rows);
       const sizes = rows.map((result) => result.batchSize);
       const datasets = [{
         label: 'pipelined ops/s',

@@ -146,7 +146,16 @@ final class ResultTable {
 				.append(Format.RATIO.shown(fastest.speedup()))
 				.append((loop != null) ? " the loop" : " the first variant");
 		}
-		double rtt = (loop != null) ? loop.measuredRttMillis() : fastest.measuredRttMillis();
+		// Without a loop, the median of the runs' RTTs: one PING burst can be far off on
+		// a
+		// busy machine.
+		double rtt = (loop != null) ? loop.measuredRttMillis()
+				: rows.stream()
+					.mapToDouble(RunResult::measuredRttMillis)
+					.sorted()
+					.skip((rows.size() - 1) / 2)
+					.findFirst()
+					.orElse(0);
 		if (rtt > 0) {
 			line.append("; measured RTT ")
 				.append(Format.MILLIS.shown(rtt))
