@@ -43,29 +43,54 @@
     }
   }
 
+  // Whole numbers only, checked here so the message can quote exactly what was typed (Number('1.5') is 1.5 and
+  // Number('abc') is NaN, which JSON turns into null).
+  class InputError extends Error {
+    constructor(parameter, detail) {
+      super(detail);
+      this.parameter = parameter;
+    }
+  }
+
+  function wholeNumber(text, parameter, label) {
+    if (!/^[0-9]+$/.test(text)) {
+      throw new InputError(parameter, label + " must be a whole number, like 10000; got '" + text + "'");
+    }
+    return Number(text);
+  }
+
   function body() {
     const selected = kind();
     const value = (name) => form.elements[name].value.trim();
-    const number = (name) => (value(name) === '' ? undefined : Number(value(name)));
-    const request = { kind: selected, operation: value('operation'), count: number('count') };
+    const number = (name, label) => (value(name) === '' ? undefined : wholeNumber(value(name), name, label));
+    // A number field hands over '' for text it cannot parse; validity.badInput tells that apart from empty.
+    ['count', 'batchSize', 'repeat'].forEach((name) => {
+      if (form.elements[name].validity.badInput) {
+        throw new InputError(name, fieldLabel(name) + ' must be a whole number; what was typed is not a number');
+      }
+    });
+    const request = { kind: selected, operation: value('operation'), count: number('count', 'Count') };
+    if (request.count === undefined) {
+      throw new InputError('count', 'Count is needed; got nothing');
+    }
     if (selected === 'single') {
       request.mode = value('mode');
     }
-    if (number('batchSize') !== undefined) {
-      request.batchSize = number('batchSize');
+    if (number('batchSize', 'Batch size') !== undefined) {
+      request.batchSize = number('batchSize', 'Batch size');
     }
     const jedis = selected !== 'compare' && value('connector') === 'jedis';
     if (value('flushPolicy') !== '' && !jedis) {
       request.flushPolicy = value('flushPolicy');
     }
-    if (number('valueSize') !== undefined) {
-      request.valueSize = number('valueSize');
+    if (number('valueSize', 'Value size') !== undefined) {
+      request.valueSize = number('valueSize', 'Value size');
     }
-    if (number('requests') !== undefined) {
-      request.requests = number('requests');
+    if (number('requests', 'Requests') !== undefined) {
+      request.requests = number('requests', 'Requests');
     }
-    if (number('clients') !== undefined && number('clients') !== 1) {
-      request.clients = number('clients');
+    if (number('clients', 'Clients') !== undefined && number('clients', 'Clients') !== 1) {
+      request.clients = number('clients', 'Clients');
     }
     if (jedis) {
       request.connector = 'jedis';
@@ -74,17 +99,23 @@
     if (value('connection') !== '' && (selected === 'compare' || (selected === 'single' && loopLike.includes(value('mode'))))) {
       request.connection = value('connection');
     }
-    if (selected !== 'single' && number('repeat') !== undefined) {
-      request.repeat = number('repeat');
+    if (selected !== 'single' && number('repeat', 'Repeat') !== undefined) {
+      request.repeat = number('repeat', 'Repeat');
     }
     if (selected === 'compare') {
       request.variants = Array.from(form.querySelectorAll('input[name="variants"]:checked')).map((box) => box.value);
     }
     if (selected === 'sweep') {
       request.batchSizes = value('batchSizes').split(',').map((size) => size.trim()).filter((size) => size !== '')
-        .map(Number);
+        .map((size) => wholeNumber(size, 'batchSizes', 'Each batch size'));
     }
     return request;
+  }
+
+  function fieldLabel(name) {
+    const field = form.elements[name];
+    const label = field && field.closest('label');
+    return label ? label.firstChild.textContent.trim() : name;
   }
 
   function markInvalid(parameter) {
@@ -102,12 +133,20 @@
     event.preventDefault();
     showProblem(null);
     markInvalid(null);
+    let request;
+    try {
+      request = body();
+    } catch (invalid) {
+      showProblem({ title: 'Invalid input', detail: invalid.message });
+      markInvalid(invalid.parameter);
+      return;
+    }
     runButton.disabled = true;
     try {
       const response = await fetch('/runs', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(body()),
+        body: JSON.stringify(request),
       });
       const answer = await response.json();
       if (response.status !== 202) {
@@ -126,10 +165,10 @@
   }
 
   // Progress arrives as Server-Sent Events, each the run's whole record; the stream ends with a final status.
-  function follow(record) {
+  function follow(record, reconnects) {
     stopFollowing();
     const events = new EventSource('/runs/' + record.id + '/events');
-    current = { id: record.id, events };
+    current = { id: record.id, events, reconnects: reconnects || 0 };
     cancelButton.disabled = false;
     runButton.disabled = true;
     showProgress(record);
@@ -141,22 +180,55 @@
       }
     });
     events.onerror = () => {
-      // The stream closed (for example the server restarted): read the record once instead of reconnecting forever.
+      // The stream closed (the server restarted, a proxy cut it, the record vanished): read the record once instead
+      // of letting EventSource reconnect forever, and end the run on the page when the app no longer has it.
       if (current && current.events === events) {
         events.close();
-        fetch('/runs/' + record.id, { headers: { Accept: 'application/json' }, cache: 'no-store' })
-          .then((response) => (response.ok ? response.json() : null))
-          .then((latest) => {
-            if (latest && FINAL.includes(latest.status)) {
-              showProgress(latest);
-              finished(latest);
-            } else if (latest) {
-              follow(latest);
-            }
-          })
-          .catch(() => stopFollowing());
+        recheck(record.id);
       }
     };
+    loadHistory();
+  }
+
+  async function recheck(id) {
+    let response;
+    try {
+      response = await fetch('/runs/' + id, { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    } catch (failure) {
+      lost(id, 'the app does not answer (' + failure.message + ')');
+      return;
+    }
+    if (response.status === 404) {
+      lost(id, 'the app no longer has this run: Redis restarted or lost its record, and the instance that ran it'
+        + ' is gone');
+      return;
+    }
+    if (!response.ok) {
+      const problem = await response.json().catch(() => ({}));
+      lost(id, (problem.title || 'HTTP ' + response.status) + (problem.detail ? ': ' + problem.detail : ''));
+      return;
+    }
+    const latest = await response.json();
+    if (FINAL.includes(latest.status)) {
+      showProgress(latest);
+      finished(latest);
+    } else if (current && current.id === id && ++current.reconnects <= 3) {
+      follow(latest, current.reconnects);
+    } else {
+      lost(id, 'its progress stream keeps closing while the run says ' + latest.status);
+    }
+  }
+
+  // A run the page can no longer follow ends here, with the reason, so Run is usable again.
+  function lost(id, why) {
+    if (!current || current.id !== id) {
+      return;
+    }
+    stopFollowing();
+    progress.dataset.status = 'LOST';
+    statusLine.dataset.status = 'LOST';
+    statusLine.textContent = 'LOST · ' + why;
+    showProblem({ title: 'Run lost', detail: why });
     loadHistory();
   }
 
@@ -184,30 +256,49 @@
       return;
     }
     cancelButton.disabled = true;
-    const response = await fetch('/runs/' + current.id, { method: 'DELETE', headers: { Accept: 'application/json' } });
-    if (response.status !== 202 && response.status !== 409) {
+    const id = current.id;
+    let response;
+    try {
+      response = await fetch('/runs/' + id, { method: 'DELETE', headers: { Accept: 'application/json' } });
+    } catch (failure) {
+      lost(id, 'the app does not answer (' + failure.message + ')');
+      return;
+    }
+    if (response.status === 404 || response.status >= 500) {
+      recheck(id);
+    } else if (response.status !== 202 && response.status !== 409) {
       showProblem(await response.json());
+      cancelButton.disabled = false;
     }
   }
 
   function showProgress(record) {
-    const percent = record.status === 'DONE' ? 100 : Math.floor(record.progress.percent);
+    const p = record.progress;
+    const percent = record.status === 'DONE' ? 100 : Math.floor(p.percent);
     progress.setAttribute('aria-valuenow', String(percent));
     progress.dataset.status = record.status;
     progressBar.style.width = percent + '%';
     progressText.textContent = percent + '%';
-    const batches = record.progress.batchesTotal > 0
-      ? whole.format(record.progress.batchesDone) + ' of ' + whole.format(record.progress.batchesTotal) + ' batches'
-      : 'preparing';
     const listed = document.querySelector('#history tr[data-id="' + record.id + '"]');
     if (listed) {
-      listed.children[4].textContent = record.status;
-      listed.children[4].className = 'st-' + record.status;
-      listed.children[5].textContent = Math.floor(record.progress.percent) + '%';
+      listed.querySelector('.status-cell').textContent = record.status;
+      listed.querySelector('.status-cell').className = 'status-cell st-' + record.status;
     }
+    // What the run is doing, in time: phase, elapsed, live rate and what is left, rather than batches.
+    const parts = [record.status, describe(record.request)];
+    if (p.phase && !FINAL.includes(record.status)) parts.push(p.phase);
+    if (p.elapsedSeconds != null) parts.push(seconds(p.elapsedSeconds) + ' elapsed');
+    if (p.opsPerSecond != null && !FINAL.includes(record.status)) parts.push(num(p.opsPerSecond) + ' ops/s now');
+    if (p.remainingSeconds != null && !FINAL.includes(record.status)) parts.push('about ' + seconds(p.remainingSeconds) + ' left');
+    if (record.cancelRequested && !FINAL.includes(record.status)) parts.push('cancelling…');
+    if (record.problem && FINAL.includes(record.status)) parts.push(record.problem.title);
     statusLine.dataset.status = record.status;
-    statusLine.textContent = record.status + ' · ' + describe(record.request) + ' · ' + batches
-      + (record.cancelRequested && !FINAL.includes(record.status) ? ' · cancelling…' : '');
+    statusLine.textContent = parts.join(' · ');
+  }
+
+  function seconds(value) {
+    if (value < 60) return decimal.format(value) + ' s';
+    return Math.floor(value / 60) + ' min ' + Math.round(value % 60) + ' s';
   }
 
   function describe(request) {
@@ -240,19 +331,46 @@
     }
   }
 
+  // Speedups and ratios to three significant digits: 45.5×, 1.23×, 0.981×.
+  function ratio(value) {
+    return value == null ? '' : Number(value.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 3 }) + '×';
+  }
+
+  function millis(value) {
+    return value == null ? '' : value >= 100 ? decimal.format(value) : String(Number(value.toPrecision(3)));
+  }
+
+  // One column list for the results table; each cell also carries its header for the narrow (card) layout.
+  const COLUMNS = [
+    { label: 'Variant', value: (r) => label(r) },
+    { label: 'Batch size', value: (r) => num(r.batchSize), numeric: true },
+    { label: 'Round trips', value: (r) => num(r.batches), numeric: true },
+    { label: 'Elapsed ms', value: (r) => millis(r.elapsedMillis), numeric: true },
+    { label: 'Min–max ms', value: (r) => (r.repeatMillis ? millis(Math.min(...r.repeatMillis)) + '–'
+      + millis(Math.max(...r.repeatMillis)) : ''), numeric: true },
+    { label: 'ops/s', value: (r) => num(r.opsPerSecond), numeric: true },
+    { label: 'Speedup', value: (r) => ratio(r.speedup), numeric: true },
+    { label: 'RTT ms', value: (r) => millis(r.measuredRttMillis), numeric: true },
+    // What Redis itself did: INFO deltas around the timed pass, server-wide.
+    { label: 'Server reads/cmd', value: (r) => serverFigure(r, 'readsPerCommand'), numeric: true },
+    { label: 'Server CPU µs/cmd', value: (r) => serverFigure(r, 'cpuMicrosPerCommand'), numeric: true },
+    { label: 'Checked', value: (r) => checked(r) },
+  ];
+
   function showResults(record) {
     const rows = record.results || [];
     results.hidden = false;
+    results.dataset.id = record.id;
     document.getElementById('results-summary').textContent = describe(record.request) + ' on '
-      + (rows[0] ? rows[0].topology : 'Redis') + ' · run ' + record.id + ' · finished ' + when(record.finishedAt);
-    const tbody = document.querySelector('#results-table tbody');
-    tbody.replaceChildren(...rows.map((result) => row([
-      label(result),
-      num(result.batchSize), num(result.batches), decimal.format(result.elapsedMillis), num(result.opsPerSecond),
-      result.speedup != null ? decimal.format(result.speedup) + '×' : '',
-      serverFigure(result, 'readsPerCommand'), serverFigure(result, 'cpuMicrosPerCommand'),
-      checked(result),
-    ], [false, true, true, true, true, true, true, true, false])));
+      + (rows[0] ? rows[0].topology : 'Redis') + ' · run ' + record.id + ' · finished ' + when(record.finishedAt)
+      + (record.progress.elapsedSeconds != null ? ' · took ' + seconds(record.progress.elapsedSeconds) : '');
+    const shown = COLUMNS.filter((column) => rows.some((result) => column.value(result) !== ''));
+    document.querySelector('#results-table thead').replaceChildren(headerRow(shown.map((c) => c.label),
+      shown.map((c) => c.numeric)));
+    document.querySelector('#results-table tbody').replaceChildren(...rows.map((result) => row(
+      shown.map((column) => column.value(result)), shown.map((column) => column.numeric),
+      shown.map((column) => column.label))));
+    document.getElementById('context').textContent = context(record, rows);
     // Computed by the server from the figures above, never a canned claim.
     document.getElementById('comparison-summary').textContent = record.summary || '';
     const skipped = record.skipped || [];
@@ -264,6 +382,7 @@
       item.textContent = result.variant + ': ' + result.note;
       return item;
     }));
+    exportLinks(record);
     draw(record.kind, rows);
     showLatency(record.kind, rows);
   }
@@ -341,6 +460,59 @@
     return value != null ? new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(value) : '';
   }
 
+  // The measured round trip explains the loop: one command per round trip cannot beat 1/RTT.
+  function context(record, rows) {
+    const loop = rows.find((result) => result.mode === 'loop');
+    const rtt = loop ? loop.measuredRttMillis : medianRtt(rows);
+    const parts = [];
+    if (rtt > 0) {
+      parts.push((loop ? 'Measured round trip ' : 'Median measured round trip ') + millis(rtt)
+        + ' ms, so a loop cannot beat ' + num(1000 / rtt) + ' ops/s'
+        + (loop ? ' (it ran at ' + num(loop.opsPerSecond) + ')' : '') + '.');
+    }
+    if (rows.some((result) => result.repeatMillis)) {
+      parts.push('Elapsed is the median of ' + rows[0].repeat + ' timed passes; min–max shows their spread.');
+    }
+    const env = record.environment;
+    if (env) {
+      parts.push('Redis ' + (env.redisVersion || '?') + ' (' + env.topology + ') · ' + env.jvm + ' · '
+        + env.cores + ' cores · default flush policy ' + env.flushPolicy + ', writes ' + env.writes + '.');
+    }
+    if (record.overlapped) {
+      parts.push('⚠ Another run of this app was measuring at the same time: these figures measure each other too.');
+    }
+    return parts.join(' ');
+  }
+
+  // Each run measures its RTT with a few PINGs just before it; on a busy machine one of them can be far off, so a
+  // figure drawn from several runs uses their median.
+  function medianRtt(rows) {
+    const rtts = rows.map((result) => result.measuredRttMillis).filter((rtt) => rtt > 0).sort((a, b) => a - b);
+    if (!rtts.length) return 0;
+    const middle = Math.floor(rtts.length / 2);
+    return rtts.length % 2 ? rtts[middle] : (rtts[middle - 1] + rtts[middle]) / 2;
+  }
+
+  function exportLinks(record) {
+    const base = '/runs/' + record.id + '/report.';
+    const links = [['json', 'JSON'], ['csv', 'CSV'], ['md', 'Markdown'], ['txt', 'Text']].map(([ext, label]) => {
+      const link = document.createElement('a');
+      link.href = base + ext;
+      link.textContent = label;
+      link.setAttribute('download', '');
+      link.dataset.format = ext;
+      return link;
+    });
+    const permalink = document.createElement('a');
+    permalink.href = '/?run=' + record.id;
+    permalink.textContent = 'Permalink';
+    permalink.id = 'permalink';
+    const box = document.getElementById('exports');
+    box.replaceChildren(document.createTextNode('Download: '));
+    links.forEach((link) => box.append(link, ' '));
+    box.append('· ', permalink);
+  }
+
   function checked(result) {
     if (result.verified != null) return num(result.verified) + ' verified';
     if (result.hits != null) return num(result.hits) + ' hits, ' + num(result.misses) + ' misses';
@@ -350,71 +522,139 @@
     return '';
   }
 
-  // A bar chart of ops/s per variant with the speedup against the loop beside it; for a sweep, a line of ops/s
-  // against batch size on a log axis, since sizes grow by factors of ten.
+  // One axis per chart. Variants: horizontal bars of ops/s, fastest first, on a log axis when they span more than
+  // a factor of 20 (the loop is otherwise a sliver no one can read). Sweep: ops/s against batch size, both log, with
+  // the loop's ceiling (1/RTT) as a dashed baseline.
   function draw(runKind, rows) {
     const canvas = document.getElementById('chart');
     if (chart) {
       chart.destroy();
     }
+    const rates = rows.map((result) => result.opsPerSecond).filter((rate) => rate > 0);
+    const valueAxis = axis(rates, 'ops/s');
     const common = {
       responsive: true,
       maintainAspectRatio: false,
       animation: false,
-      plugins: { legend: { position: 'bottom' } },
     };
     if (runKind === 'sweep') {
+      const rtt = medianRtt(rows);
+      const sizes = rows.map((result) => result.batchSize);
+      const datasets = [{
+        label: 'pipelined ops/s',
+        data: rows.map((result) => ({ x: result.batchSize, y: result.opsPerSecond })),
+        borderColor: '#c6302b',
+        backgroundColor: '#c6302b',
+        tension: 0,
+      }];
+      if (rtt > 0) {
+        datasets.push({
+          label: 'loop at best (1/RTT = ' + num(1000 / rtt) + ' ops/s)',
+          data: [{ x: Math.min(...sizes), y: 1000 / rtt }, { x: Math.max(...sizes), y: 1000 / rtt }],
+          borderColor: '#5f6368',
+          borderDash: [6, 4],
+          pointRadius: 0,
+        });
+      }
+      const all = rates.concat(rtt > 0 ? [1000 / rtt] : []);
       chart = new Chart(canvas, {
         type: 'line',
-        data: {
-          datasets: [{
-            label: 'ops/s (pipelined)',
-            data: rows.map((result) => ({ x: result.batchSize, y: result.opsPerSecond })),
-            borderColor: '#c6302b',
-            backgroundColor: '#c6302b',
-            tension: 0,
-          }],
-        },
+        data: { datasets },
         options: {
           ...common,
+          plugins: {
+            title: { display: true, text: 'Pipelined throughput against batch size (higher is better)' },
+            legend: { position: 'bottom' },
+          },
           scales: {
             x: {
               type: 'logarithmic',
-              title: { display: true, text: 'batch size (commands per pipeline)' },
+              title: { display: true, text: 'batch size (commands per round trip, log scale)' },
               // Label powers of ten only; a log axis otherwise labels every minor tick.
-              ticks: { callback: (value) => (Number.isInteger(Math.log10(value)) ? whole.format(value) : '') },
+              ticks: { callback: (value) => (Number.isInteger(Math.log10(value)) ? compact(value) : '') },
             },
-            y: { beginAtZero: true, title: { display: true, text: 'ops/s' } },
+            y: axis(all, 'ops/s'),
           },
         },
       });
     } else {
-      const datasets = [{
-        label: 'ops/s',
-        data: rows.map((result) => result.opsPerSecond),
-        backgroundColor: '#c6302b',
-        yAxisID: 'y',
-      }];
-      const scales = { y: { beginAtZero: true, title: { display: true, text: 'ops/s' } } };
-      if (rows.some((result) => result.speedup != null)) {
-        datasets.push({
-          label: 'speedup against the loop (×)',
-          data: rows.map((result) => result.speedup),
-          backgroundColor: '#7f8c99',
-          yAxisID: 'speedup',
-        });
-        scales.speedup = {
-          position: 'right', beginAtZero: true, grid: { drawOnChartArea: false },
-          title: { display: true, text: 'speedup ×' },
-        };
-      }
+      const sorted = rows.slice().sort((a, b) => b.opsPerSecond - a.opsPerSecond);
       chart = new Chart(canvas, {
         type: 'bar',
-        data: { labels: rows.map(label), datasets },
-        options: { ...common, scales },
+        data: {
+          labels: sorted.map(label),
+          datasets: [{
+            label: 'ops/s',
+            data: sorted.map((result) => result.opsPerSecond),
+            backgroundColor: sorted.map((result) => (result.mode === 'loop' ? '#7f8c99' : '#c6302b')),
+          }],
+        },
+        options: {
+          ...common,
+          indexAxis: 'y',
+          plugins: {
+            title: { display: true, text: 'Throughput by variant, ops/s (higher is better)' },
+            legend: { display: false },
+            tooltip: { callbacks: { label: (item) => num(item.raw) + ' ops/s' + (sorted[item.dataIndex].speedup != null
+              ? ', ' + ratio(sorted[item.dataIndex].speedup) + ' the loop' : '') } },
+          },
+          scales: { x: valueAxis, y: { ticks: { autoSkip: false } } },
+        },
       });
+      canvas.parentElement.style.height = Math.max(12, 4 + 2.6 * sorted.length) + 'rem';
     }
     canvas.dataset.chart = chart.config.type;
+  }
+
+  // A value axis: linear from zero, or logarithmic from the power of ten below the smallest value when the values
+  // span more than a factor of 20, labelled at 1, 2 and 5 times powers of ten only.
+  function axis(values, unit) {
+    const positive = values.filter((value) => value > 0);
+    const log = positive.length > 1 && Math.max(...positive) / Math.min(...positive) > 20;
+    if (!log) {
+      return { type: 'linear', beginAtZero: true, title: { display: true, text: unit },
+        ticks: { callback: (value) => compact(value) } };
+    }
+    return {
+      type: 'logarithmic',
+      min: 10 ** Math.floor(Math.log10(Math.min(...positive))),
+      title: { display: true, text: unit + ' (log scale)' },
+      ticks: {
+        callback: (value) => {
+          const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+          return [1, 2, 5].some((shown) => Math.abs(mantissa - shown) < 1e-6) ? compact(value) : '';
+        },
+      },
+    };
+  }
+
+  function compact(value) {
+    return new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 }).format(value);
+  }
+
+  // ---- two runs side by side ----------------------------------------------------------------------------------
+
+  async function showPair(a, b) {
+    const response = await fetch('/runs/compare?a=' + encodeURIComponent(a) + '&b=' + encodeURIComponent(b),
+      { headers: { Accept: 'application/json' }, cache: 'no-store' });
+    const pair = await response.json();
+    if (!response.ok) {
+      showProblem(pair);
+      return;
+    }
+    const section = document.getElementById('pair');
+    section.hidden = false;
+    document.getElementById('pair-a').textContent = 'A: ' + pair.a.title;
+    document.getElementById('pair-b').textContent = 'B: ' + pair.b.title;
+    const labels = ['Variant', 'Batch size', 'A ops/s', 'B ops/s', 'B/A ops/s', 'A ms', 'B ms', 'B/A ms'];
+    const numeric = [false, true, true, true, true, true, true, true];
+    document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => row([
+      r.variant, num(r.batchSize), num(r.aOpsPerSecond), num(r.bOpsPerSecond), ratio(r.opsRatio),
+      millis(r.aElapsedMillis), millis(r.bElapsedMillis), ratio(r.elapsedRatio)], numeric, labels)));
+    const link = document.getElementById('pair-permalink');
+    link.href = '/?a=' + a + '&b=' + b;
+    document.getElementById('pair-text').href = '/runs/compare?a=' + a + '&b=' + b;
+    section.scrollIntoView();
   }
 
   // ---- history ----------------------------------------------------------------------------------------------
@@ -422,30 +662,54 @@
   async function loadHistory() {
     try {
       const response = await fetch('/runs?limit=20', { headers: { Accept: 'application/json' }, cache: 'no-store' });
+      const list = await response.json().catch(() => ({}));
       if (!response.ok) {
+        banner('Redis is unreachable, so the run history cannot be read: ' + (list.detail || 'HTTP ' + response.status));
         return;
       }
-      const list = await response.json();
+      banner(list.unavailable ? 'Redis is unreachable (' + list.unavailable + '); the history shows only the runs of'
+        + ' this instance.' : null);
+      const picked = new Set(Array.from(document.querySelectorAll('#history input[name=pick]:checked'))
+        .map((box) => box.value));
+      const labels = ['', 'Started', 'Kind', 'Operation', 'Count', 'Status', 'Progress', 'Best ops/s'];
       const tbody = document.querySelector('#history tbody');
       tbody.replaceChildren(...list.runs.map((record) => {
         const best = Math.max(0, ...(record.results || []).map((result) => result.opsPerSecond));
-        const tr = row([
+        const tr = row(['',
           when(record.startedAt || record.createdAt), record.kind,
           record.request.operation.toUpperCase() + (record.request.mode ? ' ' + record.request.mode : ''),
           num(record.request.count), record.status, Math.floor(record.progress.percent) + '%',
           best > 0 ? num(best) : '',
-        ], [false, false, false, true, false, true, true]);
-        tr.children[4].className = 'st-' + record.status;
+        ], [false, false, false, false, true, false, true, true], labels);
+        tr.children[5].className = 'status-cell st-' + record.status;
         tr.dataset.id = record.id;
+        if (record.status === 'DONE') {
+          const box = document.createElement('input');
+          box.type = 'checkbox';
+          box.name = 'pick';
+          box.value = record.id;
+          box.checked = picked.has(record.id);
+          box.setAttribute('aria-label', 'pick for side-by-side comparison');
+          box.addEventListener('click', (event) => { event.stopPropagation(); pickChanged(); });
+          tr.children[0].appendChild(box);
+        }
         if (current && current.id === record.id) {
           tr.classList.add('current');
         }
         tr.addEventListener('click', () => show(record.id));
         return tr;
       }));
+      pickChanged();
     } catch (failure) {
-      // The list is a convenience; the run being followed matters more.
+      banner('The app does not answer: ' + failure.message);
     }
+  }
+
+  function pickChanged() {
+    const picked = document.querySelectorAll('#history input[name=pick]:checked');
+    const button = document.getElementById('compare-picked');
+    button.disabled = picked.length !== 2;
+    button.textContent = 'Side by side (' + picked.length + ' of 2)';
   }
 
   async function show(id) {
@@ -471,7 +735,22 @@
 
   // ---- helpers ----------------------------------------------------------------------------------------------
 
-  function row(cells, numeric) {
+  // Shown while Redis (or the app) is unreachable, and looked at again every few seconds until it is back.
+  let bannerTimer = null;
+  function banner(text) {
+    const box = document.getElementById('banner');
+    box.hidden = !text;
+    box.textContent = text || '';
+    if (text && !bannerTimer) {
+      bannerTimer = setInterval(loadHistory, 3000);
+    } else if (!text && bannerTimer) {
+      clearInterval(bannerTimer);
+      bannerTimer = null;
+    }
+  }
+
+  // labels: each cell's column header, shown before the value when a narrow screen stacks a row as a card.
+  function row(cells, numeric, labels) {
     const tr = document.createElement('tr');
     cells.forEach((text, index) => {
       const td = document.createElement('td');
@@ -479,7 +758,21 @@
       if (numeric[index]) {
         td.className = 'num';
       }
+      if (labels && labels[index]) {
+        td.dataset.label = labels[index];
+      }
       tr.appendChild(td);
+    });
+    return tr;
+  }
+
+  function headerRow(labels, numeric) {
+    const tr = document.createElement('tr');
+    labels.forEach((label, index) => {
+      const th = document.createElement('th');
+      th.textContent = label;
+      if (numeric[index]) th.className = 'num';
+      tr.appendChild(th);
     });
     return tr;
   }
@@ -492,9 +785,14 @@
     return instant ? new Date(instant).toLocaleString() : '';
   }
 
-  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page.
+  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page; the labels
+  // show them next to each field.
   function showLimits(parameters) {
     parameters.forEach((parameter) => {
+      const limits = form.querySelector('.limits[data-parameter="' + parameter.name + '"]');
+      if (limits && parameter.minimum !== undefined && parameter.maximum !== undefined) {
+        limits.textContent = num(parameter.minimum) + ' to ' + num(parameter.maximum);
+      }
       const field = form.querySelector('input#' + parameter.name);
       if (!field) {
         return;
@@ -525,7 +823,7 @@
       // no-store: the browser may hold this very URL as the HTML page, which does not vary by Accept.
       const response = await fetch('/', { headers: { Accept: 'application/json' }, cache: 'no-store' });
       const index = await response.json();
-      document.getElementById('topology').textContent = 'Connected to ' + index.topology.kind + ' Redis at '
+      document.getElementById('topology').textContent = 'Set up for ' + index.topology.kind + ' Redis at '
         + index.topology.nodes.join(', ') + '.';
       showLimits(index.parameters || []);
     } catch (failure) {
@@ -537,7 +835,25 @@
   form.querySelectorAll('input[name="kind"]').forEach((radio) => radio.addEventListener('change', () => showFieldsFor(kind())));
   cancelButton.addEventListener('click', cancel);
   document.getElementById('refresh-history').addEventListener('click', loadHistory);
+  document.getElementById('compare-picked').addEventListener('click', () => {
+    const picked = Array.from(document.querySelectorAll('#history input[name=pick]:checked')).map((box) => box.value);
+    if (picked.length === 2) {
+      // Oldest as A, so ratios read as "after / before".
+      const rows = Array.from(document.querySelectorAll('#history tbody tr')).map((tr) => tr.dataset.id);
+      picked.sort((x, y) => rows.indexOf(y) - rows.indexOf(x));
+      showPair(picked[0], picked[1]);
+    }
+  });
+  document.querySelectorAll('.origin').forEach((element) => { element.textContent = window.location.origin; });
   showFieldsFor(kind());
   showTopology();
   loadHistory();
+  // Permalinks: /?run=<id> shows a run, /?a=<id>&b=<id> two runs side by side.
+  const query = new URLSearchParams(window.location.search);
+  if (query.get('run')) {
+    show(query.get('run'));
+  }
+  if (query.get('a') && query.get('b')) {
+    showPair(query.get('a'), query.get('b'));
+  }
 }());

@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.RunObserver.Phase;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -34,10 +35,47 @@ final class Job implements RunObserver {
 	/** Guarded by {@code this}; once final, only the final record may be written. */
 	private RunRecord record;
 
-	Job(RunPlan plan, RunRecord record) {
+	private final PhasePlan phases;
+
+	/** Index into {@code phases} of the phase running now; -1 before the first. */
+	private volatile int step = -1;
+
+	private volatile String phase = "starting";
+
+	private volatile long phaseCommands;
+
+	private final AtomicLong phaseDone = new AtomicLong();
+
+	private volatile long phaseStartedNanos;
+
+	private volatile boolean overlapped;
+
+	Job(RunPlan plan, RunRecord record, PhasePlan phases) {
 		this.id = record.id();
 		this.plan = plan;
 		this.record = record;
+		this.phases = phases;
+	}
+
+	@Override
+	public void phase(Phase next, String variant, int batchSize, long commands) {
+		int index = this.phases.next(this.step, next, variant, batchSize);
+		this.phaseDone.set(0);
+		this.phaseCommands = commands;
+		this.phaseStartedNanos = System.nanoTime();
+		if (index != this.step) {
+			this.step = index;
+			this.phase = this.phases.steps.get(index).describe(this.plan.kind() == RunKind.SWEEP);
+		}
+		else {
+			this.phase = new PhasePlan.Step(next, variant, batchSize, commands, 0)
+				.describe(this.plan.kind() == RunKind.SWEEP);
+		}
+	}
+
+	@Override
+	public void commandsDone(long commands) {
+		this.phaseDone.addAndGet(commands);
 	}
 
 	@Override
@@ -53,6 +91,11 @@ final class Job implements RunObserver {
 	@Override
 	public boolean cancelled() {
 		return this.cancelRequested || this.shutdown;
+	}
+
+	/** Another run of this instance measured while this one did. */
+	void overlapped() {
+		this.overlapped = true;
 	}
 
 	void requestCancel() {
@@ -75,8 +118,29 @@ final class Job implements RunObserver {
 		return this.shutdown;
 	}
 
+	/**
+	 * Batches as before, and the share of the expected time done, the phase, live ops/s
+	 * and an estimate of the time left.
+	 */
 	RunRecord.Progress progress() {
-		return RunRecord.Progress.of(this.batchesDone.get(), this.batchesTotal);
+		long started = this.startedNanos;
+		if (started == 0) {
+			return RunRecord.Progress.of(this.batchesDone.get(), this.batchesTotal);
+		}
+		long now = System.nanoTime();
+		long commands = this.phaseCommands;
+		long done = this.phaseDone.get();
+		double share = this.phases.done(this.step, (commands > 0) ? (double) done / commands : 0);
+		double elapsed = (now - started) / 1e9;
+		double phaseSeconds = (now - this.phaseStartedNanos) / 1e9;
+		Double opsPerSecond = (done > 0 && phaseSeconds > 0) ? Math.round(done / phaseSeconds * 10) / 10.0 : null;
+		Double remaining = (share >= 0.02 && elapsed >= 0.5) ? round1(elapsed * (1 - share) / share) : null;
+		return new RunRecord.Progress(this.batchesDone.get(), this.batchesTotal, Math.floor(share * 1000) / 10,
+				this.phase, round1(elapsed), opsPerSecond, remaining);
+	}
+
+	private static double round1(double value) {
+		return Math.round(value * 10) / 10.0;
 	}
 
 	synchronized RunRecord record() {
@@ -111,8 +175,17 @@ final class Job implements RunObserver {
 		if (isFinished()) {
 			return null;
 		}
-		this.record = this.record.finished(status, progress(), this.cancelRequested, now, results, skipped, summary,
-				problem);
+		RunRecord.Progress last = progress();
+		if (status == RunStatus.DONE) {
+			last = new RunRecord.Progress(last.batchesDone(), last.batchesTotal(), 100, "done", last.elapsedSeconds(),
+					null, null);
+		}
+		else {
+			last = new RunRecord.Progress(last.batchesDone(), last.batchesTotal(), last.percent(), last.phase(),
+					last.elapsedSeconds(), null, null);
+		}
+		this.record = this.record.finished(status, last, this.cancelRequested, now, results, skipped, summary, problem)
+			.withOverlap(this.overlapped);
 		return this.record;
 	}
 

@@ -4,6 +4,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -19,9 +22,11 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.metrics.RunMetrics;
+import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
@@ -72,6 +77,13 @@ public class RunJobs implements SmartLifecycle {
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/**
+	 * The final records of this instance's latest jobs. Redis may lose a record (it
+	 * restarted empty, or it is down when the job ends); the instance that ran the job
+	 * still knows how it ended, so a page following it always sees an end.
+	 */
+	private final Map<String, RunRecord> ended;
+
+	/**
 	 * Jobs running or waiting on this instance; the bound is checked on this count, not
 	 * on the pool's queue.
 	 */
@@ -98,13 +110,29 @@ public class RunJobs implements SmartLifecycle {
 	 */
 	private final Map<String, RunRecord> unsavedEnds = new ConcurrentHashMap<>();
 
-	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties) {
+	private final Topology topology;
+
+	private final LabProperties properties;
+
+	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties,
+			Topology topology) {
+		this.topology = topology;
+		this.properties = properties;
 		this.runs = runs;
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
 		this.settings = properties.jobs();
 		this.clock = Clock.systemUTC();
+		int kept = this.settings.history();
+		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<String, RunRecord> eldest) {
+				return size() > kept;
+			}
+
+		});
 		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
 		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
 				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
@@ -130,8 +158,8 @@ public class RunJobs implements SmartLifecycle {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null, null);
-			Job job = new Job(plan, record);
+					null, null, environment(), null);
+			Job job = new Job(plan, record, PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null));
 			this.store.create(record);
 			this.active.put(job.id, job);
 			try {
@@ -153,10 +181,22 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/** The job as its record in Redis says, whichever instance runs it. */
+	/**
+	 * The job as this instance knows it when it runs or ran it, else as its record in
+	 * Redis says.
+	 */
 	public Optional<RunRecord> find(String id) {
+		RunRecord local = local(id);
+		if (local != null) {
+			return Optional.of(local);
+		}
 		Instant now = this.clock.instant();
 		return this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter()));
+	}
+
+	private @Nullable RunRecord local(String id) {
+		Job job = this.active.get(id);
+		return (job != null) ? job.record() : this.ended.get(id);
 	}
 
 	/**
@@ -166,13 +206,42 @@ public class RunJobs implements SmartLifecycle {
 		return find(id).orElseThrow(() -> new RunNotFoundException(id));
 	}
 
-	/** The most recent jobs, newest first. */
-	public List<RunRecord> recent(int limit) {
+	/**
+	 * The most recent jobs in Redis, newest first, this instance's own records in place
+	 * of theirs. When Redis cannot be read, this instance's records alone, and why.
+	 */
+	public History recent(int limit) {
 		Instant now = this.clock.instant();
-		return this.store.recent(limit)
-			.stream()
-			.map((record) -> record.seenAt(now, this.settings.staleAfter()))
-			.toList();
+		try {
+			List<RunRecord> runs = this.store.recent(limit)
+				.stream()
+				.map((record) -> Objects.requireNonNullElse(local(record.id()),
+						record.seenAt(now, this.settings.staleAfter())))
+				.toList();
+			return new History(runs, null);
+		}
+		catch (RuntimeException ex) {
+			Map<String, RunRecord> byId = new LinkedHashMap<>();
+			synchronized (this.ended) {
+				this.ended.values().forEach((record) -> byId.put(record.id(), record));
+			}
+			this.active.values().forEach((job) -> byId.put(job.id, job.record()));
+			List<RunRecord> runs = byId.values()
+				.stream()
+				.sorted(Comparator.comparing(RunRecord::createdAt).reversed())
+				.limit(limit)
+				.toList();
+			return new History(runs, this.problems.describe(ex).detail());
+		}
+	}
+
+	/**
+	 * @param runs newest first
+	 * @param unavailable why Redis could not be read, when it could not: {@code runs}
+	 * then holds this instance's runs only
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record History(List<RunRecord> runs, @Nullable String unavailable) {
 	}
 
 	/**
@@ -185,11 +254,20 @@ public class RunJobs implements SmartLifecycle {
 		if (record.status().terminal()) {
 			throw new RunFinishedException(record);
 		}
-		this.store.requestCancel(id);
 		Job local = this.active.get(id);
 		if (local != null) {
+			// Runs here: the flag in memory is enough, even while Redis cannot be
+			// written.
 			local.requestCancel();
+			try {
+				this.store.requestCancel(id);
+			}
+			catch (RuntimeException ex) {
+				log.debug("Cannot record the cancel of run {} in Redis: {}", id, ex.getMessage());
+			}
+			return record.withCancelRequested();
 		}
+		this.store.requestCancel(id);
 		return record.withCancelRequested();
 	}
 
@@ -211,6 +289,7 @@ public class RunJobs implements SmartLifecycle {
 			synchronized (job) {
 				save(job.update(RunStatus.RUNNING, this.clock.instant()));
 			}
+			markOverlaps(job);
 			List<RunResult> results;
 			List<Comparison.Skipped> skipped = null;
 			String summary = null;
@@ -273,7 +352,11 @@ public class RunJobs implements SmartLifecycle {
 	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
 			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
 		synchronized (job) {
-			save(job.finish(status, this.clock.instant(), results, skipped, summary, problem));
+			RunRecord record = job.finish(status, this.clock.instant(), results, skipped, summary, problem);
+			if (record != null) {
+				this.ended.put(record.id(), record);
+			}
+			save(record);
 		}
 	}
 
@@ -310,6 +393,35 @@ public class RunJobs implements SmartLifecycle {
 				// leaves
 				// the record to be seen as abandoned once stale, as before.)
 				return;
+			}
+		}
+	}
+
+	/** What this instance measures on; read at each submit, as Redis may be upgraded. */
+	private RunRecord.Environment environment() {
+		String version;
+		try {
+			version = this.store.redisVersion();
+		}
+		catch (RuntimeException ex) {
+			version = null;
+		}
+		Runtime.Version jvm = Runtime.version();
+		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
+				System.getProperty("java.vm.name") + " " + jvm, Runtime.getRuntime().availableProcessors(),
+				this.properties.pipeline().flushPolicy().toString(), this.properties.pipeline().writes().label(),
+				this.settings.maxConcurrent());
+	}
+
+	/**
+	 * Two runs measuring at once on one instance share its CPU and often its Redis: both
+	 * are flagged.
+	 */
+	private void markOverlaps(Job started) {
+		for (Job other : this.active.values()) {
+			if (other != started && other.record().status() == RunStatus.RUNNING) {
+				other.overlapped();
+				started.overlapped();
 			}
 		}
 	}

@@ -34,12 +34,44 @@ import org.jspecify.annotations.Nullable;
  * @param summary DONE comparisons: the comparison in one sentence, from its figures
  * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have
  * answered; CANCELLED by a shutdown rather than a request: that shutdown
+ * @param environment what the figures were measured on: Redis, JVM, the lab's settings
+ * @param overlapped true when another run of this instance was measuring at the same
+ * time, so the two measured each other too
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
-		@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem) {
+		@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem,
+		@Nullable Environment environment, @Nullable Boolean overlapped) {
+
+	/** A record without environment, as records written before it existed read. */
+	public RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
+			boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
+			@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
+			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem) {
+		this(id, kind, status, request, progress, cancelRequested, instance, createdAt, startedAt, finishedAt,
+				updatedAt, results, skipped, summary, problem, null, null);
+	}
+
+	/**
+	 * @param redisVersion {@code redis_version} from INFO, when Redis answered it
+	 * @param topology standalone, sentinel or cluster, and the addresses configured
+	 * @param jvm runtime name and version
+	 * @param cores processors the JVM sees
+	 * @param flushPolicy the app's default pipelining flush policy
+	 * @param writes how pipelines reach Netty ({@code lab.pipeline.writes})
+	 * @param maxConcurrent runs this instance measures at once
+	 */
+	public record Environment(@Nullable String redisVersion, String topology, String jvm, int cores, String flushPolicy,
+			String writes, int maxConcurrent) {
+	}
+
+	RunRecord withOverlap(boolean overlap) {
+		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, this.cancelRequested,
+				this.instance, this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results,
+				this.skipped, this.summary, this.problem, this.environment, overlap ? Boolean.TRUE : null);
+	}
 
 	/**
 	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of
@@ -67,11 +99,25 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	/**
 	 * @param batchesDone batches sent so far, over every variant and repeat
 	 * @param batchesTotal batches the whole job sends; 0 until it has started
-	 * @param percent {@code batchesDone} of {@code batchesTotal}, 0 to 100
+	 * @param percent share of the job's expected time done, 0 to 100: each phase weighs
+	 * what its commands and round trips are expected to cost, so a loop's phase weighs
+	 * far more than a pipeline's of the same count
+	 * @param phase what the job is doing: {@code warm-up <variant>}, {@code preparing},
+	 * {@code timing <variant>}, {@code verifying <variant>}; absent until it starts
+	 * @param elapsedSeconds since the job started running
+	 * @param opsPerSecond commands per second in the current phase so far
+	 * @param remainingSeconds estimated time left, from the pace so far; absent until it
+	 * can be told
 	 */
-	public record Progress(long batchesDone, long batchesTotal, double percent) {
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Progress(long batchesDone, long batchesTotal, double percent, @Nullable String phase,
+			@Nullable Double elapsedSeconds, @Nullable Double opsPerSecond, @Nullable Double remainingSeconds) {
 
 		static final Progress NONE = new Progress(0, 0, 0);
+
+		public Progress(long batchesDone, long batchesTotal, double percent) {
+			this(batchesDone, batchesTotal, percent, null, null, null, null);
+		}
 
 		static Progress of(long done, long total) {
 			double percent = (total > 0) ? Math.min(100, Math.floor(done * 1000.0 / total) / 10) : 0;
@@ -97,7 +143,8 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	RunRecord with(RunStatus newStatus, Progress newProgress, boolean cancel, Instant now) {
 		return new RunRecord(this.id, this.kind, newStatus, this.request, newProgress, cancel, this.instance,
 				this.createdAt, (newStatus == RunStatus.RUNNING && this.startedAt == null) ? now : this.startedAt,
-				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.summary, this.problem);
+				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.summary, this.problem,
+				this.environment, this.overlapped);
 	}
 
 	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
@@ -105,13 +152,13 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			@Nullable String summarised, @Nullable Problem why) {
 		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
 				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now, runResults, skippedVariants,
-				summarised, why);
+				summarised, why, this.environment, this.overlapped);
 	}
 
 	RunRecord withCancelRequested() {
 		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, true, this.instance,
 				this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results, this.skipped,
-				this.summary, this.problem);
+				this.summary, this.problem, this.environment, this.overlapped);
 	}
 
 	/**

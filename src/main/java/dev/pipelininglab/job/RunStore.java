@@ -5,17 +5,20 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.KeySpace;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
@@ -137,6 +140,26 @@ class RunStore {
 
 	boolean cancelRequested(String id) {
 		return Boolean.TRUE.equals(this.redis.hasKey(cancelKey(id)));
+	}
+
+	/**
+	 * {@code redis_version} from INFO server, or null when Redis does not say; a cluster
+	 * answers per node, under keys ending the same way.
+	 */
+	@Nullable String redisVersion() {
+		Properties info = this.redis
+			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
+		if (info == null) {
+			return null;
+		}
+		return info.stringPropertyNames()
+			.stream()
+			.filter((key) -> key.endsWith("redis_version"))
+			.map(info::getProperty)
+			.distinct()
+			.sorted()
+			.reduce((a, b) -> a + ", " + b)
+			.orElse(null);
 	}
 
 	private RunRecord parse(String id, String text) {

@@ -143,6 +143,7 @@ final class Clients {
 						}
 						this.batches++;
 						observer.batchDone();
+						observer.commandsDone(to - from);
 					}
 					if (perRequest) {
 						this.latency.record(System.nanoTime() - requestStart);

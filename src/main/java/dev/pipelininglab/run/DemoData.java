@@ -38,10 +38,11 @@ class DemoData {
 		this.replicas = replicas;
 	}
 
-	void deleteKeys(KeySpace keys, long count, int batchSize) {
+	void deleteKeys(KeySpace keys, long count, int batchSize, RunObserver observer) {
 		Route route = this.connections.primary();
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
+			checkCancelled(observer);
 			long start = from;
 			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
@@ -50,6 +51,7 @@ class DemoData {
 				}
 				return null;
 			});
+			observer.commandsDone(to - start);
 		}
 	}
 
@@ -57,14 +59,14 @@ class DemoData {
 	 * Writes keys for GET runs to read, {@code valueSize} bytes each (0: the plain
 	 * values); returns once replicas that serve reads have them too.
 	 */
-	void writeKeys(KeySpace keys, long count, int batchSize, int valueSize) {
-		fill(Operation.SET, keys, count, batchSize, valueSize);
+	void writeKeys(KeySpace keys, long count, int batchSize, int valueSize, RunObserver observer) {
+		fill(Operation.SET, keys, count, batchSize, valueSize, observer);
 		this.replicas.await();
 	}
 
-	void refillList(KeySpace keys, long count, int batchSize, int valueSize) {
+	void refillList(KeySpace keys, long count, int batchSize, int valueSize, RunObserver observer) {
 		deleteList(keys);
-		fill(Operation.RPUSH, keys, count, batchSize, valueSize);
+		fill(Operation.RPUSH, keys, count, batchSize, valueSize, observer);
 	}
 
 	void deleteList(KeySpace keys) {
@@ -76,11 +78,27 @@ class DemoData {
 		this.connections.primary().template().unlink(key);
 	}
 
-	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize) {
+	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize,
+			RunObserver observer) {
 		Route route = this.connections.primary();
 		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0, null, null, 1,
 				Workload.of(valueSize, 1, Long.MAX_VALUE), RunSpec.Senders.DEFAULT, null);
-		this.pipelined.runAll(new Pass(spec, keys, route), new Tally(0));
+		Pass pass = new Pass(spec, keys, route);
+		Tally tally = new Tally(0);
+		// The workload may have shrunk the batches to its byte budget.
+		for (long from = 0; from < count; from += spec.batchSize()) {
+			checkCancelled(observer);
+			long to = Math.min(count, from + spec.batchSize());
+			this.pipelined.run(pass, from, to, tally);
+			observer.commandsDone(to - from);
+		}
+	}
+
+	/** Set-up is untimed but can be long: a cancel stops it between its batches too. */
+	private static void checkCancelled(RunObserver observer) {
+		if (observer.cancelled()) {
+			throw new RunCancelledException();
+		}
 	}
 
 	/** The counter INCR runs increment, 0 when absent. */
@@ -97,7 +115,8 @@ class DemoData {
 	 * holding the values in the reverse order of the pushes. Matching values go into
 	 * {@code sample} while it has room.
 	 */
-	long verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample) {
+	long verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
+			RunObserver observer) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
@@ -105,6 +124,7 @@ class DemoData {
 		byte[] key = (operation.key(keys) != null) ? KeySpace.bytes(operation.key(keys)) : null;
 		long verified = 0;
 		for (long from = 0; from < count; from += batchSize) {
+			checkCancelled(observer);
 			long to = Math.min(count, from + batchSize);
 			long start = from;
 			List<Object> replies = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
@@ -131,6 +151,7 @@ class DemoData {
 					i++;
 				}
 			}
+			observer.commandsDone(to - start);
 		}
 		return verified;
 	}

@@ -19,9 +19,36 @@ public interface RunObserver {
 	default void batchDone() {
 	}
 
-	/** Checked between batches; true stops the run with {@link RunCancelledException}. */
+	/**
+	 * The run enters a phase: warming up, preparing keys, timing a variant, reading back.
+	 * @param variant the variant it is for; empty for set-up shared by all
+	 * @param batchSize the batch size being measured
+	 * @param commands commands the phase sends
+	 */
+	default void phase(Phase phase, String variant, int batchSize, long commands) {
+	}
+
+	/** Commands of the current phase done since the last call. */
+	default void commandsDone(long commands) {
+	}
+
+	/**
+	 * Checked between batches, set-up ones included; true stops the run with
+	 * {@link RunCancelledException}.
+	 */
 	default boolean cancelled() {
 		return false;
+	}
+
+	/** What a run spends its time on, in the order a variant goes through them. */
+	enum Phase {
+
+		WARM_UP, PREPARING, TIMING, VERIFYING;
+
+		public String label() {
+			return name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+		}
+
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -72,6 +73,12 @@ public class RunService {
 	 * Fewer per node: through a relay each costs the added RTT, and a cluster has six.
 	 */
 	private static final int NODE_RTT_PINGS = 3;
+
+	/**
+	 * Set-up and read-back go in batches this long whatever batch size is measured: a
+	 * sweep's batch size of 1 made its untimed set-up take longer than the runs.
+	 */
+	static final int SETUP_BATCH = 10_000;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
 
@@ -225,7 +232,8 @@ public class RunService {
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {
-					this.data.writeKeys(keys, base.count(), base.batchSize(), base.valueSize());
+					observer.phase(RunObserver.Phase.PREPARING, "", base.batchSize(), base.count());
+					this.data.writeKeys(keys, base.count(), setupBatch(base), base.valueSize(), observer);
 				}
 			}
 			catch (DataAccessException ex) {
@@ -248,7 +256,8 @@ public class RunService {
 		try (Connections.Lease lease = lease(spec)) {
 			Route route = lease.route();
 			Pass pass = new Pass(spec, keys, route);
-			warmUp(runner, route, spec);
+			String variant = variantLabel(spec, route);
+			warmUp(runner, route, spec, observer, variant);
 			double rttMillis = measureRtt(route);
 			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, NODE_RTT_PINGS);
 			long[] passNanos = new long[spec.repeat()];
@@ -258,13 +267,14 @@ public class RunService {
 			ServerStats[] passServer = new ServerStats[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
-					prepare(spec, keys);
+					prepare(spec, keys, observer, variant);
 				}
 				if (spec.operation() == Operation.INCR) {
 					counterBefore = this.data.counter(keys);
 				}
 				ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
 						spec.clients());
+				observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.itemsPerPass());
 				// Outside the timed region, as close to it as can be.
 				ServerCounters.Snapshot before = this.server.snapshot();
 				Clients.Outcome outcome = Clients.run(spec, roundTrip, per(spec, runner),
@@ -282,8 +292,12 @@ public class RunService {
 				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
+			if (EnumSet.of(Operation.SET, Operation.HSET, Operation.SADD, Operation.ZADD, Operation.LPUSH)
+				.contains(spec.operation())) {
+				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
+			}
 			return result(spec, keys, runner, route, outcomes, passNanos, passServer[medianIndex(passNanos)], rttMillis,
-					nodeRttMillis, usage, counterBefore);
+					nodeRttMillis, usage, counterBefore, observer);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -349,8 +363,8 @@ public class RunService {
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
-				verified = this.data.verify(Operation.SET, this.keys, reached, spec.batchSize(), spec.valueSize(),
-						new Tally(0));
+				verified = this.data.verify(Operation.SET, this.keys, reached, setupBatch(spec), spec.valueSize(),
+						new Tally(0), RunObserver.NONE);
 			}
 			catch (DataAccessException unanswered) {
 				// Redis stopped answering meanwhile; the report goes out without the
@@ -365,7 +379,7 @@ public class RunService {
 	 * are warm, then removed. Long the first time a mode and operation run in this
 	 * process, short once the JIT has seen enough of them.
 	 */
-	private void warmUp(BatchRunner runner, Route route, RunSpec spec) {
+	private void warmUp(BatchRunner runner, Route route, RunSpec spec, RunObserver observer, String variant) {
 		AtomicLong sent = sent(spec);
 		int roundTrips = (route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : WARMUP_ROUND_TRIPS;
 		long items = Math.min(Math.max(WARMUP_ITEMS, JIT_WARMUP_ITEMS - sent.get()),
@@ -374,9 +388,10 @@ public class RunService {
 			items = Math.min(items, Math.max(spec.batchSize(), WARMUP_BYTES / spec.valueSize()));
 		}
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
+		observer.phase(RunObserver.Phase.WARM_UP, variant, spec.batchSize(), warmup.count());
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		if (spec.operation() == Operation.RPOP) {
-			this.data.refillList(warmupKeys, warmup.count(), warmup.batchSize(), spec.valueSize());
+			this.data.refillList(warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize(), RunObserver.NONE);
 		}
 		// As many clients as the run, so the pool holds the connections it needs before
 		// the clock starts.
@@ -391,7 +406,7 @@ public class RunService {
 		sent.addAndGet(warmup.count());
 		String key = spec.operation().key(warmupKeys);
 		if (spec.operation() == Operation.SET) {
-			this.data.deleteKeys(warmupKeys, warmup.count(), warmup.batchSize());
+			this.data.deleteKeys(warmupKeys, warmup.count(), setupBatch(spec), RunObserver.NONE);
 		}
 		else if (key != null) {
 			this.data.delete(key);
@@ -410,10 +425,13 @@ public class RunService {
 	 * The state every variant starts from: SET's keys absent, the list holding what RPOP
 	 * will pop, the one key of INCR, HSET, SADD, ZADD and LPUSH absent.
 	 */
-	private void prepare(RunSpec spec, KeySpace keys) {
+	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant) {
+		if (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP) {
+			observer.phase(RunObserver.Phase.PREPARING, variant, spec.batchSize(), spec.count());
+		}
 		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(keys, spec.count(), spec.batchSize());
-			case RPOP -> this.data.refillList(keys, spec.itemsPerPass(), spec.batchSize(), spec.valueSize());
+			case SET -> this.data.deleteKeys(keys, spec.count(), setupBatch(spec), observer);
+			case RPOP -> this.data.refillList(keys, spec.itemsPerPass(), setupBatch(spec), spec.valueSize(), observer);
 			case INCR, HSET, SADD, ZADD, LPUSH -> this.data.delete(spec.operation().key(keys));
 			default -> {
 			}
@@ -455,7 +473,8 @@ public class RunService {
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
 			long[] passNanos, @Nullable ServerStats server, double rttMillis,
-			@Nullable Map<String, Double> nodeRttMillis, ServerConnections.@Nullable Usage usage, long counterBefore) {
+			@Nullable Map<String, Double> nodeRttMillis, ServerConnections.@Nullable Usage usage, long counterBefore,
+			RunObserver observer) {
 		long count = spec.count();
 		long items = spec.itemsPerPass();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
@@ -479,8 +498,8 @@ public class RunService {
 		switch (spec.operation()) {
 			case SET, HSET, SADD, ZADD, LPUSH -> {
 				Tally readBack = new Tally(spec.sample());
-				verified = this.data.verify(spec.operation(), keys, count, spec.batchSize(), spec.valueSize(),
-						readBack);
+				verified = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), readBack,
+						observer);
 				sample = readBack.sample();
 			}
 			// What the counter gained, as read back: exactly the INCRs sent when nothing
@@ -501,9 +520,7 @@ public class RunService {
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		boolean pipelined = spec.mode() == Mode.PIPELINED;
 		boolean lettuce = route.connector() == Connector.LETTUCE;
-		String variant = new Variant(spec.mode(), pipelined ? route.flushPolicy() : null, route.connector(),
-				lettuce ? spec.writes() : null)
-			.label();
+		String variant = variantLabel(spec, route);
 		String key = spec.operation().key(keys);
 		ClusterLayout.Spread spread = (spec.operation() == Operation.PING) ? null : (key == null)
 				? this.layout.ofKeys(keys, count, spec.batchSize()) : this.layout.ofKey(key, count, spec.batchSize());
@@ -618,6 +635,21 @@ public class RunService {
 			.filter(java.util.Objects::nonNull)
 			.collect(java.util.stream.Collectors.joining(" "));
 		return joined.isEmpty() ? null : joined;
+	}
+
+	private static String variantLabel(RunSpec spec, Route route) {
+		boolean lettuce = route.connector() == Connector.LETTUCE;
+		return new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null, route.connector(),
+				lettuce ? spec.writes() : null)
+			.label();
+	}
+
+	/**
+	 * Set-up and read-back batches: long whatever batch size is measured, but never more
+	 * values than the run's byte budget lets one batch hold.
+	 */
+	private static int setupBatch(RunSpec spec) {
+		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
 	}
 
 	private String keyOf(Operation operation) {

@@ -205,7 +205,23 @@ class ApiDocumentation {
 							Map.of("parameter", "limit"));
 				}
 				case "GET /runs/{id}" -> {
-					responses.get("200").description("The run's record: status, progress, and results when DONE");
+					responses.get("200")
+						.description("The run's record: status, progress, and results when DONE; a table for"
+								+ " Accept: text/plain, text/csv or text/markdown");
+					notFound(responses);
+				}
+				case "GET /runs/{id}/report.{format}" -> {
+					responses.get("200").description("The run as a file (Content-Disposition: attachment)");
+					problem(responses, "format is not one of json, csv, md, txt", ProblemType.INVALID_PARAMETER,
+							"format must be json, csv, md or txt (got 'exe')", Map.of("parameter", "format"));
+					notFound(responses);
+				}
+				case "GET /runs/compare" -> {
+					responses.get("200")
+						.description("Both runs' figures matched by variant and batch size, with b/a ratios; a table"
+								+ " for Accept: text/plain, text/csv or text/markdown");
+					problem(responses, "a or b is missing", ProblemType.INVALID_PARAMETER, "a is required",
+							Map.of("parameter", "a"));
 					notFound(responses);
 				}
 				case "DELETE /runs/{id}" -> {

@@ -109,7 +109,17 @@ enum ApiParameter {
 
 	LIMIT("limit", In.QUERY, Type.INTEGER, List.of(Endpoints.JOBS), "GET /runs", "How many runs to list, newest first",
 			"20",
-			(lab) -> Bounds.of(1, lab.jobs().history(), Math.min(Constants.DEFAULT_LIST_LIMIT, lab.jobs().history())));
+			(lab) -> Bounds.of(1, lab.jobs().history(), Math.min(Constants.DEFAULT_LIST_LIMIT, lab.jobs().history()))),
+
+	A("a", In.QUERY, Type.STRING, List.of(Endpoints.PAIR), "GET /runs/compare",
+			"The run compared against (before): its id", "0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
+
+	B("b", In.QUERY, Type.STRING, List.of(Endpoints.PAIR), "GET /runs/compare",
+			"The run compared (after): its id; each ratio is b's figure over a's",
+			"5e2c1d55-3a4b-4c6d-8e9f-0a1b2c3d4e5f", (lab) -> Bounds.NONE),
+
+	FORMAT("format", In.PATH, Type.STRING, List.of(Endpoints.REPORT), "GET /runs/{id}/report.{format}",
+			"json, csv, md (a Markdown table) or txt", "csv", (lab) -> Bounds.pattern("^(json|csv|md|txt)$"));
 
 	private final String parameterName;
 
@@ -296,7 +306,11 @@ enum ApiParameter {
 			.filter((path) -> !path.contains("ping") && !path.contains("incr"))
 			.toList();
 
-		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events");
+		static final String REPORT = "/runs/{id}/report.{format}";
+
+		static final String PAIR = "/runs/compare";
+
+		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events", REPORT);
 
 		static final List<String> CONNECTOR = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
 				"/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",

@@ -68,8 +68,13 @@ class IndexController {
 					"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
 			new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
 					"Server-Sent Events with the run's record on every change, until a final status"),
-			new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"), new Endpoint("GET",
-					"/swagger-ui.html", "/swagger-ui.html", "the API description, browsable; spec at /v3/api-docs"));
+			new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
+			new Endpoint("GET", "/runs/{id}/report.{format}", "/runs/{id}/report.csv",
+					"a run as a download: json, csv, md (Markdown table) or txt"),
+			new Endpoint("GET", "/runs/compare", "/runs/compare?a={id}&b={id}",
+					"two runs side by side, each figure of b as a ratio of a's"),
+			new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html",
+					"the API description, browsable; spec at /v3/api-docs"));
 
 	private final Topology topology;
 

@@ -12,6 +12,8 @@ import dev.pipelininglab.run.RunService;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -68,13 +70,64 @@ class RunJobController {
 	}
 
 	@GetMapping
-	RunList list(@RequestParam(required = false) @Nullable Integer limit) {
-		return new RunList(this.jobs.recent(this.requests.listLimit(limit)));
+	RunJobs.History list(@RequestParam(required = false) @Nullable Integer limit) {
+		return this.jobs.recent(this.requests.listLimit(limit));
 	}
 
 	@GetMapping("/{id}")
 	RunRecord get(@PathVariable String id) {
 		return this.jobs.get(id);
+	}
+
+	/**
+	 * Two runs side by side, each figure of B as a ratio of A's. Any Accept the run
+	 * endpoints answer (JSON, text, CSV, Markdown).
+	 */
+	@GetMapping("/compare")
+	RunPair compare(@RequestParam String a, @RequestParam String b) {
+		return RunPair.of(this.jobs.get(a), this.jobs.get(b));
+	}
+
+	/**
+	 * A run as a file to keep or paste: {@code json} (the record), {@code csv},
+	 * {@code md} (a Markdown table) or {@code txt}, named after what ran.
+	 */
+	@GetMapping("/{id}/report.{format}")
+	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format) {
+		Report report = Report.fromExtension(format);
+		RunRecord record = this.jobs.get(id);
+		String name = "pipelining-lab-" + record.kind().label() + "-" + record.request().operation() + "-"
+				+ record.request().count() + "-" + record.id().substring(0, 8) + "." + report.extension;
+		ResponseEntity.BodyBuilder answer = ResponseEntity.ok()
+			.contentType(report.type)
+			.header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(name).build().toString());
+		return (report == Report.JSON) ? answer.body(record)
+				: answer.body(ResultTextConverter.render(record, report.type.getSubtype()));
+	}
+
+	enum Report {
+
+		JSON("json", MediaType.APPLICATION_JSON), CSV("csv", ResultTextConverter.CSV),
+		MARKDOWN("md", ResultTextConverter.MARKDOWN), TEXT("txt", ResultTextConverter.TEXT);
+
+		final String extension;
+
+		final MediaType type;
+
+		Report(String extension, MediaType type) {
+			this.extension = extension;
+			this.type = type;
+		}
+
+		static Report fromExtension(String extension) {
+			for (Report report : values()) {
+				if (report.extension.equals(extension)) {
+					return report;
+				}
+			}
+			throw new InvalidParameterException("format", "must be json, csv, md or txt (got '" + extension + "')");
+		}
+
 	}
 
 	/**
@@ -89,10 +142,6 @@ class RunJobController {
 	@GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
 	SseEmitter events(@PathVariable String id) {
 		return this.events.stream(id);
-	}
-
-	/** {@code GET /runs}: recent runs, newest first. */
-	record RunList(List<RunRecord> runs) {
 	}
 
 }

@@ -77,7 +77,7 @@ class RunJobsTests {
 	 */
 	@AfterEach
 	void noJobLeftRunning() {
-		this.jobs.recent(100).stream().filter((run) -> !run.status().terminal()).forEach((run) -> {
+		this.jobs.recent(100).runs().stream().filter((run) -> !run.status().terminal()).forEach((run) -> {
 			try {
 				this.jobs.cancel(run.id());
 			}
@@ -178,8 +178,8 @@ class RunJobsTests {
 			assertThat(shutDown.cancelRequested()).isFalse();
 			assertThat(shutDown.problem().type()).isEqualTo("urn:pipelining-lab:problem:instance-shutdown");
 
-			assertThat(this.jobs.recent(10)).extracting(RunRecord::id).containsExactly(there.id(), here.id());
-			assertThat(this.jobs.recent(10)).extracting(RunRecord::instance).doesNotHaveDuplicates();
+			assertThat(this.jobs.recent(10).runs()).extracting(RunRecord::id).containsExactly(there.id(), here.id());
+			assertThat(this.jobs.recent(10).runs()).extracting(RunRecord::instance).doesNotHaveDuplicates();
 		}
 	}
 
@@ -234,7 +234,9 @@ class RunJobsTests {
 		assertThat(seen.status()).isEqualTo(RunStatus.FAILED);
 		assertThat(seen.problem().type()).isEqualTo("urn:pipelining-lab:problem:run-abandoned");
 		assertThat(seen.progress().batchesDone()).isEqualTo(3);
-		assertThat(this.jobs.recent(5)).singleElement().extracting(RunRecord::status).isEqualTo(RunStatus.FAILED);
+		assertThat(this.jobs.recent(5).runs()).singleElement()
+			.extracting(RunRecord::status)
+			.isEqualTo(RunStatus.FAILED);
 		assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> this.jobs.cancel(orphan.id()));
 	}
 
@@ -246,15 +248,20 @@ class RunJobsTests {
 			follow(id);
 			ids.add(id);
 		}
-		assertThat(this.jobs.recent(10)).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(1), ids.get(0));
-		assertThat(this.jobs.recent(2)).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(1));
+		assertThat(this.jobs.recent(10).runs()).extracting(RunRecord::id)
+			.containsExactly(ids.get(2), ids.get(1), ids.get(0));
+		assertThat(this.jobs.recent(2).runs()).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(1));
 
 		this.redis.delete(this.keys.prefix() + ":run:" + ids.get(1));
-		assertThat(this.jobs.recent(10)).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(0));
+		assertThat(this.jobs.recent(10).runs()).extracting(RunRecord::id).containsExactly(ids.get(2), ids.get(0));
 		assertThat(this.redis.opsForZSet().size(this.keys.prefix() + ":runs")).isEqualTo(2);
-		assertThat(this.jobs.find(ids.get(1))).isEmpty();
+		// The instance that ran it still knows how it ended, for a page that follows it.
+		assertThat(this.jobs.find(ids.get(1))).get().extracting(RunRecord::status).isEqualTo(RunStatus.DONE);
 		assertThat(this.jobs.find("not-an-id")).isEmpty();
-		assertThatExceptionOfType(RunNotFoundException.class).isThrownBy(() -> this.jobs.cancel(ids.get(1)));
+		assertThat(this.jobs.find("5e2c1d55-0000-4000-8000-00000000ffff")).isEmpty();
+		assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> this.jobs.cancel(ids.get(1)));
+		assertThatExceptionOfType(RunNotFoundException.class)
+			.isThrownBy(() -> this.jobs.cancel("5e2c1d55-0000-4000-8000-00000000ffff"));
 	}
 
 	/**

@@ -9,13 +9,13 @@ import org.springframework.context.SmartLifecycle;
  * server that is already gone. (Stopping it in {@code @AfterAll} would be too early:
  * JUnit runs that before Spring closes a context marked dirty.)
  */
-final class StopWithTheApp implements SmartLifecycle {
+public final class StopWithTheApp implements SmartLifecycle {
 
 	private final Runnable stop;
 
 	private volatile boolean running;
 
-	StopWithTheApp(Runnable stop) {
+	public StopWithTheApp(Runnable stop) {
 		this.stop = stop;
 	}
 

@@ -30,7 +30,7 @@ class ApiDescriptionTests extends AppOnTestRedis {
 			"/loopping/{count}", "/listinput/{count}", "/compare/{op}/{count}", "/sweep/{op}/{count}", "/runs",
 			"/runs/{id}", "/runs/{id}/events", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}",
 			"/pipezadd/{count}", "/pipelpush/{count}", "/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}",
-			"/loopzadd/{count}", "/looplpush/{count}");
+			"/loopzadd/{count}", "/looplpush/{count}", "/runs/compare", "/runs/{id}/report.{format}");
 
 	private final HttpClient http = HttpClient.newHttpClient();
 

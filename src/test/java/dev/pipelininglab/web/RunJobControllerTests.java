@@ -208,7 +208,7 @@ class RunJobControllerTests {
 			.andExpect(jsonPath("$.status").value("RUNNING"))
 			.andExpect(jsonPath("$.request.operation").value("set"));
 
-		given(this.jobs.recent(5)).willReturn(List.of(record(RunStatus.DONE)));
+		given(this.jobs.recent(5)).willReturn(new RunJobs.History(List.of(record(RunStatus.DONE)), null));
 		this.mvc.perform(get("/runs?limit=5"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.runs[0].id").value(ID))

@@ -1,11 +1,8 @@
 package dev.pipelininglab.web;
 
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -15,211 +12,342 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The page at {@code /} in a real headless Chromium: start runs from the form, watch the
- * progress bar move to 100%, see the table and the chart, and the run in the history.
- * Screenshots go to {@code target/screenshots}.
- * <p>
- * Uses Debian's {@code chromium} and {@code chromedriver}
- * ({@code -Dlab.test.chromium=...} and {@code -Dlab.test.chromedriver=...}, or
- * {@code LAB_CHROMIUM} and {@code LAB_CHROMEDRIVER}, point elsewhere); nothing is
- * downloaded. Skipped where they are missing, unless {@code LAB_REQUIRE_BROWSER=true}
- * (set by {@code .ci/run} once it has installed them), where that fails.
+ * progress move through its phases to 100%, see the table and the chart, the run in the
+ * history, exports that download, cancel during set-up, and the same results at 390 px
+ * without sideways scrolling. Screenshots go to {@code target/screenshots};
+ * {@code -Dlab.screenshots=docs} also takes the README's (a 1M compare and a sweep).
  */
 class WebPageBrowserTests extends AppOnTestRedis {
 
-	private static final Path CHROMIUM = setting("lab.test.chromium", "LAB_CHROMIUM", "/usr/bin/chromium");
-
-	private static final Path CHROMEDRIVER = setting("lab.test.chromedriver", "LAB_CHROMEDRIVER",
-			"/usr/bin/chromedriver");
-
-	private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-
-	private static WebDriver browser;
-
-	private static Path profile;
-
-	/**
-	 * Why the browser cannot run here, or null. Assumed in {@code @BeforeEach}, not here:
-	 * an assumption that fails in {@code @BeforeAll} aborts the class, and Surefire then
-	 * counts its tests neither as run nor as skipped.
-	 */
-	private static String missing;
+	private static HeadlessChromium chromium;
 
 	@BeforeAll
 	static void startBrowser() throws Exception {
-		boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
-		if (!present && "true".equalsIgnoreCase(System.getenv("LAB_REQUIRE_BROWSER"))) {
-			fail("LAB_REQUIRE_BROWSER is set but " + CHROMIUM + " or " + CHROMEDRIVER + " is missing");
-		}
-		if (!present) {
-			missing = CHROMIUM + " and " + CHROMEDRIVER + " are needed (Debian: apt-get install chromium"
-					+ " chromium-driver); missing: " + (Files.isExecutable(CHROMIUM) ? "" : CHROMIUM + " ")
-					+ (Files.isExecutable(CHROMEDRIVER) ? "" : CHROMEDRIVER);
-			return;
-		}
-		// Both paths given, so Selenium Manager has nothing to look up or download.
-		System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
-		profile = Files.createTempDirectory("lab-chromium-profile");
-		ChromeOptions options = new ChromeOptions();
-		options.setBinary(CHROMIUM.toFile());
-		// The background-networking flags keep Chromium from calling out of this closed
-		// network at start-up.
-		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-				"--disable-background-networking", "--disable-component-update", "--disable-sync",
-				"--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=1280,1900",
-				"--force-device-scale-factor=1", "--lang=en-US");
-		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-			.usingAnyFreePort()
-			.build();
-		browser = new ChromeDriver(service, options);
-		browser.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
-		Files.createDirectories(SCREENSHOTS);
+		chromium = HeadlessChromium.start(1280, 1900);
 	}
 
 	@AfterAll
 	static void stopBrowser() throws Exception {
-		if (browser != null) {
-			browser.quit();
-		}
-		if (profile != null) {
-			try (var files = Files.walk(profile)) {
-				files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-			}
+		if (chromium != null) {
+			chromium.close();
 		}
 	}
 
 	@BeforeEach
 	void startEmpty() {
-		assumeTrue(missing == null, missing);
+		HeadlessChromium.assumeAvailable();
 		flushRedis();
+		chromium.driver.manage().window().setSize(new Dimension(1280, 1900));
 	}
 
 	@Test
 	void comparisonRunsFromTheFormWithProgressTableAndBarChart() throws Exception {
 		open();
-		setCount(30000);
-		setField("batchSize", "1000");
-		for (String variant : List.of("pipelined-flush-each-command", "pipelined-buffered-500", "multi-key-hashtag",
-				"script")) {
-			WebElement box = browser.findElement(By.cssSelector("input[name=variants][value='" + variant + "']"));
-			if (box.isSelected()) {
-				box.click();
-			}
-		}
-		browser.findElement(By.id("run-button")).click();
+		chromium.setField("count", "30000");
+		chromium.setField("batchSize", "1000");
+		keepOnly("loop", "pipelined-flush-on-close", "multi-key", "async");
+		run();
 
-		Set<Integer> progress = followProgress();
+		Set<Integer> progress = new TreeSet<>();
+		Set<String> phases = new TreeSet<>();
+		new WebDriverWait(chromium.driver, Duration.ofSeconds(90)).pollingEvery(Duration.ofMillis(25))
+			.until((driver) -> {
+				progress.add(Integer.parseInt(attribute("progress", "aria-valuenow")));
+				String line = chromium.text("status");
+				if (line.startsWith("RUNNING")) {
+					phases.add(line.split(" · ")[2]);
+				}
+				return "DONE".equals(attribute("status", "data-status")) && results().isDisplayed();
+			});
+		progress.add(Integer.parseInt(attribute("progress", "aria-valuenow")));
 		assertThat(progress).contains(100);
 		assertThat(progress).as("the bar moved through values between 0 and 100, %s", progress)
 			.anySatisfy((value) -> assertThat(value).isStrictlyBetween(0, 100));
-		assertThat(text("status")).startsWith("DONE");
-		assertThat(browser.findElement(By.id("progress")).getDomAttribute("aria-valuenow")).isEqualTo("100");
+		assertThat(phases).as("phases seen").anySatisfy((phase) -> assertThat(phase).startsWith("timing "));
+		assertThat(chromium.text("status")).startsWith("DONE").contains("elapsed");
 
-		List<List<String>> rows = tableRows("#results-table");
+		List<List<String>> rows = chromium.tableRows("#results-table");
 		assertThat(rows).extracting((row) -> row.get(0))
 			.containsExactly("loop", "pipelined-flush-on-close", "multi-key", "async");
+		assertThat(headers()).containsExactly("Variant", "Batch size", "Round trips", "Elapsed ms", "ops/s", "Speedup",
+				"RTT ms", "Checked");
 		assertThat(rows.get(0).get(5)).isEqualTo("1×");
-		assertThat(rows).allSatisfy((row) -> assertThat(row.get(6)).isEqualTo("30,000 verified"));
+		assertThat(rows).allSatisfy((row) -> assertThat(row.get(5)).matches("[0-9.,]+×"));
+		assertThat(rows).allSatisfy((row) -> assertThat(row.get(7)).isEqualTo("30,000 verified"));
+		assertThat(chromium.text("context")).contains("Measured round trip", "a loop cannot beat", "Redis ");
 
 		assertThat(chart("type")).isEqualTo("bar");
-		assertThat(chart("labels")).isEqualTo("loop,pipelined-flush-on-close,multi-key,async");
-		assertThat(chart("datasets")).isEqualTo("ops/s|speedup against the loop (×)");
+		assertThat(chart("indexAxis")).isEqualTo("y");
+		assertThat(chart("labels").split(",")).containsExactlyInAnyOrder("loop", "pipelined-flush-on-close",
+				"multi-key", "async");
+		assertThat(chart("sortedDescending")).isEqualTo("true");
+		assertThat(chart("datasets")).isEqualTo("ops/s");
+		assertThat(chart("title")).contains("ops/s");
 		assertThat(paintedPixels()).as("the chart drew bars").isGreaterThan(1000);
 
 		// Latency percentiles beside throughput: one row per variant, on a log axis.
-		List<List<String>> latency = tableRows("#latency-table");
+		List<List<String>> latency = chromium.tableRows("#latency-table");
 		assertThat(latency).extracting((row) -> row.get(0))
 			.containsExactly("loop", "pipelined-flush-on-close", "multi-key", "async");
 		assertThat(latency).extracting((row) -> row.get(1)).containsExactly("command", "batch", "batch", "batch");
-		assertThat(((JavascriptExecutor) browser)
+		assertThat(((JavascriptExecutor) chromium.driver)
 			.executeScript("return Chart.getChart('latency-chart').options.scales.y.type")).isEqualTo("logarithmic");
 
-		waitFor(() -> !tableRows("#history").isEmpty());
-		assertThat(tableRows("#history").get(0)).contains("compare", "SET", "30,000", "DONE", "100%");
-		screenshot("web-page-compare.png");
+		chromium.waitFor(Duration.ofSeconds(20), () -> !chromium.tableRows("#history").isEmpty());
+		assertThat(chromium.tableRows("#history").get(0)).contains("compare", "SET", "30,000", "DONE", "100%");
+		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-compare.png"));
 	}
 
 	@Test
-	void sweepShowsThroughputAgainstBatchSizeAsALine() throws Exception {
+	void sweepShowsThroughputAgainstBatchSizeWithTheLoopCeilingAsBaseline() throws Exception {
 		open();
-		browser.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
-		new Select(browser.findElement(By.id("operation"))).selectByValue("get");
-		setCount(20000);
-		setField("batchSizes", "1,10,100,1000,10000");
-		browser.findElement(By.id("run-button")).click();
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		new Select(chromium.driver.findElement(By.id("operation"))).selectByValue("get");
+		chromium.setField("count", "20000");
+		chromium.setField("batchSizes", "1,10,100,1000,10000");
+		run();
 
-		assertThat(followProgress()).contains(100);
-		assertThat(text("status")).startsWith("DONE");
-		assertThat(tableRows("#results-table")).extracting((row) -> row.get(1))
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(1))
 			.containsExactly("1", "10", "100", "1,000", "10,000");
 		assertThat(chart("type")).isEqualTo("line");
 		assertThat(chart("points")).isEqualTo("1,10,100,1000,10000");
+		assertThat(chart("datasets")).startsWith("pipelined ops/s|loop at best (1/RTT = ");
 		assertThat(paintedPixels()).isGreaterThan(200);
-		screenshot("web-page-sweep.png");
+		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-sweep.png"));
 	}
 
 	@Test
-	void badInputIsExplainedNextToTheForm() throws Exception {
+	void badInputIsExplainedNextToTheFormQuotingWhatWasTyped() throws Exception {
 		open();
-		browser.findElement(By.cssSelector("input[name=kind][value=single]")).click();
-		setCount(0);
-		browser.findElement(By.id("run-button")).click();
-		waitFor(() -> browser.findElement(By.id("problem")).isDisplayed());
-		assertThat(text("problem")).contains("count must be between 1 and");
-		assertThat(browser.findElement(By.id("count")).getDomAttribute("aria-invalid")).isEqualTo("true");
-		assertThat(browser.findElement(By.id("run-button")).isEnabled()).isTrue();
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.setField("count", "0");
+		run();
+		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.driver.findElement(By.id("problem")).isDisplayed());
+		assertThat(chromium.text("problem")).contains("count must be between 1 and");
+		assertThat(attribute("count", "aria-invalid")).isEqualTo("true");
+		assertThat(chromium.driver.findElement(By.id("run-button")).isEnabled()).isTrue();
+
+		chromium.setField("count", "1.5");
+		run();
+		chromium.waitFor(Duration.ofSeconds(5), () -> chromium.text("problem").contains("'1.5'"));
+		assertThat(chromium.text("problem")).contains("Count must be a whole number");
+
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		chromium.setField("count", "1000");
+		chromium.setField("batchSizes", "1,abc");
+		run();
+		chromium.waitFor(Duration.ofSeconds(5), () -> chromium.text("problem").contains("'abc'"));
+		assertThat(attribute("batchSizes", "aria-invalid")).isEqualTo("true");
+		assertThat(chromium.text("run-form")).contains("1 to 10,000,000", "1 to 100,000");
 	}
 
-	private void open() {
-		browser.get(baseUrl() + "/");
-		// The page asks the app for its topology once its script runs: proof both scripts
-		// loaded.
-		waitFor(() -> text("topology").startsWith("Connected to standalone Redis"));
-		assertThat(((JavascriptExecutor) browser).executeScript("return typeof Chart")).isEqualTo("function");
+	@Test
+	void exportLinksDownloadTheRunAsJsonCsvAndMarkdownWithAPermalink() throws Exception {
+		open();
+		chromium.setField("count", "2000");
+		chromium.setField("batchSize", "500");
+		keepOnly("loop", "pipelined-flush-on-close");
+		run();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		String id = results().getDomAttribute("data-id");
+		for (String format : List.of("json", "csv", "md")) {
+			chromium.driver.findElement(By.cssSelector("#exports a[data-format=" + format + "]")).click();
+		}
+		String stem = "pipelining-lab-compare-set-2000-" + id.substring(0, 8);
+		chromium.waitFor(Duration.ofSeconds(20),
+				() -> List.of("json", "csv", "md")
+					.stream()
+					.allMatch((ext) -> Files.exists(chromium.downloads.resolve(stem + "." + ext))));
+		assertThat(Files.readString(chromium.downloads.resolve(stem + ".csv"))).startsWith("operation,count,topology")
+			.contains("set,2000,standalone,loop,");
+		assertThat(Files.readString(chromium.downloads.resolve(stem + ".md"))).contains("| variant |");
+		assertThat(Files.readString(chromium.downloads.resolve(stem + ".json"))).contains("\"id\":\"" + id + "\"");
+
+		// The permalink shows the same run on a fresh page.
+		String permalink = chromium.driver.findElement(By.id("permalink")).getDomProperty("href");
+		assertThat(permalink).endsWith("/?run=" + id);
+		chromium.driver.get(permalink);
+		chromium.waitFor(Duration.ofSeconds(20), () -> results().isDisplayed());
+		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(0))
+			.containsExactly("loop", "pipelined-flush-on-close");
+	}
+
+	@Test
+	void cancelDuringSetUpEndsWithinSeconds() throws Exception {
+		open();
+		// A GET comparison first writes every key it reads: 3 million of them here.
+		new Select(chromium.driver.findElement(By.id("operation"))).selectByValue("get");
+		chromium.setField("count", "3000000");
+		keepOnly("pipelined-flush-on-close");
+		run();
+		chromium.waitFor(Duration.ofSeconds(30), () -> chromium.text("status").contains("preparing"));
+		long clicked = System.nanoTime();
+		chromium.driver.findElement(By.id("cancel-button")).click();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(30))).isEqualTo("CANCELLED");
+		Duration took = Duration.ofNanos(System.nanoTime() - clicked);
+		System.out.println("[browser] cancel during set-up ended after " + took.toMillis() + " ms");
+		assertThat(took).isLessThan(Duration.ofSeconds(4));
+		assertThat(chromium.driver.findElement(By.id("run-button")).isEnabled()).isTrue();
+	}
+
+	@Test
+	void at390PixelsEveryResultColumnIsReadableWithoutSidewaysScrolling() throws Exception {
+		chromium.driver.manage().window().setSize(new Dimension(390, 844));
+		open();
+		chromium.setField("count", "3000");
+		chromium.setField("batchSize", "500");
+		chromium.setField("repeat", "2");
+		keepOnly("loop", "pipelined-flush-on-close", "multi-key");
+		run();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		Object layout = js("""
+				const wrap = document.querySelector('#results .table-wrap');
+				const cells = Array.from(document.querySelectorAll('#results-table td'));
+				const page = document.documentElement;
+				return {
+				  viewport: page.clientWidth,
+				  pageScroll: page.scrollWidth,
+				  wrapScroll: wrap.scrollWidth,
+				  wrapClient: wrap.clientWidth,
+				  cellsOutside: cells.filter((c) => { const r = c.getBoundingClientRect();
+				    return r.width > 0 && (r.left < 0 || r.right > page.clientWidth); }).length,
+				  labels: Array.from(new Set(cells.filter((c) => c.offsetParent !== null).map((c) => c.dataset.label)))
+				    .join('|'),
+				};""");
+		System.out.println("[browser] 390 px layout: " + layout);
+		@SuppressWarnings("unchecked")
+		java.util.Map<String, Object> measured = (java.util.Map<String, Object>) layout;
+		assertThat(((Number) measured.get("wrapScroll")).longValue())
+			.isLessThanOrEqualTo(((Number) measured.get("wrapClient")).longValue());
+		assertThat(((Number) measured.get("pageScroll")).longValue())
+			.isLessThanOrEqualTo(((Number) measured.get("viewport")).longValue());
+		assertThat(((Number) measured.get("cellsOutside")).longValue()).isZero();
+		assertThat(measured.get("labels").toString().split("\\|")).containsExactly("Variant", "Batch size",
+				"Round trips", "Elapsed ms", "Min–max ms", "ops/s", "Speedup", "RTT ms", "Checked");
+		scrollTo("results");
+		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-390px.png"));
 	}
 
 	/**
-	 * Reads the bar every 25 ms until the run is final, and returns every value it
-	 * showed.
+	 * The README's picture of a compare of a million SETs, from the real page. Only with
+	 * {@code -Dlab.screenshots=
+	 *
+	<dir>
+	 * }, as the million-command loop alone takes a minute or two.
 	 */
-	private Set<Integer> followProgress() {
-		Set<Integer> seen = new TreeSet<>();
-		new WebDriverWait(browser, Duration.ofSeconds(90)).pollingEvery(Duration.ofMillis(25)).until((driver) -> {
-			seen.add(Integer.parseInt(driver.findElement(By.id("progress")).getDomAttribute("aria-valuenow")));
-			String status = driver.findElement(By.id("status")).getDomAttribute("data-status");
-			boolean last = List.of("DONE", "FAILED", "CANCELLED").contains(status);
-			// A DONE run is only fully shown once its results are.
-			return last && (!"DONE".equals(status) || driver.findElement(By.id("results")).isDisplayed());
-		});
-		seen.add(Integer.parseInt(browser.findElement(By.id("progress")).getDomAttribute("aria-valuenow")));
-		return seen;
+	@Test
+	void screenshotOfAMillionCommandCompare() throws Exception {
+		Path directory = screenshotDirectory();
+		chromium.driver.manage().window().setSize(new Dimension(1280, 1500));
+		open();
+		chromium.setField("count", "1000000");
+		runToTheEnd(Duration.ofMinutes(10));
+		scrollTo("results");
+		chromium.screenshot(directory.resolve("compare-1m.png"));
+	}
+
+	/**
+	 * The README's picture of a sweep; only with {@code -Dlab.screenshots=
+	 *
+	<dir>
+	 * }.
+	 */
+	@Test
+	void screenshotOfASweep() throws Exception {
+		Path directory = screenshotDirectory();
+		chromium.driver.manage().window().setSize(new Dimension(1280, 1500));
+		open();
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		chromium.setField("count", "200000");
+		chromium.setField("batchSizes", "1,10,100,1000,10000,100000");
+		runToTheEnd(Duration.ofMinutes(10));
+		scrollTo("results");
+		chromium.screenshot(directory.resolve("sweep.png"));
+	}
+
+	private static Path screenshotDirectory() {
+		String directory = System.getProperty("lab.screenshots");
+		assumeTrue(directory != null, "-Dlab.screenshots=<dir> takes the README's screenshots");
+		return Path.of(directory);
+	}
+
+	/** Runs what the form says, from a page that may still show an earlier run's end. */
+	private static void runToTheEnd(Duration atMost) {
+		run();
+		chromium.waitFor(Duration.ofSeconds(30), () -> !List.of("DONE", "FAILED", "CANCELLED", "LOST", "IDLE")
+			.contains(attribute("status", "data-status")));
+		assertThat(chromium.waitForEnd(atMost)).isEqualTo("DONE");
+	}
+
+	private void open() {
+		chromium.driver.get(baseUrl() + "/");
+		// The page asks the app for its topology once its script runs: proof both scripts
+		// loaded.
+		chromium.waitFor(Duration.ofSeconds(20),
+				() -> chromium.text("topology").startsWith("Set up for standalone Redis"));
+		assertThat(js("return typeof Chart")).isEqualTo("function");
+	}
+
+	private static void run() {
+		chromium.driver.findElement(By.id("run-button")).click();
+	}
+
+	private static void keepOnly(String... variants) {
+		for (WebElement box : chromium.driver.findElements(By.cssSelector("input[name=variants]"))) {
+			if (box.isSelected() != List.of(variants).contains(box.getDomAttribute("value"))) {
+				box.click();
+			}
+		}
+	}
+
+	private static WebElement results() {
+		return chromium.driver.findElement(By.id("results"));
+	}
+
+	private static List<String> headers() {
+		return chromium.driver.findElements(By.cssSelector("#results-table thead th"))
+			.stream()
+			.map(WebElement::getText)
+			.toList();
+	}
+
+	private static String attribute(String id, String name) {
+		return chromium.driver.findElement(By.id(id)).getDomAttribute(name);
+	}
+
+	private static void scrollTo(String id) {
+		js("document.getElementById(arguments[0]).scrollIntoView()", id);
+	}
+
+	private static Object js(String script, Object... args) {
+		return ((JavascriptExecutor) chromium.driver).executeScript(script, args);
 	}
 
 	private String chart(String what) {
-		Object value = ((JavascriptExecutor) browser).executeScript("""
+		Object value = js("""
 				const chart = Chart.getChart('chart');
 				if (!chart) return null;
+				const data = chart.data.datasets[0].data;
 				switch (arguments[0]) {
 				  case 'type': return chart.config.type;
+				  case 'indexAxis': return chart.options.indexAxis;
 				  case 'labels': return chart.data.labels.join(',');
 				  case 'datasets': return chart.data.datasets.map((d) => d.label).join('|');
-				  case 'points': return chart.data.datasets[0].data.map((p) => p.x).join(',');
+				  case 'points': return data.map((p) => p.x).join(',');
+				  case 'title': return chart.options.plugins.title.text;
+				  case 'sortedDescending': return String(data.every((v, i) => i === 0 || data[i - 1] >= v));
 				}""", what);
 		return (value != null) ? value.toString() : null;
 	}
@@ -229,49 +357,13 @@ class WebPageBrowserTests extends AppOnTestRedis {
 	 * configured.
 	 */
 	private long paintedPixels() {
-		Object count = ((JavascriptExecutor) browser).executeScript("""
+		Object count = js("""
 				const canvas = document.getElementById('chart');
 				const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
 				let painted = 0;
 				for (let i = 3; i < data.length; i += 4) { if (data[i] > 0) painted++; }
 				return painted;""");
 		return ((Number) count).longValue();
-	}
-
-	private static List<List<String>> tableRows(String table) {
-		List<List<String>> rows = new ArrayList<>();
-		for (WebElement row : browser.findElements(By.cssSelector(table + " tbody tr"))) {
-			rows.add(row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList());
-		}
-		return rows;
-	}
-
-	private static void setCount(long count) {
-		setField("count", Long.toString(count));
-	}
-
-	private static void setField(String id, String value) {
-		WebElement field = browser.findElement(By.id(id));
-		field.clear();
-		field.sendKeys(value);
-	}
-
-	private static String text(String id) {
-		return browser.findElement(By.id(id)).getText();
-	}
-
-	private static void waitFor(java.util.function.BooleanSupplier condition) {
-		new WebDriverWait(browser, Duration.ofSeconds(20)).until((driver) -> condition.getAsBoolean());
-	}
-
-	private static Path setting(String property, String variable, String fallback) {
-		String value = System.getProperty(property, System.getenv(variable));
-		return Path.of((value != null && !value.isBlank()) ? value : fallback);
-	}
-
-	private static void screenshot(String name) throws Exception {
-		File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-		Files.copy(shot.toPath(), SCREENSHOTS.resolve(name), StandardCopyOption.REPLACE_EXISTING);
 	}
 
 }

@@ -1,0 +1,160 @@
+package dev.pipelininglab.job;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Predicate;
+
+import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.Sharing;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunObserver.Phase;
+import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Variant;
+
+/**
+ * The phases a job will go through, in the order the measuring path reports them, each
+ * with what it is expected to cost: a round trip costs the link's RTT, a command a little
+ * CPU on both ends. Only the ratios matter (the job's own pace scales them), so a loop of
+ * a million commands weighs what it takes, not what a pipeline of the same count takes.
+ */
+final class PhasePlan {
+
+	/** Loopback round trip, before one is measured; an added RTT comes on top. */
+	private static final double RTT_NANOS = 100_000;
+
+	private static final double COMMAND_NANOS = 1_500;
+
+	/** As the measuring path: set-up and read-back in batches this long. */
+	private static final int SETUP_BATCH = 10_000;
+
+	/**
+	 * About what a warm-up sends: bounded by 1,000 round trips, 300,000 items at most.
+	 */
+	private static final int WARMUP_ROUND_TRIPS = 1_000;
+
+	final List<Step> steps;
+
+	private final double total;
+
+	private PhasePlan(List<Step> steps) {
+		this.steps = List.copyOf(steps);
+		this.total = steps.stream().mapToDouble(Step::cost).sum();
+	}
+
+	/**
+	 * @param supported whether the measuring path can run a spec here; skipped variants
+	 * add no phase
+	 */
+	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported) {
+		RunSpec base = plan.base();
+		List<RunSpec> specs = switch (plan.kind()) {
+			case SINGLE -> List.of(base);
+			case COMPARE -> plan.variants().stream().map((variant) -> with(base, variant, base.batchSize())).toList();
+			case SWEEP ->
+				plan.batchSizes().stream().map((size) -> with(base, Variant.of(Mode.PIPELINED), size)).toList();
+		};
+		double rtt = RTT_NANOS + ((base.addedRtt() != null) ? base.addedRtt().toNanos() : 0);
+		boolean prepared = plan.kind() != RunKind.SINGLE;
+		List<Step> steps = new ArrayList<>();
+		if (prepared && base.operation() == Operation.GET) {
+			steps.add(setup(Phase.PREPARING, "", base.batchSize(), base.count(), rtt));
+		}
+		for (RunSpec spec : specs) {
+			if (!supported.test(spec)) {
+				continue;
+			}
+			String variant = label(spec);
+			int perTrip = (spec.mode() == Mode.LOOP) ? 1 : spec.batchSize();
+			long warmup = Math.min(spec.count(), (long) perTrip * WARMUP_ROUND_TRIPS);
+			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));
+			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
+				if (prepared && (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP)) {
+					steps.add(setup(Phase.PREPARING, variant, spec.batchSize(), spec.count(), rtt));
+				}
+				long trips = (spec.count() + perTrip - 1) / perTrip;
+				steps.add(new Step(Phase.TIMING, variant, spec.batchSize(), spec.count(),
+						cost(spec.count(), trips, rtt)));
+			}
+			if (spec.operation() == Operation.SET) {
+				steps.add(setup(Phase.VERIFYING, variant, spec.batchSize(), spec.count(), rtt));
+			}
+		}
+		return new PhasePlan(steps);
+	}
+
+	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {
+		// Jedis connections serve one thread at a time: every call borrows one from the
+		// pool.
+		Sharing sharing = (variant.connector() == Connector.JEDIS) ? Sharing.POOLED : base.senders().sharing();
+		return new RunSpec(base.operation(), variant.mode(), variant.policyOr(base.flushPolicy()), base.count(),
+				batchSize, base.sample(), base.ttl(), base.addedRtt(), base.repeat(), base.workload(),
+				new RunSpec.Senders(variant.connector(), sharing, base.senders().clients()), variant.writes());
+	}
+
+	/**
+	 * As results name variants: pipelines with their flush policy, Jedis and the way of
+	 * writing when asked.
+	 */
+	static String label(RunSpec spec) {
+		Connector connector = spec.senders().connector();
+		return new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? spec.flushPolicy() : null, connector,
+				(connector == Connector.LETTUCE) ? spec.writes() : null)
+			.label();
+	}
+
+	private static Step setup(Phase phase, String variant, int batchSize, long commands, double rtt) {
+		return new Step(phase, variant, batchSize, commands,
+				cost(commands, (commands + SETUP_BATCH - 1) / SETUP_BATCH, rtt));
+	}
+
+	private static double cost(long commands, long roundTrips, double rtt) {
+		return roundTrips * rtt + commands * COMMAND_NANOS;
+	}
+
+	/**
+	 * The first step after {@code from} that matches, or {@code from} when none does.
+	 */
+	int next(int from, Phase phase, String variant, int batchSize) {
+		for (int i = from + 1; i < this.steps.size(); i++) {
+			Step step = this.steps.get(i);
+			if (step.phase() == phase && step.batchSize() == batchSize
+					&& (step.variant().equals(variant) || variant.isEmpty())) {
+				return i;
+			}
+		}
+		return from;
+	}
+
+	/**
+	 * @param step the current step, -1 before the first
+	 * @param fraction how much of it is done, 0 to 1
+	 * @return the share of the expected cost done, 0 to 1
+	 */
+	double done(int step, double fraction) {
+		if (this.total == 0 || step < 0) {
+			return 0;
+		}
+		double done = 0;
+		for (int i = 0; i < step && i < this.steps.size(); i++) {
+			done += this.steps.get(i).cost();
+		}
+		if (step < this.steps.size()) {
+			done += this.steps.get(step).cost() * Math.min(1, Math.max(0, fraction));
+		}
+		return Math.min(1, done / this.total);
+	}
+
+	record Step(Phase phase, String variant, int batchSize, long commands, double cost) {
+
+		String describe(boolean sweep) {
+			String name = this.phase.label();
+			if (this.variant.isEmpty()) {
+				return name;
+			}
+			return name + " " + this.variant + (sweep ? " · batch " + String.format("%,d", this.batchSize) : "");
+		}
+
+	}
+
+}

@@ -1,0 +1,288 @@
+package dev.pipelininglab.web;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.RunResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Results as a table for people and spreadsheets: aligned text in the spirit of
+ * {@code redis-benchmark} (for {@code Accept: text/plain}), CSV and Markdown (exports).
+ * Every format is drawn from the one column list below, so a new figure is one line
+ * there.
+ */
+final class ResultTable {
+
+	/** What every row of a CSV repeats, so a row stands on its own in a spreadsheet. */
+	static final List<Column<RunResult>> CONTEXT = List.of(Column.text("operation", (r) -> r.operation().label()),
+			Column.number("count", RunResult::count, Format.WHOLE), Column.text("topology", RunResult::topology));
+
+	/**
+	 * The figures of each result, in the order shown. A column whose values are all empty
+	 * is left out of text and Markdown tables.
+	 */
+	static final List<Column<RunResult>> FIGURES = List.of(Column.text("variant", RunResult::variant),
+			Column.number("batch", RunResult::batchSize, Format.WHOLE),
+			Column.number("round trips", RunResult::batches, Format.WHOLE),
+			Column.number("elapsed ms", RunResult::elapsedMillis, Format.MILLIS),
+			Column.number("min ms", (r) -> extreme(r.repeatMillis(), false), Format.MILLIS),
+			Column.number("max ms", (r) -> extreme(r.repeatMillis(), true), Format.MILLIS),
+			Column.number("ops/s", RunResult::opsPerSecond, Format.WHOLE),
+			Column.number("speedup", RunResult::speedup, Format.RATIO),
+			Column.number("rtt ms", RunResult::measuredRttMillis, Format.MILLIS),
+			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
+			Column.text("checked", ResultTable::checked));
+
+	private ResultTable() {
+	}
+
+	/**
+	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
+	 * to the loop, and the loop ceiling the measured round trip implies.
+	 */
+	static String text(String title, List<RunResult> rows) {
+		return text(title, shown(FIGURES, rows), rows, summary(rows));
+	}
+
+	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
+	static <T> String text(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
+		List<List<String>> cells = new ArrayList<>();
+		cells.add(columns.stream().map(Column::name).toList());
+		rows.forEach((row) -> cells.add(columns.stream().map((column) -> column.shown(row)).toList()));
+		int[] widths = new int[columns.size()];
+		cells.forEach((line) -> {
+			for (int i = 0; i < widths.length; i++) {
+				widths[i] = Math.max(widths[i], line.get(i).length());
+			}
+		});
+		StringBuilder out = new StringBuilder(title).append("\n\n");
+		for (List<String> line : cells) {
+			List<String> padded = new ArrayList<>();
+			for (int i = 0; i < widths.length; i++) {
+				String cell = line.get(i);
+				String pad = " ".repeat(widths[i] - cell.length());
+				padded.add(columns.get(i).format() == Format.TEXT ? cell + pad : pad + cell);
+			}
+			out.append(String.join("  ", padded).stripTrailing()).append('\n');
+		}
+		if (summary != null) {
+			out.append('\n').append(summary).append('\n');
+		}
+		return out.toString();
+	}
+
+	/** A header line and one line per result, numbers as plain numbers. */
+	static String csv(List<RunResult> rows) {
+		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
+		columns.addAll(FIGURES);
+		return csv(columns, rows);
+	}
+
+	static <T> String csv(List<Column<T>> columns, List<T> rows) {
+		StringBuilder out = new StringBuilder();
+		out.append(columns.stream().map((column) -> csvCell(column.name())).collect(Collectors.joining(",")))
+			.append("\r\n");
+		for (T row : rows) {
+			out.append(columns.stream().map((column) -> csvCell(column.raw(row))).collect(Collectors.joining(",")))
+				.append("\r\n");
+		}
+		return out.toString();
+	}
+
+	/**
+	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
+	 */
+	static String markdown(String title, List<RunResult> rows) {
+		return markdown(title, shown(FIGURES, rows), rows, summary(rows));
+	}
+
+	static <T> String markdown(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
+		StringBuilder out = new StringBuilder("### ").append(title).append("\n\n");
+		out.append(columns.stream().map(Column::name).collect(Collectors.joining(" | ", "| ", " |\n")));
+		out.append(columns.stream()
+			.map((column) -> column.format() == Format.TEXT ? "---" : "---:")
+			.collect(Collectors.joining(" | ", "| ", " |\n")));
+		for (T row : rows) {
+			out.append(columns.stream()
+				.map((column) -> column.shown(row).replace("|", "\\|"))
+				.collect(Collectors.joining(" | ", "| ", " |\n")));
+		}
+		if (summary != null) {
+			out.append('\n').append(summary).append('\n');
+		}
+		return out.toString();
+	}
+
+	static @Nullable String summary(List<RunResult> rows) {
+		if (rows.isEmpty()) {
+			return null;
+		}
+		RunResult fastest = rows.stream()
+			.max((a, b) -> Double.compare(a.opsPerSecond(), b.opsPerSecond()))
+			.orElseThrow();
+		StringBuilder line = new StringBuilder("summary: ");
+		line.append(fastest.operation().label().toUpperCase(Locale.ROOT))
+			.append(' ')
+			.append(fastest.variant())
+			.append(": ")
+			.append(Format.WHOLE.shown(fastest.count()))
+			.append(" commands in ")
+			.append(Format.MILLIS.shown(fastest.elapsedMillis()))
+			.append(" ms, ")
+			.append(Format.WHOLE.shown(fastest.opsPerSecond()))
+			.append(" ops/s");
+		RunResult loop = rows.stream().filter((row) -> row.mode() == Mode.LOOP).findFirst().orElse(null);
+		if (rows.size() > 1 && fastest.speedup() != null) {
+			line.append(", ")
+				.append(Format.RATIO.shown(fastest.speedup()))
+				.append((loop != null) ? " the loop" : " the first variant");
+		}
+		// Without a loop, the median of the runs' RTTs: one PING burst can be far off on
+		// a
+		// busy machine.
+		double rtt = (loop != null) ? loop.measuredRttMillis()
+				: rows.stream()
+					.mapToDouble(RunResult::measuredRttMillis)
+					.sorted()
+					.skip((rows.size() - 1) / 2)
+					.findFirst()
+					.orElse(0);
+		if (rtt > 0) {
+			line.append("; measured RTT ")
+				.append(Format.MILLIS.shown(rtt))
+				.append(" ms, so a loop cannot beat ")
+				.append(Format.WHOLE.shown(1000 / rtt))
+				.append(" ops/s");
+			if (loop != null) {
+				line.append(" (it ran at ").append(Format.WHOLE.shown(loop.opsPerSecond())).append(')');
+			}
+		}
+		return line.toString();
+	}
+
+	/** The columns that have a value in at least one row. */
+	static <T> List<Column<T>> shown(List<Column<T>> columns, Collection<T> rows) {
+		return columns.stream()
+			.filter((column) -> rows.stream().map(column.value()).anyMatch(Objects::nonNull))
+			.toList();
+	}
+
+	private static @Nullable Double extreme(@Nullable List<Double> values, boolean max) {
+		if (values == null || values.isEmpty()) {
+			return null;
+		}
+		return max ? values.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
+				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+	}
+
+	private static @Nullable String checked(RunResult r) {
+		if (r.verified() != null) {
+			return Format.WHOLE.shown(r.verified()) + " verified";
+		}
+		if (r.hits() != null) {
+			return Format.WHOLE.shown(r.hits()) + " hits, " + Format.WHOLE.shown(r.misses()) + " misses";
+		}
+		if (r.popped() != null) {
+			return Format.WHOLE.shown(r.popped()) + " popped, " + Format.WHOLE.shown(r.empty()) + " empty";
+		}
+		if (r.pongs() != null) {
+			return Format.WHOLE.shown(r.pongs()) + " PONG";
+		}
+		if (r.written() != null) {
+			return Format.WHOLE.shown(r.written()) + " written";
+		}
+		return null;
+	}
+
+	private static String csvCell(String value) {
+		if (value.contains(",") || value.contains("\"") || value.contains("\n")) {
+			return '"' + value.replace("\"", "\"\"") + '"';
+		}
+		return value;
+	}
+
+	enum Format {
+
+		TEXT, WHOLE, MILLIS, RATIO;
+
+		/** For people: grouped digits, sensible precision. */
+		String shown(@Nullable Object value) {
+			if (value == null) {
+				return "";
+			}
+			return switch (this) {
+				case TEXT -> value.toString();
+				case WHOLE -> String.format(Locale.ROOT, "%,d", Math.round(((Number) value).doubleValue()));
+				case MILLIS -> millis(((Number) value).doubleValue());
+				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
+			};
+		}
+
+		/** For machines: plain numbers, as measured. */
+		String raw(@Nullable Object value) {
+			if (value == null) {
+				return "";
+			}
+			if (this == RATIO) {
+				return significant(((Number) value).doubleValue(), 3);
+			}
+			return value.toString();
+		}
+
+		private static String millis(double value) {
+			// Three significant digits below 100 ms, whole milliseconds above: what the
+			// clock and the noise of a shared machine support.
+			if (value >= 100) {
+				return String.format(Locale.ROOT, "%,.1f", value);
+			}
+			return significant(value, 3);
+		}
+
+	}
+
+	/**
+	 * {@code 45.4545} to {@code 45.5}, {@code 1.0} to {@code 1}, {@code 0.08412} to
+	 * {@code 0.0841}.
+	 */
+	static String significant(double value, int digits) {
+		if (value == 0 || !Double.isFinite(value)) {
+			return (value == 0) ? "0" : Double.toString(value);
+		}
+		return new BigDecimal(value).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
+	}
+
+	/**
+	 * @param name header in every format
+	 * @param value the figure of one result, or null where it does not apply
+	 * @param format how it is written
+	 */
+	record Column<T>(String name, Function<T, @Nullable Object> value, Format format) {
+
+		static <T> Column<T> text(String name, Function<T, @Nullable Object> value) {
+			return new Column<>(name, value, Format.TEXT);
+		}
+
+		static <T> Column<T> number(String name, Function<T, @Nullable Object> value, Format format) {
+			return new Column<>(name, value, format);
+		}
+
+		String shown(T row) {
+			return this.format.shown(this.value.apply(row));
+		}
+
+		String raw(T row) {
+			return this.format.raw(this.value.apply(row));
+		}
+
+	}
+
+}

@@ -1,0 +1,137 @@
+package dev.pipelininglab.web;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.Sweep;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpInputMessage;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.AbstractHttpMessageConverter;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+
+/**
+ * Writes results, comparisons, sweeps, run records, two-run comparisons and problems as
+ * {@code text/plain} (an aligned table with a summary line, for a terminal),
+ * {@code text/csv} and {@code text/markdown}, all through {@link ResultTable}. JSON stays
+ * the default: this converter comes after Jackson, so it only answers when asked by
+ * {@code Accept}.
+ */
+final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
+
+	static final MediaType CSV = new MediaType("text", "csv", StandardCharsets.UTF_8);
+
+	static final MediaType MARKDOWN = new MediaType("text", "markdown", StandardCharsets.UTF_8);
+
+	static final MediaType TEXT = new MediaType("text", "plain", StandardCharsets.UTF_8);
+
+	ResultTextConverter() {
+		super(StandardCharsets.UTF_8, TEXT, CSV, MARKDOWN);
+	}
+
+	@Override
+	protected boolean supports(Class<?> clazz) {
+		return RunResult.class.isAssignableFrom(clazz) || Comparison.class.isAssignableFrom(clazz)
+				|| Sweep.class.isAssignableFrom(clazz) || RunRecord.class.isAssignableFrom(clazz)
+				|| RunPair.class.isAssignableFrom(clazz) || ProblemDetail.class.isAssignableFrom(clazz);
+	}
+
+	@Override
+	protected boolean canRead(@Nullable MediaType mediaType) {
+		return false;
+	}
+
+	@Override
+	protected Object readInternal(Class<?> clazz, HttpInputMessage input) {
+		throw new HttpMessageNotReadableException("Tables are written, not read", input);
+	}
+
+	@Override
+	protected void writeInternal(Object value, HttpOutputMessage output) throws IOException {
+		MediaType type = output.getHeaders().getContentType();
+		String format = (type != null) ? type.getSubtype() : "plain";
+		output.getBody().write(render(value, format).getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * @param format {@code plain}, {@code csv} or {@code markdown}
+	 */
+	static String render(Object value, String format) {
+		if (value instanceof ProblemDetail problem) {
+			String line = problem.getStatus() + " " + problem.getTitle() + ": " + problem.getDetail();
+			return format.equals("csv") ? "status,title,detail\r\n" + problem.getStatus() + ","
+					+ quote(problem.getTitle()) + "," + quote(problem.getDetail()) + "\r\n" : line + "\n";
+		}
+		if (value instanceof RunPair pair) {
+			return pair.render(format);
+		}
+		List<RunResult> rows;
+		String title;
+		String extra = "";
+		if (value instanceof RunResult result) {
+			rows = List.of(result);
+			title = result.operation().label().toUpperCase(Locale.ROOT) + " " + result.variant() + ", "
+					+ ResultTable.Format.WHOLE.shown(result.count()) + " commands on " + result.topology();
+		}
+		else if (value instanceof Comparison comparison) {
+			rows = comparison.results();
+			title = "compare " + label(comparison.operation().label(), comparison.count(), comparison.topology());
+			extra = skipped(comparison.skipped());
+		}
+		else if (value instanceof Sweep sweep) {
+			rows = sweep.results();
+			title = "sweep " + label(sweep.operation().label(), sweep.count(), sweep.topology());
+		}
+		else {
+			RunRecord record = (RunRecord) value;
+			rows = (record.results() != null) ? record.results() : List.of();
+			title = title(record);
+			extra = skipped(record.skipped());
+			if (record.problem() != null) {
+				extra += record.problem().title() + ": " + record.problem().detail() + "\n";
+			}
+		}
+		return switch (format) {
+			case "csv" -> ResultTable.csv(rows);
+			case "markdown" -> ResultTable.markdown(title, rows) + extra;
+			default -> ResultTable.text(title, rows) + extra;
+		};
+	}
+
+	/** The one line that names a run: what, how many, where, and how it ended. */
+	static String title(RunRecord record) {
+		RunRecord.Request request = record.request();
+		String what = (request.mode() != null) ? request.operation().toUpperCase(Locale.ROOT) + " " + request.mode()
+				: record.kind().label() + " " + request.operation().toUpperCase(Locale.ROOT);
+		return what + ", " + ResultTable.Format.WHOLE.shown(request.count()) + " commands · " + record.status()
+				+ " · run " + record.id() + ((record.finishedAt() != null) ? " · " + record.finishedAt() : "");
+	}
+
+	private static String label(String operation, long count, String topology) {
+		return operation.toUpperCase(Locale.ROOT) + ", " + ResultTable.Format.WHOLE.shown(count) + " commands on "
+				+ topology;
+	}
+
+	private static String skipped(@Nullable List<Comparison.Skipped> skipped) {
+		if (skipped == null || skipped.isEmpty()) {
+			return "";
+		}
+		StringBuilder out = new StringBuilder();
+		skipped.forEach((
+				skip) -> out.append("skipped ").append(skip.variant()).append(": ").append(skip.reason()).append('\n'));
+		return out.toString();
+	}
+
+	private static String quote(@Nullable String value) {
+		return (value == null) ? "" : '"' + value.replace("\"", "\"\"") + '"';
+	}
+
+}

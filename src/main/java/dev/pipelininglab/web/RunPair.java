@@ -1,0 +1,95 @@
+package dev.pipelininglab.web;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.run.RunResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code GET /runs/compare?a=..&b=..}: two finished runs side by side, each figure of B
+ * as a ratio of A's, matched by variant and batch size. What one does with a benchmark
+ * before and after a change of setting.
+ *
+ * @param a the first run, as its one-line title
+ * @param b the second run
+ * @param rows one per variant and batch size found in either run
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record RunPair(Side a, Side b, List<Row> rows) {
+
+	static final List<ResultTable.Column<Row>> COLUMNS = List.of(ResultTable.Column.text("variant", Row::variant),
+			ResultTable.Column.number("batch", Row::batchSize, ResultTable.Format.WHOLE),
+			ResultTable.Column.number("A ops/s", Row::aOpsPerSecond, ResultTable.Format.WHOLE),
+			ResultTable.Column.number("B ops/s", Row::bOpsPerSecond, ResultTable.Format.WHOLE),
+			ResultTable.Column.number("B/A ops/s", Row::opsRatio, ResultTable.Format.RATIO),
+			ResultTable.Column.number("A ms", Row::aElapsedMillis, ResultTable.Format.MILLIS),
+			ResultTable.Column.number("B ms", Row::bElapsedMillis, ResultTable.Format.MILLIS),
+			ResultTable.Column.number("B/A ms", Row::elapsedRatio, ResultTable.Format.RATIO));
+
+	/**
+	 * @param id the run's id
+	 * @param title what it ran, how it ended
+	 * @param request what was asked, defaults filled in
+	 */
+	record Side(String id, String title, RunRecord.Request request) {
+	}
+
+	/**
+	 * @param opsRatio B's ops/s divided by A's: above 1, B is faster
+	 * @param elapsedRatio B's elapsed time divided by A's
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	record Row(String variant, int batchSize, @Nullable Double aOpsPerSecond, @Nullable Double bOpsPerSecond,
+			@Nullable Double opsRatio, @Nullable Double aElapsedMillis, @Nullable Double bElapsedMillis,
+			@Nullable Double elapsedRatio) {
+	}
+
+	static RunPair of(RunRecord a, RunRecord b) {
+		List<RunResult> left = Objects.requireNonNullElse(a.results(), List.of());
+		List<RunResult> right = Objects.requireNonNullElse(b.results(), List.of());
+		List<Row> rows = new ArrayList<>();
+		for (RunResult one : left) {
+			RunResult other = right.stream().filter((candidate) -> sameFigure(one, candidate)).findFirst().orElse(null);
+			rows.add(row(one, other));
+		}
+		for (RunResult other : right) {
+			if (left.stream().noneMatch((one) -> sameFigure(one, other))) {
+				rows.add(row(null, other));
+			}
+		}
+		return new RunPair(side(a), side(b), rows);
+	}
+
+	private static boolean sameFigure(RunResult one, RunResult other) {
+		return one.variant().equals(other.variant()) && one.batchSize() == other.batchSize();
+	}
+
+	private static Row row(@Nullable RunResult a, @Nullable RunResult b) {
+		RunResult named = (a != null) ? a : Objects.requireNonNull(b);
+		Double opsRatio = (a != null && b != null && a.opsPerSecond() > 0)
+				? Double.valueOf(ResultTable.significant(b.opsPerSecond() / a.opsPerSecond(), 3)) : null;
+		Double elapsedRatio = (a != null && b != null && a.elapsedMillis() > 0)
+				? Double.valueOf(ResultTable.significant(b.elapsedMillis() / a.elapsedMillis(), 3)) : null;
+		return new Row(named.variant(), named.batchSize(), (a != null) ? a.opsPerSecond() : null,
+				(b != null) ? b.opsPerSecond() : null, opsRatio, (a != null) ? a.elapsedMillis() : null,
+				(b != null) ? b.elapsedMillis() : null, elapsedRatio);
+	}
+
+	private static Side side(RunRecord record) {
+		return new Side(record.id(), ResultTextConverter.title(record), record.request());
+	}
+
+	String render(String format) {
+		String title = "A: " + this.a.title() + "\nB: " + this.b.title();
+		return switch (format) {
+			case "csv" -> ResultTable.csv(COLUMNS, this.rows);
+			case "markdown" -> ResultTable.markdown(title, COLUMNS, this.rows, null);
+			default -> ResultTable.text(title, COLUMNS, this.rows, null);
+		};
+	}
+
+}

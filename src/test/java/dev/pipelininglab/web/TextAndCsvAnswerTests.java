@@ -1,0 +1,169 @@
+package dev.pipelininglab.web;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.job.RunJobs;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The terminal's answers over real HTTP: {@code Accept: text/plain} gives an aligned
+ * table with a summary line, {@code text/csv} a CSV, JSON stays the default; finished
+ * runs download as JSON, CSV, Markdown and text; two runs side by side with ratios.
+ */
+class TextAndCsvAnswerTests extends AppOnTestRedis {
+
+	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	@Autowired
+	RunJobs jobs;
+
+	@BeforeEach
+	void startEmpty() {
+		flushRedis();
+	}
+
+	@AfterEach
+	void noJobLeftRunning() {
+		await().atMost(Duration.ofSeconds(60)).until(() -> this.jobs.active() == 0);
+	}
+
+	@Test
+	void compareAnswersAnAlignedTableWithASummaryLineForTextPlain() throws Exception {
+		HttpResponse<String> text = get("/compare/set/3000?variants=loop,pipelined,multi-key&batchSize=500&repeat=3",
+				"text/plain");
+		assertThat(text.statusCode()).isEqualTo(200);
+		assertThat(text.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
+		List<String> lines = text.body().lines().toList();
+		System.out.println("[text] " + text.body());
+		assertThat(lines.get(0)).isEqualTo("compare SET, 3,000 commands on standalone");
+		String header = lines.get(2);
+		assertThat(header).startsWith("variant").contains("ops/s", "speedup", "min ms", "max ms", "rtt ms");
+		List<String> rows = lines.subList(3, 6);
+		assertThat(rows).extracting((line) -> line.split(" +")[0])
+			.containsExactly("loop", "pipelined-buffered-500", "multi-key");
+		// Aligned: every row as long as the header, numbers ending in the same column.
+		assertThat(rows).allSatisfy((line) -> assertThat(line.length())
+			.isEqualTo(header.stripTrailing().length() - "checked".length() + "3,000 verified".length()));
+		assertThat(rows.get(0)).contains(" 1x ");
+		assertThat(rows.get(1)).containsPattern(" \\d+(\\.\\d{1,2})?x ");
+		assertThat(lines).anySatisfy((line) -> assertThat(line).startsWith("summary: SET ")
+			.contains("commands in", "ops/s", "measured RTT", "a loop cannot beat"));
+		assertThat(text.body()).doesNotContain("{", "\"");
+	}
+
+	@Test
+	void csvHasOneHeaderAndOneLinePerResultAndJsonStaysTheDefault() throws Exception {
+		HttpResponse<String> csv = get("/sweep/get/2000?batchSizes=1,10,100", "text/csv");
+		assertThat(csv.statusCode()).isEqualTo(200);
+		assertThat(csv.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/csv");
+		List<String> lines = csv.body().lines().toList();
+		assertThat(lines).hasSize(4);
+		List<String> header = List.of(lines.get(0).split(","));
+		assertThat(header).startsWith("operation", "count", "topology", "variant", "batch")
+			.contains("ops/s", "elapsed ms");
+		// Cells holding a comma are quoted.
+		assertThat(lines.subList(1, 4)).allSatisfy(
+				(line) -> assertThat(line.split(",(?=(?:[^\"]*\"[^\"]*\")*[^\"]*$)", -1)).hasSize(header.size()));
+		assertThat(lines.get(1)).startsWith("get,2000,standalone,pipelined-");
+		assertThat(lines.subList(1, 4)).extracting((line) -> line.split(",")[4]).containsExactly("1", "10", "100");
+
+		HttpResponse<String> single = get("/pipeping/100", "text/csv");
+		assertThat(single.body().lines()).hasSize(2);
+		HttpResponse<String> plain = get("/pipeping/100", "text/plain");
+		assertThat(plain.body()).startsWith("PING pipelined-buffered-500, 100 commands on standalone");
+
+		for (String accept : new String[] { null, "*/*", "application/json" }) {
+			HttpResponse<String> json = get("/pipeping/100", accept);
+			assertThat(json.headers().firstValue("Content-Type").orElseThrow()).as(accept)
+				.startsWith("application/json");
+			assertThat(JsonPath.parse(json.body()).read("$.pongs", Long.class)).isEqualTo(100);
+		}
+		// Problems read as text too.
+		HttpResponse<String> bad = get("/pipeset/0", "text/plain");
+		assertThat(bad.statusCode()).isEqualTo(400);
+		assertThat(bad.body()).startsWith("400 ").contains("count");
+	}
+
+	@Test
+	void finishedRunsDownloadInEveryFormatAndTwoRunsCompareWithRatios() throws Exception {
+		String a = runToTheEnd("""
+				{"kind": "compare", "operation": "set", "count": 2000, "batchSize": 100,
+				 "variants": ["loop", "pipelined"]}""");
+		String b = runToTheEnd("""
+				{"kind": "compare", "operation": "set", "count": 2000, "batchSize": 1000,
+				 "variants": ["loop", "pipelined", "multi-key"]}""");
+
+		HttpResponse<String> csv = get("/runs/" + a + "/report.csv", null);
+		assertThat(csv.statusCode()).isEqualTo(200);
+		assertThat(csv.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/csv");
+		assertThat(csv.headers().firstValue("Content-Disposition").orElseThrow())
+			.isEqualTo("attachment; filename=\"pipelining-lab-compare-set-2000-" + a.substring(0, 8) + ".csv\"");
+		assertThat(csv.body().lines()).hasSize(3);
+		HttpResponse<String> markdown = get("/runs/" + a + "/report.md", null);
+		assertThat(markdown.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/markdown");
+		assertThat(markdown.body()).startsWith("### compare SET, 2,000 commands · DONE · run " + a)
+			.contains("| variant | batch |", "| --- | ---: |", "| loop | 1 |", "summary: ");
+		HttpResponse<String> json = get("/runs/" + a + "/report.json", null);
+		assertThat(JsonPath.parse(json.body()).read("$.results.length()", Integer.class)).isEqualTo(2);
+		assertThat(get("/runs/" + a + "/report.exe", null).statusCode()).isEqualTo(400);
+		assertThat(get("/runs/" + a, "text/plain").body()).contains("summary: SET ");
+
+		HttpResponse<String> pair = get("/runs/compare?a=" + a + "&b=" + b, null);
+		assertThat(pair.statusCode()).isEqualTo(200);
+		DocumentContext doc = JsonPath.parse(pair.body());
+		assertThat(doc.read("$.a.id", String.class)).isEqualTo(a);
+		assertThat(doc.read("$.rows[*].variant", List.class)).containsExactly("loop", "pipelined-buffered-500",
+				"pipelined-buffered-500", "multi-key");
+		double aLoop = doc.read("$.rows[0].aOpsPerSecond", Double.class);
+		double bLoop = doc.read("$.rows[0].bOpsPerSecond", Double.class);
+		assertThat(doc.read("$.rows[0].opsRatio", Double.class)).isCloseTo(bLoop / aLoop,
+				org.assertj.core.data.Percentage.withPercentage(0.5));
+		// Batch sizes differ, so the pipelined rows do not pair: each side alone, no
+		// ratio.
+		assertThat(doc.read("$.rows[1]", java.util.Map.class)).containsKey("aOpsPerSecond")
+			.doesNotContainKeys("bOpsPerSecond", "opsRatio");
+		HttpResponse<String> pairText = get("/runs/compare?a=" + a + "&b=" + b, "text/plain");
+		assertThat(pairText.body()).startsWith("A: compare SET").contains("\nB: compare SET", "B/A ops/s");
+		assertThat(get("/runs/compare?a=" + a + "&b=5e2c1d55-0000-4000-8000-00000000ffff", null).statusCode())
+			.isEqualTo(404);
+		assertThat(get("/runs/compare?a=" + a, null).statusCode()).isEqualTo(400);
+	}
+
+	private String runToTheEnd(String body) throws Exception {
+		HttpResponse<String> started = this.http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/runs"))
+			.header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(body))
+			.build(), HttpResponse.BodyHandlers.ofString());
+		assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+		String id = JsonPath.parse(started.body()).read("$.id", String.class);
+		await().atMost(Duration.ofSeconds(60))
+			.until(() -> JsonPath.parse(get("/runs/" + id, null).body()).read("$.status", String.class),
+					"DONE"::equals);
+		return id;
+	}
+
+	private HttpResponse<String> get(String path, String accept) throws IOException, InterruptedException {
+		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
+			.timeout(Duration.ofSeconds(60));
+		if (accept != null) {
+			request.header("Accept", accept);
+		}
+		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+}

@@ -1,0 +1,160 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.reliability.StopWithTheApp;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Redis killed in the middle of a run started from the page, and restarted empty after a
+ * while: the page ends the run with its reason (the record lived only in the Redis that
+ * died; the instance that ran it still knows), says Redis is unreachable instead of
+ * showing an empty history, and once Redis is back the next run works at once rather than
+ * after Lettuce's reconnect back-off.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
+		properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=5s" })
+@DirtiesContext
+class WebPageRedisLossBrowserTests {
+
+	/** Long enough for Lettuce's default back-off to have grown past 10 s. */
+	private static final Duration DOWN_FOR = Duration.ofSeconds(20);
+
+	/**
+	 * With Lettuce's default back-off, connections would only retry up to 16 s after
+	 * Redis is back; with the lab's 1 s cap, runs work within a few seconds on a busy
+	 * machine.
+	 */
+	private static final Duration RECOVERY = Duration.ofSeconds(6);
+
+	static StandaloneRedis redis;
+
+	static RedisServerProcess restarted;
+
+	private static HeadlessChromium chromium;
+
+	@LocalServerPort
+	int port;
+
+	@DynamicPropertySource
+	static void ownRedis(DynamicPropertyRegistry registry) {
+		redis = RedisTestServers.newStandalone();
+		redis.addTo(registry);
+	}
+
+	@BeforeAll
+	static void startBrowser() throws Exception {
+		chromium = HeadlessChromium.start(1280, 1600);
+	}
+
+	@AfterAll
+	static void stopBrowser() throws Exception {
+		if (chromium != null) {
+			chromium.close();
+		}
+	}
+
+	@BeforeEach
+	void browserPresent() {
+		HeadlessChromium.assumeAvailable();
+	}
+
+	@Test
+	void runWhoseRedisIsKilledEndsOnThePageWithItsReasonAndRunWorksOnceRedisIsBack() throws Exception {
+		chromium.driver.get("http://127.0.0.1:" + this.port + "/");
+		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.text("topology").startsWith("Set up for standalone"));
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.setField("count", "10000000");
+		chromium.setField("batchSize", "1000");
+		chromium.driver.findElement(By.id("run-button")).click();
+		chromium.waitFor(Duration.ofSeconds(60), () -> chromium.text("status").contains("timing "));
+
+		redis.process().kill();
+		long killed = System.nanoTime();
+		String end = chromium.waitForEnd(Duration.ofSeconds(20));
+		Duration endedAfter = Duration.ofNanos(System.nanoTime() - killed);
+		System.out.printf("[browser] Redis killed: the page showed %s after %d ms: %s | %s%n", end,
+				endedAfter.toMillis(), chromium.text("status"), chromium.text("problem"));
+		assertThat(end).isIn("FAILED", "LOST");
+		assertThat(chromium.text("problem")).containsIgnoringCase("redis");
+		assertThat(chromium.driver.findElement(By.id("run-button")).isEnabled()).isTrue();
+		chromium.waitFor(Duration.ofSeconds(10), () -> chromium.driver.findElement(By.id("banner")).isDisplayed());
+		assertThat(chromium.text("banner")).contains("Redis is unreachable");
+		// The run this instance ran is still listed, from its memory.
+		assertThat(chromium.tableRows("#history")).anySatisfy((row) -> assertThat(row).contains("FAILED"));
+
+		// A reload while Redis is down says so too, rather than showing an empty history.
+		chromium.driver.navigate().refresh();
+		chromium.waitFor(Duration.ofSeconds(10), () -> chromium.driver.findElement(By.id("banner")).isDisplayed());
+
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.setField("count", "20000");
+		Thread.sleep(Math.max(0, DOWN_FOR.toMillis() - Duration.ofNanos(System.nanoTime() - killed).toMillis()));
+		restarted = RedisServerProcess.start(RedisTestServers.binary(), redis.port(), redis.process().workDir());
+		long back = System.nanoTime();
+		int refused = 0;
+		String status;
+		while (true) {
+			chromium.driver.findElement(By.id("run-button")).click();
+			chromium.waitFor(Duration.ofSeconds(10), () -> chromium.driver.findElement(By.id("problem")).isDisplayed()
+					|| !"IDLE".equals(chromium.driver.findElement(By.id("status")).getDomAttribute("data-status")));
+			if (chromium.driver.findElement(By.id("problem")).isDisplayed()) {
+				refused++;
+				assertThat(Duration.ofNanos(System.nanoTime() - back))
+					.as("runs refused for too long: %s", chromium.text("problem"))
+					.isLessThan(Duration.ofSeconds(8));
+				Thread.sleep(200);
+				continue;
+			}
+			status = chromium.waitForEnd(Duration.ofSeconds(30));
+			if (!"DONE".equals(status) && Duration.ofNanos(System.nanoTime() - back).compareTo(RECOVERY) < 0) {
+				// A pooled connection that has not reconnected yet rejects commands at
+				// once; each reconnects within lab's capped back-off.
+				refused++;
+				continue;
+			}
+			break;
+		}
+		assertThat(status).isEqualTo("DONE");
+		System.out.printf("[browser] %d runs refused after Redis came back%n", refused);
+		Duration recovered = Duration.ofNanos(System.nanoTime() - back);
+		System.out.printf("[browser] Redis back after %d s down: a run from the page was DONE %d ms later%n",
+				DOWN_FOR.toSeconds(), recovered.toMillis());
+		assertThat(recovered).isLessThan(RECOVERY.plusSeconds(5));
+		chromium.waitFor(Duration.ofSeconds(10), () -> !chromium.driver.findElement(By.id("banner")).isDisplayed());
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class OwnRedisLifecycle {
+
+		@Bean
+		StopWithTheApp stopOwnRedis() {
+			return new StopWithTheApp(() -> {
+				redis.process().kill();
+				if (restarted != null) {
+					restarted.stop();
+				}
+			});
+		}
+
+	}
+
+}
