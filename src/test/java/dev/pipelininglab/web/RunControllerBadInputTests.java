@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.redis.ClientSettings;
+import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
@@ -46,6 +48,12 @@ class RunControllerBadInputTests {
 
 	@MockitoBean
 	RunService runs;
+
+	@MockitoBean
+	RedisDiagnosis diagnosis;
+
+	@MockitoBean
+	ClientSettings settings;
 
 	@MockitoBean
 	KeyCleaner cleaner;

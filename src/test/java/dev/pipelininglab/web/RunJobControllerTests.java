@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.job.RunEvents;
@@ -72,6 +73,9 @@ class RunJobControllerTests {
 
 	@MockitoBean
 	RunService runs;
+
+	@MockitoBean
+	RedisDiagnosis diagnosis;
 
 	@Test
 	void startingARunAnswers202WithTheLocationOfItsRecord() throws Exception {

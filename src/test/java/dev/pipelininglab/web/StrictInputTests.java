@@ -2,6 +2,7 @@ package dev.pipelininglab.web;
 
 import java.util.List;
 
+import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunJobs;
@@ -54,6 +55,9 @@ class StrictInputTests {
 
 	@MockitoBean
 	RunService runs;
+
+	@MockitoBean
+	RedisDiagnosis diagnosis;
 
 	@MockitoBean
 	KeyCleaner cleaner;
