@@ -49,9 +49,12 @@ class ClusterBatchWritingTests {
 	@Test
 	void everyBufferingPolicyWritesAndReadsEveryKeyOnItsMaster() throws Exception {
 		for (String policy : List.of("buffered-500", "flush-on-close", "buffered-7", "flush-each-command")) {
+			// Flush-each-command hands each command over on its own, so the answer names
+			// no way of writing.
 			this.mvc.perform(get("/pipeset/30000?batchSize=10000&sample=0&flushPolicy=" + policy))
 				.andExpect(status().isOk())
-				.andExpect(jsonPath("$.writes").value("per-flush"))
+				.andExpect(policy.equals("flush-each-command") ? jsonPath("$.writes").doesNotExist()
+						: jsonPath("$.writes").value("per-flush"))
 				.andExpect(jsonPath("$.written").value(30000))
 				.andExpect(jsonPath("$.verified").value(30000));
 			String body = this.mvc.perform(get("/pipeget/30000?batchSize=10000&sample=3&flushPolicy=" + policy))
