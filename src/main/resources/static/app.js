@@ -341,6 +341,9 @@
   }
 
   // One column list for the results table; each cell also carries its header for the narrow (card) layout.
+  // The latency table's headers, for the labelled cards it becomes on a narrow screen.
+  const LATENCY_LABELS = Array.from(document.querySelectorAll('#latency-table thead th'), (th) => th.textContent);
+
   const COLUMNS = [
     { label: 'Variant', value: (r) => label(r) },
     { label: 'Batch size', value: (r) => num(r.batchSize), numeric: true },
@@ -397,7 +400,7 @@
       label(result), result.latency.per, num(result.latency.samples), ms(result.latency.p50), ms(result.latency.p90),
       ms(result.latency.p99), ms(result.latency.p999), ms(result.latency.max),
       result.payload ? decimal.format(result.payload.bytesPerSecond / 1e6) : '',
-    ], [false, false, true, true, true, true, true, true, true])));
+    ], [false, false, true, true, true, true, true, true, true], LATENCY_LABELS)));
     const canvas = document.getElementById('latency-chart');
     if (latencyChart) {
       latencyChart.destroy();

@@ -29,7 +29,7 @@ import org.springframework.stereotype.Component;
  * Whether the lab can write right now, and if not, what is missing: the one answer the
  * health contributor and the 503 problems share.
  * <ul>
- * <li>Standalone and sentinel: a write (DEL of a probe key under the prefix) on the
+ * <li>Standalone and sentinel: a write (UNLINK of a probe key under the prefix) on the
  * connections runs use, so it goes where their writes go. A reply at all is the proof; an
  * error (not connected, READONLY from a demoted master) is the failure. On sentinel the
  * sentinels are asked too, which master they name, so the answer says which address is
@@ -176,8 +176,8 @@ public class RedisDiagnosis {
 	}
 
 	/**
-	 * A DEL of the probe key, routed to the master like every write, and harmless (the
-	 * key is the lab's own and never holds data). On sentinel it goes through the
+	 * An UNLINK of the probe key, routed to the master like every write, and harmless
+	 * (the key is the lab's own and never holds data). On sentinel it goes through the
 	 * connections runs use by default, since each connection factory follows a failover
 	 * on its own, seconds apart; elsewhere through the app's own factory, whose
 	 * connection is warm (the route's first connection can take longer than the health
@@ -187,7 +187,7 @@ public class RedisDiagnosis {
 		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
 				? this.connections.primary().lettuce() : this.factory;
 		try (RedisConnection connection = writer.getConnection()) {
-			connection.keyCommands().del(this.probeKey);
+			connection.keyCommands().unlink(this.probeKey);
 			return true;
 		}
 		catch (RuntimeException ex) {

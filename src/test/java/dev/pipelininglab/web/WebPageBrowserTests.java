@@ -81,10 +81,10 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(rows).extracting((row) -> row.get(0))
 			.containsExactly("loop", "pipelined-flush-on-close", "multi-key", "async");
 		assertThat(headers()).containsExactly("Variant", "Batch size", "Round trips", "Elapsed ms", "ops/s", "Speedup",
-				"RTT ms", "Checked");
+				"RTT ms", "Server reads/cmd", "Server CPU µs/cmd", "Checked");
 		assertThat(rows.get(0).get(5)).isEqualTo("1×");
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(5)).matches("[0-9.,]+×"));
-		assertThat(rows).allSatisfy((row) -> assertThat(row.get(7)).isEqualTo("30,000 verified"));
+		assertThat(rows).allSatisfy((row) -> assertThat(row.get(9)).isEqualTo("30,000 verified"));
 		assertThat(chromium.text("context")).contains("Measured round trip", "a loop cannot beat", "Redis ");
 
 		assertThat(chart("type")).isEqualTo("bar");
@@ -235,7 +235,8 @@ class WebPageBrowserTests extends AppOnTestRedis {
 			.isLessThanOrEqualTo(((Number) measured.get("viewport")).longValue());
 		assertThat(((Number) measured.get("cellsOutside")).longValue()).isZero();
 		assertThat(measured.get("labels").toString().split("\\|")).containsExactly("Variant", "Batch size",
-				"Round trips", "Elapsed ms", "Min–max ms", "ops/s", "Speedup", "RTT ms", "Checked");
+				"Round trips", "Elapsed ms", "Min–max ms", "ops/s", "Speedup", "RTT ms", "Server reads/cmd",
+				"Server CPU µs/cmd", "Checked");
 		scrollTo("results");
 		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-390px.png"));
 	}
