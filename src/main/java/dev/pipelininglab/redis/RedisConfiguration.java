@@ -6,10 +6,12 @@ import java.util.concurrent.TimeUnit;
 import dev.pipelininglab.LabProperties;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -107,5 +109,28 @@ class RedisConfiguration {
 
 		};
 	}
+
+	/**
+	 * Lettuce's own {@code shutdown()} (which Spring Boot calls) stops its I/O threads
+	 * with no quiet period, while its task threads still run what they had queued: a
+	 * reconnect, a topology refresh or a handshake timeout of a Redis that was down or
+	 * stalled. Those then reach terminated event loops and Netty logs "Event loop shut
+	 * down?" at ERROR. A quiet period keeps the event loops taking such work until none
+	 * has come for {@link #RESOURCES_QUIET_MILLIS}.
+	 */
+	@Bean
+	static DestructionAwareBeanPostProcessor clientResourcesQuietShutdown() {
+		return (bean, beanName) -> {
+			if (bean instanceof ClientResources resources) {
+				resources.shutdown(RESOURCES_QUIET_MILLIS, RESOURCES_SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS)
+					.awaitUninterruptibly(RESOURCES_SHUTDOWN_MILLIS + RESOURCES_QUIET_MILLIS);
+			}
+		};
+	}
+
+	static final long RESOURCES_QUIET_MILLIS = 200;
+
+	/** Lettuce's own default. */
+	static final long RESOURCES_SHUTDOWN_MILLIS = 2_000;
 
 }

@@ -265,6 +265,7 @@ public class RunService {
 			ServerConnections.Usage usage = null;
 			long counterBefore = 0;
 			ServerStats[] passServer = new ServerStats[spec.repeat()];
+			long[] pausedNanos = new long[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
 					prepare(spec, keys, observer, variant);
@@ -277,8 +278,15 @@ public class RunService {
 				observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.itemsPerPass());
 				// Outside the timed region, as close to it as can be.
 				ServerCounters.Snapshot before = this.server.snapshot();
-				Clients.Outcome outcome = Clients.run(spec, roundTrip, per(spec, runner),
-						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+				PauseWatch watch = PauseWatch.start();
+				Clients.Outcome outcome;
+				try {
+					outcome = Clients.run(spec, roundTrip, per(spec, runner),
+							(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+				}
+				finally {
+					pausedNanos[repeat] = watch.stop();
+				}
 				ServerCounters.Snapshot after = this.server.snapshot();
 				if (outcome.failure() != null) {
 					batchesDone = outcome.batches();
@@ -296,8 +304,8 @@ public class RunService {
 				.contains(spec.operation())) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
-			return result(spec, keys, runner, route, outcomes, passNanos, passServer[medianIndex(passNanos)], rttMillis,
-					nodeRttMillis, usage, counterBefore, observer);
+			return result(spec, keys, runner, route, outcomes, passNanos, pausedNanos,
+					passServer[medianIndex(passNanos)], rttMillis, nodeRttMillis, usage, counterBefore, observer);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -472,7 +480,7 @@ public class RunService {
 	}
 
 	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
-			long[] passNanos, @Nullable ServerStats server, double rttMillis,
+			long[] passNanos, long[] pausedNanos, @Nullable ServerStats server, double rttMillis,
 			@Nullable Map<String, Double> nodeRttMillis, ServerConnections.@Nullable Usage usage, long counterBefore,
 			RunObserver observer) {
 		long count = spec.count();
@@ -543,7 +551,7 @@ public class RunService {
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
 		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null,
-				shrunkNote(spec, perRoundTrip), nothingFound(spec.operation(), tally));
+				shrunkNote(spec, perRoundTrip), nothingFound(spec.operation(), tally), pauses(pausedNanos));
 		return new RunResult(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1), spec.repeat(),
@@ -650,6 +658,23 @@ public class RunService {
 	 */
 	private static int setupBatch(RunSpec spec) {
 		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
+	}
+
+	/**
+	 * Pauses of this process inside timed passes: their time is in the figures, so the
+	 * answer says so rather than passing it off as the client's or Redis's.
+	 */
+	private static @Nullable String pauses(long[] pausedNanos) {
+		List<String> passes = new ArrayList<>();
+		for (int i = 0; i < pausedNanos.length; i++) {
+			if (pausedNanos[i] > 0) {
+				passes.add(round(pausedNanos[i] / 1e6, 1) + " ms of pass " + (i + 1));
+			}
+		}
+		return passes.isEmpty() ? null
+				: "This process was not running for " + String.join(", ", passes)
+						+ " (a stop-the-world GC, a stopped process or VM, or a machine too busy to schedule it);"
+						+ " the pass times include it, so run again for clean figures.";
 	}
 
 	private String keyOf(Operation operation) {
