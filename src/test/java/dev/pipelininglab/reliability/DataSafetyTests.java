@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -15,12 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
@@ -35,9 +30,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * only keys under the demo prefix. No FLUSHALL, FLUSHDB, KEYS, CONFIG, EVAL of script
  * text, or anything else outside a short allow-list ever reached the server.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
+// A server of this class's own, so MONITOR sees this session's commands and nothing else.
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class DataSafetyTests {
 
 	private static final String OWN = "pipelining-lab:";
@@ -71,26 +67,23 @@ class DataSafetyTests {
 			"/pipeset/10?key=someone-else:key&prefix=someone-else&keyPrefix=x&lab.key-prefix=x",
 			"/pipeget/10?script=redis.call('FLUSHALL')&command=FLUSHALL");
 
-	static StandaloneRedis redis;
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
-
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		// A server of this class's own, so MONITOR sees this session's commands and
-		// nothing else.
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
 
 	@Test
 	void aFullSessionAndCleanupTouchOnlyTheDemoPrefix() throws Exception {
 		RedisClient client = RedisClient.create();
 		try (StatefulRedisConnection<byte[], byte[]> db0 = client.connect(ByteArrayCodec.INSTANCE,
-				RedisURI.create(redis.host(), redis.port()));
+				RedisURI.create(this.redis.host(), this.redis.port()));
 				StatefulRedisConnection<byte[], byte[]> db1 = client.connect(ByteArrayCodec.INSTANCE,
-						RedisURI.builder().withHost(redis.host()).withPort(redis.port()).withDatabase(1).build())) {
+						RedisURI.builder()
+							.withHost(this.redis.host())
+							.withPort(this.redis.port())
+							.withDatabase(1)
+							.build())) {
 			for (String key : FOREIGN) {
 				db0.sync().set(bytes(key), bytes("belongs to someone else"));
 			}
@@ -102,7 +95,7 @@ class DataSafetyTests {
 			byte[] otherDatabase = db1.sync().dump(bytes(OWN + "key:0"));
 
 			int requests = 0;
-			try (Monitor monitor = new Monitor(redis.host(), redis.port(), DataSafetyTests::check)) {
+			try (Monitor monitor = new Monitor(this.redis.host(), this.redis.port(), DataSafetyTests::check)) {
 				for (String uri : SESSION) {
 					assertStatus(this.mvc.perform(get(uri)).andReturn(), uri, 200);
 					requests++;
@@ -196,17 +189,6 @@ class DataSafetyTests {
 
 	private static byte[] bytes(String text) {
 		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

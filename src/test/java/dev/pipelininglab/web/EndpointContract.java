@@ -1,6 +1,7 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.LongStream;
@@ -8,6 +9,8 @@ import java.util.stream.LongStream;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.ReplicaSync;
+import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SpringRedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,6 +21,7 @@ import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.TestContextAnnotationUtils;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,7 +37,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the app at its own servers. The checks read through the app's own template, so with
  * replica reads they first let the replicas catch up, as the app does.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
 @AutoConfigureMockMvc
 abstract class EndpointContract {
 
@@ -49,15 +53,22 @@ abstract class EndpointContract {
 	@Autowired
 	ReplicaSync replicas;
 
-	/** Empties only the test's own servers, so each test starts from nothing. */
-	abstract void flushTestServers();
+	/** The servers of the subclass's {@link SharedRedis} topology. */
+	@Autowired
+	SpringRedis testRedis;
 
 	/** What every answer must name as its topology: standalone, sentinel or cluster. */
-	abstract String topology();
+	String topology() {
+		return TestContextAnnotationUtils.findMergedAnnotation(getClass(), SharedRedis.class)
+			.value()
+			.name()
+			.toLowerCase(Locale.ROOT);
+	}
 
+	/** Empties only the test's own servers, so each test starts from nothing. */
 	@BeforeEach
 	void startEmpty() {
-		flushTestServers();
+		this.testRedis.flushAll();
 	}
 
 	@Test
@@ -93,7 +104,7 @@ abstract class EndpointContract {
 			.andExpect(jsonPath("$.batches").value(200))
 			.andExpect(jsonPath("$.verified").value(200));
 		Set<String> afterLoop = demoKeys();
-		flushTestServers();
+		this.testRedis.flushAll();
 		this.mvc.perform(get("/pipeset/200")).andExpect(status().isOk());
 		assertThat(demoKeys()).isEqualTo(afterLoop).hasSize(200);
 		assertThat(values(0, 200)).isEqualTo(expectedValues(0, 200));
