@@ -6,7 +6,8 @@ import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,8 +17,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,7 +29,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * real standalone Redis; every write is checked on the Redis state, read with a template
  * of the test's own, not only on the answer.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.limits.max-batch-bytes=4194304" })
+@SpringBootTest(properties = "lab.limits.max-batch-bytes=4194304")
+@SharedRedis
 @AutoConfigureMockMvc
 class WorkloadEndpointTests {
 
@@ -45,14 +45,12 @@ class WorkloadEndpointTests {
 	@Autowired
 	KeySpace keys;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
+	@Autowired
+	StandaloneRedis server;
 
 	@BeforeEach
 	void startEmpty() {
-		RedisTestServers.standalone().flushAll();
+		this.server.flushAll();
 	}
 
 	/**
@@ -131,7 +129,7 @@ class WorkloadEndpointTests {
 	void singleRunEndpointsOfTheNewOperationsWriteTheSameAsEachOther() throws Exception {
 		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
 			for (String mode : List.of("pipe", "loop")) {
-				RedisTestServers.standalone().flushAll();
+				this.server.flushAll();
 				this.mvc.perform(get("/" + mode + op + "/250?batchSize=100"))
 					.andExpect(status().isOk())
 					.andExpect(jsonPath("$.operation").value(op))
