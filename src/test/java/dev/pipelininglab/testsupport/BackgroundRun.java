@@ -49,6 +49,17 @@ public final class BackgroundRun {
 		return this;
 	}
 
+	/**
+	 * Does {@code action} to Redis mid-run (kill it, pause it) and waits for the run's
+	 * answer, timed from the action.
+	 */
+	public Answer answerAfter(Runnable action, Duration timeout) {
+		action.run();
+		long start = System.nanoTime();
+		MockHttpServletResponse response = answer(timeout);
+		return new Answer(response, Duration.ofNanos(System.nanoTime() - start));
+	}
+
 	/** The run's answer, failing the test if it takes longer than {@code timeout}. */
 	public MockHttpServletResponse answer(Duration timeout) {
 		try {
@@ -61,6 +72,10 @@ public final class BackgroundRun {
 		catch (ExecutionException | TimeoutException ex) {
 			throw new IllegalStateException("The background run gave no answer", ex);
 		}
+	}
+
+	/** The run's answer and how long after the action it came. */
+	public record Answer(MockHttpServletResponse response, Duration after) {
 	}
 
 }
