@@ -38,7 +38,6 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void everyNodeIsReachedThroughItsOwnRelayAndReportsItsRoundTrip() throws Exception {
-		ClusterRedis cluster = RedisTestServers.cluster();
 		String body = this.mvc.perform(get("/pipeget/100?rtt=4&sample=0"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.addedRttMillis").value(4.0))
@@ -47,7 +46,7 @@ class ClusterEndpointTests extends EndpointContract {
 			.getContentAsString();
 		Map<String, Double> byNode = JsonPath.read(body, "$.measuredRttMillisByNode");
 		assertThat(byNode.keySet()).containsExactlyInAnyOrderElementsOf(
-				cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
+				this.cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
 		assertThat(byNode.values()).allSatisfy((millis) -> assertThat(millis).isGreaterThanOrEqualTo(3.8));
 
 		String direct = this.mvc.perform(get("/pipeget/100?sample=0"))

@@ -35,8 +35,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 // The app's own topology refresh settings (application.yml): the outage measured is the
 // one users get.
-@SpringBootTest(properties = { "spring.data.redis.timeout=3s",
-		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@SpringBootTest(
+		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.CLUSTER)
 @AutoConfigureMockMvc
 class ClusterFailoverTests {

@@ -8,21 +8,13 @@ import java.util.stream.LongStream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.testsupport.SharedRedis;
-import dev.pipelininglab.testsupport.SpringRedis;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.TestContextAnnotationUtils;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
@@ -37,25 +29,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the app at its own servers. The checks read through the app's own template, so with
  * replica reads they first let the replicas catch up, as the app does.
  */
-@SpringBootTest
-@AutoConfigureMockMvc
-abstract class EndpointContract {
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	KeySpace keys;
-
-	@Autowired
-	ReplicaSync replicas;
-
-	/** The servers of the subclass's {@link SharedRedis} topology. */
-	@Autowired
-	SpringRedis testRedis;
+abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	/** What every answer must name as its topology: standalone, sentinel or cluster. */
 	String topology() {
@@ -63,12 +37,6 @@ abstract class EndpointContract {
 			.value()
 			.name()
 			.toLowerCase(Locale.ROOT);
-	}
-
-	/** Empties only the test's own servers, so each test starts from nothing. */
-	@BeforeEach
-	void startEmpty() {
-		this.testRedis.flushAll();
 	}
 
 	@Test

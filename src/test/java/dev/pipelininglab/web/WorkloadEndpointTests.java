@@ -5,19 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.testsupport.SharedRedis;
-import dev.pipelininglab.testsupport.StandaloneRedis;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -31,27 +24,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(properties = "lab.limits.max-batch-bytes=4194304")
 @SharedRedis
-@AutoConfigureMockMvc
-class WorkloadEndpointTests {
+class WorkloadEndpointTests extends MockMvcOnTestRedis {
 
 	private static final int MAX_VALUE_SIZE = 1_048_576;
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	KeySpace keys;
-
-	@Autowired
-	StandaloneRedis server;
-
-	@BeforeEach
-	void startEmpty() {
-		this.server.flushAll();
-	}
 
 	/**
 	 * Each new operation with each variant that can run it, on its own, so the state it
@@ -129,7 +104,7 @@ class WorkloadEndpointTests {
 	void singleRunEndpointsOfTheNewOperationsWriteTheSameAsEachOther() throws Exception {
 		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
 			for (String mode : List.of("pipe", "loop")) {
-				this.server.flushAll();
+				this.testRedis.flushAll();
 				this.mvc.perform(get("/" + mode + op + "/250?batchSize=100"))
 					.andExpect(status().isOk())
 					.andExpect(jsonPath("$.operation").value(op))
