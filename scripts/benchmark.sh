@@ -19,6 +19,8 @@
 #   scripts/benchmark.sh --topology cluster --cluster-writes per-command,per-flush   # both ways of writing
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
+# Always rebuilt: a benchmark of a stale jar would measure old code.
 ./mvnw -q -B package -Dmaven.test.skip=true
-jar=$(ls target/pipelining-lab-*.jar | grep -v -- '-plain' | head -n 1)
+jar=$(lab_find_jar)
 exec python3 scripts/benchmark.py --jar "$jar" "$@"

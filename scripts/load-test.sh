@@ -16,6 +16,7 @@
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 readonly BIG=${BIG:-4}
 readonly BIG_COUNT=${BIG_COUNT:-1000000}
 readonly SMALL=${SMALL:-50}
@@ -43,33 +44,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-free_port() {
-	local port
-	for _ in $(seq 1 100); do
-		port=$((20000 + RANDOM % 40000))
-		if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-			echo "$port"
-			return
-		fi
-	done
-	log "no free port found"
-	exit 2
-}
-
 # Every stat of a JSON answer the checks need, without jq: "field":number.
 field() { grep -o "\"$2\":[0-9]*" "$1" | head -1 | cut -d: -f2 || true; }
 
 jar=${JAR:-}
 if [[ -z "$jar" ]]; then
-	jar=$(ls target/pipelining-lab-*.jar 2>/dev/null | grep -v -- '-plain' | head -1 || true)
-	if [[ -z "$jar" ]]; then
-		log "building the jar (./mvnw -B -q -DskipTests package)"
-		./mvnw -B -q -DskipTests package >"$WORK/build.log" 2>&1 || { cat "$WORK/build.log" >&2; exit 2; }
-		jar=$(ls target/pipelining-lab-*.jar | grep -v -- '-plain' | head -1)
-	fi
+	jar=$(lab_jar) || exit 2
 fi
 
-redis_port=$(free_port)
+redis_port=$(lab_free_port) || exit 2
 mkdir -p "$WORK/redis"
 "$REDIS_SERVER" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --daemonize no \
 	--dir "$WORK/redis" --logfile "$WORK/redis/redis.log" &
@@ -83,16 +66,12 @@ redis-cli -p "$redis_port" ping >/dev/null || { log "redis-server did not start"
 redis-cli -p "$redis_port" set "someone-else:key" "keep me" >/dev/null
 redis-cli -p "$redis_port" set "pipelining-labX:key:1" "keep me too" >/dev/null
 
-app_port=$(free_port)
+app_port=$(lab_free_port) || exit 2
 log "redis-server pid $redis_pid on 127.0.0.1:$redis_port; app $jar with -Xmx$HEAP on 127.0.0.1:$app_port"
 java "-Xmx$HEAP" -jar "$jar" --server.port="$app_port" --spring.data.redis.host=127.0.0.1 \
 	--spring.data.redis.port="$redis_port" --lab.local-redis.enabled=false >"$WORK/app.log" 2>&1 &
 app_pid=$!
-for _ in $(seq 1 240); do
-	curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$app_port/actuator/health" && break
-	kill -0 "$app_pid" 2>/dev/null || { cat "$WORK/app.log" >&2; log "the app died while starting"; exit 2; }
-	sleep 0.5
-done
+lab_wait_healthy "$app_port" "$app_pid" 120 || { cat "$WORK/app.log" >&2; exit 2; }
 
 base="http://127.0.0.1:$app_port"
 mkdir -p "$WORK/answers"

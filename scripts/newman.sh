@@ -9,33 +9,11 @@
 # Reports and the app's log go to target/newman/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/lib.sh
 
-find_jar() {
-  find target -maxdepth 1 -name 'pipelining-lab-*.jar' ! -name '*-plain.jar' 2>/dev/null | head -n 1
-}
-
-jar="$(find_jar)"
-if [[ -z "$jar" ]]; then
-  ./mvnw -B -q -DskipTests package
-  jar="$(find_jar)"
-fi
-
-free_port() {
-  local port
-  for _ in $(seq 100); do
-    port=$((20000 + RANDOM % 30000))
-    # A connection that succeeds means something listens there.
-    if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
-      echo "$port"
-      return 0
-    fi
-  done
-  echo "no free port found" >&2
-  return 1
-}
-
-app_port="$(free_port)"
-redis_port="$(free_port)"
+jar="$(lab_jar)"
+app_port="$(lab_free_port)"
+redis_port="$(lab_free_port)"
 mkdir -p target/newman
 echo "Starting $jar on 127.0.0.1:$app_port with a fresh redis-server on 127.0.0.1:$redis_port"
 java -jar "$jar" --server.port="$app_port" --spring.data.redis.host=127.0.0.1 \
@@ -47,18 +25,7 @@ stop_app() {
 }
 trap stop_app EXIT
 
-healthy=false
-for _ in $(seq 120); do
-  if curl -fsS "http://127.0.0.1:$app_port/actuator/health" >/dev/null 2>&1; then
-    healthy=true
-    break
-  fi
-  if ! kill -0 "$app_pid" 2>/dev/null; then
-    break
-  fi
-  sleep 1
-done
-if [[ "$healthy" != true ]]; then
+if ! lab_wait_healthy "$app_port" "$app_pid" 120; then
   echo "The app did not become healthy; its log:" >&2
   tail -n 50 target/newman/app.log >&2
   exit 1

@@ -3,6 +3,7 @@
 # (no Docker), on the same ports as docker-compose.yml. Run with no arguments
 # for the usage text.
 set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 readonly PROG="scripts/redis-topology.sh"
 readonly SENTINEL_MASTER_NAME="mymaster"
@@ -144,8 +145,7 @@ rcli() {
 # field NAME: reads "name:value" lines (INFO output) on stdin, prints value.
 field() { sed -n "/^$1:/{s/^$1://p;q;}"; }
 
-# port_in_use PORT: something accepts TCP connections on 127.0.0.1:PORT.
-port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# lab_port_in_use PORT (from lib.sh): something accepts TCP connections on 127.0.0.1:PORT.
 
 node_dir() { echo "$WORK_DIR/$1-$2"; }
 
@@ -383,7 +383,7 @@ do_start() {
 			running=$((running + 1))
 			continue
 		fi
-		if port_in_use "$port"; then
+		if lab_port_in_use "$port"; then
 			owner="$(foreign_owner "$port")"
 			if [[ -z "$owner" && "$TOPOLOGY" == standalone ]] && usable_foreign_standalone "$port"; then
 				info "A Redis already answers on $port; using it (this script did not start it and will not stop it)."
@@ -406,7 +406,7 @@ do_start() {
 			node) die "port $port is already in use by $owner. Override the cluster ports with REDIS_CLUSTER_PORTS" ;;
 			esac
 		fi
-		if [[ "$kind" == node ]] && port_in_use $((port + 10000)); then
+		if [[ "$kind" == node ]] && lab_port_in_use $((port + 10000)); then
 			die "cluster bus port $((port + 10000)) (node $port + 10000) is already in use by a process this script did not start. Override the cluster ports with REDIS_CLUSTER_PORTS"
 		fi
 		to_start+=("$p")
@@ -491,7 +491,7 @@ stop_node() {
 	local kind="$1" port="$2" pid answering
 	pid="$(our_pid "$kind" "$port")"
 	if [[ -z "$pid" ]]; then
-		if port_in_use "$port"; then
+		if lab_port_in_use "$port"; then
 			info "  $kind $port: not started by this script, left alone"
 		else
 			info "  $kind $port: not running"
@@ -584,7 +584,7 @@ do_status() {
 				answering="$(rcli "$port" INFO server | field process_id)"
 				pid="${answering:-?} (not ours)"
 			fi
-		elif port_in_use "$port"; then
+		elif lab_port_in_use "$port"; then
 			state="up (not Redis?)"
 			pid="? (not ours)"
 			down=1

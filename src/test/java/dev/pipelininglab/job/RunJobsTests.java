@@ -14,7 +14,8 @@ import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.AfterEach;
@@ -27,8 +28,6 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -40,8 +39,9 @@ import static org.awaitility.Awaitility.await;
  * that outlive the instance that wrote them, and a graceful shutdown that records running
  * jobs as cancelled.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.jobs.max-concurrent=1",
-		"lab.jobs.progress-interval=50ms", "lab.jobs.stale-after=5s" })
+@SpringBootTest(
+		properties = { "lab.jobs.max-concurrent=1", "lab.jobs.progress-interval=50ms", "lab.jobs.stale-after=5s" })
+@SharedRedis
 class RunJobsTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
@@ -61,14 +61,12 @@ class RunJobsTests {
 	@Autowired
 	MeterRegistry meters;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
+	@Autowired
+	StandaloneRedis server;
 
 	@BeforeEach
 	void startEmpty() {
-		RedisTestServers.standalone().flushAll();
+		this.server.flushAll();
 	}
 
 	/**
@@ -287,8 +285,8 @@ class RunJobsTests {
 	}
 
 	/** A second app instance on the same Redis, as behind a load balancer. */
-	private static ConfigurableApplicationContext anotherInstance() {
-		Map<String, Object> properties = new java.util.HashMap<>(RedisTestServers.standalone().springProperties());
+	private ConfigurableApplicationContext anotherInstance() {
+		Map<String, Object> properties = new java.util.HashMap<>(this.server.springProperties());
 		properties.put("lab.local-redis.enabled", "false");
 		properties.put("lab.jobs.progress-interval", "50ms");
 		properties.put("spring.main.banner-mode", "off");

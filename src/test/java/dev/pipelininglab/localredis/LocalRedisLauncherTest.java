@@ -6,8 +6,8 @@ import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.Collectors;
 
+import dev.pipelininglab.testsupport.ChildProcesses;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -48,11 +48,11 @@ class LocalRedisLauncherTest {
 
 		try (ConfigurableApplicationContext context = run("spring.data.redis.port=" + port)) {
 			pid = serverPid(port);
-			assertThat(children()).contains(pid);
+			assertThat(ChildProcesses.live()).contains(pid);
 		}
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> isGone(pid));
-		assertThat(children()).doesNotContain(pid);
+		assertThat(ChildProcesses.live()).doesNotContain(pid);
 		assertThat(RedisServerProcess.answersPing("127.0.0.1", port, Duration.ofMillis(300))).isFalse();
 	}
 
@@ -73,10 +73,10 @@ class LocalRedisLauncherTest {
 
 	@Test
 	void leavesAReachablePortAlone() throws IOException {
-		Set<Long> before = children();
+		Set<Long> before = ChildProcesses.live();
 		try (ServerSocket listening = new ServerSocket(0, 50, InetAddress.getByName("127.0.0.1"))) {
 			try (ConfigurableApplicationContext context = run("spring.data.redis.port=" + listening.getLocalPort())) {
-				assertThat(children()).isEqualTo(before);
+				assertThat(ChildProcesses.live()).isEqualTo(before);
 			}
 		}
 	}
@@ -84,11 +84,11 @@ class LocalRedisLauncherTest {
 	@Test
 	void startsNothingWhenDisabled() {
 		int port = RedisServerProcess.freePort();
-		Set<Long> before = children();
+		Set<Long> before = ChildProcesses.live();
 
 		try (ConfigurableApplicationContext context = run("spring.data.redis.port=" + port,
 				"lab.local-redis.enabled=false")) {
-			assertThat(children()).isEqualTo(before);
+			assertThat(ChildProcesses.live()).isEqualTo(before);
 			assertThat(RedisServerProcess.answersPing("127.0.0.1", port, Duration.ofMillis(300))).isFalse();
 		}
 	}
@@ -96,13 +96,13 @@ class LocalRedisLauncherTest {
 	@Test
 	void startsNothingForSentinelClusterOrRemoteConfigurations() {
 		int port = RedisServerProcess.freePort();
-		Set<Long> before = children();
+		Set<Long> before = ChildProcesses.live();
 
 		for (String property : List.of("spring.data.redis.sentinel.nodes=127.0.0.1:1",
 				"spring.data.redis.cluster.nodes=127.0.0.1:1", "spring.data.redis.url=redis://127.0.0.1:1",
 				"spring.data.redis.host=192.0.2.1")) {
 			try (ConfigurableApplicationContext context = run("spring.data.redis.port=" + port, property)) {
-				assertThat(children()).as(property).isEqualTo(before);
+				assertThat(ChildProcesses.live()).as(property).isEqualTo(before);
 			}
 		}
 	}
@@ -142,19 +142,6 @@ class LocalRedisLauncherTest {
 
 	private static boolean isGone(long pid) {
 		return ProcessHandle.of(pid).filter(ProcessHandle::isAlive).isEmpty();
-	}
-
-	/**
-	 * This JVM's live child processes. Tests run one at a time, so a child that appears
-	 * during a test was started by it. (Matching on the command line would not work:
-	 * redis-server overwrites it with a title.)
-	 */
-	private static Set<Long> children() {
-		return ProcessHandle.current()
-			.children()
-			.filter(ProcessHandle::isAlive)
-			.map(ProcessHandle::pid)
-			.collect(Collectors.toSet());
 	}
 
 	/**

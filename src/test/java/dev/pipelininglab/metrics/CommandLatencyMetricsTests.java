@@ -6,14 +6,13 @@ import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SharedRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -21,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * With {@code lab.metrics.command-latency=true}, Lettuce times every command into the
  * app's meter registry.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE,
-		properties = { "lab.local-redis.enabled=false", "lab.metrics.command-latency=true" })
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE, properties = "lab.metrics.command-latency=true")
+@SharedRedis
 class CommandLatencyMetricsTests {
 
 	@Autowired
@@ -30,11 +29,6 @@ class CommandLatencyMetricsTests {
 
 	@Autowired
 	MeterRegistry meters;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
 
 	@Test
 	void everyPipelinedCommandIsTimed() {

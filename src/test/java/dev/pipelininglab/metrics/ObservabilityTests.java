@@ -1,8 +1,5 @@
 package dev.pipelininglab.metrics;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 
 import dev.pipelininglab.web.AppOnTestRedis;
@@ -20,8 +17,6 @@ import static org.assertj.core.api.Assertions.assertThat;
  * unless asked for.
  */
 class ObservabilityTests extends AppOnTestRedis {
-
-	private final HttpClient http = HttpClient.newHttpClient();
 
 	@Autowired
 	JsonMapper json;
@@ -67,9 +62,8 @@ class ObservabilityTests extends AppOnTestRedis {
 			.orElse(0);
 	}
 
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
+	private HttpResponse<String> get(String path) {
+		return http().get(path);
 	}
 
 }

@@ -5,7 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -15,12 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
@@ -35,9 +30,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * only keys under the demo prefix. No FLUSHALL, FLUSHDB, KEYS, CONFIG, EVAL of script
  * text, or anything else outside a short allow-list ever reached the server.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
+// A server of this class's own, so MONITOR sees this session's commands and nothing else.
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class DataSafetyTests {
 
 	private static final String OWN = "pipelining-lab:";
@@ -51,10 +47,7 @@ class DataSafetyTests {
 			"pipelining-lab*", "pipelining-lab?key:1", "pipelining-lab[:]key:1", "pipelining-lab\\:key:1",
 			"pipelining_lab:key:1", " pipelining-lab:key:1");
 
-	/**
-	 * Every endpoint and option a person can reach, plus attempts to smuggle keys,
-	 * prefixes or scripts in.
-	 */
+	/** Every endpoint and option a person can reach. */
 	private static final List<String> SESSION = List.of("/pipeset/200", "/pipeset/100?ttl=600",
 			"/pipeset/300?flushPolicy=buffered-16", "/pipeget/300", "/listinput/200", "/piperpop/100", "/pipeping/100",
 			"/loopset/100", "/loopset/50?ttl=600", "/loopget/100", "/looprpop/50", "/loopping/50", "/compare/set/200",
@@ -71,26 +64,23 @@ class DataSafetyTests {
 			"/pipeset/10?key=someone-else:key&prefix=someone-else&keyPrefix=x&lab.key-prefix=x",
 			"/pipeget/10?script=redis.call('FLUSHALL')&command=FLUSHALL");
 
-	static StandaloneRedis redis;
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
-
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		// A server of this class's own, so MONITOR sees this session's commands and
-		// nothing else.
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
 
 	@Test
 	void aFullSessionAndCleanupTouchOnlyTheDemoPrefix() throws Exception {
 		RedisClient client = RedisClient.create();
 		try (StatefulRedisConnection<byte[], byte[]> db0 = client.connect(ByteArrayCodec.INSTANCE,
-				RedisURI.create(redis.host(), redis.port()));
+				RedisURI.create(this.redis.host(), this.redis.port()));
 				StatefulRedisConnection<byte[], byte[]> db1 = client.connect(ByteArrayCodec.INSTANCE,
-						RedisURI.builder().withHost(redis.host()).withPort(redis.port()).withDatabase(1).build())) {
+						RedisURI.builder()
+							.withHost(this.redis.host())
+							.withPort(this.redis.port())
+							.withDatabase(1)
+							.build())) {
 			for (String key : FOREIGN) {
 				db0.sync().set(bytes(key), bytes("belongs to someone else"));
 			}
@@ -102,7 +92,7 @@ class DataSafetyTests {
 			byte[] otherDatabase = db1.sync().dump(bytes(OWN + "key:0"));
 
 			int requests = 0;
-			try (Monitor monitor = new Monitor(redis.host(), redis.port(), DataSafetyTests::check)) {
+			try (Monitor monitor = new Monitor(this.redis.host(), this.redis.port(), DataSafetyTests::check)) {
 				for (String uri : SESSION) {
 					assertStatus(this.mvc.perform(get(uri)).andReturn(), uri, 200);
 					requests++;
@@ -198,17 +188,6 @@ class DataSafetyTests {
 
 	private static byte[] bytes(String text) {
 		return text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

@@ -4,19 +4,14 @@ import java.time.Duration;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.job.RunJobs;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,12 +26,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * with the real cause within a few progress intervals, not RUNNING until it goes stale
  * and is then called abandoned.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.jobs.stale-after=60s" })
+@SpringBootTest(properties = "lab.jobs.stale-after=60s")
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class FullRedisRunRecordTests {
 
-	static StandaloneRedis redis;
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
@@ -44,26 +40,12 @@ class FullRedisRunRecordTests {
 	@Autowired
 	RunJobs jobs;
 
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
-
 	@Test
 	void aRunThatFilledRedisIsRecordedFailedWithItsCauseOnceRedisAcceptsWrites() throws Exception {
 		String id;
-		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
-			long used = Long.parseLong(admin.sync()
-				.info("memory")
-				.lines()
-				.filter((line) -> line.startsWith("used_memory:"))
-				.findFirst()
-				.orElseThrow()
-				.substring("used_memory:".length())
-				.strip());
+		try (Admin admin = Admin.connect(this.redis.host(), this.redis.port())) {
 			admin.sync().configSet("maxmemory-policy", "noeviction");
-			admin.sync().configSet("maxmemory", Long.toString(used + 4 * 1024 * 1024));
+			admin.sync().configSet("maxmemory", Long.toString(admin.usedMemory() + 4 * 1024 * 1024));
 			String body = this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
 					{"operation": "set", "mode": "pipelined", "count": 2000000, "batchSize": 10000}"""))
 				.andExpect(status().isAccepted())
@@ -96,17 +78,6 @@ class FullRedisRunRecordTests {
 	private String runStatus(String id) throws Exception {
 		return JsonPath.read(this.mvc.perform(get("/runs/" + id)).andReturn().getResponse().getContentAsString(),
 				"$.status");
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

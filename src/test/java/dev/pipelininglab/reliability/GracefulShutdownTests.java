@@ -3,20 +3,18 @@ package dev.pipelininglab.reliability;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.ChildProcesses;
+import dev.pipelininglab.testsupport.Http;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -40,23 +38,21 @@ class GracefulShutdownTests {
 	@Test
 	void anInFlightRunFinishesAndTheLocalRedisServerIsStoppedWithTheApp() throws Exception {
 		int redisPort = RedisServerProcess.freePort();
-		Set<Long> childrenBefore = children();
+		Set<Long> childrenBefore = ChildProcesses.live();
 		// Command-line arguments, since builder properties are defaults that
 		// application.yml would override.
 		ConfigurableApplicationContext app = new SpringApplicationBuilder(PipeliningLabApplication.class).run(
 				"--server.port=0", "--spring.main.banner-mode=off", "--spring.data.redis.host=127.0.0.1",
 				"--spring.data.redis.port=" + redisPort, "--lab.local-redis.enabled=true");
-		Set<Long> started = new HashSet<>(children());
+		Set<Long> started = new HashSet<>(ChildProcesses.live());
 		started.removeAll(childrenBefore);
 		assertThat(started).as("the redis-server the launcher started").hasSize(1);
 		long redisPid = started.iterator().next();
 		int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
 
-		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-		CompletableFuture<HttpResponse<String>> inFlight = http.sendAsync(HttpRequest
-			.newBuilder(URI.create("http://127.0.0.1:" + port + "/pipeset/" + COUNT + "?batchSize=" + BATCH))
-			.timeout(Duration.ofSeconds(120))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		Http http = new Http(port, Duration.ofSeconds(120));
+		CompletableFuture<HttpResponse<String>> inFlight = CompletableFuture
+			.supplyAsync(() -> http.get("/pipeset/" + COUNT + "?batchSize=" + BATCH));
 		try (Admin admin = Admin.connect("127.0.0.1", redisPort)) {
 			await().atMost(Duration.ofSeconds(60))
 				.pollInterval(Duration.ofMillis(5))
@@ -78,7 +74,7 @@ class GracefulShutdownTests {
 		assertThat(app.isActive()).isFalse();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive).isEmpty());
-		assertThat(children()).as("no orphan processes").isEqualTo(childrenBefore);
+		assertThat(ChildProcesses.live()).as("no orphan processes").isEqualTo(childrenBefore);
 		assertThat(listens(redisPort)).as("something still listens on the Redis port").isFalse();
 	}
 
@@ -90,18 +86,6 @@ class GracefulShutdownTests {
 		catch (IOException ex) {
 			return false;
 		}
-	}
-
-	/**
-	 * This JVM's live child processes. Test classes run one at a time, so a child that
-	 * appears during this test was started by it.
-	 */
-	private static Set<Long> children() {
-		return ProcessHandle.current()
-			.children()
-			.filter(ProcessHandle::isAlive)
-			.map(ProcessHandle::pid)
-			.collect(Collectors.toSet());
 	}
 
 }

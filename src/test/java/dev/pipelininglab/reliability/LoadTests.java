@@ -1,8 +1,5 @@
 package dev.pipelininglab.reliability;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,18 +12,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.testsupport.RedisTestServers;
-import dev.pipelininglab.testsupport.StandaloneRedis;
+import dev.pipelininglab.testsupport.Http;
+import dev.pipelininglab.testsupport.OwnRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,9 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * verified all it wrote. The full-size version ({@code -Xmx256m}, four runs of a million)
  * is {@code scripts/load-test.sh}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "lab.local-redis.enabled=false")
-@DirtiesContext
+@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
+@OwnRedis
 class LoadTests {
 
 	static final int SMALL = 50;
@@ -57,20 +48,12 @@ class LoadTests {
 			"/pipeset/1000?flushPolicy=buffered-100", "/compare/get/500?variants=loop,pipelined,multi-key",
 			"/sweep/ping/1000?batchSizes=10,100", "/pipeset/500?ttl=600");
 
-	static StandaloneRedis redis;
-
 	@LocalServerPort
 	int port;
 
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
-
 	@Test
 	void aBurstOfMixedRequestsBesideBigRunsAnswersEveryoneAndLosesNothing() throws Exception {
-		HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+		Http http = new Http(this.port, Duration.ofSeconds(120));
 		ExecutorService pool = Executors.newFixedThreadPool(SMALL + BIG);
 		List<String> uris = new ArrayList<>();
 		for (int i = 0; i < BIG; i++) {
@@ -82,7 +65,7 @@ class LoadTests {
 		long start = System.nanoTime();
 		try {
 			List<CompletableFuture<HttpResponse<String>>> answers = uris.stream()
-				.map((uri) -> CompletableFuture.supplyAsync(() -> send(http, uri), pool))
+				.map((uri) -> CompletableFuture.supplyAsync(() -> http.get(uri), pool))
 				.toList();
 			Map<String, Integer> byStatus = new TreeMap<>();
 			long setsVerified = 0;
@@ -115,28 +98,6 @@ class LoadTests {
 		finally {
 			pool.shutdownNow();
 		}
-	}
-
-	private HttpResponse<String> send(HttpClient http, String uri) {
-		try {
-			return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + uri))
-				.timeout(Duration.ofSeconds(120))
-				.build(), HttpResponse.BodyHandlers.ofString());
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(uri, ex);
-		}
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

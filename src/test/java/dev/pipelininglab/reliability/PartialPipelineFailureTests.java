@@ -7,7 +7,7 @@ import java.util.Map;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.KeyValue;
 import org.junit.jupiter.api.AfterEach;
@@ -16,13 +16,8 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,14 +34,17 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * it reports as written are exactly the keys Redis holds afterwards: nothing written goes
  * unreported.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
+// A server of this class's own: its memory limit is changed, which must not leak into
+// other tests.
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class PartialPipelineFailureTests {
 
 	private static final String ERROR_REPLY = "urn:pipelining-lab:problem:redis-error-reply";
 
-	static StandaloneRedis redis;
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
@@ -56,17 +54,9 @@ class PartialPipelineFailureTests {
 
 	Admin admin;
 
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		// A server of this class's own: its memory limit is changed, which must not leak
-		// into other tests.
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
-
 	@BeforeEach
 	void emptyAndUnlimited() {
-		this.admin = Admin.connect(redis.host(), redis.port());
+		this.admin = Admin.connect(this.redis.host(), this.redis.port());
 		this.admin.sync().configSet("maxmemory", "0");
 		this.admin.sync().flushall();
 	}
@@ -189,17 +179,6 @@ class PartialPipelineFailureTests {
 
 	private static long number(DocumentContext json, String path) {
 		return json.read(path, Long.class);
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

@@ -1,15 +1,16 @@
 package dev.pipelininglab.reliability;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.BackgroundRun;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import dev.pipelininglab.testsupport.StopWithTheApp;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -19,9 +20,6 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -36,19 +34,19 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * with a 503 problem that says how many batches Redis had acknowledged, and once a Redis
  * is back on the same port the next request succeeds without restarting the app.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false",
-		"spring.data.redis.timeout=" + RedisKilledMidRunTests.TIMEOUT_SECONDS + "s" })
+@SpringBootTest(properties = "spring.data.redis.timeout=" + RedisKilledMidRunTests.TIMEOUT_SECONDS + "s")
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class RedisKilledMidRunTests {
 
 	static final int TIMEOUT_SECONDS = 5;
 
 	private static final int BATCH = 10_000;
 
-	static StandaloneRedis redis;
-
 	static RedisServerProcess restarted;
+
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
@@ -56,29 +54,16 @@ class RedisKilledMidRunTests {
 	@Autowired
 	KeySpace keys;
 
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
-
 	@Test
 	void killedMidRunAnswersA503WithTheBatchesDoneAndRecoversWhenRedisIsBack() throws Exception {
-		CompletableFuture<MockHttpServletResponse> run = CompletableFuture
-			.supplyAsync(() -> perform("/pipeset/3000000?batchSize=" + BATCH));
 		// Batches are sent one after another, so the first key of batch 3 in Redis means
 		// batches 1 and 2 are done.
-		String third = this.keys.key(2L * BATCH);
-		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
-			await().atMost(Duration.ofSeconds(60))
-				.pollInterval(Duration.ofMillis(5))
-				.until(() -> admin.sync().exists(third) == 1);
-		}
-		redis.process().kill();
-		long killed = System.nanoTime();
-
-		MockHttpServletResponse response = run.get(TIMEOUT_SECONDS + 10, TimeUnit.SECONDS);
-		Duration tookAfterKill = Duration.ofNanos(System.nanoTime() - killed);
+		BackgroundRun run = BackgroundRun.start(this.mvc, "/pipeset/3000000?batchSize=" + BATCH)
+			.awaitKey(this.redis, this.keys.key(2L * BATCH));
+		BackgroundRun.Answer answer = run.answerAfter(this.redis.process()::kill,
+				Duration.ofSeconds(TIMEOUT_SECONDS + 10));
+		MockHttpServletResponse response = answer.response();
+		Duration tookAfterKill = answer.after();
 
 		System.out.printf("[reliability] killed mid-run: answered %d %d ms after SIGKILL: %s%n", response.getStatus(),
 				tookAfterKill.toMillis(), response.getContentAsString());
@@ -94,7 +79,7 @@ class RedisKilledMidRunTests {
 		DocumentContext problem = JsonPath.parse(response.getContentAsString());
 		assertThat(problem.read("$.type", String.class)).isIn("urn:pipelining-lab:problem:redis-unavailable",
 				"urn:pipelining-lab:problem:redis-timeout");
-		assertThat(problem.read("$.detail", String.class)).contains(redis.host() + ":" + redis.port());
+		assertThat(problem.read("$.detail", String.class)).contains(this.redis.host() + ":" + this.redis.port());
 		long batchesCompleted = problem.read("$.batchesCompleted", Long.class);
 		assertThat(batchesCompleted).isBetween(2L, 299L);
 		assertThat(problem.read("$.batchesTotal", Long.class)).isEqualTo(300);
@@ -117,7 +102,8 @@ class RedisKilledMidRunTests {
 			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:redis-unavailable"));
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
 
-		restarted = RedisServerProcess.start(RedisTestServers.binary(), redis.port(), redis.process().workDir());
+		restarted = RedisServerProcess.start(RedisTestServers.binary(), this.redis.port(),
+				this.redis.process().workDir());
 		await().atMost(Duration.ofSeconds(40))
 			.pollInterval(Duration.ofMillis(200))
 			.untilAsserted(() -> this.mvc.perform(get("/pipeset/20000"))
@@ -126,23 +112,15 @@ class RedisKilledMidRunTests {
 		this.mvc.perform(get("/loopset/100")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(100));
 	}
 
-	private MockHttpServletResponse perform(String uri) {
-		try {
-			return this.mvc.perform(get(uri)).andReturn().getResponse();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	/** Stops this class's server once the app is done with it. */
+	/**
+	 * Stops the server started in place of the killed one once the app is done with it.
+	 */
 	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
+	static class RestartedRedisLifecycle {
 
 		@Bean
-		StopWithTheApp stopOwnRedis() {
+		StopWithTheApp stopRestartedRedis() {
 			return new StopWithTheApp(() -> {
-				redis.process().kill();
 				if (restarted != null) {
 					restarted.stop();
 				}

@@ -1,15 +1,12 @@
 package dev.pipelininglab.reliability;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 import dev.pipelininglab.PipeliningLabApplication;
+import dev.pipelininglab.testsupport.Http;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -23,16 +20,15 @@ final class RunningApp implements AutoCloseable {
 
 	private final ConfigurableApplicationContext context;
 
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	private final int port;
+	private final Http http;
 
 	/** Everything the app answered, for checks over all responses at once. */
 	private final List<String> answers = new ArrayList<>();
 
 	private RunningApp(ConfigurableApplicationContext context) {
 		this.context = context;
-		this.port = Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
+		this.http = new Http(Integer.parseInt(context.getEnvironment().getProperty("local.server.port")),
+				Duration.ofSeconds(60));
 	}
 
 	static RunningApp start(String... properties) {
@@ -50,25 +46,12 @@ final class RunningApp implements AutoCloseable {
 	}
 
 	HttpResponse<String> send(String method, String path) {
-		HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(60))
-			.build();
-		try {
-			HttpResponse<String> response = this.http.send(request, HttpResponse.BodyHandlers.ofString());
-			synchronized (this.answers) {
-				this.answers.add(method + " " + path + " -> " + response.statusCode() + " " + response.headers().map()
-						+ " " + response.body());
-			}
-			return response;
+		HttpResponse<String> response = this.http.send(method, path);
+		synchronized (this.answers) {
+			this.answers.add(method + " " + path + " -> " + response.statusCode() + " " + response.headers().map() + " "
+					+ response.body());
 		}
-		catch (IOException ex) {
-			throw new IllegalStateException(method + " " + path + " failed", ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+		return response;
 	}
 
 	List<String> answers() {

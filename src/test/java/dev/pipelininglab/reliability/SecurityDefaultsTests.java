@@ -3,11 +3,7 @@ package dev.pipelininglab.reliability;
 import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
 import java.net.InetAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -16,17 +12,14 @@ import java.util.Set;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.web.AppOnTestRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.core.env.Environment;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -39,9 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * or exception class names, and no endpoint takes a key, command or script from the
  * request.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-		properties = "lab.local-redis.enabled=false")
-class SecurityDefaultsTests {
+class SecurityDefaultsTests extends AppOnTestRedis {
 
 	private static final Set<String> EXPOSED = Set.of("health", "info", "metrics", "prometheus");
 
@@ -55,9 +46,6 @@ class SecurityDefaultsTests {
 	private static final Set<String> FORBIDDEN_INPUTS = Set.of("key", "keys", "prefix", "keyprefix", "command",
 			"commands", "script", "lua", "eval", "pattern", "match", "database", "db");
 
-	@LocalServerPort
-	int port;
-
 	@Autowired
 	WebServerApplicationContext context;
 
@@ -67,13 +55,6 @@ class SecurityDefaultsTests {
 	@Autowired
 	@Qualifier("requestMappingHandlerMapping")
 	RequestMappingHandlerMapping mappings;
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
 
 	@Test
 	void listensOnLoopbackOnlyByDefault() {
@@ -154,15 +135,12 @@ class SecurityDefaultsTests {
 		}
 	}
 
-	private HttpResponse<String> get(String path) throws Exception {
-		return send("GET", path);
+	private HttpResponse<String> get(String path) {
+		return http().get(path);
 	}
 
-	private HttpResponse<String> send(String method, String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.port + path))
-			.method(method, HttpRequest.BodyPublishers.noBody())
-			.timeout(Duration.ofSeconds(30))
-			.build(), HttpResponse.BodyHandlers.ofString());
+	private HttpResponse<String> send(String method, String path) {
+		return http().send(method, path);
 	}
 
 }

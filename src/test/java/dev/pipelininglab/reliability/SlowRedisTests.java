@@ -1,27 +1,21 @@
 package dev.pipelininglab.reliability;
 
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.BackgroundRun;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,10 +31,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * looped alike, the answer is a 503 {@code redis-timeout} problem, and once Redis answers
  * again so does the app.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false",
-		"spring.data.redis.timeout=" + SlowRedisTests.TIMEOUT_MILLIS + "ms" })
+@SpringBootTest(properties = "spring.data.redis.timeout=" + SlowRedisTests.TIMEOUT_MILLIS + "ms")
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class SlowRedisTests {
 
 	static final long TIMEOUT_MILLIS = 2000;
@@ -55,7 +48,8 @@ class SlowRedisTests {
 
 	private static final int BATCH = 10_000;
 
-	static StandaloneRedis redis;
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
@@ -63,16 +57,10 @@ class SlowRedisTests {
 	@Autowired
 	KeySpace keys;
 
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
-
 	@AfterEach
 	void answerAgain() throws Exception {
-		if (redis.process().isPaused()) {
-			redis.process().resume();
+		if (this.redis.process().isPaused()) {
+			this.redis.process().resume();
 		}
 		// Whatever the test left queued is answered, and the app is healthy again before
 		// the next test.
@@ -83,7 +71,7 @@ class SlowRedisTests {
 	@Test
 	void pipelinedAndLoopedRunsTimeOutAsConfiguredWhileRedisIsStalled() throws Exception {
 		this.mvc.perform(get("/pipeset/1000")).andExpect(status().isOk());
-		redis.process().pause();
+		this.redis.process().pause();
 		for (String uri : new String[] { "/pipeset/1000", "/pipeget/1000", "/loopset/10", "/loopget/10", "/looprpop/10",
 				"/compare/get/100?variants=loop,pipelined" }) {
 			long start = System.nanoTime();
@@ -100,7 +88,7 @@ class SlowRedisTests {
 		}
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
 
-		redis.process().resume();
+		this.redis.process().resume();
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get("/pipeset/1000"))
 				.andExpect(status().isOk())
@@ -111,19 +99,12 @@ class SlowRedisTests {
 
 	@Test
 	void stalledInTheMiddleOfALongPipelinedRunSaysHowFarItGot() throws Exception {
-		CompletableFuture<MockHttpServletResponse> run = CompletableFuture
-			.supplyAsync(() -> perform("/pipeset/3000000?batchSize=" + BATCH));
-		String third = this.keys.key(2L * BATCH);
-		try (Admin admin = Admin.connect(redis.host(), redis.port())) {
-			await().atMost(Duration.ofSeconds(60))
-				.pollInterval(Duration.ofMillis(5))
-				.until(() -> admin.sync().exists(third) == 1);
-		}
-		redis.process().pause();
-		long paused = System.nanoTime();
-
-		MockHttpServletResponse response = run.get(TIMEOUT_MILLIS + 20_000, TimeUnit.MILLISECONDS);
-		Duration took = Duration.ofNanos(System.nanoTime() - paused);
+		BackgroundRun run = BackgroundRun.start(this.mvc, "/pipeset/3000000?batchSize=" + BATCH)
+			.awaitKey(this.redis, this.keys.key(2L * BATCH));
+		BackgroundRun.Answer answer = run.answerAfter(this.redis.process()::pause,
+				Duration.ofMillis(TIMEOUT_MILLIS + 20_000));
+		MockHttpServletResponse response = answer.response();
+		Duration took = answer.after();
 		System.out.printf("[reliability] stalled mid-run: answered %d after %d ms: %s%n", response.getStatus(),
 				took.toMillis(), response.getContentAsString());
 
@@ -136,26 +117,6 @@ class SlowRedisTests {
 		assertThat(batchesCompleted).isBetween(2L, 299L);
 		assertThat(problem.read("$.acknowledged", Long.class)).isEqualTo(batchesCompleted * BATCH);
 		assertThat(problem.read("$.unconfirmed", Long.class)).isEqualTo(BATCH);
-	}
-
-	private MockHttpServletResponse perform(String uri) {
-		try {
-			return this.mvc.perform(get(uri)).andReturn().getResponse();
-		}
-		catch (Exception ex) {
-			throw new IllegalStateException(ex);
-		}
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

@@ -2,7 +2,7 @@ package dev.pipelininglab.reliability;
 
 import java.time.Duration;
 
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterEach;
 import com.jayway.jsonpath.JsonPath;
@@ -10,12 +10,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
@@ -30,29 +25,24 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * {@code spring.data.redis.timeout} (5 s), rather than the whole probe or request hanging
  * for Boot's 60 s (or, for the reactive health check, for as long as Redis stays stuck).
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
+@OwnRedis
 @AutoConfigureMockMvc
-@DirtiesContext
 class StuckRedisDefaultsTests {
 
 	/** Scheduling and the JSON answer on a busy 2-core machine. */
 	private static final Duration SLACK = Duration.ofMillis(3000);
 
-	static StandaloneRedis redis;
+	@Autowired
+	StandaloneRedis redis;
 
 	@Autowired
 	MockMvc mvc;
 
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
-
 	@AfterEach
 	void answerAgain() {
-		if (redis.process().isPaused()) {
-			redis.process().resume();
+		if (this.redis.process().isPaused()) {
+			this.redis.process().resume();
 		}
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get("/actuator/health")).andExpect(status().isOk()));
@@ -62,7 +52,7 @@ class StuckRedisDefaultsTests {
 	void healthAndSmallRequestsFailFastAgainstAStuckServer() throws Exception {
 		this.mvc.perform(get("/pipeping/1")).andExpect(status().isOk());
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
-		redis.process().pause();
+		this.redis.process().pause();
 		assertAnswered("/actuator/health", 503, Duration.ofSeconds(1));
 		assertAnswered("/actuator/health", 503, Duration.ofSeconds(1));
 		assertAnswered("/pipeping/1", 503, Duration.ofSeconds(5));
@@ -70,7 +60,7 @@ class StuckRedisDefaultsTests {
 		// missing.
 		MvcResult runs = assertAnswered("/runs", 200, Duration.ofSeconds(5));
 		assertThat(JsonPath.<String>read(runs.getResponse().getContentAsString(), "$.unavailable")).isNotBlank();
-		redis.process().resume();
+		this.redis.process().resume();
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get("/pipeping/1")).andExpect(status().isOk()));
 	}
@@ -84,17 +74,6 @@ class StuckRedisDefaultsTests {
 		assertThat(result.getResponse().getStatus()).as(uri).isEqualTo(expected);
 		assertThat(took).as(uri).isLessThan(budget.plus(SLACK));
 		return result;
-	}
-
-	/** Stops this class's server once the app is done with it. */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopOwnRedis() {
-			return new StopWithTheApp(redis::close);
-		}
-
 	}
 
 }

@@ -1,7 +1,7 @@
 package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.Connections;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -9,8 +9,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +17,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timeout, leaves a million verified keys, and rides one pooled connection instead of
  * opening one per batch.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
+@SharedRedis
 class MillionCommandRunTests {
 
 	@Autowired
@@ -28,16 +27,13 @@ class MillionCommandRunTests {
 	@Autowired
 	Connections connections;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
+	@Autowired
+	StandaloneRedis server;
 
 	@Test
 	void millionPipelinedSetsInBatchesOnOneConnection() {
-		StandaloneRedis server = RedisTestServers.standalone();
-		server.flushAll();
-		RedisClient client = RedisClient.create("redis://" + server.host() + ":" + server.port());
+		this.server.flushAll();
+		RedisClient client = RedisClient.create("redis://" + this.server.host() + ":" + this.server.port());
 		try (StatefulRedisConnection<String, String> observer = client.connect()) {
 			this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 10, 10, 0));
 			long connectionsBefore = connectionsReceived(observer);

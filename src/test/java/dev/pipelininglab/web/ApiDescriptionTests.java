@@ -1,8 +1,6 @@
 package dev.pipelininglab.web;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,8 +29,6 @@ class ApiDescriptionTests extends AppOnTestRedis {
 			"/runs/{id}", "/runs/{id}/events", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}",
 			"/pipezadd/{count}", "/pipelpush/{count}", "/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}",
 			"/loopzadd/{count}", "/looplpush/{count}", "/runs/compare", "/runs/{id}/report.{format}");
-
-	private final HttpClient http = HttpClient.newHttpClient();
 
 	@Autowired
 	JsonMapper json;
@@ -119,9 +115,7 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		assertThat(parameter(spec.at("/paths/~1pipeset~1{count}/get"), "rtt").at("/schema/minimum").asDouble())
 			.isEqualTo(0.001);
 
-		HttpResponse<String> index = this.http.send(
-				HttpRequest.newBuilder(URI.create(baseUrl() + "/")).header("Accept", "application/json").build(),
-				HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> index = http().send(http().request("/").header("Accept", "application/json"));
 		JsonNode listed = this.json.readTree(index.body()).path("parameters");
 		List<String> names = new ArrayList<>();
 		listed.forEach((parameter) -> names.add(parameter.path("name").asString()));
@@ -158,9 +152,8 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		return null;
 	}
 
-	private HttpResponse<String> get(String path) throws Exception {
-		return this.http.send(HttpRequest.newBuilder(URI.create(baseUrl() + path)).build(),
-				HttpResponse.BodyHandlers.ofString());
+	private HttpResponse<String> get(String path) {
+		return http().get(path);
 	}
 
 }

@@ -1,31 +1,40 @@
 package dev.pipelininglab.web;
 
+import java.time.Duration;
+
+import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SharedRedis;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The whole app on a real port, on the shared test redis-server: for clients that speak
  * real HTTP (a browser, newman, an event stream reader). Subclasses share one application
  * context, so it starts once.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "lab.local-redis.enabled=false")
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@SharedRedis
 public abstract class AppOnTestRedis {
 
 	@LocalServerPort
 	protected int port;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
+	private @Nullable Http http;
 
 	protected String baseUrl() {
 		return "http://127.0.0.1:" + this.port;
+	}
+
+	/** A client for the app, each request bounded to 30 s. */
+	protected Http http() {
+		if (this.http == null) {
+			this.http = new Http(this.port, Duration.ofSeconds(30));
+		}
+		return this.http;
 	}
 
 	protected static void flushRedis() {

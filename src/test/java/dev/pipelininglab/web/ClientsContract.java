@@ -7,21 +7,13 @@ import java.util.Set;
 import java.util.stream.LongStream;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.ReplicaSync;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -43,28 +35,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * {@code count} keys with their values, the clients' key ranges are disjoint and leave no
  * gap, and the connections the server saw match how the connector works.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
-@AutoConfigureMockMvc
-abstract class ClientsContract {
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	KeySpace keys;
-
-	@Autowired
-	ReplicaSync replicas;
-
-	abstract void flushTestServers();
-
-	@BeforeEach
-	void startEmpty() {
-		flushTestServers();
-	}
+abstract class ClientsContract extends MockMvcOnTestRedis {
 
 	@ParameterizedTest(name = "{0} {1} {2}")
 	@CsvSource({ "lettuce, loop, shared", "lettuce, loop, pooled", "lettuce, pipelined, ", "lettuce, multi-key, shared",

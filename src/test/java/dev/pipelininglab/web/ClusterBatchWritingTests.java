@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SharedRedis;
 import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
@@ -12,8 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,8 +26,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * to Netty as one message. Every policy that buffers must still deliver every command to
  * the master of its slot, and replies must land on the right futures.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.pipeline.writes=per-flush" })
+@SpringBootTest(properties = { "lab.pipeline.writes=per-flush" })
 @AutoConfigureMockMvc
+@SharedRedis(RedisTopology.CLUSTER)
 class ClusterBatchWritingTests {
 
 	@Autowired
@@ -35,11 +36,6 @@ class ClusterBatchWritingTests {
 
 	@Autowired
 	KeySpace keys;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.cluster().addTo(registry);
-	}
 
 	@BeforeEach
 	void startEmpty() {

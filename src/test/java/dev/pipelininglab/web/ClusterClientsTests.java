@@ -1,5 +1,8 @@
 package dev.pipelininglab.web;
 
+import org.springframework.test.context.TestPropertySource;
+import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SharedRedis;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
@@ -10,8 +13,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,18 +26,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * work, its pipelines are refused the way Spring Data Redis refuses them, and Lettuce's
  * clients each reach every master.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
 @AutoConfigureMockMvc
+@SharedRedis(RedisTopology.CLUSTER)
+@TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
 class ClusterClientsTests {
 
 	@Autowired
 	MockMvc mvc;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.cluster().addTo(registry);
-		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
-	}
 
 	@BeforeEach
 	void startEmpty() {

@@ -10,12 +10,13 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.NodeStats;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SharedRedis;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -28,27 +29,15 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * profile does; plus what only a cluster has: keys spread over masters, multi-key
  * commands split per slot, hash tags.
  */
+@SharedRedis(RedisTopology.CLUSTER)
+@TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
 class ClusterEndpointTests extends EndpointContract {
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.cluster().addTo(registry);
-		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
-	}
-
-	@Override
-	void flushTestServers() {
-		RedisTestServers.cluster().flushAll();
-	}
-
-	@Override
-	String topology() {
-		return "cluster";
-	}
+	@Autowired
+	ClusterRedis cluster;
 
 	@Test
 	void everyNodeIsReachedThroughItsOwnRelayAndReportsItsRoundTrip() throws Exception {
-		ClusterRedis cluster = RedisTestServers.cluster();
 		String body = this.mvc.perform(get("/pipeget/100?rtt=4&sample=0"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.addedRttMillis").value(4.0))
@@ -57,7 +46,7 @@ class ClusterEndpointTests extends EndpointContract {
 			.getContentAsString();
 		Map<String, Double> byNode = JsonPath.read(body, "$.measuredRttMillisByNode");
 		assertThat(byNode.keySet()).containsExactlyInAnyOrderElementsOf(
-				cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
+				this.cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
 		assertThat(byNode.values()).allSatisfy((millis) -> assertThat(millis).isGreaterThanOrEqualTo(3.8));
 
 		String direct = this.mvc.perform(get("/pipeget/100?sample=0"))
@@ -72,7 +61,6 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void hundredThousandPipelinedKeysOverAllSlotsAreVerifiedAndCountedPerMaster() throws Exception {
-		ClusterRedis cluster = RedisTestServers.cluster();
 		String set = this.mvc.perform(get("/pipeset/100000?sample=2"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.written").value(100000))
@@ -84,7 +72,7 @@ class ClusterEndpointTests extends EndpointContract {
 		Map<String, Integer> keysPerNode = JsonPath.read(set, "$.keysPerNode");
 		// What each master really holds, asked of the master itself.
 		assertThat(keysPerNode).hasSize(3);
-		for (RedisServerProcess master : cluster.masters()) {
+		for (RedisServerProcess master : this.cluster.masters()) {
 			assertThat(keysPerNode.get(master.host() + ":" + master.port()).longValue())
 				.isEqualTo(NodeStats.dbsize(master))
 				.isGreaterThan(30_000);
@@ -103,8 +91,7 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void multiKeyCommandsAreSplitPerSlotExactlyAsReportedAndHashTaggedOnesAreNot() throws Exception {
-		ClusterRedis cluster = RedisTestServers.cluster();
-		long msetsBefore = NodeStats.calls(cluster.masters(), "mset");
+		long msetsBefore = NodeStats.calls(this.cluster.masters(), "mset");
 		String split = this.mvc.perform(get("/compare/set/5000?batchSize=1000&variants=pipelined,multi-key"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.results[1].variant").value("multi-key"))
@@ -119,13 +106,13 @@ class ClusterEndpointTests extends EndpointContract {
 		// counted them (the warm-up
 		// pass on its own keys was split the same way).
 		assertThat(commands).isEqualTo(perSlot(this.keys, 5000, 1000)).isGreaterThan(5 * 800);
-		assertThat(NodeStats.calls(cluster.masters(), "mset") - msetsBefore)
+		assertThat(NodeStats.calls(this.cluster.masters(), "mset") - msetsBefore)
 			.isEqualTo(commands + perSlot(this.keys.warmup(), 5000, 1000));
 		assertThat(JsonPath.<Map<String, Integer>>read(split, "$.results[1].keysPerNode").values()).hasSize(3)
 			.allSatisfy((keys) -> assertThat(keys).isGreaterThan(1000));
 
-		flushTestServers();
-		msetsBefore = NodeStats.calls(cluster.masters(), "mset");
+		this.testRedis.flushAll();
+		msetsBefore = NodeStats.calls(this.cluster.masters(), "mset");
 		String tagged = this.mvc.perform(get("/compare/set/5000?batchSize=1000&variants=multi-key-hashtag"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.results[0].variant").value("multi-key-hashtag"))
@@ -136,10 +123,10 @@ class ClusterEndpointTests extends EndpointContract {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		assertThat(NodeStats.calls(cluster.masters(), "mset") - msetsBefore).isEqualTo(5 + 5);
+		assertThat(NodeStats.calls(this.cluster.masters(), "mset") - msetsBefore).isEqualTo(5 + 5);
 		Map<String, Integer> perNode = JsonPath.read(tagged, "$.results[0].keysPerNode");
 		assertThat(perNode.values()).containsExactlyInAnyOrder(5000, 0, 0);
-		for (RedisServerProcess master : cluster.masters()) {
+		for (RedisServerProcess master : this.cluster.masters()) {
 			assertThat(NodeStats.dbsize(master))
 				.isEqualTo(perNode.get(master.host() + ":" + master.port()).longValue());
 		}
@@ -163,10 +150,9 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void getsAreServedByReplicasAndWritesByMasters() throws Exception {
-		ClusterRedis cluster = RedisTestServers.cluster();
 		this.mvc.perform(get("/pipeset/500")).andExpect(status().isOk());
-		List<RedisServerProcess> masters = cluster.masters();
-		List<RedisServerProcess> replicas = cluster.replicas();
+		List<RedisServerProcess> masters = this.cluster.masters();
+		List<RedisServerProcess> replicas = this.cluster.replicas();
 		long masterGets = NodeStats.calls(masters, "get");
 		long replicaGets = NodeStats.calls(replicas, "get");
 		long masterSets = NodeStats.calls(masters, "set");

@@ -6,11 +6,12 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.RedisTopology;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,9 +20,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -37,10 +35,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 // The app's own topology refresh settings (application.yml): the outage measured is the
 // one users get.
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
-		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@SpringBootTest(
+		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
+@OwnRedis(RedisTopology.CLUSTER)
 @AutoConfigureMockMvc
-@DirtiesContext
 class ClusterFailoverTests {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterFailoverTests.class);
@@ -51,7 +49,8 @@ class ClusterFailoverTests {
 	 */
 	private static final Duration ANSWER_BOUND = Duration.ofSeconds(3 + 2);
 
-	private static ClusterRedis cluster;
+	@Autowired
+	ClusterRedis cluster;
 
 	@Autowired
 	MockMvc mvc;
@@ -59,34 +58,21 @@ class ClusterFailoverTests {
 	@Autowired
 	LettuceConnectionFactory factory;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		cluster = RedisTestServers.newCluster();
-		cluster.addTo(registry);
-	}
-
-	@AfterAll
-	static void stop() {
-		if (cluster != null) {
-			cluster.close();
-		}
-	}
-
 	@Test
 	void pipelinesOverAllSlotsSurviveAMasterDying() throws Exception {
 		this.mvc.perform(get("/pipeset/20000"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.verified").value(20000));
 		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
-		RedisServerProcess dead = cluster.nodes().get(0);
-		RedisServerProcess heir = cluster.nodes().get(3);
+		RedisServerProcess dead = this.cluster.nodes().get(0);
+		RedisServerProcess heir = this.cluster.nodes().get(3);
 		FailoverProbe probe = new FailoverProbe(this.mvc, List.of("/pipeset/2000", "/pipeget/2000",
 				"/compare/set/2000?variants=async,multi-key", "/loopget/20", "/piperpop/100"));
 
 		long killed = System.nanoTime();
 		dead.kill();
 		CompletableFuture<Void> healthy = CompletableFuture
-			.runAsync(() -> cluster.awaitHealthy(Duration.ofSeconds(30)));
+			.runAsync(() -> this.cluster.awaitHealthy(Duration.ofSeconds(30)));
 		probe.until(healthy);
 		healthy.join();
 		Duration promoted = Duration.ofNanos(System.nanoTime() - killed);

@@ -2,14 +2,14 @@ package dev.pipelininglab.web;
 
 import java.time.Duration;
 
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SharedRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -25,8 +25,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * request must complete instead. Its own application context (the timeout makes it one),
  * so these really are the first requests on their connections.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=2s",
-		"lab.pipeline.flush-policy=flush-on-close" })
+@SpringBootTest(properties = { "spring.data.redis.timeout=2s", "lab.pipeline.flush-policy=flush-on-close",
+		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@SharedRedis(RedisTopology.CLUSTER)
 @AutoConfigureMockMvc
 class ClusterFirstRequestTests {
 
@@ -39,15 +40,12 @@ class ClusterFirstRequestTests {
 	@Autowired
 	MockMvc mvc;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.cluster().addTo(registry);
-		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
-	}
+	@Autowired
+	ClusterRedis cluster;
 
 	@Test
 	void firstPipelinesAfterStartUpCompleteWithManualFlushing() throws Exception {
-		RedisTestServers.cluster().flushAll();
+		this.cluster.flushAll();
 		// First pipeline of the default (flush-on-close) route: writes to every master.
 		firstRequest("/pipeset/5000", "$.verified", 5000);
 		// First reads: replica connections (READONLY) on top.

@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.OwnRedis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -9,18 +11,13 @@ import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.testsupport.ClusterRedis;
-import dev.pipelininglab.testsupport.RedisTestServers;
 import io.lettuce.core.cluster.SlotHash;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -33,34 +30,22 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * unreachable node; once a master and its replica are both gone the cluster is down, and
  * a CLUSTERDOWN reply is reported as such, not as every node unreachable.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
-		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@SpringBootTest(
+		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @AutoConfigureMockMvc
-@DirtiesContext
+@OwnRedis(RedisTopology.CLUSTER)
 class ClusterOutageTests {
 
 	private static final String TYPES = "urn:pipelining-lab:problem:";
 
-	private static ClusterRedis cluster;
+	@Autowired
+	ClusterRedis cluster;
 
 	@Autowired
 	MockMvc mvc;
 
 	@Autowired
 	KeySpace keys;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		cluster = RedisTestServers.newCluster();
-		cluster.addTo(registry);
-	}
-
-	@AfterAll
-	static void stop() {
-		if (cluster != null) {
-			cluster.close();
-		}
-	}
 
 	@Test
 	void healthAndProblemsNameTheMissingNodeThenTheDownCluster() throws Exception {
@@ -71,8 +56,8 @@ class ClusterOutageTests {
 		// third is the one to lose.
 		List<Integer> used = List.of(master(this.keys.key(0)), master(this.keys.warmup().key(0)));
 		int victim = java.util.stream.IntStream.range(0, 3).filter((m) -> !used.contains(m)).findFirst().orElseThrow();
-		RedisServerProcess master = cluster.nodes().get(victim);
-		RedisServerProcess replica = cluster.nodes().get(victim + 3);
+		RedisServerProcess master = this.cluster.nodes().get(victim);
+		RedisServerProcess replica = this.cluster.nodes().get(victim + 3);
 		String masterAddress = master.host() + ":" + master.port();
 
 		master.kill();
@@ -85,7 +70,7 @@ class ClusterOutageTests {
 		assertThat(problem.read("$.unreachable", List.class)).containsExactly(masterAddress);
 		assertThat(problem.read("$.detail", String.class)).contains(masterAddress);
 
-		cluster.awaitHealthy(Duration.ofSeconds(30));
+		this.cluster.awaitHealthy(Duration.ofSeconds(30));
 		await().atMost(Duration.ofSeconds(20)).until(() -> "UP".equals(health().read("$.status", String.class)));
 		assertThat(health().read("$.components.redis.details.masters", List.class))
 			.contains(replica.host() + ":" + replica.port())
@@ -96,7 +81,7 @@ class ClusterOutageTests {
 		// masters answer CLUSTERDOWN once they notice (cluster-node-timeout 1 s).
 		replica.kill();
 		await().atMost(Duration.ofSeconds(20))
-			.until(() -> "fail".equals(clusterState(cluster.nodes().get(used.get(0)))));
+			.until(() -> "fail".equals(clusterState(this.cluster.nodes().get(used.get(0)))));
 		DocumentContext clusterDown = json(send("/loopset/1", 503));
 		assertThat(clusterDown.read("$.type", String.class)).isEqualTo(TYPES + "redis-cluster-down");
 		assertThat(clusterDown.read("$.detail", String.class)).contains("CLUSTERDOWN");

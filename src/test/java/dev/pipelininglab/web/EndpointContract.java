@@ -1,24 +1,20 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.LongStream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.ReplicaSync;
-import org.junit.jupiter.api.BeforeEach;
+import dev.pipelininglab.testsupport.SharedRedis;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.context.TestContextAnnotationUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
@@ -33,31 +29,14 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the app at its own servers. The checks read through the app's own template, so with
  * replica reads they first let the replicas catch up, as the app does.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
-@AutoConfigureMockMvc
-abstract class EndpointContract {
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	KeySpace keys;
-
-	@Autowired
-	ReplicaSync replicas;
-
-	/** Empties only the test's own servers, so each test starts from nothing. */
-	abstract void flushTestServers();
+abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	/** What every answer must name as its topology: standalone, sentinel or cluster. */
-	abstract String topology();
-
-	@BeforeEach
-	void startEmpty() {
-		flushTestServers();
+	String topology() {
+		return TestContextAnnotationUtils.findMergedAnnotation(getClass(), SharedRedis.class)
+			.value()
+			.name()
+			.toLowerCase(Locale.ROOT);
 	}
 
 	@Test
@@ -93,7 +72,7 @@ abstract class EndpointContract {
 			.andExpect(jsonPath("$.batches").value(200))
 			.andExpect(jsonPath("$.verified").value(200));
 		Set<String> afterLoop = demoKeys();
-		flushTestServers();
+		this.testRedis.flushAll();
 		this.mvc.perform(get("/pipeset/200")).andExpect(status().isOk());
 		assertThat(demoKeys()).isEqualTo(afterLoop).hasSize(200);
 		assertThat(values(0, 200)).isEqualTo(expectedValues(0, 200));

@@ -1,8 +1,5 @@
 package dev.pipelininglab.web;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -29,8 +26,6 @@ import static org.awaitility.Awaitility.await;
  * read and cancel it.
  */
 class RunJobHttpTests extends AppOnTestRedis {
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
 	@Autowired
 	JsonMapper json;
@@ -79,7 +74,7 @@ class RunJobHttpTests extends AppOnTestRedis {
 		HttpResponse<String> read = get(location);
 		assertThat(read.statusCode()).isEqualTo(200);
 		assertThat(this.json.readValue(read.body(), RunRecord.class).status()).isEqualTo(RunStatus.DONE);
-		assertThat(send(HttpRequest.newBuilder(uri(location)).DELETE()).statusCode()).isEqualTo(409);
+		assertThat(send(http().request(location).DELETE()).statusCode()).isEqualTo(409);
 
 		// A finished run's stream is its final record, then the end.
 		assertThat(events(location + "/events")).singleElement()
@@ -94,7 +89,7 @@ class RunJobHttpTests extends AppOnTestRedis {
 		await().atMost(Duration.ofSeconds(30))
 			.until(() -> this.json.readValue(get(location).body(), RunRecord.class).progress().batchesDone() > 0);
 
-		HttpResponse<String> cancel = send(HttpRequest.newBuilder(uri(location)).DELETE());
+		HttpResponse<String> cancel = send(http().request(location).DELETE());
 		assertThat(cancel.statusCode()).isEqualTo(202);
 		assertThat(this.json.readValue(cancel.body(), RunRecord.class).cancelRequested()).isTrue();
 
@@ -106,20 +101,19 @@ class RunJobHttpTests extends AppOnTestRedis {
 
 	@Test
 	void unknownRunHasNoStream() throws Exception {
-		HttpResponse<String> response = send(
-				HttpRequest.newBuilder(uri("/runs/0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10/events"))
-					.header("Accept", "text/event-stream"));
+		HttpResponse<String> response = send(http().request("/runs/0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10/events")
+			.header("Accept", "text/event-stream"));
 		assertThat(response.statusCode()).isEqualTo(404);
 		assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 	}
 
 	/** Reads a whole event stream, which must end by itself once the run is final. */
-	private List<Event> events(String path) throws IOException, InterruptedException {
-		HttpRequest request = HttpRequest.newBuilder(uri(path))
+	private List<Event> events(String path) {
+		HttpRequest request = http().request(path)
 			.header("Accept", "text/event-stream")
 			.timeout(Duration.ofSeconds(60))
 			.build();
-		HttpResponse<Stream<String>> response = this.http.send(request, HttpResponse.BodyHandlers.ofLines());
+		HttpResponse<Stream<String>> response = http().send(request, HttpResponse.BodyHandlers.ofLines());
 		assertThat(response.statusCode()).isEqualTo(200);
 		assertThat(response.headers().firstValue("Content-Type"))
 			.hasValueSatisfying((type) -> assertThat(type).startsWith("text/event-stream"));
@@ -149,22 +143,18 @@ class RunJobHttpTests extends AppOnTestRedis {
 		return events;
 	}
 
-	private HttpResponse<String> post(String body) throws IOException, InterruptedException {
-		return send(HttpRequest.newBuilder(uri("/runs"))
+	private HttpResponse<String> post(String body) {
+		return send(http().request("/runs")
 			.header("Content-Type", "application/json")
 			.POST(HttpRequest.BodyPublishers.ofString(body)));
 	}
 
-	private HttpResponse<String> get(String path) throws IOException, InterruptedException {
-		return send(HttpRequest.newBuilder(uri(path)).header("Accept", "application/json"));
+	private HttpResponse<String> get(String path) {
+		return send(http().request(path).header("Accept", "application/json"));
 	}
 
-	private HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-		return this.http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
-	}
-
-	private URI uri(String path) {
-		return URI.create(baseUrl() + path);
+	private HttpResponse<String> send(HttpRequest.Builder request) {
+		return http().send(request);
 	}
 
 	record Event(String name, String data) {

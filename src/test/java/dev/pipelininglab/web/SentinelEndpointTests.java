@@ -4,12 +4,13 @@ import java.util.List;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.NodeStats;
-import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SentinelRedis;
+import dev.pipelininglab.testsupport.SharedRedis;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.test.context.TestPropertySource;
 
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -19,29 +20,17 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * The endpoint contract on master + replica + 3 sentinels, reading from the replica as
  * the sentinel profile does.
  */
+@SharedRedis(RedisTopology.SENTINEL)
+@TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
 class SentinelEndpointTests extends EndpointContract {
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.sentinel().addTo(registry);
-		registry.add("spring.data.redis.lettuce.read-from", () -> "replica-preferred");
-	}
-
-	@Override
-	void flushTestServers() {
-		RedisTestServers.sentinel().flushAll();
-	}
-
-	@Override
-	String topology() {
-		return "sentinel";
-	}
+	@Autowired
+	SentinelRedis sentinel;
 
 	@Test
 	void getsAreServedByTheReplicaAndWritesByTheMaster() throws Exception {
-		SentinelRedis sentinel = RedisTestServers.sentinel();
-		RedisServerProcess master = sentinel.currentMaster();
-		RedisServerProcess replica = sentinel.dataNodes()
+		RedisServerProcess master = this.sentinel.currentMaster();
+		RedisServerProcess replica = this.sentinel.dataNodes()
 			.stream()
 			.filter((node) -> node != master)
 			.findFirst()

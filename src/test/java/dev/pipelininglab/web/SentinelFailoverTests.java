@@ -5,9 +5,10 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SentinelRedis;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,9 +16,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -31,33 +29,21 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * after the promotion the app follows the new master without a restart and the next
  * pipelined run succeeds.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
-		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@SpringBootTest(
+		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
+@OwnRedis(RedisTopology.SENTINEL)
 @AutoConfigureMockMvc
-@DirtiesContext
 class SentinelFailoverTests {
 
 	private static final Logger log = LoggerFactory.getLogger(SentinelFailoverTests.class);
 
 	private static final Duration ANSWER_BOUND = Duration.ofSeconds(3 + 2);
 
-	private static SentinelRedis sentinel;
+	@Autowired
+	SentinelRedis sentinel;
 
 	@Autowired
 	MockMvc mvc;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		sentinel = RedisTestServers.newSentinel();
-		sentinel.addTo(registry);
-	}
-
-	@AfterAll
-	static void stop() {
-		if (sentinel != null) {
-			sentinel.close();
-		}
-	}
 
 	@Test
 	void pipelinesSurviveTheMasterDying() throws Exception {
@@ -65,14 +51,14 @@ class SentinelFailoverTests {
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.verified").value(20000));
 		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
-		RedisServerProcess dead = sentinel.master();
+		RedisServerProcess dead = this.sentinel.master();
 		FailoverProbe probe = new FailoverProbe(this.mvc, List.of("/pipeset/2000", "/pipeget/2000",
 				"/compare/set/2000?variants=async,multi-key,script", "/loopget/20", "/piperpop/100"));
 
 		long killed = System.nanoTime();
 		dead.kill();
 		CompletableFuture<RedisServerProcess> promoted = CompletableFuture
-			.supplyAsync(() -> sentinel.awaitNewMaster(dead, Duration.ofSeconds(30)));
+			.supplyAsync(() -> this.sentinel.awaitNewMaster(dead, Duration.ofSeconds(30)));
 		probe.until(promoted);
 		RedisServerProcess master = promoted.join();
 		Duration promotedAfter = Duration.ofNanos(System.nanoTime() - killed);
@@ -98,7 +84,7 @@ class SentinelFailoverTests {
 				"[failover] sentinel, down-after-milliseconds {} ms: promoted after {} ms, first SET over all slots"
 						+ " through the app after {} ms",
 				RedisTestServers.failoverDetectionMillis(), promotedAfter.toMillis(), recoveredAfter.toMillis());
-		assertThat(master).isSameAs(sentinel.replica());
+		assertThat(master).isSameAs(this.sentinel.replica());
 		assertThat(recovered.status()).as("a write succeeded within 15 s of the promotion").isEqualTo(200);
 		probe.assertAllAnsweredWithin(ANSWER_BOUND);
 	}

@@ -1,22 +1,19 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.OwnRedis;
 import java.time.Duration;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SentinelRedis;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,35 +26,23 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * the 503s name the master (with its address), or the sentinels when they are gone too;
  * every answer names the master in use.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=3s",
-		"spring.data.redis.lettuce.read-from=replica-preferred" })
+@SpringBootTest(
+		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @AutoConfigureMockMvc
-@DirtiesContext
+@OwnRedis(RedisTopology.SENTINEL)
 class SentinelOutageTests {
 
 	private static final String TYPES = "urn:pipelining-lab:problem:";
 
-	private static SentinelRedis sentinel;
+	@Autowired
+	SentinelRedis sentinel;
 
 	@Autowired
 	MockMvc mvc;
 
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		sentinel = RedisTestServers.newSentinel();
-		sentinel.addTo(registry);
-	}
-
-	@AfterAll
-	static void stop() {
-		if (sentinel != null) {
-			sentinel.close();
-		}
-	}
-
 	@Test
 	void healthAndProblemsNameTheMissingMasterThenTheSentinels() throws Exception {
-		RedisServerProcess first = sentinel.master();
+		RedisServerProcess first = this.sentinel.master();
 		String firstAddress = first.host() + ":" + first.port();
 		assertThat(json(get200("/pipeset/1000")).read("$.master", String.class)).isEqualTo(firstAddress);
 		DocumentContext up = health();
@@ -78,7 +63,7 @@ class SentinelOutageTests {
 		assertThat(problem.read("$.master", String.class)).isEqualTo(firstAddress);
 		assertThat(problem.read("$.detail", String.class)).contains(firstAddress);
 
-		RedisServerProcess second = sentinel.awaitNewMaster(first, Duration.ofSeconds(30));
+		RedisServerProcess second = this.sentinel.awaitNewMaster(first, Duration.ofSeconds(30));
 		String secondAddress = second.host() + ":" + second.port();
 		await().atMost(Duration.ofSeconds(20)).until(() -> "UP".equals(health().read("$.status", String.class)));
 		assertThat(health().read("$.components.redis.details.master", String.class)).isEqualTo(secondAddress);
@@ -89,12 +74,12 @@ class SentinelOutageTests {
 
 		// Now the sentinels go too, and then the master: nothing can say where a master
 		// is.
-		sentinel.stopSentinels();
+		this.sentinel.stopSentinels();
 		second.kill();
 		DocumentContext gone = json(send("/pipeset/1000", 503));
 		assertThat(gone.read("$.type", String.class)).isEqualTo(TYPES + "redis-sentinels-unreachable");
 		assertThat(gone.read("$.detail", String.class))
-			.contains(sentinel.springProperties().get("spring.data.redis.sentinel.nodes").split(",")[0]);
+			.contains(this.sentinel.springProperties().get("spring.data.redis.sentinel.nodes").split(",")[0]);
 		assertThat(health().read("$.components.redis.details.cause", String.class)).isEqualTo("SENTINELS_UNREACHABLE");
 	}
 

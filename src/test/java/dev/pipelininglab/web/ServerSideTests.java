@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.SharedRedis;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -13,8 +14,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,17 +28,13 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * figures, a read that found nothing said in words, the settings behind the figures, and
  * an instance that any number of distinct flush policies cannot use up.
  */
-@SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SpringBootTest
 @AutoConfigureMockMvc
+@SharedRedis
 class ServerSideTests {
 
 	@Autowired
 	MockMvc mvc;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
 
 	@BeforeEach
 	void empty() {

@@ -3,23 +3,22 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.reliability.StopWithTheApp;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import dev.pipelininglab.testsupport.StopWithTheApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
-import org.springframework.test.annotation.DirtiesContext;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -30,9 +29,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * showing an empty history, and once Redis is back the next run works at once rather than
  * after Lettuce's reconnect back-off.
  */
-@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT,
-		properties = { "lab.local-redis.enabled=false", "spring.data.redis.timeout=5s" })
-@DirtiesContext
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.data.redis.timeout=5s")
+@OwnRedis
 class WebPageRedisLossBrowserTests {
 
 	/** Long enough for Lettuce's default back-off to have grown past 10 s. */
@@ -45,20 +43,15 @@ class WebPageRedisLossBrowserTests {
 	 */
 	private static final Duration RECOVERY = Duration.ofSeconds(6);
 
-	static StandaloneRedis redis;
-
 	static RedisServerProcess restarted;
+
+	@Autowired
+	StandaloneRedis redis;
 
 	private static HeadlessChromium chromium;
 
 	@LocalServerPort
 	int port;
-
-	@DynamicPropertySource
-	static void ownRedis(DynamicPropertyRegistry registry) {
-		redis = RedisTestServers.newStandalone();
-		redis.addTo(registry);
-	}
 
 	@BeforeAll
 	static void startBrowser() throws Exception {
@@ -87,7 +80,7 @@ class WebPageRedisLossBrowserTests {
 		chromium.driver.findElement(By.id("run-button")).click();
 		chromium.waitFor(Duration.ofSeconds(60), () -> chromium.text("status").contains("timing "));
 
-		redis.process().kill();
+		this.redis.process().kill();
 		long killed = System.nanoTime();
 		String end = chromium.waitForEnd(Duration.ofSeconds(20));
 		Duration endedAfter = Duration.ofNanos(System.nanoTime() - killed);
@@ -108,7 +101,8 @@ class WebPageRedisLossBrowserTests {
 		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
 		chromium.setField("count", "20000");
 		Thread.sleep(Math.max(0, DOWN_FOR.toMillis() - Duration.ofNanos(System.nanoTime() - killed).toMillis()));
-		restarted = RedisServerProcess.start(RedisTestServers.binary(), redis.port(), redis.process().workDir());
+		restarted = RedisServerProcess.start(RedisTestServers.binary(), this.redis.port(),
+				this.redis.process().workDir());
 		long back = System.nanoTime();
 		int refused = 0;
 		String status;
@@ -142,13 +136,15 @@ class WebPageRedisLossBrowserTests {
 		chromium.waitFor(Duration.ofSeconds(10), () -> !chromium.driver.findElement(By.id("banner")).isDisplayed());
 	}
 
+	/**
+	 * Stops the server started in place of the killed one once the app is done with it.
+	 */
 	@TestConfiguration(proxyBeanMethods = false)
-	static class OwnRedisLifecycle {
+	static class RestartedRedisLifecycle {
 
 		@Bean
-		StopWithTheApp stopOwnRedis() {
+		StopWithTheApp stopRestartedRedis() {
 			return new StopWithTheApp(() -> {
-				redis.process().kill();
 				if (restarted != null) {
 					restarted.stop();
 				}

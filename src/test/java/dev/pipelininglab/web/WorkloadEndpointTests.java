@@ -5,20 +5,12 @@ import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.testsupport.RedisTestServers;
-import org.junit.jupiter.api.BeforeEach;
+import dev.pipelininglab.testsupport.SharedRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -30,30 +22,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * real standalone Redis; every write is checked on the Redis state, read with a template
  * of the test's own, not only on the answer.
  */
-@SpringBootTest(properties = { "lab.local-redis.enabled=false", "lab.limits.max-batch-bytes=4194304" })
-@AutoConfigureMockMvc
-class WorkloadEndpointTests {
+@SpringBootTest(properties = "lab.limits.max-batch-bytes=4194304")
+@SharedRedis
+class WorkloadEndpointTests extends MockMvcOnTestRedis {
 
 	private static final int MAX_VALUE_SIZE = 1_048_576;
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	StringRedisTemplate redis;
-
-	@Autowired
-	KeySpace keys;
-
-	@DynamicPropertySource
-	static void redis(DynamicPropertyRegistry registry) {
-		RedisTestServers.standalone().addTo(registry);
-	}
-
-	@BeforeEach
-	void startEmpty() {
-		RedisTestServers.standalone().flushAll();
-	}
 
 	/**
 	 * Each new operation with each variant that can run it, on its own, so the state it
@@ -131,7 +104,7 @@ class WorkloadEndpointTests {
 	void singleRunEndpointsOfTheNewOperationsWriteTheSameAsEachOther() throws Exception {
 		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
 			for (String mode : List.of("pipe", "loop")) {
-				RedisTestServers.standalone().flushAll();
+				this.testRedis.flushAll();
 				this.mvc.perform(get("/" + mode + op + "/250?batchSize=100"))
 					.andExpect(status().isOk())
 					.andExpect(jsonPath("$.operation").value(op))

@@ -1,4 +1,4 @@
-package dev.pipelininglab.reliability;
+package dev.pipelininglab.testsupport;
 
 import org.springframework.context.SmartLifecycle;
 

@@ -1,0 +1,81 @@
+package dev.pipelininglab.testsupport;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/**
+ * A long run requested in the background, so the test can act on Redis (kill it, pause
+ * it, take the only slot) while the run is under way.
+ */
+public final class BackgroundRun {
+
+	private final CompletableFuture<MockHttpServletResponse> answer;
+
+	private BackgroundRun(CompletableFuture<MockHttpServletResponse> answer) {
+		this.answer = answer;
+	}
+
+	/** {@code GET uri} on another thread. */
+	public static BackgroundRun start(MockMvc mvc, String uri) {
+		return new BackgroundRun(CompletableFuture.supplyAsync(() -> {
+			try {
+				return mvc.perform(get(uri)).andReturn().getResponse();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(uri, ex);
+			}
+		}));
+	}
+
+	/**
+	 * Waits until {@code key} exists on {@code redis}: runs write their keys in order, so
+	 * a run that wrote it has got at least that far.
+	 */
+	public BackgroundRun awaitKey(StandaloneRedis redis, String key) {
+		try (Resp resp = new Resp(redis.host(), redis.port())) {
+			await().atMost(Duration.ofSeconds(60))
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> Long.valueOf(1).equals(resp.call("EXISTS", key)));
+		}
+		return this;
+	}
+
+	/**
+	 * Does {@code action} to Redis mid-run (kill it, pause it) and waits for the run's
+	 * answer, timed from the action.
+	 */
+	public Answer answerAfter(Runnable action, Duration timeout) {
+		action.run();
+		long start = System.nanoTime();
+		MockHttpServletResponse response = answer(timeout);
+		return new Answer(response, Duration.ofNanos(System.nanoTime() - start));
+	}
+
+	/** The run's answer, failing the test if it takes longer than {@code timeout}. */
+	public MockHttpServletResponse answer(Duration timeout) {
+		try {
+			return this.answer.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		catch (ExecutionException | TimeoutException ex) {
+			throw new IllegalStateException("The background run gave no answer", ex);
+		}
+	}
+
+	/** The run's answer and how long after the action it came. */
+	public record Answer(MockHttpServletResponse response, Duration after) {
+	}
+
+}

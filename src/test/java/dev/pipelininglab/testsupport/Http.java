@@ -1,0 +1,71 @@
+package dev.pipelininglab.testsupport;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+
+/**
+ * Real HTTP to an app the test started on a loopback port: for what MockMvc does not show
+ * (the servlet container, connection handling, streams, a whole running app).
+ */
+public final class Http {
+
+	private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+	private final int port;
+
+	private final Duration timeout;
+
+	/**
+	 * @param timeout how long one request may take before it fails the test instead of
+	 * hanging it
+	 */
+	public Http(int port, Duration timeout) {
+		this.port = port;
+		this.timeout = timeout;
+	}
+
+	public URI uri(String path) {
+		return URI.create("http://127.0.0.1:" + this.port + path);
+	}
+
+	/**
+	 * A request to build on (headers, a method, a body) for
+	 * {@link #send(HttpRequest.Builder)}.
+	 */
+	public HttpRequest.Builder request(String path) {
+		return HttpRequest.newBuilder(uri(path));
+	}
+
+	public HttpResponse<String> get(String path) {
+		return send("GET", path);
+	}
+
+	/** A request without a body. */
+	public HttpResponse<String> send(String method, String path) {
+		return send(request(path).method(method, HttpRequest.BodyPublishers.noBody()));
+	}
+
+	/** A request the caller built (headers, a body), with this client's timeout. */
+	public HttpResponse<String> send(HttpRequest.Builder request) {
+		return send(request.timeout(this.timeout).build(), HttpResponse.BodyHandlers.ofString());
+	}
+
+	/** A request sent as it is, its timeout included, read with {@code body}. */
+	public <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) {
+		try {
+			return this.client.send(request, body);
+		}
+		catch (IOException ex) {
+			throw new IllegalStateException(request.method() + " " + request.uri() + " failed", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+}

@@ -1,0 +1,45 @@
+package dev.pipelininglab.web;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.ReplicaSync;
+import dev.pipelininglab.testsupport.SpringRedis;
+import org.junit.jupiter.api.BeforeEach;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.test.web.servlet.MockMvc;
+
+/**
+ * The app through MockMvc on the test Redis its subclass names ({@code @SharedRedis} or
+ * {@code @OwnRedis}), emptied before each test, with the app's own template, key naming
+ * and replica sync to check what a request left in Redis.
+ */
+@SpringBootTest
+@AutoConfigureMockMvc
+abstract class MockMvcOnTestRedis {
+
+	@Autowired
+	MockMvc mvc;
+
+	@Autowired
+	StringRedisTemplate redis;
+
+	@Autowired
+	KeySpace keys;
+
+	@Autowired
+	ReplicaSync replicas;
+
+	/** The servers of the subclass's topology. */
+	@Autowired
+	SpringRedis testRedis;
+
+	/** Empties only the test's own servers, so each test starts from nothing. */
+	@BeforeEach
+	void startEmpty() {
+		this.testRedis.flushAll();
+	}
+
+}
