@@ -473,6 +473,23 @@ def launch_ways_section(args, jar, redis, workdir):
     return lines
 
 
+def small_heap_run(jar, redis, workdir, path):
+    """One request in a fresh app at -Xmx256m on a flushed server: its answer, the wall time including the
+    read-back, heap used and heap max afterwards, and how many OutOfMemoryErrors the app logged."""
+    redis.flush()
+    small = App(jar, redis, workdir, heap="256m")
+    try:
+        started = time.monotonic()
+        result = small.run(path)
+        wall = time.monotonic() - started
+        _, heap = small.get("/actuator/metrics/jvm.memory.used?tag=area:heap")
+        _, heap_max = small.get("/actuator/metrics/jvm.memory.max?tag=area:heap")
+        return result, wall, heap, heap_max, small.log.read_text().count("OutOfMemoryError")
+    finally:
+        small.stop()
+        redis.flush()
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--jar", required=True)
@@ -584,32 +601,14 @@ def main():
         big_value = None
         if "bigvalue" in only and args.big_value_count:
             print(f"big values: {args.big_value_count} x {args.big_value_size} B at -Xmx256m", file=sys.stderr)
-            redis.flush()
-            small = App(args.jar, redis, workdir, heap="256m")
-            try:
-                started = time.monotonic()
-                result = small.run(f"/pipeset/{args.big_value_count}?valueSize={args.big_value_size}&sample=1")
-                wall = time.monotonic() - started
-                _, heap_max = small.get("/actuator/metrics/jvm.memory.max?tag=area:heap")
-                big_value = (result, wall, heap_max, small.log.read_text().count("OutOfMemoryError"))
-            finally:
-                small.stop()
-            redis.flush()
+            result, wall, _, heap_max, ooms = small_heap_run(
+                args.jar, redis, workdir, f"/pipeset/{args.big_value_count}?valueSize={args.big_value_size}&sample=1")
+            big_value = (result, wall, heap_max, ooms)
 
         big = None
         if args.big and "big" in only:
             print(f"big run {args.big} at -Xmx256m", file=sys.stderr)
-            redis.flush()
-            small = App(args.jar, redis, workdir, heap="256m")
-            try:
-                started = time.monotonic()
-                result = small.run(f"/pipeset/{args.big}?sample=3")
-                wall = time.monotonic() - started
-                _, heap = small.get("/actuator/metrics/jvm.memory.used?tag=area:heap")
-                _, heap_max = small.get("/actuator/metrics/jvm.memory.max?tag=area:heap")
-                big = (result, wall, heap, heap_max, small.log.read_text().count("OutOfMemoryError"))
-            finally:
-                small.stop()
+            big = small_heap_run(args.jar, redis, workdir, f"/pipeset/{args.big}?sample=3")
             redis.flush()
 
         lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]

@@ -550,8 +550,8 @@ public class RunService {
 		RunResult.FanOut fanOut = (spec.workload().requests() > 1)
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
-		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null,
-				shrunkNote(spec, perRoundTrip), nothingFound(spec.operation(), tally), pauses(pausedNanos));
+		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
+				nothingFound(spec.operation(), tally), pauses(pausedNanos));
 		return new RunResult(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1), spec.repeat(),
@@ -628,7 +628,7 @@ public class RunService {
 		return what + ((spec.mode() == Mode.MULTI_KEY && multi != null) ? ", " + multi + "." : ".");
 	}
 
-	private static @Nullable String shrunkNote(RunSpec spec, int batchSize) {
+	private static @Nullable String shrunkNote(RunSpec spec) {
 		Integer asked = spec.workload().batchSizeAsked();
 		if (asked == null) {
 			return null;
