@@ -120,6 +120,35 @@ public class ServerCounters implements DisposableBean {
 		return ServerStats.total(nodes);
 	}
 
+	/**
+	 * Commands processed between two snapshots on the nodes a run's commands reach: every
+	 * master, and the replicas too when {@code replicasServe} (a read-only run with
+	 * replica reads). Otherwise replicas are left out, as they only replay their master's
+	 * writes and would count each of the run's commands again. Null when no such node
+	 * answered both times.
+	 */
+	public @Nullable Processed processed(Snapshot before, Snapshot after, boolean replicasServe) {
+		long commands = 0;
+		int nodes = 0;
+		for (Map.Entry<String, Map<String, String>> node : after.nodes().entrySet()) {
+			Map<String, String> earlier = before.nodes().get(node.getKey());
+			boolean replica = "slave".equals(node.getValue().get("role"));
+			if (earlier == null || (replica && !(replicasServe && this.replicaReads))) {
+				continue;
+			}
+			commands += ServerStats.delta(earlier, node.getValue()).commands();
+			nodes++;
+		}
+		return (nodes > 0) ? new Processed(commands, nodes) : null;
+	}
+
+	/**
+	 * @param commands {@code total_commands_processed} gained, summed over the nodes
+	 * @param nodes how many nodes were summed
+	 */
+	public record Processed(long commands, int nodes) {
+	}
+
 	private interface Info {
 
 		String read();

@@ -64,6 +64,11 @@ import org.jspecify.annotations.Nullable;
  * ended, the one its writes went to; changes after a failover
  * @param server what the Redis servers did during the timed pass (the median one when
  * repeated), from their INFO counters: server-wide deltas
+ * @param foreignCommands present only when the servers processed more commands during a
+ * timed pass than the run sent plus the lab's own periodic traffic allows (50 per node
+ * and 100 a second per node): how many more (the most over the passes), summed over the
+ * masters (and the replicas when a read-only run reads from them). Another client was
+ * busy on the same Redis, so the figures measure it too
  * @param settings single runs: the client tunings in effect that differ from Spring
  * Boot's defaults (a comparison or sweep carries them once, beside its results)
  */
@@ -77,7 +82,8 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
 		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
 		ConnectorUse connector, @Nullable ConnectionsUsed connections, @Nullable ClientsReport clients,
-		@Nullable String master, @Nullable ServerStats server, @Nullable Map<String, String> settings) {
+		@Nullable String master, @Nullable ServerStats server, @Nullable Long foreignCommands,
+		@Nullable Map<String, String> settings) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -111,7 +117,7 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
 				this.keysPerNode, this.slotsTouched, this.commands, this.note, this.sample, value, this.latency,
 				this.payload, this.fanOut, this.connector, this.connections, this.clients, this.master, this.server,
-				null);
+				this.foreignCommands, null);
 	}
 
 	/**

@@ -265,6 +265,12 @@ public class RunService {
 			ServerConnections.Usage usage = null;
 			long counterBefore = 0;
 			ServerStats[] passServer = new ServerStats[spec.repeat()];
+			ClusterLayout.Spread spread = spread(spec, keys);
+			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
+					? runner.onCluster(spec, spread) : null;
+			long sent = sentPerPass(spec, effect);
+			boolean replicasServe = !writes(spec.operation());
+			Long foreign = null;
 			long[] pausedNanos = new long[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepare) {
@@ -277,6 +283,7 @@ public class RunService {
 						spec.clients());
 				observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.itemsPerPass());
 				// Outside the timed region, as close to it as can be.
+				long windowStart = System.nanoTime();
 				ServerCounters.Snapshot before = this.server.snapshot();
 				PauseWatch watch = PauseWatch.start();
 				Clients.Outcome outcome;
@@ -288,12 +295,18 @@ public class RunService {
 					pausedNanos[repeat] = watch.stop();
 				}
 				ServerCounters.Snapshot after = this.server.snapshot();
+				long windowNanos = System.nanoTime() - windowStart;
 				if (outcome.failure() != null) {
 					batchesDone = outcome.batches();
 					tally = outcome.tally(spec.sample());
 					throw outcome.failure();
 				}
 				passServer[repeat] = this.server.between(before, after);
+				Long excess = ForeignCommands.beyondBookkeeping(this.server.processed(before, after, replicasServe),
+						sent, windowNanos);
+				if (excess != null && (foreign == null || excess > foreign)) {
+					foreign = excess;
+				}
 				usage = ServerConnections.usage(connectionsBefore, this.serverConnections.snapshot(), route,
 						commands(spec));
 				passNanos[repeat] = outcome.nanos();
@@ -304,8 +317,9 @@ public class RunService {
 				.contains(spec.operation())) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
-			return result(spec, keys, runner, route, outcomes, passNanos, pausedNanos,
-					passServer[medianIndex(passNanos)], rttMillis, nodeRttMillis, usage, counterBefore, observer);
+			return result(spec, keys, route, spread, effect, outcomes, passNanos, pausedNanos,
+					passServer[medianIndex(passNanos)], foreign, rttMillis, nodeRttMillis, usage, counterBefore,
+					observer);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -479,10 +493,48 @@ public class RunService {
 		}
 	}
 
-	private RunResult result(RunSpec spec, KeySpace keys, BatchRunner runner, Route route, Clients.Outcome[] outcomes,
-			long[] passNanos, long[] pausedNanos, @Nullable ServerStats server, double rttMillis,
+	/**
+	 * How the run's keys spread over a cluster's masters; null off a cluster and for
+	 * PING.
+	 */
+	private ClusterLayout.@Nullable Spread spread(RunSpec spec, KeySpace keys) {
+		if (spec.operation() == Operation.PING) {
+			return null;
+		}
+		String key = spec.operation().key(keys);
+		return (key == null) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize())
+				: this.layout.ofKey(key, spec.count(), spec.batchSize());
+	}
+
+	/**
+	 * Redis commands one timed pass sends, as the servers count them: one per item, but
+	 * one per batch for multi-key commands (one per slot where a cluster split them; one
+	 * per key where Jedis split them), and for a script its EVALSHA per batch and the
+	 * command it calls per item, which Redis counts too.
+	 */
+	private long sentPerPass(RunSpec spec, BatchRunner.@Nullable ClusterEffect effect) {
+		long requests = spec.workload().requests();
+		return switch (spec.mode()) {
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> {
+				if (effect != null) {
+					yield effect.commands() * requests;
+				}
+				boolean splitByJedis = spec.senders().connector() == Connector.JEDIS
+						&& this.topology.kind() == Topology.Kind.CLUSTER
+						&& (spec.operation() == Operation.SET || spec.operation() == Operation.GET);
+				yield splitByJedis ? spec.itemsPerPass() : spec.batchesPerPass();
+			}
+			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();
+			default -> spec.itemsPerPass();
+		};
+	}
+
+	private RunResult result(RunSpec spec, KeySpace keys, Route route, ClusterLayout.@Nullable Spread spread,
+			BatchRunner.@Nullable ClusterEffect effect, Clients.Outcome[] outcomes, long[] passNanos,
+			long[] pausedNanos, @Nullable ServerStats server, @Nullable Long foreign, double rttMillis,
 			@Nullable Map<String, Double> nodeRttMillis, ServerConnections.@Nullable Usage usage, long counterBefore,
 			RunObserver observer) {
+		BatchRunner runner = this.runners.get(spec.mode());
 		long count = spec.count();
 		long items = spec.itemsPerPass();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
@@ -530,9 +582,6 @@ public class RunService {
 		boolean lettuce = route.connector() == Connector.LETTUCE;
 		String variant = variantLabel(spec, route);
 		String key = spec.operation().key(keys);
-		ClusterLayout.Spread spread = (spec.operation() == Operation.PING) ? null : (key == null)
-				? this.layout.ofKeys(keys, count, spec.batchSize()) : this.layout.ofKey(key, count, spec.batchSize());
-		BatchRunner.ClusterEffect effect = (spread != null && lettuce) ? runner.onCluster(spec, spread) : null;
 		// Only buffered Lettuce pipelines and async batches hand several commands to
 		// Netty
 		// at once; flush-each-command writes each on its own whichever endpoint it is.
@@ -558,7 +607,7 @@ public class RunService {
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
 				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
-				connector, connections, clients(shown), this.diagnosis.sentinelMaster(), server,
+				connector, connections, clients(shown), this.diagnosis.sentinelMaster(), server, foreign,
 				this.settings.inEffect());
 	}
 

@@ -40,6 +40,7 @@ final class ResultTable {
 			Column.number("speedup", RunResult::speedup, Format.RATIO),
 			Column.number("rtt ms", RunResult::measuredRttMillis, Format.MILLIS),
 			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
+			Column.number("foreign commands", RunResult::foreignCommands, Format.WHOLE),
 			Column.text("checked", ResultTable::checked));
 
 	private ResultTable() {
@@ -50,7 +51,7 @@ final class ResultTable {
 	 * to the loop, and the loop ceiling the measured round trip implies.
 	 */
 	static String text(String title, List<RunResult> rows) {
-		return text(title, shown(FIGURES, rows), rows, summary(rows));
+		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows)));
 	}
 
 	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
@@ -102,7 +103,28 @@ final class ResultTable {
 	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
 	 */
 	static String markdown(String title, List<RunResult> rows) {
-		return markdown(title, shown(FIGURES, rows), rows, summary(rows));
+		return markdown(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows)));
+	}
+
+	/**
+	 * A warning for each result measured while the servers processed commands the run did
+	 * not send; null when none was.
+	 */
+	static @Nullable String foreign(List<RunResult> rows) {
+		String warnings = rows.stream()
+			.filter((row) -> row.foreignCommands() != null)
+			.map((row) -> "warning: " + row.variant() + ": the servers processed "
+					+ Format.WHOLE.shown(row.foreignCommands())
+					+ " commands beyond the run's own during a timed pass: another client was busy on the same"
+					+ " Redis, so these figures measure it too")
+			.collect(Collectors.joining("\n"));
+		return warnings.isEmpty() ? null : warnings;
+	}
+
+	/** The non-null lines, one under the other; null when there are none. */
+	static @Nullable String lines(@Nullable String... lines) {
+		String joined = java.util.Arrays.stream(lines).filter(Objects::nonNull).collect(Collectors.joining("\n"));
+		return joined.isEmpty() ? null : joined;
 	}
 
 	static <T> String markdown(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {

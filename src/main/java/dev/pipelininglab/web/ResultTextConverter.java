@@ -98,6 +98,10 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 			if (record.problem() != null) {
 				extra += record.problem().title() + ": " + record.problem().detail() + "\n";
 			}
+			if (Boolean.TRUE.equals(record.overlapped())) {
+				extra += "warning: another run of this app was measuring at the same time, so these figures measure"
+						+ " each other too\n";
+			}
 		}
 		return switch (format) {
 			case "csv" -> ResultTable.csv(rows);

@@ -63,6 +63,27 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 		assertThat(values(0, 1000)).isEqualTo(expectedValues(0, 1000));
 	}
 
+	/**
+	 * Replicas replaying writes, sentinels' and replicas' own traffic, topology refreshes
+	 * and the lab's INFO calls are bookkeeping, not another client.
+	 */
+	@Test
+	void aRunOnAQuietRedisIsNotFlaggedAsMeasuringAnotherClient() throws Exception {
+		for (String op : List.of("set", "get")) {
+			String compare = this.mvc
+				.perform(get("/compare/" + op
+						+ "/4000?batchSize=400&variants=loop,pipelined,multi-key,multi-key-hashtag,script,async"))
+				.andExpect(status().isOk())
+				.andReturn()
+				.getResponse()
+				.getContentAsString();
+			System.out
+				.println("[foreign] " + topology() + " " + op + ": " + JsonPath.read(compare, "$.results[*].variant")
+						+ " " + JsonPath.read(compare, "$.results[*].server.commands"));
+			assertThat(JsonPath.<List<Object>>read(compare, "$.results[*].foreignCommands")).as(op).isEmpty();
+		}
+	}
+
 	@Test
 	void loopSetWritesTheSameKeysAndValuesAsThePipeline() throws Exception {
 		this.mvc.perform(get("/loopset/200"))
