@@ -19,6 +19,7 @@
   let current = null; // { id, events } of the run this page follows
   let chart = null;
   let latencyChart = null;
+  let serverCharts = [];
 
   // ---- form -------------------------------------------------------------------------------------------------
 
@@ -329,6 +330,8 @@
       latencyChart.destroy();
       latencyChart = null;
     }
+    serverCharts.forEach((each) => each.destroy());
+    serverCharts = [];
   }
 
   // Speedups and ratios to three significant digits: 45.5×, 1.23×, 0.981×.
@@ -370,9 +373,15 @@
     const shown = COLUMNS.filter((column) => rows.some((result) => column.value(result) !== ''));
     document.querySelector('#results-table thead').replaceChildren(headerRow(shown.map((c) => c.label),
       shown.map((c) => c.numeric)));
-    document.querySelector('#results-table tbody').replaceChildren(...rows.map((result) => row(
-      shown.map((column) => column.value(result)), shown.map((column) => column.numeric),
-      shown.map((column) => column.label))));
+    document.querySelector('#results-table tbody').replaceChildren(...rows.map((result) => {
+      const tr = row(shown.map((column) => column.value(result)), shown.map((column) => column.numeric),
+        shown.map((column) => column.label));
+      if (result.foreignCommands != null) {
+        tr.classList.add('foreign');
+        tr.title = foreignWarning(result);
+      }
+      return tr;
+    }));
     document.getElementById('context').textContent = context(record, rows);
     // Computed by the server from the figures above, never a canned claim.
     document.getElementById('comparison-summary').textContent = record.summary || '';
@@ -388,6 +397,80 @@
     exportLinks(record);
     draw(record.kind, rows);
     showLatency(record.kind, rows);
+    showServer(record.kind, rows);
+  }
+
+  // What Redis itself did per command processed, one chart per unit: socket calls (reads and writes share the
+  // unit, so one axis) and CPU microseconds. Bars per variant (sweep: per batch size), on a log axis when the
+  // values span more than a factor of 20, as a loop's 1 read per command and a pipeline's 0.002 do.
+  function showServer(runKind, rows) {
+    serverCharts.forEach((each) => each.destroy());
+    serverCharts = [];
+    const measured = rows.filter((result) => result.server && result.server.commands > 0);
+    const name = (result) => (runKind === 'sweep' ? 'batch ' + whole.format(result.batchSize) : label(result));
+    const perCommand = (result, field) => (result.server[field] != null ? result.server[field] / result.server.commands
+      : null);
+    const callsData = [
+      { label: 'reads per command', data: measured.map((result) => perCommand(result, 'reads')),
+        backgroundColor: '#2e86de' },
+      { label: 'writes per command', data: measured.map((result) => perCommand(result, 'writes')),
+        backgroundColor: '#10ac84' },
+    ];
+    const cpu = measured.map((result) => result.server.cpuMicrosPerCommand);
+    const charts = [
+      ['server-calls-chart', 'Server socket calls per command (lower is better)', callsData,
+        'read() / write() calls per command'],
+      ['server-cpu-chart', 'Server CPU per command, µs (lower is better)',
+        [{ label: 'CPU µs per command', data: cpu, backgroundColor: '#c6302b' }], 'CPU µs per command'],
+    ];
+    charts.forEach(([id, title, datasets, unit]) => {
+      const canvas = document.getElementById(id);
+      const values = datasets.flatMap((set) => set.data).filter((value) => value != null && value > 0);
+      const chartNow = new Chart(canvas, {
+        type: 'bar',
+        data: { labels: measured.map(name), datasets },
+        options: {
+          responsive: true,
+          maintainAspectRatio: false,
+          animation: false,
+          indexAxis: 'y',
+          plugins: {
+            title: { display: true, text: title },
+            legend: { display: datasets.length > 1, position: 'bottom' },
+            tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) } },
+          },
+          scales: { x: serverAxis(values, unit), y: { ticks: { autoSkip: false } } },
+        },
+      });
+      canvas.dataset.chart = 'server';
+      canvas.parentElement.style.height = Math.max(12, 5 + 2.2 * measured.length * datasets.length) + 'rem';
+      serverCharts.push(chartNow);
+    });
+  }
+
+  // Like the throughput axis, but for figures below 1 (0.002 reads per command): a log axis from the power of ten
+  // below the smallest value, labelled at 1, 2 and 5 times powers of ten.
+  function serverAxis(values, unit) {
+    const scale = axis(values, unit);
+    if (scale.type === 'logarithmic') {
+      scale.ticks.callback = (value) => {
+        const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+        return [1, 2, 5].some((shown) => Math.abs(mantissa - shown) < 1e-6) ? serverNumber(value) : '';
+      };
+    } else {
+      scale.ticks.callback = (value) => serverNumber(value);
+    }
+    return scale;
+  }
+
+  function serverNumber(value) {
+    return value == null ? '' : Number(value.toPrecision(3)).toLocaleString('en-US', { maximumFractionDigits: 6 });
+  }
+
+  function foreignWarning(result) {
+    return '⚠ ' + result.variant + ': the server processed ' + num(result.foreignCommands) + ' commands beyond the'
+      + " run's own during its timed pass: another client was busy on the same Redis, so these figures measure it"
+      + ' too.';
   }
 
   // Latency percentiles beside throughput: a table, and a chart on a log axis, since a loop's p50 and a
@@ -477,13 +560,19 @@
       parts.push('Elapsed is the median of ' + rows[0].repeat + ' timed passes; min–max shows their spread.');
     }
     const env = record.environment;
+    const connectors = [...new Set(rows.map((result) => result.connector && result.connector.name)
+      .filter((name) => name))];
     if (env) {
-      parts.push('Redis ' + (env.redisVersion || '?') + ' (' + env.topology + ') · ' + env.jvm + ' · '
-        + env.cores + ' cores · default flush policy ' + env.flushPolicy + ', writes ' + env.writes + '.');
+      parts.push('Redis ' + (env.redisVersion || '?') + ' (' + env.topology + ') · '
+        + (connectors.length ? (connectors.length > 1 ? 'connectors ' : 'connector ') + connectors.join(', ') + ' · '
+          : '')
+        + env.jvm + ' · ' + env.cores + ' cores · default flush policy ' + env.flushPolicy + ', writes ' + env.writes
+        + '.');
     }
     if (record.overlapped) {
       parts.push('⚠ Another run of this app was measuring at the same time: these figures measure each other too.');
     }
+    rows.filter((result) => result.foreignCommands != null).forEach((result) => parts.push(foreignWarning(result)));
     return parts.join(' ');
   }
 

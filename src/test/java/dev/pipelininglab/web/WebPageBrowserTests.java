@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -85,7 +86,9 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(rows.get(0).get(5)).isEqualTo("1×");
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(5)).matches("[0-9.,]+×"));
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(9)).isEqualTo("30,000 verified"));
-		assertThat(chromium.text("context")).contains("Measured round trip", "a loop cannot beat", "Redis ");
+		assertThat(chromium.text("context"))
+			.contains("Measured round trip", "a loop cannot beat", "Redis ", "connector lettuce")
+			.doesNotContain("another client");
 
 		assertThat(chart("type")).isEqualTo("bar");
 		assertThat(chart("indexAxis")).isEqualTo("y");
@@ -103,6 +106,24 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(latency).extracting((row) -> row.get(1)).containsExactly("command", "batch", "batch", "batch");
 		assertThat(((JavascriptExecutor) chromium.driver)
 			.executeScript("return Chart.getChart('latency-chart').options.scales.y.type")).isEqualTo("logarithmic");
+
+		// What the server did, per variant: socket calls and CPU per command, one unit
+		// per chart.
+		assertThat(serverChart("server-calls-chart", "title"))
+			.isEqualTo("Server socket calls per command (lower is better)");
+		assertThat(serverChart("server-calls-chart", "datasets")).isEqualTo("reads per command|writes per command");
+		assertThat(serverChart("server-calls-chart", "axis")).contains("calls per command");
+		assertThat(serverChart("server-calls-chart", "labels").split(",")).containsExactly("loop",
+				"pipelined-flush-on-close", "multi-key", "async");
+		// About one read per command for the loop, far fewer for a pipeline.
+		String[] reads = serverChart("server-calls-chart", "first").split(",");
+		assertThat(Double.parseDouble(reads[0])).isBetween(0.9, 1.1);
+		assertThat(Double.parseDouble(reads[1])).isLessThan(0.1);
+		assertThat(serverChart("server-cpu-chart", "title")).startsWith("Server CPU per command, µs");
+		assertThat(serverChart("server-cpu-chart", "axis")).contains("CPU µs per command");
+		assertThat(serverChart("server-cpu-chart", "first").split(",")).hasSize(4)
+			.allSatisfy((value) -> assertThat(Double.parseDouble(value)).isPositive());
+		assertThat(painted("server-cpu-chart")).as("the server chart drew bars").isGreaterThan(1000);
 
 		chromium.waitFor(Duration.ofSeconds(20), () -> !chromium.tableRows("#history").isEmpty());
 		assertThat(chromium.tableRows("#history").get(0)).contains("compare", "SET", "30,000", "DONE", "100%");
@@ -203,6 +224,55 @@ class WebPageBrowserTests extends AppOnTestRedis {
 	}
 
 	@Test
+	void at1400PixelsEveryResultColumnIsReadableWithoutSidewaysScrolling() throws Exception {
+		chromium.driver.manage().window().setSize(new Dimension(1400, 1000));
+		open();
+		// The widest table the page draws: every column, long variant names, Jedis rows,
+		// hits and misses.
+		new Select(chromium.driver.findElement(By.id("operation"))).selectByValue("get");
+		chromium.setField("count", "3000");
+		chromium.setField("batchSize", "500");
+		chromium.setField("repeat", "2");
+		chromium.setField("clients", "2");
+		keepOnly("loop", "pipelined-flush-each-command", "pipelined-buffered-500", "multi-key", "script", "async",
+				"jedis-loop", "jedis-pipelined", "jedis-multi-key", "jedis-script");
+		run();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		Map<String, Object> measured = layout();
+		System.out.println("[browser] 1400 px layout: " + measured);
+		assertThat(((Number) measured.get("wrapScroll")).longValue()).as("the table scrolls sideways in its box")
+			.isLessThanOrEqualTo(((Number) measured.get("wrapClient")).longValue());
+		assertThat(((Number) measured.get("pageScroll")).longValue())
+			.isLessThanOrEqualTo(((Number) measured.get("viewport")).longValue());
+		assertThat(((Number) measured.get("cellsOutside")).longValue()).isZero();
+		assertThat(headers()).containsExactly("Variant", "Batch size", "Round trips", "Elapsed ms", "Min–max ms",
+				"ops/s", "Speedup", "RTT ms", "Server reads/cmd", "Server CPU µs/cmd", "Checked");
+		// A table, not cards, at this width.
+		assertThat(js("return getComputedStyle(document.querySelector('#results-table thead')).position"))
+			.isNotEqualTo("absolute");
+		scrollTo("results");
+		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-1400px.png"));
+		scrollTo("server-calls-chart");
+		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-server-charts.png"));
+	}
+
+	@Test
+	void aRunWhileAnotherClientFloodsRedisIsFlaggedOnThePage() throws Exception {
+		open();
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		new Select(chromium.driver.findElement(By.id("mode"))).selectByValue("loop");
+		chromium.setField("count", "20000");
+		var redis = dev.pipelininglab.testsupport.RedisTestServers.standalone();
+		try (ForeignCommandsTests.Flood flood = new ForeignCommandsTests.Flood(redis.host(), redis.port())) {
+			flood.awaitStarted();
+			run();
+			assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		}
+		assertThat(chromium.text("context")).contains("⚠ loop: the server processed", "another client");
+		assertThat(js("return document.querySelector('#results-table tbody tr').className")).isEqualTo("foreign");
+	}
+
+	@Test
 	void at390PixelsEveryResultColumnIsReadableWithoutSidewaysScrolling() throws Exception {
 		chromium.driver.manage().window().setSize(new Dimension(390, 844));
 		open();
@@ -212,23 +282,8 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		keepOnly("loop", "pipelined-flush-on-close", "multi-key");
 		run();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
-		Object layout = js("""
-				const wrap = document.querySelector('#results .table-wrap');
-				const cells = Array.from(document.querySelectorAll('#results-table td'));
-				const page = document.documentElement;
-				return {
-				  viewport: page.clientWidth,
-				  pageScroll: page.scrollWidth,
-				  wrapScroll: wrap.scrollWidth,
-				  wrapClient: wrap.clientWidth,
-				  cellsOutside: cells.filter((c) => { const r = c.getBoundingClientRect();
-				    return r.width > 0 && (r.left < 0 || r.right > page.clientWidth); }).length,
-				  labels: Array.from(new Set(cells.filter((c) => c.offsetParent !== null).map((c) => c.dataset.label)))
-				    .join('|'),
-				};""");
-		System.out.println("[browser] 390 px layout: " + layout);
-		@SuppressWarnings("unchecked")
-		java.util.Map<String, Object> measured = (java.util.Map<String, Object>) layout;
+		Map<String, Object> measured = layout();
+		System.out.println("[browser] 390 px layout: " + measured);
 		assertThat(((Number) measured.get("wrapScroll")).longValue())
 			.isLessThanOrEqualTo(((Number) measured.get("wrapClient")).longValue());
 		assertThat(((Number) measured.get("pageScroll")).longValue())
@@ -282,6 +337,30 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		String directory = System.getProperty("lab.screenshots");
 		assumeTrue(directory != null, "-Dlab.screenshots=<dir> takes the README's screenshots");
 		return Path.of(directory);
+	}
+
+	/**
+	 * How the results table sits in its box: its scroll and client widths, the page's,
+	 * and cells that stick out of the box or the viewport.
+	 */
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> layout() {
+		return (Map<String, Object>) js("""
+				const wrap = document.querySelector('#results .table-wrap');
+				const cells = Array.from(document.querySelectorAll('#results-table td'));
+				const page = document.documentElement;
+				const box = wrap.getBoundingClientRect();
+				return {
+				  viewport: page.clientWidth,
+				  pageScroll: page.scrollWidth,
+				  wrapScroll: wrap.scrollWidth,
+				  wrapClient: wrap.clientWidth,
+				  cellsOutside: cells.filter((c) => { const r = c.getBoundingClientRect();
+				    return r.width > 0 && (r.left < Math.max(0, box.left - 1) || r.right > Math.min(page.clientWidth,
+				      box.right + 1)); }).length,
+				  labels: Array.from(new Set(cells.filter((c) => c.offsetParent !== null).map((c) => c.dataset.label)))
+				    .join('|'),
+				};""");
 	}
 
 	/** Runs what the form says, from a page that may still show an earlier run's end. */
@@ -353,17 +432,35 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		return (value != null) ? value.toString() : null;
 	}
 
+	private static String serverChart(String id, String what) {
+		Object value = js("""
+				const chart = Chart.getChart(arguments[0]);
+				if (!chart) return null;
+				switch (arguments[1]) {
+				  case 'title': return chart.options.plugins.title.text;
+				  case 'labels': return chart.data.labels.join(',');
+				  case 'datasets': return chart.data.datasets.map((d) => d.label).join('|');
+				  case 'axis': return chart.options.scales.x.title.text;
+				  case 'first': return chart.data.datasets[0].data.join(',');
+				}""", id, what);
+		return (value != null) ? value.toString() : null;
+	}
+
+	private long paintedPixels() {
+		return painted("chart");
+	}
+
 	/**
-	 * Pixels of the chart canvas that are not transparent: the chart was drawn, not only
+	 * Pixels of a chart canvas that are not transparent: the chart was drawn, not only
 	 * configured.
 	 */
-	private long paintedPixels() {
+	private static long painted(String id) {
 		Object count = js("""
-				const canvas = document.getElementById('chart');
+				const canvas = document.getElementById(arguments[0]);
 				const data = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
 				let painted = 0;
 				for (let i = 3; i < data.length; i += 4) { if (data[i] > 0) painted++; }
-				return painted;""");
+				return painted;""", id);
 		return ((Number) count).longValue();
 	}
 
