@@ -400,28 +400,30 @@
     showServer(record.kind, rows);
   }
 
-  // What Redis itself did per command processed, one chart per unit: socket calls (reads and writes share the
-  // unit, so one axis) and CPU microseconds. Bars per variant (sweep: per batch size), on a log axis when the
-  // values span more than a factor of 20, as a loop's 1 read per command and a pipeline's 0.002 do.
+  // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the
+  // unit, so one axis) and CPU microseconds. Per item rather than per command, as one MGET of 500 keys is one
+  // command: so variants compare like for like. Bars per variant (sweep: per batch size), on a log axis when the
+  // values span more than a factor of 20, as a loop's 1 read per item and a pipeline's 0.002 do.
   function showServer(runKind, rows) {
     serverCharts.forEach((each) => each.destroy());
     serverCharts = [];
     const measured = rows.filter((result) => result.server && result.server.commands > 0);
     const name = (result) => (runKind === 'sweep' ? 'batch ' + whole.format(result.batchSize) : label(result));
-    const perCommand = (result, field) => (result.server[field] != null ? result.server[field] / result.server.commands
-      : null);
+    const items = (result) => result.count * (result.fanOut ? result.fanOut.requests : 1);
+    const perItem = (result, value) => (value != null ? value / items(result) : null);
     const callsData = [
-      { label: 'reads per command', data: measured.map((result) => perCommand(result, 'reads')),
+      { label: 'reads per item', data: measured.map((result) => perItem(result, result.server.reads)),
         backgroundColor: '#2e86de' },
-      { label: 'writes per command', data: measured.map((result) => perCommand(result, 'writes')),
+      { label: 'writes per item', data: measured.map((result) => perItem(result, result.server.writes)),
         backgroundColor: '#10ac84' },
     ];
-    const cpu = measured.map((result) => result.server.cpuMicrosPerCommand);
+    const cpu = measured.map((result) => perItem(result, result.server.cpuMicrosPerCommand != null
+      ? result.server.cpuMicrosPerCommand * result.server.commands : null));
     const charts = [
-      ['server-calls-chart', 'Server socket calls per command (lower is better)', callsData,
-        'read() / write() calls per command'],
-      ['server-cpu-chart', 'Server CPU per command, µs (lower is better)',
-        [{ label: 'CPU µs per command', data: cpu, backgroundColor: '#c6302b' }], 'CPU µs per command'],
+      ['server-calls-chart', 'Server socket calls per item (lower is better)', callsData,
+        'read() / write() calls per item'],
+      ['server-cpu-chart', 'Server CPU per item, µs (lower is better)',
+        [{ label: 'CPU µs per item', data: cpu, backgroundColor: '#c6302b' }], 'CPU µs per item'],
     ];
     charts.forEach(([id, title, datasets, unit]) => {
       const canvas = document.getElementById(id);

@@ -107,20 +107,20 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(((JavascriptExecutor) chromium.driver)
 			.executeScript("return Chart.getChart('latency-chart').options.scales.y.type")).isEqualTo("logarithmic");
 
-		// What the server did, per variant: socket calls and CPU per command, one unit
+		// What the server did, per variant: socket calls and CPU per item, one unit
 		// per chart.
 		assertThat(serverChart("server-calls-chart", "title"))
-			.isEqualTo("Server socket calls per command (lower is better)");
-		assertThat(serverChart("server-calls-chart", "datasets")).isEqualTo("reads per command|writes per command");
-		assertThat(serverChart("server-calls-chart", "axis")).contains("calls per command");
+			.isEqualTo("Server socket calls per item (lower is better)");
+		assertThat(serverChart("server-calls-chart", "datasets")).isEqualTo("reads per item|writes per item");
+		assertThat(serverChart("server-calls-chart", "axis")).contains("calls per item");
 		assertThat(serverChart("server-calls-chart", "labels").split(",")).containsExactly("loop",
 				"pipelined-flush-on-close", "multi-key", "async");
-		// About one read per command for the loop, far fewer for a pipeline.
+		// About one read per item for the loop, far fewer for a pipeline.
 		String[] reads = serverChart("server-calls-chart", "first").split(",");
 		assertThat(Double.parseDouble(reads[0])).isBetween(0.9, 1.1);
 		assertThat(Double.parseDouble(reads[1])).isLessThan(0.1);
-		assertThat(serverChart("server-cpu-chart", "title")).startsWith("Server CPU per command, µs");
-		assertThat(serverChart("server-cpu-chart", "axis")).contains("CPU µs per command");
+		assertThat(serverChart("server-cpu-chart", "title")).startsWith("Server CPU per item, µs");
+		assertThat(serverChart("server-cpu-chart", "axis")).contains("CPU µs per item");
 		assertThat(serverChart("server-cpu-chart", "first").split(",")).hasSize(4)
 			.allSatisfy((value) -> assertThat(Double.parseDouble(value)).isPositive());
 		assertThat(painted("server-cpu-chart")).as("the server chart drew bars").isGreaterThan(1000);
