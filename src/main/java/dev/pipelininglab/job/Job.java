@@ -3,6 +3,7 @@ package dev.pipelininglab.job;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.run.Comparison;
@@ -49,6 +50,8 @@ final class Job implements RunObserver {
 	private volatile long phaseStartedNanos;
 
 	private volatile boolean overlapped;
+
+	private final AtomicBoolean slotFreed = new AtomicBoolean();
 
 	Job(RunPlan plan, RunRecord record, PhasePlan phases) {
 		this.id = record.id();
@@ -116,6 +119,14 @@ final class Job implements RunObserver {
 
 	boolean shuttingDown() {
 		return this.shutdown;
+	}
+
+	/**
+	 * @return true the first time only: the job's place among the instance's admitted
+	 * jobs is given back once, whichever way it ends
+	 */
+	boolean freeSlot() {
+		return this.slotFreed.compareAndSet(false, true);
 	}
 
 	/**

@@ -154,12 +154,20 @@ public class RunJobs implements SmartLifecycle {
 					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
 					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
 		}
+		Job job;
 		try {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
 					null, null, environment(), null);
-			Job job = new Job(plan, record, PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null));
+			job = new Job(plan, record, PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null));
+		}
+		catch (RuntimeException ex) {
+			this.admitted.decrementAndGet();
+			throw ex;
+		}
+		try {
+			RunRecord record = job.record();
 			this.store.create(record);
 			this.active.put(job.id, job);
 			try {
@@ -176,7 +184,7 @@ public class RunJobs implements SmartLifecycle {
 			return record;
 		}
 		catch (RuntimeException ex) {
-			this.admitted.decrementAndGet();
+			freeSlot(job);
 			throw ex;
 		}
 	}
@@ -318,7 +326,7 @@ public class RunJobs implements SmartLifecycle {
 		}
 		finally {
 			this.active.remove(job.id);
-			this.admitted.decrementAndGet();
+			freeSlot(job);
 		}
 	}
 
@@ -352,11 +360,20 @@ public class RunJobs implements SmartLifecycle {
 	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
 			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
 		synchronized (job) {
+			// A client that sees its run end may send the next one at once: the slot is
+			// free before the final record can be read, here or from Redis.
+			freeSlot(job);
 			RunRecord record = job.finish(status, this.clock.instant(), results, skipped, summary, problem);
 			if (record != null) {
 				this.ended.put(record.id(), record);
 			}
 			save(record);
+		}
+	}
+
+	private void freeSlot(Job job) {
+		if (job.freeSlot()) {
+			this.admitted.decrementAndGet();
 		}
 	}
 

@@ -241,8 +241,8 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 	}
 
 	/**
-	 * Gives the server back when its application context is done with it. The JVM
-	 * shutdown hook of {@link RedisServerProcess} is only the backstop.
+	 * Gives the server back when its application context is done with it. The shutdown
+	 * handler of {@link RedisServerProcess} is only the backstop.
 	 */
 	private static final class StopWithContext implements ApplicationListener<ApplicationEvent> {
 
@@ -267,7 +267,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 				// still need Redis.
 				// Registered before any bean exists, this callback runs after all beans
 				// are destroyed. (Every Boot
-				// context has such a bean factory; without one the JVM shutdown hook
+				// context has such a bean factory; without one the shutdown handler
 				// would still stop the server.)
 				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", this::release);
 			}

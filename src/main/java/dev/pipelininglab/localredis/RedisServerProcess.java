@@ -21,6 +21,8 @@ import java.util.concurrent.TimeUnit;
 
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.SpringApplication;
+
 /**
  * A real {@code redis-server} process listening on a loopback address, started in its own
  * working directory and stopped at the latest when the JVM exits.
@@ -46,14 +48,18 @@ public final class RedisServerProcess implements AutoCloseable {
 			+ " && sleep 5 && kill -0 $server 2>/dev/null && kill -KILL $server ) >/dev/null 2>&1 &"
 			+ " exec \"$@\" 3<&-";
 
-	// One hook for all processes rather than one per process: on exit they are all
-	// signalled first and then
-	// awaited together, so a JVM with a dozen servers does not exit a dozen grace periods
-	// later.
 	private static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
 
+	// A JVM shutdown hook of our own would run alongside Spring Boot's, which closes the
+	// application contexts: servers stopped while a context still used them (running jobs
+	// recording their end, Lettuce reconnecting, cached test contexts closing). Boot runs
+	// its shutdown handlers one after another once every context has closed. One handler
+	// for all processes: on exit they are all signalled first and then awaited together,
+	// so a JVM with a dozen servers does not exit a dozen grace periods later. (Boot's
+	// hook runs in any JVM that ran a Spring application; elsewhere the watchdog still
+	// stops the servers as the JVM goes.)
 	static {
-		Runtime.getRuntime().addShutdownHook(new Thread(RedisServerProcess::stopAllLive, "redis-server-reaper"));
+		SpringApplication.getShutdownHandlers().add(RedisServerProcess::stopAllLive);
 	}
 
 	private final Process process;

@@ -8,6 +8,7 @@ import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
+import io.lettuce.core.resource.Transports;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -111,20 +112,51 @@ class RedisConfiguration {
 	}
 
 	/**
-	 * Lettuce's own {@code shutdown()} (which Spring Boot calls) stops its I/O threads
-	 * with no quiet period, while its task threads still run what they had queued: a
-	 * reconnect, a topology refresh or a handshake timeout of a Redis that was down or
-	 * stalled. Those then reach terminated event loops and Netty logs "Event loop shut
-	 * down?" at ERROR. A quiet period keeps the event loops taking such work until none
-	 * has come for {@link #RESOURCES_QUIET_MILLIS}.
+	 * The event loops live as long as the client resources, not as long as the last
+	 * client using them.
+	 * <p>
+	 * Lettuce counts references to the event loops of shared client resources: each
+	 * client takes one on its first connect and gives it back on shutdown, and the last
+	 * one back terminates them. But a client keeps its event loops after shutdown, and
+	 * Lettuce still runs work of shut-down clients on the resources' task threads: a
+	 * master/replica connection over sentinels schedules its topology refresh there, 5 s
+	 * after a sentinel event (as in a failover), and does not cancel it on close. Run
+	 * after the last client's shutdown (the connection factory's on stop, a route's in
+	 * {@link Connections#destroy()}), the refresh connected through terminated event
+	 * loops and Netty logged "Failed to submit a listener notification task. Event loop
+	 * shut down?" at ERROR. Holding one reference for the resources themselves keeps the
+	 * event loops up until the resources shut down, which stops the task threads
+	 * (cancelling such scheduled work) together with the event loops.
+	 * <p>
+	 * That shutdown has a quiet period: Lettuce's own {@code shutdown()} (which Spring
+	 * Boot calls) has none, so work already queued (a reconnect, a handshake timeout of a
+	 * Redis that was down or stalled) would still reach event loops that are gone.
 	 */
 	@Bean
-	static DestructionAwareBeanPostProcessor clientResourcesQuietShutdown() {
-		return (bean, beanName) -> {
-			if (bean instanceof ClientResources resources) {
-				resources.shutdown(RESOURCES_QUIET_MILLIS, RESOURCES_SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS)
-					.awaitUninterruptibly(RESOURCES_SHUTDOWN_MILLIS + RESOURCES_QUIET_MILLIS);
+	static DestructionAwareBeanPostProcessor clientResourcesOwnTheirEventLoops() {
+		return new DestructionAwareBeanPostProcessor() {
+
+			@Override
+			public Object postProcessAfterInitialization(Object bean, String beanName) {
+				if (bean instanceof ClientResources resources) {
+					resources.eventLoopGroupProvider().allocate(Transports.eventLoopGroupClass());
+				}
+				return bean;
 			}
+
+			@Override
+			public void postProcessBeforeDestruction(Object bean, String beanName) {
+				if (bean instanceof ClientResources resources) {
+					resources.shutdown(RESOURCES_QUIET_MILLIS, RESOURCES_SHUTDOWN_MILLIS, TimeUnit.MILLISECONDS)
+						.awaitUninterruptibly(RESOURCES_SHUTDOWN_MILLIS + RESOURCES_QUIET_MILLIS);
+				}
+			}
+
+			@Override
+			public boolean requiresDestruction(Object bean) {
+				return bean instanceof ClientResources;
+			}
+
 		};
 	}
 

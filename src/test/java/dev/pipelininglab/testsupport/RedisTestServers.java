@@ -11,10 +11,11 @@ import org.jspecify.annotations.Nullable;
  * one bundled in embedded-redis).
  * <p>
  * The shared instances ({@link #standalone()}, {@link #sentinel()}, {@link #cluster()})
- * start on first use and stop when the JVM exits; tests share them, so they may write
- * keys (and {@code flushAll()} them) but must not kill, pause or reconfigure their
- * servers. Tests that do take a fresh instance from a {@code new...()} method and close
- * it.
+ * start on first use and stop when the JVM exits, after Spring has closed the cached test
+ * contexts that use them (no reconnect attempts to a stopped server on the way out);
+ * tests share them, so they may write keys (and {@code flushAll()} them) but must not
+ * kill, pause or reconfigure their servers. Tests that do take a fresh instance from a
+ * {@code new...()} method and close it.
  * <p>
  * {@code -Dlab.test.redis-binary=/path/to/redis-server} runs everything on another
  * binary; {@code -Dlab.test.redis-binary=bundled} on the one from embedded-redis (Redis
