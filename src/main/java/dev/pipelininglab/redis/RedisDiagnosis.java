@@ -5,8 +5,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -37,15 +40,16 @@ import org.springframework.stereotype.Component;
  * <li>Cluster: Lettuce's view of the slots (what it routes by) must cover all 16384 slots
  * with masters not flagged as failed, every such master must answer, and each must say
  * {@code cluster_state:ok} (a node that lost the majority answers CLUSTERDOWN to every
- * command).</li>
+ * command); that holds for the view of each route runs use by default, shared and pooled,
+ * as each follows a promotion on its own refresh.</li>
  * </ul>
- * Every probe is bounded by {@link #PROBE_TIMEOUT} where it does not ride on the app's
- * connection, so a diagnosis never takes the command timeout per node.
+ * The cluster's node probes are bounded by {@link #PROBE_TIMEOUT} together, so a
+ * diagnosis never takes the command timeout per node.
  */
 @Component
 public class RedisDiagnosis {
 
-	/** How long one node may take to answer a probe. */
+	/** How long the cluster's nodes may take, all together, to answer their probes. */
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
 	private final LettuceConnectionFactory factory;
@@ -177,15 +181,22 @@ public class RedisDiagnosis {
 
 	/**
 	 * An UNLINK of the probe key, routed to the master like every write, and harmless
-	 * (the key is the lab's own and never holds data). On sentinel it goes through the
-	 * connections runs use by default, since each connection factory follows a failover
-	 * on its own, seconds apart; elsewhere through the app's own factory, whose
-	 * connection is warm (the route's first connection can take longer than the health
-	 * timeout on a cold, busy machine).
+	 * (the key is the lab's own and never holds data). On sentinel it goes through both
+	 * routes runs use by default (the shared one of template calls, the pooled one of
+	 * pipelines), since each connection factory follows a failover on its own, seconds
+	 * apart; on standalone through the app's own factory, whose connection is warm and
+	 * reaches the same one server.
 	 */
 	private boolean writes() {
-		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
-				? this.connections.primary().lettuce() : this.factory;
+		if (this.topology.kind() != Topology.Kind.SENTINEL) {
+			return writes(this.factory);
+		}
+		try (Connections.Lease pooled = pooledLease()) {
+			return writes(this.connections.primary().lettuce()) && writes(pooled.route().lettuce());
+		}
+	}
+
+	private boolean writes(LettuceConnectionFactory writer) {
 		try (RedisConnection connection = writer.getConnection()) {
 			connection.keyCommands().unlink(this.probeKey);
 			return true;
@@ -195,47 +206,68 @@ public class RedisDiagnosis {
 		}
 	}
 
+	/**
+	 * The pooled route pipelines run on by default ({@code executePipelined} borrows a
+	 * dedicated connection), held while probed so it cannot be closed meanwhile.
+	 */
+	private Connections.Lease pooledLease() {
+		return this.connections.lease(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy(), null, null);
+	}
+
+	/**
+	 * The slot map of each route runs use by default, the shared one of template calls
+	 * and the pooled one of pipelines: each has a client of its own that follows a
+	 * promotion on its own periodic refresh, up to a second apart, so the lab can write
+	 * only once both route every slot to a live master. Every master in either map is
+	 * asked for its {@code cluster_state} over that route's own node connection, all at
+	 * once, within one {@link #PROBE_TIMEOUT}.
+	 */
 	private Finding cluster() {
-		Map<String, Object> details = new LinkedHashMap<>();
-		List<String> unreachable = new ArrayList<>();
-		Map<String, String> states = new LinkedHashMap<>();
-		BitSet covered = new BitSet(SlotHash.SLOT_COUNT);
-		List<String> masters = new ArrayList<>();
-		try (RedisConnection connection = this.connections.primary().factory().getConnection()) {
-			if (!(connection.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
-				throw new IllegalStateException("Not a cluster connection: " + connection.getNativeConnection());
-			}
-			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
-			for (RedisClusterNode node : cluster.getPartitions()) {
-				if (!node.is(NodeFlag.UPSTREAM) || node.hasNoSlots()) {
-					continue;
-				}
-				String address = node.getUri().getHost() + ":" + node.getUri().getPort();
-				masters.add(address);
-				String state = clusterState(cluster, node);
-				if (state == null) {
-					unreachable.add(address);
-					continue;
-				}
-				states.put(address, state);
-				if (!node.is(NodeFlag.FAIL) && !node.is(NodeFlag.EVENTUAL_FAIL)) {
-					node.getSlots().forEach(covered::set);
-				}
-			}
+		try (Connections.Lease pooled = pooledLease();
+				RedisConnection shared = this.connections.primary().factory().getConnection();
+				RedisConnection dedicated = pooled.route().factory().getConnection()) {
+			List<ClusterView> views = List.of(ClusterView.probe(shared), ClusterView.probe(dedicated));
+			return cluster(views);
 		}
 		catch (RuntimeException ex) {
 			return new Finding(Cause.NODE_UNREACHABLE,
 					"Cannot reach any of the Redis cluster nodes at " + String.join(", ", this.topology.nodes()) + ".",
 					Map.of("nodes", this.topology.nodes()));
 		}
-		details.put("masters", masters);
+	}
+
+	private Finding cluster(List<ClusterView> views) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		Set<String> masters = new LinkedHashSet<>();
+		Set<String> unreachable = new LinkedHashSet<>();
+		Map<String, String> states = new LinkedHashMap<>();
+		BitSet covered = new BitSet(SlotHash.SLOT_COUNT);
+		covered.set(0, SlotHash.SLOT_COUNT);
+		long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
+		for (ClusterView view : views) {
+			BitSet live = new BitSet(SlotHash.SLOT_COUNT);
+			for (ClusterView.Master master : view.masters()) {
+				masters.add(master.address());
+				String state = master.state(deadline);
+				if (state == null) {
+					unreachable.add(master.address());
+					continue;
+				}
+				states.putIfAbsent(master.address(), state);
+				if (master.live()) {
+					master.slots().forEach(live::set);
+				}
+			}
+			covered.and(live);
+		}
+		details.put("masters", List.copyOf(masters));
 		details.put("clusterState", states);
 		String uncovered = ranges(covered);
 		if (!uncovered.isEmpty()) {
 			details.put("slotsWithoutLiveMaster", uncovered);
 		}
 		if (!unreachable.isEmpty()) {
-			details.put("unreachable", unreachable);
+			details.put("unreachable", List.copyOf(unreachable));
 			return new Finding(Cause.NODE_UNREACHABLE,
 					"Cannot reach the Redis cluster master" + ((unreachable.size() > 1) ? "s " : " ")
 							+ String.join(", ", unreachable) + " that the app routes slots to"
@@ -258,27 +290,63 @@ public class RedisDiagnosis {
 		return new Finding(null, "Every slot has a live master that takes writes.", details);
 	}
 
-	/** The node's {@code cluster_state}, or null when it does not answer in time. */
-	private static @Nullable String clusterState(StatefulRedisClusterConnection<?, ?> cluster, RedisClusterNode node) {
-		try {
-			String info = cluster
-				.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
-				.thenCompose((connection) -> connection.async().clusterInfo())
-				.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-			for (String line : info.split("\r?\n")) {
-				if (line.startsWith("cluster_state:")) {
-					return line.substring("cluster_state:".length()).strip();
+	/**
+	 * One route's slot map: the masters serving slots, each with its {@code CLUSTER INFO}
+	 * already asked for over the route's node connection.
+	 */
+	private record ClusterView(List<Master> masters) {
+
+		static ClusterView probe(RedisConnection connection) {
+			if (!(connection.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
+				throw new IllegalStateException("Not a cluster connection: " + connection.getNativeConnection());
+			}
+			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
+			List<Master> masters = new ArrayList<>();
+			for (RedisClusterNode node : cluster.getPartitions()) {
+				if (!node.is(NodeFlag.UPSTREAM) || node.hasNoSlots()) {
+					continue;
+				}
+				CompletableFuture<String> info = cluster
+					.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
+					.thenCompose((nodeConnection) -> nodeConnection.async().clusterInfo())
+					.toCompletableFuture();
+				masters.add(new Master(node.getUri().getHost() + ":" + node.getUri().getPort(), node.getSlots(),
+						!node.is(NodeFlag.FAIL) && !node.is(NodeFlag.EVENTUAL_FAIL), info));
+			}
+			return new ClusterView(masters);
+		}
+
+		/**
+		 * @param live not flagged as failed in the route's map
+		 * @param info the node's {@code CLUSTER INFO} reply, on its way
+		 */
+		record Master(String address, List<Integer> slots, boolean live, CompletableFuture<String> info) {
+
+			/**
+			 * The node's {@code cluster_state}, or null when it does not answer by the
+			 * deadline ({@link System#nanoTime()}).
+			 */
+			@Nullable String state(long deadline) {
+				try {
+					String reply = this.info.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+					for (String line : reply.split("\r?\n")) {
+						if (line.startsWith("cluster_state:")) {
+							return line.substring("cluster_state:".length()).strip();
+						}
+					}
+					return "unknown";
+				}
+				catch (ExecutionException | TimeoutException | RuntimeException ex) {
+					return null;
+				}
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return null;
 				}
 			}
-			return "unknown";
+
 		}
-		catch (ExecutionException | TimeoutException | RuntimeException ex) {
-			return null;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return null;
-		}
+
 	}
 
 	/** E.g. {@code 0-5460} or {@code 0-10, 12}; empty when every slot is set. */
