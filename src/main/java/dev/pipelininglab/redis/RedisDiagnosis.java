@@ -5,18 +5,18 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.protocol.ConnectionIntent;
@@ -181,22 +181,18 @@ public class RedisDiagnosis {
 
 	/**
 	 * An UNLINK of the probe key, routed to the master like every write, and harmless
-	 * (the key is the lab's own and never holds data). On sentinel it goes through both
-	 * routes runs use by default (the shared one of template calls, the pooled one of
-	 * pipelines), since each connection factory follows a failover on its own, seconds
-	 * apart; on standalone through the app's own factory, whose connection is warm and
-	 * reaches the same one server.
+	 * (the key is the lab's own and never holds data). On sentinel it goes through the
+	 * connections runs use by default: every sentinel-aware connection follows a failover
+	 * on its own sentinel subscription, and the pooled ones refresh at the same moment as
+	 * the shared one (docs/topologies.md, "Why the app waits 5 s after a sentinel
+	 * failover"), so the shared one answers for them without borrowing from a pool a run
+	 * may have emptied. Elsewhere through the app's own factory, whose connection is warm
+	 * (the route's first connection can take longer than the health timeout on a cold,
+	 * busy machine).
 	 */
 	private boolean writes() {
-		if (this.topology.kind() != Topology.Kind.SENTINEL) {
-			return writes(this.factory);
-		}
-		try (Connections.Lease pooled = pooledLease()) {
-			return writes(this.connections.primary().lettuce()) && writes(pooled.route().lettuce());
-		}
-	}
-
-	private boolean writes(LettuceConnectionFactory writer) {
+		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
+				? this.connections.primary().lettuce() : this.factory;
 		try (RedisConnection connection = writer.getConnection()) {
 			connection.keyCommands().unlink(this.probeKey);
 			return true;
@@ -207,27 +203,27 @@ public class RedisDiagnosis {
 	}
 
 	/**
-	 * The pooled route pipelines run on by default ({@code executePipelined} borrows a
-	 * dedicated connection), held while probed so it cannot be closed meanwhile.
-	 */
-	private Connections.Lease pooledLease() {
-		return this.connections.lease(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy(), null, null);
-	}
-
-	/**
-	 * The slot map of each route runs use by default, the shared one of template calls
-	 * and the pooled one of pipelines: each has a client of its own that follows a
-	 * promotion on its own periodic refresh, up to a second apart, so the lab can write
-	 * only once both route every slot to a live master. Every master in either map is
-	 * asked for its {@code cluster_state} over that route's own node connection, all at
-	 * once, within one {@link #PROBE_TIMEOUT}.
+	 * The slot maps runs route by: the shared route's (template calls) and the pooled
+	 * route's ({@code executePipelined} borrows from its pool). Each route has a client
+	 * of its own that follows a promotion on its own periodic refresh, up to a second
+	 * apart, so the lab can write only once both maps send every slot to a live master.
+	 * The pooled map is read from its client, not from a borrowed connection, so a run
+	 * that holds the whole pool cannot make the probe wait (reading it the first time
+	 * loads it and starts the client's refresh, as a first connection would). Every
+	 * master in either map is asked for its {@code cluster_state} once, over the shared
+	 * connection's node connections, all at once within one {@link #PROBE_TIMEOUT}.
 	 */
 	private Finding cluster() {
 		try (Connections.Lease pooled = pooledLease();
-				RedisConnection shared = this.connections.primary().factory().getConnection();
-				RedisConnection dedicated = pooled.route().factory().getConnection()) {
-			List<ClusterView> views = List.of(ClusterView.probe(shared), ClusterView.probe(dedicated));
-			return cluster(views);
+				RedisConnection shared = this.connections.primary().factory().getConnection()) {
+			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
+				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
+			}
+			if (!(pooled.route().lettuce().getNativeClient() instanceof RedisClusterClient pooledClient)) {
+				throw new IllegalStateException("Not a cluster client: " + pooled.route().lettuce().getNativeClient());
+			}
+			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
+			return cluster(cluster, List.of(cluster.getPartitions(), pooledClient.getPartitions()));
 		}
 		catch (RuntimeException ex) {
 			return new Finding(Cause.NODE_UNREACHABLE,
@@ -236,38 +232,59 @@ public class RedisDiagnosis {
 		}
 	}
 
-	private Finding cluster(List<ClusterView> views) {
-		Map<String, Object> details = new LinkedHashMap<>();
-		Set<String> masters = new LinkedHashSet<>();
-		Set<String> unreachable = new LinkedHashSet<>();
+	/**
+	 * The pooled route pipelines run on by default, held while its slot map is read so it
+	 * cannot be closed meanwhile.
+	 */
+	private Connections.Lease pooledLease() {
+		return this.connections.lease(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy(), null, null);
+	}
+
+	private Finding cluster(StatefulRedisClusterConnection<?, ?> cluster, List<Partitions> views) {
+		Map<String, CompletableFuture<String>> probes = new LinkedHashMap<>();
+		for (Partitions view : views) {
+			for (RedisClusterNode node : view) {
+				if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
+					probes.computeIfAbsent(address(node), (address) -> cluster
+						.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
+						.thenCompose((connection) -> connection.async().clusterInfo())
+						.toCompletableFuture());
+				}
+			}
+		}
+		long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
+		List<String> unreachable = new ArrayList<>();
 		Map<String, String> states = new LinkedHashMap<>();
+		probes.forEach((address, probe) -> {
+			String state = clusterState(probe, deadline);
+			if (state == null) {
+				unreachable.add(address);
+			}
+			else {
+				states.put(address, state);
+			}
+		});
 		BitSet covered = new BitSet(SlotHash.SLOT_COUNT);
 		covered.set(0, SlotHash.SLOT_COUNT);
-		long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
-		for (ClusterView view : views) {
+		for (Partitions view : views) {
 			BitSet live = new BitSet(SlotHash.SLOT_COUNT);
-			for (ClusterView.Master master : view.masters()) {
-				masters.add(master.address());
-				String state = master.state(deadline);
-				if (state == null) {
-					unreachable.add(master.address());
-					continue;
-				}
-				states.putIfAbsent(master.address(), state);
-				if (master.live()) {
-					master.slots().forEach(live::set);
+			for (RedisClusterNode node : view) {
+				if (node.is(NodeFlag.UPSTREAM) && states.containsKey(address(node)) && !node.is(NodeFlag.FAIL)
+						&& !node.is(NodeFlag.EVENTUAL_FAIL)) {
+					node.getSlots().forEach(live::set);
 				}
 			}
 			covered.and(live);
 		}
-		details.put("masters", List.copyOf(masters));
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("masters", List.copyOf(probes.keySet()));
 		details.put("clusterState", states);
 		String uncovered = ranges(covered);
 		if (!uncovered.isEmpty()) {
 			details.put("slotsWithoutLiveMaster", uncovered);
 		}
 		if (!unreachable.isEmpty()) {
-			details.put("unreachable", List.copyOf(unreachable));
+			details.put("unreachable", unreachable);
 			return new Finding(Cause.NODE_UNREACHABLE,
 					"Cannot reach the Redis cluster master" + ((unreachable.size() > 1) ? "s " : " ")
 							+ String.join(", ", unreachable) + " that the app routes slots to"
@@ -290,63 +307,31 @@ public class RedisDiagnosis {
 		return new Finding(null, "Every slot has a live master that takes writes.", details);
 	}
 
+	private static String address(RedisClusterNode node) {
+		return node.getUri().getHost() + ":" + node.getUri().getPort();
+	}
+
 	/**
-	 * One route's slot map: the masters serving slots, each with its {@code CLUSTER INFO}
-	 * already asked for over the route's node connection.
+	 * The node's {@code cluster_state}, or null when it does not answer by the deadline
+	 * ({@link System#nanoTime()}).
 	 */
-	private record ClusterView(List<Master> masters) {
-
-		static ClusterView probe(RedisConnection connection) {
-			if (!(connection.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
-				throw new IllegalStateException("Not a cluster connection: " + connection.getNativeConnection());
-			}
-			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
-			List<Master> masters = new ArrayList<>();
-			for (RedisClusterNode node : cluster.getPartitions()) {
-				if (!node.is(NodeFlag.UPSTREAM) || node.hasNoSlots()) {
-					continue;
+	private static @Nullable String clusterState(CompletableFuture<String> info, long deadline) {
+		try {
+			String reply = info.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			for (String line : reply.split("\r?\n")) {
+				if (line.startsWith("cluster_state:")) {
+					return line.substring("cluster_state:".length()).strip();
 				}
-				CompletableFuture<String> info = cluster
-					.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
-					.thenCompose((nodeConnection) -> nodeConnection.async().clusterInfo())
-					.toCompletableFuture();
-				masters.add(new Master(node.getUri().getHost() + ":" + node.getUri().getPort(), node.getSlots(),
-						!node.is(NodeFlag.FAIL) && !node.is(NodeFlag.EVENTUAL_FAIL), info));
 			}
-			return new ClusterView(masters);
+			return "unknown";
 		}
-
-		/**
-		 * @param live not flagged as failed in the route's map
-		 * @param info the node's {@code CLUSTER INFO} reply, on its way
-		 */
-		record Master(String address, List<Integer> slots, boolean live, CompletableFuture<String> info) {
-
-			/**
-			 * The node's {@code cluster_state}, or null when it does not answer by the
-			 * deadline ({@link System#nanoTime()}).
-			 */
-			@Nullable String state(long deadline) {
-				try {
-					String reply = this.info.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-					for (String line : reply.split("\r?\n")) {
-						if (line.startsWith("cluster_state:")) {
-							return line.substring("cluster_state:".length()).strip();
-						}
-					}
-					return "unknown";
-				}
-				catch (ExecutionException | TimeoutException | RuntimeException ex) {
-					return null;
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					return null;
-				}
-			}
-
+		catch (ExecutionException | TimeoutException | RuntimeException ex) {
+			return null;
 		}
-
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return null;
+		}
 	}
 
 	/** E.g. {@code 0-5460} or {@code 0-10, 12}; empty when every slot is set. */
