@@ -7,13 +7,16 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.protocol.ConnectionIntent;
@@ -37,15 +40,16 @@ import org.springframework.stereotype.Component;
  * <li>Cluster: Lettuce's view of the slots (what it routes by) must cover all 16384 slots
  * with masters not flagged as failed, every such master must answer, and each must say
  * {@code cluster_state:ok} (a node that lost the majority answers CLUSTERDOWN to every
- * command).</li>
+ * command); that holds for the view of each route runs use by default, shared and pooled,
+ * as each follows a promotion on its own refresh.</li>
  * </ul>
- * Every probe is bounded by {@link #PROBE_TIMEOUT} where it does not ride on the app's
- * connection, so a diagnosis never takes the command timeout per node.
+ * The cluster's node probes are bounded by {@link #PROBE_TIMEOUT} together, so a
+ * diagnosis never takes the command timeout per node.
  */
 @Component
 public class RedisDiagnosis {
 
-	/** How long one node may take to answer a probe. */
+	/** How long the cluster's nodes may take, all together, to answer their probes. */
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
 	private final LettuceConnectionFactory factory;
@@ -178,10 +182,13 @@ public class RedisDiagnosis {
 	/**
 	 * An UNLINK of the probe key, routed to the master like every write, and harmless
 	 * (the key is the lab's own and never holds data). On sentinel it goes through the
-	 * connections runs use by default, since each connection factory follows a failover
-	 * on its own, seconds apart; elsewhere through the app's own factory, whose
-	 * connection is warm (the route's first connection can take longer than the health
-	 * timeout on a cold, busy machine).
+	 * connections runs use by default: every sentinel-aware connection follows a failover
+	 * on its own sentinel subscription, and the pooled ones refresh at the same moment as
+	 * the shared one (docs/topologies.md, "Why the app waits 5 s after a sentinel
+	 * failover"), so the shared one answers for them without borrowing from a pool a run
+	 * may have emptied. Elsewhere through the app's own factory, whose connection is warm
+	 * (the route's first connection can take longer than the health timeout on a cold,
+	 * busy machine).
 	 */
 	private boolean writes() {
 		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
@@ -195,40 +202,82 @@ public class RedisDiagnosis {
 		}
 	}
 
+	/**
+	 * The slot maps runs route by: the shared route's (template calls) and the pooled
+	 * route's ({@code executePipelined} borrows from its pool). Each route has a client
+	 * of its own that follows a promotion on its own periodic refresh, up to a second
+	 * apart, so the lab can write only once both maps send every slot to a live master.
+	 * The pooled map is read from its client, not from a borrowed connection, so a run
+	 * that holds the whole pool cannot make the probe wait (reading it the first time
+	 * loads it and starts the client's refresh, as a first connection would). Every
+	 * master in either map is asked for its {@code cluster_state} once, over the shared
+	 * connection's node connections, all at once within one {@link #PROBE_TIMEOUT}.
+	 */
 	private Finding cluster() {
-		Map<String, Object> details = new LinkedHashMap<>();
-		List<String> unreachable = new ArrayList<>();
-		Map<String, String> states = new LinkedHashMap<>();
-		BitSet covered = new BitSet(SlotHash.SLOT_COUNT);
-		List<String> masters = new ArrayList<>();
-		try (RedisConnection connection = this.connections.primary().factory().getConnection()) {
-			if (!(connection.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
-				throw new IllegalStateException("Not a cluster connection: " + connection.getNativeConnection());
+		try (Connections.Lease pooled = pooledLease();
+				RedisConnection shared = this.connections.primary().factory().getConnection()) {
+			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
+				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
+			}
+			if (!(pooled.route().lettuce().getNativeClient() instanceof RedisClusterClient pooledClient)) {
+				throw new IllegalStateException("Not a cluster client: " + pooled.route().lettuce().getNativeClient());
 			}
 			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
-			for (RedisClusterNode node : cluster.getPartitions()) {
-				if (!node.is(NodeFlag.UPSTREAM) || node.hasNoSlots()) {
-					continue;
-				}
-				String address = node.getUri().getHost() + ":" + node.getUri().getPort();
-				masters.add(address);
-				String state = clusterState(cluster, node);
-				if (state == null) {
-					unreachable.add(address);
-					continue;
-				}
-				states.put(address, state);
-				if (!node.is(NodeFlag.FAIL) && !node.is(NodeFlag.EVENTUAL_FAIL)) {
-					node.getSlots().forEach(covered::set);
-				}
-			}
+			return cluster(cluster, List.of(cluster.getPartitions(), pooledClient.getPartitions()));
 		}
 		catch (RuntimeException ex) {
 			return new Finding(Cause.NODE_UNREACHABLE,
 					"Cannot reach any of the Redis cluster nodes at " + String.join(", ", this.topology.nodes()) + ".",
 					Map.of("nodes", this.topology.nodes()));
 		}
-		details.put("masters", masters);
+	}
+
+	/**
+	 * The pooled route pipelines run on by default, held while its slot map is read so it
+	 * cannot be closed meanwhile.
+	 */
+	private Connections.Lease pooledLease() {
+		return this.connections.lease(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy(), null, null);
+	}
+
+	private Finding cluster(StatefulRedisClusterConnection<?, ?> cluster, List<Partitions> views) {
+		Map<String, CompletableFuture<String>> probes = new LinkedHashMap<>();
+		for (Partitions view : views) {
+			for (RedisClusterNode node : view) {
+				if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
+					probes.computeIfAbsent(address(node), (address) -> cluster
+						.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
+						.thenCompose((connection) -> connection.async().clusterInfo())
+						.toCompletableFuture());
+				}
+			}
+		}
+		long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
+		List<String> unreachable = new ArrayList<>();
+		Map<String, String> states = new LinkedHashMap<>();
+		probes.forEach((address, probe) -> {
+			String state = clusterState(probe, deadline);
+			if (state == null) {
+				unreachable.add(address);
+			}
+			else {
+				states.put(address, state);
+			}
+		});
+		BitSet covered = new BitSet(SlotHash.SLOT_COUNT);
+		covered.set(0, SlotHash.SLOT_COUNT);
+		for (Partitions view : views) {
+			BitSet live = new BitSet(SlotHash.SLOT_COUNT);
+			for (RedisClusterNode node : view) {
+				if (node.is(NodeFlag.UPSTREAM) && states.containsKey(address(node)) && !node.is(NodeFlag.FAIL)
+						&& !node.is(NodeFlag.EVENTUAL_FAIL)) {
+					node.getSlots().forEach(live::set);
+				}
+			}
+			covered.and(live);
+		}
+		Map<String, Object> details = new LinkedHashMap<>();
+		details.put("masters", List.copyOf(probes.keySet()));
 		details.put("clusterState", states);
 		String uncovered = ranges(covered);
 		if (!uncovered.isEmpty()) {
@@ -258,14 +307,18 @@ public class RedisDiagnosis {
 		return new Finding(null, "Every slot has a live master that takes writes.", details);
 	}
 
-	/** The node's {@code cluster_state}, or null when it does not answer in time. */
-	private static @Nullable String clusterState(StatefulRedisClusterConnection<?, ?> cluster, RedisClusterNode node) {
+	private static String address(RedisClusterNode node) {
+		return node.getUri().getHost() + ":" + node.getUri().getPort();
+	}
+
+	/**
+	 * The node's {@code cluster_state}, or null when it does not answer by the deadline
+	 * ({@link System#nanoTime()}).
+	 */
+	private static @Nullable String clusterState(CompletableFuture<String> info, long deadline) {
 		try {
-			String info = cluster
-				.getConnectionAsync(node.getUri().getHost(), node.getUri().getPort(), ConnectionIntent.WRITE)
-				.thenCompose((connection) -> connection.async().clusterInfo())
-				.get(PROBE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-			for (String line : info.split("\r?\n")) {
+			String reply = info.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			for (String line : reply.split("\r?\n")) {
 				if (line.startsWith("cluster_state:")) {
 					return line.substring("cluster_state:".length()).strip();
 				}

@@ -26,9 +26,10 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 
 /**
  * Cluster, on nodes of the test's own: health is DOWN from the moment a master dies until
- * the app routes its slots to the promoted replica, naming the node; the 503s name the
- * unreachable node; once a master and its replica are both gone the cluster is down, and
- * a CLUSTERDOWN reply is reported as such, not as every node unreachable.
+ * the routes runs use send its slots to the promoted replica, naming the node, so UP
+ * means a run writes; the 503s name the unreachable node; once a master and its replica
+ * are both gone the cluster is down, and a CLUSTERDOWN reply is reported as such, not as
+ * every node unreachable.
  */
 @SpringBootTest(
 		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
@@ -79,12 +80,11 @@ class ClusterOutageTests {
 		assertThat(health().read("$.components.redis.details.masters", List.class))
 			.contains(replica.host() + ":" + replica.port())
 			.doesNotContain(masterAddress);
-		// Pipelines run on a pooled route whose client refreshes its own view of the
-		// slots
-		// (every second): it may follow the promotion a moment after the health check
-		// does.
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> this.mvc.perform(get("/pipeset/1000")).andReturn().getResponse().getStatus() == 200);
+		// UP means the runs' own routes follow the promotion: pipelines (pooled route)
+		// and
+		// loops (shared route) write at once, with no wait for their clients' refresh.
+		send("/pipeset/1000", 200);
+		send("/loopset/100", 200);
 
 		// The promoted replica dies too: its slots have no one left, and the other
 		// masters answer CLUSTERDOWN once they notice (cluster-node-timeout 1 s).
