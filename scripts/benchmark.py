@@ -105,6 +105,36 @@ class Redis:
         self.proc.wait(timeout=10)
 
 
+class Standalone:
+    """One master with `replicas` replicas of its own, on free ports: the standalone side of a like-for-like
+    comparison with a cluster whose masters have as many replicas each (every write is applied once more per
+    replica, on the same cores)."""
+
+    def __init__(self, workdir, replicas):
+        self.master = Redis(workdir)
+        self.replicas = []
+        try:
+            for _ in range(replicas):
+                self.replicas.append(Redis(workdir, "--replicaof", "127.0.0.1", str(self.master.port)))
+            wait_until(lambda: all("master_link_status:up" in r.cli("INFO", "replication") for r in self.replicas),
+                       30, "the standalone replicas to sync")
+        except BaseException:
+            self.stop()
+            raise
+
+    @property
+    def port(self):
+        return self.master.port
+
+    def flush(self):
+        # This script's own servers only; the replicas follow their master.
+        self.master.flush()
+
+    def stop(self):
+        for server in [*self.replicas, self.master]:
+            server.stop()
+
+
 class Cluster:
     """Three masters with `replicas` replicas each, on free ports, as scripts/redis-topology.sh makes them."""
 
@@ -399,45 +429,62 @@ def headline_section(args, jar, redis, workdir):
     return lines
 
 
-def cluster_against_standalone(args, jar, redis, workdir):
-    """`/pipeset/<count>` on a 3-master cluster and on the standalone server, one app on each with the same
-    settings, tries interleaved so both see the same machine load; medians and their ratio."""
+def cluster_against_standalone(args, jar, workdir):
+    """`/pipeset/<count>` on a 3-master cluster and on a standalone master, like for like: the standalone master has
+    as many replicas as each cluster master. One app on each with the same settings, tries interleaved (the order
+    alternating) so both see the same machine load; medians and their ratio, for each replica count asked."""
+    counts = [int(r) for r in str(args.cluster_replicas).split(",")]
     lines = [f"## Cluster against standalone: `/pipeset/{args.cluster_count}`, interleaved tries", "",
-             f"3 masters with {args.cluster_replicas} replica(s) each and one standalone server, all on this machine; "
-             "each try flushes both, then runs the standalone app and the cluster app one after the other.", "",
-             "| writes | try | standalone ops/s | cluster ops/s | cluster/standalone |", "|---|---:|---:|---:|---:|"]
+             "Like for like: a standalone master with N replicas against 3 cluster masters with N replicas each, all "
+             "on this machine (a replica applies every write its master takes, on the same cores). One app on each, "
+             "same settings. Each try flushes both, then runs the two apps one after the other, standalone first in "
+             "odd tries and cluster first in even ones.", "",
+             "| replicas per master | writes | try | standalone ops/s | cluster ops/s | cluster/standalone |",
+             "|---:|---|---:|---:|---:|---:|"]
     summary = []
-    cluster = Cluster(workdir, args.cluster_replicas)
-    try:
-        for writes in args.cluster_writes.split(","):
-            settings = [] if writes == "default" else [f"--lab.pipeline.writes={writes}"]
-            print(f"cluster against standalone, writes={writes}", file=sys.stderr)
-            apps = [App(jar, redis, workdir, settings=settings)]
+    for replicas in counts:
+        alone_servers = Standalone(workdir, replicas)
+        try:
+            cluster = Cluster(workdir, replicas)
             try:
-                apps.append(App(jar, cluster, workdir, settings=settings))
-                # The app's own warm-up covers the JIT; one untimed request also opens every node connection.
-                for app in apps:
-                    app.run(f"/pipeset/{args.cluster_count}?sample=0")
-                pairs = []
-                for i in range(1, args.cluster_tries + 1):
-                    redis.flush()
-                    cluster.flush()
-                    alone = apps[0].run(f"/pipeset/{args.cluster_count}?sample=0")
-                    spread = apps[1].run(f"/pipeset/{args.cluster_count}?sample=0")
-                    label = spread.get("writes", writes)
-                    pairs.append((alone["opsPerSecond"], spread["opsPerSecond"]))
-                    lines.append(f"| {label} | {i} | {fmt(alone['opsPerSecond'])} | {fmt(spread['opsPerSecond'])} | "
-                                 f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} |")
-                alone_median = statistics.median(p[0] for p in pairs)
-                spread_median = statistics.median(p[1] for p in pairs)
-                summary.append(f"- writes {label}: standalone median {fmt(alone_median)} ops/s, cluster median "
-                               f"{fmt(spread_median)} ops/s, **ratio {spread_median / alone_median:.0%}**")
+                for writes in args.cluster_writes.split(","):
+                    settings = [] if writes == "default" else [f"--lab.pipeline.writes={writes}"]
+                    print(f"cluster against standalone, {replicas} replica(s) per master, writes={writes}",
+                          file=sys.stderr)
+                    apps = [App(jar, alone_servers, workdir, settings=settings)]
+                    try:
+                        apps.append(App(jar, cluster, workdir, settings=settings))
+                        # The app's own warm-up covers the JIT; one untimed request also opens every node
+                        # connection.
+                        for app in apps:
+                            app.run(f"/pipeset/{args.cluster_count}?sample=0")
+                        pairs = []
+                        for i in range(1, args.cluster_tries + 1):
+                            alone_servers.flush()
+                            cluster.flush()
+                            ordered = apps if i % 2 else apps[::-1]
+                            answers = {id(app): app.run(f"/pipeset/{args.cluster_count}?sample=0") for app in ordered}
+                            alone, spread = answers[id(apps[0])], answers[id(apps[1])]
+                            label = spread.get("writes", writes)
+                            pairs.append((alone["opsPerSecond"], spread["opsPerSecond"]))
+                            lines.append(f"| {replicas} | {label} | {i} | {fmt(alone['opsPerSecond'])} | "
+                                         f"{fmt(spread['opsPerSecond'])} | "
+                                         f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} |")
+                        alone_median = statistics.median(p[0] for p in pairs)
+                        spread_median = statistics.median(p[1] for p in pairs)
+                        ratios = [p[1] / p[0] for p in pairs]
+                        summary.append(f"- {replicas} replica(s) per master on both sides, writes {label}: "
+                                       f"standalone median {fmt(alone_median)} ops/s, cluster median "
+                                       f"{fmt(spread_median)} ops/s, **ratio {spread_median / alone_median:.0%}** "
+                                       f"(tries {min(ratios):.0%}-{max(ratios):.0%})")
+                    finally:
+                        for app in apps:
+                            app.stop()
+                alone_servers.flush()
             finally:
-                for app in apps:
-                    app.stop()
-        redis.flush()
-    finally:
-        cluster.stop()
+                cluster.stop()
+        finally:
+            alone_servers.stop()
     return lines + [""] + summary + [""]
 
 
@@ -522,7 +569,9 @@ def main():
                         help="cluster: only cluster against standalone for /pipeset/<--cluster-count>")
     parser.add_argument("--cluster-count", type=int, default=1_000_000)
     parser.add_argument("--cluster-tries", type=int, default=5)
-    parser.add_argument("--cluster-replicas", type=int, default=1, help="replicas per master")
+    parser.add_argument("--cluster-replicas", default="0",
+                        help="replicas per master on both sides (the standalone master gets as many as each cluster "
+                             "master); comma-separated for one comparison each, e.g. 0,1")
     parser.add_argument("--cluster-writes", default="default",
                         help="comma-separated lab.pipeline.writes settings to compare, e.g. per-command,per-flush")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
@@ -543,9 +592,10 @@ def main():
         try:
             facts = machine_facts(redis)
             lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
-            lines += cluster_against_standalone(args, args.jar, redis, workdir)
         finally:
+            # Only for the machine facts: the comparison starts servers of its own, replicas included.
             redis.stop()
+        lines += cluster_against_standalone(args, args.jar, workdir)
         return report(lines, args.out)
     try:
         facts = machine_facts(redis)

@@ -14,8 +14,11 @@
 #   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
 #   scripts/benchmark.sh --only values,fanout,bigvalue   # the workload tables alone (value size, fan-out, big values)
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
-#   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster (1 replica each)
-#                                                # against the standalone server: interleaved tries, medians, ratio
+#   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster against a
+#                                                # standalone master, like for like (no replicas on either side):
+#                                                # interleaved tries, medians, ratio
+#   scripts/benchmark.sh --topology cluster --cluster-replicas 0,1   # and again with one replica per master on
+#                                                # both sides (as scripts/redis-topology.sh and Compose run them)
 #   scripts/benchmark.sh --topology cluster --cluster-writes per-command,per-flush   # both ways of writing
 set -euo pipefail
 cd "$(dirname "$0")/.."
