@@ -1,12 +1,14 @@
 package dev.pipelininglab.job;
 
+import dev.pipelininglab.ProblemType;
+
 /** A cancel request for a run that has already reached a final status. */
 public class RunFinishedException extends RuntimeException {
 
 	private final RunRecord run;
 
 	public RunFinishedException(RunRecord run) {
-		super("Run " + run.id() + " has already finished with status " + run.status() + "; there is nothing to cancel");
+		super(ProblemType.RUN_FINISHED.detail(run.id(), run.status()));
 		this.run = run;
 	}
 

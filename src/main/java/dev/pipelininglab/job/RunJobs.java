@@ -454,8 +454,7 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private RunRecord.Problem shutdownProblem() {
-		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN,
-				"Instance " + this.instance + " shut down while the run was going; it stopped between batches.");
+		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.instance));
 	}
 
 	static ThreadFactory daemonThreads(String prefix) {

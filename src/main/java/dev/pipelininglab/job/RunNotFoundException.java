@@ -1,5 +1,7 @@
 package dev.pipelininglab.job;
 
+import dev.pipelininglab.ProblemType;
+
 /**
  * No record for this id: it never existed, expired, or was removed with the demo keys.
  */
@@ -8,7 +10,7 @@ public class RunNotFoundException extends RuntimeException {
 	private final String id;
 
 	public RunNotFoundException(String id) {
-		super("No run with id '" + id + "': it never existed, its record expired, or DELETE /keys removed it");
+		super(ProblemType.RUN_NOT_FOUND.detail(id));
 		this.id = id;
 	}
 

@@ -171,8 +171,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			return this;
 		}
 		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null, null, null,
-				Problem.of(ProblemType.RUN_ABANDONED, "Instance " + this.instance + " stopped updating this run at "
-						+ this.updatedAt + " without finishing it; it probably stopped without a graceful shutdown."));
+				Problem.of(ProblemType.RUN_ABANDONED, ProblemType.RUN_ABANDONED.detail(this.instance, this.updatedAt)));
 	}
 
 }

@@ -168,8 +168,8 @@ class ApiDocumentation {
 						Map.of("parameter", "batchSize"));
 				problem(responses, "Redis refused a command (e.g. WRONGTYPE on the demo list)",
 						ProblemType.REDIS_ERROR_REPLY,
-						"Redis answered a command on pipelining-lab:list"
-								+ " with an error: WRONGTYPE Operation against a key holding the wrong kind of value",
+						ProblemType.REDIS_ERROR_REPLY.detail("a command on pipelining-lab:list",
+								"WRONGTYPE Operation against a key holding the wrong kind of value"),
 						Map.of("key", "pipelining-lab:list"));
 			}
 			switch (endpoint) {
@@ -233,7 +233,7 @@ class ApiDocumentation {
 								.content(json("#/components/schemas/RunRecord")));
 					notFound(responses);
 					problem(responses, "The run has already finished", ProblemType.RUN_FINISHED,
-							"Run " + EXAMPLE_ID + " has already finished with status DONE; there is nothing to cancel",
+							ProblemType.RUN_FINISHED.detail(EXAMPLE_ID, "DONE"),
 							Map.of("id", EXAMPLE_ID, "runStatus", "DONE"));
 				}
 				case "GET /runs/{id}/events" -> {
@@ -257,17 +257,14 @@ class ApiDocumentation {
 			}
 			if (!endpoint.equals("GET /")) {
 				problem(responses, "Redis cannot be reached or did not answer in time", ProblemType.REDIS_UNAVAILABLE,
-						"Cannot reach Redis at localhost:6379. Start Redis or point"
-								+ " spring.data.redis.* at one; the app reconnects by itself.",
+						ProblemType.REDIS_UNAVAILABLE.detail("Redis at localhost:6379"),
 						Map.of("redis", List.of("localhost:6379")));
 			}
 		}
 
 		private static void notFound(ApiResponses responses) {
 			problem(responses, "No run has this id: it never existed, expired, or DELETE /keys removed it",
-					ProblemType.RUN_NOT_FOUND, "No run with id '" + EXAMPLE_ID + "': it never existed, its"
-							+ " record expired, or DELETE /keys removed it",
-					Map.of("id", EXAMPLE_ID));
+					ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID), Map.of("id", EXAMPLE_ID));
 		}
 
 		private static void problem(ApiResponses responses, String description, ProblemType type, String detail,

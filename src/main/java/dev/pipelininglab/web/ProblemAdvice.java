@@ -259,7 +259,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler
 	ProblemDetail unexpected(Exception ex) {
 		log.error("Unexpected failure", ex);
-		return problem(ProblemType.UNEXPECTED, "The request could not be processed; the server log has details.");
+		return ProblemType.UNEXPECTED.problemOf("request", "processed");
 	}
 
 	/**
@@ -298,22 +298,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		ProblemType type = diagnosed.type();
 		RedisDiagnosis.Finding finding = diagnosed.finding();
 		String detail = switch (type) {
-			case REDIS_TIMEOUT -> this.topology.describe() + " did not answer within the command timeout"
-					+ " (spring.data.redis.timeout).";
+			case REDIS_TIMEOUT -> type.detail(this.topology.describe());
 			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
 					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
-			case REDIS_AUTH_FAILED ->
-				this.topology.describe() + " refused the app's credentials (" + RedisFailure.authRefusal(cause)
-						+ "). Check spring.data.redis.username and" + " spring.data.redis.password.";
-			case REDIS_ERROR_REPLY -> "Redis answered " + ((key != null) ? "a command on " + key : "a command")
-					+ " with an error: " + RedisFailure.replyText(cause);
-			case REDIS_CLUSTER_DOWN ->
-				"A Redis cluster node answered '" + RedisFailure.replyText(cause) + "'. " + ((finding != null)
-						? finding.summary() : "The cluster takes writes again once every slot has a reachable master.");
+			case REDIS_AUTH_FAILED -> type.detail(this.topology.describe(), RedisFailure.authRefusal(cause));
+			case REDIS_ERROR_REPLY ->
+				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
+			case REDIS_CLUSTER_DOWN -> type.detail(RedisFailure.replyText(cause), (finding != null) ? finding.summary()
+					: "The cluster takes writes again once every slot has a reachable master.");
 			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE ->
-				finding.summary() + " The app reconnects by itself.";
-			default -> "Cannot reach " + this.topology.describe() + ". Start Redis or point spring.data.redis.* at"
-					+ " one; the app reconnects by itself.";
+				type.detail(finding.summary());
+			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 		};
 		ProblemDetail problem = problem(type, detail);
 		problem.setProperty("redis", this.topology.nodes());

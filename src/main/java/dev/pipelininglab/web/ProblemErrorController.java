@@ -53,9 +53,10 @@ class ProblemErrorController implements ErrorController {
 		ProblemDetail problem = ProblemDetail.forStatus(status);
 		HttpHeaders headers = new HttpHeaders();
 		if (status.is5xxServerError()) {
-			problem.setType(ProblemType.UNEXPECTED.uri());
-			problem.setTitle(ProblemType.UNEXPECTED.title());
-			problem.setDetail("The request could not be processed; the server log has details.");
+			// The status the container chose, with the catalogue's type, title and
+			// detail.
+			problem = ProblemType.UNEXPECTED.problemOf("request", "processed");
+			problem.setStatus(status);
 		}
 		else if (status == HttpStatus.METHOD_NOT_ALLOWED && path != null) {
 			Set<HttpMethod> allowed = allowedMethods(request, path);

@@ -69,16 +69,12 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 		if (!this.anyHost && !this.allowedHosts.contains(host)) {
 			log.warn("Refused a request for host '{}' (allowed: {}; see lab.security.allowed-hosts)", host,
 					this.allowedHosts);
-			ProblemWriter.write(response, ProblemType.HOST_NOT_ALLOWED,
-					"This server does not answer to the host named in the request. Add it to"
-							+ " lab.security.allowed-hosts if the app is meant to be reached under that name.",
+			ProblemWriter.write(response, ProblemType.HOST_NOT_ALLOWED, ProblemType.HOST_NOT_ALLOWED.detail(),
 					request.getRequestURI());
 			return;
 		}
 		if (writes(request) && crossSite(request)) {
-			ProblemWriter.write(response, ProblemType.CROSS_SITE_REQUEST,
-					"Runs and deletes are not taken from pages of another site; send them from this app's page,"
-							+ " Swagger UI, curl or an API client.",
+			ProblemWriter.write(response, ProblemType.CROSS_SITE_REQUEST, ProblemType.CROSS_SITE_REQUEST.detail(),
 					request.getRequestURI());
 			return;
 		}

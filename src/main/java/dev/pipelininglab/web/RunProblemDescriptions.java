@@ -25,8 +25,9 @@ class RunProblemDescriptions implements RunProblems {
 	public RunRecord.Problem describe(RuntimeException failure) {
 		if (failure instanceof RunFailedException failed) {
 			ProblemType type = RedisFailure.classify(failed.getCause());
-			String reason = (type == ProblemType.REDIS_ERROR_REPLY) ? "Redis answered a command on " + failed.key()
-					+ " with an error: " + RedisFailure.replyText(failed.getCause()) : failed.getCause().getMessage();
+			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
+					? type.detail("a command on " + failed.key(), RedisFailure.replyText(failed.getCause()))
+					: failed.getCause().getMessage();
 			return problem(type,
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
@@ -40,7 +41,7 @@ class RunProblemDescriptions implements RunProblems {
 			return problem(ProblemType.INVALID_PARAMETER, failure.getMessage());
 		}
 		log.error("Unexpected failure of a run", failure);
-		return problem(ProblemType.UNEXPECTED, "The run could not be completed; the server log has details.");
+		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
 	}
 
 	private static RunRecord.Problem problem(ProblemType type, String detail) {

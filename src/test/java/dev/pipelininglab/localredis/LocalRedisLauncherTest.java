@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.Set;
 
 import dev.pipelininglab.testsupport.ChildProcesses;
+import dev.pipelininglab.testsupport.TestLettuce;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.WebApplicationType;
@@ -29,17 +28,7 @@ import static org.awaitility.Awaitility.await;
  */
 class LocalRedisLauncherTest {
 
-	private static RedisClient client;
-
-	@BeforeAll
-	static void setUp() {
-		client = RedisClient.create();
-	}
-
-	@AfterAll
-	static void tearDown() {
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
-	}
+	private static final RedisClient client = TestLettuce.client();
 
 	@Test
 	void startsRedisWhereNothingListensAndStopsItWithTheContext() {

@@ -6,10 +6,10 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.TestLettuce;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -24,7 +24,7 @@ class RedisServerProcessTest {
 
 	private static Path binary;
 
-	private static RedisClient client;
+	private static final RedisClient client = TestLettuce.client();
 
 	@TempDir
 	Path workDir;
@@ -32,12 +32,6 @@ class RedisServerProcessTest {
 	@BeforeAll
 	static void setUp() {
 		binary = RedisServerBinary.resolve(null);
-		client = RedisClient.create();
-	}
-
-	@AfterAll
-	static void tearDown() {
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 	}
 
 	@Test

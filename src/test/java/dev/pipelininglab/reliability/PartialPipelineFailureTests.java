@@ -6,7 +6,7 @@ import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.KeyValue;
@@ -16,9 +16,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -38,19 +36,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 // A server of this class's own: its memory limit is changed, which must not leak into
 // other tests.
 @OwnRedis
-@AutoConfigureMockMvc
-class PartialPipelineFailureTests {
+class PartialPipelineFailureTests extends MockMvcOnOwnRedis {
 
 	private static final String ERROR_REPLY = "urn:pipelining-lab:problem:redis-error-reply";
 
 	@Autowired
 	StandaloneRedis redis;
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	KeySpace keys;
 
 	Admin admin;
 

@@ -2,6 +2,7 @@ package dev.pipelininglab.reliability;
 
 import java.time.Duration;
 
+import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterEach;
@@ -10,8 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -27,8 +26,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest
 @OwnRedis
-@AutoConfigureMockMvc
-class StuckRedisDefaultsTests {
+class StuckRedisDefaultsTests extends MockMvcOnOwnRedis {
 
 	/** Scheduling and the JSON answer on a busy 2-core machine. */
 	private static final Duration SLACK = Duration.ofMillis(3000);
@@ -36,16 +34,9 @@ class StuckRedisDefaultsTests {
 	@Autowired
 	StandaloneRedis redis;
 
-	@Autowired
-	MockMvc mvc;
-
 	@AfterEach
 	void answerAgain() {
-		if (this.redis.process().isPaused()) {
-			this.redis.process().resume();
-		}
-		await().atMost(Duration.ofSeconds(30))
-			.untilAsserted(() -> this.mvc.perform(get("/actuator/health")).andExpect(status().isOk()));
+		answerAgain(this.redis, "/actuator/health");
 	}
 
 	@Test

@@ -6,9 +6,15 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.redis.KeySpace;
+
+import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
@@ -34,6 +40,14 @@ public final class BackgroundRun {
 				throw new IllegalStateException(uri, ex);
 			}
 		}));
+	}
+
+	/**
+	 * {@code GET /pipeset/3000000?batchSize=batch}, once Redis holds the first key of its
+	 * third batch: batches are sent one after another, so batches 1 and 2 are done.
+	 */
+	public static BackgroundRun longPipelinedSet(MockMvc mvc, StandaloneRedis redis, KeySpace keys, int batch) {
+		return start(mvc, "/pipeset/3000000?batchSize=" + batch).awaitKey(redis, keys.key(2L * batch));
 	}
 
 	/**
@@ -76,6 +90,23 @@ public final class BackgroundRun {
 
 	/** The run's answer and how long after the action it came. */
 	public record Answer(MockHttpServletResponse response, Duration after) {
+
+		/**
+		 * The 503 problem of a run of {@link #longPipelinedSet} cut short, after checking
+		 * that it counts the whole batches Redis acknowledged (at least the two awaited)
+		 * and leaves the batch in flight unconfirmed.
+		 */
+		public DocumentContext cutShortProblem(int batch) throws Exception {
+			assertThat(this.response.getStatus()).isEqualTo(503);
+			assertThat(this.response.getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+			DocumentContext problem = JsonPath.parse(this.response.getContentAsString());
+			long batchesCompleted = problem.read("$.batchesCompleted", Long.class);
+			assertThat(batchesCompleted).isBetween(2L, 299L);
+			assertThat(problem.read("$.acknowledged", Long.class)).isEqualTo(batchesCompleted * batch);
+			assertThat(problem.read("$.unconfirmed", Long.class)).isEqualTo(batch);
+			return problem;
+		}
+
 	}
 
 }

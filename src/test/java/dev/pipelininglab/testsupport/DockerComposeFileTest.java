@@ -139,19 +139,7 @@ class DockerComposeFileTest {
 	}
 
 	private static boolean runs(List<String> command) {
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
-				.start();
-			return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return Commands.succeeds(command);
 	}
 
 }

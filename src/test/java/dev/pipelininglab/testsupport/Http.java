@@ -7,6 +7,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Real HTTP to an app the test started on a loopback port: for what MockMvc does not show
  * (the servlet container, connection handling, streams, a whole running app).
@@ -42,6 +44,21 @@ public final class Http {
 
 	public HttpResponse<String> get(String path) {
 		return send("GET", path);
+	}
+
+	/** {@code GET path} accepting {@code accept}, or anything when it is null. */
+	public HttpResponse<String> get(String path, @Nullable String accept) {
+		HttpRequest.Builder request = request(path);
+		if (accept != null) {
+			request.header("Accept", accept);
+		}
+		return send(request);
+	}
+
+	/** {@code POST path} with a JSON body. */
+	public HttpResponse<String> postJson(String path, String json) {
+		return send(request(path).header("Content-Type", "application/json")
+			.POST(HttpRequest.BodyPublishers.ofString(json)));
 	}
 
 	/** A request without a body. */

@@ -9,7 +9,6 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.sentinel.api.StatefulRedisSentinelConnection;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -20,17 +19,11 @@ class SentinelRedisTest {
 
 	private static SentinelRedis sentinel;
 
-	private static RedisClient client;
+	private static final RedisClient client = TestLettuce.client();
 
 	@BeforeAll
 	static void setUp() {
 		sentinel = RedisTestServers.sentinel();
-		client = RedisClient.create();
-	}
-
-	@AfterAll
-	static void tearDown() {
-		client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
 	}
 
 	@Test

@@ -11,7 +11,8 @@ import dev.pipelininglab.localredis.RedisServerProcess;
  */
 public final class StandaloneRedis implements AutoCloseable, SpringRedis {
 
-	private final RedisServerProcess process;
+	/** Replaced by {@link #restart()}; whichever is current is the one stopped. */
+	private volatile RedisServerProcess process;
 
 	private final boolean shared;
 
@@ -45,6 +46,16 @@ public final class StandaloneRedis implements AutoCloseable, SpringRedis {
 	@Override
 	public Map<String, String> springProperties() {
 		return Map.of("spring.data.redis.host", host(), "spring.data.redis.port", Integer.toString(port()));
+	}
+
+	/**
+	 * Starts a new, empty server in place of this one, which the test killed: same port,
+	 * same directory, and stopped with the app like the first.
+	 * @throws IllegalStateException for the shared instance, which other tests still use
+	 */
+	public void restart() {
+		Topologies.checkOwned(this.shared, "standalone");
+		this.process = RedisServerProcess.start(RedisTestServers.binary(), port(), this.process.workDir());
 	}
 
 	/**

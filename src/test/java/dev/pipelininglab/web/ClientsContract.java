@@ -46,12 +46,7 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 		String path = "/compare/set/1000?batchSize=100&clients=4&variants="
 				+ (connector.equals("jedis") ? "jedis-" : "") + mode
 				+ ((connection != null) ? "&connection=" + connection : "");
-		String body = this.mvc.perform(get(path))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.skipped.length()").value(0))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody(path, jsonPath("$.skipped.length()").value(0));
 		Map<String, Object> result = JsonPath.read(body, "$.results[0]");
 		assertThat(result).containsEntry("written", 1000).containsEntry("verified", 1000);
 		String expectedConnection = (connection != null) ? connection : "pooled";
@@ -80,18 +75,11 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 
 	@Test
 	void unevenSplitsStillCoverEveryKeyExactlyOnce() throws Exception {
-		String body = this.mvc.perform(get("/loopset/10001?clients=7&connection=pooled&batchSize=500&sample=3"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.written").value(10001))
-			.andExpect(jsonPath("$.verified").value(10001))
-			.andExpect(jsonPath("$.sample[0]").value("value-0"))
-			.andExpect(jsonPath("$.clients.count").value(7))
-			.andExpect(jsonPath("$.latency.per").value("command"))
-			.andExpect(jsonPath("$.latency.samples").value(10001))
-			.andExpect(jsonPath("$.batches").value(10001))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/loopset/10001?clients=7&connection=pooled&batchSize=500&sample=3",
+				jsonPath("$.written").value(10001), jsonPath("$.verified").value(10001),
+				jsonPath("$.sample[0]").value("value-0"), jsonPath("$.clients.count").value(7),
+				jsonPath("$.latency.per").value("command"), jsonPath("$.latency.samples").value(10001),
+				jsonPath("$.batches").value(10001));
 		Map<String, Object> result = JsonPath.read(body, "$");
 		assertDisjointRangesWithoutGap(result, 10001);
 		double min = JsonPath.read(result, "$.clients.opsPerSecond.min");

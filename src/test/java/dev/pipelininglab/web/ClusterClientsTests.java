@@ -6,14 +6,7 @@ import dev.pipelininglab.testsupport.SharedRedis;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.testsupport.RedisTestServers;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -26,19 +19,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * work, its pipelines are refused the way Spring Data Redis refuses them, and Lettuce's
  * clients each reach every master.
  */
-@SpringBootTest
-@AutoConfigureMockMvc
 @SharedRedis(RedisTopology.CLUSTER)
 @TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
-class ClusterClientsTests {
-
-	@Autowired
-	MockMvc mvc;
-
-	@BeforeEach
-	void startEmpty() {
-		RedisTestServers.cluster().flushAll();
-	}
+class ClusterClientsTests extends MockMvcOnTestRedis {
 
 	@Test
 	void jedisLoopsFromSeveralClientsOnACluster() throws Exception {
@@ -66,25 +49,16 @@ class ClusterClientsTests {
 
 	@Test
 	void jedisMultiKeyCommandsWorkWithAndWithoutAHashTag() throws Exception {
-		String body = this.mvc
-			.perform(get("/compare/set/1000?batchSize=100&variants=jedis-multi-key,jedis-multi-key-hashtag&clients=2"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.skipped.length()").value(0))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody(
+				"/compare/set/1000?batchSize=100&variants=jedis-multi-key,jedis-multi-key-hashtag&clients=2",
+				jsonPath("$.skipped.length()").value(0));
 		assertThat(JsonPath.<Integer>read(body, "$.results[0].verified")).isEqualTo(1000);
 		assertThat(JsonPath.<Integer>read(body, "$.results[1].verified")).isEqualTo(1000);
 	}
 
 	@Test
 	void eachLettucePipelineClientReachesEveryMaster() throws Exception {
-		String body = this.mvc.perform(get("/pipeset/3000?clients=3&batchSize=500"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(3000))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/pipeset/3000?clients=3&batchSize=500", jsonPath("$.verified").value(3000));
 		Map<String, Object> connections = JsonPath.read(body, "$.connections");
 		// One socket per master for every pipeline connection in use.
 		assertThat(((Number) connections.get("used")).intValue()).isBetween(3, 9);

@@ -38,37 +38,21 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void everyNodeIsReachedThroughItsOwnRelayAndReportsItsRoundTrip() throws Exception {
-		String body = this.mvc.perform(get("/pipeget/100?rtt=4&sample=0"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.addedRttMillis").value(4.0))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/pipeget/100?rtt=4&sample=0", jsonPath("$.addedRttMillis").value(4.0));
 		Map<String, Double> byNode = JsonPath.read(body, "$.measuredRttMillisByNode");
 		assertThat(byNode.keySet()).containsExactlyInAnyOrderElementsOf(
 				this.cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
 		assertThat(byNode.values()).allSatisfy((millis) -> assertThat(millis).isGreaterThanOrEqualTo(3.8));
 
-		String direct = this.mvc.perform(get("/pipeget/100?sample=0"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.addedRttMillis").doesNotExist())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String direct = okBody("/pipeget/100?sample=0", jsonPath("$.addedRttMillis").doesNotExist());
 		assertThat(JsonPath.<Map<String, Double>>read(direct, "$.measuredRttMillisByNode")).hasSize(6)
 			.allSatisfy((node, millis) -> assertThat(millis).isLessThan(3.8));
 	}
 
 	@Test
 	void hundredThousandPipelinedKeysOverAllSlotsAreVerifiedAndCountedPerMaster() throws Exception {
-		String set = this.mvc.perform(get("/pipeset/100000?sample=2"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.written").value(100000))
-			.andExpect(jsonPath("$.verified").value(100000))
-			.andExpect(jsonPath("$.batches").value(10))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String set = okBody("/pipeset/100000?sample=2", jsonPath("$.written").value(100000),
+				jsonPath("$.verified").value(100000), jsonPath("$.batches").value(10));
 		Map<String, Integer> keysPerNode = JsonPath.read(set, "$.keysPerNode");
 		// What each master really holds, asked of the master itself.
 		assertThat(keysPerNode).hasSize(3);
@@ -92,15 +76,10 @@ class ClusterEndpointTests extends EndpointContract {
 	@Test
 	void multiKeyCommandsAreSplitPerSlotExactlyAsReportedAndHashTaggedOnesAreNot() throws Exception {
 		long msetsBefore = NodeStats.calls(this.cluster.masters(), "mset");
-		String split = this.mvc.perform(get("/compare/set/5000?batchSize=1000&variants=pipelined,multi-key"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.results[1].variant").value("multi-key"))
-			.andExpect(jsonPath("$.results[1].verified").value(5000))
-			.andExpect(jsonPath("$.results[1].note").value(containsString("CROSSSLOT")))
-			.andExpect(jsonPath("$.results[0].commands").doesNotExist())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String split = okBody("/compare/set/5000?batchSize=1000&variants=pipelined,multi-key",
+				jsonPath("$.results[1].variant").value("multi-key"), jsonPath("$.results[1].verified").value(5000),
+				jsonPath("$.results[1].note").value(containsString("CROSSSLOT")),
+				jsonPath("$.results[0].commands").doesNotExist());
 		long commands = JsonPath.<Number>read(split, "$.results[1].commands").longValue();
 		// One MSET per slot per batch, as computed independently here, and as the masters
 		// counted them (the warm-up
@@ -113,16 +92,11 @@ class ClusterEndpointTests extends EndpointContract {
 
 		this.testRedis.flushAll();
 		msetsBefore = NodeStats.calls(this.cluster.masters(), "mset");
-		String tagged = this.mvc.perform(get("/compare/set/5000?batchSize=1000&variants=multi-key-hashtag"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.results[0].variant").value("multi-key-hashtag"))
-			.andExpect(jsonPath("$.results[0].verified").value(5000))
-			.andExpect(jsonPath("$.results[0].commands").value(5))
-			.andExpect(jsonPath("$.results[0].slotsTouched").value(1))
-			.andExpect(jsonPath("$.results[0].note").value(containsString(KeySpace.HASH_TAG)))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String tagged = okBody("/compare/set/5000?batchSize=1000&variants=multi-key-hashtag",
+				jsonPath("$.results[0].variant").value("multi-key-hashtag"),
+				jsonPath("$.results[0].verified").value(5000), jsonPath("$.results[0].commands").value(5),
+				jsonPath("$.results[0].slotsTouched").value(1),
+				jsonPath("$.results[0].note").value(containsString(KeySpace.HASH_TAG)));
 		assertThat(NodeStats.calls(this.cluster.masters(), "mset") - msetsBefore).isEqualTo(5 + 5);
 		Map<String, Integer> perNode = JsonPath.read(tagged, "$.results[0].keysPerNode");
 		assertThat(perNode.values()).containsExactlyInAnyOrder(5000, 0, 0);
@@ -134,12 +108,8 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void defaultComparisonShowsTheHashTagVariantAndSkipsTheScript() throws Exception {
-		String body = this.mvc.perform(get("/compare/get/3000?batchSize=1000"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.skipped[?(@.variant == 'script')].reason").exists())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/compare/get/3000?batchSize=1000",
+				jsonPath("$.skipped[?(@.variant == 'script')].reason").exists());
 		assertThat(JsonPath.<List<String>>read(body, "$.results[*].variant")).contains("multi-key",
 				"multi-key-hashtag");
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].hits")).containsOnly(3000);
@@ -150,19 +120,8 @@ class ClusterEndpointTests extends EndpointContract {
 
 	@Test
 	void getsAreServedByReplicasAndWritesByMasters() throws Exception {
-		this.mvc.perform(get("/pipeset/500")).andExpect(status().isOk());
-		List<RedisServerProcess> masters = this.cluster.masters();
 		List<RedisServerProcess> replicas = this.cluster.replicas();
-		long masterGets = NodeStats.calls(masters, "get");
-		long replicaGets = NodeStats.calls(replicas, "get");
-		long masterSets = NodeStats.calls(masters, "set");
-
-		this.mvc.perform(get("/pipeget/500")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(500));
-		this.mvc.perform(get("/loopget/500")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(500));
-		this.mvc.perform(get("/pipeset/300")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(300));
-		this.mvc.perform(get("/loopset/200")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(200));
-
-		ReadsAndWrites.assertServedBy(masters, replicas, masterGets, replicaGets, masterSets);
+		ReadsAndWrites.assertReadsFromReplicasAndWritesToMasters(this.mvc, this.cluster.masters(), replicas);
 		// Each replica served some: Lettuce reads each slot from its own master's
 		// replica.
 		for (RedisServerProcess replica : replicas) {

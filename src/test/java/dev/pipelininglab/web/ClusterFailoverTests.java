@@ -18,9 +18,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -38,8 +36,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 @SpringBootTest(
 		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.CLUSTER)
-@AutoConfigureMockMvc
-class ClusterFailoverTests {
+class ClusterFailoverTests extends MockMvcOnOwnRedis {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterFailoverTests.class);
 
@@ -51,9 +48,6 @@ class ClusterFailoverTests {
 
 	@Autowired
 	ClusterRedis cluster;
-
-	@Autowired
-	MockMvc mvc;
 
 	@Autowired
 	LettuceConnectionFactory factory;

@@ -7,18 +7,13 @@ import java.time.Duration;
 import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
-import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -33,20 +28,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(
 		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
-@AutoConfigureMockMvc
 @OwnRedis(RedisTopology.CLUSTER)
-class ClusterOutageTests {
-
-	private static final String TYPES = "urn:pipelining-lab:problem:";
+class ClusterOutageTests extends MockMvcOnOwnRedis {
 
 	@Autowired
 	ClusterRedis cluster;
-
-	@Autowired
-	MockMvc mvc;
-
-	@Autowired
-	KeySpace keys;
 
 	@Test
 	void healthAndProblemsNameTheMissingNodeThenTheDownCluster() throws Exception {
@@ -117,16 +103,6 @@ class ClusterOutageTests {
 
 	private DocumentContext health() throws Exception {
 		return json(this.mvc.perform(get("/actuator/health/redis-writes")).andReturn().getResponse());
-	}
-
-	private MockHttpServletResponse send(String uri, int status) throws Exception {
-		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
-		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(status);
-		return response;
-	}
-
-	private static DocumentContext json(MockHttpServletResponse response) throws Exception {
-		return JsonPath.parse(response.getContentAsString());
 	}
 
 }

@@ -145,15 +145,9 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	@Test
 	void compareRunsEveryVariantOnTheSameKeysAndReportsSpeedups() throws Exception {
-		String body = this.mvc.perform(get("/compare/set/2000?batchSize=500"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.operation").value("set"))
-			.andExpect(jsonPath("$.count").value(2000))
-			.andExpect(jsonPath("$.results[0].mode").value("loop"))
-			.andExpect(jsonPath("$.results[0].speedup").value(1.0))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/compare/set/2000?batchSize=500", jsonPath("$.operation").value("set"),
+				jsonPath("$.count").value(2000), jsonPath("$.results[0].mode").value("loop"),
+				jsonPath("$.results[0].speedup").value(1.0));
 		List<String> variants = JsonPath.read(body, "$.results[*].variant");
 		assertThat(variants).contains("loop", "pipelined-flush-each-command", "pipelined-flush-on-close",
 				"pipelined-buffered-500", "multi-key", "async");
@@ -173,30 +167,16 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	@Test
 	void compareGetRpopAndPingStartEachVariantFromTheSameState() throws Exception {
-		String get = this.mvc.perform(get("/compare/get/1500?batchSize=500&repeat=2"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.results[0].repeat").value(2))
-			.andExpect(jsonPath("$.results[0].repeatMillis.length()").value(2))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String get = okBody("/compare/get/1500?batchSize=500&repeat=2", jsonPath("$.results[0].repeat").value(2),
+				jsonPath("$.results[0].repeatMillis.length()").value(2));
 		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].hits")).hasSizeGreaterThanOrEqualTo(5)
 			.containsOnly(1500);
-		String rpop = this.mvc.perform(get("/compare/rpop/1500?batchSize=500"))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String rpop = okBody("/compare/rpop/1500?batchSize=500");
 		assertThat(JsonPath.<List<String>>read(rpop, "$.results[*].variant")).startsWith("loop").contains("multi-key");
 		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].popped")).hasSizeGreaterThanOrEqualTo(5)
 			.containsOnly(1500);
 		assertThat(JsonPath.<List<Integer>>read(rpop, "$.results[*].empty")).containsOnly(0);
-		String ping = this.mvc.perform(get("/compare/ping/1000"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.skipped[?(@.variant == 'multi-key')].reason").exists())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String ping = okBody("/compare/ping/1000", jsonPath("$.skipped[?(@.variant == 'multi-key')].reason").exists());
 		assertThat(JsonPath.<List<Integer>>read(ping, "$.results[*].pongs")).containsOnly(1000);
 	}
 
@@ -209,15 +189,10 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 	void anAddedRoundTripIsPaidByEveryLoopCommandAndOncePerPipeline() throws Exception {
 		int count = 100;
 		double rtt = 5;
-		String body = this.mvc.perform(get("/compare/get/" + count + "?rtt=5&variants=loop,pipelined&sample=0"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.topology").value(topology()))
-			.andExpect(jsonPath("$.results[0].variant").value("loop"))
-			.andExpect(jsonPath("$.results[*].addedRttMillis")
-				.value(org.hamcrest.Matchers.everyItem(org.hamcrest.Matchers.equalTo(rtt))))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/compare/get/" + count + "?rtt=5&variants=loop,pipelined&sample=0",
+				jsonPath("$.topology").value(topology()), jsonPath("$.results[0].variant").value("loop"),
+				jsonPath("$.results[*].addedRttMillis")
+					.value(org.hamcrest.Matchers.everyItem(org.hamcrest.Matchers.equalTo(rtt))));
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].hits")).containsOnly(count);
 		assertThat(JsonPath.<List<Double>>read(body, "$.results[*].measuredRttMillis"))
 			.allSatisfy((millis) -> assertThat(millis).isGreaterThanOrEqualTo(rtt * 0.95));
@@ -231,13 +206,9 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 	void newOperationsVerifyEveryItemOnThisTopology() throws Exception {
 		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
 			String sized = op.equals("incr") ? "" : "&valueSize=40";
-			String body = this.mvc
-				.perform(get("/compare/" + op + "/400?batchSize=150&variants=loop,pipelined,multi-key,async" + sized))
-				.andExpect(status().isOk())
-				.andExpect(jsonPath("$.topology").value(topology()))
-				.andReturn()
-				.getResponse()
-				.getContentAsString();
+			String body = okBody(
+					"/compare/" + op + "/400?batchSize=150&variants=loop,pipelined,multi-key,async" + sized,
+					jsonPath("$.topology").value(topology()));
 			List<Integer> verified = JsonPath.read(body, "$.results[*].verified");
 			assertThat(verified).as(op).hasSize(op.equals("incr") ? 3 : 4).containsOnly(400);
 			assertThat(JsonPath.<List<String>>read(body, "$.results[*].latency.per")).as(op)
@@ -248,11 +219,7 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	@Test
 	void theServerSideCoversEveryNodeTheRunMayUse() throws Exception {
-		String loop = this.mvc.perform(get("/loopset/300"))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String loop = okBody("/loopset/300");
 		// Server-wide: the run's SETs and the INFO calls, and on a cluster its own
 		// housekeeping.
 		assertThat(JsonPath.<Integer>read(loop, "$.server.commands")).isGreaterThanOrEqualTo(300);
@@ -289,11 +256,7 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	@Test
 	void sweepReportsOneVerifiedRunPerBatchSize() throws Exception {
-		String body = this.mvc.perform(get("/sweep/set/1000?batchSizes=1,10,100,1000"))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/sweep/set/1000?batchSizes=1,10,100,1000");
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].batchSize")).containsExactly(1, 10, 100, 1000);
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].batches")).containsExactly(1000, 100, 10, 1);
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].verified")).containsOnly(1000);

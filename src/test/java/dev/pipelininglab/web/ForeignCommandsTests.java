@@ -14,14 +14,9 @@ import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -34,22 +29,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * a quiet Redis, the lab's own INFO calls and a job's progress records included, does
  * not.
  */
-@SpringBootTest
-@AutoConfigureMockMvc
 @SharedRedis
-class ForeignCommandsTests {
-
-	@Autowired
-	MockMvc mvc;
-
-	@BeforeEach
-	void empty() {
-		RedisTestServers.standalone().flushAll();
-	}
+class ForeignCommandsTests extends MockMvcOnTestRedis {
 
 	@Test
 	void aRunOnAQuietRedisIsNotFlaggedWhateverItsVariant() throws Exception {
-		String compare = body("/compare/set/5000?batchSize=500&variants=loop,pipelined,multi-key,script,async,"
+		String compare = okBody("/compare/set/5000?batchSize=500&variants=loop,pipelined,multi-key,script,async,"
 				+ "jedis-loop,jedis-pipelined,jedis-multi-key,jedis-script&repeat=2");
 		List<String> variants = JsonPath.read(compare, "$.results[*].variant");
 		List<Integer> commands = JsonPath.read(compare, "$.results[*].server.commands");
@@ -57,7 +42,7 @@ class ForeignCommandsTests {
 		assertThat(variants).hasSize(9);
 		assertThat(JsonPath.<List<Object>>read(compare, "$.results[*].foreignCommands")).isEmpty();
 		for (String op : List.of("get", "rpop", "incr", "ping", "hset")) {
-			String answer = body("/compare/" + op + "/3000?batchSize=300&variants=loop,pipelined,multi-key,script");
+			String answer = okBody("/compare/" + op + "/3000?batchSize=300&variants=loop,pipelined,multi-key,script");
 			assertThat(JsonPath.<List<Object>>read(answer, "$.results[*].foreignCommands")).as(op).isEmpty();
 		}
 	}
@@ -77,7 +62,7 @@ class ForeignCommandsTests {
 		while (!List.of("DONE", "FAILED", "CANCELLED").contains(JsonPath.<String>read(record, "$.status"))
 				&& System.nanoTime() < deadline) {
 			Thread.sleep(100);
-			record = body("/runs/" + id);
+			record = okBody("/runs/" + id);
 		}
 		assertThat(JsonPath.<String>read(record, "$.status")).isEqualTo("DONE");
 		System.out
@@ -90,7 +75,7 @@ class ForeignCommandsTests {
 		StandaloneRedis redis = RedisTestServers.standalone();
 		try (Flood flood = new Flood(redis.host(), redis.port())) {
 			flood.awaitStarted();
-			String answer = body("/loopset/20000");
+			String answer = okBody("/loopset/20000");
 			long foreign = JsonPath.<Number>read(answer, "$.foreignCommands").longValue();
 			long commands = JsonPath.<Number>read(answer, "$.server.commands").longValue();
 			System.out.println("[foreign] flooded loop: server.commands " + commands + ", foreignCommands " + foreign
@@ -106,13 +91,9 @@ class ForeignCommandsTests {
 			assertThat(markdown).contains("| foreign commands |").contains("another client");
 		}
 		// Quiet again: the same run is not flagged, and the tables carry no such column.
-		String quiet = body("/loopset/20000");
+		String quiet = okBody("/loopset/20000");
 		assertThat(JsonPath.<List<Object>>read(quiet, "$..foreignCommands")).isEmpty();
 		assertThat(text("/loopset/20000", MediaType.TEXT_PLAIN)).doesNotContain("foreign").doesNotContain("another");
-	}
-
-	private String body(String path) throws Exception {
-		return this.mvc.perform(get(path)).andExpect(status().isOk()).andReturn().getResponse().getContentAsString();
 	}
 
 	private String text(String path, MediaType type) throws Exception {

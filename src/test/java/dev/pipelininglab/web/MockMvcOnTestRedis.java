@@ -10,6 +10,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
+
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * The app through MockMvc on the test Redis its subclass names ({@code @SharedRedis} or
@@ -40,6 +44,19 @@ abstract class MockMvcOnTestRedis {
 	@BeforeEach
 	void startEmpty() {
 		this.testRedis.flushAll();
+	}
+
+	/**
+	 * The body of {@code GET uri}, after checking it answered 200 and whatever else is
+	 * {@code expected}.
+	 */
+	String okBody(String uri, ResultMatcher... expected) throws Exception {
+		return this.mvc.perform(get(uri))
+			.andExpect(status().isOk())
+			.andExpectAll(expected)
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
 	}
 
 }

@@ -1,11 +1,11 @@
 package dev.pipelininglab.web;
 
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import dev.pipelininglab.testsupport.Commands;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -59,19 +59,7 @@ class NewmanCollectionTests extends AppOnTestRedis {
 	}
 
 	private static boolean commandWorks(String... command) {
-		try {
-			Process process = new ProcessBuilder(command).redirectErrorStream(true)
-				.redirectOutput(ProcessBuilder.Redirect.DISCARD)
-				.start();
-			return process.waitFor(60, TimeUnit.SECONDS) && process.exitValue() == 0;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return false;
-		}
+		return Commands.succeeds(List.of(command));
 	}
 
 }

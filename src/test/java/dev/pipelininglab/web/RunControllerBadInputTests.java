@@ -4,13 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.pipelininglab.redis.ClientSettings;
-import dev.pipelininglab.redis.RedisDiagnosis;
-import dev.pipelininglab.LabProperties;
-import dev.pipelininglab.redis.KeyCleaner;
-import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.RunService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -18,15 +11,8 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -40,23 +26,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * it was never called).
  */
 @WebMvcTest(controllers = { RunController.class, IndexController.class, MissingSegments.class })
-@Import({ RunRequests.class, RunControllerBadInputTests.Beans.class })
-class RunControllerBadInputTests {
-
-	@Autowired
-	MockMvc mvc;
-
-	@MockitoBean
-	RunService runs;
-
-	@MockitoBean
-	RedisDiagnosis diagnosis;
-
-	@MockitoBean
-	ClientSettings settings;
-
-	@MockitoBean
-	KeyCleaner cleaner;
+class RunControllerBadInputTests extends WebLayerWithStandIns {
 
 	@AfterEach
 	void nothingReachedRedis() {
@@ -256,22 +226,6 @@ class RunControllerBadInputTests {
 		this.mvc.perform(get("/").accept(MediaType.TEXT_HTML))
 			.andExpect(status().isOk())
 			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.forwardedUrl("/index.html"));
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
-	static class Beans {
-
-		@Bean
-		KeySpace keySpace() {
-			return new KeySpace("pipelining-lab");
-		}
-
-		@Bean
-		Topology topology() {
-			return new Topology(Topology.Kind.STANDALONE, List.of("localhost:6379"));
-		}
-
 	}
 
 }

@@ -4,10 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
-import dev.pipelininglab.redis.RedisDiagnosis;
-import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.job.JobsFullException;
-import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunFinishedException;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
@@ -16,25 +13,16 @@ import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStatus;
 import dev.pipelininglab.redis.FlushPolicy;
-import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
-import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.Variant;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.mockito.ArgumentCaptor;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.startsWith;
@@ -57,25 +45,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * {@code RunJobsTests}.
  */
 @WebMvcTest(controllers = RunJobController.class)
-@Import({ RunRequests.class, RunJobControllerTests.Beans.class })
-class RunJobControllerTests {
+class RunJobControllerTests extends WebLayerWithStandIns {
 
 	static final String ID = "0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10";
-
-	@Autowired
-	MockMvc mvc;
-
-	@MockitoBean
-	RunJobs jobs;
-
-	@MockitoBean
-	RunEvents events;
-
-	@MockitoBean
-	RunService runs;
-
-	@MockitoBean
-	RedisDiagnosis diagnosis;
 
 	@Test
 	void startingARunAnswers202WithTheLocationOfItsRecord() throws Exception {
@@ -264,17 +236,6 @@ class RunJobControllerTests {
 				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", null);
 		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false, "test:1", now,
 				null, null, now, null, null, null, null);
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
-	static class Beans {
-
-		@Bean
-		Topology topology() {
-			return new Topology(Topology.Kind.STANDALONE, List.of("localhost:6379"));
-		}
-
 	}
 
 }

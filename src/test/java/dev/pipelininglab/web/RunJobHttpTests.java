@@ -8,11 +8,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.stream.Stream;
 
-import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStatus;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -25,23 +22,10 @@ import static org.awaitility.Awaitility.await;
  * {@code /runs} over real HTTP: start a job, follow its Server-Sent Events to the end,
  * read and cancel it.
  */
-class RunJobHttpTests extends AppOnTestRedis {
+class RunJobHttpTests extends JobsOnTestRedis {
 
 	@Autowired
 	JsonMapper json;
-
-	@Autowired
-	RunJobs jobs;
-
-	@BeforeEach
-	void startEmpty() {
-		flushRedis();
-	}
-
-	@AfterEach
-	void noJobLeftRunning() {
-		await().atMost(Duration.ofSeconds(60)).until(() -> this.jobs.active() == 0);
-	}
 
 	@Test
 	void eventStreamDeliversProgressAndEndsWithTheFinalRecord() throws Exception {
@@ -144,13 +128,11 @@ class RunJobHttpTests extends AppOnTestRedis {
 	}
 
 	private HttpResponse<String> post(String body) {
-		return send(http().request("/runs")
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body)));
+		return http().postJson("/runs", body);
 	}
 
 	private HttpResponse<String> get(String path) {
-		return send(http().request(path).header("Accept", "application/json"));
+		return http().get(path, "application/json");
 	}
 
 	private HttpResponse<String> send(HttpRequest.Builder request) {

@@ -15,8 +15,6 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -32,8 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 @SpringBootTest(
 		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.SENTINEL)
-@AutoConfigureMockMvc
-class SentinelFailoverTests {
+class SentinelFailoverTests extends MockMvcOnOwnRedis {
 
 	private static final Logger log = LoggerFactory.getLogger(SentinelFailoverTests.class);
 
@@ -41,9 +38,6 @@ class SentinelFailoverTests {
 
 	@Autowired
 	SentinelRedis sentinel;
-
-	@Autowired
-	MockMvc mvc;
 
 	@Test
 	void pipelinesSurviveTheMasterDying() throws Exception {

@@ -5,16 +5,13 @@ import dev.pipelininglab.testsupport.OwnRedis;
 import java.time.Duration;
 
 import com.jayway.jsonpath.DocumentContext;
-import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.SentinelRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,17 +25,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest(
 		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
-@AutoConfigureMockMvc
 @OwnRedis(RedisTopology.SENTINEL)
-class SentinelOutageTests {
-
-	private static final String TYPES = "urn:pipelining-lab:problem:";
+class SentinelOutageTests extends MockMvcOnOwnRedis {
 
 	@Autowired
 	SentinelRedis sentinel;
-
-	@Autowired
-	MockMvc mvc;
 
 	@Test
 	void healthAndProblemsNameTheMissingMasterThenTheSentinels() throws Exception {
@@ -89,16 +80,6 @@ class SentinelOutageTests {
 
 	private MockHttpServletResponse get200(String uri) throws Exception {
 		return send(uri, 200);
-	}
-
-	private MockHttpServletResponse send(String uri, int status) throws Exception {
-		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
-		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(status);
-		return response;
-	}
-
-	private static DocumentContext json(MockHttpServletResponse response) throws Exception {
-		return JsonPath.parse(response.getContentAsString());
 	}
 
 }

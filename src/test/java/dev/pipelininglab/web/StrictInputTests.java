@@ -1,29 +1,13 @@
 package dev.pipelininglab.web;
 
-import java.util.List;
-
-import dev.pipelininglab.redis.RedisDiagnosis;
-import dev.pipelininglab.LabProperties;
-import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunJobs;
-import dev.pipelininglab.redis.KeyCleaner;
-import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.RunService;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Import;
 import org.springframework.http.MediaType;
-import org.springframework.test.context.bean.override.mockito.MockitoBean;
-import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 
 import static org.hamcrest.Matchers.containsString;
@@ -47,26 +31,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * Redis.
  */
 @WebMvcTest(controllers = { RunController.class, RunJobController.class, MissingSegments.class })
-@Import({ RunRequests.class, StrictInputTests.Beans.class })
-class StrictInputTests {
-
-	@Autowired
-	MockMvc mvc;
-
-	@MockitoBean
-	RunService runs;
-
-	@MockitoBean
-	RedisDiagnosis diagnosis;
-
-	@MockitoBean
-	KeyCleaner cleaner;
-
-	@MockitoBean
-	RunJobs jobs;
-
-	@MockitoBean
-	RunEvents events;
+class StrictInputTests extends WebLayerWithStandIns {
 
 	@AfterEach
 	void nothingReachedRedis() {
@@ -166,22 +131,6 @@ class StrictInputTests {
 			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:invalid-parameter"))
 			.andExpect(jsonPath("$.parameter").value(parameter))
 			.andExpect(jsonPath("$.detail").value(startsWith(parameter + " must")));
-	}
-
-	@TestConfiguration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
-	static class Beans {
-
-		@Bean
-		KeySpace keySpace() {
-			return new KeySpace("pipelining-lab");
-		}
-
-		@Bean
-		Topology topology() {
-			return new Topology(Topology.Kind.STANDALONE, List.of("localhost:6379"));
-		}
-
 	}
 
 }

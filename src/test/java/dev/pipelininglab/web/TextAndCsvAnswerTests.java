@@ -1,21 +1,13 @@
 package dev.pipelininglab.web;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.job.RunJobs;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
-
-import org.springframework.beans.factory.annotation.Autowired;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -25,22 +17,7 @@ import static org.awaitility.Awaitility.await;
  * table with a summary line, {@code text/csv} a CSV, JSON stays the default; finished
  * runs download as JSON, CSV, Markdown and text; two runs side by side with ratios.
  */
-class TextAndCsvAnswerTests extends AppOnTestRedis {
-
-	private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-
-	@Autowired
-	RunJobs jobs;
-
-	@BeforeEach
-	void startEmpty() {
-		flushRedis();
-	}
-
-	@AfterEach
-	void noJobLeftRunning() {
-		await().atMost(Duration.ofSeconds(60)).until(() -> this.jobs.active() == 0);
-	}
+class TextAndCsvAnswerTests extends JobsOnTestRedis {
 
 	@Test
 	void compareAnswersAnAlignedTableWithASummaryLineForTextPlain() throws Exception {
@@ -145,10 +122,7 @@ class TextAndCsvAnswerTests extends AppOnTestRedis {
 	}
 
 	private String runToTheEnd(String body) throws Exception {
-		HttpResponse<String> started = this.http.send(HttpRequest.newBuilder(URI.create(baseUrl() + "/runs"))
-			.header("Content-Type", "application/json")
-			.POST(HttpRequest.BodyPublishers.ofString(body))
-			.build(), HttpResponse.BodyHandlers.ofString());
+		HttpResponse<String> started = http().postJson("/runs", body);
 		assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
 		String id = JsonPath.parse(started.body()).read("$.id", String.class);
 		await().atMost(Duration.ofSeconds(60))
@@ -157,13 +131,8 @@ class TextAndCsvAnswerTests extends AppOnTestRedis {
 		return id;
 	}
 
-	private HttpResponse<String> get(String path, String accept) throws IOException, InterruptedException {
-		HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl() + path))
-			.timeout(Duration.ofSeconds(60));
-		if (accept != null) {
-			request.header("Accept", accept);
-		}
-		return this.http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+	private HttpResponse<String> get(String path, @Nullable String accept) {
+		return http().get(path, accept);
 	}
 
 }

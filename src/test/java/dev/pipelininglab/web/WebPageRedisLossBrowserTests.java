@@ -2,11 +2,8 @@ package dev.pipelininglab.web;
 
 import java.time.Duration;
 
-import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
-import dev.pipelininglab.testsupport.StopWithTheApp;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -16,9 +13,7 @@ import org.openqa.selenium.By;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
-import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.context.annotation.Bean;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,8 +37,6 @@ class WebPageRedisLossBrowserTests {
 	 * machine.
 	 */
 	private static final Duration RECOVERY = Duration.ofSeconds(6);
-
-	static RedisServerProcess restarted;
 
 	@Autowired
 	StandaloneRedis redis;
@@ -101,8 +94,7 @@ class WebPageRedisLossBrowserTests {
 		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
 		chromium.setField("count", "20000");
 		Thread.sleep(Math.max(0, DOWN_FOR.toMillis() - Duration.ofNanos(System.nanoTime() - killed).toMillis()));
-		restarted = RedisServerProcess.start(RedisTestServers.binary(), this.redis.port(),
-				this.redis.process().workDir());
+		this.redis.restart();
 		long back = System.nanoTime();
 		int refused = 0;
 		String status;
@@ -134,23 +126,6 @@ class WebPageRedisLossBrowserTests {
 				DOWN_FOR.toSeconds(), recovered.toMillis());
 		assertThat(recovered).isLessThan(RECOVERY.plusSeconds(5));
 		chromium.waitFor(Duration.ofSeconds(10), () -> !chromium.driver.findElement(By.id("banner")).isDisplayed());
-	}
-
-	/**
-	 * Stops the server started in place of the killed one once the app is done with it.
-	 */
-	@TestConfiguration(proxyBeanMethods = false)
-	static class RestartedRedisLifecycle {
-
-		@Bean
-		StopWithTheApp stopRestartedRedis() {
-			return new StopWithTheApp(() -> {
-				if (restarted != null) {
-					restarted.stop();
-				}
-			});
-		}
-
 	}
 
 }

@@ -1,14 +1,17 @@
 package dev.pipelininglab.web;
 
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.SharedRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import org.springframework.boot.test.context.SpringBootTest;
 
@@ -34,61 +37,35 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 	 * bytes.
 	 */
 	@ParameterizedTest(name = "{0} {1}")
-	@CsvSource(delimiter = '|', textBlock = """
-			incr  | loop
-			incr  | pipelined-flush-each-command
-			incr  | pipelined-flush-on-close
-			incr  | pipelined-buffered-50
-			incr  | script
-			incr  | async
-			hset  | loop
-			hset  | pipelined-flush-each-command
-			hset  | pipelined-flush-on-close
-			hset  | pipelined-buffered-50
-			hset  | multi-key
-			hset  | script
-			hset  | async
-			sadd  | loop
-			sadd  | pipelined-flush-each-command
-			sadd  | pipelined-flush-on-close
-			sadd  | pipelined-buffered-50
-			sadd  | multi-key
-			sadd  | script
-			sadd  | async
-			zadd  | loop
-			zadd  | pipelined-flush-each-command
-			zadd  | pipelined-flush-on-close
-			zadd  | pipelined-buffered-50
-			zadd  | multi-key
-			zadd  | script
-			zadd  | async
-			lpush | loop
-			lpush | pipelined-flush-each-command
-			lpush | pipelined-flush-on-close
-			lpush | pipelined-buffered-50
-			lpush | multi-key
-			lpush | script
-			lpush | async
-			""")
+	@MethodSource("newOperationsAndTheirVariants")
 	void everyVariantOfANewOperationLeavesExactlyWhatItSent(String op, String variant) throws Exception {
 		int count = 300;
 		String sized = op.equals("incr") ? "" : "&valueSize=100";
-		String body = this.mvc
-			.perform(get("/compare/" + op + "/" + count + "?batchSize=120&variants=" + variant + sized))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.skipped").isEmpty())
-			.andExpect(jsonPath("$.results[0].variant").value(variant))
-			.andExpect(jsonPath("$.results[0].written").value(count))
-			.andExpect(jsonPath("$.results[0].verified").value(count))
-			.andExpect(jsonPath("$.results[0].latency.p50").isNumber())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/compare/" + op + "/" + count + "?batchSize=120&variants=" + variant + sized,
+				jsonPath("$.skipped").isEmpty(), jsonPath("$.results[0].variant").value(variant),
+				jsonPath("$.results[0].written").value(count), jsonPath("$.results[0].verified").value(count),
+				jsonPath("$.results[0].latency.p50").isNumber());
 		if (!op.equals("incr")) {
 			assertThat(JsonPath.<String>read(body, "$.results[0].note")).contains("one key");
 			assertThat(JsonPath.<Integer>read(body, "$.results[0].payload.valueSize")).isEqualTo(100);
 		}
 		assertState(op, count, 100);
+	}
+
+	/**
+	 * INCR has no multi-key form; HSET, SADD, ZADD and LPUSH run with every variant.
+	 */
+	static Stream<Arguments> newOperationsAndTheirVariants() {
+		List<String> pipelines = List.of("loop", "pipelined-flush-each-command", "pipelined-flush-on-close",
+				"pipelined-buffered-50");
+		return Stream.of("incr", "hset", "sadd", "zadd", "lpush").flatMap((op) -> {
+			List<String> variants = new ArrayList<>(pipelines);
+			if (!op.equals("incr")) {
+				variants.add("multi-key");
+			}
+			variants.addAll(List.of("script", "async"));
+			return variants.stream().map((variant) -> Arguments.of(op, variant));
+		});
 	}
 
 	@Test
@@ -161,47 +138,25 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 	void sizedValuesDifferPerItemAndAreTheSameInEveryVariant() throws Exception {
 		assertThat(this.keys.valueBytes(1, 64)).isNotEqualTo(this.keys.valueBytes(2, 64)).hasSize(64);
 		assertThat(this.keys.valueBytes(7, 5000)).isEqualTo(this.keys.valueBytes(7, 5000));
-		String body = this.mvc.perform(get("/compare/set/200?valueSize=2000&batchSize=50"))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/compare/set/200?valueSize=2000&batchSize=50");
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].verified")).hasSizeGreaterThanOrEqualTo(5)
 			.containsOnly(200);
 		List<Map<String, Object>> gets = JsonPath
-			.read(this.mvc.perform(get("/compare/get/200?valueSize=2000&variants=loop,pipelined,multi-key,async"))
-				.andExpect(status().isOk())
-				.andReturn()
-				.getResponse()
-				.getContentAsString(), "$.results[*]");
+			.read(okBody("/compare/get/200?valueSize=2000&variants=loop,pipelined,multi-key,async"), "$.results[*]");
 		assertThat(gets).hasSize(4).allSatisfy((result) -> assertThat(result.get("hits")).isEqualTo(200));
 	}
 
 	@Test
 	void everyRunReportsLatencyPercentilesPerRoundTrip() throws Exception {
-		checkOrdered(this.mvc.perform(get("/loopset/200"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.latency.per").value("command"))
-			.andExpect(jsonPath("$.latency.samples").value(200))
-			.andReturn()
-			.getResponse()
-			.getContentAsString());
-		checkOrdered(this.mvc.perform(get("/pipeget/1000?batchSize=100"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.latency.per").value("batch"))
-			.andExpect(jsonPath("$.latency.samples").value(10))
-			.andReturn()
-			.getResponse()
-			.getContentAsString());
+		checkOrdered(okBody("/loopset/200", jsonPath("$.latency.per").value("command"),
+				jsonPath("$.latency.samples").value(200)));
+		checkOrdered(okBody("/pipeget/1000?batchSize=100", jsonPath("$.latency.per").value("batch"),
+				jsonPath("$.latency.samples").value(10)));
 	}
 
 	@Test
 	void fanOutReportsPerRequestPercentilesForEveryVariant() throws Exception {
-		String body = this.mvc.perform(get("/compare/get/30?requests=200&variants=loop,pipelined,multi-key,async"))
-			.andExpect(status().isOk())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		String body = okBody("/compare/get/30?requests=200&variants=loop,pipelined,multi-key,async");
 		List<Map<String, Object>> results = JsonPath.read(body, "$.results[*]");
 		assertThat(results).hasSize(4);
 		for (int i = 0; i < results.size(); i++) {
