@@ -480,7 +480,6 @@ def cluster_against_standalone(args, jar, workdir):
                     finally:
                         for app in apps:
                             app.stop()
-                alone_servers.flush()
             finally:
                 cluster.stop()
         finally:

@@ -97,12 +97,7 @@ final class PhasePlan {
 	 * writing when asked.
 	 */
 	static String label(RunSpec spec) {
-		Connector connector = spec.senders().connector();
-		boolean lettuce = connector == Connector.LETTUCE;
-		// Jedis has neither: a jedis-pipelined job got a 500 here.
-		return new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED && lettuce) ? spec.flushPolicy() : null,
-				connector, lettuce ? spec.writes() : null)
-			.label();
+		return Variant.of(spec, spec.flushPolicy()).label();
 	}
 
 	private static Step setup(Phase phase, String variant, int batchSize, long commands, double rtt) {

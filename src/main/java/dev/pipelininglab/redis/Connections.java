@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -173,6 +174,24 @@ public class Connections implements DisposableBean {
 		}
 		evicted.forEach(this::close);
 		return new Lease(this, entry);
+	}
+
+	/**
+	 * The route runs would lease with these settings (the configured way of writing,
+	 * direct connections), leased only when it is already kept: a health probe must
+	 * neither build nor evict routes.
+	 */
+	public Optional<Lease> leaseIfKept(Connector connector, Sharing sharing, FlushPolicy policy) {
+		boolean lettuce = connector == Connector.LETTUCE;
+		Key key = new Key(connector, sharing, lettuce ? policy : null, lettuce ? this.defaultWrites : null, null);
+		synchronized (this.routes) {
+			Entry entry = this.routes.get(key);
+			if (entry == null || entry.evicted) {
+				return Optional.empty();
+			}
+			entry.users++;
+			return Optional.of(new Lease(this, entry));
+		}
 	}
 
 	/** Routes kept for reuse besides the default one, for tests. */

@@ -7,6 +7,7 @@ import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -214,30 +215,40 @@ public class RedisDiagnosis {
 	 * connection's node connections, all at once within one {@link #PROBE_TIMEOUT}.
 	 */
 	private Finding cluster() {
-		try (Connections.Lease pooled = pooledLease();
-				RedisConnection shared = this.connections.primary().factory().getConnection()) {
+		Optional<Connections.Lease> pooled = pooledLease();
+		try (RedisConnection shared = this.connections.primary().factory().getConnection()) {
 			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
 				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
 			}
-			if (!(pooled.route().lettuce().getNativeClient() instanceof RedisClusterClient pooledClient)) {
-				throw new IllegalStateException("Not a cluster client: " + pooled.route().lettuce().getNativeClient());
-			}
 			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
-			return cluster(cluster, List.of(cluster.getPartitions(), pooledClient.getPartitions()));
+			List<Partitions> views = new ArrayList<>(List.of(cluster.getPartitions()));
+			if (pooled.isPresent()) {
+				if (!(pooled.get().route().lettuce().getNativeClient() instanceof RedisClusterClient pooledClient)) {
+					throw new IllegalStateException(
+							"Not a cluster client: " + pooled.get().route().lettuce().getNativeClient());
+				}
+				views.add(pooledClient.getPartitions());
+			}
+			return cluster(cluster, views);
 		}
 		catch (RuntimeException ex) {
 			return new Finding(Cause.NODE_UNREACHABLE,
 					"Cannot reach any of the Redis cluster nodes at " + String.join(", ", this.topology.nodes()) + ".",
 					Map.of("nodes", this.topology.nodes()));
 		}
+		finally {
+			pooled.ifPresent(Connections.Lease::close);
+		}
 	}
 
 	/**
 	 * The pooled route pipelines run on by default, held while its slot map is read so it
-	 * cannot be closed meanwhile.
+	 * cannot be closed meanwhile. Only once a run has built it: until then no run routes
+	 * by its map, and building it here would make a probe of a stalled cluster wait for a
+	 * new client's first slot map.
 	 */
-	private Connections.Lease pooledLease() {
-		return this.connections.lease(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy(), null, null);
+	private Optional<Connections.Lease> pooledLease() {
+		return this.connections.leaseIfKept(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy());
 	}
 
 	private Finding cluster(StatefulRedisClusterConnection<?, ?> cluster, List<Partitions> views) {

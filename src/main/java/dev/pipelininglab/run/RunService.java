@@ -269,7 +269,10 @@ public class RunService {
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
 					? runner.onCluster(spec, spread) : null;
 			long sent = sentPerPass(spec, effect);
-			boolean replicasServe = !writes(spec.operation());
+			// Only reads may be served by replicas; RPOP removes, so its master runs it
+			// and
+			// the replicas replay it, which would count it twice.
+			boolean replicasServe = spec.operation() == Operation.GET || spec.operation() == Operation.PING;
 			Long foreign = null;
 			long[] pausedNanos = new long[spec.repeat()];
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
@@ -519,7 +522,8 @@ public class RunService {
 				if (effect != null) {
 					yield effect.commands() * requests;
 				}
-				boolean splitByJedis = spec.senders().connector() == Connector.JEDIS
+				// A hash-tagged batch shares one slot, so Jedis sends it whole.
+				boolean splitByJedis = spec.mode() == Mode.MULTI_KEY && spec.senders().connector() == Connector.JEDIS
 						&& this.topology.kind() == Topology.Kind.CLUSTER
 						&& (spec.operation() == Operation.SET || spec.operation() == Operation.GET);
 				yield splitByJedis ? spec.itemsPerPass() : spec.batchesPerPass();
@@ -695,10 +699,7 @@ public class RunService {
 	}
 
 	private static String variantLabel(RunSpec spec, Route route) {
-		boolean lettuce = route.connector() == Connector.LETTUCE;
-		return new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED) ? route.flushPolicy() : null, route.connector(),
-				lettuce ? spec.writes() : null)
-			.label();
+		return Variant.of(spec, route.flushPolicy()).label();
 	}
 
 	/**

@@ -48,6 +48,17 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 		return new Variant(mode, null, Connector.LETTUCE, null);
 	}
 
+	/**
+	 * The variant a spec runs, as results name it: a pipeline with its flush policy, and
+	 * Lettuce's way of writing; Jedis has neither.
+	 */
+	public static Variant of(RunSpec spec, @Nullable FlushPolicy flushPolicy) {
+		Connector connector = spec.senders().connector();
+		boolean lettuce = connector == Connector.LETTUCE;
+		return new Variant(spec.mode(), (spec.mode() == Mode.PIPELINED && lettuce) ? flushPolicy : null, connector,
+				lettuce ? spec.writes() : null);
+	}
+
 	public static Variant valueOf(String text) {
 		String label = text.trim().toLowerCase(Locale.ROOT);
 		Connector connector = Connector.LETTUCE;

@@ -72,7 +72,11 @@ class ClusterFailoverTests extends MockMvcOnOwnRedis {
 		Duration promoted = Duration.ofNanos(System.nanoTime() - killed);
 		// The servers agree; now the app's client, which refreshes its view of the slots
 		// every second (and on reconnects and redirects).
-		FailoverProbe.Outcome recovered = probe.untilAnswer(FailoverProbe::wroteAgain, Duration.ofSeconds(15));
+		// A pipelined write: executePipelined runs on the pooled route, whose client
+		// follows
+		// the promotion on its own refresh, up to a second after the loops' shared one.
+		FailoverProbe.Outcome recovered = probe.untilAnswer(
+				(outcome) -> outcome.status() == 200 && outcome.uri().startsWith("/pipeset"), Duration.ofSeconds(15));
 		Duration recoveredAfter = Duration.ofNanos(System.nanoTime() - killed);
 		await().atMost(Duration.ofSeconds(10)).until(() -> clientSees(heir, dead));
 		Duration clientCaughtUp = Duration.ofNanos(System.nanoTime() - killed);

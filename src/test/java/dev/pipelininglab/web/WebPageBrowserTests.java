@@ -8,6 +8,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import dev.pipelininglab.testsupport.Flood;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -262,8 +265,8 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
 		new Select(chromium.driver.findElement(By.id("mode"))).selectByValue("loop");
 		chromium.setField("count", "20000");
-		var redis = dev.pipelininglab.testsupport.RedisTestServers.standalone();
-		try (ForeignCommandsTests.Flood flood = new ForeignCommandsTests.Flood(redis.host(), redis.port())) {
+		StandaloneRedis redis = RedisTestServers.standalone();
+		try (Flood flood = new Flood(redis.host(), redis.port())) {
 			flood.awaitStarted();
 			run();
 			assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
