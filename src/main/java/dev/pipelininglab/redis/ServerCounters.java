@@ -107,6 +107,12 @@ public class ServerCounters implements DisposableBean {
 	 * nodes both snapshots have.
 	 */
 	public @Nullable ServerStats between(Snapshot before, Snapshot after) {
+		Map<String, ServerStats> nodes = deltas(before, after);
+		return nodes.isEmpty() ? null : ServerStats.total(nodes);
+	}
+
+	/** Per node, what happened between two snapshots, over the nodes both have. */
+	private static Map<String, ServerStats> deltas(Snapshot before, Snapshot after) {
 		Map<String, ServerStats> nodes = new TreeMap<>();
 		for (Map.Entry<String, Map<String, String>> node : after.nodes().entrySet()) {
 			Map<String, String> earlier = before.nodes().get(node.getKey());
@@ -114,10 +120,7 @@ public class ServerCounters implements DisposableBean {
 				nodes.put(node.getKey(), ServerStats.delta(earlier, node.getValue()));
 			}
 		}
-		if (nodes.isEmpty()) {
-			return null;
-		}
-		return ServerStats.total(nodes);
+		return nodes;
 	}
 
 	/**
@@ -130,13 +133,12 @@ public class ServerCounters implements DisposableBean {
 	public @Nullable Processed processed(Snapshot before, Snapshot after, boolean replicasServe) {
 		long commands = 0;
 		int nodes = 0;
-		for (Map.Entry<String, Map<String, String>> node : after.nodes().entrySet()) {
-			Map<String, String> earlier = before.nodes().get(node.getKey());
-			boolean replica = "slave".equals(node.getValue().get("role"));
-			if (earlier == null || (replica && !(replicasServe && this.replicaReads))) {
+		for (Map.Entry<String, ServerStats> node : deltas(before, after).entrySet()) {
+			boolean replica = "slave".equals(after.nodes().get(node.getKey()).get("role"));
+			if (replica && !(replicasServe && this.replicaReads)) {
 				continue;
 			}
-			commands += ServerStats.delta(earlier, node.getValue()).commands();
+			commands += node.getValue().commands();
 			nodes++;
 		}
 		return (nodes > 0) ? new Processed(commands, nodes) : null;
