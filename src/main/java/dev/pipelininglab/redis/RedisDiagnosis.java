@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -84,7 +85,10 @@ public class RedisDiagnosis {
 		CLUSTER_DOWN,
 
 		/** Cluster: a master serving slots does not answer. */
-		NODE_UNREACHABLE
+		NODE_UNREACHABLE,
+
+		/** Redis answers, but refuses the configured credentials (WRONGPASS, NOAUTH). */
+		AUTH_FAILED
 
 	}
 
@@ -125,11 +129,17 @@ public class RedisDiagnosis {
 	private Finding standalone() {
 		Map<String, Object> details = new LinkedHashMap<>();
 		details.put("redis", this.topology.nodes().get(0));
-		if (writes()) {
+		Probe probe = writes();
+		if (probe.wrote()) {
 			return new Finding(null, "Redis at " + this.topology.nodes().get(0) + " takes writes.", details);
 		}
+		if (probe.authRefusal() != null) {
+			return authFailed(this.topology.nodes().get(0), probe, details);
+		}
 		return new Finding(Cause.REDIS_UNREACHABLE,
-				"Redis at " + this.topology.nodes().get(0) + " does not take writes (unreachable or read-only).",
+				"Redis at " + this.topology.nodes().get(0)
+						+ " does not take writes (unreachable or read-only; the app's connection says: "
+						+ probe.failure() + ").",
 				details);
 	}
 
@@ -144,8 +154,12 @@ public class RedisDiagnosis {
 			details.put("master", address);
 			details.put("masterFlags", named.getFlags());
 		}
-		if (writes()) {
+		Probe probe = writes();
+		if (probe.wrote()) {
 			return new Finding(null, "Master " + address + " of '" + name + "' takes writes.", details);
+		}
+		if (probe.authRefusal() != null) {
+			return authFailed((address != null) ? address : "the master of '" + name + "'", probe, details);
 		}
 		if (named == null) {
 			return new Finding(Cause.SENTINELS_UNREACHABLE,
@@ -156,10 +170,15 @@ public class RedisDiagnosis {
 		}
 		String flags = named.getFlags();
 		boolean seenDown = flags != null && (flags.contains("s_down") || flags.contains("o_down"));
+		// Before the sentinels see the master down there is no failover to follow yet:
+		// say what the client saw and what would happen next, not that a new master is
+		// coming.
 		return new Finding(Cause.MASTER_UNREACHABLE,
-				"Cannot write to the Redis master of '" + name + "': the sentinels name " + address
-						+ (seenDown ? " and see it down (" + flags + "); a failover follows once they agree"
-								: " (flags " + flags + "); the app's connection follows a new master within seconds"),
+				"Cannot write to the Redis master of '" + name + "' (the app's connection says: " + probe.failure()
+						+ "): the sentinels name " + address
+						+ (seenDown ? " and see it down (" + flags + "); a failover follows once they agree."
+								: " (flags " + flags + ") and do not see it down yet; should it stay unreachable past"
+										+ " down-after-milliseconds they promote a replica, and the app follows it."),
 				details);
 	}
 
@@ -191,16 +210,58 @@ public class RedisDiagnosis {
 	 * (the route's first connection can take longer than the health timeout on a cold,
 	 * busy machine).
 	 */
-	private boolean writes() {
+	private Probe writes() {
 		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
 				? this.connections.primary().lettuce() : this.factory;
-		try (RedisConnection connection = writer.getConnection()) {
-			connection.keyCommands().unlink(this.probeKey);
-			return true;
+		Probe probe = Probe.OK;
+		// A refused password sometimes reaches Lettuce only as a closed connection (Redis
+		// closes it right after the refusal): a failure that names no cause is tried
+		// again,
+		// so that health tells a refusal from an outage.
+		for (int attempt = 0; attempt < 3; attempt++) {
+			try (RedisConnection connection = writer.getConnection()) {
+				connection.keyCommands().unlink(this.probeKey);
+				return Probe.OK;
+			}
+			catch (RuntimeException ex) {
+				probe = Probe.failed(ex);
+				if (probe.authRefusal() != null) {
+					return probe;
+				}
+			}
 		}
-		catch (RuntimeException ex) {
-			return false;
+		return probe;
+	}
+
+	private static Finding authFailed(String address, Probe probe, Map<String, Object> details) {
+		return new Finding(Cause.AUTH_FAILED, "Redis at " + address + " refuses the app's credentials ("
+				+ probe.authRefusal() + "); check spring.data.redis.username and password.", details);
+	}
+
+	/**
+	 * What the write probe saw.
+	 *
+	 * @param failure the innermost cause's message, or null when the write went through
+	 * @param authRefusal Redis' own words when it refused the credentials
+	 */
+	private record Probe(@Nullable String failure, @Nullable String authRefusal) {
+
+		static final Probe OK = new Probe(null, null);
+
+		static Probe failed(Throwable failure) {
+			Throwable innermost = failure;
+			while (innermost.getCause() != null && innermost.getCause() != innermost) {
+				innermost = innermost.getCause();
+			}
+			String message = (innermost.getMessage() != null) ? innermost.getMessage()
+					: innermost.getClass().getSimpleName();
+			return new Probe(message, RedisReplies.authRefusal(failure));
 		}
+
+		boolean wrote() {
+			return this.failure == null;
+		}
+
 	}
 
 	/**
@@ -232,6 +293,11 @@ public class RedisDiagnosis {
 			return cluster(cluster, views);
 		}
 		catch (RuntimeException ex) {
+			Probe probe = Probe.failed(ex);
+			if (probe.authRefusal() != null) {
+				return authFailed(String.join(", ", this.topology.nodes()), probe,
+						Map.of("nodes", this.topology.nodes()));
+			}
 			return new Finding(Cause.NODE_UNREACHABLE,
 					"Cannot reach any of the Redis cluster nodes at " + String.join(", ", this.topology.nodes()) + ".",
 					Map.of("nodes", this.topology.nodes()));
@@ -252,7 +318,8 @@ public class RedisDiagnosis {
 	}
 
 	private Finding cluster(StatefulRedisClusterConnection<?, ?> cluster, List<Partitions> views) {
-		Map<String, CompletableFuture<String>> probes = new LinkedHashMap<>();
+		// By address, so the details list the masters in the same order on every call.
+		Map<String, CompletableFuture<String>> probes = new TreeMap<>();
 		for (Partitions view : views) {
 			for (RedisClusterNode node : view) {
 				if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
@@ -265,7 +332,7 @@ public class RedisDiagnosis {
 		}
 		long deadline = System.nanoTime() + PROBE_TIMEOUT.toNanos();
 		List<String> unreachable = new ArrayList<>();
-		Map<String, String> states = new LinkedHashMap<>();
+		Map<String, String> states = new TreeMap<>();
 		probes.forEach((address, probe) -> {
 			String state = clusterState(probe, deadline);
 			if (state == null) {
@@ -294,26 +361,36 @@ public class RedisDiagnosis {
 		if (!uncovered.isEmpty()) {
 			details.put("slotsWithoutLiveMaster", uncovered);
 		}
-		if (!unreachable.isEmpty()) {
-			details.put("unreachable", unreachable);
-			return new Finding(Cause.NODE_UNREACHABLE,
-					"Cannot reach the Redis cluster master" + ((unreachable.size() > 1) ? "s " : " ")
-							+ String.join(", ", unreachable) + " that the app routes slots to"
-							+ (uncovered.isEmpty() ? "" : " (slots " + uncovered + ")")
-							+ "; its replica takes over after cluster-node-timeout, and the app follows on its next"
-							+ " topology refresh.",
-					details);
-		}
 		List<String> down = states.entrySet()
 			.stream()
 			.filter((entry) -> !"ok".equals(entry.getValue()))
 			.map((entry) -> entry.getKey() + " says cluster_state:" + entry.getValue())
 			.toList();
-		if (!down.isEmpty() || !uncovered.isEmpty()) {
+		if (!unreachable.isEmpty()) {
+			details.put("unreachable", unreachable);
+		}
+		String missing = (unreachable.size() > 1) ? "masters " + String.join(", ", unreachable)
+				: "master " + String.join(", ", unreachable);
+		// The cluster's own verdict comes first: once the masters that answer say
+		// cluster_state:fail, no replica is taking over (a master and its replicas are
+		// all
+		// gone, or the majority is), whatever else is unreachable.
+		if (!down.isEmpty()) {
 			return new Finding(Cause.CLUSTER_DOWN, "The Redis cluster cannot take every write: "
-					+ String.join("; ", down) + ((!down.isEmpty() && !uncovered.isEmpty()) ? "; " : "")
-					+ (uncovered.isEmpty() ? "" : "slots " + uncovered + " have no live master in the app's view")
-					+ ".", details);
+					+ String.join("; ", down)
+					+ (unreachable.isEmpty() ? ""
+							: "; the " + missing + ((unreachable.size() > 1) ? " do not answer" : " does not answer"))
+					+ (uncovered.isEmpty() ? "" : "; slots " + uncovered + " have no live master") + ".", details);
+		}
+		if (!unreachable.isEmpty()) {
+			return new Finding(Cause.NODE_UNREACHABLE, "Cannot reach the Redis cluster " + missing
+					+ " that the app routes slots to" + (uncovered.isEmpty() ? "" : " (slots " + uncovered + ")")
+					+ "; if it has a replica, the replica takes over after cluster-node-timeout and the app follows"
+					+ " on its next topology refresh.", details);
+		}
+		if (!uncovered.isEmpty()) {
+			return new Finding(Cause.CLUSTER_DOWN, "The Redis cluster cannot take every write: slots " + uncovered
+					+ " have no live master in the app's view.", details);
 		}
 		return new Finding(null, "Every slot has a live master that takes writes.", details);
 	}

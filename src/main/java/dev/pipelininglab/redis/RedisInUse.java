@@ -4,11 +4,14 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
 
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.event.EventListener;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -25,16 +28,29 @@ class RedisInUse {
 
 	private final ServerCounters servers;
 
-	RedisInUse(Topology topology, ServerCounters servers) {
+	private final LettuceConnectionFactory factory;
+
+	RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFactory factory) {
 		this.topology = topology;
 		this.servers = servers;
+		this.factory = factory;
 	}
 
 	@EventListener(ApplicationReadyEvent.class)
 	void describe() {
 		Map<String, Map<String, String>> nodes = this.servers.snapshot().nodes();
 		if (nodes.isEmpty()) {
-			log.warn("No Redis answers at {} yet; runs answer 503 until one does", this.topology.describe());
+			// A server that answers only to refuse the password is not missing: say so.
+			String refusal = authRefusal();
+			if (refusal != null) {
+				log.warn(
+						"Redis at {} refuses the app's credentials ({}); runs answer 503 until"
+								+ " spring.data.redis.username and password are right",
+						this.topology.describe(), refusal);
+			}
+			else {
+				log.warn("No Redis answers at {} yet; runs answer 503 until one does", this.topology.describe());
+			}
 			return;
 		}
 		String version = nodes.values()
@@ -56,6 +72,16 @@ class RedisInUse {
 		}
 		else {
 			log.info(line);
+		}
+	}
+
+	private @Nullable String authRefusal() {
+		try (RedisConnection connection = this.factory.getConnection()) {
+			connection.ping();
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return RedisReplies.authRefusal(ex);
 		}
 	}
 

@@ -285,10 +285,21 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			case CLUSTER_DOWN -> ProblemType.REDIS_CLUSTER_DOWN;
 			case NODE_UNREACHABLE -> ProblemType.REDIS_NODE_UNREACHABLE;
 			case REDIS_UNREACHABLE -> ProblemType.REDIS_UNAVAILABLE;
+			case AUTH_FAILED -> ProblemType.REDIS_AUTH_FAILED;
 		};
 		// A CLUSTERDOWN reply is a cluster that is down, whatever the slot map says
 		// meanwhile.
 		return new Diagnosed((type == ProblemType.REDIS_CLUSTER_DOWN) ? type : refined, finding);
+	}
+
+	/**
+	 * Quotes the node's reply only when a node sent one: a failure the client raised
+	 * itself is told by the diagnosis alone.
+	 */
+	private static String clusterDown(Throwable cause, String summary) {
+		String reply = RedisFailure.errorReply(cause);
+		return (reply != null) ? ProblemType.REDIS_CLUSTER_DOWN.detail(reply, summary)
+				: ProblemType.REDIS_NODE_UNREACHABLE.detail(summary);
 	}
 
 	private record Diagnosed(ProblemType type, RedisDiagnosis.@Nullable Finding finding) {
@@ -301,10 +312,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			case REDIS_TIMEOUT -> type.detail(this.topology.describe());
 			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
 					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
-			case REDIS_AUTH_FAILED -> type.detail(this.topology.describe(), RedisFailure.authRefusal(cause));
+			case REDIS_AUTH_FAILED -> (RedisFailure.authRefusal(cause) == null && finding != null) ? finding.summary()
+					: type.detail(this.topology.describe(), RedisFailure.authRefusal(cause));
 			case REDIS_ERROR_REPLY ->
 				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
-			case REDIS_CLUSTER_DOWN -> type.detail(RedisFailure.replyText(cause), (finding != null) ? finding.summary()
+			case REDIS_CLUSTER_DOWN -> clusterDown(cause, (finding != null) ? finding.summary()
 					: "The cluster takes writes again once every slot has a reachable master.");
 			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE ->
 				type.detail(finding.summary());

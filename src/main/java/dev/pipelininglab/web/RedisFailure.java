@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.NoSuchElementException;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.RedisReplies;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
@@ -59,19 +60,9 @@ final class RedisFailure {
 		return ProblemType.REDIS_UNAVAILABLE;
 	}
 
-	/**
-	 * Redis's own words when it refuses the credentials (WRONGPASS, NOAUTH), or null.
-	 * Redis never repeats the password in them, so they are safe to show.
-	 */
+	/** Redis' own words when it refuses the credentials (WRONGPASS, NOAUTH), or null. */
 	static String authRefusal(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			String message = cause.getMessage();
-			if (cause instanceof RedisCommandExecutionException && message != null
-					&& (message.startsWith("WRONGPASS") || message.startsWith("NOAUTH"))) {
-				return message;
-			}
-		}
-		return null;
+		return RedisReplies.authRefusal(failure);
 	}
 
 	/**
@@ -129,13 +120,23 @@ final class RedisFailure {
 	 * kind of value".
 	 */
 	static String replyText(Throwable failure) {
+		String reply = errorReply(failure);
+		return (reply != null) ? reply : failure.getMessage();
+	}
+
+	/**
+	 * The error reply Redis sent, or null when the failure carries none (a client-side
+	 * failure such as Spring Data Redis' "Pipeline contained one or more invalid
+	 * commands" must not be quoted as if Redis had said it).
+	 */
+	static String errorReply(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			if (cause instanceof RedisCommandExecutionException
 					|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()))) {
 				return cause.getMessage();
 			}
 		}
-		return failure.getMessage();
+		return null;
 	}
 
 }

@@ -65,8 +65,8 @@ class RedisInUseTests {
 		}
 
 		@Bean
-		RedisInUse redisInUse(Topology topology, ServerCounters counters) {
-			return new RedisInUse(topology, counters);
+		RedisInUse redisInUse(Topology topology, ServerCounters counters, LettuceConnectionFactory factory) {
+			return new RedisInUse(topology, counters, factory);
 		}
 
 	}

@@ -124,6 +124,14 @@ class RedisAuthTests {
 				}
 				assertThat(saidSo).as("answers that named the refused credentials").isPositive();
 				assertThat(app.get("/actuator/health").statusCode()).isEqualTo(503);
+				// Health names the refusal too, not an outage: Redis answered, it said
+				// no.
+				String writes = app.get("/actuator/health/redis-writes").body();
+				assertThat(JsonPath.<String>read(writes, "$.components.redis.details.cause")).as(writes)
+					.isEqualTo("AUTH_FAILED");
+				assertThat(JsonPath.<String>read(writes, "$.components.redis.details.summary"))
+					.contains("refuses the app's credentials")
+					.containsAnyOf("WRONGPASS", "NOAUTH");
 				answers = app.answers();
 			}
 			System.out.println("[reliability] credentials " + String.join("/", credentials[0], "***") + ": "
@@ -131,7 +139,10 @@ class RedisAuthTests {
 			assertThat(answers).noneMatch((answer) -> answer.contains(PASSWORD) || answer.contains(WRONG))
 				.noneMatch((answer) -> answer.contains("Exception") || answer.contains("\tat "));
 		}
-		assertThat(output.getAll()).doesNotContain(PASSWORD).doesNotContain(WRONG);
+		assertThat(output.getAll()).doesNotContain(PASSWORD)
+			.doesNotContain(WRONG)
+			.contains("refuses the app's credentials")
+			.doesNotContain("No Redis answers at");
 	}
 
 	private static String[] redisProperties(String username, String password) {

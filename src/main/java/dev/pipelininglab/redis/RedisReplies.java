@@ -1,0 +1,30 @@
+package dev.pipelininglab.redis;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Reads what Redis itself said out of a failure's cause chain, for the answers, the
+ * health details and the log alike.
+ */
+public final class RedisReplies {
+
+	private RedisReplies() {
+	}
+
+	/**
+	 * Redis' own words when it refuses the credentials (WRONGPASS, NOAUTH), or null.
+	 * Redis never repeats the password in them, so they are safe to show.
+	 */
+	public static @Nullable String authRefusal(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+			String message = cause.getMessage();
+			if (cause instanceof RedisCommandExecutionException && message != null
+					&& (message.startsWith("WRONGPASS") || message.startsWith("NOAUTH"))) {
+				return message;
+			}
+		}
+		return null;
+	}
+
+}
