@@ -37,7 +37,8 @@ public class ServerCounters implements DisposableBean {
 
 	/** What the answers say about the figures, once, in one place. */
 	public static final String SCOPE = "server-wide INFO deltas around the timed pass; other clients' commands and"
-			+ " the INFO calls themselves count too";
+			+ " the INFO calls themselves count too; totals sum the masters (and the replicas a read-only run reads"
+			+ " from), nodes lists every node";
 
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
 
@@ -103,12 +104,28 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	/**
-	 * What happened on the servers between two snapshots: per node and in total, over the
-	 * nodes both snapshots have.
+	 * What happened on the servers between two snapshots: per node, and in total over the
+	 * nodes that serve the run ({@link #serves}), so replicas replaying a master's writes
+	 * do not count the run's commands twice.
 	 */
-	public @Nullable ServerStats between(Snapshot before, Snapshot after) {
+	public @Nullable ServerStats between(Snapshot before, Snapshot after, boolean replicasServe) {
 		Map<String, ServerStats> nodes = deltas(before, after);
-		return nodes.isEmpty() ? null : ServerStats.total(nodes);
+		if (nodes.isEmpty()) {
+			return null;
+		}
+		Map<String, ServerStats> serving = new TreeMap<>(nodes);
+		serving.keySet().removeIf((address) -> !serves(after, address, replicasServe));
+		return ServerStats.total(nodes, serving.isEmpty() ? nodes : serving);
+	}
+
+	/**
+	 * Whether a node's counters are the run's work: every master, and the replicas too
+	 * when {@code replicasServe} (a read-only run with replica reads). Otherwise replicas
+	 * only replay their master's writes.
+	 */
+	private boolean serves(Snapshot snapshot, String address, boolean replicasServe) {
+		boolean replica = "slave".equals(snapshot.nodes().get(address).get("role"));
+		return !replica || (replicasServe && this.replicaReads);
 	}
 
 	/** Per node, what happened between two snapshots, over the nodes both have. */
@@ -134,12 +151,10 @@ public class ServerCounters implements DisposableBean {
 		long commands = 0;
 		int nodes = 0;
 		for (Map.Entry<String, ServerStats> node : deltas(before, after).entrySet()) {
-			boolean replica = "slave".equals(after.nodes().get(node.getKey()).get("role"));
-			if (replica && !(replicasServe && this.replicaReads)) {
-				continue;
+			if (serves(after, node.getKey(), replicasServe)) {
+				commands += node.getValue().commands();
+				nodes++;
 			}
-			commands += node.getValue().commands();
-			nodes++;
 		}
 		return (nodes > 0) ? new Processed(commands, nodes) : null;
 	}

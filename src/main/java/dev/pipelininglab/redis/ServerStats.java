@@ -45,9 +45,10 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 	}
 
 	/**
-	 * The sum over nodes (the largest peak), with the nodes listed when more than one.
+	 * The sum over the {@code counted} nodes (the largest peak), with every node listed
+	 * when more than one.
 	 */
-	static ServerStats total(Map<String, ServerStats> nodes) {
+	static ServerStats total(Map<String, ServerStats> nodes, Map<String, ServerStats> counted) {
 		if (nodes.size() == 1) {
 			return nodes.values().iterator().next().withScope();
 		}
@@ -58,7 +59,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		Long input = 0L;
 		Long output = 0L;
 		Long peak = 0L;
-		for (ServerStats node : nodes.values()) {
+		for (ServerStats node : counted.values()) {
 			commands += node.commands;
 			reads = sum(reads, node.reads);
 			writes = sum(writes, node.writes);

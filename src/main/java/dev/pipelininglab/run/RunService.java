@@ -304,7 +304,7 @@ public class RunService {
 					tally = outcome.tally(spec.sample());
 					throw outcome.failure();
 				}
-				passServer[repeat] = this.server.between(before, after);
+				passServer[repeat] = this.server.between(before, after, replicasServe);
 				Long excess = ForeignCommands.beyondBookkeeping(this.server.processed(before, after, replicasServe),
 						sent, windowNanos);
 				if (excess != null && (foreign == null || excess > foreign)) {

@@ -233,6 +233,19 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 		}
 	}
 
+	/**
+	 * Replicas replay every write, so counting them would report each SET twice or three
+	 * times; they stay in {@code nodes}, where each node's own truth is kept.
+	 */
+	@Test
+	void writesCountOnTheMastersOnly() throws Exception {
+		String loop = okBody("/loopset/300");
+		// The 300 SETs, the lab's INFO calls and a little housekeeping: never a replica's
+		// replay of the same 300.
+		assertThat(JsonPath.<Integer>read(loop, "$.server.commands")).isBetween(300, 500);
+		assertThat(JsonPath.<Integer>read(loop, "$.server.reads")).isBetween(300, 500);
+	}
+
 	@Test
 	void pingEndpointsCountPongs() throws Exception {
 		this.mvc.perform(get("/pipeping/3000?batchSize=1000"))
