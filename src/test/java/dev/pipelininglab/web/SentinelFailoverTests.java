@@ -10,10 +10,13 @@ import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SentinelRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -30,6 +33,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 @SpringBootTest(
 		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.SENTINEL)
+@ExtendWith(OutputCaptureExtension.class)
 class SentinelFailoverTests extends MockMvcOnOwnRedis {
 
 	private static final Logger log = LoggerFactory.getLogger(SentinelFailoverTests.class);
@@ -40,7 +44,7 @@ class SentinelFailoverTests extends MockMvcOnOwnRedis {
 	SentinelRedis sentinel;
 
 	@Test
-	void pipelinesSurviveTheMasterDying() throws Exception {
+	void pipelinesSurviveTheMasterDying(CapturedOutput output) throws Exception {
 		this.mvc.perform(get("/pipeset/20000"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.verified").value(20000));
@@ -81,6 +85,11 @@ class SentinelFailoverTests extends MockMvcOnOwnRedis {
 		assertThat(master).isSameAs(this.sentinel.replica());
 		assertThat(recovered.status()).as("a write succeeded within 15 s of the promotion").isEqualTo(200);
 		probe.assertAllAnsweredWithin(ANSWER_BOUND);
+		// The switch is logged once, with both addresses, however many sentinels announce
+		// it.
+		String switched = "Sentinels switched the master of '" + SentinelRedis.MASTER_NAME + "' from 127.0.0.1:"
+				+ dead.port() + " to 127.0.0.1:" + master.port();
+		assertThat(output.getAll().split(java.util.regex.Pattern.quote(switched), -1)).hasSize(2);
 	}
 
 }

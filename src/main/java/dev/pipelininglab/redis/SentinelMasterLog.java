@@ -1,0 +1,104 @@
+package dev.pipelininglab.redis;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.event.EventListener;
+import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Logs one INFO line when the sentinels switch the lab's master, with the old and the new
+ * address, so an operator reading the log sees when the app's writes moved. It listens to
+ * every configured sentinel's {@code +switch-master} event (any one may be down), and
+ * says each switch once however many sentinels announce it.
+ */
+@Component
+class SentinelMasterLog implements DisposableBean {
+
+	private static final Logger log = LoggerFactory.getLogger(SentinelMasterLog.class);
+
+	static final String CHANNEL = "+switch-master";
+
+	private final LettuceConnectionFactory factory;
+
+	private final AtomicReference<String> lastSwitch = new AtomicReference<>("");
+
+	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new ArrayList<>();
+
+	private RedisClient client;
+
+	SentinelMasterLog(LettuceConnectionFactory factory) {
+		this.factory = factory;
+	}
+
+	@EventListener(ApplicationReadyEvent.class)
+	synchronized void listen() {
+		if (!this.factory.isRedisSentinelAware() || this.client != null) {
+			return;
+		}
+		RedisSentinelConfiguration sentinels = this.factory.getSentinelConfiguration();
+		String master = sentinels.getMaster().getName();
+		this.client = RedisClient.create(this.factory.getClientResources());
+		for (RedisNode sentinel : sentinels.getSentinels()) {
+			RedisURI.Builder uri = RedisURI.Builder.redis(sentinel.getHost(), sentinel.getPort());
+			if (sentinels.getSentinelPassword().isPresent()) {
+				String username = sentinels.getSentinelUsername();
+				char[] password = sentinels.getSentinelPassword().get();
+				uri = (username != null) ? uri.withAuthentication(username, password) : uri.withPassword(password);
+			}
+			try {
+				StatefulRedisPubSubConnection<String, String> connection = this.client.connectPubSub(uri.build());
+				connection.addListener(new RedisPubSubAdapter<>() {
+					@Override
+					public void message(String channel, String message) {
+						switched(master, message);
+					}
+				});
+				connection.sync().subscribe(CHANNEL);
+				this.subscriptions.add(connection);
+			}
+			catch (RuntimeException ex) {
+				// A sentinel down at start-up: the others tell the switch.
+				log.debug("Cannot listen to sentinel {} for master switches: {}", sentinel, ex.toString());
+			}
+		}
+	}
+
+	/**
+	 * {@code <master name> <old ip> <old port> <new ip> <new port>}, as Sentinel sends
+	 * it.
+	 */
+	void switched(String master, String message) {
+		String[] fields = message.split(" ");
+		if (fields.length != 5 || !fields[0].equals(master)) {
+			return;
+		}
+		String change = fields[1] + ":" + fields[2] + " -> " + fields[3] + ":" + fields[4];
+		if (!this.lastSwitch.getAndSet(change).equals(change)) {
+			log.info("Sentinels switched the master of '{}' from {} to {}; the app's writes follow", master,
+					fields[1] + ":" + fields[2], fields[3] + ":" + fields[4]);
+		}
+	}
+
+	@Override
+	public synchronized void destroy() {
+		this.subscriptions.forEach(StatefulRedisPubSubConnection::close);
+		if (this.client != null) {
+			this.client.shutdown();
+		}
+	}
+
+}
