@@ -81,6 +81,17 @@ class ClusterOutageTests extends MockMvcOnOwnRedis {
 		assertThat(clusterDown.read("$.type", String.class)).isEqualTo(TYPES + "redis-cluster-down");
 		assertThat(clusterDown.read("$.detail", String.class)).contains("CLUSTERDOWN");
 		assertThat(health().read("$.status", String.class)).isEqualTo("DOWN");
+		// The cluster's own verdict, not a node to wait for: no replica is left to take
+		// over.
+		DocumentContext verdict = health();
+		assertThat(verdict.read("$.components.redis.details.cause", String.class)).isEqualTo("CLUSTER_DOWN");
+		assertThat(verdict.read("$.components.redis.details.summary", String.class)).doesNotContain("takes over");
+		// Not ready while nothing can be written, yet alive.
+		this.mvc.perform(get("/actuator/health/readiness"))
+			.andExpect(
+					org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isServiceUnavailable());
+		this.mvc.perform(get("/actuator/health/liveness"))
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isOk());
 	}
 
 	/** Index (0-2) of the initial master serving the key's slot. */

@@ -26,7 +26,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 /**
  * With nothing listening at the configured address the app still starts, answers a 503
  * problem naming the address within the connect timeout, and serves again once a Redis
- * appears there, without a restart.
+ * appears there, without a restart. Meanwhile it reports itself not ready, but alive.
  */
 @SpringBootTest(properties = { "lab.local-redis.enabled=false", "spring.data.redis.connect-timeout=2s" })
 @AutoConfigureMockMvc
@@ -57,6 +57,10 @@ class RedisUnavailableTests {
 			assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
 		}
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
+		// Not ready (route no traffic here), yet alive (a restart would not bring Redis
+		// back).
+		this.mvc.perform(get("/actuator/health/readiness")).andExpect(status().isServiceUnavailable());
+		this.mvc.perform(get("/actuator/health/liveness")).andExpect(status().isOk());
 
 		Path dir = Files.createTempDirectory("redis-comes-back");
 		try (RedisServerProcess redis = RedisServerProcess.start(RedisTestServers.binary(), port, dir)) {
@@ -64,6 +68,7 @@ class RedisUnavailableTests {
 				.untilAsserted(() -> this.mvc.perform(get("/pipeset/10")).andExpect(status().isOk()));
 			this.mvc.perform(get("/loopset/10")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(10));
 			this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
+			this.mvc.perform(get("/actuator/health/readiness")).andExpect(status().isOk());
 		}
 	}
 

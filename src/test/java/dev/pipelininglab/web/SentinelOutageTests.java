@@ -52,7 +52,15 @@ class SentinelOutageTests extends MockMvcOnOwnRedis {
 		DocumentContext problem = json(send("/pipeset/1000", 503));
 		assertThat(problem.read("$.type", String.class)).isEqualTo(TYPES + "redis-master-unreachable");
 		assertThat(problem.read("$.master", String.class)).isEqualTo(firstAddress);
-		assertThat(problem.read("$.detail", String.class)).contains(firstAddress);
+		assertThat(problem.read("$.detail", String.class)).contains(firstAddress)
+			// No failover is under way yet: nothing to promise, and whole sentences.
+			.doesNotContain("within seconds")
+			.contains(". The app reconnects by itself.");
+		this.mvc.perform(get("/actuator/health/readiness"))
+			.andExpect(
+					org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isServiceUnavailable());
+		this.mvc.perform(get("/actuator/health/liveness"))
+			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.status().isOk());
 
 		RedisServerProcess second = this.sentinel.awaitNewMaster(first, Duration.ofSeconds(30));
 		String secondAddress = second.host() + ":" + second.port();
