@@ -91,9 +91,14 @@ public record LabProperties(
 	 * @param writes {@code per-command} (the default) keeps Lettuce's own endpoint, which
 	 * hands over every command on its own, as every Spring app gets it; {@code per-flush}
 	 * hands each flush to Netty as one message (on a cluster, per node connection)
+	 * @param routeIdleTimeout a route other than the default one (another flush policy,
+	 * connector or added round trip) that no run used for this long is closed, with its
+	 * pool, topology refresh and latency relays, and built again on demand: an unused
+	 * route must not keep reconnecting and logging through an outage
 	 */
 	public record Pipeline(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy,
-			@DefaultValue("per-command") @NotNull Writes writes) {
+			@DefaultValue("per-command") @NotNull Writes writes,
+			@DefaultValue("60s") @NotNull Duration routeIdleTimeout) {
 	}
 
 	/**

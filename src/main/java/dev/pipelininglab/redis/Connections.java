@@ -10,6 +10,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -48,8 +51,10 @@ import org.springframework.stereotype.Component;
  * writing, connected directly) is kept for the app's lifetime; with Lettuce's own
  * endpoint it is the auto-configured factory itself. Other routes are kept for reuse, at
  * most {@link #MAX_ROUTES} of them: asking for one more evicts the least recently used,
- * which is closed (factory, pool, latency relays) as soon as no run uses it any longer.
- * So no sequence of requests can use up the instance.
+ * which is closed (factory, pool, latency relays) as soon as no run uses it any longer,
+ * and a route no run used for {@code lab.pipeline.route-idle-timeout} is closed too. So
+ * no sequence of requests can use up the instance, and an unused route does not keep
+ * reconnecting.
  */
 @Component
 public class Connections implements DisposableBean {
@@ -89,6 +94,11 @@ public class Connections implements DisposableBean {
 
 	private volatile @Nullable Entry defaultRoute;
 
+	private final Duration idleTimeout;
+
+	/** Closes routes nobody used for {@link #idleTimeout}; a daemon, stopped with us. */
+	private final ScheduledExecutorService idleSweeper;
+
 	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, LabProperties properties,
 			Topology topology) {
 		this.primary = primary;
@@ -99,6 +109,36 @@ public class Connections implements DisposableBean {
 		int configured = (primary.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling)
 				? pooling.getPoolConfig().getMaxTotal() : 0;
 		this.poolSize = Math.max(configured, properties.limits().maxClients());
+		this.idleTimeout = properties.pipeline().routeIdleTimeout();
+		this.idleSweeper = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "route-idle-sweeper");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long period = Math.max(100, this.idleTimeout.toMillis() / 2);
+		this.idleSweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
+	}
+
+	/**
+	 * Drops the routes no run has used for the idle timeout: an idle route's client keeps
+	 * refreshing a cluster's topology, its relays and reconnects keep running, and during
+	 * an outage each of them logs on every attempt. A later run builds it again.
+	 */
+	void closeIdle() {
+		long now = System.nanoTime();
+		List<Entry> idle = new ArrayList<>();
+		synchronized (this.routes) {
+			Iterator<Entry> entries = this.routes.values().iterator();
+			while (entries.hasNext()) {
+				Entry entry = entries.next();
+				if (entry.users == 0 && now - entry.lastUsedNanos > this.idleTimeout.toNanos()) {
+					entries.remove();
+					entry.evicted = true;
+					idle.add(entry);
+				}
+			}
+		}
+		idle.forEach(this::close);
 	}
 
 	public FlushPolicy defaultPolicy() {
@@ -208,6 +248,7 @@ public class Connections implements DisposableBean {
 		boolean close;
 		synchronized (this.routes) {
 			entry.users--;
+			entry.lastUsedNanos = System.nanoTime();
 			close = entry.evicted && entry.users == 0;
 		}
 		if (close) {
@@ -427,6 +468,7 @@ public class Connections implements DisposableBean {
 
 	@Override
 	public void destroy() {
+		this.idleSweeper.shutdownNow();
 		List<Entry> all;
 		synchronized (this.routes) {
 			all = new ArrayList<>(this.routes.values());
@@ -462,6 +504,9 @@ public class Connections implements DisposableBean {
 
 		/** Dropped from the map: closed once {@link #users} is back to 0. */
 		boolean evicted;
+
+		/** When the last run let it go; guarded by the routes map. */
+		long lastUsedNanos = System.nanoTime();
 
 		Entry(Key key, Route route) {
 			this.key = key;

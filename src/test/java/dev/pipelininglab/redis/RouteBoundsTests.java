@@ -1,5 +1,6 @@
 package dev.pipelininglab.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,6 +17,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * However many flush policies requests ask for, the instance keeps a bounded number of
@@ -51,6 +53,32 @@ class RouteBoundsTests {
 			// The default route never counts against the bound.
 			assertThat(connections.primary().template().opsForValue().get("bounds"))
 				.isEqualTo("v" + (Connections.MAX_ROUTES + 4));
+		});
+	}
+
+	/**
+	 * An unused route's client would keep refreshing and reconnecting (and logging
+	 * through every outage); it is closed after the idle timeout and built again on
+	 * demand, while a route a run still holds stays open however long the run takes.
+	 */
+	@Test
+	void aRouteNoRunUsesIsClosedAfterTheIdleTimeoutAndBuiltAgainOnDemand() {
+		app().withPropertyValues("lab.pipeline.route-idle-timeout=300ms").run((context) -> {
+			Connections connections = context.getBean(Connections.class);
+			Connections.Lease held = connections.lease(FlushPolicy.buffered(7), null, null);
+			LettuceConnectionFactory idle;
+			try (Connections.Lease lease = connections.lease(FlushPolicy.buffered(3), null, null)) {
+				idle = lease.route().lettuce();
+			}
+			await().atMost(Duration.ofSeconds(10)).until(() -> !idle.isRunning());
+			assertThat(connections.kept()).isEqualTo(1);
+			assertThat(held.route().lettuce().isRunning()).isTrue();
+			held.route().template().opsForValue().set("idle", "held route works");
+			held.close();
+			try (Connections.Lease again = connections.lease(FlushPolicy.buffered(3), null, null)) {
+				assertThat(again.route().lettuce()).isNotSameAs(idle);
+				assertThat(again.route().template().opsForValue().get("idle")).isEqualTo("held route works");
+			}
 		});
 	}
 

@@ -1,0 +1,102 @@
+package dev.pipelininglab.redis;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.turbo.TurboFilter;
+import ch.qos.logback.core.spi.FilterReply;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.LoggerFactory;
+import org.slf4j.Marker;
+import org.slf4j.helpers.MessageFormatter;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * Turns Lettuce's reconnect chatter into news: while a Redis node is unreachable, every
+ * pooled connection, relay and topology refresh retries and logs each attempt (a WARN
+ * with a stack trace for each), about a hundred lines a second on a cluster. This filter
+ * lets one WARN per node and outage through, without the stack trace, and one INFO when
+ * the node answers again; the attempts in between are dropped. Lettuce's own loggers stay
+ * as configured for everything else.
+ */
+@Component
+class ReconnectNoise extends TurboFilter {
+
+	private static final org.slf4j.Logger log = LoggerFactory.getLogger(ReconnectNoise.class);
+
+	private static final String NAME = "pipelining-lab-reconnect-noise";
+
+	private static final Set<String> RECONNECTING = Set.of("io.lettuce.core.protocol.ConnectionWatchdog",
+			"io.lettuce.core.cluster.topology.DefaultClusterTopologyRefresh");
+
+	private static final String RECONNECTED = "io.lettuce.core.protocol.ReconnectionHandler";
+
+	/**
+	 * {@code 127.0.0.1:7379}, {@code /127.0.0.1:7379},
+	 * {@code 127.0.0.1/<unresolved>:7379}.
+	 */
+	private static final Pattern ADDRESS = Pattern
+		.compile("(\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[0-9a-fA-F:]+\\]|[A-Za-z][\\w.-]*)(?:/[^:\\s\\]]*)?:(\\d{2,5})");
+
+	/** Nodes whose outage was told and not yet over. */
+	private final Set<String> down = ConcurrentHashMap.newKeySet();
+
+	ReconnectNoise() {
+		setName(NAME);
+		if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context
+				&& context.getTurboFilterList().stream().noneMatch((filter) -> NAME.equals(filter.getName()))) {
+			start();
+			context.addTurboFilter(this);
+		}
+	}
+
+	@Override
+	public FilterReply decide(@Nullable Marker marker, Logger logger, Level level, @Nullable String format,
+			@Nullable Object[] params, @Nullable Throwable failure) {
+		if (format == null || logger.getName().equals(ReconnectNoise.class.getName())) {
+			return FilterReply.NEUTRAL;
+		}
+		boolean reconnecting = RECONNECTING.contains(logger.getName());
+		if (!reconnecting && !logger.getName().equals(RECONNECTED)) {
+			return FilterReply.NEUTRAL;
+		}
+		String message = MessageFormatter.arrayFormat(format, params).getMessage();
+		String node = node(message);
+		if (node == null) {
+			return FilterReply.NEUTRAL;
+		}
+		if (!reconnecting) {
+			return (this.down.remove(node) || !message.startsWith("Reconnected")) ? FilterReply.NEUTRAL
+					: FilterReply.DENY;
+		}
+		if (level.isGreaterOrEqual(Level.WARN) && this.down.add(node)) {
+			log.warn("Redis node {} does not answer ({}); reconnecting quietly until it does", node,
+					cause(message, failure));
+		}
+		return FilterReply.DENY;
+	}
+
+	static @Nullable String node(String message) {
+		Matcher address = ADDRESS.matcher(message);
+		return address.find() ? address.group(1) + ":" + address.group(2) : null;
+	}
+
+	private static String cause(String message, @Nullable Throwable failure) {
+		Throwable root = failure;
+		while (root != null && root.getCause() != null && root.getCause() != root) {
+			root = root.getCause();
+		}
+		if (root != null && root.getMessage() != null) {
+			return root.getMessage();
+		}
+		int colon = message.lastIndexOf("]: ");
+		return (colon >= 0) ? message.substring(colon + 3) : message;
+	}
+
+}
