@@ -40,6 +40,12 @@ import org.springframework.stereotype.Component;
 @Component
 public class ServerConnections implements DisposableBean {
 
+	/** How the answers' {@code connections.used} was counted, once, in one place. */
+	public static final String COUNTED_BY = "CLIENT LIST on every master after the pass: connections named for the"
+			+ " run's route whose last command is one the run sends and came in during the pass (whole server"
+			+ " seconds; the pass starts in a new second only when the route holds more such connections than its"
+			+ " clients need)";
+
 	private static final Logger log = LoggerFactory.getLogger(ServerConnections.class);
 
 	private static final Pattern FIELD = Pattern.compile("(\\w[\\w-]*)=(\\S*)");

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
@@ -140,8 +141,14 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	 * commands; on a cluster one per master for each client connection
 	 * @param opened connections the masters accepted during the timed pass
 	 * ({@code total_connections_received}): 0 when every connection was open beforehand
+	 * @param countedBy how {@code used} was counted, in words
 	 */
-	public record ConnectionsUsed(int used, long opened) {
+	public record ConnectionsUsed(int used, long opened, String countedBy) {
+
+		public ConnectionsUsed(int used, long opened) {
+			this(used, opened, ServerConnections.COUNTED_BY);
+		}
+
 	}
 
 	/**

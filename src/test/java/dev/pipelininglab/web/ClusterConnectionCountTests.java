@@ -32,7 +32,8 @@ class ClusterConnectionCountTests extends MockMvcOnTestRedis {
 		for (int i = 0; i < 3; i++) {
 			okBody("/pipeping/10", jsonPath("$.connections.used").isNumber());
 			okBody("/pipeset/1000", jsonPath("$.connections.used").value(3));
-			okBody("/loopset/100", jsonPath("$.connections.used").value(3));
+			okBody("/loopset/100", jsonPath("$.connections.used").value(3),
+					jsonPath("$.connections.countedBy").value(org.hamcrest.Matchers.startsWith("CLIENT LIST")));
 		}
 		assertThat(output.getAll().substring(before)).doesNotContain("Waiting into the server's next second");
 	}
