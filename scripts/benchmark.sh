@@ -16,7 +16,7 @@
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
 #   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster against a
 #                                                # standalone master, like for like (no replicas on either side):
-#                                                # interleaved tries, medians, ratio
+#                                                # interleaved tries, medians, median of per-try ratios
 #   scripts/benchmark.sh --topology cluster --cluster-replicas 0,1   # and again with one replica per master on
 #                                                # both sides (as scripts/redis-topology.sh and Compose run them)
 #   scripts/benchmark.sh --topology cluster --cluster-writes per-command,per-flush   # both ways of writing
