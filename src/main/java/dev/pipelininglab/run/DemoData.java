@@ -101,11 +101,20 @@ class DemoData {
 		}
 	}
 
-	/** The counter INCR runs increment, 0 when absent. */
+	/**
+	 * The counter INCR runs increment, 0 when absent. Text that is no integer reads as 0:
+	 * the run's first INCR then gets Redis' own refusal, answered like any refused
+	 * command.
+	 */
 	long counter(KeySpace keys) {
 		this.replicas.await();
 		String value = this.connections.primary().template().opsForValue().get(keys.counterKey());
-		return (value != null) ? Long.parseLong(value) : 0;
+		try {
+			return (value != null) ? Long.parseLong(value) : 0;
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
 	}
 
 	/**

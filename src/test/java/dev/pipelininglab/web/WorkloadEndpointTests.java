@@ -99,6 +99,22 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 		assertThat(this.redis.opsForValue().get(this.keys.counterKey())).isEqualTo("140");
 	}
 
+	/**
+	 * A counter someone set to text: Redis refuses INCR on it, and the answer is the 409
+	 * every refused command gets (not a 500 from reading the counter before the run).
+	 */
+	@Test
+	void incrOnACounterHoldingTextIsRefusedByRedisAsA409() throws Exception {
+		this.redis.opsForValue().set(this.keys.counterKey(), "x");
+		for (String uri : new String[] { "/pipeincr/10", "/loopincr/10", "/compare/incr/10" }) {
+			this.mvc.perform(get(uri))
+				.andExpect(status().isConflict())
+				.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:redis-error-reply"))
+				.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("not an integer")));
+		}
+		assertThat(this.redis.opsForValue().get(this.keys.counterKey())).isEqualTo("x");
+	}
+
 	@Test
 	void smallestValueSizeIsOneByteDerivedFromTheItem() throws Exception {
 		this.mvc.perform(get("/pipeset/100?valueSize=1&sample=2"))
