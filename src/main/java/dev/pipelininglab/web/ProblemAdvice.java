@@ -123,8 +123,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		if (type == ProblemType.REDIS_ERROR_REPLY) {
 			// Pipelines are not atomic: say plainly what is known to have happened and
 			// what may have.
-			problem.setDetail(problem.getDetail() + " " + ex.acknowledged() + " commands succeeded before the"
-					+ " failure and stay done"
+			// Redis' reply (the end of the detail so far) carries no full stop of its
+			// own.
+			String reply = problem.getDetail();
+			problem.setDetail(reply + (reply.endsWith(".") ? "" : ".") + " " + ex.acknowledged()
+					+ " commands succeeded before the" + " failure and stay done"
 					+ ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
 							+ " failing batch may have run too (commands in a pipeline run independently)" : "")
 					+ ((ex.verified() != null) ? "; " + ex.verified() + " of the run's keys hold their value now"
