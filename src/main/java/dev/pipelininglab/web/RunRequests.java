@@ -139,14 +139,14 @@ class RunRequests {
 		if (body.variants() != null) {
 			// Each entry is one variant, as each array entry is one batch size; a comma
 			// inside one is not a second variant.
-			body.variants()
-				.stream()
-				.filter((variant) -> variant == null || variant.contains(","))
-				.findFirst()
-				.ifPresent((variant) -> {
-					throw new InvalidParameterException("variants",
-							"must have one variant per array entry, got '" + variant + "'");
-				});
+			// A loop, not Stream.findFirst: that throws on the null entry it is meant to
+			// find.
+			for (String variant : body.variants()) {
+				if (variant == null || variant.contains(",")) {
+					throw new InvalidParameterException("variants", "must have one variant per array entry, got "
+							+ ((variant != null) ? "'" + variant + "'" : "null"));
+				}
+			}
 		}
 		String operation = required("operation", body.operation());
 		long count = required("count", body.count());

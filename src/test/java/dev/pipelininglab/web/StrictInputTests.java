@@ -108,6 +108,9 @@ class StrictInputTests extends WebLayerWithStandIns {
 			`{"operation": "set", "mode": "pipelined", "count": 10, "count": 20}`                  | count
 			`{"operation": "set", "count": 10, "variants": ["loop,async"]}`                        | variants
 			`{"operation": "set", "count": 10, "variants": ["loop", ""]}`                          | variants
+			`{"operation": "set", "count": 10, "variants": [null]}`                                | variants
+			`{"operation": "set", "count": 10, "variants": ["loop", null]}`                        | variants
+			`{"kind": "sweep", "operation": "set", "count": 10, "batchSizes": [null]}`             | batchSizes
 			`{"kind": "sweep", "operation": "set", "count": 10, "batchSizes": [1, 2.5]}`           | batchSizes
 			`{"kind": "sweep", "operation": "set", "count": 10, "batchSizes": ["1"]}`              | batchSizes
 			`{"operation": "set", "mode": "pipelined", "count": 10, "flushPolicy": "buffered-+7"}` | flushPolicy
