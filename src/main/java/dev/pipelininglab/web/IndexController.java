@@ -23,43 +23,46 @@ import org.springframework.web.bind.annotation.ResponseBody;
 class IndexController {
 
 	static final List<Endpoint> ENDPOINTS = List.of(
-			new Endpoint("GET", "/pipeset/{count}", "/pipeset/10000", "SET count keys through executePipelined"),
-			new Endpoint("GET", "/pipeget/{count}", "/pipeget/10000", "GET count keys through executePipelined"),
-			new Endpoint("GET", "/piperpop/{count}", "/piperpop/10000",
+			Endpoint.admitted("GET", "/pipeset/{count}", "/pipeset/10000", "SET count keys through executePipelined"),
+			Endpoint.admitted("GET", "/pipeget/{count}", "/pipeget/10000", "GET count keys through executePipelined"),
+			Endpoint.admitted("GET", "/piperpop/{count}", "/piperpop/10000",
 					"RPOP count elements of the demo list through executePipelined"),
-			new Endpoint("GET", "/pipeping/{count}", "/pipeping/10000", "PING count times through executePipelined"),
-			new Endpoint("GET", "/loopset/{count}", "/loopset/10000", "SET count keys, one blocking call each"),
-			new Endpoint("GET", "/loopget/{count}", "/loopget/10000", "GET count keys, one blocking call each"),
-			new Endpoint("GET", "/looprpop/{count}", "/looprpop/10000", "RPOP count elements, one blocking call each"),
-			new Endpoint("GET", "/loopping/{count}", "/loopping/10000", "PING count times, one blocking call each"),
-			new Endpoint("GET", "/pipeincr/{count}", "/pipeincr/10000",
+			Endpoint.admitted("GET", "/pipeping/{count}", "/pipeping/10000",
+					"PING count times through executePipelined"),
+			Endpoint.admitted("GET", "/loopset/{count}", "/loopset/10000", "SET count keys, one blocking call each"),
+			Endpoint.admitted("GET", "/loopget/{count}", "/loopget/10000", "GET count keys, one blocking call each"),
+			Endpoint.admitted("GET", "/looprpop/{count}", "/looprpop/10000",
+					"RPOP count elements, one blocking call each"),
+			Endpoint.admitted("GET", "/loopping/{count}", "/loopping/10000",
+					"PING count times, one blocking call each"),
+			Endpoint.admitted("GET", "/pipeincr/{count}", "/pipeincr/10000",
 					"INCR one counter count times through executePipelined"),
-			new Endpoint("GET", "/loopincr/{count}", "/loopincr/10000",
+			Endpoint.admitted("GET", "/loopincr/{count}", "/loopincr/10000",
 					"INCR one counter count times, one blocking call each"),
-			new Endpoint("GET", "/pipehset/{count}", "/pipehset/10000",
+			Endpoint.admitted("GET", "/pipehset/{count}", "/pipehset/10000",
 					"HSET count fields of one hash through executePipelined"),
-			new Endpoint("GET", "/loophset/{count}", "/loophset/10000",
+			Endpoint.admitted("GET", "/loophset/{count}", "/loophset/10000",
 					"HSET count fields of one hash, one blocking call each"),
-			new Endpoint("GET", "/pipesadd/{count}", "/pipesadd/10000",
+			Endpoint.admitted("GET", "/pipesadd/{count}", "/pipesadd/10000",
 					"SADD count members to one set through executePipelined"),
-			new Endpoint("GET", "/loopsadd/{count}", "/loopsadd/10000",
+			Endpoint.admitted("GET", "/loopsadd/{count}", "/loopsadd/10000",
 					"SADD count members to one set, one blocking call each"),
-			new Endpoint("GET", "/pipezadd/{count}", "/pipezadd/10000",
+			Endpoint.admitted("GET", "/pipezadd/{count}", "/pipezadd/10000",
 					"ZADD count members to one sorted set, scored by index through executePipelined"),
-			new Endpoint("GET", "/loopzadd/{count}", "/loopzadd/10000",
+			Endpoint.admitted("GET", "/loopzadd/{count}", "/loopzadd/10000",
 					"ZADD count members to one sorted set, scored by index, one blocking call each"),
-			new Endpoint("GET", "/pipelpush/{count}", "/pipelpush/10000",
+			Endpoint.admitted("GET", "/pipelpush/{count}", "/pipelpush/10000",
 					"LPUSH count elements onto the demo list through executePipelined"),
-			new Endpoint("GET", "/looplpush/{count}", "/looplpush/10000",
+			Endpoint.admitted("GET", "/looplpush/{count}", "/looplpush/10000",
 					"LPUSH count elements onto the demo list, one blocking call each"),
-			new Endpoint("GET", "/listinput/{count}", "/listinput/10000",
+			Endpoint.admitted("GET", "/listinput/{count}", "/listinput/10000",
 					"RPUSH count elements onto the demo list (pipelined) so RPOP has data"),
-			new Endpoint("GET", "/compare/{op}/{count}", "/compare/set/100000",
+			Endpoint.admitted("GET", "/compare/{op}/{count}", "/compare/set/100000",
 					"every variant (or those in variants=) side by side on the same keys, with speedups against the"
 							+ " loop (op: set, get, rpop, ping, incr, hset, sadd, zadd, lpush)"),
-			new Endpoint("GET", "/sweep/{op}/{count}", "/sweep/set/100000",
+			Endpoint.admitted("GET", "/sweep/{op}/{count}", "/sweep/set/100000",
 					"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
-			new Endpoint("DELETE", "/keys", "/keys", "remove every demo key (SCAN + UNLINK on the prefix)"),
+			Endpoint.admitted("DELETE", "/keys", "/keys", "remove every demo key (SCAN + UNLINK on the prefix)"),
 			new Endpoint("POST", "/runs", "/runs",
 					"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants, ...);"
 							+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
@@ -127,7 +130,21 @@ class IndexController {
 
 	}
 
-	record Endpoint(String method, String path, String example, String description) {
+	/**
+	 * @param admitted whether requests to it run on Redis within
+	 * {@code lab.admission.max-concurrent} ({@link RunAdmission} gates exactly these, so
+	 * an endpoint added here cannot miss the gate); jobs have their own slots
+	 */
+	record Endpoint(String method, String path, String example, String description, boolean admitted) {
+
+		Endpoint(String method, String path, String example, String description) {
+			this(method, path, example, description, false);
+		}
+
+		static Endpoint admitted(String method, String path, String example, String description) {
+			return new Endpoint(method, path, example, description, true);
+		}
+
 	}
 
 }

@@ -32,8 +32,12 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 @Configuration(proxyBeanMethods = false)
 class RunAdmission implements WebMvcConfigurer {
 
-	static final String[] GATED = { "/pipeset/**", "/pipeget/**", "/piperpop/**", "/pipeping/**", "/loopset/**",
-			"/loopget/**", "/looprpop/**", "/loopping/**", "/listinput/**", "/compare/**", "/sweep/**", "/keys" };
+	/** The endpoints that run commands, from the one catalogue that lists them all. */
+	static final String[] GATED = IndexController.ENDPOINTS.stream()
+		.filter(IndexController.Endpoint::admitted)
+		.map(IndexController.Endpoint::path)
+		.distinct()
+		.toArray(String[]::new);
 
 	private final Gate gate;
 

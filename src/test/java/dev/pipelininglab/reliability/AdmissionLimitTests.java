@@ -1,20 +1,24 @@
 package dev.pipelininglab.reliability;
 
 import java.time.Duration;
+import java.util.List;
 
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import dev.pipelininglab.web.Admitted;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.request;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -49,6 +53,22 @@ class AdmissionLimitTests {
 			.andExpect(header().string("Retry-After", "1"))
 			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:too-busy"))
 			.andExpect(jsonPath("$.status").value(429));
+		// Every endpoint the catalogue lists as running on Redis waits at the same gate
+		// (all
+		// at once, so each waits its 300 ms together).
+		List<String> answered = Admitted.EXAMPLES.parallelStream().map((example) -> {
+			try {
+				return example + " "
+						+ this.mvc.perform(request(HttpMethod.valueOf(example.split(" ")[0]), example.split(" ")[1]))
+							.andReturn()
+							.getResponse()
+							.getStatus();
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}).toList();
+		assertThat(answered).hasSize(22).allMatch((answer) -> answer.endsWith(" 429"));
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
 		assertThat(longRun.answer(Duration.ofSeconds(120)).getStatus()).isEqualTo(200);
 		this.mvc.perform(get("/pipeping/10")).andExpect(status().isOk());

@@ -16,6 +16,29 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
  */
 class RunAdmissionTests {
 
+	/**
+	 * Every handler that runs commands is gated: the gate's paths come from the
+	 * catalogue, and the catalogue lists every mapping of the controller that runs them.
+	 */
+	@Test
+	void everyRunEndpointOfTheControllerIsAdmitted() {
+		java.util.Set<String> mapped = new java.util.TreeSet<>();
+		for (java.lang.reflect.Method method : RunController.class.getDeclaredMethods()) {
+			org.springframework.web.bind.annotation.GetMapping get = method
+				.getAnnotation(org.springframework.web.bind.annotation.GetMapping.class);
+			org.springframework.web.bind.annotation.DeleteMapping delete = method
+				.getAnnotation(org.springframework.web.bind.annotation.DeleteMapping.class);
+			if (get != null) {
+				mapped.addAll(java.util.List.of(get.value()));
+			}
+			if (delete != null) {
+				mapped.addAll(java.util.List.of(delete.value()));
+			}
+		}
+		org.assertj.core.api.Assertions.assertThat(mapped).hasSize(22);
+		org.assertj.core.api.Assertions.assertThat(RunAdmission.GATED).containsExactlyInAnyOrderElementsOf(mapped);
+	}
+
 	@Test
 	void admitsUpToTheLimitThenAnswers429AfterTheWait() throws Exception {
 		RunAdmission.Gate gate = new RunAdmission.Gate(2, Duration.ofMillis(200));
