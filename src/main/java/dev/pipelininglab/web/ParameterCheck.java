@@ -16,17 +16,24 @@ import org.springframework.web.servlet.HandlerMapping;
  * request: a misspelt {@code ?bacthSize=5} is a 400 naming the nearest known parameter,
  * as an unknown field of a {@code POST /runs} body is, rather than a run with the default
  * the client did not ask for. A parameter given twice is rejected too, since only one of
- * the values could be used.
+ * the values could be used. That holds on every endpoint the lab answers itself, those
+ * without parameters included ({@code DELETE /keys?pattern=*} deletes the lab's keys,
+ * never a pattern's).
  */
 class ParameterCheck implements HandlerInterceptor {
+
+	/** The page's permalinks: {@code /?run=<id>}, {@code /?a=<id>&b=<id>}. */
+	private static final List<String> PERMALINKS = List.of("run", "a", "b");
 
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
 		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-		if (!(pattern instanceof String path) || !ApiParameter.describes(path)) {
+		if (!(pattern instanceof String path) || !owned(path)) {
 			return true;
 		}
-		List<String> known = ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
+		// Query parameters belong to GET: POST /runs takes its body, DELETE none.
+		List<String> known = !"GET".equals(request.getMethod()) ? List.of() : path.equals("/") ? PERMALINKS
+				: ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
 		for (Map.Entry<String, String[]> parameter : request.getParameterMap().entrySet()) {
 			String name = parameter.getKey();
 			if (!known.contains(name)) {
@@ -41,6 +48,15 @@ class ParameterCheck implements HandlerInterceptor {
 			}
 		}
 		return true;
+	}
+
+	/**
+	 * The endpoints the lab answers itself: its catalogue, the index and the API
+	 * description (Spring MVC handles the rest, such as static files and errors).
+	 */
+	private static boolean owned(String path) {
+		return ApiParameter.describes(path) || path.equals("/") || path.startsWith("/v3/api-docs")
+				|| IndexController.ENDPOINTS.stream().anyMatch((endpoint) -> endpoint.path().equals(path));
 	}
 
 	/**

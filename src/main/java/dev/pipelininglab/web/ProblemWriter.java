@@ -39,6 +39,18 @@ final class ProblemWriter {
 		return JSON.writeValueAsString(problem);
 	}
 
+	/** An {@code invalid-parameter} problem, naming the parameter as MVC's answers do. */
+	static void writeInvalidParameter(HttpServletResponse response, String parameter, String detail,
+			@Nullable String instance) throws IOException {
+		Map<String, Object> problem = JSON.readValue(body(ProblemType.INVALID_PARAMETER, detail, instance),
+				LinkedHashMap.class);
+		problem.put("parameter", parameter);
+		response.setStatus(ProblemType.INVALID_PARAMETER.status().value());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.setCharacterEncoding("UTF-8");
+		response.getWriter().write(JSON.writeValueAsString(problem));
+	}
+
 	static void write(HttpServletResponse response, ProblemType type, String detail, @Nullable String instance)
 			throws IOException {
 		response.setStatus(type.status().value());

@@ -4,6 +4,7 @@ import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import org.springframework.boot.test.system.CapturedOutput;
@@ -45,6 +46,35 @@ class HostileRequestTests extends AppOnTestRedis {
 		RawHttp runs = RawHttp.send(this.port, "TRACE", "/runs");
 		assertProblem(runs, 405, "TRACE /runs");
 		assertThat(runs.header("Allow")).as(runs.toString()).contains("GET", "POST").doesNotContain("PUT", "DELETE");
+	}
+
+	/**
+	 * Every endpoint the lab answers itself names a parameter it does not take, those
+	 * without any parameter too: {@code DELETE /keys?pattern=*} must not look as if it
+	 * deleted by a pattern.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			DELETE | /keys?pattern=*          | pattern
+			GET    | /?bogus=1                | bogus
+			GET    | /actuator/health?bogus=1 | bogus
+			GET    | /v3/api-docs?bogus=1     | bogus
+			POST   | /runs?limit=5            | limit
+			GET    | /runs/abc?bogus=1        | bogus
+			""")
+	void anUnknownParameterOnAnyOwnedEndpointIsA400NamingIt(String method, String target, String parameter) {
+		RawHttp answer = RawHttp.send(this.port, method, target, "Accept: application/json",
+				"Content-Type: application/json");
+		assertProblem(answer, 400, method + " " + target);
+		assertThat(JsonPath.<String>read(answer.body(), "$.parameter")).isEqualTo(parameter);
+	}
+
+	@Test
+	void thePagesPermalinksStillOpen() {
+		for (String target : new String[] { "/?run=abc", "/?a=abc&b=def" }) {
+			RawHttp answer = RawHttp.send(this.port, "GET", target, "Accept: text/html");
+			assertThat(answer.status()).as(target + ": " + answer).isEqualTo(200);
+		}
 	}
 
 	@Test
