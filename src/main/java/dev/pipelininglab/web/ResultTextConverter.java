@@ -14,7 +14,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.AbstractHttpMessageConverter;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 
@@ -41,7 +40,7 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 	protected boolean supports(Class<?> clazz) {
 		return RunResult.class.isAssignableFrom(clazz) || Comparison.class.isAssignableFrom(clazz)
 				|| Sweep.class.isAssignableFrom(clazz) || RunRecord.class.isAssignableFrom(clazz)
-				|| RunPair.class.isAssignableFrom(clazz) || ProblemDetail.class.isAssignableFrom(clazz);
+				|| RunPair.class.isAssignableFrom(clazz);
 	}
 
 	@Override
@@ -65,11 +64,6 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 	 * @param format {@code plain}, {@code csv} or {@code markdown}
 	 */
 	static String render(Object value, String format) {
-		if (value instanceof ProblemDetail problem) {
-			String line = problem.getStatus() + " " + problem.getTitle() + ": " + problem.getDetail();
-			return format.equals("csv") ? "status,title,detail\r\n" + problem.getStatus() + ","
-					+ quote(problem.getTitle()) + "," + quote(problem.getDetail()) + "\r\n" : line + "\n";
-		}
 		if (value instanceof RunPair pair) {
 			return pair.render(format);
 		}

@@ -50,6 +50,8 @@ class RunAdmission implements WebMvcConfigurer {
 		// First, so a misspelt parameter is answered at once rather than after a wait for
 		// a permit.
 		registry.addInterceptor(new ParameterCheck());
+		// Before the gate too: an answer that cannot be given is refused without a wait.
+		registry.addInterceptor(new AcceptCheck()).addPathPatterns(GATED);
 		registry.addInterceptor(this.gate).addPathPatterns(GATED);
 	}
 

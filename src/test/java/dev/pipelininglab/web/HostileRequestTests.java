@@ -20,6 +20,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 @ExtendWith(OutputCaptureExtension.class)
 class HostileRequestTests extends AppOnTestRedis {
 
+	@org.springframework.beans.factory.annotation.Autowired
+	org.springframework.data.redis.core.StringRedisTemplate redis;
+
+	@org.springframework.beans.factory.annotation.Autowired
+	dev.pipelininglab.redis.KeySpace keys;
+
 	@ParameterizedTest
 	@ValueSource(strings = { "/pipeping/1?batchSize=%ZZ", "/pipeping/1?flushPolicy=%FF",
 			"/pipeping/1?flushPolicy=%C0%AF", "/pipeping/1?%ZZ=1", "/pipeping/1?foo=%E0%A4", "/compare/set/10?rtt=%",
@@ -67,6 +73,27 @@ class HostileRequestTests extends AppOnTestRedis {
 				"Content-Type: application/json");
 		assertProblem(answer, 400, method + " " + target);
 		assertThat(JsonPath.<String>read(answer.body(), "$.parameter")).isEqualTo(parameter);
+	}
+
+	/**
+	 * The answer's format is settled before the run: an Accept no result format meets is
+	 * a 406 problem and writes nothing, and an unreadable Accept is one too.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "image/png", "*/*;q=x", "text/html", "application/xml" })
+	void anAnswerThatCannotBeGivenIsRefusedBeforeAnyKeyIsWritten(String accept) {
+		this.redis.delete(this.keys.key(0));
+		RawHttp answer = RawHttp.send(this.port, "GET", "/pipeset/7", "Accept: " + accept);
+		assertProblem(answer, 406, "Accept: " + accept);
+		assertThat(this.redis.hasKey(this.keys.key(0))).as("a key written before the 406").isFalse();
+	}
+
+	/** Problems are problem+json whatever format the client asked the results in. */
+	@ParameterizedTest
+	@ValueSource(strings = { "text/plain", "text/csv", "text/markdown" })
+	void aBadRequestIsProblemJsonEvenWhenTextWasAsked(String accept) {
+		RawHttp answer = RawHttp.send(this.port, "GET", "/pipeset/abc", "Accept: " + accept);
+		assertProblem(answer, 400, "Accept: " + accept);
 	}
 
 	@Test

@@ -70,10 +70,12 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 				.startsWith("application/json");
 			assertThat(JsonPath.parse(json.body()).read("$.pongs", Long.class)).isEqualTo(100);
 		}
-		// Problems read as text too.
+		// Problems stay problem+json whatever format the results were asked in: a client
+		// reads an error the same way from every endpoint.
 		HttpResponse<String> bad = get("/pipeset/0", "text/plain");
 		assertThat(bad.statusCode()).isEqualTo(400);
-		assertThat(bad.body()).startsWith("400 ").contains("count");
+		assertThat(bad.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+		assertThat(JsonPath.parse(bad.body()).read("$.parameter", String.class)).isEqualTo("count");
 	}
 
 	@Test
