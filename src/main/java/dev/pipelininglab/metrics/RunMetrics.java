@@ -2,6 +2,7 @@ package dev.pipelininglab.metrics;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.regex.Pattern;
 
 import dev.pipelininglab.run.RunResult;
 import io.micrometer.core.instrument.Counter;
@@ -14,7 +15,8 @@ import org.springframework.stereotype.Component;
  * One timer per operation, mode and variant ({@code lab.run.pass}, in Prometheus
  * {@code lab_run_pass_seconds}), fed with the measured time of each timed pass: the
  * commands alone, as in the result, never the warm-up, preparation or verification around
- * them. {@code lab.run.commands} counts the commands those passes sent.
+ * them. {@code lab.run.commands} counts the commands those passes sent. Tags take a
+ * bounded set of values: {@code pipelined-buffered} stands for every buffer size.
  */
 @Component
 public class RunMetrics {
@@ -22,6 +24,8 @@ public class RunMetrics {
 	static final String PASS_TIMER = "lab.run.pass";
 
 	static final String COMMANDS = "lab.run.commands";
+
+	private static final Pattern BUFFER_SIZE = Pattern.compile("buffered-\\d+");
 
 	private final MeterRegistry registry;
 
@@ -33,16 +37,26 @@ public class RunMetrics {
 		results.forEach(this::record);
 	}
 
+	/**
+	 * The variant as a tag: its flush policy's kind, not its buffer size, so requests
+	 * cannot add a series per {@code flushPolicy=buffered-<n>} they send (a scrape grew
+	 * from 22 KB to 620 KB over 1,500 such requests).
+	 */
+	static String variantTag(String variant) {
+		return BUFFER_SIZE.matcher(variant).replaceAll("buffered");
+	}
+
 	public void record(RunResult result) {
 		String operation = result.operation().label();
 		String mode = result.mode().label();
+		String variant = variantTag(result.variant());
 		Timer passes = Timer.builder(PASS_TIMER)
 			.description("Time the commands of one timed pass took, measured with System.nanoTime")
-			.tags("operation", operation, "mode", mode, "variant", result.variant())
+			.tags("operation", operation, "mode", mode, "variant", variant)
 			.register(this.registry);
 		Counter commands = Counter.builder(COMMANDS)
 			.description("Commands sent in timed passes")
-			.tags("operation", operation, "mode", mode, "variant", result.variant())
+			.tags("operation", operation, "mode", mode, "variant", variant)
 			.register(this.registry);
 		// The result keeps every pass's time when a run was repeated, else only its one
 		// pass.

@@ -46,11 +46,28 @@ class ObservabilityTests extends AppOnTestRedis {
 		assertThat(get("/compare/get/500?variants=loop,multi-key&repeat=3").statusCode()).isEqualTo(200);
 		String after = get("/actuator/prometheus").body();
 		assertThat(after).contains(
-				"lab_run_pass_seconds_count{mode=\"pipelined\",operation=\"set\",variant=\"pipelined-buffered-500\"}");
+				"lab_run_pass_seconds_count{mode=\"pipelined\",operation=\"set\",variant=\"pipelined-buffered\"}");
 		assertThat(value(after, loopGet) - value(before, loopGet)).as("one timing per pass").isEqualTo(3);
 		assertThat(value(after, multiKeyGet) - value(before, multiKeyGet)).isEqualTo(3);
 		assertThat(value(after, multiKeyCommands) - value(before, multiKeyCommands)).isEqualTo(1500);
 		assertThat(after).as("Lettuce command latency is off by default").doesNotContain("lettuce_command");
+	}
+
+	/**
+	 * A request chooses its buffer size, not the number of series: every
+	 * {@code buffered-<n>} is one {@code pipelined-buffered} series.
+	 */
+	@Test
+	void requestValuesDoNotAddMetricSeries() {
+		for (int size = 2; size <= 41; size++) {
+			assertThat(get("/pipeping/1?flushPolicy=buffered-" + size).statusCode()).isEqualTo(200);
+		}
+		long series = get("/actuator/prometheus").body()
+			.lines()
+			.filter((line) -> line.startsWith("lab_run_pass_seconds_count{") && line.contains("operation=\"ping\""))
+			.count();
+		assertThat(series).as("ping series after 40 buffer sizes").isLessThanOrEqualTo(3);
+		assertThat(get("/actuator/prometheus").body()).doesNotContain("buffered-41");
 	}
 
 	/** The value of one series in a Prometheus scrape, 0 when it is not there yet. */
