@@ -60,6 +60,10 @@ public record LabProperties(
 	 * size); larger batches are shrunk to fit, and the answer says so
 	 * @param maxRequests the most {@code requests} (fan-out) a request may ask for; count
 	 * x requests stays within {@code maxCount}
+	 * @param maxClients the most {@code clients} a request may ask for
+	 * @param maxBodyBytes the largest request body ({@code POST /runs}); a run's JSON
+	 * takes a few hundred bytes, so the default 16 KiB is plenty, and a larger body is
+	 * refused before it is read
 	 */
 	public record Limits(@DefaultValue("10000000") @Min(1) long maxCount,
 			@DefaultValue("10000") @Min(1) int defaultBatchSize,
@@ -69,7 +73,8 @@ public record LabProperties(
 			@DefaultValue("1048576") @Min(1) @Max(512L << 20) int maxValueSize,
 			@DefaultValue("16777216") @Min(1) long maxBatchBytes,
 			@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests,
-			@DefaultValue("64") @Min(1) @Max(256) int maxClients) {
+			@DefaultValue("64") @Min(1) @Max(256) int maxClients,
+			@DefaultValue("16384") @Min(1024) @Max(1 << 20) int maxBodyBytes) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

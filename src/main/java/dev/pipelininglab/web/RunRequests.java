@@ -69,6 +69,9 @@ class RunRequests {
 		return spec(operation, Mode.LOOP, count, params, repeat);
 	}
 
+	/** The most variants one comparison may name. */
+	static final int MAX_VARIANTS = 32;
+
 	List<Variant> variants(RunParams params) {
 		if (params.connector() != null) {
 			throw new InvalidParameterException("connector", "must be left out: a comparison names Jedis variants"
@@ -86,8 +89,16 @@ class RunRequests {
 					new Variant(Mode.PIPELINED, buffered, other), Variant.of(Mode.MULTI_KEY),
 					Variant.of(Mode.MULTI_KEY_HASHTAG), Variant.of(Mode.SCRIPT), Variant.of(Mode.ASYNC));
 		}
+		List<String> labels = split("variants", params.variants());
+		// Room for every mode, connector and way of writing with a few flush policies
+		// each:
+		// a comparison longer than that is a mistake, not a measurement.
+		if (labels.size() > MAX_VARIANTS) {
+			throw new InvalidParameterException("variants",
+					"must name at most " + MAX_VARIANTS + " variants, got " + labels.size());
+		}
 		List<Variant> variants = new ArrayList<>();
-		for (String label : split("variants", params.variants())) {
+		for (String label : labels) {
 			try {
 				Variant variant = Variant.valueOf(label);
 				if (!variants.contains(variant)) {

@@ -96,6 +96,24 @@ class HostileRequestTests extends AppOnTestRedis {
 		assertProblem(answer, 400, "Accept: " + accept);
 	}
 
+	/**
+	 * A body is bounded before it is parsed: a declared length over the limit is a 413, a
+	 * chunked one is cut off and answered 400, and a comparison names a bounded number of
+	 * variants.
+	 */
+	@Test
+	void bodiesAndListsAreBoundedBeforeTheyAreParsed() {
+		String huge = "{\"operation\":\"set\",\"count\":10,\"variants\":[" + "\"loop\",".repeat(20_000) + "\"loop\"]}";
+		java.net.http.HttpResponse<String> tooLarge = http().postJson("/runs", huge);
+		assertThat(tooLarge.statusCode()).isEqualTo(413);
+		assertThat(tooLarge.headers().firstValue("Content-Type"))
+			.hasValueSatisfying((type) -> assertThat(type).startsWith("application/problem+json"));
+		String many = "{\"operation\":\"set\",\"count\":10,\"variants\":[" + "\"loop\",".repeat(40) + "\"loop\"]}";
+		java.net.http.HttpResponse<String> tooMany = http().postJson("/runs", many);
+		assertThat(tooMany.statusCode()).as(tooMany.body()).isEqualTo(400);
+		assertThat(JsonPath.<String>read(tooMany.body(), "$.parameter")).isEqualTo("variants");
+	}
+
 	@Test
 	void thePagesPermalinksStillOpen() {
 		for (String target : new String[] { "/?run=abc", "/?a=abc&b=def" }) {
