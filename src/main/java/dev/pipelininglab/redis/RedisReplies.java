@@ -17,11 +17,26 @@ public final class RedisReplies {
 	 * Redis never repeats the password in them, so they are safe to show.
 	 */
 	public static @Nullable String authRefusal(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+		return authRefusal(failure, 0);
+	}
+
+	/**
+	 * Walks the causes and the suppressed failures too: a cluster client that cannot load
+	 * its slot map reports each node's refusal as a suppressed exception.
+	 */
+	private static @Nullable String authRefusal(@Nullable Throwable failure, int depth) {
+		for (Throwable cause = failure; cause != null
+				&& depth < 8; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			String message = cause.getMessage();
 			if (cause instanceof RedisCommandExecutionException && message != null
 					&& (message.startsWith("WRONGPASS") || message.startsWith("NOAUTH"))) {
 				return message;
+			}
+			for (Throwable suppressed : cause.getSuppressed()) {
+				String refusal = authRefusal(suppressed, depth + 1);
+				if (refusal != null) {
+					return refusal;
+				}
 			}
 		}
 		return null;

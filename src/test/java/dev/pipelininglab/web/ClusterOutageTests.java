@@ -42,6 +42,9 @@ class ClusterOutageTests extends MockMvcOnOwnRedis {
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> this.mvc.perform(get("/pipeset/1000")).andReturn().getResponse().getStatus() == 200);
 		assertThat(health().read("$.status", String.class)).isEqualTo("UP");
+		// By address, the same order on every call.
+		List<String> masters = health().read("$.components.redis.details.masters", List.class);
+		assertThat(masters).hasSize(3).isSorted();
 
 		// Two of the masters serve key 0 and warm-up key 0 of a one-key loop run; the
 		// third is the one to lose.
