@@ -23,6 +23,7 @@ import org.springframework.core.Ordered;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.UrlPathHelper;
 
 /**
  * Turns away, before anything else runs, what no handler should see: a {@code Host} this
@@ -44,6 +45,14 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 		.compile("/(pipe|loop)[a-z]+(/.*)?|/(listinput|compare|sweep)(/.*)?");
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
+
+	/** Decodes and drops {@code ;parameters}, as the path Spring MVC matches does. */
+	private static final UrlPathHelper ROUTED = new UrlPathHelper();
+
+	static {
+		ROUTED.setUrlDecode(true);
+		ROUTED.setRemoveSemicolonContent(true);
+	}
 
 	private final Set<String> allowedHosts = new TreeSet<>();
 
@@ -91,9 +100,14 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 		chain.doFilter(request, response);
 	}
 
+	/**
+	 * Decided on the path Spring MVC routes by, decoded and without path parameters: on
+	 * the raw URI, {@code /%70ipeset/1} and {@code /pipeset;x=1/1} passed for reads, and
+	 * then ran and wrote.
+	 */
 	private static boolean writes(HttpServletRequest request) {
 		return !READS.contains(request.getMethod())
-				|| RUN_PATHS.matcher(request.getRequestURI().substring(request.getContextPath().length())).matches();
+				|| RUN_PATHS.matcher(ROUTED.getPathWithinApplication(request)).matches();
 	}
 
 	/**
@@ -102,7 +116,11 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 	 * browsers (curl, Postman, scripts) send neither.
 	 */
 	private static boolean crossSite(HttpServletRequest request) {
-		if ("cross-site".equalsIgnoreCase(request.getHeader("Sec-Fetch-Site"))) {
+		// same-site is another origin too (another port of 127.0.0.1 is the same site),
+		// and a browser sends no Origin with a plain GET: only same-origin is the lab's
+		// own page.
+		String site = request.getHeader("Sec-Fetch-Site");
+		if ("cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site)) {
 			return true;
 		}
 		String origin = request.getHeader(HttpHeaders.ORIGIN);

@@ -114,6 +114,28 @@ class HostileRequestTests extends AppOnTestRedis {
 		assertThat(JsonPath.<String>read(tooMany.body(), "$.parameter")).isEqualTo("variants");
 	}
 
+	/**
+	 * The cross-site guard decides on the path the app routes: no encoding or path
+	 * parameter makes a run look like a read, and another port of the same host is
+	 * another site. The lab's own page (same-origin) still runs.
+	 */
+	@ParameterizedTest
+	@CsvSource(delimiter = '|', textBlock = """
+			/%70ipeset/1       | cross-site | Origin: http://evil.example
+			/pipeset;x=1/1     | cross-site | Origin: http://evil.example
+			/compare;a/ping/1  | cross-site | Origin: http://evil.example
+			/listinpu%74/1     | cross-site | Origin: http://evil.example
+			/pip%65ping/1      | same-site  | Origin: http://127.0.0.1:1
+			/pipeping/1        | same-site  | X-No-Origin: 1
+			""")
+	void aRunFromAnotherSiteIsRefusedHoweverItsPathIsWritten(String target, String site, String origin) {
+		RawHttp answer = RawHttp.send(this.port, "GET", target, "Sec-Fetch-Site: " + site, origin);
+		assertProblem(answer, 403, site + " " + target);
+		RawHttp own = RawHttp.send(this.port, "GET", "/pipeping/1", "Sec-Fetch-Site: same-origin",
+				"Origin: http://127.0.0.1:" + this.port, "Host: 127.0.0.1:" + this.port);
+		assertThat(own.status()).as(own.toString()).isEqualTo(200);
+	}
+
 	@Test
 	void thePagesPermalinksStillOpen() {
 		for (String target : new String[] { "/?run=abc", "/?a=abc&b=def" }) {
