@@ -27,7 +27,7 @@ public enum RunKind {
 	}
 
 	public static Optional<RunKind> fromLabel(String label) {
-		return Arrays.stream(values()).filter((kind) -> kind.label().equalsIgnoreCase(label.trim())).findFirst();
+		return Arrays.stream(values()).filter((kind) -> kind.label().equals(label)).findFirst();
 	}
 
 }

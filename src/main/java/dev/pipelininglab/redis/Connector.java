@@ -44,7 +44,7 @@ public enum Connector {
 	}
 
 	public static Optional<Connector> fromLabel(String label) {
-		return Arrays.stream(values()).filter((connector) -> connector.label().equalsIgnoreCase(label)).findFirst();
+		return Arrays.stream(values()).filter((connector) -> connector.label().equals(label)).findFirst();
 	}
 
 	@Override

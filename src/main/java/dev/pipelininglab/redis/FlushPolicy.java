@@ -49,7 +49,9 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 	 * it from properties and request parameters without a registered converter.
 	 */
 	public static FlushPolicy valueOf(String text) {
-		String value = text.trim().toLowerCase(Locale.ROOT);
+		// Exactly as written: one rule for a value wherever it arrives (query, JSON,
+		// settings).
+		String value = text;
 		if (value.equals("flush-each-command")) {
 			return FLUSH_EACH_COMMAND;
 		}

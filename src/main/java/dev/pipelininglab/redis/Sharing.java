@@ -29,7 +29,7 @@ public enum Sharing {
 	}
 
 	public static Optional<Sharing> fromLabel(String label) {
-		return Arrays.stream(values()).filter((sharing) -> sharing.label().equalsIgnoreCase(label)).findFirst();
+		return Arrays.stream(values()).filter((sharing) -> sharing.label().equals(label)).findFirst();
 	}
 
 	@Override

@@ -47,7 +47,7 @@ public enum Mode {
 	}
 
 	public static Optional<Mode> fromLabel(String label) {
-		return Arrays.stream(values()).filter((mode) -> mode.label.equalsIgnoreCase(label)).findFirst();
+		return Arrays.stream(values()).filter((mode) -> mode.label.equals(label)).findFirst();
 	}
 
 }

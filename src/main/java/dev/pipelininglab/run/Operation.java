@@ -66,7 +66,7 @@ public enum Operation {
 	}
 
 	public static Optional<Operation> fromLabel(String label) {
-		return Arrays.stream(values()).filter((op) -> op.label().equalsIgnoreCase(label)).findFirst();
+		return Arrays.stream(values()).filter((op) -> op.label().equals(label)).findFirst();
 	}
 
 }

@@ -60,7 +60,8 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 	}
 
 	public static Variant valueOf(String text) {
-		String label = text.trim().toLowerCase(Locale.ROOT);
+		// Exactly as written, like every other label the lab reads.
+		String label = text;
 		Connector connector = Connector.LETTUCE;
 		if (label.startsWith(JEDIS_PREFIX)) {
 			connector = Connector.JEDIS;

@@ -2,7 +2,13 @@ package dev.pipelininglab.web;
 
 import java.util.List;
 
+import dev.pipelininglab.PlainNumbers;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.databind.DeserializationContext;
+import tools.jackson.databind.ValueDeserializer;
+import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of {@code POST /runs}. It mirrors the GET endpoints: {@code kind} picks the
@@ -32,9 +38,10 @@ import org.jspecify.annotations.Nullable;
  */
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
-		@Nullable Double rtt, @Nullable Integer repeat, @Nullable List<String> variants,
-		@Nullable List<Integer> batchSizes, @Nullable Integer valueSize, @Nullable Integer requests,
-		@Nullable Integer clients, @Nullable String connector, @Nullable String connection) {
+		@JsonDeserialize(using = PlainDecimal.class) @Nullable Double rtt, @Nullable Integer repeat,
+		@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
+		@Nullable Integer requests, @Nullable Integer clients, @Nullable String connector,
+		@Nullable String connection) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -45,6 +52,30 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 				(this.variants != null) ? String.join(",", this.variants) : null, (this.batchSizes != null)
 						? String.join(",", this.batchSizes.stream().map(String::valueOf).toList()) : null,
 				this.valueSize, this.requests, this.clients, this.connector, this.connection);
+	}
+
+	/**
+	 * A decimal number in a body follows the query parameter's rule
+	 * ({@link PlainNumbers}): {@code "rtt": 1e-3} is refused as {@code ?rtt=1e-3} is, not
+	 * read as 0.001.
+	 */
+	static final class PlainDecimal extends ValueDeserializer<Double> {
+
+		@Override
+		public Double deserialize(JsonParser parser, DeserializationContext context) {
+			if (parser.currentToken() != JsonToken.VALUE_NUMBER_FLOAT
+					&& parser.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+				return (Double) context.handleUnexpectedToken(Double.class, parser);
+			}
+			String text = parser.getString();
+			try {
+				return PlainNumbers.parseDouble(text);
+			}
+			catch (NumberFormatException ex) {
+				return (Double) context.handleWeirdStringValue(Double.class, text, "not a plain decimal number");
+			}
+		}
+
 	}
 
 }

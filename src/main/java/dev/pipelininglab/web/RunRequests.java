@@ -285,7 +285,7 @@ class RunRequests {
 		if (text == null) {
 			return Connector.LETTUCE;
 		}
-		return Connector.fromLabel(text.trim())
+		return Connector.fromLabel(text)
 			.orElseThrow(
 					() -> new InvalidParameterException("connector", "must be lettuce or jedis, got '" + text + "'"));
 	}
@@ -299,7 +299,7 @@ class RunRequests {
 		if (text == null) {
 			return (connector == Connector.JEDIS) ? Sharing.POOLED : Sharing.SHARED;
 		}
-		Sharing sharing = Sharing.fromLabel(text.trim())
+		Sharing sharing = Sharing.fromLabel(text)
 			.orElseThrow(
 					() -> new InvalidParameterException("connection", "must be shared or pooled, got '" + text + "'"));
 		if (mode == Mode.PIPELINED || mode == Mode.ASYNC) {

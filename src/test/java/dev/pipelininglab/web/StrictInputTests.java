@@ -95,6 +95,24 @@ class StrictInputTests extends WebLayerWithStandIns {
 			.andExpect(jsonPath("$.detail").value(containsString("0.001")));
 	}
 
+	/**
+	 * A name is read exactly as written, wherever it arrives: no trimmed control
+	 * characters or spaces, no other case.
+	 */
+	@ParameterizedTest(name = "{0} -> {1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			/pipeset/10?flushPolicy=flush-on-close%00 | flushPolicy
+			/pipeset/10?flushPolicy=%20buffered-10    | flushPolicy
+			/pipeset/10?flushPolicy=BUFFERED-10       | flushPolicy
+			/pipeset/10?connector=lettuce%0B          | connector
+			/pipeset/10?connection=Pooled             | connection
+			/compare/SET/1                            | op
+			/compare/set/10?variants=%20loop          | variants
+			""")
+	void namesAreReadExactlyAsWritten(String uri, String parameter) throws Exception {
+		badRequest(this.mvc.perform(get(uri)), parameter);
+	}
+
 	@ParameterizedTest(name = "{0} -> {1}")
 	@CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
 			`{"operation": "set", "mode": "pipelined", "count": 10, "ttl": 1.5}`                   | ttl
@@ -116,6 +134,12 @@ class StrictInputTests extends WebLayerWithStandIns {
 			`{"operation": "set", "mode": "pipelined", "count": 10, "flushPolicy": "buffered-+7"}` | flushPolicy
 			`{"operation": "set", "mode": "pipelined", "count": 10, "flushPolicy": "buffered-٥"}`  | flushPolicy
 			`{"operation": "set", "mode": "pipelined", "count": 10, "bacthSize": 5}`               | bacthSize
+			`{"operation": "set", "mode": "pipelined", "count": 10, "rtt": 1e-3}`                  | rtt
+			`{"operation": "set", "mode": "pipelined", "count": 10, "rtt": 1E1}`                   | rtt
+			`{"operation": "set", "mode": "pipelined", "count": 10, "flushPolicy": " buffered-10"}` | flushPolicy
+			`{"operation": "SET", "mode": "pipelined", "count": 10}`                               | operation
+			`{"operation": "set", "mode": "Pipelined", "count": 10}`                               | mode
+			`{"kind": "Sweep", "operation": "set", "count": 10}`                                   | kind
 			""")
 	void postRunsFollowsTheRulesOfTheGetItMirrors(String body, String parameter) throws Exception {
 		badRequest(this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content(body)), parameter);
