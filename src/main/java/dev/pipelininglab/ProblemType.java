@@ -163,10 +163,35 @@ public enum ProblemType {
 	 * starts with the parameter's name, and {@code parameter} names it.
 	 */
 	public static ProblemDetail invalidParameter(String parameter, String detail) {
-		ProblemDetail problem = INVALID_PARAMETER.problem(detail);
+		ProblemDetail problem = INVALID_PARAMETER.problem(quotedShort(detail));
 		problem.setProperty("parameter", parameter);
 		return problem;
 	}
+
+	/**
+	 * A value the client sent is quoted by its first {@value #QUOTED} characters, with
+	 * control characters shown as escapes: a 16 KB bad value does not come back as a 16
+	 * KB detail, and an invisible character is seen.
+	 */
+	static String quotedShort(String detail) {
+		StringBuilder out = new StringBuilder();
+		java.util.regex.Matcher quoted = QUOTE.matcher(detail);
+		while (quoted.find()) {
+			String value = quoted.group(1);
+			String shown = (value.length() > QUOTED) ? value.substring(0, QUOTED) + "\u2026" : value;
+			StringBuilder escaped = new StringBuilder();
+			shown.codePoints()
+				.forEach((c) -> escaped.append(
+						Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
+			quoted.appendReplacement(out, java.util.regex.Matcher.quoteReplacement("'" + escaped + "'"));
+		}
+		quoted.appendTail(out);
+		return out.toString();
+	}
+
+	private static final int QUOTED = 40;
+
+	private static final java.util.regex.Pattern QUOTE = java.util.regex.Pattern.compile("'([^']*)'");
 
 	/**
 	 * Openings shared by several types (an enum's own constants come too late for them).

@@ -222,7 +222,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 				}
 				else if (cause instanceof StreamReadException) {
 					// Broken JSON: the parser says where.
-					detail += ": " + jackson.getOriginalMessage();
+					detail += ": " + inApiWords(jackson.getOriginalMessage());
 				}
 				break;
 			}
@@ -231,6 +231,18 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			detail += ", and there was none";
 		}
 		return ResponseEntity.badRequest().body(parameterProblem(name, detail));
+	}
+
+	/**
+	 * The parser's account of broken JSON, without the parser's own switches
+	 * ({@code JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS}, "Feature 'ALLOW_COMMENTS' not
+	 * enabled"): they are the JSON library's settings, not something a client can change.
+	 */
+	static String inApiWords(String message) {
+		return message.replaceAll(":?\\s*enable `[^`]*` to allow", "")
+			.replaceAll("\\s*\\([^()]*Feature[^()]*\\)", "")
+			.replaceAll("[^.;:(]*Feature[^.;:)]*", "")
+			.strip();
 	}
 
 	private static ProblemDetail parameterProblem(String parameter, String detail) {

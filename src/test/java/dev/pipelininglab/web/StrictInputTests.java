@@ -113,6 +113,34 @@ class StrictInputTests extends WebLayerWithStandIns {
 		badRequest(this.mvc.perform(get(uri)), parameter);
 	}
 
+	/**
+	 * Problems speak the API's words and quote what was sent by a short prefix: no JSON
+	 * library switches, no 16 KB value echoed back, control characters made visible.
+	 */
+	@Test
+	void problemsQuoteShortAndSpeakTheApisWords() throws Exception {
+		String nan = this.mvc
+			.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"operation\": \"set\", \"mode\": \"pipelined\", \"count\": NaN}"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		org.assertj.core.api.Assertions.assertThat(nan).doesNotContain("Feature", "ALLOW_", "`");
+		String long_ = this.mvc.perform(get("/pipeset/10?flushPolicy=" + "x".repeat(10_000) + "%00"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		org.assertj.core.api.Assertions.assertThat(long_).hasSizeLessThan(1_000).doesNotContain("x".repeat(41));
+		String control = this.mvc.perform(get("/pipeset/10").param("flushPolicy", "flush-on-close\u0000"))
+			.andExpect(status().isBadRequest())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		org.assertj.core.api.Assertions.assertThat(control).contains("flush-on-close\\\\u0000");
+	}
+
 	@ParameterizedTest(name = "{0} -> {1}")
 	@CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
 			`{"operation": "set", "mode": "pipelined", "count": 10, "ttl": 1.5}`                   | ttl
