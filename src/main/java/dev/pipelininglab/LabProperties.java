@@ -64,6 +64,8 @@ public record LabProperties(
 	 * @param maxBodyBytes the largest request body ({@code POST /runs}); a run's JSON
 	 * takes a few hundred bytes, so the default 16 KiB is plenty, and a larger body is
 	 * refused before it is read
+	 * @param maxRunTime the longest a GET run may hold its admission slot: it is stopped
+	 * between commands after that (jobs have their own slots and a cancel)
 	 */
 	public record Limits(@DefaultValue("10000000") @Min(1) long maxCount,
 			@DefaultValue("10000") @Min(1) int defaultBatchSize,
@@ -74,7 +76,8 @@ public record LabProperties(
 			@DefaultValue("16777216") @Min(1) long maxBatchBytes,
 			@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests,
 			@DefaultValue("64") @Min(1) @Max(256) int maxClients,
-			@DefaultValue("16384") @Min(1024) @Max(1 << 20) int maxBodyBytes) {
+			@DefaultValue("16384") @Min(1024) @Max(1 << 20) int maxBodyBytes,
+			@DefaultValue("10m") @NotNull Duration maxRunTime) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

@@ -102,6 +102,15 @@ public enum ProblemType {
 			"Instance %s stopped updating this run at %s"
 					+ " without finishing it; it probably stopped without a graceful shutdown."),
 
+	/**
+	 * A GET run stopped between commands once it had held its admission slot for
+	 * {@code lab.limits.max-run-time}. Blanks: the limit, what was done.
+	 */
+	RUN_TIME_EXCEEDED(HttpStatus.SERVICE_UNAVAILABLE, "Run took too long",
+			"The run was stopped after lab.limits.max-run-time (%s), between commands, so that no request holds one"
+					+ " of this app's run slots longer; %s Ask for fewer commands, a smaller rtt or start it as a job"
+					+ " (POST /runs), which has no such limit and can be cancelled."),
+
 	/** Only ever in a job's record: the instance shut down and stopped the run. */
 	INSTANCE_SHUTDOWN(HttpStatus.SERVICE_UNAVAILABLE, "Instance shut down",
 			"Instance %s shut down while the run was going; it stopped between batches."),

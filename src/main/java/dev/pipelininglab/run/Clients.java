@@ -136,6 +136,12 @@ final class Clients {
 						}
 						else {
 							for (long item = from; item < to; item += roundTrip) {
+								// Between round trips too: a loop's batch at rtt=1000 is
+								// thousands of seconds, and a cancel must not wait for
+								// it.
+								if (item > from && (stop.get() || observer.cancelled())) {
+									throw new RunCancelledException();
+								}
 								long sent = System.nanoTime();
 								work.run(item, Math.min(to, item + roundTrip), this.tally);
 								this.latency.record(System.nanoTime() - sent);

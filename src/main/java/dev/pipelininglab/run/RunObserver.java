@@ -40,6 +40,54 @@ public interface RunObserver {
 		return false;
 	}
 
+	/**
+	 * Only the cancellation of {@code observer}, for untimed work whose progress is not
+	 * reported (a warm-up through a slow relay can take a minute).
+	 */
+	static RunObserver cancellationOf(RunObserver observer) {
+		return new RunObserver() {
+			@Override
+			public boolean cancelled() {
+				return observer.cancelled();
+			}
+		};
+	}
+
+	/**
+	 * {@code observer}, cancelled also once {@code deadline} ({@link System#nanoTime()})
+	 * has passed.
+	 */
+	static RunObserver until(long deadline, RunObserver observer) {
+		return new RunObserver() {
+
+			@Override
+			public void started(long totalBatches) {
+				observer.started(totalBatches);
+			}
+
+			@Override
+			public void batchDone() {
+				observer.batchDone();
+			}
+
+			@Override
+			public void phase(Phase phase, String variant, int batchSize, long commands) {
+				observer.phase(phase, variant, batchSize, commands);
+			}
+
+			@Override
+			public void commandsDone(long commands) {
+				observer.commandsDone(commands);
+			}
+
+			@Override
+			public boolean cancelled() {
+				return observer.cancelled() || System.nanoTime() - deadline > 0;
+			}
+
+		};
+	}
+
 	/** What a run spends its time on, in the order a variant goes through them. */
 	enum Phase {
 

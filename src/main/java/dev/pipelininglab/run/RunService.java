@@ -258,7 +258,7 @@ public class RunService {
 			Pass pass = new Pass(spec, keys, route);
 			String variant = variantLabel(spec, route);
 			warmUp(runner, route, spec, observer, variant);
-			double rttMillis = measureRtt(route);
+			double rttMillis = measureRtt(route, observer);
 			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, NODE_RTT_PINGS);
 			long[] passNanos = new long[spec.repeat()];
 			Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
@@ -421,9 +421,11 @@ public class RunService {
 		// As many clients as the run, so the pool holds the connections it needs before
 		// the clock starts.
 		Pass pass = new Pass(warmup, warmupKeys, route);
+		// Round trip by round trip, as the timed pass: a loop's warm-up batch is many
+		// round trips, and a cancel is checked between them.
 		RuntimeException failure = Clients
-			.run(warmup, warmup.batchSize(), Latency.Per.BATCH,
-					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.NONE)
+			.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
+					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer))
 			.failure();
 		if (failure != null) {
 			throw failure;
@@ -475,9 +477,14 @@ public class RunService {
 	 * Median PING round trip on the run's route, so an added RTT is shown as measured,
 	 * not as configured.
 	 */
-	private static double measureRtt(Route route) {
+	private static double measureRtt(Route route, RunObserver observer) {
 		long[] nanos = new long[RTT_PINGS];
 		for (int i = 0; i < RTT_PINGS; i++) {
+			// Eleven PINGs through a one-second relay are eleven seconds: a cancel
+			// does not wait for them.
+			if (observer.cancelled()) {
+				throw new RunCancelledException();
+			}
 			long start = System.nanoTime();
 			route.template().execute((RedisCallback<String>) Ping::once);
 			nanos[i] = System.nanoTime() - start;

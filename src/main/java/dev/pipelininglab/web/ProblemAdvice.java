@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import java.time.Duration;
+
 import java.math.BigDecimal;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -12,6 +14,7 @@ import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
 import org.jspecify.annotations.Nullable;
@@ -157,6 +160,18 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			headers.set(HttpHeaders.RETRY_AFTER, "1");
 		}
 		return headers;
+	}
+
+	/**
+	 * A GET run is cancelled only by its deadline ({@code lab.limits.max-run-time}); the
+	 * run stopped between commands, its slot is free.
+	 */
+	@ExceptionHandler
+	ProblemDetail runTooLong(RunCancelledException ex) {
+		Duration limit = this.properties.limits().maxRunTime();
+		log.info("Stopped a run after lab.limits.max-run-time ({})", limit);
+		return problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED.detail(limit.toString(),
+				"what it had written stays under the prefix (DELETE /keys removes it)."));
 	}
 
 	@ExceptionHandler

@@ -9,6 +9,9 @@ import dev.pipelininglab.LabProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.ProblemDetail;
@@ -45,6 +48,20 @@ class RunAdmission implements WebMvcConfigurer {
 		this.gate = new Gate(properties.admission().maxConcurrent(), properties.admission().maxWait());
 	}
 
+	/**
+	 * The {@code runSlots} health component: always UP (a full instance is busy, not
+	 * broken), with how many run slots are taken, so saturation shows at
+	 * {@code /actuator/health/runs} while every request waits or answers 429.
+	 */
+	@Bean
+	HealthIndicator runSlotsHealthIndicator() {
+		return () -> Health.up()
+			.withDetail("inUse", this.gate.inUse())
+			.withDetail("maxConcurrent", this.gate.maxConcurrent)
+			.withDetail("saturated", this.gate.inUse() >= this.gate.maxConcurrent)
+			.build();
+	}
+
 	@Override
 	public void addInterceptors(InterceptorRegistry registry) {
 		// First, so a misspelt parameter is answered at once rather than after a wait for
@@ -74,6 +91,10 @@ class RunAdmission implements WebMvcConfigurer {
 			this.permits = new Semaphore(maxConcurrent, true);
 			this.maxConcurrent = maxConcurrent;
 			this.maxWait = maxWait;
+		}
+
+		int inUse() {
+			return this.maxConcurrent - this.permits.availablePermits();
 		}
 
 		@Override

@@ -1,6 +1,9 @@
 package dev.pipelininglab.web;
 
+import java.time.Duration;
+
 import dev.pipelininglab.redis.KeyCleaner;
+import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.Mode;
@@ -31,11 +34,23 @@ class RunController {
 
 	private final KeySpace keys;
 
-	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys) {
+	private final Duration maxRunTime;
+
+	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys, LabProperties properties) {
 		this.runs = runs;
 		this.requests = requests;
 		this.cleaner = cleaner;
 		this.keys = keys;
+		this.maxRunTime = properties.limits().maxRunTime();
+	}
+
+	/**
+	 * Stops a GET run between commands once it has run for
+	 * {@code lab.limits.max-run-time}: a caller that gave up long ago must not keep an
+	 * admission slot for hours.
+	 */
+	private RunObserver deadline() {
+		return RunObserver.until(System.nanoTime() + this.maxRunTime.toNanos(), RunObserver.NONE);
 	}
 
 	@GetMapping("/pipeset/{count}")
@@ -136,13 +151,13 @@ class RunController {
 	@GetMapping("/compare/{op}/{count}")
 	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params) {
 		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return this.runs.compare(base, this.requests.variants(params), RunObserver.NONE);
+		return this.runs.compare(base, this.requests.variants(params), deadline());
 	}
 
 	@GetMapping("/sweep/{op}/{count}")
 	Sweep sweep(@PathVariable String op, @PathVariable long count, RunParams params) {
 		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return this.runs.sweep(base, this.requests.batchSizes(count, params), RunObserver.NONE);
+		return this.runs.sweep(base, this.requests.batchSizes(count, params), deadline());
 	}
 
 	@DeleteMapping("/keys")
@@ -151,7 +166,7 @@ class RunController {
 	}
 
 	private RunResult run(Operation operation, Mode mode, long count, RunParams params) {
-		return this.runs.run(this.requests.single(operation, mode, count, params));
+		return this.runs.run(this.requests.single(operation, mode, count, params), deadline());
 	}
 
 	/** What {@code DELETE /keys} removed. */

@@ -2,6 +2,9 @@ package dev.pipelininglab.reliability;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.SharedRedis;
@@ -56,22 +59,42 @@ class AdmissionLimitTests {
 		// Every endpoint the catalogue lists as running on Redis waits at the same gate
 		// (all
 		// at once, so each waits its 300 ms together).
-		List<String> answered = Admitted.EXAMPLES.parallelStream().map((example) -> {
-			try {
-				return example + " "
-						+ this.mvc.perform(request(HttpMethod.valueOf(example.split(" ")[0]), example.split(" ")[1]))
-							.andReturn()
-							.getResponse()
-							.getStatus();
-			}
-			catch (Exception ex) {
-				throw new IllegalStateException(ex);
-			}
-		}).toList();
+		List<String> answered;
+		ExecutorService each = Executors.newFixedThreadPool(Admitted.EXAMPLES.size());
+		try {
+			answered = Admitted.EXAMPLES.stream()
+				.map((example) -> CompletableFuture.supplyAsync(() -> example + " " + statusOf(example), each))
+				.toList()
+				.stream()
+				.map(CompletableFuture::join)
+				.toList();
+		}
+		finally {
+			each.shutdownNow();
+		}
 		assertThat(answered).hasSize(22).allMatch((answer) -> answer.endsWith(" 429"));
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
+		// Busy, not broken: health says the slots are all taken.
+		this.mvc.perform(get("/actuator/health/runs"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.components.runSlots.details.saturated").value(true))
+			.andExpect(jsonPath("$.components.runSlots.details.inUse").value(1));
 		assertThat(longRun.answer(Duration.ofSeconds(120)).getStatus()).isEqualTo(200);
+		this.mvc.perform(get("/actuator/health/runs"))
+			.andExpect(jsonPath("$.components.runSlots.details.saturated").value(false));
 		this.mvc.perform(get("/pipeping/10")).andExpect(status().isOk());
+	}
+
+	private int statusOf(String example) {
+		try {
+			return this.mvc.perform(request(HttpMethod.valueOf(example.split(" ")[0]), example.split(" ")[1]))
+				.andReturn()
+				.getResponse()
+				.getStatus();
+		}
+		catch (Exception ex) {
+			throw new IllegalStateException(ex);
+		}
 	}
 
 }
