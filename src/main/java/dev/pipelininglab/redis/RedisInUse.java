@@ -75,14 +75,25 @@ class RedisInUse {
 		}
 	}
 
+	/**
+	 * Redis' refusal of the credentials, or null. Tried three times, as the health probe
+	 * does: Redis closes the connection right after refusing, and Lettuce sometimes sees
+	 * only the closed connection.
+	 */
 	private @Nullable String authRefusal() {
-		try (RedisConnection connection = this.factory.getConnection()) {
-			connection.ping();
-			return null;
+		for (int attempt = 0; attempt < 3; attempt++) {
+			try (RedisConnection connection = this.factory.getConnection()) {
+				connection.ping();
+				return null;
+			}
+			catch (RuntimeException ex) {
+				String refusal = RedisReplies.authRefusal(ex);
+				if (refusal != null) {
+					return refusal;
+				}
+			}
 		}
-		catch (RuntimeException ex) {
-			return RedisReplies.authRefusal(ex);
-		}
+		return null;
 	}
 
 	/** {@code host:port} on a loopback address, by name or number. */
