@@ -13,6 +13,8 @@ import io.lettuce.core.resource.Transports;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.beans.factory.config.DestructionAwareBeanPostProcessor;
+import org.springframework.beans.factory.config.BeanFactoryPostProcessor;
+import org.springframework.beans.factory.support.AbstractBeanDefinition;
 import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.data.redis.autoconfigure.LettuceClientOptionsBuilderCustomizer;
 import org.springframework.context.annotation.Bean;
@@ -157,6 +159,24 @@ class RedisConfiguration {
 				return bean instanceof ClientResources;
 			}
 
+		};
+	}
+
+	/**
+	 * The client resources are shut down once, by
+	 * {@link #clientResourcesOwnTheirEventLoops()}, with a bounded wait. Spring Boot also
+	 * names Lettuce's {@code shutdown()} as their destroy method, and Spring waits for
+	 * the future it returns without a bound: in one full test run that future never
+	 * completed and a context close hung for good.
+	 */
+	@Bean
+	static BeanFactoryPostProcessor clientResourcesShutDownOnce() {
+		return (beanFactory) -> {
+			for (String name : beanFactory.getBeanNamesForType(ClientResources.class, false, false)) {
+				if (beanFactory.getBeanDefinition(name) instanceof AbstractBeanDefinition definition) {
+					definition.setDestroyMethodName(null);
+				}
+			}
 		};
 	}
 

@@ -62,12 +62,36 @@ class ClientResourcesLifetimeTests {
 		}
 	}
 
+	/**
+	 * Shut down once, with a bounded wait: Spring would otherwise also wait, without a
+	 * bound, for the future of Boot's destroy method ({@code shutdown()}).
+	 */
+	@Test
+	void clientResourcesAreShutDownOnceWithABoundedWait() {
+		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+			.withUserConfiguration(Beans.class)
+			.run((context) -> {
+				String[] names = context.getBeanFactory()
+					.getBeanNamesForType(io.lettuce.core.resource.ClientResources.class);
+				assertThat(names).isNotEmpty();
+				for (String name : names) {
+					assertThat(context.getBeanFactory().getBeanDefinition(name).getDestroyMethodName()).as(name)
+						.isNull();
+				}
+			});
+	}
+
 	@Configuration(proxyBeanMethods = false)
 	static class Beans {
 
 		@Bean
 		static DestructionAwareBeanPostProcessor clientResourcesOwnTheirEventLoops() {
 			return RedisConfiguration.clientResourcesOwnTheirEventLoops();
+		}
+
+		@Bean
+		static org.springframework.beans.factory.config.BeanFactoryPostProcessor clientResourcesShutDownOnce() {
+			return RedisConfiguration.clientResourcesShutDownOnce();
 		}
 
 	}
