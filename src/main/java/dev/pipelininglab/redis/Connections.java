@@ -21,6 +21,7 @@ import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.latency.LatencyRelay;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.internal.HostAndPort;
+import io.lettuce.core.resource.ClientResources;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
@@ -443,6 +444,12 @@ public class Connections implements DisposableBean {
 			if (route.factory() instanceof LettuceConnectionFactory lettuce) {
 				this.closeListeners.forEach((listener) -> listener.accept(lettuce));
 				lettuce.destroy();
+				// A relayed route's resources are its own copy
+				// (RelayedClientConfiguration),
+				// sharing the app's event loops, which their shutdown leaves running.
+				if (route.addedRtt() != null) {
+					lettuce.getClientConfiguration().getClientResources().ifPresent(ClientResources::shutdown);
+				}
 			}
 			else if (route.factory() instanceof JedisConnectionFactory jedis) {
 				jedis.destroy();

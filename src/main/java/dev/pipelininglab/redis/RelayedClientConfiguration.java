@@ -28,9 +28,16 @@ final class RelayedClientConfiguration {
 			Function<HostAndPort, HostAndPort> mapping) {
 		ClientResources shared = configuration.getClientResources()
 			.orElseThrow(() -> new IllegalStateException("Spring Boot always gives Lettuce client resources"));
-		// A mutated copy shares the event loops, timer and event bus of the app's
-		// resources and owns none of them, so it needs no shutdown of its own.
+		// A copy with the app's event loops, task threads and timer handed in again,
+		// which
+		// marks them shared: the copy's own shutdown (when its route closes) leaves them
+		// running. A plain mutate() keeps the original's ownership, so shutting the copy
+		// down stopped the app's event loops, and leaving it un-shut made Lettuce warn
+		// for every route once the copy was collected.
 		ClientResources mapped = shared.mutate()
+			.eventLoopGroupProvider(shared.eventLoopGroupProvider())
+			.eventExecutorGroup(shared.eventExecutorGroup())
+			.timer(shared.timer())
 			.socketAddressResolver(MappingSocketAddressResolver.create(mapping))
 			.build();
 		Optional<ClientResources> resources = Optional.of(mapped);

@@ -1,5 +1,6 @@
 package dev.pipelininglab.redis;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -8,11 +9,14 @@ import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -24,6 +28,7 @@ import static org.awaitility.Awaitility.await;
  * connection routes: the least recently used is evicted and closed once no run holds it,
  * and a run that still holds an evicted route finishes on it.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class RouteBoundsTests {
 
 	private final StandaloneRedis server = RedisTestServers.standalone();
@@ -80,6 +85,52 @@ class RouteBoundsTests {
 				assertThat(again.route().template().opsForValue().get("idle")).isEqualTo("held route works");
 			}
 		});
+	}
+
+	/**
+	 * Five hundred ad-hoc routes (flush policies, and added round trips with their relays
+	 * and resources) come and go; the threads and file descriptors they held go with
+	 * them.
+	 */
+	@Test
+	void churningFiveHundredRoutesLeavesNoThreadsOrDescriptorsBehind(CapturedOutput output) {
+		app().withPropertyValues("lab.pipeline.route-idle-timeout=200ms").run((context) -> {
+			Connections connections = context.getBean(Connections.class);
+			// One of each kind first: what the app starts once (shared loops) is not a
+			// leak.
+			use(connections, FlushPolicy.buffered(1), null);
+			use(connections, FlushPolicy.buffered(1), Duration.ofMillis(1));
+			await().atMost(Duration.ofSeconds(30)).until(() -> connections.kept() == 0);
+			int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+			long descriptors = openDescriptors();
+			for (int size = 2; size <= 461; size++) {
+				use(connections, FlushPolicy.buffered(size), null);
+			}
+			for (int micros = 1; micros <= 40; micros++) {
+				use(connections, FlushPolicy.buffered(1), Duration.ofMillis(1).plusNanos(micros * 1000L));
+			}
+			await().atMost(Duration.ofSeconds(30)).until(() -> connections.kept() == 0);
+			await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> {
+				assertThat(ManagementFactory.getThreadMXBean().getThreadCount()).as("threads")
+					.isLessThanOrEqualTo(threads + 4);
+				assertThat(openDescriptors()).as("file descriptors").isLessThanOrEqualTo(descriptors + 10);
+			});
+			assertThat(connections.primary().template().opsForValue().get("churn")).isEqualTo("x");
+			assertThat(output).doesNotContain("was not shut down properly");
+		});
+	}
+
+	private static void use(Connections connections, FlushPolicy policy, Duration rtt) {
+		try (Connections.Lease lease = connections.lease(policy, null, rtt)) {
+			lease.route().template().opsForValue().set("churn", "x");
+		}
+	}
+
+	private static long openDescriptors() throws java.io.IOException {
+		try (java.util.stream.Stream<java.nio.file.Path> fds = java.nio.file.Files
+			.list(java.nio.file.Path.of("/proc/self/fd"))) {
+			return fds.count();
+		}
 	}
 
 	@Test
