@@ -4,7 +4,10 @@
 #   only, never 6379), unless BASE_URL points at an app that is already running.
 # The table: malformed percent-encoding (query and path), over-long URLs and headers, TRACE and other methods
 # an endpoint does not take, foreign Host (DNS rebinding) and cross-site runs and deletes, bad numbers in every
-# place, broken POST /runs bodies, unknown and unexposed endpoints.
+# place, broken POST /runs bodies, unknown and unexposed endpoints; every letter of every run route
+# percent-encoded (and path parameters, and same-site origins) from another site, an unknown parameter on every
+# owned endpoint, values with control characters, spaces or another case, Accept headers no answer meets, text
+# Accepts on a bad request, and bodies over the size limit.
 # Checks: each answer has the status the table expects, no answer is a 5xx, every 4xx is
 # application/problem+json, the app is still healthy afterwards, and its log has no ERROR line.
 # Exits non-zero on any failed check.
@@ -154,10 +157,61 @@ done
 case_ 415 POST /runs "Content-Type: text/plain" '{"operation":"ping","count":10}'
 case_ 415 POST /runs "Content-Type: application/x-www-form-urlencoded" 'operation=ping&count=10'
 # Unknown, unexposed or empty things.
-for path in /actuator/metrics/nonexistent /actuator/env /actuator/heapdump /actuator/shutdown /error /pipeincr/10 \
+for path in /actuator/metrics/nonexistent /actuator/env /actuator/heapdump /actuator/shutdown /error /pipeunknown/10 \
 	/runs/does-not-exist /WEB-INF/web.xml /.git/config; do
 	case_ 404 GET "$path"
 done
+# Every route that runs commands, with each letter of its name percent-encoded in turn, or a path parameter, from
+# another site: the guard decides on the path the app routes, so each is refused before it runs.
+routes=(pipeset pipeget piperpop pipeping pipeincr pipehset pipesadd pipezadd pipelpush loopset loopget looprpop
+	loopping loopincr loophset loopsadd loopzadd looplpush listinput)
+for route in "${routes[@]}"; do
+	for ((i = 0; i < ${#route}; i++)); do
+		encoded="${route:0:i}%$(printf '%02X' "'${route:i:1}")${route:i+1}"
+		case_ 403 GET "/$encoded/1" "Sec-Fetch-Site: cross-site"
+	done
+	case_ 403 GET "/$route;x=1/1" "Sec-Fetch-Site: cross-site"
+	# Another port of the same host is the same site, not the same origin.
+	case_ 403 GET "/$route/1" "Sec-Fetch-Site: same-site"
+done
+case_ 403 GET "/compare;a/ping/1" "Sec-Fetch-Site: cross-site"
+case_ 403 GET "/%63ompare/ping/1" "Sec-Fetch-Site: cross-site"
+case_ 403 GET "/swee%70/ping/1" "Sec-Fetch-Site: cross-site"
+# A parameter an endpoint does not take, on every endpoint the lab answers itself.
+for route in "${routes[@]}"; do
+	case_ 400 GET "/$route/1?bogus=1"
+done
+for path in / /runs /runs/abc /runs/abc/events /runs/abc/report.csv '/runs/compare?a=x&b=y&' /compare/set/1 \
+	/sweep/set/1 /actuator/health /actuator/health/readiness /actuator/info /actuator/metrics /actuator/prometheus \
+	/v3/api-docs; do
+	sep='?'
+	[[ "$path" == *'?'* ]] && sep=''
+	case_ 400 GET "$path${sep}bogus=1"
+done
+case_ 400 DELETE '/keys?pattern=*'
+case_ 400 POST '/runs?limit=5' "$json" '{"operation":"ping","mode":"pipelined","count":10}'
+# One rule for a value wherever it arrives: nothing trimmed, no other case, plain decimals in JSON too.
+for q in 'flushPolicy=flush-on-close%00' 'flushPolicy=%20buffered-10' 'flushPolicy=BUFFERED-10' 'connector=lettuce%0B' \
+	'connection=Pooled'; do
+	case_ 400 GET "/pipeset/10?$q"
+done
+case_ 400 GET /compare/SET/1
+for body in '{"operation":"set","mode":"pipelined","count":10,"flushPolicy":" buffered-10"}' \
+	'{"operation":"set","mode":"pipelined","count":10,"rtt":1e-3}' '{"operation":"SET","mode":"pipelined","count":10}' \
+	'{"operation":"set","count":10,"variants":[null]}' '{"operation":"set","count":10,"mode":"pipelined","count":1}' \
+	"{\"operation\":\"set\",\"count\":10,\"variants\":[$(printf '"loop",%.0s' $(seq 1 40))\"loop\"]}"; do
+	case_ 400 POST /runs "$json" "$body"
+done
+# An answer that cannot be given is refused before the run writes anything.
+for accept in image/png text/html application/xml '*/*;q=x'; do
+	case_ 406 GET /pipeset/7 "Accept: $accept"
+done
+# Problems are problem+json whatever format the results were asked in.
+for accept in text/plain text/csv text/markdown; do
+	case_ 400 GET /pipeset/abc "Accept: $accept"
+done
+# A body is bounded before it is parsed.
+case_ 413 POST /runs "$json" "{\"operation\":\"set\",\"count\":10,\"variants\":[$(printf '"loop",%.0s' $(seq 1 3000))\"loop\"]}"
 
 total=${#EXPECT[@]}
 log "replaying $total hostile requests against $base"
