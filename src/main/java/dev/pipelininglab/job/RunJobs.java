@@ -72,6 +72,11 @@ public class RunJobs implements SmartLifecycle {
 
 	private final Clock clock;
 
+	/** This instance's name in run records and problems: host, pid and a suffix. */
+	public String instance() {
+		return this.instance;
+	}
+
 	private final String instance;
 
 	private final Map<String, Job> active = new ConcurrentHashMap<>();

@@ -13,6 +13,7 @@ import dev.pipelininglab.job.RunFinishedException;
 import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
+import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunFailedException;
@@ -59,7 +60,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private final RedisDiagnosis diagnosis;
 
-	ProblemAdvice(Topology topology, LabProperties properties, RedisDiagnosis diagnosis) {
+	private final ShutdownSignal shutdown;
+
+	private final RunJobs jobs;
+
+	ProblemAdvice(Topology topology, LabProperties properties, RedisDiagnosis diagnosis, ShutdownSignal shutdown,
+			RunJobs jobs) {
+		this.shutdown = shutdown;
+		this.jobs = jobs;
 		this.topology = topology;
 		this.properties = properties;
 		this.diagnosis = diagnosis;
@@ -167,7 +175,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	 * run stopped between commands, its slot is free.
 	 */
 	@ExceptionHandler
-	ProblemDetail runTooLong(RunCancelledException ex) {
+	ProblemDetail runStopped(RunCancelledException ex) {
+		if (this.shutdown.stopping()) {
+			log.info("Stopped a run between commands: the app is shutting down");
+			return problem(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance()));
+		}
 		Duration limit = this.properties.limits().maxRunTime();
 		log.info("Stopped a run after lab.limits.max-run-time ({})", limit);
 		return problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED.detail(limit.toString(),

@@ -36,7 +36,11 @@ class RunController {
 
 	private final Duration maxRunTime;
 
-	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys, LabProperties properties) {
+	private final ShutdownSignal shutdown;
+
+	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys, LabProperties properties,
+			ShutdownSignal shutdown) {
+		this.shutdown = shutdown;
 		this.runs = runs;
 		this.requests = requests;
 		this.cleaner = cleaner;
@@ -46,11 +50,17 @@ class RunController {
 
 	/**
 	 * Stops a GET run between commands once it has run for
-	 * {@code lab.limits.max-run-time}: a caller that gave up long ago must not keep an
-	 * admission slot for hours.
+	 * {@code lab.limits.max-run-time} (a caller that gave up long ago must not keep an
+	 * admission slot for hours), or as soon as the app starts shutting down.
 	 */
 	private RunObserver deadline() {
-		return RunObserver.until(System.nanoTime() + this.maxRunTime.toNanos(), RunObserver.NONE);
+		RunObserver shutdown = new RunObserver() {
+			@Override
+			public boolean cancelled() {
+				return RunController.this.shutdown.stopping();
+			}
+		};
+		return RunObserver.until(System.nanoTime() + this.maxRunTime.toNanos(), shutdown);
 	}
 
 	@GetMapping("/pipeset/{count}")
