@@ -66,6 +66,9 @@ public record LabProperties(
 	 * refused before it is read
 	 * @param maxRunTime the longest a GET run may hold its admission slot: it is stopped
 	 * between commands after that (jobs have their own slots and a cancel)
+	 * @param maxRunBytes the most value bytes one request may send, count x requests x
+	 * valueSize x variants (or batch sizes): 4 GiB, which a laptop's Redis holds at once
+	 * (every variant rewrites the same keys), checked before anything runs
 	 */
 	public record Limits(@DefaultValue("10000000") @Min(1) long maxCount,
 			@DefaultValue("10000") @Min(1) int defaultBatchSize,
@@ -77,7 +80,7 @@ public record LabProperties(
 			@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests,
 			@DefaultValue("64") @Min(1) @Max(256) int maxClients,
 			@DefaultValue("16384") @Min(1024) @Max(1 << 20) int maxBodyBytes,
-			@DefaultValue("10m") @NotNull Duration maxRunTime) {
+			@DefaultValue("10m") @NotNull Duration maxRunTime, @DefaultValue("4294967296") @Min(1) long maxRunBytes) {
 
 		public Limits {
 			if (defaultBatchSize > maxBatchSize) {

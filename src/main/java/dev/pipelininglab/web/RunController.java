@@ -161,13 +161,14 @@ class RunController {
 	@GetMapping("/compare/{op}/{count}")
 	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params) {
 		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return this.runs.compare(base, this.requests.variants(params), deadline());
+		return this.runs.compare(base, this.requests.withinRunBytes(base, this.requests.variants(params)), deadline());
 	}
 
 	@GetMapping("/sweep/{op}/{count}")
 	Sweep sweep(@PathVariable String op, @PathVariable long count, RunParams params) {
 		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return this.runs.sweep(base, this.requests.batchSizes(count, params), deadline());
+		return this.runs.sweep(base, this.requests.withinRunBytes(base, this.requests.batchSizes(count, params)),
+				deadline());
 	}
 
 	@DeleteMapping("/keys")

@@ -57,7 +57,9 @@ class RunRequests {
 		if (mode != Mode.PIPELINED) {
 			onlyFor(ApiParameter.FLUSH_POLICY, params.flushPolicy());
 		}
-		return spec(operation, mode, count, params, 1);
+		RunSpec spec = spec(operation, mode, count, params, 1);
+		withinRunBytes(spec, List.of(spec));
+		return spec;
 	}
 
 	/**
@@ -168,16 +170,45 @@ class RunRequests {
 			case COMPARE -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.BATCH_SIZES, params.batchSizes());
-				yield RunPlan.compare(multiple(bodyOperation(operation, false), count, params), variants(params));
+				RunSpec base = multiple(bodyOperation(operation, false), count, params);
+				yield RunPlan.compare(base, withinRunBytes(base, variants(params)));
 			}
 			case SWEEP -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.VARIANTS, params.variants());
-				yield RunPlan.sweep(multiple(bodyOperation(operation, false), count, params),
-						batchSizes(count, params));
+				RunSpec base = multiple(bodyOperation(operation, false), count, params);
+				yield RunPlan.sweep(base, withinRunBytes(base, batchSizes(count, params)));
 			}
 		};
 	}
+
+	/**
+	 * The whole request's value bytes, count x requests x valueSize x runs (variants or
+	 * batch sizes; clients split the count, they do not add to it), within
+	 * {@code lab.limits.max-run-bytes}: each factor may be in bounds while their product
+	 * is terabytes. Values without a {@code valueSize} count as
+	 * {@value #PLAIN_VALUE_BYTES} bytes.
+	 * @return {@code runs}, checked
+	 */
+	<T> List<T> withinRunBytes(RunSpec base, List<T> runs) {
+		long valueSize = Math.max(PLAIN_VALUE_BYTES, base.workload().valueSize());
+		long requests = base.workload().requests();
+		double bytes = (double) base.count() * requests * valueSize * runs.size();
+		if (bytes > this.limits.maxRunBytes()) {
+			String parameter = (base.workload().valueSize() > 0) ? ApiParameter.VALUE_SIZE.parameterName()
+					: ApiParameter.COUNT.parameterName();
+			throw new InvalidParameterException(parameter,
+					"must keep the whole run within lab.limits.max-run-bytes (" + this.limits.maxRunBytes()
+							+ " bytes): count x requests x valueSize x runs = " + base.count() + " x " + requests
+							+ " x " + valueSize + " x " + runs.size() + " = "
+							+ String.format(java.util.Locale.ROOT, "%,.0f", bytes)
+							+ " bytes; ask for fewer keys, smaller values or fewer variants");
+		}
+		return runs;
+	}
+
+	/** About what {@code value-<i>} takes, for runs without a {@code valueSize}. */
+	static final int PLAIN_VALUE_BYTES = 16;
 
 	/** How many runs {@code GET /runs} lists. */
 	int listLimit(@Nullable Integer limit) {

@@ -96,6 +96,31 @@ class StrictInputTests extends WebLayerWithStandIns {
 	}
 
 	/**
+	 * Each factor within its bounds, their product terabytes: the whole request is
+	 * bounded by lab.limits.max-run-bytes before anything runs, and the 400 names the
+	 * product.
+	 */
+	@ParameterizedTest(name = "{0} -> {1}")
+	@CsvSource(delimiter = '|', textBlock = """
+			/pipeset/10000000?clients=64&valueSize=1048576        | valueSize
+			/pipeset/1000000?valueSize=8192                        | valueSize
+			/compare/set/1000000?valueSize=4096&variants=loop,async | valueSize
+			/sweep/set/1000000?valueSize=4096&batchSizes=10,100     | valueSize
+			""")
+	void aRunTooLargeAsAWholeIsRefusedBeforeItStarts(String uri, String parameter) throws Exception {
+		badRequest(this.mvc.perform(get(uri)), parameter)
+			.andExpect(jsonPath("$.detail").value(containsString("lab.limits.max-run-bytes")));
+	}
+
+	@Test
+	void aJobTooLargeAsAWholeIsRefusedToo() throws Exception {
+		badRequest(this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
+			.content("{\"operation\":\"set\",\"count\":1000000,\"valueSize\":4096,"
+					+ "\"variants\":[\"loop\",\"async\"]}")),
+				"valueSize");
+	}
+
+	/**
 	 * A name is read exactly as written, wherever it arrives: no trimmed control
 	 * characters or spaces, no other case.
 	 */
