@@ -213,24 +213,12 @@ public class RedisDiagnosis {
 	private Probe writes() {
 		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
 				? this.connections.primary().lettuce() : this.factory;
-		Probe probe = Probe.OK;
-		// A refused password sometimes reaches Lettuce only as a closed connection (Redis
-		// closes it right after the refusal): a failure that names no cause is tried
-		// again,
-		// so that health tells a refusal from an outage.
-		for (int attempt = 0; attempt < 3; attempt++) {
+		RuntimeException failure = RedisReplies.probe(() -> {
 			try (RedisConnection connection = writer.getConnection()) {
 				connection.keyCommands().unlink(this.probeKey);
-				return Probe.OK;
 			}
-			catch (RuntimeException ex) {
-				probe = Probe.failed(ex);
-				if (probe.authRefusal() != null) {
-					return probe;
-				}
-			}
-		}
-		return probe;
+		});
+		return (failure != null) ? Probe.failed(failure) : Probe.OK;
 	}
 
 	private static Finding authFailed(String address, Probe probe, Map<String, Object> details) {

@@ -75,25 +75,14 @@ class RedisInUse {
 		}
 	}
 
-	/**
-	 * Redis' refusal of the credentials, or null. Tried three times, as the health probe
-	 * does: Redis closes the connection right after refusing, and Lettuce sometimes sees
-	 * only the closed connection.
-	 */
+	/** Redis' refusal of the credentials, or null. */
 	private @Nullable String authRefusal() {
-		for (int attempt = 0; attempt < 3; attempt++) {
+		RuntimeException failure = RedisReplies.probe(() -> {
 			try (RedisConnection connection = this.factory.getConnection()) {
 				connection.ping();
-				return null;
 			}
-			catch (RuntimeException ex) {
-				String refusal = RedisReplies.authRefusal(ex);
-				if (refusal != null) {
-					return refusal;
-				}
-			}
-		}
-		return null;
+		});
+		return (failure != null) ? RedisReplies.authRefusal(failure) : null;
 	}
 
 	/** {@code host:port} on a loopback address, by name or number. */

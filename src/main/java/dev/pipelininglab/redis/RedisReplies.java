@@ -21,6 +21,30 @@ public final class RedisReplies {
 	}
 
 	/**
+	 * Runs {@code probe} until it succeeds, at most three times, and returns the last
+	 * failure (null once it succeeded). A failure that names no cause is tried again:
+	 * Redis closes the connection right after refusing a password, and Lettuce sometimes
+	 * sees only the closed connection, so one attempt cannot tell a refusal from an
+	 * outage.
+	 */
+	public static @Nullable RuntimeException probe(Runnable probe) {
+		RuntimeException failure = null;
+		for (int attempt = 0; attempt < 3; attempt++) {
+			try {
+				probe.run();
+				return null;
+			}
+			catch (RuntimeException ex) {
+				failure = ex;
+				if (authRefusal(ex) != null) {
+					return ex;
+				}
+			}
+		}
+		return failure;
+	}
+
+	/**
 	 * Walks the causes and the suppressed failures too: a cluster client that cannot load
 	 * its slot map reports each node's refusal as a suppressed exception.
 	 */
