@@ -42,11 +42,22 @@ public final class RedisServerProcess implements AutoCloseable {
 	private static final Path SHELL = Path.of("/bin/sh");
 
 	// fd 3 keeps the JVM's pipe for the background reader (a background job's own stdin
-	// is /dev/null); the server gets it closed.
+	// is /dev/null); the server gets it closed. Shell built-ins only (read, kill), and
+	// sleep by its absolute path: with a PATH that lacked cat, the reader ended at once
+	// and stopped the server it was meant to guard ("exited with code 143").
 	private static final String WATCHDOG = "server=$$; exec 3<&0; "
-			+ "( cat <&3 >/dev/null 2>&1; kill -TERM $server 2>/dev/null && kill -CONT $server 2>/dev/null"
-			+ " && sleep 5 && kill -0 $server 2>/dev/null && kill -KILL $server ) >/dev/null 2>&1 &"
-			+ " exec \"$@\" 3<&-";
+			+ "( while read -r _ <&3; do :; done; kill -TERM $server 2>/dev/null && kill -CONT $server 2>/dev/null"
+			+ escalation() + " ) >/dev/null 2>&1 &" + " exec \"$@\" 3<&-";
+
+	/** SIGKILL 5 s after the SIGTERM, where a {@code sleep} binary can be found. */
+	private static String escalation() {
+		for (String sleep : List.of("/bin/sleep", "/usr/bin/sleep")) {
+			if (Files.isExecutable(Path.of(sleep))) {
+				return " && " + sleep + " 5 && kill -0 $server 2>/dev/null && kill -KILL $server";
+			}
+		}
+		return "";
+	}
 
 	private static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
 
@@ -449,7 +460,12 @@ public final class RedisServerProcess implements AutoCloseable {
 					return;
 				}
 				if (!server.process.isAlive()) {
-					problem = "exited with code " + server.process.exitValue();
+					int code = server.process.exitValue();
+					// Plain words for a signal (128 + its number), the usual way a start
+					// fails without a line in redis.log.
+					problem = (code > 128) ? "was stopped by signal " + (code - 128) + " right after it started"
+							+ " (exit code " + code + "); something on this machine ended it"
+							: "exited with code " + code;
 				}
 				else if (System.nanoTime() > deadline) {
 					problem = "did not answer PING within " + this.startupTimeout.toMillis() + " ms";

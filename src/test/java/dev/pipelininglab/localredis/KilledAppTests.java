@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 import org.springframework.boot.WebApplicationType;
@@ -28,15 +30,25 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 class KilledAppTests {
 
-	@Test
-	void theLocalServerEndsWhenItsAppIsKilled() throws Exception {
+	/**
+	 * With the usual PATH, and with one where no command is found (a minimal container):
+	 * the watchdog uses shell built-ins and absolute paths only, so it neither fails nor
+	 * ends the server it guards at once.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "inherited", "/nonexistent" })
+	void theLocalServerEndsWhenItsAppIsKilled(String path) throws Exception {
 		assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "the watchdog needs /bin/sh");
 		int port = RedisServerProcess.freePort();
 		List<String> command = new ArrayList<>();
 		command.add(ProcessHandle.current().info().command().orElse("java"));
 		command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildApp.class.getName(),
 				Integer.toString(port)));
-		Process app = new ProcessBuilder(command).redirectErrorStream(true).start();
+		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		if (!path.equals("inherited")) {
+			builder.environment().put("PATH", path);
+		}
+		Process app = builder.start();
 		long server;
 		try (BufferedReader out = new BufferedReader(
 				new InputStreamReader(app.getInputStream(), StandardCharsets.UTF_8))) {
