@@ -11,7 +11,7 @@
 #   scripts/benchmark.sh --counts 10000,100000 --repeat 1   # quicker
 #   scripts/benchmark.sh --only headline,launch --headline-count 20000 --headline-tries 1 \
 #     --launch-counts 10000,20000 --launch-tries 1   # a smoke run of the two sections issue 10 added
-#   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # the README's run
+#   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # docs/benchmark.md's earlier run
 #   scripts/benchmark.sh --only values,fanout,bigvalue   # the workload tables alone (value size, fan-out, big values)
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
 #   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster against a
