@@ -23,13 +23,16 @@ import org.springframework.web.bind.annotation.RequestParam;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The parameter and problem catalogues against what the code accepts and what the README
- * says. (The API description and the {@code GET /} listing are checked against the
- * parameter catalogue in {@link ApiDescriptionTests}.)
+ * The parameter and problem catalogues against what the code accepts and what the API
+ * reference ({@code docs/api.md}) says. (The API description and the {@code GET /}
+ * listing are checked against the parameter catalogue in {@link ApiDescriptionTests}.)
  */
 class CatalogueTests {
 
 	private static final Set<String> BODY_ONLY = Set.of("kind", "operation", "mode");
+
+	/** Where the parameter table and the problem types are written for people. */
+	private static final Path API_REFERENCE = Path.of("docs/api.md");
 
 	@Test
 	void everyParameterTheControllersTakeIsInTheCatalogueAndNothingElse() {
@@ -70,9 +73,10 @@ class CatalogueTests {
 	}
 
 	@Test
-	void theReadmeTableListsEveryQueryParameterOfTheCatalogue() throws IOException {
-		String readme = Files.readString(Path.of("README.md"));
-		String table = readme.substring(readme.indexOf("| Parameter | Applies to |"));
+	void theApiReferenceTableListsEveryQueryParameterOfTheCatalogue() throws IOException {
+		String reference = Files.readString(API_REFERENCE);
+		assertThat(reference).contains("| Parameter | Applies to |");
+		String table = reference.substring(reference.indexOf("| Parameter | Applies to |"));
 		table = table.substring(0, table.indexOf("\n\n"));
 		Set<String> rows = new TreeSet<>();
 		Matcher row = Pattern.compile("(?m)^\\| `([A-Za-z]+)` \\|").matcher(table);
@@ -84,10 +88,10 @@ class CatalogueTests {
 	}
 
 	@Test
-	void theReadmeListsEveryProblemType() throws IOException {
-		String readme = Files.readString(Path.of("README.md"));
+	void theApiReferenceListsEveryProblemType() throws IOException {
+		String reference = Files.readString(API_REFERENCE);
 		Set<String> listed = new TreeSet<>();
-		Matcher type = Pattern.compile("`(urn:pipelining-lab:problem:[a-z-]+)`").matcher(readme);
+		Matcher type = Pattern.compile("`(urn:pipelining-lab:problem:[a-z-]+)`").matcher(reference);
 		while (type.find()) {
 			listed.add(type.group(1));
 		}
