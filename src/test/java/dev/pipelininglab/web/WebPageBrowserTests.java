@@ -30,7 +30,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * progress move through its phases to 100%, see the table and the chart, the run in the
  * history, exports that download, cancel during set-up, and the same results at 390 px
  * without sideways scrolling. Screenshots go to {@code target/screenshots};
- * {@code -Dlab.screenshots=docs} also takes the README's (a 1M compare and a sweep).
+ * {@code -Dlab.screenshots=docs} also takes those of the README and docs/web-and-jobs.md
+ * (a 1M compare and a sweep).
  */
 class WebPageBrowserTests extends AppOnTestRedis {
 
@@ -318,7 +319,7 @@ class WebPageBrowserTests extends AppOnTestRedis {
 	}
 
 	/**
-	 * The README's picture of a sweep; only with {@code -Dlab.screenshots=
+	 * The picture of a sweep in docs/web-and-jobs.md; only with {@code -Dlab.screenshots=
 	 *
 	<dir>
 	 * }.
@@ -338,7 +339,7 @@ class WebPageBrowserTests extends AppOnTestRedis {
 
 	private static Path screenshotDirectory() {
 		String directory = System.getProperty("lab.screenshots");
-		assumeTrue(directory != null, "-Dlab.screenshots=<dir> takes the README's screenshots");
+		assumeTrue(directory != null, "-Dlab.screenshots=<dir> takes the screenshots of the README and docs");
 		return Path.of(directory);
 	}
 
