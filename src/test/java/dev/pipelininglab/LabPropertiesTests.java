@@ -1,6 +1,9 @@
 package dev.pipelininglab;
 
+import dev.pipelininglab.localredis.LocalRedisProperties;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.KeyProperties;
+import dev.pipelininglab.redis.PipelineProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -12,8 +15,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The lab's settings are checked when the app starts, with a message that says what to
- * fix.
+ * The lab's settings ({@code lab.*}, one record beside each feature that reads them) are
+ * checked when the app starts, with a message that says what to fix.
  */
 class LabPropertiesTests {
 
@@ -24,19 +27,18 @@ class LabPropertiesTests {
 	@Test
 	void defaultsAreUsable() {
 		this.runner.run((context) -> {
-			LabProperties properties = context.getBean(LabProperties.class);
-			assertThat(properties.keyPrefix()).isEqualTo("pipelining-lab");
-			assertThat(properties.limits().maxCount()).isEqualTo(10_000_000);
-			assertThat(properties.limits().defaultBatchSize()).isEqualTo(10_000);
-			assertThat(properties.pipeline().flushPolicy()).isEqualTo(FlushPolicy.buffered(500));
-			assertThat(properties.localRedis().enabled()).isTrue();
+			assertThat(context.getBean(KeyProperties.class).keyPrefix()).isEqualTo("pipelining-lab");
+			assertThat(context.getBean(LimitProperties.class).maxCount()).isEqualTo(10_000_000);
+			assertThat(context.getBean(LimitProperties.class).defaultBatchSize()).isEqualTo(10_000);
+			assertThat(context.getBean(PipelineProperties.class).flushPolicy()).isEqualTo(FlushPolicy.buffered(500));
+			assertThat(context.getBean(LocalRedisProperties.class).enabled()).isTrue();
 		});
 	}
 
 	@Test
 	void flushPolicyIsReadFromItsWrittenForm() {
 		this.runner.withPropertyValues("lab.pipeline.flush-policy=buffered-1000")
-			.run((context) -> assertThat(context.getBean(LabProperties.class).pipeline().flushPolicy())
+			.run((context) -> assertThat(context.getBean(PipelineProperties.class).flushPolicy())
 				.isEqualTo(FlushPolicy.buffered(1000)));
 	}
 
@@ -74,7 +76,8 @@ class LabPropertiesTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
+	@EnableConfigurationProperties({ KeyProperties.class, LimitProperties.class, PipelineProperties.class,
+			LocalRedisProperties.class })
 	static class Enable {
 
 	}

@@ -6,14 +6,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The problem catalogue builds the whole problem: type, title, status, and the words its
- * detail starts with.
+ * The problem catalogue names every problem: type, title, and the words its detail starts
+ * with (the status and the whole {@code ProblemDetail} are the web layer's:
+ * {@code web.ProblemsTests}).
  */
 class ProblemTypeTests {
 
@@ -21,21 +19,10 @@ class ProblemTypeTests {
 
 	@ParameterizedTest
 	@EnumSource(ProblemType.class)
-	void everyTypeHasAStableUriATitleAnErrorStatusAndADetail(ProblemType type) {
+	void everyTypeHasAStableUriATitleAndADetail(ProblemType type) {
 		assertThat(type.uri().toString()).matches(TYPE);
 		assertThat(type.title()).isNotBlank();
-		assertThat(type.status().isError()).isTrue();
 		assertThat(type.detail(new Object[8])).isNotBlank();
-	}
-
-	@Test
-	void aProblemCarriesTheCataloguesTypeTitleStatusAndDetailOpening() {
-		ProblemDetail problem = ProblemType.REDIS_TIMEOUT.problemOf("Redis at 127.0.0.1:7000");
-		assertThat(problem.getType()).isEqualTo(ProblemType.REDIS_TIMEOUT.uri());
-		assertThat(problem.getTitle()).isEqualTo("Redis did not answer in time");
-		assertThat(problem.getStatus()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE.value());
-		assertThat(problem.getDetail()).isEqualTo(
-				"Redis at 127.0.0.1:7000 did not answer within the command timeout (spring.data.redis.timeout).");
 	}
 
 	@Test

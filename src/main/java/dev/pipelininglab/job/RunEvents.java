@@ -12,7 +12,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
-import dev.pipelininglab.LabProperties;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,7 +42,7 @@ public class RunEvents implements SmartLifecycle {
 
 	private final RunJobs jobs;
 
-	private final LabProperties.Jobs settings;
+	private final JobProperties settings;
 
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
@@ -55,9 +54,9 @@ public class RunEvents implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	RunEvents(RunJobs jobs, LabProperties properties) {
+	RunEvents(RunJobs jobs, JobProperties settings) {
 		this.jobs = jobs;
-		this.settings = properties.jobs();
+		this.settings = settings;
 	}
 
 	/**

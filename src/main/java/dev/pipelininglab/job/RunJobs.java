@@ -24,8 +24,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.ProblemType;
-import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.metrics.RunMetrics;
+import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
@@ -68,7 +68,7 @@ public class RunJobs implements SmartLifecycle {
 
 	private final RunProblems problems;
 
-	private final LabProperties.Jobs settings;
+	private final JobProperties settings;
 
 	private final Clock clock;
 
@@ -117,17 +117,17 @@ public class RunJobs implements SmartLifecycle {
 
 	private final Topology topology;
 
-	private final LabProperties properties;
+	private final PipelineProperties pipeline;
 
-	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, LabProperties properties,
-			Topology topology) {
+	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
+			PipelineProperties pipeline, Topology topology) {
 		this.topology = topology;
-		this.properties = properties;
+		this.pipeline = pipeline;
 		this.runs = runs;
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
-		this.settings = properties.jobs();
+		this.settings = settings;
 		this.clock = Clock.systemUTC();
 		int kept = this.settings.history();
 		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
@@ -431,8 +431,7 @@ public class RunJobs implements SmartLifecycle {
 		Runtime.Version jvm = Runtime.version();
 		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
 				System.getProperty("java.vm.name") + " " + jvm, Runtime.getRuntime().availableProcessors(),
-				this.properties.pipeline().flushPolicy().toString(), this.properties.pipeline().writes().label(),
-				this.settings.maxConcurrent());
+				this.pipeline.flushPolicy().toString(), this.pipeline.writes().label(), this.settings.maxConcurrent());
 	}
 
 	/**

@@ -9,7 +9,6 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.regex.Pattern;
 
-import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.KeySpace;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,15 +51,15 @@ class RunStore {
 
 	private final int history;
 
-	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, LabProperties properties) {
+	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings) {
 		this.redis = redis;
 		// Requests are read strictly, records leniently: a newer instance may have added
 		// fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
-		this.ttl = properties.jobs().recordTtl();
-		this.history = properties.jobs().history();
+		this.ttl = settings.recordTtl();
+		this.history = settings.history();
 	}
 
 	static boolean isId(String id) {

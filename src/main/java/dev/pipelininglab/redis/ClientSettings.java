@@ -6,7 +6,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import dev.pipelininglab.LabProperties;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.ClientResources;
 
@@ -28,8 +27,8 @@ public class ClientSettings {
 
 	private final Map<String, String> inEffect;
 
-	ClientSettings(LettuceConnectionFactory factory, LabProperties properties, Connections connections) {
-		this.tunings = List.copyOf(read(factory, properties, connections));
+	ClientSettings(LettuceConnectionFactory factory, PipelineProperties pipeline, Connections connections) {
+		this.tunings = List.copyOf(read(factory, pipeline, connections));
 		Map<String, String> inEffect = new LinkedHashMap<>();
 		this.tunings.stream()
 			.filter(Tuning::differs)
@@ -52,13 +51,13 @@ public class ClientSettings {
 		return this.inEffect;
 	}
 
-	private static List<Tuning> read(LettuceConnectionFactory factory, LabProperties properties,
+	private static List<Tuning> read(LettuceConnectionFactory factory, PipelineProperties pipeline,
 			Connections connections) {
 		LettuceClientConfiguration configuration = factory.getClientConfiguration();
 		ClientOptions options = configuration.getClientOptions().orElseGet(ClientOptions::create);
 		ClientResources resources = configuration.getClientResources().orElse(null);
 		List<Tuning> tunings = new ArrayList<>();
-		tunings.add(new Tuning("flushPolicy", Scope.RUN, properties.pipeline().flushPolicy().toString(),
+		tunings.add(new Tuning("flushPolicy", Scope.RUN, pipeline.flushPolicy().toString(),
 				FlushPolicy.FLUSH_EACH_COMMAND.toString(), "lab.pipeline.flush-policy",
 				"LettuceConnectionFactory.setPipeliningFlushPolicy(PipeliningFlushPolicy.buffered(500)) in a"
 						+ " BeanPostProcessor; Spring Boot has no property for it"));

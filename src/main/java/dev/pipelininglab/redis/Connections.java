@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.latency.LatencyRelay;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.internal.HostAndPort;
@@ -100,17 +100,17 @@ public class Connections implements DisposableBean {
 	/** Closes routes nobody used for {@link #idleTimeout}; a daemon, stopped with us. */
 	private final ScheduledExecutorService idleSweeper;
 
-	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, LabProperties properties,
-			Topology topology) {
+	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, PipelineProperties pipeline,
+			LimitProperties limits, Topology topology) {
 		this.primary = primary;
 		this.primaryTemplate = primaryTemplate;
-		this.defaultPolicy = properties.pipeline().flushPolicy();
-		this.defaultWrites = properties.pipeline().writes();
+		this.defaultPolicy = pipeline.flushPolicy();
+		this.defaultWrites = pipeline.writes();
 		this.topology = topology;
 		int configured = (primary.getClientConfiguration() instanceof LettucePoolingClientConfiguration pooling)
 				? pooling.getPoolConfig().getMaxTotal() : 0;
-		this.poolSize = Math.max(configured, properties.limits().maxClients());
-		this.idleTimeout = properties.pipeline().routeIdleTimeout();
+		this.poolSize = Math.max(configured, limits.maxClients());
+		this.idleTimeout = pipeline.routeIdleTimeout();
 		this.idleSweeper = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "route-idle-sweeper");
 			thread.setDaemon(true);

@@ -3,7 +3,6 @@ package dev.pipelininglab.redis;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import dev.pipelininglab.LabProperties;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.TimeoutOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -25,7 +24,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 class RedisConfiguration {
 
 	@Bean
-	KeySpace keySpace(LabProperties properties) {
+	KeySpace keySpace(KeyProperties properties) {
 		return new KeySpace(properties.keyPrefix());
 	}
 
@@ -63,13 +62,13 @@ class RedisConfiguration {
 	 * after {@code lab.health.redis-timeout}.
 	 */
 	@Bean
-	static BeanPostProcessor redisHealthTimeoutPostProcessor(ObjectProvider<LabProperties> properties) {
+	static BeanPostProcessor redisHealthTimeoutPostProcessor(ObjectProvider<HealthProperties> properties) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessAfterInitialization(Object bean, String beanName) {
 				return "redisHealthContributor".equals(beanName)
-						? HealthTimeout.bound(bean, properties.getObject().health().redisTimeout()) : bean;
+						? HealthTimeout.bound(bean, properties.getObject().redisTimeout()) : bean;
 			}
 
 		};
@@ -99,13 +98,13 @@ class RedisConfiguration {
 	 * Static, as bean post-processors must be created early.
 	 */
 	@Bean
-	static BeanPostProcessor pipeliningFlushPolicyPostProcessor(ObjectProvider<LabProperties> properties) {
+	static BeanPostProcessor pipeliningFlushPolicyPostProcessor(ObjectProvider<PipelineProperties> properties) {
 		return new BeanPostProcessor() {
 
 			@Override
 			public Object postProcessBeforeInitialization(Object bean, String beanName) {
 				if (bean instanceof LettuceConnectionFactory factory) {
-					factory.setPipeliningFlushPolicy(properties.getObject().pipeline().flushPolicy().toLettuce());
+					factory.setPipeliningFlushPolicy(properties.getObject().flushPolicy().toLettuce());
 				}
 				return bean;
 			}

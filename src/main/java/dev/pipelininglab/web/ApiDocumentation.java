@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
@@ -71,17 +71,17 @@ class ApiDocumentation {
 	}
 
 	@Bean
-	OpenApiCustomizer labApiCustomizer(LabProperties properties) {
+	OpenApiCustomizer labApiCustomizer(LabSettings properties) {
 		return new Customizer(properties)::customise;
 	}
 
 	private static final class Customizer {
 
-		private final LabProperties.Limits limits;
+		private final LimitProperties limits;
 
-		private final LabProperties properties;
+		private final LabSettings properties;
 
-		Customizer(LabProperties properties) {
+		Customizer(LabSettings properties) {
 			this.properties = properties;
 			this.limits = properties.limits();
 		}
@@ -272,10 +272,10 @@ class ApiDocumentation {
 			Map<String, Object> example = new LinkedHashMap<>();
 			example.put("type", type.uri().toString());
 			example.put("title", type.title());
-			example.put("status", type.status().value());
+			example.put("status", Problems.status(type).value());
 			example.put("detail", detail);
 			example.putAll(extra);
-			responses.addApiResponse(String.valueOf(type.status().value()),
+			responses.addApiResponse(String.valueOf(Problems.status(type).value()),
 					new ApiResponse().description(description)
 						.content(new Content().addMediaType(PROBLEM_JSON,
 								new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))

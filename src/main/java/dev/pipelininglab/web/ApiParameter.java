@@ -6,7 +6,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
-import dev.pipelininglab.LabProperties;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -135,10 +134,10 @@ enum ApiParameter {
 
 	private final String example;
 
-	private final Function<LabProperties, Bounds> bounds;
+	private final Function<LabSettings, Bounds> bounds;
 
 	ApiParameter(String name, In in, Type type, List<String> endpoints, String appliesTo, String description,
-			String example, Function<LabProperties, Bounds> bounds) {
+			String example, Function<LabSettings, Bounds> bounds) {
 		this.parameterName = name;
 		this.in = in;
 		this.type = type;
@@ -180,7 +179,7 @@ enum ApiParameter {
 		return this.example;
 	}
 
-	Bounds bounds(LabProperties lab) {
+	Bounds bounds(LabSettings lab) {
 		return this.bounds.apply(lab);
 	}
 

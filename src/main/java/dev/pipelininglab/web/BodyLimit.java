@@ -2,7 +2,7 @@ package dev.pipelininglab.web;
 
 import java.io.IOException;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -28,8 +28,8 @@ class BodyLimit extends OncePerRequestFilter {
 
 	private final int maxBytes;
 
-	BodyLimit(LabProperties properties) {
-		this.maxBytes = properties.limits().maxBodyBytes();
+	BodyLimit(LimitProperties limits) {
+		this.maxBytes = limits.maxBodyBytes();
 	}
 
 	@Override

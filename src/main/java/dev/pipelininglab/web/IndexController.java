@@ -5,7 +5,6 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
@@ -85,7 +84,7 @@ class IndexController {
 
 	private final ClientSettings settings;
 
-	IndexController(Topology topology, LabProperties properties, ClientSettings settings) {
+	IndexController(Topology topology, LabSettings properties, ClientSettings settings) {
 		this.topology = topology;
 		this.parameters = Stream.of(ApiParameter.values())
 			.map((parameter) -> Parameter.of(parameter, properties))
@@ -121,7 +120,7 @@ class IndexController {
 			@JsonProperty("default") @Nullable Object defaultValue, @Nullable String pattern, List<String> endpoints,
 			String appliesTo, String description) {
 
-		static Parameter of(ApiParameter parameter, LabProperties properties) {
+		static Parameter of(ApiParameter parameter, LabSettings properties) {
 			ApiParameter.Bounds bounds = parameter.bounds(properties);
 			return new Parameter(parameter.parameterName(), parameter.in().toString(), parameter.type().toString(),
 					bounds.minimum(), bounds.maximum(), bounds.defaultValue(), bounds.pattern(), parameter.endpoints(),

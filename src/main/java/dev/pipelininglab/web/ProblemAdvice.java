@@ -6,7 +6,6 @@ import java.math.BigDecimal;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import dev.pipelininglab.LabProperties;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.job.RunFinishedException;
@@ -56,7 +55,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private final Topology topology;
 
-	private final LabProperties properties;
+	private final LabSettings properties;
 
 	private final RedisDiagnosis diagnosis;
 
@@ -64,7 +63,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private final RunJobs jobs;
 
-	ProblemAdvice(Topology topology, LabProperties properties, RedisDiagnosis diagnosis, ShutdownSignal shutdown,
+	ProblemAdvice(Topology topology, LabSettings properties, RedisDiagnosis diagnosis, ShutdownSignal shutdown,
 			RunJobs jobs) {
 		this.shutdown = shutdown;
 		this.jobs = jobs;
@@ -150,7 +149,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		// timeout); the innermost cause says what happened.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
-		return ResponseEntity.status(type.status()).headers(retryAfter(type)).body(problem);
+		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
 	}
 
 	@ExceptionHandler
@@ -158,7 +157,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex));
 		ProblemType type = diagnosed.type();
 		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
-		return ResponseEntity.status(type.status()).headers(retryAfter(type)).body(redisProblem(diagnosed, ex, null));
+		return ResponseEntity.status(Problems.status(type))
+			.headers(retryAfter(type))
+			.body(redisProblem(diagnosed, ex, null));
 	}
 
 	/** A busy app asks the client to come back shortly, rather than to give up. */
@@ -191,7 +192,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		long seconds = Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000);
 		ProblemDetail problem = problem(ProblemType.TOO_BUSY, ex.getMessage());
 		problem.setProperty("retryAfterSeconds", seconds);
-		return ResponseEntity.status(ProblemType.TOO_BUSY.status())
+		return ResponseEntity.status(Problems.status(ProblemType.TOO_BUSY))
 			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
 			.body(problem);
 	}
@@ -273,7 +274,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	private static ProblemDetail parameterProblem(String parameter, String detail) {
-		return ProblemType.invalidParameter(parameter, detail);
+		return Problems.invalidParameter(parameter, detail);
 	}
 
 	/**
@@ -301,7 +302,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler
 	ProblemDetail unexpected(Exception ex) {
 		log.error("Unexpected failure", ex);
-		return ProblemType.UNEXPECTED.problemOf("request", "processed");
+		return Problems.of(ProblemType.UNEXPECTED, "request", "processed");
 	}
 
 	/**
@@ -376,7 +377,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	private static ProblemDetail problem(ProblemType type, String detail) {
-		return type.problem(detail);
+		return Problems.problem(type, detail);
 	}
 
 }

@@ -55,7 +55,7 @@ class ProblemErrorController implements ErrorController {
 		if (status.is5xxServerError()) {
 			// The status the container chose, with the catalogue's type, title and
 			// detail.
-			problem = ProblemType.UNEXPECTED.problemOf("request", "processed");
+			problem = Problems.of(ProblemType.UNEXPECTED, "request", "processed");
 			problem.setStatus(status);
 		}
 		else if (status == HttpStatus.METHOD_NOT_ALLOWED && path != null) {

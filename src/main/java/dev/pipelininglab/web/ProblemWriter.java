@@ -24,7 +24,7 @@ final class ProblemWriter {
 	}
 
 	static String body(ProblemType type, String detail, @Nullable String instance) {
-		return body(type.uri().toString(), type.status(), type.title(), detail, instance);
+		return body(type.uri().toString(), Problems.status(type), type.title(), detail, instance);
 	}
 
 	static String body(String type, HttpStatus status, String title, String detail, @Nullable String instance) {
@@ -45,7 +45,7 @@ final class ProblemWriter {
 		Map<String, Object> problem = JSON.readValue(body(ProblemType.INVALID_PARAMETER, detail, instance),
 				LinkedHashMap.class);
 		problem.put("parameter", parameter);
-		response.setStatus(ProblemType.INVALID_PARAMETER.status().value());
+		response.setStatus(Problems.status(ProblemType.INVALID_PARAMETER).value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setCharacterEncoding("UTF-8");
 		response.getWriter().write(JSON.writeValueAsString(problem));
@@ -53,7 +53,7 @@ final class ProblemWriter {
 
 	static void write(HttpServletResponse response, ProblemType type, String detail, @Nullable String instance)
 			throws IOException {
-		response.setStatus(type.status().value());
+		response.setStatus(Problems.status(type).value());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setCharacterEncoding("UTF-8");
 		response.getWriter().write(body(type, detail, instance));

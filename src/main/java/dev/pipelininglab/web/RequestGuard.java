@@ -8,7 +8,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 
-import dev.pipelininglab.LabProperties;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -58,8 +57,8 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 
 	private final boolean anyHost;
 
-	RequestGuard(LabProperties properties, @Value("${server.address:}") String serverAddress) {
-		properties.security().allowedHosts().forEach((host) -> this.allowedHosts.add(normalize(host)));
+	RequestGuard(SecurityProperties security, @Value("${server.address:}") String serverAddress) {
+		security.allowedHosts().forEach((host) -> this.allowedHosts.add(normalize(host)));
 		if (!serverAddress.isBlank()) {
 			this.allowedHosts.add(normalize(serverAddress));
 		}

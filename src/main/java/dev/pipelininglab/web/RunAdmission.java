@@ -5,7 +5,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 import dev.pipelininglab.ProblemType;
-import dev.pipelininglab.LabProperties;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
@@ -44,8 +43,8 @@ class RunAdmission implements WebMvcConfigurer {
 
 	private final Gate gate;
 
-	RunAdmission(LabProperties properties) {
-		this.gate = new Gate(properties.admission().maxConcurrent(), properties.admission().maxWait());
+	RunAdmission(AdmissionProperties admission) {
+		this.gate = new Gate(admission.maxConcurrent(), admission.maxWait());
 	}
 
 	/**
@@ -122,14 +121,15 @@ class RunAdmission implements WebMvcConfigurer {
 	static final class TooBusyException extends ErrorResponseException {
 
 		TooBusyException(int maxConcurrent, Duration maxWait) {
-			super(ProblemType.TOO_BUSY.status(), problem(maxConcurrent, maxWait), null);
+			super(Problems.status(ProblemType.TOO_BUSY), problem(maxConcurrent, maxWait), null);
 			getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
 		}
 
 		private static ProblemDetail problem(int maxConcurrent, Duration maxWait) {
-			return ProblemType.TOO_BUSY.problem("This app runs at most " + maxConcurrent
-					+ " requests on Redis at once (lab.admission" + ".max-concurrent) and this one waited "
-					+ maxWait.toSeconds() + " s for its turn" + " (lab.admission.max-wait); retry in a moment.");
+			return Problems.problem(ProblemType.TOO_BUSY,
+					"This app runs at most " + maxConcurrent + " requests on Redis at once (lab.admission"
+							+ ".max-concurrent) and this one waited " + maxWait.toSeconds() + " s for its turn"
+							+ " (lab.admission.max-wait); retry in a moment.");
 		}
 
 	}

@@ -3,7 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 
 import dev.pipelininglab.redis.KeyCleaner;
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.Mode;
@@ -38,14 +38,14 @@ class RunController {
 
 	private final ShutdownSignal shutdown;
 
-	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys, LabProperties properties,
+	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys, LimitProperties limits,
 			ShutdownSignal shutdown) {
 		this.shutdown = shutdown;
 		this.runs = runs;
 		this.requests = requests;
 		this.cleaner = cleaner;
 		this.keys = keys;
-		this.maxRunTime = properties.limits().maxRunTime();
+		this.maxRunTime = limits.maxRunTime();
 	}
 
 	/**

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.PlainNumbers;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
@@ -31,15 +31,15 @@ class RunRequests {
 
 	static final List<Integer> DEFAULT_SWEEP = List.of(1, 10, 100, 1000, 10000);
 
-	private final LabProperties properties;
+	private final LabSettings properties;
 
-	private final LabProperties.Limits limits;
+	private final LimitProperties limits;
 
 	private final FlushPolicy defaultPolicy;
 
 	private final Writes defaultWrites;
 
-	RunRequests(LabProperties properties) {
+	RunRequests(LabSettings properties) {
 		this.properties = properties;
 		this.limits = properties.limits();
 		this.defaultPolicy = properties.pipeline().flushPolicy();

@@ -2,7 +2,7 @@ package dev.pipelininglab.job;
 
 import java.time.Duration;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.metrics.MetricsProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -26,14 +26,13 @@ class JobSettingsTests {
 	@Test
 	void defaults() {
 		this.runner.run((context) -> {
-			LabProperties properties = context.getBean(LabProperties.class);
-			LabProperties.Jobs jobs = properties.jobs();
+			JobProperties jobs = context.getBean(JobProperties.class);
 			assertThat(jobs.maxConcurrent()).isEqualTo(2);
 			assertThat(jobs.queueCapacity()).isZero();
 			assertThat(jobs.recordTtl()).isEqualTo(Duration.ofHours(24));
 			assertThat(jobs.history()).isEqualTo(100);
 			assertThat(jobs.progressInterval()).isEqualTo(Duration.ofMillis(200));
-			assertThat(properties.metrics().commandLatency()).isFalse();
+			assertThat(context.getBean(MetricsProperties.class).commandLatency()).isFalse();
 		});
 	}
 
@@ -62,7 +61,7 @@ class JobSettingsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
+	@EnableConfigurationProperties({ JobProperties.class, MetricsProperties.class })
 	static class Enable {
 
 	}

@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
@@ -178,7 +178,8 @@ class ConfiguredFlushPolicyTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
+	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
+			LimitProperties.class })
 	static class Enable {
 
 	}

@@ -3,7 +3,7 @@ package dev.pipelininglab.redis;
 import java.util.Arrays;
 import java.util.List;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SpringRedis;
@@ -118,7 +118,8 @@ class JedisConnectorTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
+	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
+			LimitProperties.class })
 	static class Enable {
 
 	}

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
@@ -169,7 +169,8 @@ class RouteBoundsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
+	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
+			LimitProperties.class })
 	static class Enable {
 
 	}

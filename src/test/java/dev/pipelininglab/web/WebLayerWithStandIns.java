@@ -2,12 +2,14 @@ package dev.pipelininglab.web;
 
 import java.util.List;
 
-import dev.pipelininglab.LabProperties;
+import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.job.JobProperties;
 import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunService;
@@ -26,7 +28,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * Redis is a stand-in, there only to prove what was, or was not, called; anything that
  * really talks to Redis is tested on a real server instead.
  */
-@Import({ RunRequests.class, ShutdownSignal.class, WebLayerWithStandIns.Beans.class })
+@Import({ RunRequests.class, ShutdownSignal.class, LabSettings.class, WebLayerWithStandIns.Beans.class })
 abstract class WebLayerWithStandIns {
 
 	@Autowired
@@ -51,7 +53,8 @@ abstract class WebLayerWithStandIns {
 	KeyCleaner cleaner;
 
 	@TestConfiguration(proxyBeanMethods = false)
-	@EnableConfigurationProperties(LabProperties.class)
+	@EnableConfigurationProperties({ LimitProperties.class, PipelineProperties.class, JobProperties.class,
+			AdmissionProperties.class, SecurityProperties.class })
 	static class Beans {
 
 		@Bean

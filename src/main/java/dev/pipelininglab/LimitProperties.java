@@ -1,0 +1,66 @@
+package dev.pipelininglab;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Bounds on what one request may ask for, under {@code lab.limits.*}. Here rather than in
+ * a feature package because both sides read them: the web layer checks requests against
+ * them, and the connection routes size their pools for {@code maxClients}.
+ *
+ * @param maxCount the most commands one request may send
+ * @param defaultBatchSize commands per pipeline when a request does not say; the Redis
+ * docs advise about 10k
+ * @param maxBatchSize the largest batch a request may ask for; bounds the memory one
+ * batch holds
+ * @param defaultSample values echoed back when a request does not say
+ * @param maxSample the most values a request may ask to see
+ * @param maxRepeat the most timed passes a comparison or sweep may ask for
+ * @param maxValueSize the largest {@code valueSize} (bytes per value) a request may ask
+ * for
+ * @param maxBatchBytes the most value bytes one batch may hold (batch size x value size);
+ * larger batches are shrunk to fit, and the answer says so
+ * @param maxRequests the most {@code requests} (fan-out) a request may ask for; count x
+ * requests stays within {@code maxCount}
+ * @param maxClients the most {@code clients} a request may ask for
+ * @param maxBodyBytes the largest request body ({@code POST /runs}); a run's JSON takes a
+ * few hundred bytes, so the default 16 KiB is plenty, and a larger body is refused before
+ * it is read
+ * @param maxRunTime the longest a GET run may hold its admission slot: it is stopped
+ * between commands after that (jobs have their own slots and a cancel)
+ * @param maxRunBytes the most value bytes one request may send, count x requests x
+ * valueSize x variants (or batch sizes): 4 GiB, which a laptop's Redis holds at once
+ * (every variant rewrites the same keys), checked before anything runs
+ */
+@ConfigurationProperties("lab.limits")
+@Validated
+public record LimitProperties(@DefaultValue("10000000") @Min(1) long maxCount,
+		@DefaultValue("10000") @Min(1) int defaultBatchSize,
+		@DefaultValue("100000") @Min(1) @Max(1_000_000) int maxBatchSize, @DefaultValue("10") @Min(0) int defaultSample,
+		@DefaultValue("1000") @Min(0) @Max(100_000) int maxSample, @DefaultValue("9") @Min(1) @Max(100) int maxRepeat,
+		@DefaultValue("1048576") @Min(1) @Max(512L << 20) int maxValueSize,
+		@DefaultValue("16777216") @Min(1) long maxBatchBytes,
+		@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests,
+		@DefaultValue("64") @Min(1) @Max(256) int maxClients,
+		@DefaultValue("16384") @Min(1024) @Max(1 << 20) int maxBodyBytes,
+		@DefaultValue("10m") @NotNull Duration maxRunTime, @DefaultValue("4294967296") @Min(1) long maxRunBytes) {
+
+	public LimitProperties {
+		if (defaultBatchSize > maxBatchSize) {
+			throw new IllegalArgumentException("lab.limits.default-batch-size (" + defaultBatchSize
+					+ ") must not exceed lab.limits.max-batch-size (" + maxBatchSize + ")");
+		}
+		if (defaultSample > maxSample) {
+			throw new IllegalArgumentException("lab.limits.default-sample (" + defaultSample
+					+ ") must not exceed lab.limits.max-sample (" + maxSample + ")");
+		}
+	}
+
+}

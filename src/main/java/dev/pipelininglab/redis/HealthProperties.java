@@ -1,0 +1,22 @@
+package dev.pipelininglab.redis;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * The Redis health check, under {@code lab.health.*}.
+ *
+ * @param redisTimeout how long {@code /actuator/health} waits for Redis before it reports
+ * it DOWN; far shorter than {@code spring.data.redis.timeout}, so a stuck server
+ * (SIGSTOP, a long blocking command) is reported at once rather than hanging the probe
+ */
+@ConfigurationProperties("lab.health")
+@Validated
+public record HealthProperties(@DefaultValue("1s") @NotNull Duration redisTimeout) {
+
+}

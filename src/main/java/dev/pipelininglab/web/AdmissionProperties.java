@@ -1,0 +1,25 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * How many GET run requests may use Redis at once, under {@code lab.admission.*}.
+ *
+ * @param maxConcurrent requests that may run commands at once; keep it below the
+ * connection pool's {@code spring.data.redis.lettuce.pool.max-active}, or a burst would
+ * exhaust the pool
+ * @param maxWait how long a request may queue for its turn before it is answered 429
+ */
+@ConfigurationProperties("lab.admission")
+@Validated
+public record AdmissionProperties(@DefaultValue("8") @Min(1) int maxConcurrent,
+		@DefaultValue("20s") @NotNull Duration maxWait) {
+
+}
