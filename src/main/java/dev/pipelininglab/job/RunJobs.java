@@ -461,7 +461,7 @@ public class RunJobs implements SmartLifecycle {
 		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.instance));
 	}
 
-	static ThreadFactory daemonThreads(String prefix) {
+	public static ThreadFactory daemonThreads(String prefix) {
 		AtomicInteger count = new AtomicInteger();
 		return (task) -> {
 			Thread thread = new Thread(task, prefix + count.incrementAndGet());

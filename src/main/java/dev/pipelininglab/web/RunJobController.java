@@ -3,7 +3,6 @@ package dev.pipelininglab.web;
 import java.net.URI;
 import java.util.List;
 
-import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;

@@ -4,7 +4,6 @@ import java.util.List;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.job.JobProperties;
-import dev.pipelininglab.job.RunEvents;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.KeyCleaner;

@@ -1,5 +1,6 @@
-package dev.pipelininglab.metrics;
+package dev.pipelininglab.web;
 
+import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.Sweep;

@@ -1,4 +1,4 @@
-package dev.pipelininglab.job;
+package dev.pipelininglab.web;
 
 import java.io.IOException;
 import java.time.Duration;
@@ -12,6 +12,10 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
+import dev.pipelininglab.job.JobProperties;
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunNotFoundException;
+import dev.pipelininglab.job.RunRecord;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,7 +32,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
  * a job run by any instance.
  */
 @Component
-public class RunEvents implements SmartLifecycle {
+class RunEvents implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(RunEvents.class);
 
