@@ -3,6 +3,8 @@ package dev.pipelininglab;
 import java.net.URI;
 import java.util.Locale;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Every problem the lab answers or records, with its stable {@code type} URI, title and
  * how its detail starts, so clients can branch on the type rather than on the wording of
@@ -135,7 +137,7 @@ public enum ProblemType {
 	 * {@code values} in order; {@code %s} alone where the detail is the cause's own words
 	 * (a parameter check, an exception's message).
 	 */
-	public String detail(Object... values) {
+	public String detail(@Nullable Object... values) {
 		return this.detail.formatted(values);
 	}
 

@@ -98,9 +98,9 @@ public class RunJobs implements SmartLifecycle {
 	 * Made on start and shut down on stop: a stopped context can be started again (test
 	 * contexts are paused).
 	 */
-	private volatile ThreadPoolExecutor workers;
+	private volatile @Nullable ThreadPoolExecutor workers;
 
-	private volatile ScheduledExecutorService ticker;
+	private volatile @Nullable ScheduledExecutorService ticker;
 
 	private volatile boolean running;
 
@@ -176,7 +176,11 @@ public class RunJobs implements SmartLifecycle {
 			this.store.create(record);
 			this.active.put(job.id, job);
 			try {
-				this.workers.execute(() -> execute(job));
+				ThreadPoolExecutor pool = this.workers;
+				if (pool == null) {
+					throw new RejectedExecutionException("not started");
+				}
+				pool.execute(() -> execute(job));
 			}
 			catch (RejectedExecutionException ex) {
 				// Stopping right now: the record says so rather than waiting to be found
@@ -475,9 +479,10 @@ public class RunJobs implements SmartLifecycle {
 		int threads = this.settings.maxConcurrent();
 		this.workers = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
 				daemonThreads("run-job-"));
-		this.ticker = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
+		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
+		this.ticker = progress;
 		long interval = this.settings.progressInterval().toMillis();
-		this.ticker.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+		progress.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
 		this.running = true;
 	}
 
@@ -490,20 +495,26 @@ public class RunJobs implements SmartLifecycle {
 		this.running = false;
 		Collection<Job> jobs = List.copyOf(this.active.values());
 		jobs.forEach(Job::shutDown);
-		this.workers.shutdown();
-		try {
-			if (!this.workers.awaitTermination(this.settings.shutdownWait().toMillis(), TimeUnit.MILLISECONDS)) {
-				log.warn("Runs still going after {}; recording them as cancelled", this.settings.shutdownWait());
-				this.workers.shutdownNow();
+		ThreadPoolExecutor pool = this.workers;
+		if (pool != null) {
+			pool.shutdown();
+			try {
+				if (!pool.awaitTermination(this.settings.shutdownWait().toMillis(), TimeUnit.MILLISECONDS)) {
+					log.warn("Runs still going after {}; recording them as cancelled", this.settings.shutdownWait());
+					pool.shutdownNow();
+				}
 			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+			}
 		}
 		for (Job job : jobs) {
 			finish(job, RunStatus.CANCELLED, null, null, null, shutdownProblem());
 		}
-		this.ticker.shutdownNow();
+		ScheduledExecutorService progress = this.ticker;
+		if (progress != null) {
+			progress.shutdownNow();
+		}
 	}
 
 	@Override

@@ -132,9 +132,9 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param title that problem's title
 	 * @param detail what happened, for a person
 	 */
-	public record Problem(String type, String title, String detail) {
+	public record Problem(String type, String title, @Nullable String detail) {
 
-		public static Problem of(ProblemType type, String detail) {
+		public static Problem of(ProblemType type, @Nullable String detail) {
 			return new Problem(type.uri().toString(), type.title(), detail);
 		}
 

@@ -161,7 +161,7 @@ class RunStore {
 			.orElse(null);
 	}
 
-	private RunRecord parse(String id, String text) {
+	private @Nullable RunRecord parse(String id, @Nullable String text) {
 		if (text == null) {
 			return null;
 		}

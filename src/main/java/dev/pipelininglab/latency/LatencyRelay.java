@@ -2,6 +2,7 @@ package dev.pipelininglab.latency;
 
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 
 import io.netty.bootstrap.Bootstrap;
@@ -19,6 +20,7 @@ import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -99,7 +101,7 @@ public final class LatencyRelay implements AutoCloseable {
 
 		private final long delayNanos;
 
-		private Channel outbound;
+		private @Nullable Channel outbound;
 
 		Frontend(InetSocketAddress target, long delayNanos) {
 			this.target = target;
@@ -127,7 +129,9 @@ public final class LatencyRelay implements AutoCloseable {
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) {
-			Delaying.forwardLater(ctx, this.outbound, msg, this.delayNanos);
+			// Reads start (auto-read) only once the outbound channel is connected.
+			Delaying.forwardLater(ctx, Objects.requireNonNull(this.outbound, "not connected yet"), msg,
+					this.delayNanos);
 		}
 
 		@Override
@@ -176,7 +180,7 @@ public final class LatencyRelay implements AutoCloseable {
 		}
 
 		/** Closes after the bytes still in flight have been delivered. */
-		static void closeLater(ChannelHandlerContext ctx, Channel other, long delayNanos) {
+		static void closeLater(ChannelHandlerContext ctx, @Nullable Channel other, long delayNanos) {
 			if (other != null) {
 				ctx.executor()
 					.schedule(() -> other.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE),

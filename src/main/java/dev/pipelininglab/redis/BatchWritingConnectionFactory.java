@@ -1,5 +1,7 @@
 package dev.pipelininglab.redis;
 
+import java.util.Objects;
+
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -34,8 +36,9 @@ class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 			// Built by Spring Data Redis from the cluster configuration; its options
 			// are set on the client afterwards, so they are copied over.
 			@SuppressWarnings("unchecked")
-			Iterable<RedisURI> uris = (Iterable<RedisURI>) new DirectFieldAccessor(client)
-				.getPropertyValue("initialUris");
+			Iterable<RedisURI> uris = (Iterable<RedisURI>) Objects.requireNonNull(
+					new DirectFieldAccessor(client).getPropertyValue("initialUris"),
+					"RedisClusterClient.initialUris (Lettuce moved it?)");
 			BatchWritingClusterClient batching = new BatchWritingClusterClient(resources, uris);
 			batching.setOptions((ClusterClientOptions) client.getOptions());
 			client.shutdown();
@@ -47,7 +50,8 @@ class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 		// Spring Data Redis builds the URI (credentials, TLS, client name, database,
 		// sentinels) privately and
 		// reads it back from the client the same way in its StandaloneConnectionProvider.
-		RedisURI uri = (RedisURI) new DirectFieldAccessor(client).getPropertyValue("redisURI");
+		RedisURI uri = (RedisURI) Objects.requireNonNull(new DirectFieldAccessor(client).getPropertyValue("redisURI"),
+				"RedisClient.redisURI (Lettuce moved it?)");
 		BatchWritingRedisClient batching = new BatchWritingRedisClient(resources, uri);
 		batching.setOptions(client.getOptions());
 		client.shutdown();

@@ -14,6 +14,7 @@ import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.protocol.RedisCommand;
 import io.lettuce.core.resource.ClientResources;
 import io.netty.channel.Channel;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The cluster counterpart of {@link BatchWritingEndpoint}: wraps the writer Lettuce
@@ -69,7 +70,7 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		return new BatchWritingNodeWriter(writer, node);
 	}
 
-	private Channel batchingChannel() {
+	private @Nullable Channel batchingChannel() {
 		if (this.autoFlush) {
 			return null;
 		}

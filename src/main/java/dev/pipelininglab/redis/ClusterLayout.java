@@ -74,10 +74,11 @@ public class ClusterLayout {
 	 * off a cluster.
 	 */
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize) {
-		if (this.factory == null) {
+		LettuceConnectionFactory cluster = this.factory;
+		if (cluster == null) {
 			return null;
 		}
-		Owners owners = owners();
+		Owners owners = owners(cluster);
 		Memo memo = this.last;
 		if (memo != null && memo.matches(keys.keyPattern(), count, batchSize, owners)) {
 			return memo.spread();
@@ -108,18 +109,19 @@ public class ClusterLayout {
 	 * {@code batchSize}.
 	 */
 	public @Nullable Spread ofKey(String key, long count, int batchSize) {
-		if (this.factory == null) {
+		LettuceConnectionFactory cluster = this.factory;
+		if (cluster == null) {
 			return null;
 		}
-		Owners owners = owners();
+		Owners owners = owners(cluster);
 		int slot = SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8));
 		long[] perNode = new long[owners.names().size() + 1];
 		perNode[owners.of(slot)] = count;
 		return new Spread(owners.count(perNode), 1, (count + batchSize - 1) / batchSize, slot);
 	}
 
-	private Owners owners() {
-		RedisClusterClient client = (RedisClusterClient) this.factory.getRequiredNativeClient();
+	private static Owners owners(LettuceConnectionFactory cluster) {
+		RedisClusterClient client = (RedisClusterClient) cluster.getRequiredNativeClient();
 		List<String> names = new ArrayList<>();
 		int[] owner = new int[SlotHash.SLOT_COUNT];
 		Arrays.fill(owner, -1);

@@ -7,6 +7,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -281,8 +282,8 @@ public class Connections implements DisposableBean {
 	}
 
 	private Route createLettuce(Key key) {
-		FlushPolicy policy = key.policy();
-		Writes writes = key.writes();
+		FlushPolicy policy = Objects.requireNonNull(key.policy(), "a Lettuce route has a flush policy");
+		Writes writes = Objects.requireNonNull(key.writes(), "a Lettuce route has a way of writing");
 		if (key.sharing() == Sharing.SHARED && key.rtt() == null && policy.equals(this.defaultPolicy)
 				&& writes == Writes.PER_COMMAND) {
 			return new Route(Connector.LETTUCE, Sharing.SHARED, policy, writes, null, this.primary,

@@ -70,7 +70,8 @@ final class HealthTimeout {
 				return timedOut(this.timeout);
 			}
 			catch (ExecutionException ex) {
-				return Health.down().withException(ex.getCause()).build();
+				Throwable cause = ex.getCause();
+				return Health.down().withException((cause != null) ? cause : ex).build();
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();

@@ -105,7 +105,8 @@ public final class NodeConnections {
 			}
 			catch (ExecutionException ex) {
 				if (node.master()) {
-					throw translate(ex.getCause());
+					Throwable cause = ex.getCause();
+					throw translate((cause != null) ? cause : ex);
 				}
 			}
 			catch (TimeoutException ex) {

@@ -145,12 +145,13 @@ public class RedisDiagnosis {
 
 	private Finding sentinel() {
 		Map<String, Object> details = new LinkedHashMap<>();
-		String name = this.factory.getSentinelConfiguration().getMaster().getName();
+		String name = Topology.masterName(this.factory);
 		details.put("masterName", name);
 		details.put("sentinels", this.topology.nodes());
 		RedisServer named = namedMaster();
-		String address = (named != null) ? named.getHost() + ":" + named.getPort() : null;
-		if (address != null) {
+		String address = null;
+		if (named != null) {
+			address = named.getHost() + ":" + named.getPort();
 			details.put("master", address);
 			details.put("masterFlags", named.getFlags());
 		}
@@ -183,7 +184,7 @@ public class RedisDiagnosis {
 	}
 
 	private @Nullable RedisServer namedMaster() {
-		String name = this.factory.getSentinelConfiguration().getMaster().getName();
+		String name = Topology.masterName(this.factory);
 		try (RedisSentinelConnection sentinels = this.factory.getSentinelConnection()) {
 			for (RedisServer master : sentinels.masters()) {
 				if (name.equals(master.getName())) {

@@ -30,7 +30,8 @@ class RedisHealth implements HealthIndicator {
 	@Override
 	public Health health() {
 		RedisDiagnosis.Finding finding = this.diagnosis.diagnose();
-		Health.Builder health = finding.writable() ? Health.up() : Health.down().withDetail("cause", finding.cause());
+		RedisDiagnosis.Cause cause = finding.cause();
+		Health.Builder health = (cause == null) ? Health.up() : Health.down().withDetail("cause", cause);
 		return health.withDetail("summary", finding.summary()).withDetails(finding.details()).build();
 	}
 

@@ -8,6 +8,7 @@ import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,7 +39,7 @@ class SentinelMasterLog implements DisposableBean {
 
 	private final List<StatefulRedisPubSubConnection<String, String>> subscriptions = new ArrayList<>();
 
-	private RedisClient client;
+	private @Nullable RedisClient client;
 
 	SentinelMasterLog(LettuceConnectionFactory factory) {
 		this.factory = factory;
@@ -49,18 +50,21 @@ class SentinelMasterLog implements DisposableBean {
 		if (!this.factory.isRedisSentinelAware() || this.client != null) {
 			return;
 		}
-		RedisSentinelConfiguration sentinels = this.factory.getSentinelConfiguration();
-		String master = sentinels.getMaster().getName();
-		this.client = RedisClient.create(this.factory.getClientResources());
+		RedisSentinelConfiguration sentinels = Topology.sentinels(this.factory);
+		String master = Topology.masterName(this.factory);
+		RedisClient client = RedisClient.create(this.factory.getClientResources());
+		this.client = client;
 		for (RedisNode sentinel : sentinels.getSentinels()) {
-			RedisURI.Builder uri = RedisURI.Builder.redis(sentinel.getHost(), sentinel.getPort());
+			Integer port = sentinel.getPort();
+			RedisURI.Builder uri = RedisURI.Builder.redis(sentinel.getHost(),
+					(port != null) ? port : RedisURI.DEFAULT_SENTINEL_PORT);
 			if (sentinels.getSentinelPassword().isPresent()) {
 				String username = sentinels.getSentinelUsername();
 				char[] password = sentinels.getSentinelPassword().get();
 				uri = (username != null) ? uri.withAuthentication(username, password) : uri.withPassword(password);
 			}
 			try {
-				StatefulRedisPubSubConnection<String, String> connection = this.client.connectPubSub(uri.build());
+				StatefulRedisPubSubConnection<String, String> connection = client.connectPubSub(uri.build());
 				connection.addListener(new RedisPubSubAdapter<>() {
 					@Override
 					public void message(String channel, String message) {
@@ -96,8 +100,9 @@ class SentinelMasterLog implements DisposableBean {
 	@Override
 	public synchronized void destroy() {
 		this.subscriptions.forEach(StatefulRedisPubSubConnection::close);
-		if (this.client != null) {
-			this.client.shutdown();
+		RedisClient client = this.client;
+		if (client != null) {
+			client.shutdown();
 		}
 	}
 

@@ -124,7 +124,8 @@ public class ServerCounters implements DisposableBean {
 	 * only replay their master's writes.
 	 */
 	private boolean serves(Snapshot snapshot, String address, boolean replicasServe) {
-		boolean replica = "slave".equals(snapshot.nodes().get(address).get("role"));
+		Map<String, String> node = snapshot.nodes().get(address);
+		boolean replica = node != null && "slave".equals(node.get("role"));
 		return !replica || (replicasServe && this.replicaReads);
 	}
 

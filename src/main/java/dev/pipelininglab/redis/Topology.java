@@ -1,8 +1,10 @@
 package dev.pipelininglab.redis;
 
 import java.util.List;
+import java.util.Objects;
 
 import org.springframework.data.redis.connection.RedisNode;
+import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
@@ -26,14 +28,30 @@ public record Topology(Kind kind, List<String> nodes) {
 
 	public static Topology of(LettuceConnectionFactory factory) {
 		if (factory.isClusterAware()) {
-			return new Topology(Kind.CLUSTER, addresses(factory.getClusterConfiguration().getClusterNodes()));
+			return new Topology(Kind.CLUSTER,
+					addresses(Objects
+						.requireNonNull(factory.getClusterConfiguration(),
+								"a cluster-aware factory has a cluster configuration")
+						.getClusterNodes()));
 		}
 		if (factory.isRedisSentinelAware()) {
-			var sentinel = factory.getSentinelConfiguration();
-			return new Topology(Kind.SENTINEL, addresses(sentinel.getSentinels()));
+			return new Topology(Kind.SENTINEL, addresses(sentinels(factory).getSentinels()));
 		}
 		RedisStandaloneConfiguration standalone = factory.getStandaloneConfiguration();
 		return new Topology(Kind.STANDALONE, List.of(standalone.getHostName() + ":" + standalone.getPort()));
+	}
+
+	/** The sentinel configuration of a factory that is sentinel-aware. */
+	static RedisSentinelConfiguration sentinels(LettuceConnectionFactory factory) {
+		return Objects.requireNonNull(factory.getSentinelConfiguration(),
+				"a sentinel-aware factory has a sentinel configuration");
+	}
+
+	/** {@code spring.data.redis.sentinel.master}, of a factory that is sentinel-aware. */
+	static String masterName(LettuceConnectionFactory factory) {
+		var master = sentinels(factory).getMaster();
+		String name = (master != null) ? master.getName() : null;
+		return Objects.requireNonNull(name, "a sentinel-aware factory names its master");
 	}
 
 	private static List<String> addresses(Iterable<RedisNode> nodes) {

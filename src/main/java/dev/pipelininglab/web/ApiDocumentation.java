@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
@@ -161,7 +162,7 @@ class ApiDocumentation {
 			String endpoint = verb + " " + path;
 			boolean runEndpoint = ApiParameter.COUNT.endpoints().contains(path);
 			if (runEndpoint) {
-				responses.get("200").description("The run is done: what it measured and what it verified");
+				response(responses, "200").description("The run is done: what it measured and what it verified");
 				problem(responses, "A parameter is out of bounds, malformed, or does not apply to this endpoint",
 						ProblemType.INVALID_PARAMETER,
 						"batchSize must be between 1 and " + this.limits.maxBatchSize() + ", got 0",
@@ -194,30 +195,30 @@ class ApiDocumentation {
 							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
 									+ " try again later",
 							Map.of("retryAfterSeconds", 5));
-					responses.get("429")
-						.addHeaderObject("Retry-After", new Header().description("Seconds to wait before trying again")
-							.schema(new IntegerSchema()));
+					response(responses, "429").addHeaderObject("Retry-After",
+							new Header().description("Seconds to wait before trying again")
+								.schema(new IntegerSchema()));
 				}
 				case "GET /runs" -> {
-					responses.get("200").description("Recent runs, newest first");
+					response(responses, "200").description("Recent runs, newest first");
 					problem(responses, "limit is out of bounds", ProblemType.INVALID_PARAMETER,
 							"limit must be between 1 and " + this.properties.jobs().history() + ", got 0",
 							Map.of("parameter", "limit"));
 				}
 				case "GET /runs/{id}" -> {
-					responses.get("200")
+					response(responses, "200")
 						.description("The run's record: status, progress, and results when DONE; a table for"
 								+ " Accept: text/plain, text/csv or text/markdown");
 					notFound(responses);
 				}
 				case "GET /runs/{id}/report.{format}" -> {
-					responses.get("200").description("The run as a file (Content-Disposition: attachment)");
+					response(responses, "200").description("The run as a file (Content-Disposition: attachment)");
 					problem(responses, "format is not one of json, csv, md, txt", ProblemType.INVALID_PARAMETER,
 							"format must be json, csv, md or txt (got 'exe')", Map.of("parameter", "format"));
 					notFound(responses);
 				}
 				case "GET /runs/compare" -> {
-					responses.get("200")
+					response(responses, "200")
 						.description("Both runs' figures matched by variant and batch size, with b/a ratios; a table"
 								+ " for Accept: text/plain, text/csv or text/markdown");
 					problem(responses, "a or b is missing", ProblemType.INVALID_PARAMETER, "a is required",
@@ -248,9 +249,9 @@ class ApiDocumentation {
 									+ "\"progress\":{\"batchesDone\":40,\"batchesTotal\":100,\"percent\":40.0},...}\n\n"))));
 					notFound(responses);
 				}
-				case "DELETE /keys" -> responses.get("200").description("How many demo keys were removed");
-				case "GET /" -> responses.get("200")
-					.description("The web page for browsers (text/html), the list of"
+				case "DELETE /keys" -> response(responses, "200").description("How many demo keys were removed");
+				case "GET /" ->
+					response(responses, "200").description("The web page for browsers (text/html), the list of"
 							+ " endpoints for Accept: application/json");
 				default -> {
 				}
@@ -282,12 +283,20 @@ class ApiDocumentation {
 									.example(example))));
 		}
 
+		/**
+		 * The answer springdoc describes for {@code status}, from the controller method.
+		 */
+		private static ApiResponse response(ApiResponses responses, String status) {
+			return Objects.requireNonNull(responses.get(status), () -> "no " + status + " answer described");
+		}
+
 		private static Content json(String ref) {
 			return new Content().addMediaType(JSON, new MediaType().schema(new Schema<>().$ref(ref)));
 		}
 
 		private void requestBody(Operation operation) {
-			MediaType body = operation.getRequestBody().getContent().get(JSON);
+			MediaType body = Objects.requireNonNull(operation.getRequestBody().getContent().get(JSON),
+					"POST /runs takes JSON");
 			operation.getRequestBody()
 				.description("The run to start. kind picks the GET endpoint it mirrors (single, compare, sweep;"
 						+ " inferred from variants or batchSizes when left out); the other fields are that endpoint's"

@@ -183,7 +183,7 @@ enum ApiParameter {
 		return this.bounds.apply(lab);
 	}
 
-	static Optional<ApiParameter> named(String name) {
+	static Optional<ApiParameter> named(@Nullable String name) {
 		return Stream.of(values()).filter((parameter) -> parameter.parameterName.equals(name)).findFirst();
 	}
 

@@ -10,6 +10,7 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
@@ -54,7 +55,7 @@ class BodyLimit extends OncePerRequestFilter {
 
 		private final int maxBytes;
 
-		private ServletInputStream input;
+		private @Nullable ServletInputStream input;
 
 		Bounded(HttpServletRequest request, int maxBytes) {
 			super(request);

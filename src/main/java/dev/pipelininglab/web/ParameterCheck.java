@@ -7,6 +7,7 @@ import java.util.Map;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
@@ -69,7 +70,7 @@ class ParameterCheck implements HandlerInterceptor {
 				+ (known.isEmpty() ? "none" : String.join(", ", known)) + ")";
 	}
 
-	static String nearest(String name, Collection<String> known) {
+	static @Nullable String nearest(String name, Collection<String> known) {
 		String lower = name.toLowerCase(java.util.Locale.ROOT);
 		return known.stream()
 			.min(Comparator.comparingInt((candidate) -> distance(lower, candidate.toLowerCase(java.util.Locale.ROOT))))

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 
 import java.math.BigDecimal;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -114,9 +115,10 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
-		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex.getCause()));
+		Throwable cause = RedisFailure.causeOf(ex);
+		Diagnosed diagnosed = diagnose(RedisFailure.classify(cause));
 		ProblemType type = diagnosed.type();
-		ProblemDetail problem = redisProblem(diagnosed, ex.getCause(), ex.key());
+		ProblemDetail problem = redisProblem(diagnosed, cause, ex.key());
 		problem.setProperty("operation", ex.spec().operation());
 		problem.setProperty("mode", ex.spec().mode());
 		problem.setProperty("batchesCompleted", ex.batchesCompleted());
@@ -135,7 +137,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			// what may have.
 			// Redis' reply (the end of the detail so far) carries no full stop of its
 			// own.
-			String reply = problem.getDetail();
+			String reply = Objects.requireNonNullElse(problem.getDetail(), "");
 			problem.setDetail(reply + (reply.endsWith(".") ? "" : ".") + " " + ex.acknowledged()
 					+ " commands succeeded before the" + " failure and stay done"
 					+ ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
@@ -273,7 +275,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			.strip();
 	}
 
-	private static ProblemDetail parameterProblem(String parameter, String detail) {
+	private static ProblemDetail parameterProblem(@Nullable String parameter, @Nullable String detail) {
 		return Problems.invalidParameter(parameter, detail);
 	}
 
@@ -281,7 +283,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	 * What a parameter (or body field) must be, from the catalogue: a malformed
 	 * {@code /pipeset/abc} is told the real bounds, not those of a Java {@code long}.
 	 */
-	private String expected(String name, boolean json) {
+	private String expected(@Nullable String name, boolean json) {
 		return ApiParameter.named(name).map((parameter) -> {
 			ApiParameter.Bounds bounds = parameter.bounds(this.properties);
 			return switch (parameter.type()) {
@@ -361,8 +363,9 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
 			case REDIS_CLUSTER_DOWN -> clusterDown(cause, (finding != null) ? finding.summary()
 					: "The cluster takes writes again once every slot has a reachable master.");
-			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE ->
-				type.detail(finding.summary());
+			// Found by the diagnosis, which always has a finding for them.
+			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE -> (finding != null)
+					? type.detail(finding.summary()) : ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 		};
 		ProblemDetail problem = problem(type, detail);
@@ -376,7 +379,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		return problem;
 	}
 
-	private static ProblemDetail problem(ProblemType type, String detail) {
+	private static ProblemDetail problem(ProblemType type, @Nullable String detail) {
 		return Problems.problem(type, detail);
 	}
 

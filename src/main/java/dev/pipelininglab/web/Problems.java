@@ -4,6 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
@@ -38,12 +39,12 @@ final class Problems {
 	}
 
 	/** The problem with this type, title and status, and the detail it starts with. */
-	static ProblemDetail of(ProblemType type, Object... values) {
+	static ProblemDetail of(ProblemType type, @Nullable Object... values) {
 		return problem(type, type.detail(values));
 	}
 
 	/** The problem with this type, title and status, and the given detail. */
-	static ProblemDetail problem(ProblemType type, String detail) {
+	static ProblemDetail problem(ProblemType type, @Nullable String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status(type), detail);
 		problem.setType(type.uri());
 		problem.setTitle(type.title());
@@ -54,8 +55,8 @@ final class Problems {
 	 * The problem that answers a parameter outside what the lab accepts: the detail
 	 * starts with the parameter's name, and {@code parameter} names it.
 	 */
-	static ProblemDetail invalidParameter(String parameter, String detail) {
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, quotedShort(detail));
+	static ProblemDetail invalidParameter(@Nullable String parameter, @Nullable String detail) {
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, (detail != null) ? quotedShort(detail) : null);
 		problem.setProperty("parameter", parameter);
 		return problem;
 	}

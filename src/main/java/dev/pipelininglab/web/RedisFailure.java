@@ -5,9 +5,11 @@ import java.util.NoSuchElementException;
 
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.RedisReplies;
+import dev.pipelininglab.run.RunFailedException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.dao.QueryTimeoutException;
@@ -21,6 +23,15 @@ import org.springframework.data.redis.RedisConnectionFailureException;
 final class RedisFailure {
 
 	private RedisFailure() {
+	}
+
+	/**
+	 * What a failed run ran into: the Redis failure it carries (always, as it is built),
+	 * or the run's own failure.
+	 */
+	static Throwable causeOf(RunFailedException failed) {
+		Throwable cause = failed.getCause();
+		return (cause != null) ? cause : failed;
 	}
 
 	static ProblemType classify(Throwable failure) {
@@ -42,7 +53,8 @@ final class RedisFailure {
 					|| cause instanceof IOException || isDisconnected(cause.getMessage())) {
 				return ProblemType.REDIS_UNAVAILABLE;
 			}
-			if (isErrorReplyException(cause) && cause.getMessage().startsWith("CLUSTERDOWN")) {
+			String message = cause.getMessage();
+			if (isErrorReplyException(cause) && message != null && message.startsWith("CLUSTERDOWN")) {
 				return ProblemType.REDIS_CLUSTER_DOWN;
 			}
 			if (isErrorReplyException(cause) && isTransient(cause.getMessage())) {
@@ -61,7 +73,7 @@ final class RedisFailure {
 	}
 
 	/** Redis' own words when it refuses the credentials (WRONGPASS, NOAUTH), or null. */
-	static String authRefusal(Throwable failure) {
+	static @Nullable String authRefusal(Throwable failure) {
 		return RedisReplies.authRefusal(failure);
 	}
 
@@ -84,7 +96,7 @@ final class RedisFailure {
 	 * Lettuce's words when it rejects commands while reconnecting, or a connection dies
 	 * under a command.
 	 */
-	private static boolean isDisconnected(String message) {
+	private static boolean isDisconnected(@Nullable String message) {
 		return message != null && (message.contains("not connected") || message.contains("Connection closed")
 				|| message.contains("Connection reset") || message.contains("Connection refused")
 				|| message.contains("Connection disconnected"));
@@ -102,7 +114,7 @@ final class RedisFailure {
 	 * loading its data. Retrying later succeeds, so they are a 503 like an unreachable
 	 * server.
 	 */
-	private static boolean isTransient(String message) {
+	private static boolean isTransient(@Nullable String message) {
 		return message != null && message
 			.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING" + "|NOREPLICAS)( .*)?$");
 	}
@@ -111,7 +123,7 @@ final class RedisFailure {
 	 * Redis error replies start with an upper-case code: WRONGTYPE, ERR, OOM, MOVED,
 	 * NOSCRIPT...
 	 */
-	private static boolean isErrorReply(String message) {
+	private static boolean isErrorReply(@Nullable String message) {
 		return message != null && message.matches("^[A-Z]{2,}( .*)?$");
 	}
 
@@ -119,7 +131,7 @@ final class RedisFailure {
 	 * The error reply text, e.g. "WRONGTYPE Operation against a key holding the wrong
 	 * kind of value".
 	 */
-	static String replyText(Throwable failure) {
+	static @Nullable String replyText(Throwable failure) {
 		String reply = errorReply(failure);
 		return (reply != null) ? reply : failure.getMessage();
 	}
@@ -129,7 +141,7 @@ final class RedisFailure {
 	 * failure such as Spring Data Redis' "Pipeline contained one or more invalid
 	 * commands" must not be quoted as if Redis had said it).
 	 */
-	static String errorReply(Throwable failure) {
+	static @Nullable String errorReply(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			if (cause instanceof RedisCommandExecutionException
 					|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()))) {

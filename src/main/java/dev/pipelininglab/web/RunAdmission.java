@@ -7,6 +7,7 @@ import java.util.concurrent.TimeUnit;
 import dev.pipelininglab.ProblemType;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -108,7 +109,7 @@ class RunAdmission implements WebMvcConfigurer {
 
 		@Override
 		public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
-				Exception ex) {
+				@Nullable Exception ex) {
 			if (request.getAttribute(HOLDS_PERMIT) != null) {
 				request.removeAttribute(HOLDS_PERMIT);
 				this.permits.release();

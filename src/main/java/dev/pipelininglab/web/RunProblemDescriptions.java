@@ -6,6 +6,7 @@ import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,10 +25,10 @@ class RunProblemDescriptions implements RunProblems {
 	@Override
 	public RunRecord.Problem describe(RuntimeException failure) {
 		if (failure instanceof RunFailedException failed) {
-			ProblemType type = RedisFailure.classify(failed.getCause());
+			Throwable cause = RedisFailure.causeOf(failed);
+			ProblemType type = RedisFailure.classify(cause);
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
-					? type.detail("a command on " + failed.key(), RedisFailure.replyText(failed.getCause()))
-					: failed.getCause().getMessage();
+					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : cause.getMessage();
 			return problem(type,
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
@@ -44,7 +45,7 @@ class RunProblemDescriptions implements RunProblems {
 		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
 	}
 
-	private static RunRecord.Problem problem(ProblemType type, String detail) {
+	private static RunRecord.Problem problem(ProblemType type, @Nullable String detail) {
 		return RunRecord.Problem.of(type, detail);
 	}
 

@@ -403,7 +403,9 @@ class RunRequests {
 	}
 
 	private static long within(String name, ApiParameter.Bounds bounds, long value, String unit) {
-		if (value < bounds.minimum().longValue() || value > bounds.maximum().longValue()) {
+		Number minimum = bounds.minimum();
+		Number maximum = bounds.maximum();
+		if ((minimum != null && value < minimum.longValue()) || (maximum != null && value > maximum.longValue())) {
 			throw new InvalidParameterException(name,
 					"must be between " + bounds.minimum() + " and " + bounds.maximum() + unit + ", got " + value);
 		}

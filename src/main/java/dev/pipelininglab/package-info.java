@@ -1,0 +1,8 @@
+/**
+ * The lab's shared vocabulary: the application, the problem catalogue, plain numbers and
+ * request limits; it uses no feature package.
+ */
+@NullMarked
+package dev.pipelininglab;
+
+import org.jspecify.annotations.NullMarked;
