@@ -380,6 +380,10 @@
         tr.classList.add('foreign');
         tr.title = foreignWarning(result);
       }
+      if (evicted(result)) {
+        tr.classList.add('foreign');
+        tr.title = [tr.title, evictionWarning(result)].filter(Boolean).join(' ');
+      }
       return tr;
     }));
     document.getElementById('context').textContent = context(record, rows);
@@ -473,6 +477,15 @@
     return '⚠ ' + result.variant + ': the server processed ' + num(result.foreignCommands) + ' commands beyond the'
       + " run's own during its timed pass: another client was busy on the same Redis, so these figures measure it"
       + ' too.';
+  }
+
+  function evicted(result) {
+    return result.server != null && result.server.evictedKeys > 0;
+  }
+
+  function evictionWarning(result) {
+    return '⚠ ' + result.variant + ': Redis evicted ' + num(result.server.evictedKeys) + ' keys during this run to'
+      + ' stay under maxmemory: keys that are not the lab\'s may be among them.';
   }
 
   // Latency percentiles beside throughput: a table, and a chart on a log axis, since a loop's p50 and a
@@ -575,6 +588,7 @@
       parts.push('⚠ Another run of this app was measuring at the same time: these figures measure each other too.');
     }
     rows.filter((result) => result.foreignCommands != null).forEach((result) => parts.push(foreignWarning(result)));
+    rows.filter(evicted).forEach((result) => parts.push(evictionWarning(result)));
     return parts.join(' ');
   }
 

@@ -110,6 +110,26 @@ public enum ProblemType {
 					+ " of this app's run slots longer; %s Ask for fewer commands, a smaller rtt or start it as a job"
 					+ " (POST /runs), which has no such limit and can be cancelled."),
 
+	/**
+	 * The preflight found that the run would not fit in a server's free memory, and
+	 * nothing would make room; nothing was written. Blanks: estimate, server, what is
+	 * free for it, the limit, used_memory, the margin in percent, how to make it fit.
+	 */
+	RUN_DOES_NOT_FIT("Run does not fit in Redis' memory",
+			"The run needs about %s on %s, but only %s is free for it there (%s, used_memory %s, less a %s%% safety"
+					+ " margin), so it was refused before writing anything. %s"),
+
+	/**
+	 * The run could push a server past {@code maxmemory} under a policy that evicts keys
+	 * other than the lab's; nothing was written. Blanks: estimate, server, what is free
+	 * below maxmemory, maxmemory, used_memory, the margin in percent, the policy, why it
+	 * reaches other keys, how to make it fit.
+	 */
+	EVICTION_RISK("Run could make Redis evict other keys",
+			"The run needs about %s on %s, more than the %s free below maxmemory (%s, used_memory %s, less a %s%%"
+					+ " safety margin), and maxmemory-policy %s %s: Redis would delete keys that are not the lab's to"
+					+ " make room, so the run was refused before writing anything. %s"),
+
 	/** Only ever in a job's record: the instance shut down and stopped the run. */
 	INSTANCE_SHUTDOWN("Instance shut down",
 			"Instance %s shut down while the run was going; it stopped between batches."),

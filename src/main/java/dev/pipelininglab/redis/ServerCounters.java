@@ -38,11 +38,15 @@ public class ServerCounters implements DisposableBean {
 	/** What the answers say about the figures, once, in one place. */
 	public static final String SCOPE = "server-wide INFO deltas around the timed pass; other clients' commands and"
 			+ " the INFO calls themselves count too; totals sum the masters (and the replicas a read-only run reads"
-			+ " from), nodes lists every node";
+			+ " from), nodes lists every node; evictedKeys, expiredKeys and usedMemoryBytes span the whole run, from"
+			+ " before its first write to its verification, summed over the masters";
 
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
 
-	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z_]+):([^\\r\\n]*)");
+	/**
+	 * A field of INFO; digits too, so the keyspace lines ({@code db0:keys=...}) are read.
+	 */
+	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z0-9_]+):([^\\r\\n]*)");
 
 	private static final Pattern LOCAL_ADDRESS = Pattern.compile("laddr=(\\S+)");
 
@@ -116,6 +120,20 @@ public class ServerCounters implements DisposableBean {
 		Map<String, ServerStats> serving = new TreeMap<>(nodes);
 		serving.keySet().removeIf((address) -> !serves(after, address, replicasServe));
 		return ServerStats.total(nodes, serving.isEmpty() ? nodes : serving);
+	}
+
+	/**
+	 * {@code stats} with the run-wide figures added (keys evicted and expired,
+	 * {@code used_memory} before and after), read from snapshots taken before the run
+	 * wrote its first key and after it was verified; {@code stats} as it is when either
+	 * is missing.
+	 */
+	public @Nullable ServerStats withRunWide(@Nullable ServerStats stats, @Nullable Snapshot before,
+			@Nullable Snapshot after) {
+		if (stats == null || before == null || after == null) {
+			return stats;
+		}
+		return stats.withRunWide(before.nodes(), after.nodes());
 	}
 
 	/**

@@ -27,11 +27,76 @@ import org.jspecify.annotations.Nullable;
  * nodes
  * @param nodes on more than one node: the same per node, keyed by {@code host:port}
  * @param scope how to read these figures
+ * @param evictedKeys keys the servers evicted ({@code evicted_keys}) from before the run
+ * wrote its first key until it was verified, not only in the timed pass: more than 0
+ * means Redis deleted keys, the lab's or anyone's, to stay under {@code maxmemory}
+ * @param expiredKeys keys whose TTL ran out over the same span ({@code expired_keys})
+ * @param usedMemoryBytes {@code used_memory} before the run wrote its first key and after
+ * it was verified
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ServerStats(long commands, @Nullable Long reads, @Nullable Long writes, @Nullable Double readsPerCommand,
 		@Nullable Double cpuMicrosPerCommand, @Nullable Long inputBytes, @Nullable Long outputBytes,
-		@Nullable Long peakOutputBufferBytes, @Nullable Map<String, ServerStats> nodes, @Nullable String scope) {
+		@Nullable Long peakOutputBufferBytes, @Nullable Map<String, ServerStats> nodes, @Nullable String scope,
+		@Nullable Long evictedKeys, @Nullable Long expiredKeys, @Nullable UsedMemory usedMemoryBytes) {
+
+	/**
+	 * @param before {@code used_memory} before the run wrote its first key
+	 * @param after the same once it was verified (before its keys got their expiry)
+	 */
+	public record UsedMemory(long before, long after) {
+	}
+
+	/**
+	 * The same figures with the run-wide ones: on every node, and in total over the
+	 * masters.
+	 */
+	ServerStats withRunWide(Map<String, Map<String, String>> before, Map<String, Map<String, String>> after) {
+		Map<String, ServerStats> nodes = null;
+		if (this.nodes != null) {
+			nodes = new java.util.TreeMap<>();
+			for (Map.Entry<String, ServerStats> node : this.nodes.entrySet()) {
+				Map<String, String> earlier = before.get(node.getKey());
+				Map<String, String> later = after.get(node.getKey());
+				nodes.put(node.getKey(),
+						(earlier != null && later != null) ? node.getValue().runWide(earlier, later) : node.getValue());
+			}
+		}
+		Long evicted = 0L;
+		Long expired = 0L;
+		Long usedBefore = 0L;
+		Long usedAfter = 0L;
+		int masters = 0;
+		for (Map.Entry<String, Map<String, String>> node : after.entrySet()) {
+			Map<String, String> earlier = before.get(node.getKey());
+			if (earlier == null || "slave".equals(node.getValue().get("role"))) {
+				continue;
+			}
+			masters++;
+			evicted = sum(evicted, diff(earlier, node.getValue(), "evicted_keys"));
+			expired = sum(expired, diff(earlier, node.getValue(), "expired_keys"));
+			usedBefore = sum(usedBefore, number(earlier, "used_memory"));
+			usedAfter = sum(usedAfter, number(node.getValue(), "used_memory"));
+		}
+		if (masters == 0) {
+			evicted = null;
+			expired = null;
+		}
+		UsedMemory used = (masters > 0 && usedBefore != null && usedAfter != null)
+				? new UsedMemory(usedBefore, usedAfter) : null;
+		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
+				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, nodes, this.scope, evicted, expired,
+				used);
+	}
+
+	private ServerStats runWide(Map<String, String> before, Map<String, String> after) {
+		Long usedBefore = number(before, "used_memory");
+		Long usedAfter = number(after, "used_memory");
+		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
+				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, null, null,
+				diff(before, after, "evicted_keys"), diff(before, after, "expired_keys"),
+				(usedBefore != null && usedAfter != null) ? new UsedMemory(usedBefore, usedAfter) : null);
+	}
 
 	static ServerStats delta(Map<String, String> before, Map<String, String> after) {
 		long commands = orZero(diff(before, after, "total_commands_processed"));
@@ -78,12 +143,13 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		Double readsPerCommand = (reads != null && commands > 0) ? round((double) reads / commands, 4) : null;
 		Double cpuPerCommand = (cpuMicros != null && commands > 0) ? round(cpuMicros / commands, 3) : null;
 		return new ServerStats(commands, reads, writes, readsPerCommand, cpuPerCommand, input, output, peak, nodes,
-				null);
+				null, null, null, null);
 	}
 
 	private ServerStats withScope() {
 		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
-				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, this.nodes, ServerCounters.SCOPE);
+				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, this.nodes, ServerCounters.SCOPE,
+				this.evictedKeys, this.expiredKeys, this.usedMemoryBytes);
 	}
 
 	/** Total server CPU in microseconds, back from the per-command figure. */

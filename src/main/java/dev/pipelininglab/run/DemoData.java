@@ -1,6 +1,7 @@
 package dev.pipelininglab.run;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 
@@ -124,7 +125,7 @@ class DemoData {
 	 * holding the values in the reverse order of the pushes. Matching values go into
 	 * {@code sample} while it has room.
 	 */
-	long verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
+	ReadBack verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
 			RunObserver observer) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
@@ -132,6 +133,8 @@ class DemoData {
 		this.replicas.await();
 		byte[] key = (operation.key(keys) != null) ? KeySpace.bytes(operation.key(keys)) : null;
 		long verified = 0;
+		long missing = 0;
+		long changed = 0;
 		for (long from = 0; from < count; from += batchSize) {
 			checkCancelled(observer);
 			long to = Math.min(count, from + batchSize);
@@ -157,12 +160,55 @@ class DemoData {
 							sample.value(new String(expected, StandardCharsets.US_ASCII));
 						}
 					}
+					else if (value == null || Boolean.FALSE.equals(value)) {
+						missing++;
+					}
+					else {
+						changed++;
+					}
 					i++;
 				}
 			}
+			// LRANGE answers only the positions the list still has.
+			missing += (to - start) - (i - start);
 			observer.commandsDone(to - start);
 		}
-		return verified;
+		return new ReadBack(verified, missing, changed);
+	}
+
+	/**
+	 * What a read-back found.
+	 *
+	 * @param verified items holding exactly what the run wrote
+	 * @param missing items not there at all (key, field, member or list position)
+	 * @param changed items there with another value: written over by someone else
+	 */
+	record ReadBack(long verified, long missing, long changed) {
+	}
+
+	/**
+	 * Gives keys {@code 0..count-1} an expiry, pipelined in batches on the direct
+	 * connection (a cluster connection sends each to its master), outside any timed pass.
+	 */
+	void expireKeys(KeySpace keys, long count, int batchSize, Duration after) {
+		Route route = this.connections.primary();
+		long seconds = after.toSeconds();
+		for (long from = 0; from < count; from += batchSize) {
+			long to = Math.min(count, from + batchSize);
+			long start = from;
+			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+				NodeConnections.connect(connection, route.lettuce());
+				for (long i = start; i < to; i++) {
+					connection.keyCommands().expire(keys.keyBytes(i), seconds);
+				}
+				return null;
+			});
+		}
+	}
+
+	/** Gives the one key an operation such as HSET works on an expiry. */
+	void expire(String key, Duration after) {
+		this.connections.primary().template().expire(key, after);
 	}
 
 	private static void readBack(RedisConnection connection, Operation operation, KeySpace keys, byte[] key,

@@ -108,9 +108,12 @@ public class RunService {
 
 	private final ClientSettings settings;
 
+	private final Safeguards safeguards;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
 			ClusterLayout layout, ServerConnections serverConnections, RedisDiagnosis diagnosis, ServerCounters server,
-			ClientSettings settings) {
+			ClientSettings settings, Safeguards safeguards) {
+		this.safeguards = safeguards;
 		this.serverConnections = serverConnections;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
@@ -164,8 +167,39 @@ public class RunService {
 	 */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
+		List<RunSpec> specs = List.of(spec);
+		this.safeguards.preflight(spec, specs, false, this::keySpaceOf);
 		observer.started(spec.repeat() * spec.batchesPerPass());
-		return measure(spec, false, observer);
+		return leavingExpiry(spec, specs, false, () -> measure(spec, false, observer, null));
+	}
+
+	private KeySpace keySpaceOf(RunSpec spec) {
+		return this.runners.get(spec.mode()).keySpace(this.keys);
+	}
+
+	/**
+	 * Runs {@code work}, then gives what it left an expiry: also after a cancel or a
+	 * refused command, when Redis still answers, but not after a lost connection or a
+	 * timeout, which would only wait on the same server again.
+	 */
+	private <T> T leavingExpiry(RunSpec base, List<RunSpec> specs, boolean prepared,
+			java.util.function.Supplier<T> work) {
+		T done;
+		try {
+			done = work.get();
+		}
+		catch (RunCancelledException ex) {
+			this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+			throw ex;
+		}
+		catch (RunFailedException ex) {
+			if (ex.rejected() > 0) {
+				this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+			}
+			throw ex;
+		}
+		this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+		return done;
 	}
 
 	/**
@@ -221,7 +255,15 @@ public class RunService {
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
+		this.safeguards.preflight(base, specs, true, this::keySpaceOf);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
+		return leavingExpiry(base, specs, true, () -> prepareAndMeasure(base, specs, observer));
+	}
+
+	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer) {
+		// Before the first key is written: what the servers evict meanwhile is the run's
+		// doing.
+		ServerCounters.Snapshot before = this.server.snapshot();
 		if (base.operation() == Operation.GET) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
@@ -242,12 +284,18 @@ public class RunService {
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (RunSpec spec : specs) {
-			results.add(measure(spec, true, observer));
+			results.add(measure(spec, true, observer, results.isEmpty() ? before : null));
 		}
 		return results;
 	}
 
-	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer) {
+	/**
+	 * @param since the servers' counters before the run wrote anything, when that was
+	 * before this measure (a comparison's set-up); null to read them now
+	 */
+	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
+			ServerCounters.@Nullable Snapshot since) {
+		ServerCounters.Snapshot runBefore = (since != null) ? since : this.server.snapshot();
 		BatchRunner runner = this.runners.get(spec.mode());
 		KeySpace keys = runner.keySpace(this.keys);
 		Tally tally = new Tally(spec.sample());
@@ -321,8 +369,8 @@ public class RunService {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
 			return result(spec, keys, route, spread, effect, outcomes, passNanos, pausedNanos,
-					passServer[medianIndex(passNanos)], foreign, rttMillis, nodeRttMillis, usage, counterBefore,
-					observer);
+					passServer[medianIndex(passNanos)], runBefore, foreign, rttMillis, nodeRttMillis, usage,
+					counterBefore, observer);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, batchesDone, tally, ex);
@@ -388,8 +436,10 @@ public class RunService {
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
-				verified = this.data.verify(Operation.SET, this.keys, reached, setupBatch(spec), spec.valueSize(),
-						new Tally(0), RunObserver.NONE);
+				verified = this.data
+					.verify(Operation.SET, this.keys, reached, setupBatch(spec), spec.valueSize(), new Tally(0),
+							RunObserver.NONE)
+					.verified();
 			}
 			catch (DataAccessException unanswered) {
 				// Redis stopped answering meanwhile; the report goes out without the
@@ -542,9 +592,9 @@ public class RunService {
 
 	private RunResult result(RunSpec spec, KeySpace keys, Route route, ClusterLayout.@Nullable Spread spread,
 			BatchRunner.@Nullable ClusterEffect effect, Clients.Outcome[] outcomes, long[] passNanos,
-			long[] pausedNanos, @Nullable ServerStats server, @Nullable Long foreign, double rttMillis,
-			@Nullable Map<String, Double> nodeRttMillis, ServerConnections.@Nullable Usage usage, long counterBefore,
-			RunObserver observer) {
+			long[] pausedNanos, @Nullable ServerStats passServer, ServerCounters.Snapshot runBefore,
+			@Nullable Long foreign, double rttMillis, @Nullable Map<String, Double> nodeRttMillis,
+			ServerConnections.@Nullable Usage usage, long counterBefore, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
 		long count = spec.count();
 		long items = spec.itemsPerPass();
@@ -566,12 +616,14 @@ public class RunService {
 		Long empty = null;
 		Long pongs = null;
 		List<String> sample = tally.sample();
+		DemoData.ReadBack readBack = null;
 		switch (spec.operation()) {
 			case SET, HSET, SADD, ZADD, LPUSH -> {
-				Tally readBack = new Tally(spec.sample());
-				verified = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), readBack,
+				Tally read = new Tally(spec.sample());
+				readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
 						observer);
-				sample = readBack.sample();
+				verified = readBack.verified();
+				sample = read.sample();
 			}
 			// What the counter gained, as read back: exactly the INCRs sent when nothing
 			// else touched it.
@@ -588,6 +640,8 @@ public class RunService {
 			case RPUSH -> {
 			}
 		}
+		// Once verified: what the servers evicted or expired over the whole run.
+		ServerStats server = this.server.withRunWide(passServer, runBefore, this.server.snapshot());
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		boolean pipelined = spec.mode() == Mode.PIPELINED;
 		boolean lettuce = route.connector() == Connector.LETTUCE;
@@ -611,7 +665,8 @@ public class RunService {
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
 		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
-				nothingFound(spec.operation(), tally), pauses(pausedNanos));
+				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
+				(readBack != null) ? Shortfall.reason(count, readBack, server, spec.ttl() != null) : null);
 		return new RunResult(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1), spec.repeat(),

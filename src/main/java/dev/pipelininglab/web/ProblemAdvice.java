@@ -13,6 +13,7 @@ import dev.pipelininglab.job.RunFinishedException;
 import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
+import dev.pipelininglab.redis.RunRefusedException;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunCancelledException;
@@ -152,6 +153,17 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
+	}
+
+	/**
+	 * The memory preflight refused the run before it wrote a key: what it would need,
+	 * what is free, and on which server.
+	 */
+	@ExceptionHandler
+	ProblemDetail runRefused(RunRefusedException ex) {
+		ProblemType type = Problems.refusal(ex);
+		log.info("Refused a run before it started ({}): {}", type, ex.getMessage());
+		return Problems.refused(ex);
 	}
 
 	@ExceptionHandler

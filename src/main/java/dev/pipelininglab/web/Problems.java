@@ -4,6 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.RunRefusedException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
@@ -28,7 +29,7 @@ final class Problems {
 			case INVALID_PARAMETER, MALFORMED_REQUEST -> HttpStatus.BAD_REQUEST;
 			case HOST_NOT_ALLOWED, CROSS_SITE_REQUEST -> HttpStatus.FORBIDDEN;
 			case RUN_NOT_FOUND -> HttpStatus.NOT_FOUND;
-			case REDIS_ERROR_REPLY, RUN_FINISHED -> HttpStatus.CONFLICT;
+			case REDIS_ERROR_REPLY, RUN_FINISHED, RUN_DOES_NOT_FIT, EVICTION_RISK -> HttpStatus.CONFLICT;
 			case TOO_BUSY -> HttpStatus.TOO_MANY_REQUESTS;
 			case RUN_ABANDONED, UNEXPECTED -> HttpStatus.INTERNAL_SERVER_ERROR;
 			case REDIS_UNAVAILABLE, REDIS_TIMEOUT, REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE,
@@ -48,6 +49,32 @@ final class Problems {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status(type), detail);
 		problem.setType(type.uri());
 		problem.setTitle(type.title());
+		return problem;
+	}
+
+	/** The type of a preflight's refusal. */
+	static ProblemType refusal(RunRefusedException ex) {
+		return (ex.reason() == RunRefusedException.Reason.EVICTION_RISK) ? ProblemType.EVICTION_RISK
+				: ProblemType.RUN_DOES_NOT_FIT;
+	}
+
+	/**
+	 * A preflight's refusal, with what a client can act on: the estimate, what is free,
+	 * the server, its limit and policy, and about the largest count that fits.
+	 */
+	static ProblemDetail refused(RunRefusedException ex) {
+		ProblemDetail problem = problem(refusal(ex), ex.getMessage());
+		problem.setProperty("node", ex.node());
+		problem.setProperty("estimateBytes", ex.estimateBytes());
+		problem.setProperty("freeBytes", ex.freeBytes());
+		problem.setProperty("usedMemoryBytes", ex.usedMemoryBytes());
+		problem.setProperty("limitBytes", ex.limitBytes());
+		problem.setProperty("limit", ex.limitName());
+		problem.setProperty("marginBytes", ex.marginBytes());
+		if (ex.maxmemoryPolicy() != null) {
+			problem.setProperty("maxmemoryPolicy", ex.maxmemoryPolicy());
+		}
+		problem.setProperty("fittingCount", ex.fittingCount());
 		return problem;
 	}
 

@@ -41,6 +41,7 @@ final class ResultTable {
 			Column.number("rtt ms", RunResult::measuredRttMillis, Format.MILLIS),
 			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
 			Column.number("foreign commands", RunResult::foreignCommands, Format.WHOLE),
+			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
 			Column.text("checked", ResultTable::checked));
 
 	private ResultTable() {
@@ -51,7 +52,7 @@ final class ResultTable {
 	 * to the loop, and the loop ceiling the measured round trip implies.
 	 */
 	static String text(String title, List<RunResult> rows) {
-		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows)));
+		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
 	}
 
 	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
@@ -103,7 +104,7 @@ final class ResultTable {
 	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
 	 */
 	static String markdown(String title, List<RunResult> rows) {
-		return markdown(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows)));
+		return markdown(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
 	}
 
 	/**
@@ -119,6 +120,25 @@ final class ResultTable {
 					+ " Redis, so these figures measure it too")
 			.collect(Collectors.joining("\n"));
 		return warnings.isEmpty() ? null : warnings;
+	}
+
+	/**
+	 * A warning for each result during which Redis evicted keys; null when none did.
+	 */
+	static @Nullable String evicted(List<RunResult> rows) {
+		String warnings = rows.stream()
+			.filter((row) -> evictedKeys(row) != null)
+			.map((row) -> "warning: " + row.variant() + ": Redis evicted " + Format.WHOLE.shown(evictedKeys(row))
+					+ " keys during this run to stay under maxmemory: keys that are not the lab's may be among them")
+			.collect(Collectors.joining("\n"));
+		return warnings.isEmpty() ? null : warnings;
+	}
+
+	/** Keys the servers evicted during the run, when they evicted any. */
+	private static @Nullable Long evictedKeys(RunResult row) {
+		dev.pipelininglab.redis.ServerStats server = row.server();
+		Long evicted = (server != null) ? server.evictedKeys() : null;
+		return (evicted != null && evicted > 0) ? evicted : null;
 	}
 
 	/** The non-null lines, one under the other; null when there are none. */

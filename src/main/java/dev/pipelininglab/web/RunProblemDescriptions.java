@@ -4,6 +4,7 @@ import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunProblems;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RunRefusedException;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
 import org.jspecify.annotations.Nullable;
@@ -33,6 +34,9 @@ class RunProblemDescriptions implements RunProblems {
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
 							+ failed.acknowledged() + " replies): " + reason);
+		}
+		if (failure instanceof RunRefusedException refused) {
+			return problem(Problems.refusal(refused), refused.getMessage());
 		}
 		if (failure instanceof DataAccessException redis) {
 			return problem(RedisFailure.classify(redis), redis.getMessage());

@@ -26,7 +26,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * with the real cause within a few progress intervals, not RUNNING until it goes stale
  * and is then called abandoned.
  */
-@SpringBootTest(properties = "lab.jobs.stale-after=60s")
+// Without the memory preflight, which would refuse the run before Redis fills up.
+@SpringBootTest(properties = { "lab.jobs.stale-after=60s", "lab.safety.preflight=false" })
 @OwnRedis
 @AutoConfigureMockMvc
 class FullRedisRunRecordTests {

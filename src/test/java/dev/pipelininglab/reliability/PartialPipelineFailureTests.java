@@ -32,7 +32,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * it reports as written are exactly the keys Redis holds afterwards: nothing written goes
  * unreported.
  */
-@SpringBootTest
+// Without the memory preflight, which would refuse the runs into a full Redis before they
+// start.
+@SpringBootTest(properties = "lab.safety.preflight=false")
 // A server of this class's own: its memory limit is changed, which must not leak into
 // other tests.
 @OwnRedis

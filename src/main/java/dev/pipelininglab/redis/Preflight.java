@@ -1,0 +1,348 @@
+package dev.pipelininglab.redis;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.pipelininglab.ProblemType;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanCursor;
+import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.stereotype.Component;
+
+/**
+ * Asks the servers, before a run writes its first key, whether it fits. A run's peak
+ * footprint is its items times what one item costs there ({@link ItemCosts}, measured
+ * with {@code MEMORY USAGE}); each master a run's keys go to must have that share free:
+ * {@code maxmemory - used_memory} when {@code maxmemory} is set, else
+ * {@code total_system_memory - used_memory}, less {@code lab.safety.margin-percent} of
+ * the limit. A run that does not fit is refused, unless the server would make room by
+ * evicting: then only when the {@code maxmemory-policy} can evict keys that are not the
+ * lab's ({@code allkeys-*}; {@code volatile-*} while keys with a TTL exist outside the
+ * prefix) is it refused, as an eviction risk that {@code lab.safety.allow-eviction}
+ * accepts.
+ */
+@Component
+public class Preflight implements DisposableBean {
+
+	private static final Logger log = LoggerFactory.getLogger(Preflight.class);
+
+	private static final Pattern EXPIRES = Pattern.compile("expires=(\\d+)");
+
+	private static final int SCAN_BATCH = 1000;
+
+	private final ServerCounters counters;
+
+	private final ItemCosts costs;
+
+	private final SafetyProperties safety;
+
+	private final LettuceConnectionFactory factory;
+
+	private final KeySpace keys;
+
+	private @Nullable StatefulConnection<String, String> connection;
+
+	Preflight(ServerCounters counters, ItemCosts costs, SafetyProperties safety, LettuceConnectionFactory factory,
+			KeySpace keys) {
+		this.counters = counters;
+		this.costs = costs;
+		this.safety = safety;
+		this.factory = factory;
+		this.keys = keys;
+	}
+
+	/**
+	 * Part of what a run stores.
+	 *
+	 * @param shape how each item is stored
+	 * @param items how many items at most exist at once
+	 * @param valueSize the run's {@code valueSize} (0: the plain values)
+	 * @param keys the key layout the items are written under
+	 * @param lastIndex the highest item index, whose key and value are the longest
+	 * @param itemsPerMaster on a cluster, how many of the items each master
+	 * ({@code host:port}) holds; null where one master holds them all
+	 */
+	public record Part(MemoryShape shape, long items, int valueSize, KeySpace keys, long lastIndex,
+			@Nullable Map<String, Long> itemsPerMaster) {
+	}
+
+	/**
+	 * @param count the run's {@code count}, to say what count would fit
+	 * @param parts what it stores; empty for a run that stores nothing
+	 */
+	public record Demand(long count, List<Part> parts) {
+	}
+
+	/**
+	 * @param bytesPerMaster what the run adds to each master's {@code used_memory},
+	 * estimated
+	 * @param bytesPerItem what one item of each part costs, in the order of the parts
+	 */
+	public record Estimate(Map<String, Long> bytesPerMaster, List<Long> bytesPerItem) {
+
+		public long bytes() {
+			return this.bytesPerMaster.values().stream().mapToLong(Long::longValue).sum();
+		}
+
+	}
+
+	/**
+	 * A master's memory as INFO tells it.
+	 *
+	 * @param address {@code host:port}
+	 * @param used {@code used_memory}
+	 * @param limit {@code maxmemory}, or {@code total_system_memory} when that is 0
+	 * @param limitName which of the two
+	 * @param margin what a run must leave free of the limit
+	 * @param policy {@code maxmemory-policy}
+	 */
+	record NodeMemory(String address, long used, long limit, String limitName, long margin, @Nullable String policy,
+			Map<String, String> info) {
+
+		/** What a run may add. */
+		long room() {
+			return this.limit - this.used - this.margin;
+		}
+
+		boolean maxmemorySet() {
+			return "maxmemory".equals(this.limitName);
+		}
+
+	}
+
+	/**
+	 * Refuses the run when it does not fit, or could make a server evict keys that are
+	 * not the lab's. Writes (and removes) at most a small sample under the prefix, and
+	 * only when that sample fits.
+	 * @throws RunRefusedException when the run must not start
+	 */
+	public void check(Demand demand) {
+		if (!this.safety.preflight() || demand.parts().isEmpty()) {
+			return;
+		}
+		List<NodeMemory> masters = masters();
+		if (masters.isEmpty()) {
+			log.debug("No master's INFO could be read: the run goes on without a memory preflight");
+			return;
+		}
+		Estimate estimate = estimate(demand, masters);
+		for (NodeMemory master : masters) {
+			long need = estimate.bytesPerMaster().getOrDefault(master.address(), 0L);
+			if (need <= 0 || need <= master.room()) {
+				continue;
+			}
+			long fitting = (master.room() <= 0) ? 0 : (long) (demand.count() * ((double) master.room() / need));
+			String evicts = master.maxmemorySet() ? evictsOthers(master) : null;
+			if (evicts == null) {
+				throw new RunRefusedException(RunRefusedException.Reason.DOES_NOT_FIT, master, need, fitting,
+						ProblemType.RUN_DOES_NOT_FIT.detail(size(need), master.address(),
+								size(Math.max(0, master.room())), master.limitName() + " " + size(master.limit()),
+								size(master.used()), this.safety.marginPercent(), advice(fitting, false)));
+			}
+			if (!this.safety.allowEviction()) {
+				throw new RunRefusedException(RunRefusedException.Reason.EVICTION_RISK, master, need, fitting,
+						ProblemType.EVICTION_RISK.detail(size(need), master.address(), size(Math.max(0, master.room())),
+								size(master.limit()), size(master.used()), this.safety.marginPercent(), master.policy(),
+								evicts, advice(fitting, true)));
+			}
+			log.info(
+					"A run of about {} goes past maxmemory on {}; maxmemory-policy {} {}, and"
+							+ " lab.safety.allow-eviction lets it",
+					size(need), master.address(), master.policy(), evicts);
+		}
+	}
+
+	/** What the run adds to each master, without checking it. */
+	public Estimate estimate(Demand demand) {
+		return estimate(demand, masters());
+	}
+
+	private Estimate estimate(Demand demand, List<NodeMemory> masters) {
+		String server = String.join(",",
+				masters.stream().map((master) -> master.info().getOrDefault("run_id", master.address())).toList());
+		long roomEverywhere = masters.stream().mapToLong(NodeMemory::room).min().orElse(0);
+		Map<String, Long> perMaster = new LinkedHashMap<>();
+		List<Long> perItem = new ArrayList<>();
+		for (Part part : demand.parts()) {
+			long cost = cost(part, server, roomEverywhere);
+			perItem.add(cost);
+			Map<String, Long> shares = part.itemsPerMaster();
+			if (shares == null) {
+				// One master holds it all: standalone and sentinel have only the one.
+				perMaster.merge(masters.get(0).address(), part.items() * cost, Long::sum);
+			}
+			else {
+				shares.forEach((address, items) -> perMaster.merge(address, items * cost, Long::sum));
+			}
+		}
+		return new Estimate(perMaster, perItem);
+	}
+
+	/**
+	 * Measured when the sample fits everywhere with room to spare (so it never evicts or
+	 * fails), else guessed.
+	 */
+	private long cost(Part part, String server, long roomEverywhere) {
+		if (ItemCosts.sampleBytes(part) * 2 > roomEverywhere) {
+			return ItemCosts.guessed(part);
+		}
+		try {
+			return this.costs.measured(part, server);
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not measure a sample of {}: {}", part.shape(), ex.toString());
+			return ItemCosts.guessed(part);
+		}
+	}
+
+	/**
+	 * Why eviction would reach keys that are not the lab's; null when it would not.
+	 */
+	private @Nullable String evictsOthers(NodeMemory master) {
+		String policy = (master.policy() != null) ? master.policy() : "noeviction";
+		if (policy.startsWith("allkeys-")) {
+			return "evicts any key";
+		}
+		if (policy.startsWith("volatile-")) {
+			long volatileKeys = 0;
+			for (Map.Entry<String, String> field : master.info().entrySet()) {
+				Matcher expires = EXPIRES.matcher(field.getValue());
+				if (field.getKey().matches("db\\d+") && expires.find()) {
+					volatileKeys += Long.parseLong(expires.group(1));
+				}
+			}
+			if (volatileKeys == 0) {
+				return null;
+			}
+			long foreign = volatileKeys - labKeysWithTtl(master.address());
+			return (foreign > 0)
+					? "evicts keys with a TTL, and about " + foreign + " keys outside the lab's prefix" + " have one"
+					: null;
+		}
+		return null;
+	}
+
+	/** The lab's own keys with a TTL on one master, found with SCAN over the prefix. */
+	private long labKeysWithTtl(String address) {
+		try {
+			RedisClusterAsyncCommands<String, String> node = node(address);
+			ScanArgs args = ScanArgs.Builder.matches(this.keys.scanPattern()).limit(SCAN_BATCH);
+			long withTtl = 0;
+			ScanCursor cursor = ScanCursor.INITIAL;
+			do {
+				KeyScanCursor<String> batch = node.scan(cursor, args).get();
+				List<RedisFuture<Long>> ttls = new ArrayList<>();
+				batch.getKeys().forEach((key) -> ttls.add(node.pttl(key)));
+				for (RedisFuture<Long> ttl : ttls) {
+					Long millis = ttl.get();
+					if (millis != null && millis >= 0) {
+						withTtl++;
+					}
+				}
+				cursor = batch;
+			}
+			while (!cursor.isFinished());
+			return withTtl;
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return 0;
+		}
+		catch (Exception ex) {
+			// Counting none of them as the lab's errs on the side of refusing.
+			log.debug("Could not count the lab's keys with a TTL on {}: {}", address, ex.toString());
+			return 0;
+		}
+	}
+
+	private synchronized RedisClusterAsyncCommands<String, String> node(String address) {
+		StatefulConnection<String, String> open = this.connection;
+		if (open == null || !open.isOpen()) {
+			open = NodeConnections.open(this.factory);
+			this.connection = open;
+		}
+		if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
+			int colon = address.lastIndexOf(':');
+			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))
+				.async();
+		}
+		return ((StatefulRedisConnection<String, String>) open).async();
+	}
+
+	/** Every master's memory, from one INFO on each node. */
+	private List<NodeMemory> masters() {
+		List<NodeMemory> masters = new ArrayList<>();
+		this.counters.snapshot().nodes().forEach((address, info) -> {
+			if (!"master".equals(info.get("role"))) {
+				return;
+			}
+			long used = number(info, "used_memory");
+			long maxmemory = number(info, "maxmemory");
+			long system = number(info, "total_system_memory");
+			long limit = (maxmemory > 0) ? maxmemory : system;
+			if (used < 0 || limit <= 0) {
+				return;
+			}
+			masters.add(new NodeMemory(address, used, limit, (maxmemory > 0) ? "maxmemory" : "total_system_memory",
+					limit * this.safety.marginPercent() / 100, info.get("maxmemory_policy"), info));
+		});
+		return masters;
+	}
+
+	private static String advice(long fitting, boolean eviction) {
+		String count = (fitting > 0) ? "Ask for a count of at most about " + fitting + ", " : "Ask for fewer items, ";
+		return count + "smaller values (valueSize) or fewer variants, or free memory (DELETE /keys removes what"
+				+ " earlier runs left)"
+				+ (eviction ? "; if you own this server and accept losing its keys, set lab.safety.allow-eviction=true"
+						: "")
+				+ ".";
+	}
+
+	private static long number(Map<String, String> info, String field) {
+		try {
+			return Long.parseLong(info.getOrDefault(field, "-1"));
+		}
+		catch (NumberFormatException ex) {
+			return -1;
+		}
+	}
+
+	/** Bytes for people: 1.5 MiB, 734 KiB, 12 bytes. */
+	static String size(long bytes) {
+		if (bytes < 1024) {
+			return bytes + " bytes";
+		}
+		String[] units = { "KiB", "MiB", "GiB", "TiB" };
+		double value = bytes;
+		int unit = -1;
+		while (value >= 1024 && unit < units.length - 1) {
+			value /= 1024;
+			unit++;
+		}
+		return String.format(Locale.ROOT, (value < 10) ? "%.1f %s" : "%.0f %s", value, units[unit]);
+	}
+
+	@Override
+	public synchronized void destroy() {
+		if (this.connection != null) {
+			this.connection.close();
+		}
+	}
+
+}

@@ -1,0 +1,139 @@
+package dev.pipelininglab.reliability;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
+import org.springframework.http.MediaType;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.test.web.servlet.MockMvc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/**
+ * On a Redis that holds someone else's keys, a run that would not fit is refused before
+ * it writes anything: under {@code allkeys-lru} as an eviction risk (their keys stay),
+ * under {@code noeviction} as a run that does not fit (not one key written), and a run
+ * that fits leaves its keys with an expiry.
+ */
+@SpringBootTest
+@OwnRedis
+@AutoConfigureMockMvc
+class SharedRedisSafetyTests {
+
+	static final String TYPES = "urn:pipelining-lab:problem:";
+
+	@Autowired
+	StandaloneRedis redis;
+
+	@Autowired
+	MockMvc mvc;
+
+	Admin admin;
+
+	@BeforeEach
+	void empty() {
+		this.admin = Admin.connect(this.redis.host(), this.redis.port());
+		this.admin.sync().configSet("maxmemory", "0");
+		this.admin.sync().configSet("maxmemory-policy", "noeviction");
+		this.admin.sync().flushall();
+	}
+
+	@AfterEach
+	void unlimited() {
+		this.admin.sync().configSet("maxmemory", "0");
+		this.admin.close();
+	}
+
+	@Test
+	void aRunThatWouldMakeAllKeysLruEvictOtherKeysIsRefusedAndTheirKeysStay() throws Exception {
+		this.admin.sync().configSet("maxmemory", "30mb");
+		this.admin.sync().configSet("maxmemory-policy", "allkeys-lru");
+		writeCanaries(this.admin);
+
+		DocumentContext problem = problem("/pipeset/200000?valueSize=1000", 409);
+
+		assertThat(problem.<String>read("$.type")).isEqualTo(TYPES + "eviction-risk");
+		assertThat(problem.<String>read("$.detail")).contains("allkeys-lru", "lab.safety.allow-eviction");
+		assertThat(problem.<String>read("$.maxmemoryPolicy")).isEqualTo("allkeys-lru");
+		assertThat(problem.read("$.estimateBytes", Long.class)).isGreaterThan(200_000L * 1000);
+		assertThat(problem.read("$.freeBytes", Long.class)).isLessThan(30L << 20);
+		assertThat(this.admin.sync().dbsize()).as("the canaries and nothing else").isEqualTo(200);
+		for (int i = 0; i < 200; i++) {
+			assertThat(this.admin.sync().strlen("canary:" + i)).as("canary:" + i).isEqualTo(10_000);
+		}
+	}
+
+	@Test
+	void aRunLargerThanASmallMaxmemoryIsRefusedBeforeItWritesAKey() throws Exception {
+		this.admin.sync().configSet("maxmemory", Long.toString(this.admin.usedMemory() + (8 << 20)));
+		this.admin.sync().set("someone:else", "theirs");
+
+		DocumentContext problem = problem("/pipeset/100000?valueSize=1000", 409);
+
+		assertThat(problem.<String>read("$.type")).isEqualTo(TYPES + "run-does-not-fit");
+		assertThat(problem.<String>read("$.detail")).contains("refused before writing anything", "count of at most");
+		assertThat(problem.<String>read("$.limit")).isEqualTo("maxmemory");
+		long fitting = problem.read("$.fittingCount", Long.class);
+		assertThat(fitting).isBetween(1_000L, 8_000L);
+		assertThat(this.admin.sync().dbsize()).as("nothing written, the sample removed").isEqualTo(1);
+		// The count it names does fit.
+		ok("/pipeset/" + (fitting / 2) + "?valueSize=1000");
+	}
+
+	@Test
+	void keysARunLeavesCarryTheExpiryAndARunWithItsOwnTtlKeepsIt() throws Exception {
+		ok("/pipeset/1000");
+		ok("/pipehset/100");
+		ok("/compare/get/500?variants=pipelined");
+		assertThat(this.admin.sync().ttl("pipelining-lab:key:0")).isBetween(3590L, 3600L);
+		assertThat(this.admin.sync().ttl("pipelining-lab:key:999")).isBetween(3590L, 3600L);
+		assertThat(this.admin.sync().ttl("pipelining-lab:hash")).isBetween(3590L, 3600L);
+		assertThat(this.admin.sync().keys("pipelining-lab:warmup*")).isEmpty();
+
+		ok("/pipeset/10?ttl=120");
+		assertThat(this.admin.sync().ttl("pipelining-lab:key:5")).isBetween(100L, 120L);
+	}
+
+	@Test
+	void serverFiguresSayWhatHappenedToMemoryAndKeys() throws Exception {
+		String body = ok("/pipeset/20000?valueSize=100").getContentAsString();
+		DocumentContext answer = JsonPath.parse(body);
+
+		assertThat(answer.read("$.server.evictedKeys", Long.class)).isZero();
+		assertThat(answer.read("$.server.expiredKeys", Long.class)).isZero();
+		long before = answer.read("$.server.usedMemoryBytes.before", Long.class);
+		long after = answer.read("$.server.usedMemoryBytes.after", Long.class);
+		assertThat(after - before).isGreaterThan(20_000L * 100);
+		assertThat(body).as("no note: nothing was evicted or lost").doesNotContain("\"note\"");
+	}
+
+	static void writeCanaries(Admin admin) {
+		String value = "c".repeat(10_000);
+		for (int i = 0; i < 200; i++) {
+			admin.sync().set("canary:" + i, value);
+		}
+	}
+
+	private DocumentContext problem(String uri, int status) throws Exception {
+		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
+		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(status);
+		assertThat(response.getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		return JsonPath.parse(response.getContentAsString());
+	}
+
+	private MockHttpServletResponse ok(String uri) throws Exception {
+		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
+		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(200);
+		return response;
+	}
+
+}
