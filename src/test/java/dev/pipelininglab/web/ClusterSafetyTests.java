@@ -1,0 +1,101 @@
+package dev.pipelininglab.web;
+
+import java.time.Duration;
+import java.util.List;
+
+import com.jayway.jsonpath.DocumentContext;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.RedisTopology;
+import io.lettuce.core.KeyScanCursor;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.api.StatefulRedisConnection;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+
+/**
+ * On a cluster the preflight checks every master for its share of a run's keys: one small
+ * master refuses a run the others would hold, naming that master, before anything is
+ * written anywhere; and the keys a run leaves carry the expiry on every master.
+ */
+@SpringBootTest
+@OwnRedis(RedisTopology.CLUSTER)
+class ClusterSafetyTests extends MockMvcOnOwnRedis {
+
+	@Autowired
+	ClusterRedis cluster;
+
+	@Test
+	void everyMasterIsCheckedForItsShareAndEveryMastersKeysExpire() throws Exception {
+		this.cluster.awaitHealthy(Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.mvc.perform(get("/pipeset/3000")).andReturn().getResponse().getStatus() == 200);
+		List<RedisServerProcess> masters = this.cluster.masters();
+		assertThat(masters).hasSize(3);
+		RedisClient client = RedisClient.create();
+		try {
+			for (RedisServerProcess master : masters) {
+				try (StatefulRedisConnection<String, String> node = connect(client, master)) {
+					KeyScanCursor<String> keys = node.sync()
+						.scan(ScanArgs.Builder.matches(this.keys.prefix() + ":key:*").limit(10_000));
+					assertThat(keys.getKeys()).as(master.toString()).isNotEmpty();
+					assertThat(node.sync().ttl(keys.getKeys().get(0))).as(master.toString()).isBetween(3590L, 3600L);
+				}
+			}
+			this.mvc.perform(delete("/keys"));
+
+			RedisServerProcess small = masters.get(1);
+			try (StatefulRedisConnection<String, String> node = connect(client, small)) {
+				long used = Long.parseLong(node.sync()
+					.info("memory")
+					.lines()
+					.filter((line) -> line.startsWith("used_memory:"))
+					.findFirst()
+					.orElseThrow()
+					.substring("used_memory:".length())
+					.strip());
+				node.sync().configSet("maxmemory-policy", "noeviction");
+				node.sync().configSet("maxmemory", Long.toString(used + (4 << 20)));
+				try {
+					// About 10 MB of values per master: the two without a limit hold
+					// theirs.
+					DocumentContext problem = json(send("/pipeset/30000?valueSize=1000", 409));
+					assertThat(problem.read("$.type", String.class)).isEqualTo(TYPES + "run-does-not-fit");
+					assertThat(problem.read("$.node", String.class)).isEqualTo(small.host() + ":" + small.port());
+					assertThat(problem.read("$.estimateBytes", Long.class)).isBetween(8_000_000L, 16_000_000L);
+					for (RedisServerProcess master : masters) {
+						try (StatefulRedisConnection<String, String> other = connect(client, master)) {
+							assertThat(other.sync().dbsize()).as("nothing written on " + master).isZero();
+						}
+					}
+
+					node.sync().configSet("maxmemory-policy", "allkeys-lru");
+					DocumentContext risk = json(send("/pipeset/30000?valueSize=1000", 409));
+					assertThat(risk.read("$.type", String.class)).isEqualTo(TYPES + "eviction-risk");
+					assertThat(risk.read("$.maxmemoryPolicy", String.class)).isEqualTo("allkeys-lru");
+				}
+				finally {
+					node.sync().configSet("maxmemory", "0");
+				}
+			}
+		}
+		finally {
+			client.shutdown();
+		}
+	}
+
+	private static StatefulRedisConnection<String, String> connect(RedisClient client, RedisServerProcess node) {
+		return client.connect(RedisURI.create(node.host(), node.port()));
+	}
+
+}
