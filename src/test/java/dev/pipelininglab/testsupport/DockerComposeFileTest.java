@@ -100,7 +100,7 @@ class DockerComposeFileTest {
 			Map<String, Object> app = services.get(name);
 			assertThat(app).as(name).isNotNull();
 			assertThat(app.get("image")).isEqualTo("${APP_IMAGE:-pipelining-lab:latest}");
-			assertThat((List<?>) app.get("profiles")).containsExactly(profile);
+			assertThat(strings(app.get("profiles"))).containsExactly(profile);
 			@SuppressWarnings("unchecked")
 			Map<String, String> environment = (Map<String, String>) app.get("environment");
 			assertThat(environment.keySet()).as(name)
@@ -113,7 +113,7 @@ class DockerComposeFileTest {
 			assertThat(List.of(environment.get("LAB_SECURITY_ALLOWEDHOSTS").split(","))).as(name)
 				.contains("localhost", "127.0.0.1", reachedAs);
 			assertThat(targets).as("Prometheus scrapes " + name).contains(reachedAs + ":8080");
-			List<?> published = (List<?>) services.get(reachedAs).get("ports");
+			List<String> published = strings(services.get(reachedAs).get("ports"));
 			assertThat(published).as("who publishes " + name + "'s port").contains("127.0.0.1:${APP_PORT:-8080}:8080");
 			assertThat(String.valueOf(app.get("healthcheck"))).contains("/actuator/health/readiness");
 		});
@@ -132,7 +132,7 @@ class DockerComposeFileTest {
 	@Test
 	void observabilityProvisionsGrafanaFromDeploy() throws IOException {
 		Map<String, Object> grafana = services().get("grafana");
-		assertThat((List<?>) grafana.get("volumes")).contains(
+		assertThat(strings(grafana.get("volumes"))).contains(
 				"./deploy/grafana/provisioning:/etc/grafana/provisioning:ro",
 				"./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro");
 		for (Object volume : (List<?>) grafana.get("volumes")) {
@@ -199,6 +199,10 @@ class DockerComposeFileTest {
 		try (Reader reader = Files.newBufferedReader(file)) {
 			return (Map<String, Object>) new Yaml(options).load(reader);
 		}
+	}
+
+	private static List<String> strings(Object list) {
+		return ((List<?>) list).stream().map(String::valueOf).toList();
 	}
 
 	private static List<String> concat(List<String> command, String... args) {
