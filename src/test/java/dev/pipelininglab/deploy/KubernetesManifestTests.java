@@ -69,8 +69,14 @@ class KubernetesManifestTests {
 				"spec", Map.of("prots", List.of(Map.of("port", 8080))));
 		Map<String, Object> numberInData = Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata",
 				Map.of("name", "x"), "data", Map.of("SPRING_DATA_REDIS_PORT", 6379));
+		Map<String, Object> deepInADeployment = Map.of("apiVersion", "apps/v1", "kind", "Deployment", "metadata",
+				Map.of("name", "x"), "spec",
+				Map.of("template", Map.of("spec", Map.of("containers", List.of(Map.of("name", "x", "livenessProbe",
+						Map.of("httpGet", Map.of("paht", "/actuator/health/liveness", "port", 8080))))))));
 		org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(misspelt, "misspelt"))
 			.hasMessageContaining("prots");
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(deepInADeployment, "deep"))
+			.hasMessageContaining("paht");
 		org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(numberInData, "number"))
 			.hasMessageContaining("not a valid ConfigMap");
 	}
