@@ -37,7 +37,14 @@ class DockerComposeFileTest {
 
 	private static final Path FILE = Path.of("docker-compose.yml");
 
-	private static final List<String> PROFILES = List.of("standalone", "sentinel", "cluster", "rtt");
+	private static final List<String> PROFILES = List.of("standalone", "sentinel", "cluster", "rtt", "observability");
+
+	/**
+	 * Each topology's app service, from the image, and the Spring Boot properties wiring
+	 * it.
+	 */
+	private static final Map<String, String> APPS = Map.of("standalone", "app", "sentinel", "app-sentinel", "cluster",
+			"app-cluster", "rtt", "app-rtt");
 
 	@ParameterizedTest(name = "{0} config")
 	@ValueSource(strings = { "docker-compose", "docker compose" })
@@ -69,11 +76,69 @@ class DockerComposeFileTest {
 		assertThat(services.values()).as("services without a profile start under every profile")
 			.allSatisfy((service) -> assertThat(service).containsKey("profiles"));
 		assertThat(servicesOf("cluster", services)).containsExactlyInAnyOrder("node-1", "node-2", "node-3", "node-4",
-				"node-5", "node-6", "cluster-init");
-		assertThat(servicesOf("standalone", services)).containsExactly("redis");
+				"node-5", "node-6", "cluster-init", "app-cluster");
+		assertThat(servicesOf("standalone", services)).containsExactlyInAnyOrder("redis", "app");
 		assertThat(servicesOf("sentinel", services)).containsExactlyInAnyOrder("sentinel-master", "replica-1",
-				"replica-2", "sentinel-1", "sentinel-2", "sentinel-3");
-		assertThat(servicesOf("rtt", services)).containsExactlyInAnyOrder("redis", "toxiproxy", "toxiproxy-init");
+				"replica-2", "sentinel-1", "sentinel-2", "sentinel-3", "app-sentinel");
+		assertThat(servicesOf("rtt", services)).containsExactlyInAnyOrder("redis", "toxiproxy", "toxiproxy-init",
+				"app-rtt");
+		assertThat(servicesOf("observability", services)).containsExactlyInAnyOrder("prometheus", "grafana");
+	}
+
+	/**
+	 * Every topology has its app, from the image, on Spring Boot's own
+	 * {@code spring.data.redis.*} properties (no Spring profile), healthy by the
+	 * readiness group, answering to localhost and to the name Prometheus scrapes it by,
+	 * with the page on 127.0.0.1:8080.
+	 */
+	@Test
+	void everyTopologyHasItsAppWiredWithSpringBootProperties() throws IOException {
+		Map<String, Map<String, Object>> services = services();
+		Map<String, Object> scrape = loadYaml(Path.of("deploy/prometheus/prometheus.yml"));
+		String targets = String.valueOf(scrape.get("scrape_configs"));
+		APPS.forEach((profile, name) -> {
+			Map<String, Object> app = services.get(name);
+			assertThat(app).as(name).isNotNull();
+			assertThat(app.get("image")).isEqualTo("${APP_IMAGE:-pipelining-lab:latest}");
+			assertThat(strings(app.get("profiles"))).containsExactly(profile);
+			@SuppressWarnings("unchecked")
+			Map<String, String> environment = (Map<String, String>) app.get("environment");
+			assertThat(environment.keySet()).as(name)
+				.allSatisfy((variable) -> assertThat(variable)
+					.matches("SPRING_DATA_REDIS_[A-Z_]+|LAB_SECURITY_ALLOWEDHOSTS"));
+			// Reached under its own name, or under the namespace owner's when it shares
+			// one.
+			String network = String.valueOf(app.getOrDefault("network_mode", "service:" + name));
+			String reachedAs = network.substring("service:".length());
+			assertThat(List.of(environment.get("LAB_SECURITY_ALLOWEDHOSTS").split(","))).as(name)
+				.contains("localhost", "127.0.0.1", reachedAs);
+			assertThat(targets).as("Prometheus scrapes " + name).contains(reachedAs + ":8080");
+			List<String> published = strings(services.get(reachedAs).get("ports"));
+			assertThat(published).as("who publishes " + name + "'s port").contains("127.0.0.1:${APP_PORT:-8080}:8080");
+			assertThat(String.valueOf(app.get("healthcheck"))).contains("/actuator/health/readiness");
+		});
+		assertThat(services.get("app").get("environment").toString()).contains("SPRING_DATA_REDIS_HOST=redis");
+		assertThat(services.get("app-sentinel").get("environment").toString())
+			.contains("SPRING_DATA_REDIS_SENTINEL_MASTER=mymaster", "SPRING_DATA_REDIS_SENTINEL_NODES=127.0.0.1:");
+		assertThat(services.get("app-cluster").get("environment").toString())
+			.contains("SPRING_DATA_REDIS_CLUSTER_NODES=127.0.0.1:");
+		assertThat(services.get("app-rtt").get("environment").toString()).contains("SPRING_DATA_REDIS_HOST=toxiproxy");
+	}
+
+	/**
+	 * Grafana is provisioned from deploy/grafana: the data source and the dashboard
+	 * folder.
+	 */
+	@Test
+	void observabilityProvisionsGrafanaFromDeploy() throws IOException {
+		Map<String, Object> grafana = services().get("grafana");
+		assertThat(strings(grafana.get("volumes"))).contains(
+				"./deploy/grafana/provisioning:/etc/grafana/provisioning:ro",
+				"./deploy/grafana/dashboards:/var/lib/grafana/dashboards:ro");
+		for (Object volume : (List<?>) grafana.get("volumes")) {
+			assertThat(Path.of(String.valueOf(volume).split(":")[0])).isDirectory();
+		}
+		assertThat(Path.of("deploy/prometheus/prometheus.yml")).isRegularFile();
 	}
 
 	@Test
@@ -123,13 +188,21 @@ class DockerComposeFileTest {
 		return (Map<String, Map<String, Object>>) load().get("services");
 	}
 
-	@SuppressWarnings("unchecked")
 	private static Map<String, Object> load() throws IOException {
+		return loadYaml(FILE);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static Map<String, Object> loadYaml(Path file) throws IOException {
 		LoaderOptions options = new LoaderOptions();
 		options.setMaxAliasesForCollections(200);
-		try (Reader reader = Files.newBufferedReader(FILE)) {
+		try (Reader reader = Files.newBufferedReader(file)) {
 			return (Map<String, Object>) new Yaml(options).load(reader);
 		}
+	}
+
+	private static List<String> strings(Object list) {
+		return ((List<?>) list).stream().map(String::valueOf).toList();
 	}
 
 	private static List<String> concat(List<String> command, String... args) {

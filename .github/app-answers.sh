@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The Compose profile's app (port 8080) becomes ready and answers /pipeset/1000 with 200: used by the compose job.
+set -euo pipefail
+for _ in $(seq 90); do
+  curl -fsS localhost:8080/actuator/health/readiness >/dev/null 2>&1 && break
+  sleep 2
+done
+curl -fsS localhost:8080/actuator/health/readiness
+echo
+status="$(curl -s -o /tmp/pipeset.json -w '%{http_code}' localhost:8080/pipeset/1000)"
+cat /tmp/pipeset.json
+echo
+test "$status" = 200

@@ -1,0 +1,46 @@
+package dev.pipelininglab.deploy;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The app services of docker-compose.yml set only variables that are the environment form
+ * of a property the app has: a misspelt one would be ignored without a word, and the app
+ * would measure the wrong Redis or refuse the page's host.
+ */
+class ComposeAppEnvironmentTests {
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void everyVariableOfAnAppServiceIsAPropertyTheAppHas() throws IOException {
+		LoaderOptions options = new LoaderOptions();
+		options.setMaxAliasesForCollections(200);
+		Map<String, Object> compose;
+		try (Reader reader = Files.newBufferedReader(Path.of("docker-compose.yml"))) {
+			compose = new Yaml(options).load(reader);
+		}
+		Set<String> variables = new TreeSet<>();
+		((Map<String, Map<String, Object>>) compose.get("services")).forEach((name, service) -> {
+			if (name.startsWith("app")) {
+				variables.addAll(((Map<String, Object>) service.get("environment")).keySet());
+			}
+		});
+		assertThat(variables).contains("SPRING_DATA_REDIS_HOST", "SPRING_DATA_REDIS_SENTINEL_NODES",
+				"SPRING_DATA_REDIS_CLUSTER_NODES", "SPRING_DATA_REDIS_LETTUCE_READFROM", "LAB_SECURITY_ALLOWEDHOSTS");
+		assertThat(variables)
+			.allSatisfy((variable) -> assertThat(Properties.known()).as("%s names no property of the app", variable)
+				.contains(Properties.fromEnvironmentVariable(variable)));
+	}
+
+}

@@ -1,0 +1,322 @@
+package dev.pipelininglab.deploy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import dev.pipelininglab.testsupport.Commands;
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * deploy/kubernetes: every manifest parses into the Kubernetes API types with no field
+ * the API lacks; the kustomizations name files that exist and patch resources the base
+ * has; the Deployment's probes, resources, security context and grace period agree with
+ * the app and the image (whether the app answers on the probe paths:
+ * {@link DeploymentTests}); every environment variable is a property the app has. With
+ * {@code kubectl} on the PATH, each overlay is also rendered by kustomize and parsed the
+ * same way.
+ */
+class KubernetesManifestTests {
+
+	static final Path KUBERNETES = Path.of("deploy/kubernetes");
+
+	static final Path BASE = KUBERNETES.resolve("base");
+
+	private static final List<String> OVERLAYS = List.of("standalone", "sentinel", "cluster");
+
+	/** The fields of a Kustomization these files may use (kustomize's v1beta1 names). */
+	private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "labels", "resources",
+			"patches", "images", "namespace");
+
+	@Test
+	void everyManifestParsesIntoTheKubernetesApiTypes() throws IOException {
+		List<Path> manifests = manifests();
+		assertThat(manifests).hasSizeGreaterThanOrEqualTo(7);
+		Set<String> kinds = new TreeSet<>();
+		for (Path manifest : manifests) {
+			KubernetesYaml.parseAll(manifest).forEach((resource) -> kinds.add(resource.getKind()));
+		}
+		assertThat(kinds).containsExactly("ConfigMap", "Deployment", "Secret", "Service");
+	}
+
+	@Test
+	void aFieldTheApiDoesNotHaveFailsTheParse() {
+		Map<String, Object> misspelt = Map.of("apiVersion", "v1", "kind", "Service", "metadata", Map.of("name", "x"),
+				"spec", Map.of("prots", List.of(Map.of("port", 8080))));
+		Map<String, Object> numberInData = Map.of("apiVersion", "v1", "kind", "ConfigMap", "metadata",
+				Map.of("name", "x"), "data", Map.of("SPRING_DATA_REDIS_PORT", 6379));
+		Map<String, Object> deepInADeployment = Map.of("apiVersion", "apps/v1", "kind", "Deployment", "metadata",
+				Map.of("name", "x"), "spec",
+				Map.of("template", Map.of("spec", Map.of("containers", List.of(Map.of("name", "x", "livenessProbe",
+						Map.of("httpGet", Map.of("paht", "/actuator/health/liveness", "port", 8080))))))));
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(misspelt, "misspelt"))
+			.hasMessageContaining("prots");
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(deepInADeployment, "deep"))
+			.hasMessageContaining("paht");
+		org.assertj.core.api.Assertions.assertThatThrownBy(() -> KubernetesYaml.parse(numberInData, "number"))
+			.hasMessageContaining("not a valid ConfigMap");
+	}
+
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "base", "overlays/standalone", "overlays/sentinel", "overlays/cluster" })
+	void kustomizationsNameFilesThatExistAndPatchResourcesTheBaseHas(String directory) throws IOException {
+		Path dir = KUBERNETES.resolve(directory);
+		Map<String, Object> kustomization = KubernetesYaml.documents(dir.resolve("kustomization.yaml")).get(0);
+		assertThat(kustomization.keySet()).isSubsetOf(KUSTOMIZATION_FIELDS);
+		assertThat(kustomization).containsEntry("apiVersion", "kustomize.config.k8s.io/v1beta1")
+			.containsEntry("kind", "Kustomization");
+		for (Object resource : (List<?>) kustomization.get("resources")) {
+			Path target = dir.resolve(String.valueOf(resource)).normalize();
+			assertThat(Files.isRegularFile(target) || Files.isRegularFile(target.resolve("kustomization.yaml")))
+				.as("%s names %s", dir, resource)
+				.isTrue();
+		}
+		Set<String> baseResources = new LinkedHashSet<>();
+		for (HasMetadata resource : baseResources()) {
+			baseResources.add(resource.getKind() + "/" + resource.getMetadata().getName());
+		}
+		for (Object patch : (List<?>) kustomization.getOrDefault("patches", List.of())) {
+			Path file = dir.resolve(String.valueOf(((Map<?, ?>) patch).get("path")));
+			assertThat(file).isRegularFile();
+			for (HasMetadata patched : KubernetesYaml.parseAll(file)) {
+				assertThat(baseResources).as("%s patches a resource the base has", file)
+					.contains(patched.getKind() + "/" + patched.getMetadata().getName());
+			}
+		}
+	}
+
+	/**
+	 * The probes ask Actuator's probe groups, through the container port the image
+	 * exposes, with a Host the app answers to; liveness leaves Redis out, readiness does
+	 * not (application.yml's groups).
+	 */
+	@Test
+	void probesAskActuatorsProbeGroupsOnTheImagesPort() throws IOException {
+		Container container = container();
+		assertThat(container.getPorts()).singleElement().satisfies((port) -> {
+			assertThat(port.getName()).isEqualTo("http");
+			assertThat(port.getContainerPort()).isEqualTo(JibConfiguration.read().port());
+		});
+		assertThat(path(container.getLivenessProbe())).isEqualTo("/actuator/health/liveness");
+		assertThat(path(container.getStartupProbe())).isEqualTo("/actuator/health/liveness");
+		assertThat(path(container.getReadinessProbe())).isEqualTo("/actuator/health/readiness");
+		for (Probe probe : List.of(container.getLivenessProbe(), container.getReadinessProbe(),
+				container.getStartupProbe())) {
+			HTTPGetAction get = probe.getHttpGet();
+			assertThat(get.getPort().getStrVal()).isEqualTo("http");
+			assertThat(get.getHttpHeaders()).singleElement().satisfies((header) -> {
+				assertThat(header.getName()).isEqualTo("Host");
+				assertThat(header.getValue()).isEqualTo("localhost");
+			});
+		}
+		String application = Files.readString(Path.of("src/main/resources/application.yml"));
+		assertThat(application).contains("readiness:\n          include: readinessState,redis")
+			.contains("probes:\n        enabled: true");
+	}
+
+	/**
+	 * The memory limit is what the heap is a share of (-XX:MaxRAMPercentage in the
+	 * image), the request equals it, and a quarter of it (at least 256 MiB) is left for
+	 * what is not heap.
+	 */
+	@Test
+	void resourcesMatchTheJvmSettingsOfTheImage() throws IOException {
+		Container container = container();
+		Quantity limit = container.getResources().getLimits().get("memory");
+		assertThat(container.getResources().getRequests().get("memory")).isEqualTo(limit);
+		double percentage = JibConfiguration.read().maxRamPercentage();
+		long bytes = Quantity.getAmountInBytes(limit).longValueExact();
+		long heap = (long) (bytes * percentage / 100);
+		assertThat(bytes - heap).as("memory beside a %s%% heap", percentage).isGreaterThanOrEqualTo(256L << 20);
+		assertThat(heap).as("heap").isGreaterThanOrEqualTo(512L << 20);
+		assertThat(container.getResources().getLimits()).as("no CPU limit: throttling would look like Redis latency")
+			.doesNotContainKey("cpu");
+	}
+
+	@Test
+	void runsAsTheImagesNonRootUserWithNothingToEscalate() throws IOException {
+		PodSpec pod = deployment().getSpec().getTemplate().getSpec();
+		String[] user = JibConfiguration.read().user().split(":");
+		assertThat(pod.getSecurityContext().getRunAsNonRoot()).isTrue();
+		assertThat(pod.getSecurityContext().getRunAsUser()).isEqualTo(Long.parseLong(user[0])).isNotZero();
+		assertThat(pod.getSecurityContext().getRunAsGroup()).isEqualTo(Long.parseLong(user[1]));
+		Container container = container();
+		assertThat(container.getSecurityContext().getAllowPrivilegeEscalation()).isFalse();
+		assertThat(container.getSecurityContext().getReadOnlyRootFilesystem()).isTrue();
+		assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
+		assertThat(container.getVolumeMounts()).as("a writable /tmp beside the read-only root")
+			.anySatisfy((mount) -> assertThat(mount.getMountPath()).isEqualTo("/tmp"));
+	}
+
+	/**
+	 * SIGTERM comes after the preStop pause; jobs then get lab.jobs.shutdown-wait to stop
+	 * between batches, and a batch in flight at most spring.data.redis.timeout: the grace
+	 * period covers all three (docs/deploy.md, "Graceful in a pod").
+	 */
+	@Test
+	void terminationGracePeriodCoversThePauseTheJobsAndABatch() throws IOException {
+		PodSpec pod = deployment().getSpec().getTemplate().getSpec();
+		List<String> preStop = container().getLifecycle().getPreStop().getExec().getCommand();
+		assertThat(preStop).hasSize(2).first().isEqualTo("sleep");
+		long pause = Long.parseLong(preStop.get(1));
+		long jobs = seconds(baseConfigMap().getData().get("LAB_JOBS_SHUTDOWNWAIT"));
+		long batch = 5;
+		assertThat(Files.readString(Path.of("src/main/resources/application.yml"))).contains("      timeout: 5s");
+		assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(pause + jobs + batch);
+	}
+
+	/**
+	 * Every variable the ConfigMaps and the Secret hold, or the Deployment sets, is the
+	 * environment form of a property the app has (Spring Boot's metadata and the lab's):
+	 * upper case, dots to underscores, dashes dropped.
+	 */
+	@Test
+	void everyEnvironmentVariableIsAPropertyTheAppHas() throws IOException {
+		Set<String> variables = new TreeSet<>();
+		for (Path manifest : manifests()) {
+			for (HasMetadata resource : KubernetesYaml.parseAll(manifest)) {
+				if (resource instanceof ConfigMap configMap) {
+					variables.addAll(configMap.getData().keySet());
+				}
+				if (resource instanceof Secret secret) {
+					variables.addAll(secret.getStringData().keySet());
+				}
+				if (resource instanceof Deployment deployment) {
+					deployment.getSpec()
+						.getTemplate()
+						.getSpec()
+						.getContainers()
+						.forEach((container) -> container.getEnv().forEach((env) -> variables.add(env.getName())));
+				}
+			}
+		}
+		assertThat(variables).contains("SPRING_DATA_REDIS_HOST", "SPRING_DATA_REDIS_PASSWORD",
+				"SPRING_DATA_REDIS_SENTINEL_NODES", "SPRING_DATA_REDIS_CLUSTER_NODES", "LAB_SECURITY_ALLOWEDHOSTS");
+		assertThat(variables)
+			.allSatisfy((variable) -> assertThat(Properties.known()).as("%s names no property of the app", variable)
+				.contains(Properties.fromEnvironmentVariable(variable)));
+	}
+
+	@Test
+	void theServiceSelectsThePodsOnTheirNamedPort() throws IOException {
+		Service service = (Service) baseResources().stream()
+			.filter(Service.class::isInstance)
+			.findFirst()
+			.orElseThrow();
+		assertThat(service.getSpec().getPorts()).singleElement()
+			.satisfies((port) -> assertThat(port.getTargetPort().getStrVal()).isEqualTo("http"));
+		String kustomization = Files.readString(BASE.resolve("kustomization.yaml"));
+		assertThat(kustomization).as("selector and pod labels come from the kustomization's labels")
+			.contains("includeSelectors: true");
+	}
+
+	/**
+	 * What {@code kubectl apply -k} would send: kustomize's output for each overlay,
+	 * parsed as strictly, with the overlay's Redis settings merged into the base's.
+	 */
+	@ParameterizedTest(name = "{0}")
+	@ValueSource(strings = { "standalone", "sentinel", "cluster" })
+	void eachOverlayRendersWithKustomize(String overlay) throws Exception {
+		assumeTrue(Commands.succeeds(List.of("kubectl", "version", "--client")),
+				"kubectl (with its built-in kustomize) is not installed here; the GitHub workflow renders the overlays");
+		Path rendered = Files.createTempFile("kustomize-" + overlay, ".yaml");
+		try {
+			Process process = new ProcessBuilder("kubectl", "kustomize",
+					KUBERNETES.resolve("overlays/" + overlay).toString())
+				.redirectErrorStream(true)
+				.redirectOutput(rendered.toFile())
+				.start();
+			assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
+			assertThat(process.exitValue()).as(Files.readString(rendered, StandardCharsets.UTF_8)).isZero();
+			List<HasMetadata> resources = KubernetesYaml.parseAll(rendered);
+			assertThat(resources).extracting(HasMetadata::getKind)
+				.containsExactlyInAnyOrder("ConfigMap", "Secret", "Service", "Deployment");
+			ConfigMap redis = (ConfigMap) resources.stream()
+				.filter(ConfigMap.class::isInstance)
+				.findFirst()
+				.orElseThrow();
+			assertThat(redis.getData()).containsKeys("LAB_SECURITY_ALLOWEDHOSTS", "LAB_JOBS_SHUTDOWNWAIT")
+				.containsKey(switch (overlay) {
+					case "sentinel" -> "SPRING_DATA_REDIS_SENTINEL_NODES";
+					case "cluster" -> "SPRING_DATA_REDIS_CLUSTER_NODES";
+					default -> "SPRING_DATA_REDIS_HOST";
+				});
+			Deployment deployment = (Deployment) resources.stream()
+				.filter(Deployment.class::isInstance)
+				.findFirst()
+				.orElseThrow();
+			assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+				.containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
+			assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+				.isEqualTo("pipelining-lab:latest");
+		}
+		finally {
+			Files.deleteIfExists(rendered);
+		}
+	}
+
+	static List<Path> manifests() throws IOException {
+		try (Stream<Path> files = Files.walk(KUBERNETES)) {
+			return files.filter((file) -> file.toString().endsWith(".yaml"))
+				.filter((file) -> !file.getFileName().toString().equals("kustomization.yaml"))
+				.sorted()
+				.toList();
+		}
+	}
+
+	private static List<HasMetadata> baseResources() throws IOException {
+		List<HasMetadata> resources = new ArrayList<>();
+		for (Object resource : (List<?>) KubernetesYaml.documents(BASE.resolve("kustomization.yaml"))
+			.get(0)
+			.get("resources")) {
+			resources.addAll(KubernetesYaml.parseAll(BASE.resolve(String.valueOf(resource))));
+		}
+		return resources;
+	}
+
+	static Deployment deployment() throws IOException {
+		return (Deployment) KubernetesYaml.parseAll(BASE.resolve("deployment.yaml")).get(0);
+	}
+
+	static Container container() throws IOException {
+		return deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
+	}
+
+	private static ConfigMap baseConfigMap() throws IOException {
+		return (ConfigMap) KubernetesYaml.parseAll(BASE.resolve("configmap.yaml")).get(0);
+	}
+
+	private static String path(Probe probe) {
+		return probe.getHttpGet().getPath();
+	}
+
+	private static long seconds(String duration) {
+		assertThat(duration).matches("\\d+s");
+		return Long.parseLong(duration.substring(0, duration.length() - 1));
+	}
+
+}
