@@ -64,7 +64,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	 */
 	private @Nullable String connection(RunSpec spec) {
 		boolean applies = switch (this.kind) {
-			case SINGLE -> spec.mode() != Mode.PIPELINED && spec.mode() != Mode.ASYNC;
+			case SINGLE -> spec.mode().choosesConnection();
 			case COMPARE -> true;
 			case SWEEP -> false;
 		};

@@ -333,7 +333,7 @@ class RunRequests {
 		Sharing sharing = Sharing.fromLabel(text)
 			.orElseThrow(
 					() -> new InvalidParameterException("connection", "must be shared or pooled, got '" + text + "'"));
-		if (mode == Mode.PIPELINED || mode == Mode.ASYNC) {
+		if (!mode.choosesConnection()) {
 			throw new InvalidParameterException("connection", "must be left out for " + mode.label()
 					+ " runs: it applies to loop, multi-key and script only; a pipeline always takes a dedicated"
 					+ " connection from the pool");
