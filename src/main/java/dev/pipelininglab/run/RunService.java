@@ -632,8 +632,8 @@ public class RunService {
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
 				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
-				connector, connections, clients(shown), this.diagnosis.sentinelMaster(), server, foreign,
-				this.settings.inEffect());
+				RunResult.OfferedRate.of(spec.workload(), items, seconds), connector, connections, clients(shown),
+				this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
 	}
 
 	/**

@@ -88,6 +88,13 @@ enum ApiParameter {
 					+ " is at most lab.limits.max-count",
 			"2000", (lab) -> Bounds.of(1, lab.limits().maxRequests(), 1)),
 
+	RATE("rate", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Offered load in commands per second, over all clients: the loop sends a command every 1/rate s, a"
+					+ " pipeline a batch every batchSize/rate s. Latency percentiles are then taken from each round"
+					+ " trip's intended send time, so a stall shows in p99 instead of hiding (coordinated omission),"
+					+ " and the answer says whether the rate was held (default: as fast as it goes)",
+			"2000", (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
+
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
 					+ " rate, each client's, and round-trip percentiles over all (at most count)",
@@ -249,6 +256,9 @@ enum ApiParameter {
 
 	/** Fixed bounds, not configurable: kept here so the catalogue states them. */
 	static final class Constants {
+
+		/** Ten times what this lab's fastest variant reaches on loopback. */
+		static final int MAX_RATE = 10_000_000;
 
 		/**
 		 * A week: long enough for any demo, short enough that a typo does not leave keys

@@ -300,7 +300,8 @@ class RunRequests {
 							+ " (count x requests at most " + this.limits.maxCount() + "), got " + requests
 							+ "; fan-out repeats a small run, e.g. count 30");
 		}
-		return Workload.of(valueSize, requests, this.limits.maxBatchBytes());
+		int rate = (params.rate() != null) ? (int) within(ApiParameter.RATE, params.rate()) : 0;
+		return Workload.of(valueSize, requests, this.limits.maxBatchBytes()).withRate(rate);
 	}
 
 	private int clients(@Nullable Integer clients, long count) {
