@@ -130,7 +130,7 @@ final class Clients {
 			long itemsSent = 0;
 			try {
 				for (int request = 0; request < requests; request++) {
-					long requestStart = (pacer != null) ? pacer.awaitTurn(itemsSent, observer) : System.nanoTime();
+					long requestStart = System.nanoTime();
 					for (long from = this.first; from < this.end; from += batchSize) {
 						if (stop.get()) {
 							return;
@@ -141,7 +141,12 @@ final class Clients {
 						long to = Math.min(this.end, from + batchSize);
 						if (perRequest) {
 							if (pacer != null) {
-								pacer.awaitTurn(itemsSent, observer);
+								long due = pacer.awaitTurn(itemsSent, to - from, observer);
+								if (from == this.first) {
+									// The request is timed from when its first batch was
+									// due.
+									requestStart = due;
+								}
 							}
 							work.run(from, to, this.tally);
 							itemsSent += to - from;
@@ -155,7 +160,8 @@ final class Clients {
 									throw new RunCancelledException();
 								}
 								long end = Math.min(to, item + roundTrip);
-								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, observer) : System.nanoTime();
+								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
+										: System.nanoTime();
 								work.run(item, end, this.tally);
 								this.latency.record(System.nanoTime() - sent);
 								itemsSent += end - item;

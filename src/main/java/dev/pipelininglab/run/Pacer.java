@@ -4,12 +4,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Holds a client to an offered rate: round trip {@code n} is due when the items before it
- * are due, at {@code items / rate} seconds after the client started. Latency is taken
- * from that intended send time, not from when the command really left: a stall then
- * delays every command due during it, and they all show it in the percentiles, instead of
- * the one command that met the stall (coordinated omission, as wrk2 and HdrHistogram
- * describe it).
+ * Holds a client to an offered rate: a round trip is due once the rate has allowed its
+ * items, at {@code (items sent before + its items) / rate} seconds after the client
+ * started, so a run of N items takes N / rate and its achieved rate is the one asked, not
+ * one round trip more. Latency is taken from that intended send time, not from when the
+ * command really left: a stall then delays every command due during it, and they all show
+ * it in the percentiles, instead of the one command that met the stall (coordinated
+ * omission, as wrk2 and HdrHistogram describe it).
  */
 final class Pacer {
 
@@ -33,11 +34,11 @@ final class Pacer {
 	}
 
 	/**
-	 * Waits until the round trip after {@code itemsSent} items is due.
+	 * Waits until a round trip of {@code items} after {@code itemsSent} is due.
 	 * @return its intended send time ({@link System#nanoTime()})
 	 */
-	long awaitTurn(long itemsSent, RunObserver observer) {
-		long due = this.origin + (long) (itemsSent * this.nanosPerItem);
+	long awaitTurn(long itemsSent, long items, RunObserver observer) {
+		long due = this.origin + (long) ((itemsSent + items) * this.nanosPerItem);
 		for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
 			if (observer.cancelled()) {
 				throw new RunCancelledException();

@@ -57,7 +57,7 @@ class OfferedRateTests extends MockMvcOnTestRedis {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isCloseTo(1900.0, within(150.0));
+		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isCloseTo(2000.0, within(150.0));
 	}
 
 	@Test
