@@ -264,7 +264,8 @@ def ceiling(redis, requests):
 
 
 # The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone.
-SECTIONS = ("headline", "launch", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients")
+SECTIONS = ("headline", "launch", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients",
+            "shapes")
 
 
 def value_sizes(app, redis, sizes, most, budget):
@@ -296,6 +297,57 @@ def fan_out(app, redis, count, requests, rtts):
         rows.append((rtt, app.run(f"/compare/get/{count}?{query}")))
         redis.flush()
     return rows
+
+
+def shapes_runs(app, redis, count, rate_count, rtts):
+    """The load shapes: loop and pipeline at offered rates (20, 50 and 80% of the loop's own maximum, direct and
+    through the relay), transactions against a pipeline, and the reactive template against async and pipelined."""
+    paced = []
+    for rtt in rtts:
+        relay = f"&rtt={rtt:g}" if rtt > 0 else ""
+        n = rate_count if rtt == 0 else max(200, rate_count // 20)
+        redis.flush()
+        print(f"shapes: loop maximum, rtt {rtt:g}", file=sys.stderr)
+        top = app.run(f"/loopset/{n}?sample=0{relay}")["opsPerSecond"]
+        for share in (0.2, 0.5, 0.8):
+            rate = max(1, int(top * share))
+            for path in (f"/loopset/{n}", f"/pipeset/{n}?batchSize=100"):
+                redis.flush()
+                sep = "&" if "?" in path else "?"
+                print(f"shapes: {path} at {rate}/s rtt {rtt:g}", file=sys.stderr)
+                paced.append((rtt, share, top, app.run(f"{path}{sep}rate={rate}&sample=0{relay}")))
+    compared = []
+    for variants in ("pipelined,transaction,pipelined-transaction", "async,pipelined,reactive"):
+        redis.flush()
+        print(f"shapes: {variants}", file=sys.stderr)
+        compared.append(app.run(f"/compare/set/{count}?variants={variants}&sample=0"))
+    redis.flush()
+    return paced, compared
+
+
+def shapes_table(count, paced, compared):
+    lines = ["## Load shapes: a fixed offered rate (`rate=`), latency from the intended send time", "",
+             "Each rate is a share of the loop's own maximum measured just before (per added RTT); the pipeline "
+             "sends batches of 100 at the same rate. Latency per command for the loop, per batch for the pipeline; "
+             "held = at least 95% of the rate reached.", "",
+             "| added RTT | share of loop max | rate asked | variant | achieved | held | p50 ms | p99 ms |",
+             "|---:|---:|---:|---|---:|---|---:|---:|"]
+    for rtt, share, top, r in paced:
+        offered = r["offeredRate"]
+        lines.append(f"| {rtt:g} ms | {share:.0%} of {fmt(top)} | {fmt(offered['asked'])} | {r['variant']} | "
+                     f"{fmt(offered['achieved'])} | {'yes' if offered['held'] else 'no'} | "
+                     f"{r['latency']['p50']:.3f} | {r['latency']['p99']:.3f} |")
+    lines += ["", f"## Transactions and the reactive template (`/compare/set/{fmt(count)}`)", "",
+              "| variant | ops/s | speedup vs first | server commands |", "|---|---:|---:|---:|"]
+    for comparison in compared:
+        first = comparison["results"][0]["opsPerSecond"]
+        for r in comparison["results"]:
+            commands = (r.get("server") or {}).get("commands", "")
+            lines.append(f"| {r['variant']} | {fmt(r['opsPerSecond'])} | {r['opsPerSecond'] / first:.2f}× | "
+                         f"{fmt(commands) if commands != '' else ''} |")
+        for skip in comparison.get("skipped", []):
+            lines.append(f"| {skip['variant']} | skipped: {skip['reason']} | | |")
+    return lines + [""]
 
 
 def size_label(size):
@@ -566,6 +618,11 @@ def main():
                         help="comma-separated sections to run: " + ", ".join(SECTIONS))
     parser.add_argument("--clients", default="1,4,16,64", help="client counts for the many-clients table")
     parser.add_argument("--clients-count", type=int, default=100_000, help="SETs per row of the many-clients table")
+    parser.add_argument("--shapes-count", type=int, default=100_000,
+                        help="shapes: SETs per transaction and reactive comparison")
+    parser.add_argument("--shapes-rate-count", type=int, default=10_000,
+                        help="shapes: commands per paced run (a twentieth through the relay)")
+    parser.add_argument("--shapes-rtts", default="0,1", help="shapes: added RTTs (ms) for the paced runs")
     parser.add_argument("--topology", choices=["standalone", "cluster"], default="standalone",
                         help="cluster: only cluster against standalone for /pipeset/<--cluster-count>")
     parser.add_argument("--cluster-count", type=int, default=1_000_000)
@@ -639,6 +696,11 @@ def main():
             clients_rows = None
             if "clients" in only and clients_list:
                 clients_rows = clients_runs(app, redis, args.clients_count, clients_list)
+
+            shapes = None
+            if "shapes" in only:
+                shapes = shapes_runs(app, redis, args.shapes_count, args.shapes_rate_count,
+                                     [float(rtt) for rtt in args.shapes_rtts.split(",")])
 
             rtt = None
             if args.rtt_ms > 0 and "rtt" in only:
@@ -759,6 +821,9 @@ def main():
 
         if clients_rows:
             lines += clients_table(args.clients_count, clients_rows)
+
+        if shapes:
+            lines += shapes_table(args.shapes_count, *shapes)
 
         if rtt:
             lines += [f"## Added round trip: {args.rtt_ms:g} ms through the latency relay "

@@ -55,7 +55,8 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(this.kind == RunKind.SWEEP) ? this.batchSizes : null,
 				(spec.workload().valueSize() > 0) ? spec.workload().valueSize() : null,
 				(spec.workload().requests() > 1) ? spec.workload().requests() : null, spec.senders().clients(),
-				(this.kind == RunKind.COMPARE) ? null : spec.senders().connector().label(), connection(spec));
+				(this.kind == RunKind.COMPARE) ? null : spec.senders().connector().label(), connection(spec),
+				(spec.workload().rate() > 0) ? spec.workload().rate() : null);
 	}
 
 	/**
@@ -64,7 +65,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	 */
 	private @Nullable String connection(RunSpec spec) {
 		boolean applies = switch (this.kind) {
-			case SINGLE -> spec.mode() != Mode.PIPELINED && spec.mode() != Mode.ASYNC;
+			case SINGLE -> spec.mode().choosesConnection();
 			case COMPARE -> true;
 			case SWEEP -> false;
 		};

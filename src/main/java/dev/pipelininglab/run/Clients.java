@@ -51,7 +51,7 @@ final class Clients {
 		if (clients == 1) {
 			Client only = runs.get(0);
 			long start = System.nanoTime();
-			only.run(spec.batchSize(), roundTrip, requests, work, observer, stop);
+			only.run(spec.batchSize(), roundTrip, requests, spec.workload().rate(), clients, work, observer, stop);
 			return new Outcome(System.nanoTime() - start, runs);
 		}
 		CountDownLatch ready = new CountDownLatch(clients);
@@ -67,7 +67,8 @@ final class Clients {
 					Thread.currentThread().interrupt();
 					return;
 				}
-				client.run(spec.batchSize(), roundTrip, requests, work, observer, stop);
+				client.run(spec.batchSize(), roundTrip, requests, spec.workload().rate(), clients, work, observer,
+						stop);
 			}, "run-client-" + client.index);
 			thread.setDaemon(true);
 			threads.add(thread);
@@ -117,9 +118,16 @@ final class Clients {
 			this.tally = new Tally(sample);
 		}
 
-		void run(int batchSize, int roundTrip, int requests, Work work, RunObserver observer, AtomicBoolean stop) {
+		/**
+		 * @param rate commands per second for all clients together, 0 for as fast as it
+		 * goes; paced round trips are timed from when they were due
+		 */
+		void run(int batchSize, int roundTrip, int requests, int rate, int clients, Work work, RunObserver observer,
+				AtomicBoolean stop) {
 			boolean perRequest = this.latency.per() == Latency.Per.REQUEST;
 			long start = System.nanoTime();
+			Pacer pacer = (rate > 0) ? Pacer.of(rate, clients, start) : null;
+			long itemsSent = 0;
 			try {
 				for (int request = 0; request < requests; request++) {
 					long requestStart = System.nanoTime();
@@ -132,7 +140,16 @@ final class Clients {
 						}
 						long to = Math.min(this.end, from + batchSize);
 						if (perRequest) {
+							if (pacer != null) {
+								long due = pacer.awaitTurn(itemsSent, to - from, observer);
+								if (from == this.first) {
+									// The request is timed from when its first batch was
+									// due.
+									requestStart = due;
+								}
+							}
 							work.run(from, to, this.tally);
+							itemsSent += to - from;
 						}
 						else {
 							for (long item = from; item < to; item += roundTrip) {
@@ -142,9 +159,12 @@ final class Clients {
 								if (item > from && (stop.get() || observer.cancelled())) {
 									throw new RunCancelledException();
 								}
-								long sent = System.nanoTime();
-								work.run(item, Math.min(to, item + roundTrip), this.tally);
+								long end = Math.min(to, item + roundTrip);
+								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
+										: System.nanoTime();
+								work.run(item, end, this.tally);
 								this.latency.record(System.nanoTime() - sent);
+								itemsSent += end - item;
 							}
 						}
 						this.batches++;

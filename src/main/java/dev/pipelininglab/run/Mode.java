@@ -33,7 +33,26 @@ public enum Mode {
 	 * Lettuce's async API on a connection of its own with manual flushing: the client's
 	 * own ceiling.
 	 */
-	ASYNC("async");
+	ASYNC("async"),
+
+	/**
+	 * Each batch in MULTI ... EXEC through
+	 * {@code StringRedisTemplate.execute(SessionCallback)}: atomic, and the queued
+	 * commands travel without waiting for their QUEUED replies.
+	 */
+	TRANSACTION("transaction"),
+
+	/**
+	 * MULTI, the batch and EXEC inside one {@code executePipelined}: atomic and one round
+	 * trip.
+	 */
+	PIPELINED_TRANSACTION("pipelined-transaction"),
+
+	/**
+	 * {@code ReactiveRedisTemplate}: a batch of commands from a {@code Flux}, on the
+	 * factory's shared connection, in flight together without {@code executePipelined}.
+	 */
+	REACTIVE("reactive");
 
 	private final String label;
 
@@ -44,6 +63,18 @@ public enum Mode {
 	@JsonValue
 	public String label() {
 		return this.label;
+	}
+
+	/**
+	 * Whether a run of this mode may choose a shared or a pooled connection: blocking
+	 * template calls may; pipelines, transactions and async batches take a dedicated one,
+	 * and the reactive template its factory's shared one.
+	 */
+	public boolean choosesConnection() {
+		return switch (this) {
+			case LOOP, MULTI_KEY, MULTI_KEY_HASHTAG, SCRIPT -> true;
+			case PIPELINED, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, REACTIVE -> false;
+		};
 	}
 
 	public static Optional<Mode> fromLabel(String label) {

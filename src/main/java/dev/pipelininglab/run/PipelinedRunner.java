@@ -6,6 +6,7 @@ import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.Ping;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisListCommands;
@@ -61,7 +62,7 @@ class PipelinedRunner implements BatchRunner {
 		}
 	}
 
-	private static void count(Pass pass, Object reply, Tally tally) {
+	static void count(Pass pass, @Nullable Object reply, Tally tally) {
 		switch (pass.operation()) {
 			// SET answers OK (true); the other writes answer a count or a flag.
 			case SET, RPUSH, LPUSH, HSET, SADD, ZADD -> tally.value(null);
@@ -69,7 +70,11 @@ class PipelinedRunner implements BatchRunner {
 		}
 	}
 
-	private static void send(RedisConnection connection, Pass pass, KeySpace keys, long from, long to) {
+	/**
+	 * Queues (in a pipeline or a transaction) or sends the commands of items {@code from}
+	 * to {@code to}.
+	 */
+	static void send(RedisConnection connection, Pass pass, KeySpace keys, long from, long to) {
 		switch (pass.operation()) {
 			case SET -> {
 				RedisStringCommands strings = connection.stringCommands();

@@ -58,6 +58,8 @@ import org.jspecify.annotations.Nullable;
  * @param payload runs with a {@code valueSize}: bytes per value and per second, and how
  * the byte budget shaped the batches
  * @param fanOut runs with {@code requests}: the run repeated as that many requests
+ * @param offeredRate runs with {@code rate}: the rate asked, the rate reached, and
+ * whether it was held; latency is then timed from each round trip's intended send time
  * @param connector the client library and how the run's template calls got connections
  * @param connections the connections the run used, as the Redis masters counted them
  * @param clients more than one client: how the items were split and how fast each went
@@ -82,9 +84,9 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 		@Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
 		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
 		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
-		ConnectorUse connector, @Nullable ConnectionsUsed connections, @Nullable ClientsReport clients,
-		@Nullable String master, @Nullable ServerStats server, @Nullable Long foreignCommands,
-		@Nullable Map<String, String> settings) {
+		@Nullable OfferedRate offeredRate, ConnectorUse connector, @Nullable ConnectionsUsed connections,
+		@Nullable ClientsReport clients, @Nullable String master, @Nullable ServerStats server,
+		@Nullable Long foreignCommands, @Nullable Map<String, String> settings) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -108,6 +110,26 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	}
 
 	/**
+	 * @param asked commands per second asked for ({@code rate})
+	 * @param achieved commands per second the timed pass reached
+	 * @param held whether it reached at least 95% of the rate asked; when not, the client
+	 * (or Redis) could not keep up and the latencies include the backlog
+	 * @param latencyFrom where each latency sample starts: the round trip's intended send
+	 * time
+	 */
+	public record OfferedRate(int asked, double achieved, boolean held, String latencyFrom) {
+
+		static @Nullable OfferedRate of(Workload workload, long items, double seconds) {
+			if (workload.rate() == 0) {
+				return null;
+			}
+			double achieved = Math.round(items / seconds * 10) / 10.0;
+			return new OfferedRate(workload.rate(), achieved, achieved >= 0.95 * workload.rate(), "intended send time");
+		}
+
+	}
+
+	/**
 	 * As one of a comparison's or sweep's results: with its speedup, if any, and without
 	 * the settings its container carries once.
 	 */
@@ -117,8 +139,8 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.measuredRttMillisByNode,
 				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
 				this.keysPerNode, this.slotsTouched, this.commands, this.note, this.sample, value, this.latency,
-				this.payload, this.fanOut, this.connector, this.connections, this.clients, this.master, this.server,
-				this.foreignCommands, null);
+				this.payload, this.fanOut, this.offeredRate, this.connector, this.connections, this.clients,
+				this.master, this.server, this.foreignCommands, null);
 	}
 
 	/**

@@ -145,6 +145,17 @@ public class RunService {
 		if (spec.mode() == Mode.ASYNC) {
 			return "async is Lettuce's own API, below Spring Data Redis; Jedis has no counterpart";
 		}
+		if (spec.mode() == Mode.PIPELINED_TRANSACTION) {
+			return "Spring Data Redis's Jedis connection takes no MULTI inside a pipeline (\"Cannot use Transaction"
+					+ " while a pipeline is open\"); jedis-transaction works";
+		}
+		if (spec.mode() == Mode.PIPELINED_TRANSACTION) {
+			return "Spring Data Redis's Jedis connection takes no MULTI inside a pipeline (\"Cannot use Transaction"
+					+ " while a pipeline is open\"); jedis-transaction works";
+		}
+		if (spec.mode() == Mode.REACTIVE) {
+			return "Spring Data Redis's reactive API runs on Lettuce only; Jedis has no reactive driver";
+		}
 		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
 			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws
 			// InvalidDataAccessApiUsageException
@@ -395,7 +406,7 @@ public class RunService {
 	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
-			case PIPELINED, ASYNC -> Sharing.POOLED;
+			case PIPELINED, ASYNC, TRANSACTION, PIPELINED_TRANSACTION -> Sharing.POOLED;
 			default -> senders.sharing();
 		};
 		return this.connections.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
@@ -413,6 +424,7 @@ public class RunService {
 				default -> Set.of(single);
 			};
 			case SCRIPT -> Set.of("evalsha", "eval");
+			case TRANSACTION, PIPELINED_TRANSACTION -> Set.of(single, "multi", "exec");
 			default -> Set.of(single);
 		};
 	}
@@ -586,6 +598,8 @@ public class RunService {
 				yield splitByJedis ? spec.itemsPerPass() : spec.batchesPerPass();
 			}
 			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();
+			// MULTI and EXEC around every batch.
+			case TRANSACTION, PIPELINED_TRANSACTION -> 2 * spec.batchesPerPass() + spec.itemsPerPass();
 			default -> spec.itemsPerPass();
 		};
 	}
@@ -673,8 +687,8 @@ public class RunService {
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
 				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
-				connector, connections, clients(shown), this.diagnosis.sentinelMaster(), server, foreign,
-				this.settings.inEffect());
+				RunResult.OfferedRate.of(spec.workload(), items, seconds), connector, connections, clients(shown),
+				this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
 	}
 
 	/**

@@ -78,7 +78,8 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 			throw new IllegalArgumentException(
 					"Variant '" + text + "': only pipelined and async variants may end in -" + writes.label());
 		}
-		if (label.startsWith(PIPELINED_PREFIX)) {
+		// pipelined-transaction is a mode of its own, not a pipeline with a flush policy.
+		if (label.startsWith(PIPELINED_PREFIX) && Mode.fromLabel(label).isEmpty()) {
 			return new Variant(Mode.PIPELINED, FlushPolicy.valueOf(label.substring(PIPELINED_PREFIX.length())),
 					connector, writes);
 		}
@@ -87,8 +88,8 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 		return Mode.fromLabel(label)
 			.map((mode) -> new Variant(mode, null, chosen, asked))
 			.orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + text + "': use loop, pipelined,"
-					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script"
-					+ " or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
+					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script,"
+					+ " transaction, pipelined-transaction, reactive or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
 					+ " (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
 	}
 

@@ -13,20 +13,28 @@ import org.jspecify.annotations.Nullable;
  * larger batch is shrunk
  * @param batchSizeAsked the batch size asked for, when the byte budget shrank it; else
  * null
+ * @param rate offered load in commands per second over all clients, or 0 for as fast as
+ * the run goes
  */
-public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked) {
+public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0);
 
 	public Workload {
-		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1) {
-			throw new IllegalArgumentException("valueSize must not be negative, requests and maxBatchBytes positive");
+		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
+			throw new IllegalArgumentException(
+					"valueSize and rate must not be negative, requests and maxBatchBytes positive");
 		}
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0);
+	}
+
+	/** The same, paced at {@code rate} commands per second (0: unpaced). */
+	public Workload withRate(int rate) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -36,15 +44,16 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	Workload shrunkFrom(int batchSize) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate);
 	}
 
 	Workload unshrunk() {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate);
 	}
 
+	/** For untimed passes (warm-ups, set-up): one request, as fast as it goes. */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0);
 	}
 
 }

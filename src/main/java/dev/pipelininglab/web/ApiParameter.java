@@ -62,7 +62,8 @@ enum ApiParameter {
 
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
-					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async (Lettuce); a"
+					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async,"
+					+ " transaction, pipelined-transaction, reactive (Lettuce; the last three only when named); a"
 					+ " pipelined or async variant may end in -per-flush or -per-command (how batches reach Netty,"
 					+ " e.g. pipelined-buffered-500-per-flush); jedis-<mode> (jedis-loop, jedis-pipelined,"
 					+ " jedis-multi-key, jedis-multi-key-hashtag, jedis-script) for Spring Data Redis's Jedis"
@@ -86,6 +87,13 @@ enum ApiParameter {
 					+ " handler does per incoming request; latency percentiles are then per request. count x requests"
 					+ " is at most lab.limits.max-count",
 			"2000", (lab) -> Bounds.of(1, lab.limits().maxRequests(), 1)),
+
+	RATE("rate", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Offered load in commands per second, over all clients: the loop sends a command every 1/rate s, a"
+					+ " pipeline a batch every batchSize/rate s. Latency percentiles are then taken from each round"
+					+ " trip's intended send time, so a stall shows in p99 instead of hiding (coordinated omission),"
+					+ " and the answer says whether the rate was held (default: as fast as it goes)",
+			"2000", (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
 
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
@@ -248,6 +256,9 @@ enum ApiParameter {
 
 	/** Fixed bounds, not configurable: kept here so the catalogue states them. */
 	static final class Constants {
+
+		/** Ten times what this lab's fastest variant reaches on loopback. */
+		static final int MAX_RATE = 10_000_000;
 
 		/**
 		 * A week: long enough for any demo, short enough that a typo does not leave keys

@@ -19,6 +19,7 @@ import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
+import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,6 +52,9 @@ import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExcep
 class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+	/** Not in HttpStatus: nginx's code for a client that closed the connection first. */
+	private static final int CLIENT_CLOSED_REQUEST = 499;
 
 	/** How Jackson's strict duplicate detection names the repeated field. */
 	private static final Pattern DUPLICATE = Pattern.compile("Duplicate (?:Object property|field) \"([^\"]+)\"");
@@ -186,19 +190,32 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	}
 
 	/**
-	 * A GET run is cancelled only by its deadline ({@code lab.limits.max-run-time}); the
-	 * run stopped between commands, its slot is free.
+	 * A GET run stopped between commands (GetRunStops says why); its slot is free. A
+	 * caller that hung up gets no body, only 499 in the access log (nginx's "client
+	 * closed request"), since nobody reads it.
 	 */
 	@ExceptionHandler
-	ProblemDetail runStopped(RunCancelledException ex) {
-		if (this.shutdown.stopping()) {
+	ResponseEntity<ProblemDetail> runStopped(RunCancelledException ex, HttpServletRequest request) {
+		GetRunStops.Reason reason = GetRunStops.reason(request);
+		if (this.shutdown.stopping() || reason == GetRunStops.Reason.SHUTDOWN) {
 			log.info("Stopped a run between commands: the app is shutting down");
-			return problem(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance()));
+			return answer(
+					problem(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance())));
+		}
+		if (reason == GetRunStops.Reason.CALLER_GONE) {
+			log.info("Stopped GET {} between commands after {} s: its caller hung up; its run slot is free",
+					request.getRequestURI(),
+					String.format(java.util.Locale.ROOT, "%.1f", GetRunStops.elapsed(request).toMillis() / 1000.0));
+			return ResponseEntity.status(CLIENT_CLOSED_REQUEST).build();
 		}
 		Duration limit = this.properties.limits().maxRunTime();
 		log.info("Stopped a run after lab.limits.max-run-time ({})", limit);
-		return problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED.detail(limit.toString(),
-				"what it had written stays under the prefix (DELETE /keys removes it)."));
+		return answer(problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED.detail(limit.toString(),
+				"what it had written stays under the prefix (DELETE /keys removes it).")));
+	}
+
+	private static ResponseEntity<ProblemDetail> answer(ProblemDetail problem) {
+		return ResponseEntity.status(problem.getStatus()).body(problem);
 	}
 
 	@ExceptionHandler

@@ -93,6 +93,11 @@ class RunAdmission implements WebMvcConfigurer {
 			this.maxWait = maxWait;
 		}
 
+		/** Requests waiting for a slot right now. */
+		int queued() {
+			return this.permits.getQueueLength();
+		}
+
 		int inUse() {
 			return this.maxConcurrent - this.permits.availablePermits();
 		}

@@ -28,20 +28,22 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param operation {@code set}, {@code get}, {@code rpop}, {@code ping}, {@code incr},
  * {@code hset}, {@code sadd}, {@code zadd}, {@code lpush}; single runs also {@code rpush}
  * @param mode single runs: {@code loop}, {@code pipelined}, {@code multi-key},
- * {@code multi-key-hashtag}, {@code script} or {@code async}
+ * {@code multi-key-hashtag}, {@code script}, {@code async}, {@code transaction},
+ * {@code pipelined-transaction} or {@code reactive}
  * @param count how many commands (keys, list elements, PINGs)
  * @param variants comparisons: which variants, in order
  * @param batchSizes sweeps: which batch sizes, in order
  * @param clients threads sending at once, each on its own key range
  * @param connector {@code lettuce} or {@code jedis}
  * @param connection {@code shared} or {@code pooled}
+ * @param rate offered load in commands per second over all clients
  */
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
 		@JsonDeserialize(using = PlainDecimal.class) @Nullable Double rtt, @Nullable Integer repeat,
 		@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
-		@Nullable Integer requests, @Nullable Integer clients, @Nullable String connector,
-		@Nullable String connection) {
+		@Nullable Integer requests, @Nullable Integer clients, @Nullable String connector, @Nullable String connection,
+		@Nullable Integer rate) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -49,9 +51,10 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 	 */
 	RunParams params() {
 		return new RunParams(this.batchSize, this.sample, this.ttl, this.flushPolicy, this.rtt, this.repeat,
-				(this.variants != null) ? String.join(",", this.variants) : null, (this.batchSizes != null)
-						? String.join(",", this.batchSizes.stream().map(String::valueOf).toList()) : null,
-				this.valueSize, this.requests, this.clients, this.connector, this.connection);
+				(this.variants != null) ? String.join(",", this.variants) : null,
+				(this.batchSizes != null) ? String.join(",", this.batchSizes.stream().map(String::valueOf).toList())
+						: null,
+				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate);
 	}
 
 	/**

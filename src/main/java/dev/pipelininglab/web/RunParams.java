@@ -25,9 +25,11 @@ import org.jspecify.annotations.Nullable;
  * @param connection loop, multi-key and script: {@code shared} (Lettuce's default, one
  * native connection for every thread) or {@code pooled} (each call borrows a connection;
  * the only way for Jedis)
+ * @param rate offered load in commands per second over all clients; as fast as it goes
+ * when absent
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
-		@Nullable String connector, @Nullable String connection) {
+		@Nullable String connector, @Nullable String connection, @Nullable Integer rate) {
 }

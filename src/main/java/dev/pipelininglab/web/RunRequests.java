@@ -300,7 +300,8 @@ class RunRequests {
 							+ " (count x requests at most " + this.limits.maxCount() + "), got " + requests
 							+ "; fan-out repeats a small run, e.g. count 30");
 		}
-		return Workload.of(valueSize, requests, this.limits.maxBatchBytes());
+		int rate = (params.rate() != null) ? (int) within(ApiParameter.RATE, params.rate()) : 0;
+		return Workload.of(valueSize, requests, this.limits.maxBatchBytes()).withRate(rate);
 	}
 
 	private int clients(@Nullable Integer clients, long count) {
@@ -333,7 +334,7 @@ class RunRequests {
 		Sharing sharing = Sharing.fromLabel(text)
 			.orElseThrow(
 					() -> new InvalidParameterException("connection", "must be shared or pooled, got '" + text + "'"));
-		if (mode == Mode.PIPELINED || mode == Mode.ASYNC) {
+		if (!mode.choosesConnection()) {
 			throw new InvalidParameterException("connection", "must be left out for " + mode.label()
 					+ " runs: it applies to loop, multi-key and script only; a pipeline always takes a dedicated"
 					+ " connection from the pool");

@@ -5,7 +5,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 
 import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.redis.FlushPolicy;
@@ -206,13 +205,12 @@ class RunJobsTests {
 		RunRecord run = this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10)));
 		for (int i = 0; i < 100; i++) {
 			String id = run.id();
-			long deadline = System.nanoTime() + WAIT.toNanos();
-			while (!this.jobs.get(id).status().terminal()) {
-				assertThat(System.nanoTime()).as("run %s ends", id).isLessThan(deadline);
-				// A short park, not a spin: on two cores a spin would take the worker's
-				// core.
-				LockSupport.parkNanos(100_000);
-			}
+			// A short poll interval, not a spin: on two cores a spin would take the
+			// worker's core.
+			await("run " + id + " ends").atMost(WAIT)
+				.pollDelay(Duration.ZERO)
+				.pollInterval(Duration.ofNanos(100_000))
+				.until(() -> this.jobs.get(id).status().terminal());
 			run = this.jobs.submit(RunPlan.single(spec(Operation.PING, Mode.PIPELINED, 10, 10)));
 		}
 		assertThat(last(follow(run.id())).status()).isEqualTo(RunStatus.DONE);
@@ -246,7 +244,7 @@ class RunJobsTests {
 	void recordLeftRunningByAnInstanceThatDiedIsSeenAsAbandoned() {
 		Instant longAgo = Instant.now().minus(Duration.ofMinutes(10));
 		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "loop", 100, 10, 0, null,
-				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", "shared");
+				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", "shared", null);
 		RunRecord orphan = new RunRecord("5e2c1d55-0000-4000-8000-000000000001", RunKind.SINGLE, RunStatus.RUNNING,
 				request, new RunRecord.Progress(3, 10, 30.0), false, "gone:1", longAgo, longAgo, null, longAgo, null,
 				null, null, null);

@@ -99,7 +99,8 @@ class KilledAppTests {
 			// The launcher notes its server's pid for the next start's clean-up.
 			System.out.println("SERVER-PID "
 					+ Files.readString(RedisServerBinary.cacheDir().resolve("run-" + args[0]).resolve("redis.pid")));
-			Thread.sleep(Long.MAX_VALUE);
+			// Lives until the test kills it.
+			new java.util.concurrent.CountDownLatch(1).await();
 		}
 
 	}

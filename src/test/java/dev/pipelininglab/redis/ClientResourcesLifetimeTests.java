@@ -19,6 +19,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The app's Lettuce event loops last as long as its client resources. A master/replica
@@ -50,14 +51,16 @@ class ClientResourcesLifetimeTests {
 					// The sentinels announce "+sdown slave" a second after this (their
 					// down-after), and the connection schedules its refresh 5 s later.
 					sentinel.replica().kill();
-					Thread.sleep(2_500);
+					sentinel.awaitReplicaDown(Duration.ofSeconds(10));
 					// As a test context is paused, or the app stops: the client shuts
 					// down,
 					// its client resources stay a moment longer.
 					factory.stop();
-					Thread.sleep(6_000);
-					assertThat(output).doesNotContain("Event loop shut down")
-						.doesNotContain("RejectedExecutionException");
+					// Past the refresh, due 5 s after the event, nothing is logged.
+					await().during(Duration.ofSeconds(6))
+						.atMost(Duration.ofSeconds(8))
+						.until(() -> !output.getAll().contains("Event loop shut down")
+								&& !output.getAll().contains("RejectedExecutionException"));
 				});
 		}
 	}

@@ -7,6 +7,7 @@ import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -14,6 +15,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+
+import org.awaitility.Awaitility;
 
 /**
  * Watches every command a Redis server executes ({@code MONITOR}) and checks each one as
@@ -62,14 +65,11 @@ final class Monitor implements AutoCloseable {
 	 * Waits until a PING carrying {@code marker} has been seen, so every command sent
 	 * before it was checked.
 	 */
-	void awaitMarker(String marker, long timeoutMillis) throws InterruptedException {
-		long deadline = System.currentTimeMillis() + timeoutMillis;
-		while (!this.lastCommand.contains(marker)) {
-			if (System.currentTimeMillis() > deadline) {
-				throw new IllegalStateException("MONITOR never showed " + marker);
-			}
-			Thread.sleep(10);
-		}
+	void awaitMarker(String marker, long timeoutMillis) {
+		Awaitility.await("MONITOR showing " + marker)
+			.atMost(Duration.ofMillis(timeoutMillis))
+			.pollInterval(Duration.ofMillis(10))
+			.until(() -> this.lastCommand.contains(marker));
 	}
 
 	long commands() {

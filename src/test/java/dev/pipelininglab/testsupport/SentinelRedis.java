@@ -190,6 +190,23 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
+	 * Waits until every live sentinel has marked a replica subjectively down (its
+	 * {@code +sdown slave} event), e.g. after {@code replica().kill()}.
+	 */
+	public void awaitReplicaDown(Duration timeout) {
+		Topologies.await("the sentinels marking the replica down", timeout, () -> {
+			for (RedisServerProcess sentinel : this.sentinels) {
+				if (sentinel.isAlive() && !sentinel.isPaused()
+						&& !String.valueOf(Topologies.call(sentinel, "SENTINEL", "REPLICAS", MASTER_NAME))
+							.contains("s_down")) {
+					return "sentinel " + sentinel.port() + " has not marked the replica down";
+				}
+			}
+			return null;
+		});
+	}
+
+	/**
 	 * Waits until every live sentinel names a master other than {@code oldMaster} and
 	 * that master answers as one, e.g. after {@code oldMaster.kill()}.
 	 * @return the new master

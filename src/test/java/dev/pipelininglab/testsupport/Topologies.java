@@ -10,10 +10,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
+import org.awaitility.Awaitility;
+import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -80,29 +83,21 @@ final class Topologies {
 	 * answering yet, an error reply) count as "not yet".
 	 */
 	static void await(String what, Duration timeout, Supplier<@Nullable String> check) {
-		long deadline = System.nanoTime() + timeout.toNanos();
-		String missing;
-		while (true) {
-			try {
-				missing = check.get();
-			}
-			catch (RuntimeException ex) {
-				missing = ex.toString();
-			}
-			if (missing == null) {
-				return;
-			}
-			if (System.nanoTime() > deadline) {
-				throw new IllegalStateException(
-						"Timed out after " + timeout.toSeconds() + " s waiting for " + what + ": " + missing);
-			}
-			try {
-				Thread.sleep(50);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				throw new IllegalStateException("Interrupted while waiting for " + what, ex);
-			}
+		AtomicReference<@Nullable String> missing = new AtomicReference<>();
+		try {
+			Awaitility.await(what).atMost(timeout).pollInterval(Duration.ofMillis(50)).until(() -> {
+				try {
+					missing.set(check.get());
+				}
+				catch (RuntimeException ex) {
+					missing.set(ex.toString());
+				}
+				return missing.get() == null;
+			});
+		}
+		catch (ConditionTimeoutException ex) {
+			throw new IllegalStateException(
+					"Timed out after " + timeout.toSeconds() + " s waiting for " + what + ": " + missing.get(), ex);
 		}
 	}
 

@@ -6,14 +6,18 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import com.jayway.jsonpath.JsonPath;
+import org.awaitility.core.ConditionTimeoutException;
 
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
 /**
@@ -64,26 +68,31 @@ final class FailoverProbe {
 	}
 
 	/** Sends the URIs in turn until {@code done} completes. */
-	void until(CompletableFuture<?> done) throws Exception {
-		for (int i = 0; !done.isDone(); i++) {
-			send(this.uris.get(i % this.uris.size()));
-			Thread.sleep(PAUSE.toMillis());
-		}
+	void until(CompletableFuture<?> done) {
+		AtomicInteger next = new AtomicInteger();
+		await().atMost(Duration.ofMinutes(10)).pollDelay(Duration.ZERO).pollInterval(PAUSE).until(() -> {
+			send(this.uris.get(next.getAndIncrement() % this.uris.size()));
+			return done.isDone();
+		});
 	}
 
 	/**
 	 * Sends the URIs in turn until one answers as {@code wanted}, or {@code within} has
 	 * passed.
 	 */
-	Outcome untilAnswer(Predicate<Outcome> wanted, Duration within) throws Exception {
-		long deadline = System.nanoTime() + within.toNanos();
-		for (int i = 0;; i++) {
-			Outcome outcome = send(this.uris.get(i % this.uris.size()));
-			if (wanted.test(outcome) || System.nanoTime() > deadline) {
-				return outcome;
-			}
-			Thread.sleep(PAUSE.toMillis());
+	Outcome untilAnswer(Predicate<Outcome> wanted, Duration within) {
+		AtomicInteger next = new AtomicInteger();
+		AtomicReference<Outcome> last = new AtomicReference<>();
+		try {
+			await().atMost(within).pollDelay(Duration.ZERO).pollInterval(PAUSE).until(() -> {
+				last.set(send(this.uris.get(next.getAndIncrement() % this.uris.size())));
+				return wanted.test(last.get());
+			});
 		}
+		catch (ConditionTimeoutException ex) {
+			// The caller judges the last answer.
+		}
+		return last.get();
 	}
 
 	Outcome send(String uri) throws Exception {

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -52,13 +53,10 @@ class ForeignCommandsTests extends MockMvcOnTestRedis {
 			.getResponse()
 			.getContentAsString();
 		String id = JsonPath.read(accepted, "$.id");
-		String record = accepted;
-		long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-		while (!List.of("DONE", "FAILED", "CANCELLED").contains(JsonPath.<String>read(record, "$.status"))
-				&& System.nanoTime() < deadline) {
-			Thread.sleep(100);
-			record = okBody("/runs/" + id);
-		}
+		String record = await().atMost(Duration.ofSeconds(120))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> okBody("/runs/" + id),
+					(body) -> List.of("DONE", "FAILED", "CANCELLED").contains(JsonPath.<String>read(body, "$.status")));
 		assertThat(JsonPath.<String>read(record, "$.status")).isEqualTo("DONE");
 		System.out
 			.println("[foreign] quiet job server commands: " + JsonPath.read(record, "$.results[*].server.commands"));

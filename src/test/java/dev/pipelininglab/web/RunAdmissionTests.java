@@ -9,6 +9,7 @@ import org.springframework.mock.web.MockHttpServletResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The admission gate on its own: a bounded number of requests at a time, the next one
@@ -75,13 +76,9 @@ class RunAdmissionTests {
 		MockHttpServletRequest running = new MockHttpServletRequest();
 		MockHttpServletResponse response = new MockHttpServletResponse();
 		gate.preHandle(running, response, null);
+		// Finishes the running request once the second one is waiting at the gate.
 		Thread finisher = new Thread(() -> {
-			try {
-				Thread.sleep(300);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
+			await().atMost(Duration.ofSeconds(5)).until(() -> gate.queued() == 1);
 			gate.afterCompletion(running, response, null, null);
 		});
 		finisher.start();

@@ -1,0 +1,38 @@
+package dev.pipelininglab.run;
+
+import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * MULTI, the batch and EXEC inside one {@code executePipelined}: the atomicity of a
+ * transaction at the round trips of a pipeline. Its replies are EXEC's list; the
+ * {@code QUEUED} answers are dropped by Spring Data Redis.
+ */
+@Component
+class PipelinedTransactionRunner implements BatchRunner {
+
+	private final TransactionRunner transaction;
+
+	PipelinedTransactionRunner(TransactionRunner transaction) {
+		this.transaction = transaction;
+	}
+
+	@Override
+	public Mode mode() {
+		return Mode.PIPELINED_TRANSACTION;
+	}
+
+	@Override
+	public @Nullable String unsupported(RunSpec spec, Topology topology) {
+		return this.transaction.unsupported(spec, topology);
+	}
+
+	@Override
+	public void run(Pass pass, long from, long to, Tally tally) {
+		TransactionRunner.count(pass,
+				pass.route().template().executePipelined(TransactionRunner.transaction(pass, from, to, true)), tally);
+	}
+
+}

@@ -1,0 +1,85 @@
+package dev.pipelininglab.run;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.serializer.RedisSerializationContext;
+import org.springframework.stereotype.Component;
+
+/**
+ * Spring Data Redis's reactive template, as a WebFlux service would write it: the batch
+ * is a {@code Flux} of commands subscribed all at once ({@code flatMapSequential}), so
+ * they are in flight together on the factory's one shared native connection and their
+ * replies come back in order. No {@code executePipelined}, no pooled connection: Lettuce
+ * writes each command as it comes and Netty coalesces what is queued, so it pipelines
+ * without being asked. Byte keys and values, so it writes exactly what the other variants
+ * write.
+ */
+@Component
+class ReactiveRunner implements BatchRunner {
+
+	/** Stands for a GET that found nothing: a Flux carries no nulls. */
+	private static final Object NIL = new Object();
+
+	/** One template per route's factory: it holds no connection of its own. */
+	private final Map<LettuceConnectionFactory, ReactiveRedisTemplate<byte[], byte[]>> templates = new ConcurrentHashMap<>();
+
+	ReactiveRunner(Connections routes) {
+		routes.onClose(this.templates::remove);
+	}
+
+	@Override
+	public Mode mode() {
+		return Mode.REACTIVE;
+	}
+
+	@Override
+	public @Nullable String unsupported(RunSpec spec, Topology topology) {
+		return switch (spec.operation()) {
+			case SET, GET -> null;
+			default -> "the reactive variant sends SET and GET, the commands it is compared on";
+		};
+	}
+
+	@Override
+	public void run(Pass pass, long from, long to, Tally tally) {
+		LettuceConnectionFactory factory = pass.route().lettuce();
+		ReactiveRedisTemplate<byte[], byte[]> template = this.templates.computeIfAbsent(factory,
+				(each) -> new ReactiveRedisTemplate<>(each, RedisSerializationContext.byteArray()));
+		KeySpace keys = pass.keys();
+		int inFlight = (int) (to - from);
+		Flux<Object> replies = Flux.range(0, inFlight).flatMapSequential((offset) -> {
+			long i = from + offset;
+			Mono<?> reply = (pass.operation() == Operation.SET)
+					? template.opsForValue().set(keys.keyBytes(i), pass.valueBytes(i))
+					: template.opsForValue().get(keys.keyBytes(i)).map(ReactiveRunner::text).defaultIfEmpty(NIL);
+			return reply;
+		}, inFlight, 1);
+		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
+		List<Object> all = replies.collectList().block(timeout.plusSeconds(1));
+		if (all == null) {
+			throw new QueryTimeoutException("Redis did not answer " + inFlight + " commands within " + timeout);
+		}
+		for (Object reply : all) {
+			PipelinedRunner.count(pass, (reply == NIL) ? null : reply, tally);
+		}
+	}
+
+	private static Object text(byte[] raw) {
+		return new String(raw, StandardCharsets.UTF_8);
+	}
+
+}
