@@ -149,10 +149,6 @@ public class RunService {
 			return "Spring Data Redis's Jedis connection takes no MULTI inside a pipeline (\"Cannot use Transaction"
 					+ " while a pipeline is open\"); jedis-transaction works";
 		}
-		if (spec.mode() == Mode.PIPELINED_TRANSACTION) {
-			return "Spring Data Redis's Jedis connection takes no MULTI inside a pipeline (\"Cannot use Transaction"
-					+ " while a pipeline is open\"); jedis-transaction works";
-		}
 		if (spec.mode() == Mode.REACTIVE) {
 			return "Spring Data Redis's reactive API runs on Lettuce only; Jedis has no reactive driver";
 		}
@@ -200,7 +196,7 @@ public class RunService {
 			done = work.get();
 		}
 		catch (RunCancelledException ex) {
-			this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+			this.safeguards.expireLater(base, specs, prepared, this::keySpaceOf);
 			throw ex;
 		}
 		catch (RunFailedException ex) {

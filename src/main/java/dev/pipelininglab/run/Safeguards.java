@@ -5,6 +5,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.pipelininglab.redis.ClusterLayout;
@@ -16,6 +20,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -26,9 +31,22 @@ import org.springframework.stereotype.Component;
  * ever. Both are untimed.
  */
 @Component
-class Safeguards {
+class Safeguards implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
+
+	/** How long a closing app waits for expiries still under way. */
+	private static final Duration CLOSING_WAIT = Duration.ofSeconds(10);
+
+	/**
+	 * Expiries of stopped runs, one at a time: a stopped run answers, and frees its slot,
+	 * at once rather than after an EXPIRE for each of the keys it was asked for.
+	 */
+	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "lab-expiry");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	private final Preflight preflight;
 
@@ -136,6 +154,35 @@ class Safeguards {
 					this.data.expire(key, this.expireAfter);
 				}
 			}
+		}
+	}
+
+	/**
+	 * {@link #expire} in the background, for a run that was stopped (cancelled, out of
+	 * time, its caller gone, the app shutting down): it sends an EXPIRE for every key it
+	 * was asked for, which for millions of keys takes seconds the answer need not wait.
+	 */
+	void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+		try {
+			this.later.execute(() -> expire(base, specs, prepared, keysOf));
+		}
+		catch (RejectedExecutionException ex) {
+			// Closing: the keys keep no expiry, DELETE /keys removes them.
+			log.warn("Could not give the keys of a stopped {} run their expiry: the app is closing; DELETE /keys"
+					+ " removes them", base.operation().label());
+		}
+	}
+
+	/**
+	 * Waits a bounded time for expiries under way, while Redis connections still exist.
+	 */
+	@Override
+	public void destroy() throws InterruptedException {
+		this.later.shutdown();
+		if (!this.later.awaitTermination(CLOSING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+			log.warn("Stopped waiting for the expiry of stopped runs' keys after {}; DELETE /keys removes them",
+					CLOSING_WAIT);
+			this.later.shutdownNow();
 		}
 	}
 
