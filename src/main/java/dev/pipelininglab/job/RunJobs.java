@@ -28,6 +28,7 @@ import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
@@ -320,6 +321,11 @@ public class RunJobs implements SmartLifecycle {
 				}
 				case SWEEP -> results = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job).results();
 				default -> throw new IllegalStateException("Unknown kind " + job.plan.kind());
+			}
+			if (summary == null) {
+				// Single runs and sweeps: the loop ceiling alone, the sentence the page
+				// shows under every result.
+				summary = LoopCeiling.sentence(results);
 			}
 			this.metrics.record(results);
 			finish(job, RunStatus.DONE, results, skipped, summary, null);

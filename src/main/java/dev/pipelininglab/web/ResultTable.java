@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunResult;
 import org.jspecify.annotations.Nullable;
@@ -48,7 +49,7 @@ final class ResultTable {
 
 	/**
 	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
-	 * to the loop, and the loop ceiling the measured round trip implies.
+	 * to the loop, and the loop ceiling its own round trips imply.
 	 */
 	static String text(String title, List<RunResult> rows) {
 		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows)));
@@ -168,25 +169,11 @@ final class ResultTable {
 				.append(Format.RATIO.shown(fastest.speedup()))
 				.append((loop != null) ? " the loop" : " the first variant");
 		}
-		// Without a loop, the median of the runs' RTTs: one PING burst can be far off on
-		// a
-		// busy machine.
-		double rtt = (loop != null) ? loop.measuredRttMillis()
-				: rows.stream()
-					.mapToDouble(RunResult::measuredRttMillis)
-					.sorted()
-					.skip((rows.size() - 1) / 2)
-					.findFirst()
-					.orElse(0);
-		if (rtt > 0) {
-			line.append("; measured RTT ")
-				.append(Format.MILLIS.shown(rtt))
-				.append(" ms, so a loop cannot beat ")
-				.append(Format.WHOLE.shown(1000 / rtt))
-				.append(" ops/s");
-			if (loop != null) {
-				line.append(" (it ran at ").append(Format.WHOLE.shown(loop.opsPerSecond())).append(')');
-			}
+		// The same sentence as the page and /compare's summary, from the loop's own
+		// round trips: a bound its figure never breaks.
+		String ceiling = LoopCeiling.sentence(rows);
+		if (ceiling != null) {
+			line.append(". ").append(ceiling);
 		}
 		return line.toString();
 	}
