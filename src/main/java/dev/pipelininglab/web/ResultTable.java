@@ -42,6 +42,19 @@ final class ResultTable {
 			Column.number("rtt ms", RunResult::measuredRttMillis, Format.MILLIS),
 			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
 			Column.number("foreign commands", RunResult::foreignCommands, Format.WHOLE),
+			// What the page shows beside the table, so every format carries every figure:
+			// the server's side per item sent (the page's unit), and latency.
+			Column.number("server reads/item", (r) -> perItem(r, (r.server() != null) ? r.server().reads() : null),
+					Format.FIGURE),
+			Column.number("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
+			Column.text("latency per", (r) -> (r.latency() != null) ? r.latency().per().label() : null),
+			Column.number("p50 ms", (r) -> (r.latency() != null) ? r.latency().p50() : null, Format.FIGURE),
+			Column.number("p90 ms", (r) -> (r.latency() != null) ? r.latency().p90() : null, Format.FIGURE),
+			Column.number("p99 ms", (r) -> (r.latency() != null) ? r.latency().p99() : null, Format.FIGURE),
+			Column.number("p99.9 ms", (r) -> (r.latency() != null) ? r.latency().p999() : null, Format.FIGURE),
+			Column.number("latency max ms", (r) -> (r.latency() != null) ? r.latency().max() : null, Format.FIGURE),
+			Column.number("MB/s", (r) -> (r.payload() != null) ? r.payload().bytesPerSecond() / 1e6 : null,
+					Format.FIGURE),
 			Column.text("checked", ResultTable::checked));
 
 	private ResultTable() {
@@ -86,6 +99,9 @@ final class ResultTable {
 	static String csv(List<RunResult> rows) {
 		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
 		columns.addAll(FIGURES);
+		// Text and Markdown list the notes under the table; a spreadsheet keeps each
+		// beside its row.
+		columns.add(Column.text("note", RunResult::note));
 		return csv(columns, rows);
 	}
 
@@ -193,6 +209,21 @@ final class ResultTable {
 				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
 	}
 
+	/** Items the run sent: its count, times the requests of a fan-out. */
+	private static @Nullable Double perItem(RunResult r, @Nullable Number value) {
+		if (value == null || r.server() == null || r.server().commands() == 0) {
+			return null;
+		}
+		return value.doubleValue() / (r.count() * ((r.fanOut() != null) ? r.fanOut().requests() : 1));
+	}
+
+	private static @Nullable Double cpuPerItem(RunResult r) {
+		if (r.server() == null || r.server().cpuMicrosPerCommand() == null) {
+			return null;
+		}
+		return perItem(r, r.server().cpuMicrosPerCommand() * r.server().commands());
+	}
+
 	private static @Nullable String checked(RunResult r) {
 		if (r.verified() != null) {
 			return Format.WHOLE.shown(r.verified()) + " verified";
@@ -221,7 +252,8 @@ final class ResultTable {
 
 	enum Format {
 
-		TEXT, WHOLE, MILLIS, RATIO;
+		/** FIGURE: three significant digits, for figures far below 1 (0.00213). */
+		TEXT, WHOLE, MILLIS, RATIO, FIGURE;
 
 		/** For people: grouped digits, sensible precision. */
 		String shown(@Nullable Object value) {
@@ -233,6 +265,7 @@ final class ResultTable {
 				case WHOLE -> String.format(Locale.ROOT, "%,d", Math.round(((Number) value).doubleValue()));
 				case MILLIS -> millis(((Number) value).doubleValue());
 				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
+				case FIGURE -> significant(((Number) value).doubleValue(), 3);
 			};
 		}
 
