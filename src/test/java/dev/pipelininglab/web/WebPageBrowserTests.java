@@ -130,8 +130,8 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(Double.parseDouble(reads[1])).isLessThan(0.1);
 		// One unit: the table's multi-key figure is the chart's, per item sent, not per
 		// MSET.
-		assertThat(Double.parseDouble(rows.get(2).get(7).replace(",", "")))
-			.isCloseTo(Double.parseDouble(reads[2]), withinPercentage(1));
+		assertThat(Double.parseDouble(rows.get(2).get(7).replace(",", ""))).isCloseTo(Double.parseDouble(reads[2]),
+				withinPercentage(1));
 		assertThat(serverChart("server-cpu-chart", "title")).startsWith("Server CPU per item, µs");
 		assertThat(serverChart("server-cpu-chart", "axis")).contains("CPU µs per item");
 		assertThat(serverChart("server-cpu-chart", "first").split(",")).hasSize(4)
