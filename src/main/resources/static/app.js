@@ -183,6 +183,41 @@
     }
   }
 
+  // "Run again": a past run's request, as its record keeps it (defaults filled in), back in the form.
+  function loadIntoForm(request) {
+    form.querySelector('input[name="kind"][value="' + request.kind + '"]').checked = true;
+    showFieldsFor(request.kind);
+    const set = (name, value) => {
+      const field = form.elements[name];
+      if (field.tagName === 'SELECT') {
+        field.value = Array.from(field.options).some((option) => option.value === String(value ?? '')) ? String(value ?? '') : field.options[0].value;
+      } else {
+        field.value = value == null ? '' : String(value);
+      }
+    };
+    set('operation', request.operation);
+    if (request.mode) set('mode', request.mode);
+    set('count', request.count);
+    set('batchSize', request.batchSize);
+    set('flushPolicy', request.flushPolicy);
+    set('valueSize', request.valueSize);
+    set('requests', request.requests);
+    set('clients', request.clients || 1);
+    set('rtt', request.rtt);
+    set('repeat', request.repeat || 1);
+    set('connector', request.connector || 'lettuce');
+    set('connection', request.connection);
+    if (request.variants) {
+      form.querySelectorAll('input[name="variants"]').forEach((box) => { box.checked = request.variants.includes(box.value); });
+    }
+    if (request.batchSizes) {
+      set('batchSizes', request.batchSizes.join(','));
+    }
+    CHECKED.forEach((name) => check(name));
+    form.scrollIntoView({ block: 'start' });
+    runButton.focus({ preventScroll: true });
+  }
+
   // ---- running ----------------------------------------------------------------------------------------------
 
   async function start(event) {
@@ -694,10 +729,17 @@
     permalink.href = '/?run=' + record.id;
     permalink.textContent = 'Permalink';
     permalink.id = 'permalink';
+    const again = document.createElement('button');
+    again.type = 'button';
+    again.id = 'run-again';
+    again.className = 'small';
+    again.textContent = 'Load into the form';
+    again.title = "this run's settings, back in the form, to run again or change one";
+    again.addEventListener('click', () => loadIntoForm(record.request));
     const box = document.getElementById('exports');
     box.replaceChildren(document.createTextNode('Download: '));
     links.forEach((link) => box.append(link, ' '));
-    box.append('· ', permalink);
+    box.append('· ', permalink, ' · ', again);
   }
 
   function checked(result) {
@@ -839,13 +881,27 @@
     }
     const section = document.getElementById('pair');
     section.hidden = false;
-    document.getElementById('pair-a').textContent = 'A: ' + pair.a.title;
-    document.getElementById('pair-b').textContent = 'B: ' + pair.b.title;
+    // Named by what ran and when, not by id.
+    const named = (side) => describe(side.request) + (side.finishedAt ? ', finished ' + when(side.finishedAt) : '');
+    document.getElementById('pair-a').textContent = 'A: ' + named(pair.a);
+    document.getElementById('pair-b').textContent = 'B: ' + named(pair.b);
     const labels = ['Variant', 'Batch size', 'A ops/s', 'B ops/s', 'B/A ops/s', 'A ms', 'B ms', 'B/A ms'];
     const numeric = [false, true, true, true, true, true, true, true];
-    document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => row([
-      r.variant, num(r.batchSize), num(r.aOpsPerSecond), num(r.bOpsPerSecond), ratio(r.opsRatio),
-      millis(r.aElapsedMillis), millis(r.bElapsedMillis), ratio(r.elapsedRatio)], numeric, labels)));
+    document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => {
+      const tr = row([r.variant, num(r.batchSize), num(r.aOpsPerSecond), num(r.bOpsPerSecond), ratio(r.opsRatio),
+        millis(r.aElapsedMillis), millis(r.bElapsedMillis), ratio(r.elapsedRatio)], numeric, labels);
+      // Green where B is faster, red where slower; grey, with a word, where the two differ only within the spread
+      // of their own repeated passes.
+      if (r.withinSpread) {
+        tr.classList.add('within-spread');
+        tr.title = 'within the spread of the repeats: the min-max of the passes overlap';
+        tr.children[4].textContent += ' ≈';
+      } else if (r.opsRatio != null && r.opsRatio !== 1) {
+        tr.children[4].classList.add(r.opsRatio > 1 ? 'better' : 'worse');
+        tr.children[7].classList.add(r.elapsedRatio < 1 ? 'better' : 'worse');
+      }
+      return tr;
+    }));
     const link = document.getElementById('pair-permalink');
     link.href = '/?a=' + a + '&b=' + b;
     document.getElementById('pair-text').href = '/runs/compare?a=' + a + '&b=' + b;

@@ -353,6 +353,52 @@ class WebPageBrowserTests extends AppOnTestRedis {
 	}
 
 	@Test
+	void aPastRunsSettingsLoadBackIntoTheFormAndTwoRunsSideBySideAreNamedByWhatTheyRan() throws Exception {
+		open();
+		chromium.setField("count", "2000");
+		chromium.setField("batchSize", "500");
+		chromium.setField("repeat", "2");
+		keepOnly("loop", "pipelined-buffered-500-per-flush");
+		run();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(0))
+			.containsExactly("loop", "pipelined-buffered-500-per-flush");
+		open();
+		chromium.setField("count", "100");
+		keepOnly("async");
+		chromium.waitFor(Duration.ofSeconds(20), () -> !chromium.tableRows("#history").isEmpty());
+		chromium.driver.findElement(By.cssSelector("#history tbody tr a")).click();
+		chromium.waitFor(Duration.ofSeconds(20), () -> results().isDisplayed());
+		chromium.driver.findElement(By.id("run-again")).click();
+		assertThat(chromium.driver.findElement(By.id("count")).getDomProperty("value")).isEqualTo("2000");
+		assertThat(chromium.driver.findElement(By.id("batchSize")).getDomProperty("value")).isEqualTo("500");
+		assertThat(chromium.driver.findElement(By.id("repeat")).getDomProperty("value")).isEqualTo("2");
+		assertThat(chromium.driver.findElements(By.cssSelector("input[name=variants]:checked")))
+			.extracting((box) -> box.getDomAttribute("value"))
+			.containsExactly("loop", "pipelined-buffered-500-per-flush");
+		run();
+		chromium.waitFor(Duration.ofSeconds(30), () -> !"DONE".equals(attribute("status", "data-status")));
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+
+		chromium.waitFor(Duration.ofSeconds(20),
+				() -> chromium.driver.findElements(By.cssSelector("#history input[name=pick]")).size() >= 2);
+		chromium.driver.findElements(By.cssSelector("#history input[name=pick]"))
+			.stream()
+			.limit(2)
+			.forEach(WebElement::click);
+		chromium.driver.findElement(By.id("compare-picked")).click();
+		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.driver.findElement(By.id("pair")).isDisplayed());
+		assertThat(chromium.text("pair-a")).startsWith("A: compare SET, 2,000 commands, finished ")
+			.doesNotContainPattern("[0-9a-f]{8}-[0-9a-f]{4}");
+		// Each ratio is coloured better or worse, or marked as within the spread of the
+		// repeats.
+		assertThat(chromium.driver.findElements(By.cssSelector("#pair-table tbody tr"))).hasSize(2)
+			.allSatisfy((row) -> assertThat(
+					row.getDomAttribute("class") + " " + row.findElements(By.cssSelector("td.better, td.worse")).size())
+				.matches("within-spread 0|null 2"));
+	}
+
+	@Test
 	void exportLinksDownloadTheRunAsJsonCsvAndMarkdownWithAPermalink() throws Exception {
 		open();
 		chromium.setField("count", "2000");
