@@ -10,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -35,7 +36,7 @@ class RunProblemDescriptions implements RunProblems {
 							+ failed.acknowledged() + " replies): " + reason);
 		}
 		if (failure instanceof DataAccessException redis) {
-			return problem(RedisFailure.classify(redis), redis.getMessage());
+			return problem(RedisFailure.classify(redis), withCause(redis));
 		}
 		if (failure instanceof UnsupportedRunException
 				|| failure instanceof Connections.ConnectorUnsupportedException) {
@@ -43,6 +44,20 @@ class RunProblemDescriptions implements RunProblems {
 		}
 		log.error("Unexpected failure of a run", failure);
 		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
+	}
+
+	/**
+	 * Spring's "Redis exception" (or "Unable to connect to Redis") with what it wraps,
+	 * such as "Connection refused: /127.0.0.1:6379": the cause a person can act on.
+	 */
+	static @Nullable String withCause(Throwable failure) {
+		String message = failure.getMessage();
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
+		String cause = root.getMessage();
+		if (root == failure || cause == null || (message != null && message.contains(cause))) {
+			return message;
+		}
+		return (message != null) ? message + ": " + cause : cause;
 	}
 
 	private static RunRecord.Problem problem(ProblemType type, @Nullable String detail) {

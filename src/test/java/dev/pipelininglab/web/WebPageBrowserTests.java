@@ -158,6 +158,8 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(chart("type")).isEqualTo("line");
 		assertThat(chart("points")).isEqualTo("1,10,100,1000,10000");
 		assertThat(chart("datasets")).startsWith("pipelined ops/s|loop at best (1/RTT = ");
+		assertThat(chromium.text("comparison-summary")).startsWith("Fastest at batch size ")
+			.contains("× batch size 1 (");
 		assertThat(paintedPixels()).isGreaterThan(200);
 		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-sweep.png"));
 	}
