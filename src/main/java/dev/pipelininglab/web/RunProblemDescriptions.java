@@ -29,7 +29,7 @@ class RunProblemDescriptions implements RunProblems {
 			Throwable cause = RedisFailure.causeOf(failed);
 			ProblemType type = RedisFailure.classify(cause);
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
-					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : cause.getMessage();
+					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : withCause(cause);
 			return problem(type,
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("

@@ -167,6 +167,9 @@ class WebPageBrowserTests extends AppOnTestRedis {
 	@Test
 	void badInputIsExplainedNextToTheFieldInTheServersWords() throws Exception {
 		open();
+		// The page names its icon, and the app serves it: no 404 on every load.
+		String icon = chromium.driver.findElement(By.cssSelector("link[rel=icon]")).getDomAttribute("href");
+		assertThat(http().get(icon).statusCode()).isEqualTo(200);
 		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
 		chromium.setField("count", "0");
 		assertThat(fieldError("count")).isEqualTo("count must be between 1 and 10000000, got 0");
@@ -596,6 +599,11 @@ class WebPageBrowserTests extends AppOnTestRedis {
 				      box.right + 1)); }).length,
 				  labels: Array.from(new Set(cells.filter((c) => c.offsetParent !== null).map((c) => c.dataset.label)))
 				    .join('|'),
+				  // What sticks out of the page on the right, to tell a failure's cause.
+				  outside: Array.from(document.querySelectorAll('body *'))
+				    .filter((e) => e.getBoundingClientRect().right > page.clientWidth + 1 && e.offsetParent !== null)
+				    .slice(0, 5).map((e) => e.tagName + '#' + e.id + '.' + e.className + ' '
+				      + Math.round(e.getBoundingClientRect().right)).join(', '),
 				};""");
 	}
 
