@@ -317,6 +317,7 @@
     progress.dataset.status = 'LOST';
     statusLine.dataset.status = 'LOST';
     statusLine.textContent = 'LOST · ' + why;
+    document.getElementById('announcer').textContent = 'LOST: ' + why;
     showProblem({ title: 'Run lost', detail: why });
     loadHistory();
   }
@@ -771,7 +772,7 @@
       // before the run measured can be far off), and no baseline at all if a run of one command per round trip
       // beat it.
       const single = rows.find((result) => result.batchSize === 1 && result.latency && result.latency.p50 > 0
-        && !result.clients && !result.fanOut);
+        && result.latency.per !== 'request' && !result.clients && !result.fanOut);
       let rtt = single ? single.latency.p50 : medianRtt(rows);
       if (single && single.opsPerSecond > 1000 / rtt) {
         rtt = 0;

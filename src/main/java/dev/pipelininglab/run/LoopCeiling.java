@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * may still be cold, on a machine that may be busy at that moment, and printed bounds of
  * 1,117 ops/s beside a loop that ran at 11,216. A bound the run's own figure breaks is
  * never printed; when the two measures disagree the sentence says so. One sentence for
- * the page, {@code /compare}'s summary and the text and Markdown answers.
+ * the page, the summaries of {@code /compare}, {@code /sweep} and every job, and the text
+ * and Markdown answers. A sweep's batch size 1 stands in for the loop.
  */
 public final class LoopCeiling {
 
@@ -33,26 +34,38 @@ public final class LoopCeiling {
 					&& result.latency().per() == Latency.Per.COMMAND && result.latency().p50() > 0)
 			.findFirst()
 			.orElse(null);
-		return (loop != null) ? fromTheLoop(loop) : fromPings(results);
+		if (loop != null) {
+			return fromTheLoop(loop, "The loop");
+		}
+		// A sweep has no loop, but its batch size 1 sends one command per round trip,
+		// and its latency samples (per command, or per batch of one) time each: the same
+		// bound, from the same kind of figure.
+		RunResult single = results.stream()
+			.filter((result) -> result.batchSize() == 1 && result.clients() == null && result.fanOut() == null
+					&& result.latency() != null && result.latency().per() != Latency.Per.REQUEST
+					&& result.latency().p50() > 0)
+			.findFirst()
+			.orElse(null);
+		return (single != null) ? fromTheLoop(single, "At batch size 1, " + single.variant()) : fromPings(results);
 	}
 
-	private static String fromTheLoop(RunResult loop) {
+	private static String fromTheLoop(RunResult loop, String name) {
 		double p50 = loop.latency().p50();
 		int clients = (loop.clients() != null) ? loop.clients().count() : 1;
 		double bound = clients * 1000 / p50;
 		StringBuilder sentence = new StringBuilder();
 		if (loop.opsPerSecond() <= bound) {
 			sentence.append(format(
-					"The loop's own commands took %s ms each (median round trip), so %s cannot beat"
+					"%s's own commands took %s ms each (median round trip), so %s cannot beat"
 							+ " %s ops/s; it ran at %s.",
-					millis(p50),
+					name, millis(p50),
 					(clients > 1) ? clients + " loops on " + clients + " connections" : "a loop on one connection",
 					whole(bound), whole(loop.opsPerSecond())));
 		}
 		else {
-			sentence.append(format("The loop ran at %s ops/s, faster than the median of its own round trips"
+			sentence.append(format("%s ran at %s ops/s, faster than the median of its own round trips"
 					+ " (%s ms, at most %s ops/s) allows: its round trips were uneven, so that median bounds"
-					+ " nothing here.", whole(loop.opsPerSecond()), millis(p50), whole(bound)));
+					+ " nothing here.", name, whole(loop.opsPerSecond()), millis(p50), whole(bound)));
 		}
 		double ping = loop.measuredRttMillis();
 		if (ping > 0 && (ping / p50 > AGREE || p50 / ping > AGREE)) {
@@ -64,8 +77,8 @@ public final class LoopCeiling {
 	}
 
 	/**
-	 * Without a loop, the median of the runs' PING round trips, checked against the runs
-	 * that sent one command per round trip.
+	 * Without a loop or a batch size of 1, the median of the runs' PING round trips,
+	 * checked against the runs that sent one command per round trip.
 	 */
 	private static @Nullable String fromPings(List<RunResult> results) {
 		double[] rtts = results.stream()
