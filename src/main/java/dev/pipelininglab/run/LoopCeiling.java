@@ -70,8 +70,8 @@ public final class LoopCeiling {
 		double ping = loop.measuredRttMillis();
 		if (ping > 0 && (ping / p50 > AGREE || p50 / ping > AGREE)) {
 			sentence.append(format(" PINGs just before the run measured %s ms: the two measures disagree (a"
-					+ " connection still cold, or a busy machine), and the bound above comes from the loop's own"
-					+ " commands.", millis(ping)));
+					+ " connection still cold, or a busy machine), and the bound above comes from the commands"
+					+ " themselves.", millis(ping)));
 		}
 		return sentence.toString();
 	}
