@@ -20,6 +20,9 @@
   let chart = null;
   let latencyChart = null;
   let serverCharts = [];
+  // ops/s as the progress stream reported it while this page followed the run: { id, points: [{ t, ops, phase }] }.
+  let timeline = { id: null, points: [] };
+  let timelineChart = null;
 
   // ---- form -------------------------------------------------------------------------------------------------
 
@@ -261,8 +264,15 @@
     cancelButton.disabled = false;
     runButton.disabled = true;
     showProgress(record);
+    if (timeline.id !== record.id) {
+      timeline = { id: record.id, points: [] };
+    }
     events.addEventListener('run', (message) => {
       const update = JSON.parse(message.data);
+      const p = update.progress;
+      if (p.elapsedSeconds != null && p.opsPerSecond != null && !FINAL.includes(update.status)) {
+        timeline.points.push({ t: p.elapsedSeconds, ops: p.opsPerSecond, phase: p.phase || '' });
+      }
       showProgress(update);
       if (FINAL.includes(update.status)) {
         finished(update);
@@ -447,6 +457,45 @@
     }
     serverCharts.forEach((each) => each.destroy());
     serverCharts = [];
+    if (timelineChart) {
+      timelineChart.destroy();
+      timelineChart = null;
+    }
+  }
+
+  // ops/s over the run's time, as the progress stream said it every 0.2 s: each point is the rate so far in the
+  // phase then running (warm-up, preparing, timing a variant, verifying). Only for a run this page followed: the
+  // record keeps the final figures, not the stream.
+  function showTimeline(record) {
+    const box = document.getElementById('timeline-box');
+    const points = timeline.id === record.id ? timeline.points : [];
+    box.hidden = points.length < 2;
+    if (timelineChart) {
+      timelineChart.destroy();
+      timelineChart = null;
+    }
+    if (box.hidden) {
+      return;
+    }
+    timelineChart = new Chart(document.getElementById('timeline-chart'), {
+      type: 'line',
+      data: { datasets: [{ label: 'ops/s so far in the phase', data: points.map((point) => ({ x: point.t, y: point.ops })),
+        borderColor: '#2e86de', backgroundColor: '#2e86de', pointRadius: 1.5, tension: 0 }] },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        plugins: {
+          title: { display: true, text: "ops/s over the run's time (as the progress stream reported it)" },
+          legend: { display: false },
+          tooltip: { callbacks: { label: (item) => num(item.raw.y) + ' ops/s · ' + points[item.dataIndex].phase } },
+        },
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'seconds since the run started' } },
+          y: axis(points.map((point) => point.ops), 'ops/s'),
+        },
+      },
+    });
   }
 
   // Speedups and ratios to three significant digits: 45.5×, 1.23×, 0.981×.
@@ -516,6 +565,7 @@
     draw(record.kind, rows);
     showLatency(record.kind, rows);
     showServer(record.kind, rows);
+    showTimeline(record);
   }
 
   // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the

@@ -71,9 +71,14 @@ class WebPageBrowserTests extends AppOnTestRedis {
 
 		Set<Integer> progress = new TreeSet<>();
 		Set<String> phases = new TreeSet<>();
+		Set<String> listed = new TreeSet<>();
 		new WebDriverWait(chromium.driver, Duration.ofSeconds(90)).pollingEvery(Duration.ofMillis(25))
 			.until((driver) -> {
 				progress.add(Integer.parseInt(attribute("progress", "aria-valuenow")));
+				// Read in the page: the history's rows are replaced as it reloads.
+				listed
+					.add(String.valueOf(js("const cell = document.querySelector('#history tr.current .progress-cell');"
+							+ " return cell ? cell.textContent : '';")));
 				String line = chromium.text("status");
 				if (line.startsWith("RUNNING")) {
 					phases.add(line.split(" · ")[2]);
@@ -85,6 +90,10 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(progress).as("the bar moved through values between 0 and 100, %s", progress)
 			.anySatisfy((value) -> assertThat(value).isStrictlyBetween(0, 100));
 		assertThat(phases).as("phases seen").anySatisfy((phase) -> assertThat(phase).startsWith("timing "));
+		// The history's row of the run moves with it, rather than staying at 0% until
+		// the end.
+		assertThat(listed).as("the history's progress of the run")
+			.anySatisfy((cell) -> assertThat(cell).matches("[0-9]+%").isNotIn("0%", "100%"));
 		assertThat(chromium.text("status")).startsWith("DONE").contains("elapsed");
 
 		List<List<String>> rows = chromium.tableRows("#results-table");
@@ -107,6 +116,10 @@ class WebPageBrowserTests extends AppOnTestRedis {
 		assertThat(chart("datasets")).isEqualTo("ops/s");
 		assertThat(chart("title")).contains("ops/s");
 		assertThat(paintedPixels()).as("the chart drew bars").isGreaterThan(1000);
+		// ops/s over the run's time, from the progress stream the page followed.
+		assertThat(((Number) js("return Chart.getChart('timeline-chart').data.datasets[0].data.length")).intValue())
+			.isGreaterThan(3);
+		assertThat(painted("timeline-chart")).isGreaterThan(200);
 
 		// Latency percentiles beside throughput: one row per variant, on a log axis.
 		List<List<String>> latency = chromium.tableRows("#latency-table");
