@@ -20,6 +20,9 @@
   let chart = null;
   let latencyChart = null;
   let serverCharts = [];
+  // ops/s as the progress stream reported it while this page followed the run: { id, points: [{ t, ops, phase }] }.
+  let timeline = { id: null, points: [] };
+  let timelineChart = null;
 
   // ---- form -------------------------------------------------------------------------------------------------
 
@@ -44,54 +47,110 @@
     }
   }
 
-  // Whole numbers only, checked here so the message can quote exactly what was typed (Number('1.5') is 1.5 and
-  // Number('abc') is NaN, which JSON turns into null).
-  class InputError extends Error {
-    constructor(parameter, detail) {
-      super(detail);
-      this.parameter = parameter;
-    }
+  // ---- what was typed ----------------------------------------------------------------------------------------
+
+  // The number fields are text fields: a number input hands a script 10 for "10k" and 100 for "１００", and runs
+  // something else than was typed. Each is checked as it is typed, with the server's rule (PlainNumbers: ASCII
+  // digits, an optional minus, a decimal point only for rtt) and its bounds from the parameter catalogue (GET /),
+  // and says what is wrong next to itself, in the words the server would answer.
+  const CHECKED = ['count', 'batchSize', 'repeat', 'valueSize', 'requests', 'clients', 'rtt', 'batchSizes'];
+  const catalogue = {};
+
+  function between(parameter, unit) {
+    return parameter.minimum !== undefined ? ' between ' + parameter.minimum + ' and ' + parameter.maximum
+      + (unit || '') : '';
   }
 
-  function wholeNumber(text, parameter, label) {
-    if (!/^[0-9]+$/.test(text)) {
-      throw new InputError(parameter, label + " must be a whole number, like 10000; got '" + text + "'");
+  // The server's message for a value of this parameter, or null when it would accept it.
+  function problemWith(name) {
+    const field = form.elements[name];
+    if (!field || field.closest('[hidden]')) {
+      return null;
     }
-    return Number(text);
+    const text = field.value.trim();
+    if (text === '') {
+      return name === 'count' ? 'count must be given' : null;
+    }
+    if (name === 'batchSizes') {
+      const sizes = text.split(',').map((size) => size.trim()).filter((size) => size !== '');
+      const bad = sizes.find((size) => !/^-?[0-9]+$/.test(size));
+      if (bad !== undefined) {
+        return "batchSizes must be whole numbers, got '" + bad + "'";
+      }
+      const bounds = catalogue.batchSize || {};
+      const outside = sizes.find((size) => outOf(bounds, Number(size)));
+      return outside !== undefined ? 'batchSizes must be' + between(bounds) + ', got ' + outside : null;
+    }
+    const parameter = catalogue[name] || {};
+    const decimal = parameter.type === 'number';
+    const unit = { valueSize: ' bytes', rtt: ' milliseconds' }[name];
+    if (!(decimal ? /^-?[0-9]+(\.[0-9]+)?$/ : /^-?[0-9]+$/).test(text)) {
+      return name + ' must be ' + (decimal ? 'a number of milliseconds' : 'a whole number') + between(parameter)
+        + ", got '" + text + "'";
+    }
+    return outOf(parameter, Number(text)) ? name + ' must be' + between(parameter, unit) + ', got ' + text : null;
+  }
+
+  function outOf(parameter, value) {
+    return (parameter.minimum !== undefined && value < parameter.minimum)
+      || (parameter.maximum !== undefined && value > parameter.maximum);
+  }
+
+  // Shows (or clears) a field's message beside it; true when the field is fine.
+  function check(name, message) {
+    const field = form.elements[name];
+    if (!field || typeof field.setAttribute !== 'function') {
+      return true;
+    }
+    const problem = message !== undefined ? message : problemWith(name);
+    let note = document.getElementById(name + '-error');
+    if (!note) {
+      note = document.createElement('span');
+      note.id = name + '-error';
+      note.className = 'field-error';
+      field.after(note);
+      field.setAttribute('aria-describedby', note.id);
+    }
+    note.textContent = problem || '';
+    note.hidden = !problem;
+    if (problem) {
+      field.setAttribute('aria-invalid', 'true');
+    } else {
+      field.removeAttribute('aria-invalid');
+    }
+    return !problem;
+  }
+
+  // Every shown field checked; the first one wrong gets the focus, in view.
+  function allValid() {
+    const wrong = CHECKED.filter((name) => !check(name));
+    if (wrong.length) {
+      const field = form.elements[wrong[0]];
+      field.focus();
+      field.scrollIntoView({ block: 'center' });
+    }
+    return wrong.length === 0;
   }
 
   function body() {
     const selected = kind();
     const value = (name) => form.elements[name].value.trim();
-    const number = (name, label) => (value(name) === '' ? undefined : wholeNumber(value(name), name, label));
-    // A number field hands over '' for text it cannot parse; validity.badInput tells that apart from empty.
-    ['count', 'batchSize', 'repeat'].forEach((name) => {
-      if (form.elements[name].validity.badInput) {
-        throw new InputError(name, fieldLabel(name) + ' must be a whole number; what was typed is not a number');
-      }
-    });
-    const request = { kind: selected, operation: value('operation'), count: number('count', 'Count') };
-    if (request.count === undefined) {
-      throw new InputError('count', 'Count is needed; got nothing');
-    }
+    const number = (name) => (value(name) === '' ? undefined : Number(value(name)));
+    const request = { kind: selected, operation: value('operation'), count: number('count') };
     if (selected === 'single') {
       request.mode = value('mode');
     }
-    if (number('batchSize', 'Batch size') !== undefined) {
-      request.batchSize = number('batchSize', 'Batch size');
-    }
+    ['batchSize', 'valueSize', 'requests', 'rtt'].forEach((name) => {
+      if (number(name) !== undefined) {
+        request[name] = number(name);
+      }
+    });
     const jedis = selected !== 'compare' && value('connector') === 'jedis';
     if (value('flushPolicy') !== '' && !jedis) {
       request.flushPolicy = value('flushPolicy');
     }
-    if (number('valueSize', 'Value size') !== undefined) {
-      request.valueSize = number('valueSize', 'Value size');
-    }
-    if (number('requests', 'Requests') !== undefined) {
-      request.requests = number('requests', 'Requests');
-    }
-    if (number('clients', 'Clients') !== undefined && number('clients', 'Clients') !== 1) {
-      request.clients = number('clients', 'Clients');
+    if (number('clients') !== undefined && number('clients') !== 1) {
+      request.clients = number('clients');
     }
     if (jedis) {
       request.connector = 'jedis';
@@ -100,32 +159,66 @@
     if (value('connection') !== '' && (selected === 'compare' || (selected === 'single' && loopLike.includes(value('mode'))))) {
       request.connection = value('connection');
     }
-    if (selected !== 'single' && number('repeat', 'Repeat') !== undefined) {
-      request.repeat = number('repeat', 'Repeat');
+    if (selected !== 'single' && number('repeat') !== undefined) {
+      request.repeat = number('repeat');
     }
     if (selected === 'compare') {
       request.variants = Array.from(form.querySelectorAll('input[name="variants"]:checked')).map((box) => box.value);
     }
     if (selected === 'sweep') {
       request.batchSizes = value('batchSizes').split(',').map((size) => size.trim()).filter((size) => size !== '')
-        .map((size) => wholeNumber(size, 'batchSizes', 'Each batch size'));
+        .map(Number);
     }
     return request;
   }
 
-  function fieldLabel(name) {
-    const field = form.elements[name];
-    const label = field && field.closest('label');
-    return label ? label.firstChild.textContent.trim() : name;
-  }
-
-  function markInvalid(parameter) {
+  // A problem the server found in a field: beside that field, like the page's own.
+  function markInvalid(parameter, detail) {
+    CHECKED.forEach((name) => check(name, null));
     form.querySelectorAll('[aria-invalid]').forEach((element) => element.removeAttribute('aria-invalid'));
     const field = parameter && form.elements[parameter];
     if (field && typeof field.setAttribute === 'function') {
+      if (CHECKED.includes(parameter) && detail) {
+        check(parameter, detail);
+      }
       field.setAttribute('aria-invalid', 'true');
       field.focus();
     }
+  }
+
+  // "Run again": a past run's request, as its record keeps it (defaults filled in), back in the form.
+  function loadIntoForm(request) {
+    form.querySelector('input[name="kind"][value="' + request.kind + '"]').checked = true;
+    showFieldsFor(request.kind);
+    const set = (name, value) => {
+      const field = form.elements[name];
+      if (field.tagName === 'SELECT') {
+        field.value = Array.from(field.options).some((option) => option.value === String(value ?? '')) ? String(value ?? '') : field.options[0].value;
+      } else {
+        field.value = value == null ? '' : String(value);
+      }
+    };
+    set('operation', request.operation);
+    if (request.mode) set('mode', request.mode);
+    set('count', request.count);
+    set('batchSize', request.batchSize);
+    set('flushPolicy', request.flushPolicy);
+    set('valueSize', request.valueSize);
+    set('requests', request.requests);
+    set('clients', request.clients || 1);
+    set('rtt', request.rtt);
+    set('repeat', request.repeat || 1);
+    set('connector', request.connector || 'lettuce');
+    set('connection', request.connection);
+    if (request.variants) {
+      form.querySelectorAll('input[name="variants"]').forEach((box) => { box.checked = request.variants.includes(box.value); });
+    }
+    if (request.batchSizes) {
+      set('batchSizes', request.batchSizes.join(','));
+    }
+    CHECKED.forEach((name) => check(name));
+    form.scrollIntoView({ block: 'start' });
+    runButton.focus({ preventScroll: true });
   }
 
   // ---- running ----------------------------------------------------------------------------------------------
@@ -133,15 +226,11 @@
   async function start(event) {
     event.preventDefault();
     showProblem(null);
-    markInvalid(null);
-    let request;
-    try {
-      request = body();
-    } catch (invalid) {
-      showProblem({ title: 'Invalid input', detail: invalid.message });
-      markInvalid(invalid.parameter);
+    // Nothing is sent until every field holds what the server accepts.
+    if (!allValid()) {
       return;
     }
+    const request = body();
     runButton.disabled = true;
     try {
       const response = await fetch('/runs', {
@@ -153,12 +242,14 @@
       if (response.status !== 202) {
         const retry = response.headers.get('Retry-After');
         showProblem(answer, retry ? ' Try again in ' + retry + ' s.' : '');
-        markInvalid(answer.parameter);
+        markInvalid(answer.parameter, answer.detail);
         runButton.disabled = false;
         return;
       }
       hideResults();
       follow(answer);
+      // On a phone the progress panel is below the form: bring it up to the Run button's user.
+      reveal(progress.closest('section'));
     } catch (failure) {
       showProblem({ title: 'Cannot reach the app', detail: String(failure) });
       runButton.disabled = false;
@@ -173,8 +264,15 @@
     cancelButton.disabled = false;
     runButton.disabled = true;
     showProgress(record);
+    if (timeline.id !== record.id) {
+      timeline = { id: record.id, points: [] };
+    }
     events.addEventListener('run', (message) => {
       const update = JSON.parse(message.data);
+      const p = update.progress;
+      if (p.elapsedSeconds != null && p.opsPerSecond != null && !FINAL.includes(update.status)) {
+        timeline.points.push({ t: p.elapsedSeconds, ops: p.opsPerSecond, phase: p.phase || '' });
+      }
       showProgress(update);
       if (FINAL.includes(update.status)) {
         finished(update);
@@ -229,6 +327,7 @@
     progress.dataset.status = 'LOST';
     statusLine.dataset.status = 'LOST';
     statusLine.textContent = 'LOST · ' + why;
+    document.getElementById('announcer').textContent = 'LOST: ' + why;
     showProblem({ title: 'Run lost', detail: why });
     loadHistory();
   }
@@ -284,6 +383,7 @@
     if (listed) {
       listed.querySelector('.status-cell').textContent = record.status;
       listed.querySelector('.status-cell').className = 'status-cell st-' + record.status;
+      listed.querySelector('.progress-cell').textContent = percent + '%';
     }
     // What the run is doing, in time: phase, elapsed, live rate and what is left, rather than batches.
     const parts = [record.status, describe(record.request)];
@@ -295,6 +395,30 @@
     if (record.problem && FINAL.includes(record.status)) parts.push(record.problem.title);
     statusLine.dataset.status = record.status;
     statusLine.textContent = parts.join(' · ');
+    announce(record, percent);
+  }
+
+  // The status line changes every 0.2 s, too often to be read out; the announcer, a polite live region, speaks
+  // at each new phase, each quarter of the way and at the end.
+  let announced = '';
+  function announce(record, percent) {
+    const phase = FINAL.includes(record.status) ? '' : (record.progress.phase || '');
+    const key = record.id + '|' + record.status + '|' + phase + '|' + Math.floor(percent / 25);
+    if (key === announced) {
+      return;
+    }
+    announced = key;
+    document.getElementById('announcer').textContent = record.status + ' ' + percent + '%'
+      + (phase ? ', ' + phase : '') + (record.problem && FINAL.includes(record.status) ? ': '
+      + record.problem.title : '');
+  }
+
+  // Scrolls an element into view when it is not, e.g. below the fold of a phone after pressing Run.
+  function reveal(element) {
+    const box = element.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) {
+      element.scrollIntoView({ block: box.height > window.innerHeight ? 'start' : 'nearest' });
+    }
   }
 
   function seconds(value) {
@@ -316,6 +440,7 @@
     }
     problemBox.hidden = false;
     problemBox.textContent = (problem.title ? problem.title + ': ' : '') + (problem.detail || '') + (suffix || '');
+    reveal(problemBox);
   }
 
   // ---- results ----------------------------------------------------------------------------------------------
@@ -332,6 +457,45 @@
     }
     serverCharts.forEach((each) => each.destroy());
     serverCharts = [];
+    if (timelineChart) {
+      timelineChart.destroy();
+      timelineChart = null;
+    }
+  }
+
+  // ops/s over the run's time, as the progress stream said it every 0.2 s: each point is the rate so far in the
+  // phase then running (warm-up, preparing, timing a variant, verifying). Only for a run this page followed: the
+  // record keeps the final figures, not the stream.
+  function showTimeline(record) {
+    const box = document.getElementById('timeline-box');
+    const points = timeline.id === record.id ? timeline.points : [];
+    box.hidden = points.length < 2;
+    if (timelineChart) {
+      timelineChart.destroy();
+      timelineChart = null;
+    }
+    if (box.hidden) {
+      return;
+    }
+    timelineChart = new Chart(document.getElementById('timeline-chart'), {
+      type: 'line',
+      data: { datasets: [{ label: 'ops/s so far in the phase', data: points.map((point) => ({ x: point.t, y: point.ops })),
+        borderColor: '#2e86de', backgroundColor: '#2e86de', pointRadius: 1.5, tension: 0 }] },
+      options: {
+        responsive: true,
+        maintainAspectRatio: false,
+        animation: false,
+        plugins: {
+          title: { display: true, text: "ops/s over the run's time (as the progress stream reported it)" },
+          legend: { display: false },
+          tooltip: { callbacks: { label: (item) => num(item.raw.y) + ' ops/s · ' + points[item.dataIndex].phase } },
+        },
+        scales: {
+          x: { type: 'linear', title: { display: true, text: 'seconds since the run started' } },
+          y: axis(points.map((point) => point.ops), 'ops/s'),
+        },
+      },
+    });
   }
 
   // Speedups and ratios to three significant digits: 45.5×, 1.23×, 0.981×.
@@ -357,9 +521,11 @@
     { label: 'ops/s', value: (r) => num(r.opsPerSecond), numeric: true },
     { label: 'Speedup', value: (r) => ratio(r.speedup), numeric: true },
     { label: 'RTT ms', value: (r) => millis(r.measuredRttMillis), numeric: true },
-    // What Redis itself did: INFO deltas around the timed pass, server-wide.
-    { label: 'Server reads/cmd', value: (r) => serverFigure(r, 'readsPerCommand'), numeric: true },
-    { label: 'Server CPU µs/cmd', value: (r) => serverFigure(r, 'cpuMicrosPerCommand'), numeric: true },
+    { label: 'Added RTT ms', value: (r) => millis(r.addedRttMillis), numeric: true },
+    // What Redis itself did: INFO deltas around the timed pass, server-wide, per item sent (as the server charts),
+    // since one MSET of 500 keys is one command: per command, multi-key looked 5,000 times costlier.
+    { label: 'Server reads/item', value: (r) => serverNumber(serverReadsPerItem(r)), numeric: true },
+    { label: 'Server CPU µs/item', value: (r) => serverNumber(serverCpuPerItem(r)), numeric: true },
     { label: 'Checked', value: (r) => checked(r) },
   ];
 
@@ -387,7 +553,8 @@
       return tr;
     }));
     document.getElementById('context').textContent = context(record, rows);
-    // Computed by the server from the figures above, never a canned claim.
+    // Computed by the server from the figures above, never a canned claim: the comparison and the loop's ceiling,
+    // the same sentence as /compare's summary and the text and Markdown downloads.
     document.getElementById('comparison-summary').textContent = record.summary || '';
     const skipped = record.skipped || [];
     document.getElementById('skipped').textContent = skipped.length
@@ -402,6 +569,7 @@
     draw(record.kind, rows);
     showLatency(record.kind, rows);
     showServer(record.kind, rows);
+    showTimeline(record);
   }
 
   // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the
@@ -413,16 +581,12 @@
     serverCharts = [];
     const measured = rows.filter((result) => result.server && result.server.commands > 0);
     const name = (result) => (runKind === 'sweep' ? 'batch ' + whole.format(result.batchSize) : label(result));
-    const items = (result) => result.count * (result.fanOut ? result.fanOut.requests : 1);
-    const perItem = (result, value) => (value != null ? value / items(result) : null);
     const callsData = [
-      { label: 'reads per item', data: measured.map((result) => perItem(result, result.server.reads)),
-        backgroundColor: '#2e86de' },
+      { label: 'reads per item', data: measured.map(serverReadsPerItem), backgroundColor: '#2e86de' },
       { label: 'writes per item', data: measured.map((result) => perItem(result, result.server.writes)),
         backgroundColor: '#10ac84' },
     ];
-    const cpu = measured.map((result) => perItem(result, result.server.cpuMicrosPerCommand != null
-      ? result.server.cpuMicrosPerCommand * result.server.commands : null));
+    const cpu = measured.map(serverCpuPerItem);
     const charts = [
       ['server-calls-chart', 'Server socket calls per item (lower is better)', callsData,
         'read() / write() calls per item'],
@@ -488,8 +652,9 @@
       + ' stay under maxmemory: keys that are not the lab\'s may be among them.';
   }
 
-  // Latency percentiles beside throughput: a table, and a chart on a log axis, since a loop's p50 and a
-  // pipeline's max can be three orders of magnitude apart.
+  // Latency percentiles beside throughput: a table of what was measured (per command, batch or request), and a
+  // chart per item on a log axis. A loop's sample is one command and a pipeline's a batch of 10,000: on one axis
+  // pipelines looked 1,000 times slower, so the chart divides each sample by the items it carried.
   function showLatency(runKind, rows) {
     const measured = rows.filter((result) => result.latency);
     const ms = (value) => (value == null ? '' : value.toFixed(3));
@@ -510,8 +675,8 @@
       data: {
         labels: measured.map(label),
         datasets: percentiles.map(([key, color]) => ({
-          label: (key === 'p999' ? 'p99.9' : key) + ' ms',
-          data: measured.map((result) => Math.max(result.latency[key], 0.001)),
+          label: (key === 'p999' ? 'p99.9' : key),
+          data: measured.map((result) => Math.max(result.latency[key] / itemsPerSample(result), 1e-6)),
           backgroundColor: color,
         })),
       },
@@ -519,23 +684,29 @@
         responsive: true,
         maintainAspectRatio: false,
         animation: false,
-        plugins: { legend: { position: 'bottom' } },
+        indexAxis: 'y',
+        plugins: {
+          title: { display: true, text: 'Latency per item, ms (a round trip divided by the items it carried; lower is'
+            + ' better)' },
+          legend: { position: 'bottom' },
+          tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) + ' ms per item' } },
+        },
         scales: {
-          y: {
-            type: 'logarithmic',
-            title: { display: true, text: 'latency per ' + samplesAre(measured) + ' (ms, log)' },
-            ticks: { callback: (value) => (Number.isInteger(Math.log10(value)) ? String(value) : '') },
-          },
+          x: serverAxis(measured.flatMap((result) => percentiles.map(([key]) => result.latency[key]
+            / itemsPerSample(result))), 'ms per item'),
+          y: { ticks: { autoSkip: false } },
         },
       },
     });
     canvas.dataset.chart = 'latency';
+    // Horizontal bars: the height grows with the variants, so a phone shows them as tall as a wide screen.
+    canvas.parentElement.style.height = Math.max(16, 6 + 4.2 * measured.length) + 'rem';
   }
 
-  // A loop's samples are commands and a pipeline's batches: the axis says which when they agree.
-  function samplesAre(measured) {
-    const kinds = new Set(measured.map((result) => result.latency.per));
-    return kinds.size === 1 ? [...kinds][0] : 'round trip (command or batch, see the table)';
+  // Items one latency sample carried: a command's 1, a batch's batch size, a request's whole count.
+  function itemsPerSample(result) {
+    const per = result.latency.per;
+    return per === 'batch' ? Math.max(1, result.batchSize) : per === 'request' ? Math.max(1, result.count) : 1;
   }
 
   // The variant plus who sent it, when that is not Spring Boot's default (Lettuce, shared connection, one client).
@@ -555,22 +726,30 @@
     return parts.join(' · ');
   }
 
-  // What Redis itself did (INFO deltas around the timed pass, server-wide).
-  function serverFigure(result, name) {
-    const value = result.server ? result.server[name] : null;
-    return value != null ? new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 }).format(value) : '';
+  // What Redis itself did (INFO deltas around the timed pass, server-wide), per item the run sent: one figure, one
+  // unit, for the table and the charts alike.
+  function items(result) {
+    return result.count * (result.fanOut ? result.fanOut.requests : 1);
   }
 
-  // The measured round trip explains the loop: one command per round trip cannot beat 1/RTT.
+  function perItem(result, value) {
+    return value != null && result.server && result.server.commands > 0 ? value / items(result) : null;
+  }
+
+  function serverReadsPerItem(result) {
+    return result.server ? perItem(result, result.server.reads) : null;
+  }
+
+  function serverCpuPerItem(result) {
+    const server = result.server;
+    return server && server.cpuMicrosPerCommand != null
+      ? perItem(result, server.cpuMicrosPerCommand * server.commands) : null;
+  }
+
+  // What the figures were measured on, and what to mind reading them. The loop's ceiling is the server's sentence
+  // (record.summary, shown below), from the loop's own round trips, so the page never prints a second one.
   function context(record, rows) {
-    const loop = rows.find((result) => result.mode === 'loop');
-    const rtt = loop ? loop.measuredRttMillis : medianRtt(rows);
     const parts = [];
-    if (rtt > 0) {
-      parts.push((loop ? 'Measured round trip ' : 'Median measured round trip ') + millis(rtt)
-        + ' ms, so a loop cannot beat ' + num(1000 / rtt) + ' ops/s'
-        + (loop ? ' (it ran at ' + num(loop.opsPerSecond) + ')' : '') + '.');
-    }
     if (rows.some((result) => result.repeatMillis)) {
       parts.push('Elapsed is the median of ' + rows[0].repeat + ' timed passes; min–max shows their spread.');
     }
@@ -615,10 +794,17 @@
     permalink.href = '/?run=' + record.id;
     permalink.textContent = 'Permalink';
     permalink.id = 'permalink';
+    const again = document.createElement('button');
+    again.type = 'button';
+    again.id = 'run-again';
+    again.className = 'small';
+    again.textContent = 'Load into the form';
+    again.title = "this run's settings, back in the form, to run again or change one";
+    again.addEventListener('click', () => loadIntoForm(record.request));
     const box = document.getElementById('exports');
     box.replaceChildren(document.createTextNode('Download: '));
     links.forEach((link) => box.append(link, ' '));
-    box.append('· ', permalink);
+    box.append('· ', permalink, ' · ', again);
   }
 
   function checked(result) {
@@ -646,7 +832,15 @@
       animation: false,
     };
     if (runKind === 'sweep') {
-      const rtt = medianRtt(rows);
+      // The round trip a loop would pay: the batch-of-1 run's own median when the sweep has one (what a PING burst
+      // before the run measured can be far off), and no baseline at all if a run of one command per round trip
+      // beat it.
+      const single = rows.find((result) => result.batchSize === 1 && result.latency && result.latency.p50 > 0
+        && result.latency.per !== 'request' && !result.clients && !result.fanOut);
+      let rtt = single ? single.latency.p50 : medianRtt(rows);
+      if (single && single.opsPerSecond > 1000 / rtt) {
+        rtt = 0;
+      }
       const sizes = rows.map((result) => result.batchSize);
       const datasets = [{
         label: 'pipelined ops/s',
@@ -752,13 +946,27 @@
     }
     const section = document.getElementById('pair');
     section.hidden = false;
-    document.getElementById('pair-a').textContent = 'A: ' + pair.a.title;
-    document.getElementById('pair-b').textContent = 'B: ' + pair.b.title;
+    // Named by what ran and when, not by id.
+    const named = (side) => describe(side.request) + (side.finishedAt ? ', finished ' + when(side.finishedAt) : '');
+    document.getElementById('pair-a').textContent = 'A: ' + named(pair.a);
+    document.getElementById('pair-b').textContent = 'B: ' + named(pair.b);
     const labels = ['Variant', 'Batch size', 'A ops/s', 'B ops/s', 'B/A ops/s', 'A ms', 'B ms', 'B/A ms'];
     const numeric = [false, true, true, true, true, true, true, true];
-    document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => row([
-      r.variant, num(r.batchSize), num(r.aOpsPerSecond), num(r.bOpsPerSecond), ratio(r.opsRatio),
-      millis(r.aElapsedMillis), millis(r.bElapsedMillis), ratio(r.elapsedRatio)], numeric, labels)));
+    document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => {
+      const tr = row([r.variant, num(r.batchSize), num(r.aOpsPerSecond), num(r.bOpsPerSecond), ratio(r.opsRatio),
+        millis(r.aElapsedMillis), millis(r.bElapsedMillis), ratio(r.elapsedRatio)], numeric, labels);
+      // Green where B is faster, red where slower; grey, with a word, where the two differ only within the spread
+      // of their own repeated passes.
+      if (r.withinSpread) {
+        tr.classList.add('within-spread');
+        tr.title = 'within the spread of the repeats: the min-max of the passes overlap';
+        tr.children[4].textContent += ' ≈';
+      } else if (r.opsRatio != null && r.opsRatio !== 1) {
+        tr.children[4].classList.add(r.opsRatio > 1 ? 'better' : 'worse');
+        tr.children[7].classList.add(r.elapsedRatio < 1 ? 'better' : 'worse');
+      }
+      return tr;
+    }));
     const link = document.getElementById('pair-permalink');
     link.href = '/?a=' + a + '&b=' + b;
     document.getElementById('pair-text').href = '/runs/compare?a=' + a + '&b=' + b;
@@ -783,21 +991,38 @@
       const tbody = document.querySelector('#history tbody');
       tbody.replaceChildren(...list.runs.map((record) => {
         const best = Math.max(0, ...(record.results || []).map((result) => result.opsPerSecond));
-        const tr = row(['',
-          when(record.startedAt || record.createdAt), record.kind,
+        const started = when(record.startedAt || record.createdAt);
+        const what = record.kind + ' ' + record.request.operation.toUpperCase()
+          + (record.request.mode ? ' ' + record.request.mode : '') + ', ' + num(record.request.count);
+        const tr = row(['', '', record.kind,
           record.request.operation.toUpperCase() + (record.request.mode ? ' ' + record.request.mode : ''),
           num(record.request.count), record.status, Math.floor(record.progress.percent) + '%',
           best > 0 ? num(best) : '',
         ], [false, false, false, false, true, false, true, true], labels);
         tr.children[5].className = 'status-cell st-' + record.status;
+        tr.children[6].classList.add('progress-cell');
         tr.dataset.id = record.id;
+        // A link to the run's permalink: Tab reaches it, Enter opens it, and it can be opened in a new tab.
+        const link = document.createElement('a');
+        link.href = '/?run=' + record.id;
+        link.textContent = started || record.id;
+        link.setAttribute('aria-label', 'Show run of ' + (started || record.id) + ': ' + what + ', ' + record.status);
+        link.addEventListener('click', (event) => {
+          if (event.ctrlKey || event.metaKey || event.shiftKey) {
+            return;
+          }
+          event.preventDefault();
+          event.stopPropagation();
+          show(record.id);
+        });
+        tr.children[1].appendChild(link);
         if (record.status === 'DONE') {
           const box = document.createElement('input');
           box.type = 'checkbox';
           box.name = 'pick';
           box.value = record.id;
           box.checked = picked.has(record.id);
-          box.setAttribute('aria-label', 'pick for side-by-side comparison');
+          box.setAttribute('aria-label', 'Pick the run of ' + started + ' (' + what + ') for side by side');
           box.addEventListener('click', (event) => { event.stopPropagation(); pickChanged(); });
           tr.children[0].appendChild(box);
         }
@@ -836,6 +1061,7 @@
     showProblem(record.problem || null);
     if (record.status === 'DONE') {
       showResults(record);
+      reveal(results);
     } else {
       hideResults();
     }
@@ -893,32 +1119,29 @@
     return instant ? new Date(instant).toLocaleString() : '';
   }
 
-  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page; the labels
-  // show them next to each field.
+  // Bounds and defaults come from the server's parameter catalogue (lab.limits.*), not from this page: the labels
+  // show them next to each field, and the checks as typed use them.
   function showLimits(parameters) {
     parameters.forEach((parameter) => {
+      catalogue[parameter.name] = parameter;
       const limits = form.querySelector('.limits[data-parameter="' + parameter.name + '"]');
       if (limits && parameter.minimum !== undefined && parameter.maximum !== undefined) {
-        limits.textContent = num(parameter.minimum) + ' to ' + num(parameter.maximum);
+        limits.textContent = (parameter.type === 'number' ? parameter.minimum : num(parameter.minimum)) + ' to '
+          + num(parameter.maximum);
       }
       const field = form.querySelector('input#' + parameter.name);
       if (!field) {
         return;
       }
-      if (field.type === 'number') {
-        if (parameter.minimum !== undefined) {
-          field.min = parameter.minimum;
-        }
-        if (parameter.maximum !== undefined) {
-          field.max = parameter.maximum;
-        }
-      }
       const range = (parameter.minimum !== undefined) ? parameter.minimum + ' to ' + parameter.maximum : '';
       field.title = parameter.description + (range ? ' (' + range + ')' : '');
+      // Short, so it fits the field: the range is beside the label.
       if (field.placeholder && parameter.default !== undefined) {
-        field.placeholder = 'default ' + parameter.default + (range ? ', ' + range : '');
+        field.placeholder = 'default ' + parameter.default;
       }
     });
+    // Fields typed before the catalogue arrived are checked against its bounds now.
+    CHECKED.filter((name) => form.elements[name] && form.elements[name].value.trim() !== '').forEach((name) => check(name));
     const list = document.getElementById('query-parameters');
     if (list) {
       list.textContent = parameters.filter((parameter) => parameter.in === 'query')
@@ -940,7 +1163,11 @@
   }
 
   form.addEventListener('submit', start);
-  form.querySelectorAll('input[name="kind"]').forEach((radio) => radio.addEventListener('change', () => showFieldsFor(kind())));
+  form.querySelectorAll('input[name="kind"]').forEach((radio) => radio.addEventListener('change', () => {
+    showFieldsFor(kind());
+    CHECKED.forEach((name) => check(name));
+  }));
+  CHECKED.forEach((name) => form.elements[name].addEventListener('input', () => check(name)));
   cancelButton.addEventListener('click', cancel);
   document.getElementById('refresh-history').addEventListener('click', loadHistory);
   document.getElementById('compare-picked').addEventListener('click', () => {

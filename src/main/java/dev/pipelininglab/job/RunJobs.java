@@ -28,14 +28,17 @@ import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.Sweep;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Service;
 
 /**
@@ -318,8 +321,17 @@ public class RunJobs implements SmartLifecycle {
 					skipped = comparison.skipped();
 					summary = comparison.summary();
 				}
-				case SWEEP -> results = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job).results();
+				case SWEEP -> {
+					Sweep sweep = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job);
+					results = sweep.results();
+					summary = sweep.summary();
+				}
 				default -> throw new IllegalStateException("Unknown kind " + job.plan.kind());
+			}
+			if (summary == null) {
+				// Single runs: the loop ceiling alone, the sentence the page shows under
+				// every result.
+				summary = LoopCeiling.sentence(results);
 			}
 			this.metrics.record(results);
 			finish(job, RunStatus.DONE, results, skipped, summary, null);
@@ -360,7 +372,7 @@ public class RunJobs implements SmartLifecycle {
 		}
 		catch (RuntimeException ex) {
 			if (!this.tickFailing) {
-				log.warn("Cannot write run progress to Redis: {}", ex.getMessage());
+				log.warn("Cannot write run progress to Redis: {}", why(ex));
 			}
 			this.tickFailing = true;
 		}
@@ -403,7 +415,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 			this.unsavedEnds.put(record.id(), record);
 			log.warn("Cannot record the end of run {} ({}) yet, will retry every {} ms: {}", record.id(),
-					record.status(), this.settings.progressInterval().toMillis(), ex.getMessage());
+					record.status(), this.settings.progressInterval().toMillis(), why(ex));
 		}
 	}
 
@@ -421,6 +433,18 @@ public class RunJobs implements SmartLifecycle {
 				return;
 			}
 		}
+	}
+
+	/**
+	 * The exception's message and, when it only says "Redis exception", the cause it
+	 * wraps ("Connection refused: ...").
+	 */
+	private static @Nullable String why(RuntimeException ex) {
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(ex);
+		String message = ex.getMessage();
+		String cause = root.getMessage();
+		return (root == ex || cause == null || (message != null && message.contains(cause))) ? message
+				: message + ": " + cause;
 	}
 
 	/** What this instance measures on; read at each submit, as Redis may be upgraded. */

@@ -31,7 +31,8 @@ import org.jspecify.annotations.Nullable;
  * @param results DONE: one result per run (a single run, each variant of a comparison,
  * each batch size of a sweep)
  * @param skipped DONE comparisons: variants this topology cannot run, and why
- * @param summary DONE comparisons: the comparison in one sentence, from its figures
+ * @param summary DONE runs: a comparison in one sentence, from its figures, and for every
+ * kind the loop's ceiling ({@code LoopCeiling})
  * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have
  * answered; CANCELLED by a shutdown rather than a request: that shutdown
  * @param environment what the figures were measured on: Redis, JVM, the lab's settings

@@ -87,9 +87,18 @@ class RunStore {
 		this.redis.expire(this.indexKey, this.ttl);
 	}
 
-	/** Overwrites the record and restarts its TTL. */
+	/**
+	 * Overwrites the record and restarts its TTL, and lists it again if the list lost it:
+	 * a Redis restarted between a run's start and its end (or any later write) comes back
+	 * without the list, and every run with a record must be listed. ZADD NX leaves an
+	 * entry alone, so a listed run keeps its place.
+	 */
 	void save(RunRecord record) {
 		this.redis.opsForValue().set(recordKey(record.id()), this.json.writeValueAsString(record), this.ttl);
+		if (Boolean.TRUE.equals(
+				this.redis.opsForZSet().addIfAbsent(this.indexKey, record.id(), record.createdAt().toEpochMilli()))) {
+			this.redis.expire(this.indexKey, this.ttl);
+		}
 	}
 
 	Optional<RunRecord> find(String id) {

@@ -27,7 +27,8 @@ public record Comparison(Operation operation, long count, String topology, List<
 	/**
 	 * Which variant was fastest, by how much against the loop, and how many socket reads
 	 * the server made per item (key, element or PING) for each of the two: per item, not
-	 * per Redis command, since one MSET or EVALSHA carries a whole batch.
+	 * per Redis command, since one MSET or EVALSHA carries a whole batch; then the loop's
+	 * ceiling ({@link LoopCeiling}).
 	 */
 	static String summary(List<RunResult> results) {
 		if (results.isEmpty()) {
@@ -57,6 +58,10 @@ public record Comparison(Operation operation, long count, String topology, List<
 		}
 		else if (reads != null) {
 			sentence.append(format(" Server socket reads per item: %s.", reads));
+		}
+		String ceiling = LoopCeiling.sentence(results);
+		if (ceiling != null) {
+			sentence.append(' ').append(ceiling);
 		}
 		return sentence.toString();
 	}

@@ -256,9 +256,11 @@ public class RunService {
 		RunSpec pipelined = base.with(new Variant(Mode.PIPELINED, null, base.senders().connector()));
 		requireSupported(pipelined);
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
-		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(),
-				measureAll(base, runs, observer).stream().map((result) -> result.partOfMany(null)).toList(),
-				this.settings.inEffect());
+		List<RunResult> results = measureAll(base, runs, observer).stream()
+			.map((result) -> result.partOfMany(null))
+			.toList();
+		return new Sweep(base.operation(), base.count(), this.topology.kind().toString(), results,
+				Sweep.summary(results), this.settings.inEffect());
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {

@@ -1,6 +1,8 @@
 package dev.pipelininglab.run;
 
+import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
@@ -12,9 +14,32 @@ import org.jspecify.annotations.Nullable;
  * memory the server held at that length, which is why the Redis docs advise batches of
  * about 10k rather than one pipeline of everything.
  *
+ * @param summary the sweep in one sentence, computed from the results above it: the
+ * fastest batch size against the smallest, then the loop's ceiling
  * @param settings the client tunings in effect that differ from Spring Boot's defaults
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Sweep(Operation operation, long count, String topology, List<RunResult> results,
+public record Sweep(Operation operation, long count, String topology, List<RunResult> results, String summary,
 		@Nullable Map<String, String> settings) {
+
+	static String summary(List<RunResult> results) {
+		if (results.isEmpty()) {
+			return "Nothing ran.";
+		}
+		RunResult fastest = results.stream().max(Comparator.comparingDouble(RunResult::opsPerSecond)).orElseThrow();
+		RunResult smallest = results.stream().min(Comparator.comparingInt(RunResult::batchSize)).orElseThrow();
+		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT, "Fastest at batch size %,d: %,.0f ops/s",
+				fastest.batchSize(), fastest.opsPerSecond()));
+		if (smallest != fastest && smallest.opsPerSecond() > 0) {
+			sentence.append(String.format(Locale.ROOT, ", %.1f× batch size %,d (%,.0f ops/s)",
+					fastest.opsPerSecond() / smallest.opsPerSecond(), smallest.batchSize(), smallest.opsPerSecond()));
+		}
+		sentence.append('.');
+		String ceiling = LoopCeiling.sentence(results);
+		if (ceiling != null) {
+			sentence.append(' ').append(ceiling);
+		}
+		return sentence.toString();
+	}
+
 }

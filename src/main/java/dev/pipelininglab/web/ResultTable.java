@@ -10,6 +10,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunResult;
 import org.jspecify.annotations.Nullable;
@@ -42,6 +43,19 @@ final class ResultTable {
 			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
 			Column.number("foreign commands", RunResult::foreignCommands, Format.WHOLE),
 			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
+			// What the page shows beside the table, so every format carries every figure:
+			// the server's side per item sent (the page's unit), and latency.
+			Column.number("server reads/item", (r) -> perItem(r, (r.server() != null) ? r.server().reads() : null),
+					Format.FIGURE),
+			Column.number("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
+			Column.text("latency per", (r) -> (r.latency() != null) ? r.latency().per().label() : null),
+			Column.number("p50 ms", (r) -> (r.latency() != null) ? r.latency().p50() : null, Format.FIGURE),
+			Column.number("p90 ms", (r) -> (r.latency() != null) ? r.latency().p90() : null, Format.FIGURE),
+			Column.number("p99 ms", (r) -> (r.latency() != null) ? r.latency().p99() : null, Format.FIGURE),
+			Column.number("p99.9 ms", (r) -> (r.latency() != null) ? r.latency().p999() : null, Format.FIGURE),
+			Column.number("latency max ms", (r) -> (r.latency() != null) ? r.latency().max() : null, Format.FIGURE),
+			Column.number("MB/s", (r) -> (r.payload() != null) ? r.payload().bytesPerSecond() / 1e6 : null,
+					Format.FIGURE),
 			Column.text("checked", ResultTable::checked));
 
 	private ResultTable() {
@@ -49,7 +63,7 @@ final class ResultTable {
 
 	/**
 	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
-	 * to the loop, and the loop ceiling the measured round trip implies.
+	 * to the loop, and the loop ceiling its own round trips imply.
 	 */
 	static String text(String title, List<RunResult> rows) {
 		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
@@ -86,6 +100,9 @@ final class ResultTable {
 	static String csv(List<RunResult> rows) {
 		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
 		columns.addAll(FIGURES);
+		// Text and Markdown list the notes under the table; a spreadsheet keeps each
+		// beside its row.
+		columns.add(Column.text("note", RunResult::note));
 		return csv(columns, rows);
 	}
 
@@ -188,25 +205,11 @@ final class ResultTable {
 				.append(Format.RATIO.shown(fastest.speedup()))
 				.append((loop != null) ? " the loop" : " the first variant");
 		}
-		// Without a loop, the median of the runs' RTTs: one PING burst can be far off on
-		// a
-		// busy machine.
-		double rtt = (loop != null) ? loop.measuredRttMillis()
-				: rows.stream()
-					.mapToDouble(RunResult::measuredRttMillis)
-					.sorted()
-					.skip((rows.size() - 1) / 2)
-					.findFirst()
-					.orElse(0);
-		if (rtt > 0) {
-			line.append("; measured RTT ")
-				.append(Format.MILLIS.shown(rtt))
-				.append(" ms, so a loop cannot beat ")
-				.append(Format.WHOLE.shown(1000 / rtt))
-				.append(" ops/s");
-			if (loop != null) {
-				line.append(" (it ran at ").append(Format.WHOLE.shown(loop.opsPerSecond())).append(')');
-			}
+		// The same sentence as the page and /compare's summary, from the loop's own
+		// round trips: a bound its figure never breaks.
+		String ceiling = LoopCeiling.sentence(rows);
+		if (ceiling != null) {
+			line.append(". ").append(ceiling);
 		}
 		return line.toString();
 	}
@@ -224,6 +227,21 @@ final class ResultTable {
 		}
 		return max ? values.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
 				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+	}
+
+	/** Items the run sent: its count, times the requests of a fan-out. */
+	private static @Nullable Double perItem(RunResult r, @Nullable Number value) {
+		if (value == null || r.server() == null || r.server().commands() == 0) {
+			return null;
+		}
+		return value.doubleValue() / (r.count() * ((r.fanOut() != null) ? r.fanOut().requests() : 1));
+	}
+
+	private static @Nullable Double cpuPerItem(RunResult r) {
+		if (r.server() == null || r.server().cpuMicrosPerCommand() == null) {
+			return null;
+		}
+		return perItem(r, r.server().cpuMicrosPerCommand() * r.server().commands());
 	}
 
 	private static @Nullable String checked(RunResult r) {
@@ -254,7 +272,8 @@ final class ResultTable {
 
 	enum Format {
 
-		TEXT, WHOLE, MILLIS, RATIO;
+		/** FIGURE: three significant digits, for figures far below 1 (0.00213). */
+		TEXT, WHOLE, MILLIS, RATIO, FIGURE;
 
 		/** For people: grouped digits, sensible precision. */
 		String shown(@Nullable Object value) {
@@ -266,6 +285,7 @@ final class ResultTable {
 				case WHOLE -> String.format(Locale.ROOT, "%,d", Math.round(((Number) value).doubleValue()));
 				case MILLIS -> millis(((Number) value).doubleValue());
 				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
+				case FIGURE -> significant(((Number) value).doubleValue(), 3);
 			};
 		}
 

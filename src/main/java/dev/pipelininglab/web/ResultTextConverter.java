@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.Comparison;
@@ -96,7 +97,9 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 				extra += "warning: another run of this app was measuring at the same time, so these figures measure"
 						+ " each other too\n";
 			}
+			extra += environment(record.environment());
 		}
+		extra = notes(rows) + extra;
 		return switch (format) {
 			case "csv" -> ResultTable.csv(rows);
 			case "markdown" -> ResultTable.markdown(title, rows) + extra;
@@ -116,6 +119,29 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 	private static String label(String operation, long count, String topology) {
 		return operation.toUpperCase(Locale.ROOT) + ", " + ResultTable.Format.WHOLE.shown(count) + " commands on "
 				+ topology;
+	}
+
+	/**
+	 * What the page lists under the table: each result's note (how a cluster split a
+	 * multi-key command, a pause of the JVM during a timed pass, ...).
+	 */
+	private static String notes(List<RunResult> rows) {
+		StringBuilder out = new StringBuilder();
+		rows.stream()
+			.filter((row) -> row.note() != null)
+			.forEach((row) -> out.append("note: ").append(row.variant()).append(": ").append(row.note()).append('\n'));
+		return out.toString();
+	}
+
+	/** What the figures were measured on, as the page says it. */
+	private static String environment(RunRecord.@Nullable Environment environment) {
+		if (environment == null) {
+			return "";
+		}
+		return "measured on: Redis " + Objects.requireNonNullElse(environment.redisVersion(), "?") + " ("
+				+ environment.topology() + ") · " + environment.jvm() + " · " + environment.cores()
+				+ " cores · default flush policy " + environment.flushPolicy() + ", writes " + environment.writes()
+				+ "\n";
 	}
 
 	private static String skipped(@Nullable List<Comparison.Skipped> skipped) {

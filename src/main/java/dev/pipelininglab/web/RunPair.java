@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -34,18 +35,21 @@ record RunPair(Side a, Side b, List<Row> rows) {
 	 * @param id the run's id
 	 * @param title what it ran, how it ended
 	 * @param request what was asked, defaults filled in
+	 * @param finishedAt when it ended: with the request, how the page names the run
 	 */
-	record Side(String id, String title, RunRecord.Request request) {
+	record Side(String id, String title, RunRecord.Request request, @Nullable Instant finishedAt) {
 	}
 
 	/**
 	 * @param opsRatio B's ops/s divided by A's: above 1, B is faster
 	 * @param elapsedRatio B's elapsed time divided by A's
+	 * @param withinSpread both runs repeated their passes: true when the min-max ranges
+	 * of their pass times overlap, so the difference is within their own noise
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	record Row(String variant, int batchSize, @Nullable Double aOpsPerSecond, @Nullable Double bOpsPerSecond,
 			@Nullable Double opsRatio, @Nullable Double aElapsedMillis, @Nullable Double bElapsedMillis,
-			@Nullable Double elapsedRatio) {
+			@Nullable Double elapsedRatio, @Nullable Boolean withinSpread) {
 	}
 
 	static RunPair of(RunRecord a, RunRecord b) {
@@ -76,11 +80,24 @@ record RunPair(Side a, Side b, List<Row> rows) {
 				? Double.valueOf(ResultTable.significant(b.elapsedMillis() / a.elapsedMillis(), 3)) : null;
 		return new Row(named.variant(), named.batchSize(), (a != null) ? a.opsPerSecond() : null,
 				(b != null) ? b.opsPerSecond() : null, opsRatio, (a != null) ? a.elapsedMillis() : null,
-				(b != null) ? b.elapsedMillis() : null, elapsedRatio);
+				(b != null) ? b.elapsedMillis() : null, elapsedRatio, withinSpread(a, b));
+	}
+
+	private static @Nullable Boolean withinSpread(@Nullable RunResult a, @Nullable RunResult b) {
+		List<Double> left = (a != null) ? a.repeatMillis() : null;
+		List<Double> right = (b != null) ? b.repeatMillis() : null;
+		if (left == null || right == null || left.isEmpty() || right.isEmpty()) {
+			return null;
+		}
+		double leftMin = left.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+		double leftMax = left.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+		double rightMin = right.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+		double rightMax = right.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+		return leftMin <= rightMax && rightMin <= leftMax;
 	}
 
 	private static Side side(RunRecord record) {
-		return new Side(record.id(), ResultTextConverter.title(record), record.request());
+		return new Side(record.id(), ResultTextConverter.title(record), record.request(), record.finishedAt());
 	}
 
 	String render(String format) {

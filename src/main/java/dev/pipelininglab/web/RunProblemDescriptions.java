@@ -11,6 +11,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -29,7 +30,7 @@ class RunProblemDescriptions implements RunProblems {
 			Throwable cause = RedisFailure.causeOf(failed);
 			ProblemType type = RedisFailure.classify(cause);
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
-					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : cause.getMessage();
+					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : withCause(cause);
 			return problem(type,
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
@@ -39,7 +40,7 @@ class RunProblemDescriptions implements RunProblems {
 			return problem(Problems.refusal(refused), refused.getMessage());
 		}
 		if (failure instanceof DataAccessException redis) {
-			return problem(RedisFailure.classify(redis), redis.getMessage());
+			return problem(RedisFailure.classify(redis), withCause(redis));
 		}
 		if (failure instanceof UnsupportedRunException
 				|| failure instanceof Connections.ConnectorUnsupportedException) {
@@ -47,6 +48,20 @@ class RunProblemDescriptions implements RunProblems {
 		}
 		log.error("Unexpected failure of a run", failure);
 		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
+	}
+
+	/**
+	 * Spring's "Redis exception" (or "Unable to connect to Redis") with what it wraps,
+	 * such as "Connection refused: /127.0.0.1:6379": the cause a person can act on.
+	 */
+	static @Nullable String withCause(Throwable failure) {
+		String message = failure.getMessage();
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
+		String cause = root.getMessage();
+		if (root == failure || cause == null || (message != null && message.contains(cause))) {
+			return message;
+		}
+		return (message != null) ? message + ": " + cause : cause;
 	}
 
 	private static RunRecord.Problem problem(ProblemType type, @Nullable String detail) {

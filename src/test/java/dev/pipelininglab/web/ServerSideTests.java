@@ -1,6 +1,8 @@
 package dev.pipelininglab.web;
 
 import dev.pipelininglab.testsupport.SharedRedis;
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -120,6 +122,25 @@ class ServerSideTests {
 						String.format(Locale.ROOT, "%.1f× the loop (%,.0f ops/s)", ops.get(1) / ops.get(0), ops.get(0)))
 				.contains(String.format(Locale.ROOT, "reads per item: %.3f for the loop, %.3f for %s", reads.get(0),
 						reads.get(1), variants.get(1)));
+		}
+	}
+
+	@Test
+	void theSummarysLoopCeilingIsTheLoopsOwnMedianRoundTripAndTheLoopNeverBeatsIt() throws Exception {
+		String compare = body("/compare/set/2000?variants=loop,pipelined");
+		double p50 = JsonPath.<Number>read(compare, "$.results[0].latency.p50").doubleValue();
+		double loopOps = JsonPath.<Number>read(compare, "$.results[0].opsPerSecond").doubleValue();
+		String summary = JsonPath.read(compare, "$.summary");
+		double bound = 1000 / p50;
+		if (loopOps <= bound) {
+			assertThat(summary).contains(String.format(Locale.ROOT,
+					"The loop's own commands took %s ms each (median round trip), so a loop on one connection cannot"
+							+ " beat %,.0f ops/s; it ran at %,.0f.",
+					new BigDecimal(p50).round(new MathContext(3)).stripTrailingZeros().toPlainString(), bound,
+					loopOps));
+		}
+		else {
+			assertThat(summary).contains("bounds nothing here").doesNotContain("cannot beat");
 		}
 	}
 

@@ -39,7 +39,9 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		assertThat(rows.get(0)).contains(" 1x ");
 		assertThat(rows.get(1)).containsPattern(" \\d+(\\.\\d{1,2})?x ");
 		assertThat(lines).anySatisfy((line) -> assertThat(line).startsWith("summary: SET ")
-			.contains("commands in", "ops/s", "measured RTT", "a loop cannot beat"));
+			.contains("commands in", "ops/s", "The loop's own commands took"));
+		// Every figure the page shows: the server's side per item and latency.
+		assertThat(header).contains("server reads/item", "server cpu µs/item", "latency per", "p50 ms", "p99.9 ms");
 		assertThat(text.body()).doesNotContain("{", "\"");
 	}
 

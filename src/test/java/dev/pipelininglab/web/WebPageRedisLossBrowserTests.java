@@ -72,6 +72,10 @@ class WebPageRedisLossBrowserTests {
 		chromium.setField("batchSize", "1000");
 		chromium.driver.findElement(By.id("run-button")).click();
 		chromium.waitFor(Duration.ofSeconds(60), () -> chromium.text("status").contains("timing "));
+		chromium.waitFor(Duration.ofSeconds(10),
+				() -> !chromium.driver.findElements(By.cssSelector("#history tr.current")).isEmpty());
+		String killedRun = chromium.driver.findElement(By.cssSelector("#history tr.current"))
+			.getDomAttribute("data-id");
 
 		this.redis.process().kill();
 		long killed = System.nanoTime();
@@ -126,6 +130,17 @@ class WebPageRedisLossBrowserTests {
 				DOWN_FOR.toSeconds(), recovered.toMillis());
 		assertThat(recovered).isLessThan(RECOVERY.plusSeconds(5));
 		chromium.waitFor(Duration.ofSeconds(10), () -> !chromium.driver.findElement(By.id("banner")).isDisplayed());
+
+		// The run Redis lost ended while it was down, and its end was recorded once it
+		// came back: the list in Redis has it too, so every instance's page shows it,
+		// beside the run made since.
+		By killedRow = By.cssSelector("#history tbody tr[data-id='" + killedRun + "']");
+		chromium.waitFor(Duration.ofSeconds(10), () -> {
+			chromium.driver.findElement(By.id("refresh-history")).click();
+			return !chromium.driver.findElements(killedRow).isEmpty();
+		});
+		assertThat(chromium.driver.findElement(killedRow).getText()).contains("FAILED");
+		assertThat(chromium.tableRows("#history")).hasSizeGreaterThanOrEqualTo(2);
 	}
 
 }

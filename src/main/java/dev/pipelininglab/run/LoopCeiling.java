@@ -1,0 +1,121 @@
+package dev.pipelininglab.run;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.List;
+import java.util.Locale;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The sentence that explains the loop: one command per round trip cannot beat 1/RTT. The
+ * bound comes from what the loop itself measured (the median of its per-command
+ * latencies), not from the PINGs sent before the run: those travel on a connection that
+ * may still be cold, on a machine that may be busy at that moment, and printed bounds of
+ * 1,117 ops/s beside a loop that ran at 11,216. A bound the run's own figure breaks is
+ * never printed; when the two measures disagree the sentence says so. One sentence for
+ * the page, the summaries of {@code /compare}, {@code /sweep} and every job, and the text
+ * and Markdown answers. A sweep's batch size 1 stands in for the loop.
+ */
+public final class LoopCeiling {
+
+	/** PINGs and the loop's own median agree within this factor. */
+	private static final double AGREE = 1.5;
+
+	private LoopCeiling() {
+	}
+
+	/**
+	 * The sentence for these results, or null when they hold no round trip to speak of.
+	 */
+	public static @Nullable String sentence(List<RunResult> results) {
+		RunResult loop = results.stream()
+			.filter((result) -> result.mode() == Mode.LOOP && result.latency() != null
+					&& result.latency().per() == Latency.Per.COMMAND && result.latency().p50() > 0)
+			.findFirst()
+			.orElse(null);
+		if (loop != null) {
+			return fromTheLoop(loop, "The loop");
+		}
+		// A sweep has no loop, but its batch size 1 sends one command per round trip,
+		// and its latency samples (per command, or per batch of one) time each: the same
+		// bound, from the same kind of figure.
+		RunResult single = results.stream()
+			.filter((result) -> result.batchSize() == 1 && result.clients() == null && result.fanOut() == null
+					&& result.latency() != null && result.latency().per() != Latency.Per.REQUEST
+					&& result.latency().p50() > 0)
+			.findFirst()
+			.orElse(null);
+		return (single != null) ? fromTheLoop(single, "At batch size 1, " + single.variant()) : fromPings(results);
+	}
+
+	private static String fromTheLoop(RunResult loop, String name) {
+		double p50 = loop.latency().p50();
+		int clients = (loop.clients() != null) ? loop.clients().count() : 1;
+		double bound = clients * 1000 / p50;
+		StringBuilder sentence = new StringBuilder();
+		if (loop.opsPerSecond() <= bound) {
+			sentence.append(format(
+					"%s's own commands took %s ms each (median round trip), so %s cannot beat"
+							+ " %s ops/s; it ran at %s.",
+					name, millis(p50),
+					(clients > 1) ? clients + " loops on " + clients + " connections" : "a loop on one connection",
+					whole(bound), whole(loop.opsPerSecond())));
+		}
+		else {
+			sentence.append(format("%s ran at %s ops/s, faster than the median of its own round trips"
+					+ " (%s ms, at most %s ops/s) allows: its round trips were uneven, so that median bounds"
+					+ " nothing here.", name, whole(loop.opsPerSecond()), millis(p50), whole(bound)));
+		}
+		double ping = loop.measuredRttMillis();
+		if (ping > 0 && (ping / p50 > AGREE || p50 / ping > AGREE)) {
+			sentence.append(format(" PINGs just before the run measured %s ms: the two measures disagree (a"
+					+ " connection still cold, or a busy machine), and the bound above comes from the commands"
+					+ " themselves.", millis(ping)));
+		}
+		return sentence.toString();
+	}
+
+	/**
+	 * Without a loop or a batch size of 1, the median of the runs' PING round trips,
+	 * checked against the runs that sent one command per round trip.
+	 */
+	private static @Nullable String fromPings(List<RunResult> results) {
+		double[] rtts = results.stream()
+			.mapToDouble(RunResult::measuredRttMillis)
+			.filter((rtt) -> rtt > 0)
+			.sorted()
+			.toArray();
+		if (rtts.length == 0) {
+			return null;
+		}
+		double rtt = (rtts.length % 2 == 1) ? rtts[rtts.length / 2]
+				: (rtts[rtts.length / 2 - 1] + rtts[rtts.length / 2]) / 2;
+		double bound = 1000 / rtt;
+		RunResult faster = results.stream()
+			.filter((result) -> result.batchSize() == 1 && result.clients() == null && result.fanOut() == null
+					&& result.opsPerSecond() > bound)
+			.findFirst()
+			.orElse(null);
+		if (faster != null) {
+			return format("PINGs before the run measured %s ms, yet %s at batch size 1 ran at %s ops/s, faster"
+					+ " than that round trip allows (%s ops/s): the two measures disagree, so no loop bound is"
+					+ " given.", millis(rtt), faster.variant(), whole(faster.opsPerSecond()), whole(bound));
+		}
+		return format("PINGs before the run measured %s ms (median), so a loop on one connection would not beat"
+				+ " %s ops/s.", millis(rtt), whole(bound));
+	}
+
+	private static String millis(double value) {
+		return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+	}
+
+	private static String whole(double value) {
+		return format("%,.0f", value);
+	}
+
+	private static String format(String pattern, Object... args) {
+		return String.format(Locale.ROOT, pattern, args);
+	}
+
+}
