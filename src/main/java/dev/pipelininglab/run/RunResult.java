@@ -3,7 +3,9 @@ package dev.pipelininglab.run;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
@@ -72,8 +74,12 @@ import org.jspecify.annotations.Nullable;
  * busy on the same Redis, so the figures measure it too
  * @param settings single runs: the client tunings in effect that differ from Spring
  * Boot's defaults (a comparison or sweep carries them once, beside its results)
+ * <p>
+ * The answer adds {@code projection}, derived from these figures (see
+ * {@link Projection}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(value = "projection", allowGetters = true)
 public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
 		@Nullable String writes, long count, int batchSize, long batches, String topology, double elapsedMillis,
 		double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis,
@@ -105,6 +111,15 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	 * @param requestsPerSecond requests done per second
 	 */
 	public record FanOut(int requests, double requestsPerSecond) {
+	}
+
+	/**
+	 * What this run's throughput becomes at other round trips; derived, never stored, so
+	 * it cannot disagree with the figures above.
+	 */
+	@JsonProperty("projection")
+	public @Nullable Projection projection() {
+		return Projection.of(this);
 	}
 
 	/**
