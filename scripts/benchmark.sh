@@ -14,6 +14,7 @@
 #   scripts/benchmark.sh --counts 10000,100000 --rtt-ms 2 --rtt-count 20000 --big 10000000   # docs/benchmark.md's earlier run
 #   scripts/benchmark.sh --only values,fanout,bigvalue   # the workload tables alone (value size, fan-out, big values)
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
+#   scripts/benchmark.sh --only projection       # the RTT projection against the relay at rtt=1 and 5 (docs/recipes.md)
 #   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster against a
 #                                                # standalone master, like for like (no replicas on either side):
 #                                                # interleaved tries, medians, median of per-try ratios

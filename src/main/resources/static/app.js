@@ -398,6 +398,9 @@
     draw(record.kind, rows);
     showLatency(record.kind, rows);
     showServer(record.kind, rows);
+    if (window.takeHome) {
+      window.takeHome.show(record); // recipes.js: recipes, recommendation, RTT projection
+    }
   }
 
   // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the

@@ -13,10 +13,10 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 
 /**
  * A run's {@code projection} predicts its throughput at other round trips from its own
- * figures; checked against the RTT lab: what a loopback run predicts for the RTT measured
- * through the relay at {@code rtt=1} is within 50% of what the relayed run measured, for
- * the loop and for a pipeline. (docs/benchmark.md holds tighter figures from an idle
- * machine; the bound here is loose so a busy CI machine does not fail it.)
+ * figures; checked against the RTT lab: what a loopback run predicts for its RTT plus the
+ * relay's {@code rtt=1} is within 50% of what the relayed run measured, for the loop and
+ * for a pipeline. (docs/benchmark.md holds tighter figures from an idle machine; the
+ * bound here is loose so a busy CI machine does not fail it.)
  */
 class ProjectionTests extends AppOnTestRedis {
 
@@ -65,7 +65,12 @@ class ProjectionTests extends AppOnTestRedis {
 		// Medians of three passes each: the machine may be busy.
 		JsonNode near = run(loopback).at("/results/0/projection");
 		JsonNode far = run(relayed).at("/results/0");
-		double rtt = far.path("measuredRttMillis").asDouble();
+		// The relay adds 1 ms to the loopback round trip. (Its own PING median is not
+		// used:
+		// on a busy machine those eleven PINGs came out at 2 to 18 ms while the run
+		// itself
+		// paid far less per round trip.)
+		double rtt = near.path("measuredRttMillis").asDouble() + 1;
 		double predicted = 1000
 				/ (near.path("roundTripsPerItem").asDouble() * rtt + near.path("workMillisPerItem").asDouble());
 		double measured = far.path("opsPerSecond").asDouble();
