@@ -90,6 +90,30 @@ class TakeHomeBrowserTests extends AppOnTestRedis {
 		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-take-home.png"));
 	}
 
+	@Test
+	void aFinishedSweepShowsTheRecommendationOnTheChartAndItsRecipe() throws Exception {
+		chromium.driver.get(baseUrl() + "/");
+		chromium.waitFor(Duration.ofSeconds(20),
+				() -> chromium.text("topology").startsWith("Set up for standalone Redis"));
+		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		chromium.setField("count", "20000");
+		chromium.setField("batchSizes", "10,100,1000");
+		chromium.driver.findElement(By.id("run-button")).click();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+
+		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.driver.findElement(By.id("recipe")).isDisplayed());
+		String recommendation = chromium.text("recommendation");
+		assertThat(recommendation).startsWith("Recommended: Use batches of ");
+		String size = recommendation.replaceAll("^Recommended: Use batches of ([0-9,]+):.*$", "$1").replace(",", "");
+		assertThat(size).isIn("10", "100", "1000");
+		assertThat(chromium.text("recipe-source")).contains("static final int BATCH_SIZE = " + size + ";");
+		Object star = js("""
+				const chart = Chart.getChart('chart');
+				const marked = chart.data.datasets.find((d) => d.label.startsWith('recommended'));
+				return marked ? marked.data[0].x : null;""");
+		assertThat(String.valueOf(star)).isEqualTo(size);
+	}
+
 	private static Object js(String script, Object... args) {
 		return ((JavascriptExecutor) chromium.driver).executeScript(script, args);
 	}
