@@ -41,6 +41,7 @@ import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfigurat
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -66,6 +67,9 @@ class RecipeTests extends AppOnTestRedis {
 	@TempDir
 	Path work;
 
+	/** The flush policy each compiled recipe was served with, by class. */
+	private final Map<Class<?>, String> servedPolicies = new java.util.HashMap<>();
+
 	/** Every variant the lab runs, as {@code variants=} writes it. */
 	static Stream<String> variants() {
 		List<String> labels = new ArrayList<>(
@@ -87,7 +91,7 @@ class RecipeTests extends AppOnTestRedis {
 		redis.flushAll();
 		Class<?> recipe = compile(variant);
 		List<String> keys = keys(recipe, "recipe:" + variant);
-		runRecipe(recipe, redis, variant.startsWith("jedis-"), keys, (written) -> {
+		runRecipe(recipe, redis, variant.startsWith("jedis-"), this.servedPolicies.get(recipe), keys, (written) -> {
 			try (StatefulRedisConnection<String, String> check = dev.pipelininglab.testsupport.TestLettuce.client()
 				.connect(RedisURI.create(redis.host(), redis.port()))) {
 				for (Map.Entry<String, String> entry : written.entrySet()) {
@@ -109,7 +113,7 @@ class RecipeTests extends AppOnTestRedis {
 		cluster.flushAll();
 		Class<?> recipe = compile(variant);
 		List<String> keys = keys(recipe, "recipe:" + variant);
-		runRecipe(recipe, cluster, false, keys, (written) -> {
+		runRecipe(recipe, cluster, false, this.servedPolicies.get(recipe), keys, (written) -> {
 			RedisClusterClient client = RedisClusterClient
 				.create(cluster.ports().stream().map((port) -> RedisURI.create("127.0.0.1", port)).toList());
 			try (StatefulRedisClusterConnection<String, String> check = client.connect()) {
@@ -204,7 +208,30 @@ class RecipeTests extends AppOnTestRedis {
 			.call();
 		assertThat(compiled).as(variant + ": " + errors).isTrue();
 		URLClassLoader loader = new URLClassLoader(new URL[] { dir.toUri().toURL() }, getClass().getClassLoader());
-		return loader.loadClass("com.example.redis." + className);
+		Class<?> compiledRecipe = loader.loadClass("com.example.redis." + className);
+		if (recipe.hasNonNull("flushPolicy")) {
+			this.servedPolicies.put(compiledRecipe, recipe.path("flushPolicy").asString());
+		}
+		return compiledRecipe;
+	}
+
+	/**
+	 * The factory's flush policy in the lab's words, from the state it gives each new
+	 * pipeline (Spring Data Redis has no getter for it).
+	 */
+	private static String flushState(LettuceConnectionFactory factory) throws Exception {
+		Object policy = new org.springframework.beans.DirectFieldAccessor(factory)
+			.getPropertyValue("pipeliningFlushPolicy");
+		Method newPipeline = Class.forName(LettuceConnection.class.getName() + "$PipeliningFlushPolicy")
+			.getMethod("newPipeline");
+		Object state = newPipeline.invoke(policy);
+		return switch (state.getClass().getSimpleName()) {
+			case "FlushEachCommand" -> "flush-each-command";
+			case "FlushOnClose" -> "flush-on-close";
+			case "BufferedFlushing" ->
+				"buffered-" + new org.springframework.beans.DirectFieldAccessor(state).getPropertyValue("flushAfter");
+			default -> state.getClass().getName();
+		};
 	}
 
 	/** Keys for the recipe: in one hash tag for the hash-tag recipe, as it asks. */
@@ -220,8 +247,8 @@ class RecipeTests extends AppOnTestRedis {
 		return keys;
 	}
 
-	private static void runRecipe(Class<?> recipe, SpringRedis redis, boolean jedis, List<String> keys,
-			java.util.function.Consumer<Map<String, String>> check) {
+	private static void runRecipe(Class<?> recipe, SpringRedis redis, boolean jedis, String flushPolicy,
+			List<String> keys, java.util.function.Consumer<Map<String, String>> check) {
 		List<String> properties = new ArrayList<>();
 		redis.springProperties().forEach((name, value) -> properties.add(name + "=" + value));
 		properties.add("spring.data.redis.client-type=" + (jedis ? "jedis" : "lettuce"));
@@ -233,6 +260,11 @@ class RecipeTests extends AppOnTestRedis {
 				assertThat(context).hasNotFailed();
 				assertThat(context.getBean(RedisConnectionFactory.class))
 					.isInstanceOf(jedis ? JedisConnectionFactory.class : LettuceConnectionFactory.class);
+				if (flushPolicy != null) {
+					assertThat(flushState(context.getBean(LettuceConnectionFactory.class)))
+						.as("the policy the recipe's BeanPostProcessor set on Spring Boot's factory")
+						.isEqualTo(flushPolicy);
+				}
 				Object store = context.getBeansOfType(Object.class)
 					.values()
 					.stream()

@@ -54,6 +54,14 @@ class SweepRecommendationTests extends AppOnTestRedis {
 	}
 
 	@Test
+	void theTextTableOfASweepEndsWithTheRecommendation() throws Exception {
+		flushRedis();
+		HttpResponse<String> text = http().get("/sweep/set/2000?batchSizes=10,100&sample=0", "text/plain");
+		assertThat(text.statusCode()).isEqualTo(200);
+		assertThat(text.body()).containsPattern("(?m)^recommended: Use batches of 1?00: ");
+	}
+
+	@Test
 	void aSweepRunAsAJobCarriesTheSameRecommendation() throws Exception {
 		flushRedis();
 		HttpResponse<String> started = http().postJson("/runs",
