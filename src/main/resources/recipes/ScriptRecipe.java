@@ -60,7 +60,8 @@ public class ScriptRecipe {
 		public List<String> getAll(List<String> keys) {
 			List<String> values = new ArrayList<>(keys.size());
 			for (int from = 0; from < keys.size(); from += BATCH_SIZE) {
-				values.addAll(this.redis.execute(GET_ALL, keys.subList(from, Math.min(from + BATCH_SIZE, keys.size()))));
+				List<String> batch = keys.subList(from, Math.min(from + BATCH_SIZE, keys.size()));
+				values.addAll(this.redis.execute(GET_ALL, batch));
 			}
 			return values;
 		}
