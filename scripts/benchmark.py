@@ -319,7 +319,8 @@ def projection_check(app, redis, rtts, repeat):
             # a busy machine inflates those few PINGs far more than it slows the run.
             at = near["measuredRttMillis"] + rtt
             predicted = 1000 / (model["roundTripsPerItem"] * at + model["workMillisPerItem"])
-            rows.append((name, rtt, near, far, at, predicted))
+            at_ping = 1000 / (model["roundTripsPerItem"] * far["measuredRttMillis"] + model["workMillisPerItem"])
+            rows.append((name, rtt, near, far, at, predicted, at_ping))
     return rows
 
 
@@ -328,11 +329,14 @@ def projection_table(rows, repeat):
              "Each loopback run's `projection` evaluated at its own measured RTT plus the RTT the relay adds, "
              f"against the relayed run's own throughput; medians of {repeat} timed passes.", "",
              "| variant | rtt= | loopback ops/s | loopback RTT + rtt (ms) | PING through the relay (ms) | "
-             "predicted ops/s | measured ops/s | error |", "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for name, rtt, near, far, at, predicted in rows:
+             "predicted ops/s | measured ops/s | error | error at the relay's PING |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, rtt, near, far, at, predicted, at_ping in rows:
         error = predicted / far["opsPerSecond"] - 1
+        error_ping = at_ping / far["opsPerSecond"] - 1
         lines.append(f"| {name} | {rtt:g} | {fmt(near['opsPerSecond'])} | {at:.3f} | "
-                     f"{far['measuredRttMillis']:.3f} | {fmt(predicted)} | {fmt(far['opsPerSecond'])} | {error:+.1%} |")
+                     f"{far['measuredRttMillis']:.3f} | {fmt(predicted)} | {fmt(far['opsPerSecond'])} | {error:+.1%} | "
+                     f"{error_ping:+.1%} |")
     return lines + [""]
 
 
