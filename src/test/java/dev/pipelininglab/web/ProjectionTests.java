@@ -16,9 +16,9 @@ import static org.assertj.core.api.Assertions.withinPercentage;
 /**
  * A run's {@code projection} predicts its throughput at other round trips from its own
  * figures; checked against the RTT lab: what a loopback run predicts for its RTT plus the
- * relay's {@code rtt=1} is within 50% of what the relayed run measured, for the loop and
- * for a pipeline. (docs/benchmark.md holds tighter figures from an idle machine; the
- * bound here is loose so a busy CI machine does not fail it.)
+ * relay's {@code rtt=1} is within 50% of what the relayed run measured (the median of
+ * five pairs), for the loop and for a pipeline. (docs/benchmark.md holds tighter figures
+ * from an idle machine; the bound here is loose so a busy CI machine does not fail it.)
  */
 class ProjectionTests extends AppOnTestRedis {
 
@@ -58,34 +58,31 @@ class ProjectionTests extends AppOnTestRedis {
 	@Test
 	void theLoopbackProjectionOfAPipelineIsWithinHalfOfTheRttLabsMeasurementAt1Ms() throws Exception {
 		flushRedis();
-		check("/compare/set/20000?variants=pipelined-flush-on-close&batchSize=1000&sample=0",
-				"/compare/set/20000?variants=pipelined-flush-on-close&batchSize=1000&sample=0&rtt=1");
+		check("/compare/set/10000?variants=pipelined-flush-on-close&batchSize=500&sample=0",
+				"/compare/set/10000?variants=pipelined-flush-on-close&batchSize=500&sample=0&rtt=1");
 	}
 
 	/**
-	 * Loopback and relayed runs taken in turn, three times, and the medians compared: on
-	 * a busy machine a single pair could fall into different loads.
+	 * Loopback and relayed runs taken in turn, five times; the median of the five
+	 * predicted-over-measured ratios must be within 50%: on a busy machine the load may
+	 * change within a pair, and the median leaves out such rounds.
 	 */
 	private void check(String loopback, String relayed) throws Exception {
-		List<Double> predicted = new ArrayList<>();
-		List<Double> measured = new ArrayList<>();
-		for (int round = 0; round < 3; round++) {
+		List<Double> ratios = new ArrayList<>();
+		for (int round = 0; round < 5; round++) {
 			JsonNode near = run(loopback).at("/results/0/projection");
 			JsonNode far = run(relayed).at("/results/0");
 			// The relay adds 1 ms to the loopback round trip. (Its own PING median is not
-			// used: on a busy machine those eleven PINGs came out at 2 to 18 ms while the
+			// used: on a busy machine those eleven PINGs came out at 2 to 27 ms while the
 			// run itself paid far less per round trip.)
 			double rtt = near.path("measuredRttMillis").asDouble() + 1;
-			predicted.add(1000
-					/ (near.path("roundTripsPerItem").asDouble() * rtt + near.path("workMillisPerItem").asDouble()));
-			measured.add(far.path("opsPerSecond").asDouble());
+			double predicted = 1000
+					/ (near.path("roundTripsPerItem").asDouble() * rtt + near.path("workMillisPerItem").asDouble());
+			ratios.add(predicted / far.path("opsPerSecond").asDouble());
 		}
-		double prediction = median(predicted);
-		double measurement = median(measured);
-		System.out.printf(
-				"projection check %s: predicted %s, measured %s ops/s; medians %.0f and %.0f, error" + " %+.1f%%%n",
-				relayed, predicted, measured, prediction, measurement, (prediction / measurement - 1) * 100);
-		assertThat(prediction).isBetween(measurement * 0.5, measurement * 1.5);
+		double ratio = median(ratios);
+		System.out.printf("projection check %s: predicted/measured %s, median %.2f%n", relayed, ratios, ratio);
+		assertThat(ratio).isBetween(0.5, 1.5);
 	}
 
 	private static double median(List<Double> values) {
