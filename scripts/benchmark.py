@@ -265,7 +265,7 @@ def ceiling(redis, requests):
 
 # The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone.
 SECTIONS = ("headline", "launch", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients",
-            "shapes")
+            "shapes", "projection")
 
 
 def value_sizes(app, redis, sizes, most, budget):
@@ -347,6 +347,47 @@ def shapes_table(count, paced, compared):
                          f"{fmt(commands) if commands != '' else ''} |")
         for skip in comparison.get("skipped", []):
             lines.append(f"| {skip['variant']} | skipped: {skip['reason']} | | |")
+    return lines + [""]
+
+
+def projection_check(app, redis, rtts, repeat):
+    """What a loopback run's `projection` predicts at the RTT the relay measured, against what the relayed run
+    measured: loop and pipeline at each added RTT, medians of `repeat` passes."""
+    cases = (("loop", "variants=loop", 2000, lambda rtt: max(100, int(600 / rtt))),
+             ("pipelined-flush-on-close, batch 1,000", "variants=pipelined-flush-on-close&batchSize=1000", 100_000,
+              lambda rtt: 100_000))
+    rows = []
+    for name, query, near_count, far_count in cases:
+        for rtt in rtts:
+            print(f"projection {name} rtt {rtt:g}", file=sys.stderr)
+            redis.flush()
+            near = app.run(f"/compare/set/{near_count}?{query}&repeat={repeat}&sample=0")["results"][0]
+            redis.flush()
+            far = app.run(f"/compare/set/{far_count(rtt)}?{query}&repeat={repeat}&sample=0&rtt={rtt:g}")["results"][0]
+            redis.flush()
+            model = near["projection"]
+            # The relay adds rtt to the loopback round trip; its own PING median is reported beside it, but
+            # a busy machine inflates those few PINGs far more than it slows the run.
+            at = near["measuredRttMillis"] + rtt
+            predicted = 1000 / (model["roundTripsPerItem"] * at + model["workMillisPerItem"])
+            at_ping = 1000 / (model["roundTripsPerItem"] * far["measuredRttMillis"] + model["workMillisPerItem"])
+            rows.append((name, rtt, near, far, at, predicted, at_ping))
+    return rows
+
+
+def projection_table(rows, repeat):
+    lines = ["## RTT projection against the RTT lab", "",
+             "Each loopback run's `projection` evaluated at its own measured RTT plus the RTT the relay adds, "
+             f"against the relayed run's own throughput; medians of {repeat} timed passes.", "",
+             "| variant | rtt= | loopback ops/s | loopback RTT + rtt (ms) | PING through the relay (ms) | "
+             "predicted ops/s | measured ops/s | error | error at the relay's PING |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for name, rtt, near, far, at, predicted, at_ping in rows:
+        error = predicted / far["opsPerSecond"] - 1
+        error_ping = at_ping / far["opsPerSecond"] - 1
+        lines.append(f"| {name} | {rtt:g} | {fmt(near['opsPerSecond'])} | {at:.3f} | "
+                     f"{far['measuredRttMillis']:.3f} | {fmt(predicted)} | {fmt(far['opsPerSecond'])} | {error:+.1%} | "
+                     f"{error_ping:+.1%} |")
     return lines + [""]
 
 
@@ -632,6 +673,8 @@ def main():
                              "master); comma-separated for one comparison each, e.g. 0,1")
     parser.add_argument("--cluster-writes", default="default",
                         help="comma-separated lab.pipeline.writes settings to compare, e.g. per-command,per-flush")
+    parser.add_argument("--projection-rtts", default="1,5",
+                        help="added RTTs (ms) at which the projection section checks the model against the relay")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
     only = set(args.only.split(","))
@@ -701,6 +744,11 @@ def main():
             if "shapes" in only:
                 shapes = shapes_runs(app, redis, args.shapes_count, args.shapes_rate_count,
                                      [float(rtt) for rtt in args.shapes_rtts.split(",")])
+
+            projection = None
+            if "projection" in only:
+                projection = projection_check(app, redis, [float(r) for r in args.projection_rtts.split(",")],
+                                              args.repeat)
 
             rtt = None
             if args.rtt_ms > 0 and "rtt" in only:
@@ -824,6 +872,9 @@ def main():
 
         if shapes:
             lines += shapes_table(args.shapes_count, *shapes)
+
+        if projection:
+            lines += projection_table(projection, args.repeat)
 
         if rtt:
             lines += [f"## Added round trip: {args.rtt_ms:g} ms through the latency relay "

@@ -16,6 +16,7 @@
 #   scripts/benchmark.sh --only clients --clients 1,4,16,64        # only the many-clients table (Lettuce and Jedis)
 #   scripts/benchmark.sh --only shapes           # offered rates (p50/p99, loop and pipeline, direct and at rtt=1),
 #                                                # transactions against a pipeline, reactive against async
+#   scripts/benchmark.sh --only projection       # the RTT projection against the relay at rtt=1 and 5 (docs/recipes.md)
 #   scripts/benchmark.sh --topology cluster      # only /pipeset/1000000 on a 3-master cluster against a
 #                                                # standalone master, like for like (no replicas on either side):
 #                                                # interleaved tries, medians, median of per-try ratios

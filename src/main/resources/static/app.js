@@ -570,6 +570,9 @@
     showLatency(record.kind, rows);
     showServer(record.kind, rows);
     showTimeline(record);
+    if (window.takeHome) {
+      window.takeHome.show(record); // recipes.js: recipes, recommendation, RTT projection
+    }
   }
 
   // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the

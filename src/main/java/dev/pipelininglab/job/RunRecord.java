@@ -5,8 +5,11 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.pipelininglab.ProblemType;
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.Recommendation;
 import dev.pipelininglab.run.RunResult;
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +43,7 @@ import org.jspecify.annotations.Nullable;
  * time, so the two measured each other too
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(value = "recommendation", allowGetters = true)
 public record RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
@@ -66,6 +70,15 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 */
 	public record Environment(@Nullable String redisVersion, String topology, String jvm, int cores, String flushPolicy,
 			String writes, int maxConcurrent) {
+	}
+
+	/**
+	 * DONE sweeps: the batch size to use, derived from the results as a sweep's answer
+	 * derives it (see {@link Recommendation}).
+	 */
+	@JsonProperty("recommendation")
+	public @Nullable Recommendation recommendation() {
+		return (this.kind == RunKind.SWEEP && this.results != null) ? Recommendation.of(this.results) : null;
 	}
 
 	RunRecord withOverlap(boolean overlap) {

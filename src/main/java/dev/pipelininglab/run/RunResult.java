@@ -3,7 +3,9 @@ package dev.pipelininglab.run;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
@@ -74,8 +76,12 @@ import org.jspecify.annotations.Nullable;
  * busy on the same Redis, so the figures measure it too
  * @param settings single runs: the client tunings in effect that differ from Spring
  * Boot's defaults (a comparison or sweep carries them once, beside its results)
+ * <p>
+ * The answer adds {@code projection}, derived from these figures (see
+ * {@link Projection}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(value = "projection", allowGetters = true)
 public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
 		@Nullable String writes, long count, int batchSize, long batches, String topology, double elapsedMillis,
 		double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis,
@@ -127,6 +133,13 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 			return new OfferedRate(workload.rate(), achieved, achieved >= 0.95 * workload.rate(), "intended send time");
 		}
 
+	/**
+	 * What this run's throughput becomes at other round trips; derived, never stored, so
+	 * it cannot disagree with the figures above.
+	 */
+	@JsonProperty("projection")
+	public @Nullable Projection projection() {
+		return Projection.of(this);
 	}
 
 	/**

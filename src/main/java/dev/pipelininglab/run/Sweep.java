@@ -5,7 +5,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -17,10 +19,23 @@ import org.jspecify.annotations.Nullable;
  * @param summary the sweep in one sentence, computed from the results above it: the
  * fastest batch size against the smallest, then the loop's ceiling
  * @param settings the client tunings in effect that differ from Spring Boot's defaults
+ * <p>
+ * The answer adds {@code recommendation}, derived from the results (see
+ * {@link Recommendation}).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonIgnoreProperties(value = "recommendation", allowGetters = true)
 public record Sweep(Operation operation, long count, String topology, List<RunResult> results, String summary,
 		@Nullable Map<String, String> settings) {
+
+	/**
+	 * The batch size to use, from the results; never stored, so it cannot disagree with
+	 * them.
+	 */
+	@JsonProperty("recommendation")
+	public @Nullable Recommendation recommendation() {
+		return Recommendation.of(this.results);
+	}
 
 	static String summary(List<RunResult> results) {
 		if (results.isEmpty()) {

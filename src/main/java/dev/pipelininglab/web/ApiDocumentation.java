@@ -68,7 +68,7 @@ class ApiDocumentation {
 			.addTagsItem(new Tag().name(SINGLE).description("One operation in one mode; answers when done"))
 			.addTagsItem(new Tag().name(MULTIPLE).description("Variants or batch sizes side by side on the same keys"))
 			.addTagsItem(new Tag().name(JOBS).description("Long runs started, followed and cancelled as jobs"))
-			.addTagsItem(new Tag().name(LAB).description("The index and demo key cleanup"));
+			.addTagsItem(new Tag().name(LAB).description("The index, demo key cleanup and the recipes"));
 	}
 
 	@Bean
@@ -118,7 +118,7 @@ class ApiDocumentation {
 			if (path.startsWith("/compare") || path.startsWith("/sweep")) {
 				return MULTIPLE;
 			}
-			return (path.equals("/") || path.equals("/keys")) ? LAB : SINGLE;
+			return (path.equals("/") || path.equals("/keys") || path.startsWith("/recipes")) ? LAB : SINGLE;
 		}
 
 		private void parameters(String path, Operation operation) {
@@ -249,6 +249,13 @@ class ApiDocumentation {
 									+ "\"progress\":{\"batchesDone\":40,\"batchesTotal\":100,\"percent\":40.0},...}\n\n"))));
 					notFound(responses);
 				}
+				case "GET /recipes/{variant}" -> {
+					response(responses, "200").description("The recipe: JSON with its cost, catch and source, or the"
+							+ " Java source alone for Accept: text/plain");
+					problem(responses, "variant is not a known variant, or batchSize is out of bounds",
+							ProblemType.INVALID_PARAMETER, "variant must name a known variant: Unknown variant 'pipe'",
+							Map.of("parameter", "variant"));
+				}
 				case "DELETE /keys" -> response(responses, "200").description("How many demo keys were removed");
 				case "GET /" ->
 					response(responses, "200").description("The web page for browsers (text/html), the list of"
@@ -256,7 +263,8 @@ class ApiDocumentation {
 				default -> {
 				}
 			}
-			if (!endpoint.equals("GET /")) {
+			// The index and the recipes read no Redis.
+			if (!endpoint.equals("GET /") && !path.startsWith("/recipes")) {
 				problem(responses, "Redis cannot be reached or did not answer in time", ProblemType.REDIS_UNAVAILABLE,
 						ProblemType.REDIS_UNAVAILABLE.detail("Redis at localhost:6379"),
 						Map.of("redis", List.of("localhost:6379")));

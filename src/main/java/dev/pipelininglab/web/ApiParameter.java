@@ -32,10 +32,16 @@ enum ApiParameter {
 	ID("id", In.PATH, Type.STRING, Endpoints.JOB, "/runs/{id}", "The run's id, from the Location of POST /runs",
 			"0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
 
-	BATCH_SIZE("batchSize", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+	BATCH_SIZE("batchSize", In.QUERY, Type.INTEGER, Endpoints.RUNS_AND_RECIPES, "every run and /recipes",
 			"Commands per pipeline, multi-key command or script call; at most count"
-					+ " (default lab.limits.default-batch-size, or count when smaller)",
+					+ " (default lab.limits.default-batch-size, or count when smaller); in a recipe, the BATCH_SIZE"
+					+ " filled in",
 			"1000", (lab) -> Bounds.of(1, lab.limits().maxBatchSize(), lab.limits().defaultBatchSize())),
+
+	VARIANT("variant", In.PATH, Type.STRING, List.of(Endpoints.RECIPE), "/recipes/{variant}",
+			"A variant as written in variants= (loop, pipelined-buffered-500, multi-key, jedis-pipelined, ...): the"
+					+ " recipe for it, with its flush policy filled in",
+			"pipelined-buffered-500", (lab) -> Bounds.NONE),
 
 	SAMPLE("sample", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run", "How many values to echo back", "3",
 			(lab) -> Bounds.of(0, lab.limits().maxSample(), lab.limits().defaultSample())),
@@ -315,6 +321,10 @@ enum ApiParameter {
 		static final List<String> VALUES = RUNS.stream()
 			.filter((path) -> !path.contains("ping") && !path.contains("incr"))
 			.toList();
+
+		static final String RECIPE = "/recipes/{variant}";
+
+		static final List<String> RUNS_AND_RECIPES = Stream.concat(RUNS.stream(), Stream.of(RECIPE)).toList();
 
 		static final String REPORT = "/runs/{id}/report.{format}";
 

@@ -61,6 +61,10 @@ class IndexController {
 							+ " loop (op: set, get, rpop, ping, incr, hset, sadd, zadd, lpush)"),
 			Endpoint.admitted("GET", "/sweep/{op}/{count}", "/sweep/set/100000",
 					"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
+			new Endpoint("GET", "/recipes/{variant}", "/recipes/pipelined-buffered-500?batchSize=1000",
+					"the smallest Spring Boot code for a variant, tested against real Redis, with batchSize and the"
+							+ " flush policy filled in: JSON with its cost and catch, or the Java file for"
+							+ " Accept: text/plain"),
 			Endpoint.admitted("DELETE", "/keys", "/keys", "remove every demo key (SCAN + UNLINK on the prefix)"),
 			new Endpoint("POST", "/runs", "/runs",
 					"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants, ...);"

@@ -38,10 +38,12 @@ class ParameterCheck implements HandlerInterceptor {
 		for (Map.Entry<String, String[]> parameter : request.getParameterMap().entrySet()) {
 			String name = parameter.getKey();
 			if (!known.contains(name)) {
-				throw new InvalidParameterException(name,
-						ApiParameter.named(name)
-							.map((other) -> "must be left out: it applies to " + other.appliesTo() + " only")
-							.orElseGet(() -> unknown("this endpoint has no such parameter", known, name)));
+				throw new InvalidParameterException(name, ApiParameter.named(name)
+					// A path parameter of another endpoint (variant) read as a typo of a
+					// query one here (variants) gets the suggestion.
+					.filter((other) -> other.in() == ApiParameter.In.QUERY || nearest(name, known) == null)
+					.map((other) -> "must be left out: it applies to " + other.appliesTo() + " only")
+					.orElseGet(() -> unknown("this endpoint has no such parameter", known, name)));
 			}
 			if (parameter.getValue().length > 1) {
 				throw new InvalidParameterException(name, "must be given once, got " + parameter.getValue().length

@@ -8,6 +8,7 @@ import java.util.Objects;
 
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.Recommendation;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.Sweep;
 import org.jspecify.annotations.Nullable;
@@ -84,12 +85,13 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 		else if (value instanceof Sweep sweep) {
 			rows = sweep.results();
 			title = "sweep " + label(sweep.operation().label(), sweep.count(), sweep.topology());
+			extra = recommended(sweep.recommendation());
 		}
 		else {
 			RunRecord record = (RunRecord) value;
 			rows = (record.results() != null) ? record.results() : List.of();
 			title = title(record);
-			extra = skipped(record.skipped());
+			extra = skipped(record.skipped()) + recommended(record.recommendation());
 			if (record.problem() != null) {
 				extra += record.problem().title() + ": " + record.problem().detail() + "\n";
 			}
@@ -152,6 +154,10 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 		skipped.forEach((
 				skip) -> out.append("skipped ").append(skip.variant()).append(": ").append(skip.reason()).append('\n'));
 		return out.toString();
+	}
+
+	private static String recommended(@Nullable Recommendation recommendation) {
+		return (recommendation != null) ? "recommended: " + recommendation.summary() + "\n" : "";
 	}
 
 	private static String quote(@Nullable String value) {

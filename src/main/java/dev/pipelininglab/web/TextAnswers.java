@@ -17,6 +17,7 @@ class TextAnswers implements WebMvcConfigurer {
 	@Override
 	public void extendMessageConverters(List<HttpMessageConverter<?>> converters) {
 		converters.add(new ResultTextConverter());
+		converters.add(new RecipeTextConverter());
 	}
 
 }

@@ -49,7 +49,7 @@ class StrictInputTests extends WebLayerWithStandIns {
 			/pipeset/10?foo=1                        | foo       | known: batchSize, sample, ttl, flushPolicy, rtt
 			/pipeset/10?limit=5                      | limit     | it applies to GET /runs only
 			/runs?limti=5                            | limti     | did you mean limit?
-			/runs?batchSize=5                        | batchSize | it applies to every run only
+			/runs?batchSize=5                        | batchSize | it applies to every run and /recipes only
 			/pipeset/10?batchSize=5&batchSize=6      | batchSize | must be given once
 			""")
 	void unknownOrRepeatedQueryParameterIsA400NamingTheNearestKnownOne(String uri, String parameter, String hint)
