@@ -133,6 +133,8 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 			return new OfferedRate(workload.rate(), achieved, achieved >= 0.95 * workload.rate(), "intended send time");
 		}
 
+	}
+
 	/**
 	 * What this run's throughput becomes at other round trips; derived, never stored, so
 	 * it cannot disagree with the figures above.

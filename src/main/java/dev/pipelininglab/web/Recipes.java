@@ -48,7 +48,9 @@ class Recipes {
 	enum File {
 
 		LOOP("LoopRecipe"), PIPELINED("PipelinedRecipe"), JEDIS_PIPELINED("JedisPipelinedRecipe"),
-		MULTI_KEY("MultiKeyRecipe"), HASH_TAG("HashTagRecipe"), SCRIPT("ScriptRecipe"), ASYNC("AsyncRecipe");
+		MULTI_KEY("MultiKeyRecipe"), HASH_TAG("HashTagRecipe"), SCRIPT("ScriptRecipe"), ASYNC("AsyncRecipe"),
+		TRANSACTION("TransactionRecipe"), PIPELINED_TRANSACTION("PipelinedTransactionRecipe"),
+		REACTIVE("ReactiveRecipe");
 
 		final String className;
 
@@ -68,6 +70,9 @@ class Recipes {
 				case MULTI_KEY_HASHTAG -> HASH_TAG;
 				case SCRIPT -> SCRIPT;
 				case ASYNC -> ASYNC;
+				case TRANSACTION -> TRANSACTION;
+				case PIPELINED_TRANSACTION -> PIPELINED_TRANSACTION;
+				case REACTIVE -> REACTIVE;
 			};
 		}
 
