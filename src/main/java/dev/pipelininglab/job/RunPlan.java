@@ -64,7 +64,8 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	 */
 	private @Nullable String connection(RunSpec spec) {
 		boolean applies = switch (this.kind) {
-			case SINGLE -> spec.mode() != Mode.PIPELINED && spec.mode() != Mode.ASYNC;
+			case SINGLE ->
+				spec.mode() != Mode.PIPELINED && spec.mode() != Mode.PIPELINED_BY_NODE && spec.mode() != Mode.ASYNC;
 			case COMPARE -> true;
 			case SWEEP -> false;
 		};
