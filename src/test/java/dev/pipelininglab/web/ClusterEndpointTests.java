@@ -118,9 +118,11 @@ class ClusterEndpointTests extends EndpointContract {
 		for (RedisServerProcess master : this.cluster.masters()) {
 			String address = master.host() + ":" + master.port();
 			// The run's keys and the warm-up's (as many, on keys of their own), each SET
-			// on the master owning its slot: none went anywhere else.
+			// on the master owning its slot: none went anywhere else. Beside them, the
+			// marker ReplicaSync writes on each master before the read-back from
+			// replicas.
 			long owned = owned(this.keys, 20_000, master) + owned(this.keys.warmup(), 20_000, master);
-			assertThat(NodeStats.calls(master, "set") - setsBefore.get(master)).as(address).isEqualTo(owned);
+			assertThat(NodeStats.calls(master, "set") - setsBefore.get(master)).as(address).isBetween(owned, owned + 2);
 			assertThat(NodeStats.dbsize(master)).as(address)
 				.isEqualTo(keysPerNode.get(address).longValue())
 				.isGreaterThan(5_000);
@@ -137,7 +139,7 @@ class ClusterEndpointTests extends EndpointContract {
 	@Test
 	void pipelinesByNodeSayWhatTheyCannotSend() throws Exception {
 		String body = okBody("/compare/incr/100?variants=pipelined,pipelined-by-node,jedis-pipelined-by-node",
-				jsonPath("$.results[0].variant").value("pipelined-flush-on-close"));
+				jsonPath("$.results[0].mode").value("pipelined"));
 		assertThat(JsonPath.<List<String>>read(body, "$.skipped[*].variant")).containsExactly("pipelined-by-node",
 				"jedis-pipelined-by-node");
 		assertThat(JsonPath.<List<String>>read(body, "$.skipped[*].reason")).satisfiesExactly(
