@@ -77,8 +77,8 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 		}
 		if (writes != null && !label.equals(Mode.ASYNC.label())
 				&& (!label.startsWith(Mode.PIPELINED.label()) || label.equals(Mode.PIPELINED_BY_NODE.label()))) {
-			throw new IllegalArgumentException(
-					"Variant '" + text + "': only pipelined and async variants may end in -" + writes.label());
+			throw new IllegalArgumentException("Variant '" + text + "': only pipelined and async variants may end in -"
+					+ writes.label() + " (pipelined-by-node writes to each master's connection as Lettuce does)");
 		}
 		// Before the flush policies: pipelined-by-node is a mode of its own, not a
 		// policy.
