@@ -119,7 +119,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		}
 		LettuceConnectionFactory factory = pass.route().lettuce();
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
-		Batch batch = new Batch(pass, from, keys);
+		NodeBatch batch = new NodeBatch(pass, from, keys);
 		try (MasterConnections.Borrowed borrowed = this.masters.borrow(factory)) {
 			// Auto-flush is off: a command for a node still being connected could miss
 			// its flush (lettuce issues 1111, 2420). Before every batch, as a failover
@@ -129,7 +129,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 			int maxRedirects = maxRedirects(factory);
 			boolean answered = await(batch, timeout);
 			for (int round = 0; answered && round < maxRedirects; round++) {
-				Map<String, Group> redirected = redirects(batch);
+				Map<String, NodeBatch.Group> redirected = NodeBatch.redirects(batch);
 				if (redirected.isEmpty()) {
 					break;
 				}
@@ -144,9 +144,15 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		tallyInOrder(pass, batch, tally, timeout);
 	}
 
-	/** The batch's items grouped by the master that owns their slot now. */
-	private static Map<String, Group> byMaster(Partitions partitions, byte[][] keys) {
-		Map<RedisClusterNode, Group> groups = new IdentityHashMap<>();
+	/**
+	 * The batch's items grouped by the master that owns their slot now, one group per
+	 * {@code host:port}. Lettuce's periodic topology refresh reloads the partitions with
+	 * new node objects, possibly in the middle of this loop, so two node objects can name
+	 * the same master: the node object only saves building the name for every key.
+	 */
+	static Map<String, NodeBatch.Group> byMaster(Partitions partitions, byte[][] keys) {
+		Map<RedisClusterNode, NodeBatch.Group> byNode = new IdentityHashMap<>();
+		Map<String, NodeBatch.Group> named = new LinkedHashMap<>();
 		for (int i = 0; i < keys.length; i++) {
 			int slot = SlotHash.getSlot(keys[i]);
 			RedisClusterNode master = partitions.getMasterBySlot(slot);
@@ -154,13 +160,16 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				throw new ClusterStateFailureException("No master serves hash slot " + slot
 						+ " in Lettuce's view of the cluster (a failover under way?)");
 			}
-			groups
-				.computeIfAbsent(master,
-						(node) -> new Group(node.getUri().getHost(), node.getUri().getPort(), false, keys.length))
-				.add(i);
+			NodeBatch.Group group = byNode.get(master);
+			if (group == null) {
+				String host = master.getUri().getHost();
+				int port = master.getUri().getPort();
+				group = named.computeIfAbsent(host + ":" + port,
+						(name) -> new NodeBatch.Group(host, port, false, keys.length));
+				byNode.put(master, group);
+			}
+			group.add(i);
 		}
-		Map<String, Group> named = new LinkedHashMap<>();
-		groups.values().forEach((group) -> named.put(group.host + ":" + group.port, group));
 		return named;
 	}
 
@@ -168,7 +177,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	 * {@link #send}; when it fails (a master cannot be connected), no command of the
 	 * batch is known to have run or not, and the batch counts as unconfirmed.
 	 */
-	private void sendOrCount(MasterConnections.Borrowed borrowed, Batch batch, Map<String, Group> groups, Tally tally) {
+	private void sendOrCount(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups,
+			Tally tally) {
 		try {
 			send(borrowed, batch, groups);
 		}
@@ -182,12 +192,12 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	 * One pipeline per group, all at once: every group but the last on the pool, the last
 	 * on this thread; returns once every group is flushed.
 	 */
-	private void send(MasterConnections.Borrowed borrowed, Batch batch, Map<String, Group> groups) {
-		List<Group> all = new ArrayList<>(groups.values());
+	private void send(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups) {
+		List<NodeBatch.Group> all = new ArrayList<>(groups.values());
 		List<Future<?>> others = new ArrayList<>();
 		RuntimeException failure = null;
 		try {
-			for (Group group : all.subList(0, all.size() - 1)) {
+			for (NodeBatch.Group group : all.subList(0, all.size() - 1)) {
 				others.add(this.senders.submit(() -> pipeline(borrowed, batch, group)));
 			}
 			pipeline(borrowed, batch, all.get(all.size() - 1));
@@ -217,7 +227,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	}
 
 	/** Writes one group's commands to its master's connection, then flushes them. */
-	private static void pipeline(MasterConnections.Borrowed borrowed, Batch batch, Group group) {
+	private static void pipeline(MasterConnections.Borrowed borrowed, NodeBatch batch, NodeBatch.Group group) {
 		StatefulRedisConnection<byte[], byte[]> connection = borrowed.master(group.host, group.port);
 		RedisAsyncCommands<byte[], byte[]> async = connection.async();
 		Pass pass = batch.pass;
@@ -246,7 +256,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	 * Waits until every command of the batch is answered or the command timeout passed.
 	 * @return whether every command was answered
 	 */
-	private static boolean await(Batch batch, Duration timeout) {
+	private static boolean await(NodeBatch batch, Duration timeout) {
 		CompletableFuture<?>[] all = new CompletableFuture<?>[batch.futures.length];
 		for (int i = 0; i < all.length; i++) {
 			all[i] = batch.futures[i].toCompletableFuture();
@@ -270,42 +280,11 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	}
 
 	/**
-	 * The commands answered with MOVED or ASK, grouped by the node the reply names (and
-	 * by ASK or MOVED).
-	 */
-	private static Map<String, Group> redirects(Batch batch) {
-		Map<String, Group> groups = new LinkedHashMap<>();
-		for (int i = 0; i < batch.futures.length; i++) {
-			Throwable failure = failure(batch.futures[i]);
-			String reply = (failure instanceof RedisCommandExecutionException) ? failure.getMessage() : null;
-			if (reply == null || !(reply.startsWith("MOVED ") || reply.startsWith("ASK "))) {
-				continue;
-			}
-			// MOVED <slot> <host>:<port>; an empty host means the node that replied.
-			String[] words = reply.split(" ");
-			if (words.length < 3 || words[2].lastIndexOf(':') < 0) {
-				continue;
-			}
-			String target = words[2];
-			int colon = target.lastIndexOf(':');
-			String host = (colon == 0) ? batch.sentTo[i] : target.substring(0, colon);
-			int port = Integer.parseInt(target.substring(colon + 1));
-			boolean asking = reply.startsWith("ASK ");
-			int items = batch.futures.length;
-			groups
-				.computeIfAbsent((asking ? "ASK " : "MOVED ") + host + ":" + port,
-						(key) -> new Group(host, port, asking, items))
-				.add(i);
-		}
-		return groups;
-	}
-
-	/**
 	 * Counts the replies in command order. Should any command have failed, the others are
 	 * still counted, error replies as rejected, unanswered or lost commands as
 	 * unconfirmed, and the first failure is thrown.
 	 */
-	private static void tallyInOrder(Pass pass, Batch batch, Tally tally, Duration timeout) {
+	private static void tallyInOrder(Pass pass, NodeBatch batch, Tally tally, Duration timeout) {
 		RuntimeException first = null;
 		for (RedisFuture<?> future : batch.futures) {
 			if (!future.isDone()) {
@@ -316,7 +295,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				}
 				continue;
 			}
-			Throwable failure = failure(future);
+			Throwable failure = NodeBatch.failure(future);
 			if (failure != null) {
 				if (failure instanceof RedisCommandExecutionException) {
 					tally.rejected();
@@ -342,21 +321,6 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		}
 	}
 
-	/** Why a completed command failed; null when it succeeded or is still running. */
-	private static @Nullable Throwable failure(RedisFuture<?> future) {
-		CompletableFuture<?> done = future.toCompletableFuture();
-		if (!done.isCompletedExceptionally()) {
-			return null;
-		}
-		try {
-			done.join();
-			return null;
-		}
-		catch (RuntimeException ex) {
-			return (ex.getCause() != null) ? ex.getCause() : ex;
-		}
-	}
-
 	private static RuntimeException translate(Throwable failure) {
 		DataAccessException translated = (failure instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
 		if (translated != null) {
@@ -375,55 +339,6 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	@Override
 	public void destroy() {
 		this.senders.shutdownNow();
-	}
-
-	/** One batch in flight: its keys, and per item the command's future and its node. */
-	private static final class Batch {
-
-		final Pass pass;
-
-		final long from;
-
-		final byte[][] keys;
-
-		final RedisFuture<?>[] futures;
-
-		final String[] sentTo;
-
-		Batch(Pass pass, long from, byte[][] keys) {
-			this.pass = pass;
-			this.from = from;
-			this.keys = keys;
-			this.futures = new RedisFuture<?>[keys.length];
-			this.sentTo = new String[keys.length];
-		}
-
-	}
-
-	/** The items (indexes into the batch) one node gets, in command order. */
-	private static final class Group {
-
-		final String host;
-
-		final int port;
-
-		final boolean asking;
-
-		final int[] items;
-
-		int size;
-
-		Group(String host, int port, boolean asking, int capacity) {
-			this.host = host;
-			this.port = port;
-			this.asking = asking;
-			this.items = new int[capacity];
-		}
-
-		void add(int item) {
-			this.items[this.size++] = item;
-		}
-
 	}
 
 }
