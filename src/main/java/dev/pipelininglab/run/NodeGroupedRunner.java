@@ -49,11 +49,12 @@ import org.springframework.stereotype.Component;
  * Replies are merged back in command order and tallied like every other runner's.
  * <p>
  * A command a node answers with MOVED or ASK (its slot moved during a resharding or a
- * failover) is sent again to the node the reply names, after a topology refresh so
- * Lettuce knows that node; ASK with ASKING in front. Up to
- * {@code spring.data.redis.cluster.max-redirects} rounds (Lettuce's 5 when unset), and
- * every resend is counted ({@code redirects} in the result). A node that cannot be
- * reached fails the batch: its commands are counted unconfirmed, never as written.
+ * failover) is sent again to the node the reply names: after a MOVED (or a redirect to a
+ * node Lettuce does not know) once its view of the slots is read again, after an ASK with
+ * ASKING in front. Up to {@code spring.data.redis.cluster.max-redirects} rounds
+ * (Lettuce's 5 when unset), and every resend is counted ({@code redirects} in the
+ * result). A node that cannot be reached fails the batch: its commands are counted
+ * unconfirmed, never as written.
  * <p>
  * Spring Data Redis has no pipeline per node ({@code executePipelined} on a cluster hands
  * every command to Lettuce's router on one connection), so this is Lettuce's API below
@@ -133,9 +134,9 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				if (redirected.isEmpty()) {
 					break;
 				}
-				// The node a reply names may be one Lettuce's view does not have yet (a
-				// new master).
-				borrowed.refreshTopology();
+				if (stale(borrowed.cluster().getPartitions(), redirected)) {
+					borrowed.refreshTopology();
+				}
 				sendOrCount(borrowed, batch, redirected, tally);
 				tally.redirected(redirected.values().stream().mapToLong((group) -> group.size).sum());
 				answered = await(batch, timeout);
@@ -171,6 +172,18 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 			group.add(i);
 		}
 		return named;
+	}
+
+	/**
+	 * Whether Lettuce's view must be read again before the redirected commands go out: a
+	 * MOVED says the view is old (and the next batches would meet it too), and a node the
+	 * view does not know cannot be connected to. An ASK to a known node does not: the
+	 * slot still belongs to the node that answered until its migration ends.
+	 */
+	private static boolean stale(Partitions partitions, Map<String, NodeBatch.Group> redirected) {
+		return redirected.values()
+			.stream()
+			.anyMatch((group) -> !group.asking || partitions.getPartition(group.host, group.port) == null);
 	}
 
 	/**

@@ -51,8 +51,7 @@ import org.jspecify.annotations.Nullable;
  * a multi-key command whose keys span slots into one command per slot
  * @param redirects cluster, {@code pipelined-by-node}: present only when some were, the
  * commands a node answered with MOVED or ASK (a slot moved by a resharding or a failover)
- * that were sent again to the node named, after a topology refresh; the median pass's
- * count
+ * that were sent again to the node named; the median pass's count
  * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key
  * command, or that a read found nothing
  * @param sample the first values written (as read back), read or popped

@@ -271,8 +271,9 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	/**
 	 * Hands {@code slot}, which must hold no keys, from the master serving it to
 	 * {@code to}, the way a resharding does (importing, migrating, then the new owner
-	 * named on the new owner first, the old one next, the other masters last): clients
-	 * whose view of the slots is older get MOVED. Only on a cluster of the test's own.
+	 * named on the new owner first, the old one next, the other masters last), and waits
+	 * until every node says so: clients whose view of the slots is older get MOVED. Only
+	 * on a cluster of the test's own.
 	 */
 	public void moveEmptySlot(int slot, RedisServerProcess to) {
 		Topologies.checkOwned(this.shared, "cluster");
@@ -286,6 +287,16 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 				Topologies.call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
 			}
 		}
+		// The replicas learn it by gossip; a client reading the slots from one of them
+		// before then would still see the old owner.
+		Topologies.await("every node to see slot " + slot + " on " + to.port(), READY_TIMEOUT, () -> {
+			for (RedisServerProcess node : this.nodes) {
+				if (node.isAlive() && !NodeStats.owner(node, slot).equals(to.host() + ":" + to.port())) {
+					return "node " + node.port() + " sees it on " + NodeStats.owner(node, slot);
+				}
+			}
+			return null;
+		});
 	}
 
 	/**

@@ -51,6 +51,21 @@ public final class NodeStats {
 		return served;
 	}
 
+	/**
+	 * The master ({@code host:port}) serving {@code slot} as {@code node} sees it, or
+	 * {@code "none"}.
+	 */
+	public static String owner(RedisServerProcess node, int slot) {
+		for (Object range : (List<?>) Topologies.call(node, "CLUSTER", "SLOTS")) {
+			List<?> slots = (List<?>) range;
+			if (((Number) slots.get(0)).intValue() <= slot && slot <= ((Number) slots.get(1)).intValue()) {
+				List<?> owner = (List<?>) slots.get(2);
+				return owner.get(0) + ":" + owner.get(1);
+			}
+		}
+		return "none";
+	}
+
 	/** Keys in {@code node}'s database 0. */
 	public static long dbsize(RedisServerProcess node) {
 		return (Long) Topologies.call(node, "DBSIZE");
