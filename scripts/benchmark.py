@@ -82,9 +82,12 @@ class Redis:
     def connections_received(self):
         return int(re.search(r"total_connections_received:(\d+)", self.cli("INFO", "stats")).group(1))
 
-    def benchmark(self, test, pipeline, requests, distinct, size=None, clients=1):
+    def benchmark(self, test, pipeline, requests, distinct, size=None, clients=1, cluster=False):
         args = ["redis-benchmark", "-p", str(self.port), "-c", str(clients), "-P", str(pipeline), "-n", str(requests),
                 "-t", test, "--csv"]
+        if cluster:
+            # Each client is given one master and keys whose hash tag puts them in that master's slots.
+            args.append("--cluster")
         if distinct:
             args += ["-r", "100000000"]
         if size:
@@ -156,6 +159,9 @@ class Cluster:
         for node in self.nodes:
             if "role:master" in node.cli("INFO", "replication"):
                 node.cli("FLUSHALL")
+
+    def masters(self):
+        return [node for node in self.nodes if "role:master" in node.cli("INFO", "replication")]
 
     def settings(self):
         return [f"--spring.data.redis.cluster.nodes={','.join(f'127.0.0.1:{n.port}' for n in self.nodes)}"]
@@ -531,9 +537,14 @@ def cluster_against_standalone(args, jar, workdir):
              "Like for like: a standalone master with N replicas against 3 cluster masters with N replicas each, all "
              "on this machine (a replica applies every write its master takes, on the same cores). One app on each, "
              "same settings. Each try flushes both, then runs the two apps one after the other, standalone first in "
-             "odd tries and cluster first in even ones.", "",
-             "| replicas per master | writes | try | standalone ops/s | cluster ops/s | cluster/standalone |",
-             "|---:|---|---:|---:|---:|---:|"]
+             "odd tries and cluster first in even ones; the cluster app then runs the variant `pipelined-by-node` (one "
+             "pipeline per master, all masters at once). Beside them, each try runs `redis-benchmark -P 1000` for the "
+             "same number of distinct-key SETs on each side: `-c 1` on the standalone master, and `--cluster` with "
+             "`-c` = number of masters (one connection per master) on the cluster, the most each side can take.", "",
+             "| replicas per master | writes | try | standalone ops/s | redis-benchmark -c 1 | cluster ops/s "
+             "| cluster by node ops/s | redis-benchmark --cluster -c masters | cluster/standalone "
+             "| by node/standalone | by node/cluster ceiling |",
+             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     summary = []
     for replicas in counts:
         alone_servers = Standalone(workdir, replicas)
@@ -551,7 +562,10 @@ def cluster_against_standalone(args, jar, workdir):
                         # connection.
                         for app in apps:
                             app.run(f"/pipeset/{args.cluster_count}?sample=0")
-                        pairs = []
+                        by_node_path = f"/compare/set/{args.cluster_count}?variants=pipelined-by-node&sample=0"
+                        apps[1].run(by_node_path)
+                        masters = len(cluster.masters())
+                        pairs, by_node, ceilings = [], [], []
                         for i in range(1, args.cluster_tries + 1):
                             alone_servers.flush()
                             cluster.flush()
@@ -560,12 +574,34 @@ def cluster_against_standalone(args, jar, workdir):
                             alone, spread = answers[id(apps[0])], answers[id(apps[1])]
                             label = spread.get("writes", writes)
                             pairs.append((alone["opsPerSecond"], spread["opsPerSecond"]))
+                            cluster.flush()
+                            grouped = apps[1].run(by_node_path)["results"][0]["opsPerSecond"]
+                            by_node.append(grouped)
+                            alone_servers.flush()
+                            cluster.flush()
+                            alone_top = alone_servers.master.benchmark("set", 1000, args.cluster_count,
+                                                                       distinct=True)["set"]
+                            cluster_top = cluster.masters()[0].benchmark("set", 1000, args.cluster_count,
+                                                                         distinct=True, clients=masters,
+                                                                         cluster=True)["set"]
+                            ceilings.append((alone_top, cluster_top))
                             lines.append(f"| {replicas} | {label} | {i} | {fmt(alone['opsPerSecond'])} | "
-                                         f"{fmt(spread['opsPerSecond'])} | "
-                                         f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} |")
+                                         f"{fmt(alone_top)} | {fmt(spread['opsPerSecond'])} | {fmt(grouped)} | "
+                                         f"{fmt(cluster_top)} | "
+                                         f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} | "
+                                         f"{grouped / alone['opsPerSecond']:.0%} | {grouped / cluster_top:.0%} |")
                         alone_median = statistics.median(p[0] for p in pairs)
                         spread_median = statistics.median(p[1] for p in pairs)
                         ratios = [p[1] / p[0] for p in pairs]
+                        node_ratios = [b / p[0] for b, p in zip(by_node, pairs)]
+                        summary.append(f"- {replicas} replica(s) per master, writes {label}, the ceilings: "
+                                       f"redis-benchmark -c 1 -P 1000 on the standalone master median "
+                                       f"{fmt(statistics.median(c[0] for c in ceilings))} ops/s, redis-benchmark "
+                                       f"--cluster -c {masters} -P 1000 median "
+                                       f"{fmt(statistics.median(c[1] for c in ceilings))} ops/s; pipelined-by-node "
+                                       f"median {fmt(statistics.median(by_node))} ops/s, **median of its per-try "
+                                       f"ratios to the standalone app {statistics.median(node_ratios):.0%}** (tries "
+                                       f"{min(node_ratios):.0%}-{max(node_ratios):.0%})")
                         summary.append(f"- {replicas} replica(s) per master on both sides, writes {label}: "
                                        f"standalone median {fmt(alone_median)} ops/s, cluster median "
                                        f"{fmt(spread_median)} ops/s, **median of the per-try ratios "

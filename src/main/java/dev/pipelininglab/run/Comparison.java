@@ -59,11 +59,38 @@ public record Comparison(Operation operation, long count, String topology, List<
 		else if (reads != null) {
 			sentence.append(format(" Server socket reads per item: %s.", reads));
 		}
+		String byNode = byNode(results);
+		if (byNode != null) {
+			sentence.append(' ').append(byNode);
+		}
 		String ceiling = LoopCeiling.sentence(results);
 		if (ceiling != null) {
 			sentence.append(' ').append(ceiling);
 		}
 		return sentence.toString();
+	}
+
+	/**
+	 * On a cluster, why the per-master pipeline and executePipelined differ, when both
+	 * ran.
+	 */
+	private static @Nullable String byNode(List<RunResult> results) {
+		RunResult byNode = results.stream()
+			.filter((result) -> result.mode() == Mode.PIPELINED_BY_NODE)
+			.findFirst()
+			.orElse(null);
+		RunResult pipelined = results.stream()
+			.filter((result) -> result.mode() == Mode.PIPELINED)
+			.max(Comparator.comparingDouble(RunResult::opsPerSecond))
+			.orElse(null);
+		if (byNode == null || pipelined == null) {
+			return null;
+		}
+		return format(
+				"%s (%s ops/s) hands every command to Lettuce's cluster router from one caller thread;"
+						+ " %s (%s ops/s) groups each batch by the master owning each key's slot and sends one pipeline"
+						+ " per master on that master's own connection, all masters at once.",
+				pipelined.variant(), whole(pipelined.opsPerSecond()), byNode.variant(), whole(byNode.opsPerSecond()));
 	}
 
 	private static @Nullable String readsPerItem(RunResult result) {

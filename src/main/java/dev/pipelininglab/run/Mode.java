@@ -14,6 +14,13 @@ public enum Mode {
 	/** {@code StringRedisTemplate.executePipelined}, one pipeline per batch. */
 	PIPELINED("pipelined"),
 
+	/**
+	 * Cluster only: each batch grouped by the master that owns each key's slot, one
+	 * manually flushed pipeline per master on that master's own connection, all masters
+	 * at once, replies merged back in command order.
+	 */
+	PIPELINED_BY_NODE("pipelined-by-node"),
+
 	/** One multi-key command per batch: MSET, MGET, or {@code RPOP key count}. */
 	MULTI_KEY("multi-key"),
 
@@ -73,7 +80,7 @@ public enum Mode {
 	public boolean choosesConnection() {
 		return switch (this) {
 			case LOOP, MULTI_KEY, MULTI_KEY_HASHTAG, SCRIPT -> true;
-			case PIPELINED, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, REACTIVE -> false;
+			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, REACTIVE -> false;
 		};
 	}
 

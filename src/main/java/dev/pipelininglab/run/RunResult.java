@@ -51,6 +51,9 @@ import org.jspecify.annotations.Nullable;
  * @param slotsTouched cluster: distinct hash slots among the run's keys
  * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits
  * a multi-key command whose keys span slots into one command per slot
+ * @param redirects cluster, {@code pipelined-by-node}: present only when some were, the
+ * commands a node answered with MOVED or ASK (a slot moved by a resharding or a failover)
+ * that were sent again to the node named; the median pass's count
  * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key
  * command, or that a read found nothing
  * @param sample the first values written (as read back), read or popped
@@ -88,11 +91,11 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 		double measuredRttMillis, @Nullable Map<String, Double> measuredRttMillisByNode, @Nullable Long written,
 		@Nullable Long verified, @Nullable Long hits, @Nullable Long misses, @Nullable Long popped,
 		@Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
-		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable String note, List<String> sample,
-		@Nullable Double speedup, Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
-		@Nullable OfferedRate offeredRate, ConnectorUse connector, @Nullable ConnectionsUsed connections,
-		@Nullable ClientsReport clients, @Nullable String master, @Nullable ServerStats server,
-		@Nullable Long foreignCommands, @Nullable Map<String, String> settings) {
+		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable Long redirects, @Nullable String note,
+		List<String> sample, @Nullable Double speedup, Latency latency, @Nullable Payload payload,
+		@Nullable FanOut fanOut, @Nullable OfferedRate offeredRate, ConnectorUse connector,
+		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients, @Nullable String master,
+		@Nullable ServerStats server, @Nullable Long foreignCommands, @Nullable Map<String, String> settings) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -153,9 +156,9 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.measuredRttMillisByNode,
 				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
-				this.keysPerNode, this.slotsTouched, this.commands, this.note, this.sample, value, this.latency,
-				this.payload, this.fanOut, this.offeredRate, this.connector, this.connections, this.clients,
-				this.master, this.server, this.foreignCommands, null);
+				this.keysPerNode, this.slotsTouched, this.commands, this.redirects, this.note, this.sample, value,
+				this.latency, this.payload, this.fanOut, this.offeredRate, this.connector, this.connections,
+				this.clients, this.master, this.server, this.foreignCommands, null);
 	}
 
 	/**

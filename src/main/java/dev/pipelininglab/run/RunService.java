@@ -404,7 +404,7 @@ public class RunService {
 	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
-			case PIPELINED, ASYNC, TRANSACTION, PIPELINED_TRANSACTION -> Sharing.POOLED;
+			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION -> Sharing.POOLED;
 			default -> senders.sharing();
 		};
 		return this.connections.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
@@ -684,9 +684,10 @@ public class RunService {
 				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1), spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
-				(effect != null) ? effect.commands() : null, note, sample, null, latency.latency(), payload, fanOut,
-				RunResult.OfferedRate.of(spec.workload(), items, seconds), connector, connections, clients(shown),
-				this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
+				(effect != null) ? effect.commands() : null,
+				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null, note, sample, null, latency.latency(),
+				payload, fanOut, RunResult.OfferedRate.of(spec.workload(), items, seconds), connector, connections,
+				clients(shown), this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
 	}
 
 	/**

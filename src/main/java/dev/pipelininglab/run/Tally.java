@@ -29,6 +29,8 @@ final class Tally {
 
 	private long unconfirmed;
 
+	private long redirects;
+
 	Tally(int sampleLimit) {
 		this.sampleLimit = sampleLimit;
 		this.sample = new ArrayList<>(Math.min(sampleLimit, 1024));
@@ -75,12 +77,21 @@ final class Tally {
 		this.unconfirmed += commands;
 	}
 
+	/**
+	 * Commands a cluster node answered with MOVED or ASK and that were sent again to the
+	 * node named: each resend counts once.
+	 */
+	void redirected(long commands) {
+		this.redirects += commands;
+	}
+
 	/** Adds another client's replies; its sample goes after this one's. */
 	void add(Tally other) {
 		this.values += other.values;
 		this.nils += other.nils;
 		this.rejected += other.rejected;
 		this.unconfirmed += other.unconfirmed;
+		this.redirects += other.redirects;
 		for (String shown : other.sample) {
 			if (this.sample.size() >= this.sampleLimit) {
 				break;
@@ -107,6 +118,10 @@ final class Tally {
 
 	long unconfirmedCount() {
 		return this.unconfirmed;
+	}
+
+	long redirectsCount() {
+		return this.redirects;
 	}
 
 	List<String> sample() {

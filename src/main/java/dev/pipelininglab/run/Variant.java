@@ -12,9 +12,10 @@ import org.jspecify.annotations.Nullable;
  * connector, and for Lettuce pipelines and async runs the way batches are handed to Netty
  * when it differs from the configured one. Written as {@code loop}, {@code pipelined}
  * (the request's flush policy), {@code pipelined-<policy>} such as
- * {@code pipelined-buffered-1000}, {@code multi-key}, {@code multi-key-hashtag},
- * {@code script} or {@code async} for Lettuce, Spring Boot's default; a pipelined or
- * async variant may end in {@code -per-flush} or {@code -per-command}, such as
+ * {@code pipelined-buffered-1000}, {@code pipelined-by-node} (cluster only: one pipeline
+ * per master), {@code multi-key}, {@code multi-key-hashtag}, {@code script} or
+ * {@code async} for Lettuce, Spring Boot's default; a pipelined or async variant may end
+ * in {@code -per-flush} or {@code -per-command}, such as
  * {@code pipelined-buffered-500-per-flush}; a {@code jedis-} prefix runs the same mode
  * through Spring Data Redis's Jedis connector ({@code jedis-loop},
  * {@code jedis-pipelined}, {@code jedis-multi-key}...).
@@ -74,11 +75,14 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 				label = label.substring(0, label.length() - candidate.label().length() - 1);
 			}
 		}
-		if (writes != null && !label.equals(Mode.ASYNC.label()) && !label.startsWith(Mode.PIPELINED.label())) {
-			throw new IllegalArgumentException(
-					"Variant '" + text + "': only pipelined and async variants may end in -" + writes.label());
+		if (writes != null && !label.equals(Mode.ASYNC.label())
+				&& (!label.startsWith(Mode.PIPELINED.label()) || label.equals(Mode.PIPELINED_BY_NODE.label()))) {
+			throw new IllegalArgumentException("Variant '" + text + "': only pipelined and async variants may end in -"
+					+ writes.label() + " (pipelined-by-node writes to each master's connection as Lettuce does)");
 		}
-		// pipelined-transaction is a mode of its own, not a pipeline with a flush policy.
+		// pipelined-by-node and pipelined-transaction are modes of their own, not a
+		// pipeline
+		// with a flush policy.
 		if (label.startsWith(PIPELINED_PREFIX) && Mode.fromLabel(label).isEmpty()) {
 			return new Variant(Mode.PIPELINED, FlushPolicy.valueOf(label.substring(PIPELINED_PREFIX.length())),
 					connector, writes);
@@ -88,8 +92,9 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 		return Mode.fromLabel(label)
 			.map((mode) -> new Variant(mode, null, chosen, asked))
 			.orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + text + "': use loop, pipelined,"
-					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script,"
-					+ " transaction, pipelined-transaction, reactive or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
+					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), pipelined-by-node, multi-key,"
+					+ " multi-key-hashtag, script, transaction, pipelined-transaction, reactive"
+					+ " or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
 					+ " (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
 	}
 

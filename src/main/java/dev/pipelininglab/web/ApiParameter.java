@@ -68,13 +68,14 @@ enum ApiParameter {
 
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
-					+ " (e.g. pipelined-buffered-1000), multi-key, multi-key-hashtag, script, async,"
-					+ " transaction, pipelined-transaction, reactive (Lettuce; the last three only when named); a"
+					+ " (e.g. pipelined-buffered-1000), pipelined-by-node (cluster: one pipeline per master),"
+					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction, reactive"
+					+ " (Lettuce; the last three only when named); a"
 					+ " pipelined or async variant may end in -per-flush or -per-command (how batches reach Netty,"
 					+ " e.g. pipelined-buffered-500-per-flush); jedis-<mode> (jedis-loop, jedis-pipelined,"
 					+ " jedis-multi-key, jedis-multi-key-hashtag, jedis-script) for Spring Data Redis's Jedis"
 					+ " connector. Default: loop, each flush policy, the default one with the other way of"
-					+ " writing, multi-key, multi-key-hashtag, script and async",
+					+ " writing, pipelined-by-node, multi-key, multi-key-hashtag, script and async",
 			"loop,pipelined,jedis-loop,jedis-pipelined", (lab) -> Bounds.NONE),
 
 	BATCH_SIZES("batchSizes", In.QUERY, Type.LIST, List.of(Endpoints.SWEEP), "/sweep",

@@ -50,7 +50,7 @@ class Recipes {
 		LOOP("LoopRecipe"), PIPELINED("PipelinedRecipe"), JEDIS_PIPELINED("JedisPipelinedRecipe"),
 		MULTI_KEY("MultiKeyRecipe"), HASH_TAG("HashTagRecipe"), SCRIPT("ScriptRecipe"), ASYNC("AsyncRecipe"),
 		TRANSACTION("TransactionRecipe"), PIPELINED_TRANSACTION("PipelinedTransactionRecipe"),
-		REACTIVE("ReactiveRecipe");
+		REACTIVE("ReactiveRecipe"), PIPELINED_BY_NODE("NodeGroupedRecipe");
 
 		final String className;
 
@@ -73,6 +73,7 @@ class Recipes {
 				case TRANSACTION -> TRANSACTION;
 				case PIPELINED_TRANSACTION -> PIPELINED_TRANSACTION;
 				case REACTIVE -> REACTIVE;
+				case PIPELINED_BY_NODE -> PIPELINED_BY_NODE;
 			};
 		}
 

@@ -27,9 +27,9 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * else {@code single}
  * @param operation {@code set}, {@code get}, {@code rpop}, {@code ping}, {@code incr},
  * {@code hset}, {@code sadd}, {@code zadd}, {@code lpush}; single runs also {@code rpush}
- * @param mode single runs: {@code loop}, {@code pipelined}, {@code multi-key},
- * {@code multi-key-hashtag}, {@code script}, {@code async}, {@code transaction},
- * {@code pipelined-transaction} or {@code reactive}
+ * @param mode single runs: {@code loop}, {@code pipelined}, {@code pipelined-by-node},
+ * {@code multi-key}, {@code multi-key-hashtag}, {@code script}, {@code async},
+ * {@code transaction}, {@code pipelined-transaction} or {@code reactive}
  * @param count how many commands (keys, list elements, PINGs)
  * @param variants comparisons: which variants, in order
  * @param batchSizes sweeps: which batch sizes, in order

@@ -88,8 +88,9 @@ class RunRequests {
 			Writes other = (this.defaultWrites == Writes.PER_COMMAND) ? Writes.PER_FLUSH : Writes.PER_COMMAND;
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
-					new Variant(Mode.PIPELINED, buffered, other), Variant.of(Mode.MULTI_KEY),
-					Variant.of(Mode.MULTI_KEY_HASHTAG), Variant.of(Mode.SCRIPT), Variant.of(Mode.ASYNC));
+					new Variant(Mode.PIPELINED, buffered, other), Variant.of(Mode.PIPELINED_BY_NODE),
+					Variant.of(Mode.MULTI_KEY), Variant.of(Mode.MULTI_KEY_HASHTAG), Variant.of(Mode.SCRIPT),
+					Variant.of(Mode.ASYNC));
 		}
 		List<String> labels = split("variants", params.variants());
 		// Room for every mode, connector and way of writing with a few flush policies

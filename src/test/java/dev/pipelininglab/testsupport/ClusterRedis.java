@@ -269,6 +269,61 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	/**
+	 * Hands {@code slot}, which must hold no keys, from the master serving it to
+	 * {@code to}, the way a resharding does (importing, migrating, then the new owner
+	 * named on the new owner first, the old one next, the other masters last), and waits
+	 * until every node says so: clients whose view of the slots is older get MOVED. Only
+	 * on a cluster of the test's own.
+	 */
+	public void moveEmptySlot(int slot, RedisServerProcess to) {
+		Topologies.checkOwned(this.shared, "cluster");
+		RedisServerProcess from = ownerOf(slot);
+		startMigrating(slot, to);
+		String target = id(to);
+		Topologies.call(to, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
+		Topologies.call(from, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
+		for (RedisServerProcess master : masters()) {
+			if (master != to && master != from) {
+				Topologies.call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
+			}
+		}
+		// The replicas learn it by gossip; a client reading the slots from one of them
+		// before then would still see the old owner.
+		Topologies.await("every node to see slot " + slot + " on " + to.port(), READY_TIMEOUT, () -> {
+			for (RedisServerProcess node : this.nodes) {
+				if (node.isAlive() && !NodeStats.owner(node, slot).equals(to.host() + ":" + to.port())) {
+					return "node " + node.port() + " sees it on " + NodeStats.owner(node, slot);
+				}
+			}
+			return null;
+		});
+	}
+
+	/**
+	 * Puts {@code slot} half-way through a resharding to {@code to} (importing there,
+	 * migrating on its owner) and leaves it so: its owner answers ASK for every key it
+	 * does not hold. Only on a cluster of the test's own.
+	 */
+	public void startMigrating(int slot, RedisServerProcess to) {
+		Topologies.checkOwned(this.shared, "cluster");
+		RedisServerProcess from = ownerOf(slot);
+		Topologies.call(to, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", id(from));
+		Topologies.call(from, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", id(to));
+	}
+
+	/** The live master serving {@code slot}, as that master says. */
+	public RedisServerProcess ownerOf(int slot) {
+		return masters().stream()
+			.filter((master) -> NodeStats.slots(master).get(slot))
+			.findFirst()
+			.orElseThrow(() -> new IllegalStateException("No master of " + this + " serves slot " + slot));
+	}
+
+	private String id(RedisServerProcess node) {
+		return this.ids.get(this.nodes.indexOf(node));
+	}
+
+	/**
 	 * Stops all six nodes of an instance from {@link RedisTestServers#newCluster()}.
 	 * @throws IllegalStateException for the shared instance, which other tests still use
 	 */

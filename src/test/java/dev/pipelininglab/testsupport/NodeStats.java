@@ -38,6 +38,34 @@ public final class NodeStats {
 		return nodes.stream().mapToLong((node) -> calls(node, command)).sum();
 	}
 
+	/** The hash slots {@code node} serves, as it says itself ({@code CLUSTER SLOTS}). */
+	public static java.util.BitSet slots(RedisServerProcess node) {
+		java.util.BitSet served = new java.util.BitSet(16_384);
+		for (Object range : (List<?>) Topologies.call(node, "CLUSTER", "SLOTS")) {
+			List<?> slots = (List<?>) range;
+			List<?> owner = (List<?>) slots.get(2);
+			if (((Number) owner.get(1)).intValue() == node.port()) {
+				served.set(((Number) slots.get(0)).intValue(), ((Number) slots.get(1)).intValue() + 1);
+			}
+		}
+		return served;
+	}
+
+	/**
+	 * The master ({@code host:port}) serving {@code slot} as {@code node} sees it, or
+	 * {@code "none"}.
+	 */
+	public static String owner(RedisServerProcess node, int slot) {
+		for (Object range : (List<?>) Topologies.call(node, "CLUSTER", "SLOTS")) {
+			List<?> slots = (List<?>) range;
+			if (((Number) slots.get(0)).intValue() <= slot && slot <= ((Number) slots.get(1)).intValue()) {
+				List<?> owner = (List<?>) slots.get(2);
+				return owner.get(0) + ":" + owner.get(1);
+			}
+		}
+		return "none";
+	}
+
 	/** Keys in {@code node}'s database 0. */
 	public static long dbsize(RedisServerProcess node) {
 		return (Long) Topologies.call(node, "DBSIZE");

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import org.springframework.test.context.TestPropertySource;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
@@ -54,6 +55,15 @@ class ClusterClientsTests extends MockMvcOnTestRedis {
 				jsonPath("$.skipped.length()").value(0));
 		assertThat(JsonPath.<Integer>read(body, "$.results[0].verified")).isEqualTo(1000);
 		assertThat(JsonPath.<Integer>read(body, "$.results[1].verified")).isEqualTo(1000);
+	}
+
+	@Test
+	void clientsSendingPipelinesByNodeAtOnceEachWriteTheirOwnRangeExactly() throws Exception {
+		String body = okBody("/compare/set/3000?clients=3&batchSize=500&variants=pipelined-by-node",
+				jsonPath("$.results[0].written").value(3000), jsonPath("$.results[0].verified").value(3000),
+				jsonPath("$.results[0].clients.count").value(3));
+		assertThat(JsonPath.<List<Integer>>read(body, "$.results[0].clients.perClient[*].items")).containsExactly(1000,
+				1000, 1000);
 	}
 
 	@Test

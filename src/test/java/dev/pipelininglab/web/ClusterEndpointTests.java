@@ -107,11 +107,52 @@ class ClusterEndpointTests extends EndpointContract {
 	}
 
 	@Test
+	void pipelinesByNodeWriteEveryKeyExactlyAndEachMasterTakesItsOwnShareOfTheSets() throws Exception {
+		Map<RedisServerProcess, Long> setsBefore = new java.util.LinkedHashMap<>();
+		this.cluster.masters().forEach((master) -> setsBefore.put(master, NodeStats.calls(master, "set")));
+		String set = okBody("/compare/set/20000?batchSize=1000&variants=pipelined-by-node",
+				jsonPath("$.results[0].variant").value("pipelined-by-node"),
+				jsonPath("$.results[0].written").value(20000), jsonPath("$.results[0].verified").value(20000),
+				jsonPath("$.results[0].redirects").doesNotExist());
+		Map<String, Integer> keysPerNode = JsonPath.read(set, "$.results[0].keysPerNode");
+		for (RedisServerProcess master : this.cluster.masters()) {
+			String address = master.host() + ":" + master.port();
+			// The run's keys and the warm-up's (as many, on keys of their own), each SET
+			// on the master owning its slot: none went anywhere else. Beside them, the
+			// marker ReplicaSync writes on each master before the read-back from
+			// replicas.
+			long owned = owned(this.keys, 20_000, master) + owned(this.keys.warmup(), 20_000, master);
+			assertThat(NodeStats.calls(master, "set") - setsBefore.get(master)).as(address).isBetween(owned, owned + 2);
+			assertThat(NodeStats.dbsize(master)).as(address)
+				.isEqualTo(keysPerNode.get(address).longValue())
+				.isGreaterThan(5_000);
+		}
+
+		String get = okBody("/compare/get/20000?batchSize=1000&variants=pipelined,pipelined-by-node",
+				jsonPath("$.results[1].variant").value("pipelined-by-node"),
+				jsonPath("$.summary").value(containsString("one pipeline per master")));
+		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].hits")).containsExactly(20000, 20000);
+		assertThat(JsonPath.<List<Integer>>read(get, "$.results[*].misses")).containsExactly(0, 0);
+		assertThat(JsonPath.<List<String>>read(get, "$.results[1].sample")).startsWith(this.keys.value(0, 0));
+	}
+
+	@Test
+	void pipelinesByNodeSayWhatTheyCannotSend() throws Exception {
+		String body = okBody("/compare/incr/100?variants=pipelined,pipelined-by-node,jedis-pipelined-by-node",
+				jsonPath("$.results[0].mode").value("pipelined"));
+		assertThat(JsonPath.<List<String>>read(body, "$.skipped[*].variant")).containsExactly("pipelined-by-node",
+				"jedis-pipelined-by-node");
+		assertThat(JsonPath.<List<String>>read(body, "$.skipped[*].reason")).satisfiesExactly(
+				(reason) -> assertThat(reason).contains("one key"), (reason) -> assertThat(reason).contains("Jedis"));
+	}
+
+	@Test
 	void defaultComparisonShowsTheHashTagVariantAndSkipsTheScript() throws Exception {
 		String body = okBody("/compare/get/3000?batchSize=1000",
-				jsonPath("$.skipped[?(@.variant == 'script')].reason").exists());
-		assertThat(JsonPath.<List<String>>read(body, "$.results[*].variant")).contains("multi-key",
-				"multi-key-hashtag");
+				jsonPath("$.skipped[?(@.variant == 'script')].reason").exists(),
+				jsonPath("$.summary").value(containsString("one pipeline per master")));
+		assertThat(JsonPath.<List<String>>read(body, "$.results[*].variant")).contains("multi-key", "multi-key-hashtag",
+				"pipelined-flush-on-close", "pipelined-by-node");
 		assertThat(JsonPath.<List<Integer>>read(body, "$.results[*].hits")).containsOnly(3000);
 		assertThat(JsonPath.<List<String>>read(body, "$.results[?(@.mode == 'multi-key')].note")).singleElement()
 			.asString()
@@ -127,6 +168,19 @@ class ClusterEndpointTests extends EndpointContract {
 		for (RedisServerProcess replica : replicas) {
 			assertThat(NodeStats.calls(replica, "get")).isPositive();
 		}
+	}
+
+	/**
+	 * Keys 0 to count - 1 of {@code keys} whose slots {@code master} serves, asked of the
+	 * master itself.
+	 */
+	private static long owned(KeySpace keys, long count, RedisServerProcess master) {
+		BitSet served = NodeStats.slots(master);
+		long owned = 0;
+		for (long i = 0; i < count; i++) {
+			owned += served.get(SlotHash.getSlot(keys.key(i).getBytes(StandardCharsets.UTF_8))) ? 1 : 0;
+		}
+		return owned;
 	}
 
 	private static int slots(KeySpace keys, long count) {

@@ -54,6 +54,8 @@ class ClusterFirstRequestTests {
 		firstRequest("/pipeset/5000?flushPolicy=buffered-1000", "$.verified", 5000);
 		// Lettuce's async API on its own connection, auto-flush off for good.
 		firstRequest("/compare/get/5000?variants=async", "$.results[0].hits", 5000);
+		// One pipeline per master, on manually flushed node connections of its own.
+		firstRequest("/compare/get/5000?variants=pipelined-by-node", "$.results[0].hits", 5000);
 	}
 
 	private void firstRequest(String uri, String path, int expected) throws Exception {

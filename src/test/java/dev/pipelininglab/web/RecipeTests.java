@@ -76,6 +76,10 @@ class RecipeTests extends AppOnTestRedis {
 				List.of("pipelined", "pipelined-flush-each-command", "pipelined-flush-on-close", "pipelined-buffered-3",
 						"pipelined-buffered-500-per-flush", "pipelined-flush-on-close-per-command", "async-per-flush"));
 		for (Mode mode : Mode.values()) {
+			if (mode == Mode.PIPELINED_BY_NODE) {
+				// Cluster only: on the cluster below.
+				continue;
+			}
 			labels.add(mode.label());
 			// The modes Jedis has no counterpart for (the lab skips them too).
 			if (mode != Mode.ASYNC && mode != Mode.REACTIVE && mode != Mode.PIPELINED_TRANSACTION) {
@@ -107,8 +111,8 @@ class RecipeTests extends AppOnTestRedis {
 	 * Jedis pipelines (refused by Spring Data Redis on a cluster) say so in their catch.
 	 */
 	@ParameterizedTest
-	@ValueSource(
-			strings = { "loop", "pipelined-buffered-3", "pipelined-flush-on-close", "multi-key", "multi-key-hashtag" })
+	@ValueSource(strings = { "loop", "pipelined-buffered-3", "pipelined-flush-on-close", "multi-key",
+			"multi-key-hashtag", "pipelined-by-node" })
 	void theClusterCapableRecipesWriteAndReadOnARealCluster(String variant) throws Exception {
 		ClusterRedis cluster = RedisTestServers.cluster();
 		cluster.flushAll();

@@ -1,0 +1,108 @@
+package dev.pipelininglab.run;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisFuture;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One batch of a {@link NodeGroupedRunner} in flight: its keys, and per item the
+ * command's future and the node it went to; the groups it is sent in, and how MOVED and
+ * ASK replies regroup it.
+ */
+final class NodeBatch {
+
+	final Pass pass;
+
+	final long from;
+
+	final byte[][] keys;
+
+	final RedisFuture<?>[] futures;
+
+	final String[] sentTo;
+
+	NodeBatch(Pass pass, long from, byte[][] keys) {
+		this.pass = pass;
+		this.from = from;
+		this.keys = keys;
+		this.futures = new RedisFuture<?>[keys.length];
+		this.sentTo = new String[keys.length];
+	}
+
+	/**
+	 * The commands answered with MOVED or ASK, grouped by the node the reply names (and
+	 * by ASK or MOVED).
+	 */
+	static Map<String, Group> redirects(NodeBatch batch) {
+		Map<String, Group> groups = new LinkedHashMap<>();
+		for (int i = 0; i < batch.futures.length; i++) {
+			Throwable failure = failure(batch.futures[i]);
+			String reply = (failure instanceof RedisCommandExecutionException) ? failure.getMessage() : null;
+			if (reply == null || !(reply.startsWith("MOVED ") || reply.startsWith("ASK "))) {
+				continue;
+			}
+			// MOVED <slot> <host>:<port>; an empty host means the node that replied.
+			String[] words = reply.split(" ");
+			if (words.length < 3 || words[2].lastIndexOf(':') < 0) {
+				continue;
+			}
+			String target = words[2];
+			int colon = target.lastIndexOf(':');
+			String host = (colon == 0) ? batch.sentTo[i] : target.substring(0, colon);
+			int port = Integer.parseInt(target.substring(colon + 1));
+			boolean asking = reply.startsWith("ASK ");
+			int items = batch.futures.length;
+			groups
+				.computeIfAbsent((asking ? "ASK " : "MOVED ") + host + ":" + port,
+						(key) -> new Group(host, port, asking, items))
+				.add(i);
+		}
+		return groups;
+	}
+
+	/** Why a completed command failed; null when it succeeded or is still running. */
+	static @Nullable Throwable failure(RedisFuture<?> future) {
+		CompletableFuture<?> done = future.toCompletableFuture();
+		if (!done.isCompletedExceptionally()) {
+			return null;
+		}
+		try {
+			done.join();
+			return null;
+		}
+		catch (RuntimeException ex) {
+			return (ex.getCause() != null) ? ex.getCause() : ex;
+		}
+	}
+
+	/** The items (indexes into the batch) one node gets, in command order. */
+	static final class Group {
+
+		final String host;
+
+		final int port;
+
+		final boolean asking;
+
+		final int[] items;
+
+		int size;
+
+		Group(String host, int port, boolean asking, int capacity) {
+			this.host = host;
+			this.port = port;
+			this.asking = asking;
+			this.items = new int[capacity];
+		}
+
+		void add(int item) {
+			this.items[this.size++] = item;
+		}
+
+	}
+
+}
