@@ -179,8 +179,9 @@ public class RunService {
 
 	/**
 	 * Runs {@code work}, then gives what it left an expiry: also after a cancel or a
-	 * refused command, when Redis still answers, but not after a lost connection or a
-	 * timeout, which would only wait on the same server again.
+	 * refused command, when Redis still answers (then in the background, so the answer
+	 * does not wait for it), but not after a lost connection or a timeout, which would
+	 * only wait on the same server again.
 	 */
 	private <T> T leavingExpiry(RunSpec base, List<RunSpec> specs, boolean prepared,
 			java.util.function.Supplier<T> work) {
@@ -189,12 +190,12 @@ public class RunService {
 			done = work.get();
 		}
 		catch (RunCancelledException ex) {
-			this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+			this.safeguards.expireLater(base, specs, prepared, this::keySpaceOf);
 			throw ex;
 		}
 		catch (RunFailedException ex) {
 			if (ex.rejected() > 0) {
-				this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+				this.safeguards.expireLater(base, specs, prepared, this::keySpaceOf);
 			}
 			throw ex;
 		}

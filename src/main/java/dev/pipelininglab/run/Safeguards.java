@@ -5,6 +5,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 
 import dev.pipelininglab.redis.ClusterLayout;
@@ -16,6 +25,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -26,9 +36,12 @@ import org.springframework.stereotype.Component;
  * ever. Both are untimed.
  */
 @Component
-class Safeguards {
+class Safeguards implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
+
+	/** The longest a run waits for an earlier run's background expiry. */
+	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
 
 	private final Preflight preflight;
 
@@ -37,6 +50,19 @@ class Safeguards {
 	private final DemoData data;
 
 	private final Duration expireAfter;
+
+	/**
+	 * Gives a cancelled or failed run's keys their expiry after its answer: a cancel must
+	 * end within a second or two, and a run cancelled while writing millions of keys
+	 * would otherwise wait for millions of EXPIREs.
+	 */
+	private final Queue<Future<?>> pending = new ConcurrentLinkedQueue<>();
+
+	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "key-expiry");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	Safeguards(Preflight preflight, ClusterLayout layout, DemoData data, KeyExpiryProperties expiry) {
 		this.preflight = preflight;
@@ -54,6 +80,7 @@ class Safeguards {
 	 * @param keysOf the key layout each spec writes under
 	 */
 	void preflight(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+		awaitExpiries();
 		this.preflight.check(demand(base, specs, prepared, keysOf));
 	}
 
@@ -113,6 +140,41 @@ class Safeguards {
 			log.warn("Could not give the keys of a {} run their expiry (lab.keys.expire-after); DELETE /keys removes"
 					+ " them: {}", base.operation().label(), ex.getMessage());
 		}
+	}
+
+	/** {@link #expire} on a thread of its own, so a cancel ends at once. */
+	void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+		try {
+			this.pending.add(this.later.submit(() -> expire(base, specs, prepared, keysOf)));
+		}
+		catch (RejectedExecutionException ex) {
+			log.debug("Shutting down: the keys of the stopped run keep no expiry; DELETE /keys removes them");
+		}
+	}
+
+	/**
+	 * Waits (bounded) for expiries still being given in the background: their EXPIREs
+	 * must not run beside the next run's timed pass, whose figures they would skew.
+	 */
+	private void awaitExpiries() {
+		Future<?> next;
+		while ((next = this.pending.poll()) != null) {
+			try {
+				next.get(MAX_EXPIRY_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				log.debug("A background expiry did not finish: {}", ex.toString());
+			}
+		}
+	}
+
+	@Override
+	public void destroy() {
+		this.later.shutdownNow();
 	}
 
 	private void expire(RunSpec base, KeySpace keys, boolean prepared) {
