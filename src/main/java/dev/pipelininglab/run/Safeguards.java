@@ -21,6 +21,7 @@ import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import dev.pipelininglab.redis.Preflight;
+import dev.pipelininglab.redis.ServerCounters;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -78,10 +79,13 @@ class Safeguards implements DisposableBean {
 	 * @param prepared whether the run prepares its state (compare, sweep), so GET and
 	 * RPOP write their keys or list first
 	 * @param keysOf the key layout each spec writes under
+	 * @return the servers' counters before anything was written; null when the preflight
+	 * read none
 	 */
-	void preflight(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+	ServerCounters.@Nullable Snapshot preflight(RunSpec base, List<RunSpec> specs, boolean prepared,
+			Function<RunSpec, KeySpace> keysOf) {
 		awaitExpiries();
-		this.preflight.check(demand(base, specs, prepared, keysOf));
+		return this.preflight.check(demand(base, specs, prepared, keysOf));
 	}
 
 	/** What the run stores at its peak, for the preflight and its tests. */
