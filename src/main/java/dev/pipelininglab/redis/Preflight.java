@@ -130,16 +130,21 @@ public class Preflight implements DisposableBean {
 	 * Refuses the run when it does not fit, or could make a server evict keys that are
 	 * not the lab's. Writes (and removes) at most a small sample under the prefix, and
 	 * only when that sample fits.
+	 * @return the servers' INFO it read before anything was written, from which the run
+	 * counts what the servers evicted; null when it read none (nothing to store, or the
+	 * preflight is off)
 	 * @throws RunRefusedException when the run must not start
+	 * @throws org.springframework.dao.DataAccessException when a master does not answer
 	 */
-	public void check(Demand demand) {
+	public ServerCounters.@Nullable Snapshot check(Demand demand) {
 		if (!this.safety.preflight() || demand.parts().isEmpty()) {
-			return;
+			return null;
 		}
-		List<NodeMemory> masters = masters();
+		ServerCounters.Snapshot before = this.counters.read();
+		List<NodeMemory> masters = masters(before);
 		if (masters.isEmpty()) {
 			log.debug("No master's INFO could be read: the run goes on without a memory preflight");
-			return;
+			return before;
 		}
 		Estimate estimate = estimate(demand, masters);
 		for (NodeMemory master : masters) {
@@ -166,11 +171,12 @@ public class Preflight implements DisposableBean {
 							+ " lab.safety.allow-eviction lets it",
 					size(need), master.address(), master.policy(), evicts);
 		}
+		return before;
 	}
 
 	/** What the run adds to each master, without checking it. */
 	public Estimate estimate(Demand demand) {
-		return estimate(demand, masters());
+		return estimate(demand, masters(this.counters.read()));
 	}
 
 	private Estimate estimate(Demand demand, List<NodeMemory> masters) {
@@ -286,9 +292,9 @@ public class Preflight implements DisposableBean {
 	}
 
 	/** Every master's memory, from one INFO on each node. */
-	private List<NodeMemory> masters() {
+	private List<NodeMemory> masters(ServerCounters.Snapshot snapshot) {
 		List<NodeMemory> masters = new ArrayList<>();
-		this.counters.snapshot().nodes().forEach((address, info) -> {
+		snapshot.nodes().forEach((address, info) -> {
 			if (!"master".equals(info.get("role"))) {
 				return;
 			}

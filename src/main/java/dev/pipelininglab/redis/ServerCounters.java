@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
 /**
@@ -42,6 +45,8 @@ public class ServerCounters implements DisposableBean {
 			+ " before its first write to its verification, summed over the masters";
 
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
+
+	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	/**
 	 * A field of INFO; digits too, so the keyspace lines ({@code db0:keys=...}) are read.
@@ -71,7 +76,38 @@ public class ServerCounters implements DisposableBean {
 	 * INFO of every node now, keyed by {@code host:port}; empty when Redis could not be
 	 * asked.
 	 */
-	public synchronized Snapshot snapshot() {
+	public Snapshot snapshot() {
+		try {
+			return take(false);
+		}
+		catch (RuntimeException ex) {
+			return new Snapshot(new TreeMap<>());
+		}
+	}
+
+	/**
+	 * INFO of every node now, as {@link #snapshot()}, but failing as a run would when a
+	 * master does not answer in time: the preflight before a run must not wait out a
+	 * stalled server's timeout and then let the run wait it out again. A master that
+	 * refuses the connection is left out at once, as in {@link #snapshot()}: the run then
+	 * gets the cluster's or server's own answer.
+	 * @throws DataAccessException when a master timed out
+	 */
+	public Snapshot read() {
+		try {
+			return take(true);
+		}
+		catch (DataAccessException ex) {
+			throw ex;
+		}
+		catch (RuntimeException ex) {
+			DataAccessException translated = EXCEPTIONS.convert(ex);
+			throw (translated != null) ? translated
+					: new RedisSystemException("INFO could not be read: " + ex.getMessage(), ex);
+		}
+	}
+
+	private synchronized Snapshot take(boolean strict) {
 		Map<String, Map<String, String>> nodes = new TreeMap<>();
 		try {
 			StatefulConnection<String, String> connection = connection();
@@ -84,7 +120,8 @@ public class ServerCounters implements DisposableBean {
 					int port = node.getUri().getPort();
 					ConnectionIntent intent = node.is(NodeFlag.UPSTREAM) ? ConnectionIntent.WRITE
 							: ConnectionIntent.READ;
-					read(nodes, host + ":" + port, () -> cluster.getConnection(host, port, intent).sync().info());
+					read(nodes, host + ":" + port, () -> cluster.getConnection(host, port, intent).sync().info(),
+							strict && node.is(NodeFlag.UPSTREAM));
 				}
 			}
 			else {
@@ -96,13 +133,16 @@ public class ServerCounters implements DisposableBean {
 					while (online.find()) {
 						String address = online.group(1) + ":" + online.group(2);
 						int port = Integer.parseInt(online.group(2));
-						read(nodes, address, () -> replica(online.group(1), port).sync().info());
+						read(nodes, address, () -> replica(online.group(1), port).sync().info(), false);
 					}
 				}
 			}
 		}
 		catch (RuntimeException ex) {
 			log.debug("INFO could not be read: {}", ex.toString());
+			if (strict && timedOut(ex)) {
+				throw ex;
+			}
 		}
 		return new Snapshot(nodes);
 	}
@@ -185,17 +225,30 @@ public class ServerCounters implements DisposableBean {
 	public record Processed(long commands, int nodes) {
 	}
 
+	private static boolean timedOut(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof io.lettuce.core.RedisCommandTimeoutException
+					|| cause instanceof java.util.concurrent.TimeoutException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private interface Info {
 
 		String read();
 
 	}
 
-	private static void read(Map<String, Map<String, String>> nodes, String address, Info info) {
+	private static void read(Map<String, Map<String, String>> nodes, String address, Info info, boolean strict) {
 		try {
 			nodes.put(address, fields(info.read()));
 		}
 		catch (RuntimeException ex) {
+			if (strict && timedOut(ex)) {
+				throw ex;
+			}
 			// A node going away mid-run: the others still tell their part.
 			log.debug("INFO of {} could not be read: {}", address, ex.toString());
 		}

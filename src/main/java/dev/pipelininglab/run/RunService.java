@@ -175,9 +175,9 @@ public class RunService {
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
 		List<RunSpec> specs = List.of(spec);
-		this.safeguards.preflight(spec, specs, false, this::keySpaceOf);
+		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::keySpaceOf);
 		observer.started(spec.repeat() * spec.batchesPerPass());
-		return leavingExpiry(spec, specs, false, () -> measure(spec, false, observer, null));
+		return leavingExpiry(spec, specs, false, () -> measure(spec, false, observer, before));
 	}
 
 	private KeySpace keySpaceOf(RunSpec spec) {
@@ -186,8 +186,9 @@ public class RunService {
 
 	/**
 	 * Runs {@code work}, then gives what it left an expiry: also after a cancel or a
-	 * refused command, when Redis still answers, but not after a lost connection or a
-	 * timeout, which would only wait on the same server again.
+	 * refused command, when Redis still answers (then in the background, so the answer
+	 * does not wait for it), but not after a lost connection or a timeout, which would
+	 * only wait on the same server again.
 	 */
 	private <T> T leavingExpiry(RunSpec base, List<RunSpec> specs, boolean prepared,
 			java.util.function.Supplier<T> work) {
@@ -201,7 +202,7 @@ public class RunService {
 		}
 		catch (RunFailedException ex) {
 			if (ex.rejected() > 0) {
-				this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
+				this.safeguards.expireLater(base, specs, prepared, this::keySpaceOf);
 			}
 			throw ex;
 		}
@@ -264,15 +265,16 @@ public class RunService {
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
-		this.safeguards.preflight(base, specs, true, this::keySpaceOf);
+		// Read before the first key is written: what the servers evict from then on is
+		// the
+		// run's doing.
+		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::keySpaceOf);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
-		return leavingExpiry(base, specs, true, () -> prepareAndMeasure(base, specs, observer));
+		return leavingExpiry(base, specs, true, () -> prepareAndMeasure(base, specs, observer, before));
 	}
 
-	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer) {
-		// Before the first key is written: what the servers evict meanwhile is the run's
-		// doing.
-		ServerCounters.Snapshot before = this.server.snapshot();
+	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
+			ServerCounters.@Nullable Snapshot before) {
 		if (base.operation() == Operation.GET) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
@@ -299,12 +301,12 @@ public class RunService {
 	}
 
 	/**
-	 * @param since the servers' counters before the run wrote anything, when that was
-	 * before this measure (a comparison's set-up); null to read them now
+	 * @param since the servers' counters before the run wrote anything (the preflight's);
+	 * null to count from the first timed pass
 	 */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since) {
-		ServerCounters.Snapshot runBefore = (since != null) ? since : this.server.snapshot();
+		ServerCounters.Snapshot runBefore = since;
 		BatchRunner runner = this.runners.get(spec.mode());
 		KeySpace keys = runner.keySpace(this.keys);
 		Tally tally = new Tally(spec.sample());
@@ -345,6 +347,9 @@ public class RunService {
 				// Outside the timed region, as close to it as can be.
 				long windowStart = System.nanoTime();
 				ServerCounters.Snapshot before = this.server.snapshot();
+				if (runBefore == null) {
+					runBefore = before;
+				}
 				PauseWatch watch = PauseWatch.start();
 				Clients.Outcome outcome;
 				try {
@@ -604,7 +609,7 @@ public class RunService {
 
 	private RunResult result(RunSpec spec, KeySpace keys, Route route, ClusterLayout.@Nullable Spread spread,
 			BatchRunner.@Nullable ClusterEffect effect, Clients.Outcome[] outcomes, long[] passNanos,
-			long[] pausedNanos, @Nullable ServerStats passServer, ServerCounters.Snapshot runBefore,
+			long[] pausedNanos, @Nullable ServerStats passServer, ServerCounters.@Nullable Snapshot runBefore,
 			@Nullable Long foreign, double rttMillis, @Nullable Map<String, Double> nodeRttMillis,
 			ServerConnections.@Nullable Usage usage, long counterBefore, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());

@@ -5,10 +5,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import dev.pipelininglab.redis.ClusterLayout;
@@ -16,6 +21,7 @@ import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import dev.pipelininglab.redis.Preflight;
+import dev.pipelininglab.redis.ServerCounters;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,18 +41,8 @@ class Safeguards implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
 
-	/** How long a closing app waits for expiries still under way. */
-	private static final Duration CLOSING_WAIT = Duration.ofSeconds(10);
-
-	/**
-	 * Expiries of stopped runs, one at a time: a stopped run answers, and frees its slot,
-	 * at once rather than after an EXPIRE for each of the keys it was asked for.
-	 */
-	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "lab-expiry");
-		thread.setDaemon(true);
-		return thread;
-	});
+	/** The longest a run waits for an earlier run's background expiry. */
+	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
 
 	private final Preflight preflight;
 
@@ -55,6 +51,19 @@ class Safeguards implements DisposableBean {
 	private final DemoData data;
 
 	private final Duration expireAfter;
+
+	/**
+	 * Gives a cancelled or failed run's keys their expiry after its answer: a cancel must
+	 * end within a second or two, and a run cancelled while writing millions of keys
+	 * would otherwise wait for millions of EXPIREs.
+	 */
+	private final Queue<Future<?>> pending = new ConcurrentLinkedQueue<>();
+
+	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
+		Thread thread = new Thread(task, "key-expiry");
+		thread.setDaemon(true);
+		return thread;
+	});
 
 	Safeguards(Preflight preflight, ClusterLayout layout, DemoData data, KeyExpiryProperties expiry) {
 		this.preflight = preflight;
@@ -70,9 +79,13 @@ class Safeguards implements DisposableBean {
 	 * @param prepared whether the run prepares its state (compare, sweep), so GET and
 	 * RPOP write their keys or list first
 	 * @param keysOf the key layout each spec writes under
+	 * @return the servers' counters before anything was written; null when the preflight
+	 * read none
 	 */
-	void preflight(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
-		this.preflight.check(demand(base, specs, prepared, keysOf));
+	ServerCounters.@Nullable Snapshot preflight(RunSpec base, List<RunSpec> specs, boolean prepared,
+			Function<RunSpec, KeySpace> keysOf) {
+		awaitExpiries();
+		return this.preflight.check(demand(base, specs, prepared, keysOf));
 	}
 
 	/** What the run stores at its peak, for the preflight and its tests. */
@@ -133,6 +146,41 @@ class Safeguards implements DisposableBean {
 		}
 	}
 
+	/** {@link #expire} on a thread of its own, so a cancel ends at once. */
+	void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+		try {
+			this.pending.add(this.later.submit(() -> expire(base, specs, prepared, keysOf)));
+		}
+		catch (RejectedExecutionException ex) {
+			log.debug("Shutting down: the keys of the stopped run keep no expiry; DELETE /keys removes them");
+		}
+	}
+
+	/**
+	 * Waits (bounded) for expiries still being given in the background: their EXPIREs
+	 * must not run beside the next run's timed pass, whose figures they would skew.
+	 */
+	private void awaitExpiries() {
+		Future<?> next;
+		while ((next = this.pending.poll()) != null) {
+			try {
+				next.get(MAX_EXPIRY_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (ExecutionException | TimeoutException ex) {
+				log.debug("A background expiry did not finish: {}", ex.toString());
+			}
+		}
+	}
+
+	@Override
+	public void destroy() {
+		this.later.shutdownNow();
+	}
+
 	private void expire(RunSpec base, KeySpace keys, boolean prepared) {
 		switch (base.operation()) {
 			// A SET run with a ttl keeps its own.
@@ -154,35 +202,6 @@ class Safeguards implements DisposableBean {
 					this.data.expire(key, this.expireAfter);
 				}
 			}
-		}
-	}
-
-	/**
-	 * {@link #expire} in the background, for a run that was stopped (cancelled, out of
-	 * time, its caller gone, the app shutting down): it sends an EXPIRE for every key it
-	 * was asked for, which for millions of keys takes seconds the answer need not wait.
-	 */
-	void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
-		try {
-			this.later.execute(() -> expire(base, specs, prepared, keysOf));
-		}
-		catch (RejectedExecutionException ex) {
-			// Closing: the keys keep no expiry, DELETE /keys removes them.
-			log.warn("Could not give the keys of a stopped {} run their expiry: the app is closing; DELETE /keys"
-					+ " removes them", base.operation().label());
-		}
-	}
-
-	/**
-	 * Waits a bounded time for expiries under way, while Redis connections still exist.
-	 */
-	@Override
-	public void destroy() throws InterruptedException {
-		this.later.shutdown();
-		if (!this.later.awaitTermination(CLOSING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-			log.warn("Stopped waiting for the expiry of stopped runs' keys after {}; DELETE /keys removes them",
-					CLOSING_WAIT);
-			this.later.shutdownNow();
 		}
 	}
 

@@ -167,7 +167,9 @@ class ApiDocumentation {
 						ProblemType.INVALID_PARAMETER,
 						"batchSize must be between 1 and " + this.limits.maxBatchSize() + ", got 0",
 						Map.of("parameter", "batchSize"));
-				problem(responses, "Redis refused a command (e.g. WRONGTYPE on the demo list)",
+				problem(responses,
+						"Redis refused a command (e.g. WRONGTYPE on the demo list), or the memory preflight refused"
+								+ " the run before it wrote anything: run-does-not-fit, eviction-risk",
 						ProblemType.REDIS_ERROR_REPLY,
 						ProblemType.REDIS_ERROR_REPLY.detail("a command on pipelining-lab:list",
 								"WRONGTYPE Operation against a key holding the wrong kind of value"),

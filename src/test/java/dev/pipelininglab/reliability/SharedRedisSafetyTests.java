@@ -1,5 +1,7 @@
 package dev.pipelininglab.reliability;
 
+import java.time.Duration;
+
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.OwnRedis;
@@ -16,7 +18,9 @@ import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 
 /**
  * On a Redis that holds someone else's keys, a run that would not fit is refused before
@@ -87,6 +91,47 @@ class SharedRedisSafetyTests {
 		assertThat(this.admin.sync().dbsize()).as("nothing written, the sample removed").isEqualTo(1);
 		// The count it names does fit.
 		ok("/pipeset/" + (fitting / 2) + "?valueSize=1000");
+	}
+
+	@Test
+	void comparisonsAndJobsPassTheSamePreflight() throws Exception {
+		this.admin.sync().configSet("maxmemory", Long.toString(this.admin.usedMemory() + (8 << 20)));
+
+		// A GET comparison writes its keys first: refused before that.
+		DocumentContext compare = problem("/compare/get/100000?valueSize=1000&variants=pipelined", 409);
+		assertThat(compare.<String>read("$.type")).isEqualTo(TYPES + "run-does-not-fit");
+		assertThat(problem("/sweep/set/100000?valueSize=1000&batchSizes=100", 409).<String>read("$.type"))
+			.isEqualTo(TYPES + "run-does-not-fit");
+		assertThat(this.admin.sync().dbsize()).isZero();
+
+		String id = JsonPath.read(this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "hset", "mode": "pipelined", "count": 100000, "valueSize": 1000}"""))
+			.andReturn()
+			.getResponse()
+			.getContentAsString(), "$.id");
+		await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> {
+			String record = this.mvc.perform(get("/runs/" + id)).andReturn().getResponse().getContentAsString();
+			assertThat(JsonPath.<String>read(record, "$.status")).as(record).isEqualTo("FAILED");
+			assertThat(JsonPath.<String>read(record, "$.problem.type")).isEqualTo(TYPES + "run-does-not-fit");
+		});
+		assertThat(this.admin.keys("pipelining-lab:hash")).isEmpty();
+	}
+
+	@Test
+	void volatilePoliciesAreAnEvictionRiskOnlyWhenOtherKeysHaveATtl() throws Exception {
+		this.admin.sync().configSet("maxmemory", "30mb");
+		this.admin.sync().configSet("maxmemory-policy", "volatile-lru");
+		this.admin.sync().set("someone:plain", "theirs");
+
+		assertThat(problem("/pipeset/50000?valueSize=1000", 409).<String>read("$.type"))
+			.as("no key with a TTL: Redis could not make room, the run does not fit")
+			.isEqualTo(TYPES + "run-does-not-fit");
+
+		this.admin.sync().setex("someone:session", 3600, "theirs, expiring");
+		DocumentContext risk = problem("/pipeset/50000?valueSize=1000", 409);
+		assertThat(risk.<String>read("$.type")).isEqualTo(TYPES + "eviction-risk");
+		assertThat(risk.<String>read("$.detail")).contains("volatile-lru", "outside the lab's prefix");
+		assertThat(this.admin.sync().dbsize()).isEqualTo(2);
 	}
 
 	@Test
