@@ -14,7 +14,9 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
 /**
@@ -120,12 +122,24 @@ public class ClusterLayout {
 		return new Spread(owners.count(perNode), 1, (count + batchSize - 1) / batchSize, slot);
 	}
 
+	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
+
 	private static Owners owners(LettuceConnectionFactory cluster) {
 		RedisClusterClient client = (RedisClusterClient) cluster.getRequiredNativeClient();
 		List<String> names = new ArrayList<>();
 		int[] owner = new int[SlotHash.SLOT_COUNT];
 		Arrays.fill(owner, -1);
-		for (RedisClusterNode node : client.getPartitions()) {
+		Iterable<RedisClusterNode> partitions;
+		try {
+			// The first look loads the slot map; a refused password or an unreachable
+			// cluster surfaces here, before any run, and is answered like the run's own.
+			partitions = client.getPartitions();
+		}
+		catch (RuntimeException ex) {
+			DataAccessException translated = EXCEPTIONS.convert(ex);
+			throw (translated != null) ? translated : ex;
+		}
+		for (RedisClusterNode node : partitions) {
 			if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
 				int index = names.size();
 				names.add(node.getUri().getHost() + ":" + node.getUri().getPort());

@@ -3,9 +3,6 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 import java.util.List;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -19,27 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and flush policy filled in, with a copy button, and the RTT projection is drawn with
  * the measured point of each variant on it.
  */
-class TakeHomeBrowserTests extends AppOnTestRedis {
-
-	private static HeadlessChromium chromium;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		chromium = HeadlessChromium.start(1280, 1900);
-	}
-
-	@AfterAll
-	static void stopBrowser() throws Exception {
-		if (chromium != null) {
-			chromium.close();
-		}
-	}
-
-	@BeforeEach
-	void startEmpty() {
-		HeadlessChromium.assumeAvailable();
-		flushRedis();
-	}
+class TakeHomeBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void aFinishedCompareShowsTheRecipeOfARowAndTheProjectionChart() throws Exception {

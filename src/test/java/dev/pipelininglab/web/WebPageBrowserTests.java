@@ -13,9 +13,6 @@ import java.util.regex.Pattern;
 import dev.pipelininglab.testsupport.Flood;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -38,28 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code -Dlab.screenshots=docs} also takes those of the README and docs/web-and-jobs.md
  * (a 1M compare and a sweep).
  */
-class WebPageBrowserTests extends AppOnTestRedis {
-
-	private static HeadlessChromium chromium;
-
-	@BeforeAll
-	static void startBrowser() throws Exception {
-		chromium = HeadlessChromium.start(1280, 1900);
-	}
-
-	@AfterAll
-	static void stopBrowser() throws Exception {
-		if (chromium != null) {
-			chromium.close();
-		}
-	}
-
-	@BeforeEach
-	void startEmpty() {
-		HeadlessChromium.assumeAvailable();
-		flushRedis();
-		chromium.driver.manage().window().setSize(new Dimension(1280, 1900));
-	}
+class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void comparisonRunsFromTheFormWithProgressTableAndBarChart() throws Exception {
