@@ -28,8 +28,9 @@ import org.jspecify.annotations.Nullable;
  * @param nodes on more than one node: the same per node, keyed by {@code host:port}
  * @param scope how to read these figures
  * @param evictedKeys keys the servers evicted ({@code evicted_keys}) from before the run
- * wrote its first key until it was verified, not only in the timed pass: more than 0
- * means Redis deleted keys, the lab's or anyone's, to stay under {@code maxmemory}
+ * wrote its first key (the preflight's reading; a run that writes nothing: its first
+ * timed pass) until it was verified: more than 0 means Redis deleted keys, the lab's or
+ * anyone's, to stay under {@code maxmemory}
  * @param expiredKeys keys whose TTL ran out over the same span ({@code expired_keys})
  * @param usedMemoryBytes {@code used_memory} before the run wrote its first key and after
  * it was verified

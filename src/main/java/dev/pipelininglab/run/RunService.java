@@ -177,37 +177,12 @@ public class RunService {
 		List<RunSpec> specs = List.of(spec);
 		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::keySpaceOf);
 		observer.started(spec.repeat() * spec.batchesPerPass());
-		return leavingExpiry(spec, specs, false, () -> measure(spec, false, observer, before));
+		return this.safeguards.leavingExpiry(spec, specs, false, this::keySpaceOf,
+				() -> measure(spec, false, observer, before));
 	}
 
 	private KeySpace keySpaceOf(RunSpec spec) {
 		return this.runners.get(spec.mode()).keySpace(this.keys);
-	}
-
-	/**
-	 * Runs {@code work}, then gives what it left an expiry: also after a cancel or a
-	 * refused command, when Redis still answers (then in the background, so the answer
-	 * does not wait for it), but not after a lost connection or a timeout, which would
-	 * only wait on the same server again.
-	 */
-	private <T> T leavingExpiry(RunSpec base, List<RunSpec> specs, boolean prepared,
-			java.util.function.Supplier<T> work) {
-		T done;
-		try {
-			done = work.get();
-		}
-		catch (RunCancelledException ex) {
-			this.safeguards.expireLater(base, specs, prepared, this::keySpaceOf);
-			throw ex;
-		}
-		catch (RunFailedException ex) {
-			if (ex.rejected() > 0) {
-				this.safeguards.expireLater(base, specs, prepared, this::keySpaceOf);
-			}
-			throw ex;
-		}
-		this.safeguards.expire(base, specs, prepared, this::keySpaceOf);
-		return done;
 	}
 
 	/**
@@ -266,11 +241,11 @@ public class RunService {
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
 		// Read before the first key is written: what the servers evict from then on is
-		// the
-		// run's doing.
+		// the run's doing.
 		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::keySpaceOf);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
-		return leavingExpiry(base, specs, true, () -> prepareAndMeasure(base, specs, observer, before));
+		return this.safeguards.leavingExpiry(base, specs, true, this::keySpaceOf,
+				() -> prepareAndMeasure(base, specs, observer, before));
 	}
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,

@@ -15,6 +15,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.KeyExpiryProperties;
@@ -134,7 +135,7 @@ class Safeguards implements DisposableBean {
 	 * Gives what the run leaves an expiry; a failure is logged, not answered, as the run
 	 * itself is over.
 	 */
-	void expire(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+	private void expire(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
 		try {
 			for (KeySpace keys : layouts(specs, keysOf).keySet()) {
 				expire(base, keys, prepared);
@@ -146,8 +147,34 @@ class Safeguards implements DisposableBean {
 		}
 	}
 
+	/**
+	 * Runs {@code work}, then gives what it left an expiry: also after a cancel or a
+	 * refused command, when Redis still answers (then in the background, so the answer
+	 * does not wait for it), but not after a lost connection or a timeout, which would
+	 * only wait on the same server again.
+	 */
+	<T> T leavingExpiry(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf,
+			Supplier<T> work) {
+		T done;
+		try {
+			done = work.get();
+		}
+		catch (RunCancelledException ex) {
+			expireLater(base, specs, prepared, keysOf);
+			throw ex;
+		}
+		catch (RunFailedException ex) {
+			if (ex.rejected() > 0) {
+				expireLater(base, specs, prepared, keysOf);
+			}
+			throw ex;
+		}
+		expire(base, specs, prepared, keysOf);
+		return done;
+	}
+
 	/** {@link #expire} on a thread of its own, so a cancel ends at once. */
-	void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+	private void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
 		try {
 			this.pending.add(this.later.submit(() -> expire(base, specs, prepared, keysOf)));
 		}
