@@ -2,6 +2,7 @@ package dev.pipelininglab.web;
 
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -16,6 +17,7 @@ import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Redis killed in the middle of a run started from the page, and restarted empty after a
@@ -97,7 +99,10 @@ class WebPageRedisLossBrowserTests {
 
 		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
 		chromium.setField("count", "20000");
-		Thread.sleep(Math.max(0, DOWN_FOR.toMillis() - Duration.ofNanos(System.nanoTime() - killed).toMillis()));
+		// The outage lasts DOWN_FOR in all, whatever the steps above took.
+		await("Redis down for " + DOWN_FOR).atMost(DOWN_FOR.plusSeconds(1))
+			.pollInterval(Duration.ofMillis(100))
+			.until(() -> Duration.ofNanos(System.nanoTime() - killed).compareTo(DOWN_FOR) >= 0);
 		this.redis.restart();
 		long back = System.nanoTime();
 		int refused = 0;
@@ -111,7 +116,11 @@ class WebPageRedisLossBrowserTests {
 				assertThat(Duration.ofNanos(System.nanoTime() - back))
 					.as("runs refused for too long: %s", chromium.text("problem"))
 					.isLessThan(Duration.ofSeconds(8));
-				Thread.sleep(200);
+				// Try again once the app's readiness says Redis takes writes again.
+				Http http = new Http(this.port, Duration.ofSeconds(5));
+				await().atMost(Duration.ofSeconds(8))
+					.pollInterval(Duration.ofMillis(200))
+					.until(() -> http.get("/actuator/health/readiness").statusCode() == 200);
 				continue;
 			}
 			status = chromium.waitForEnd(Duration.ofSeconds(30));
