@@ -769,6 +769,13 @@
     if (record.overlapped) {
       parts.push('⚠ Another run of this app was measuring at the same time: these figures measure each other too.');
     }
+    const held = rows.map((result) => result.server).find((server) => server && server.keyCount && server.usedMemoryBytes);
+    if (held) {
+      const mb = (bytes) => (bytes / 1048576).toFixed(1) + ' MB';
+      parts.push('Redis before the run: ' + num(held.keyCount.before) + ' keys, ' + mb(held.usedMemoryBytes.before)
+        + '; after it: ' + num(held.keyCount.after) + ' keys, ' + mb(held.usedMemoryBytes.after)
+        + ' (every client\'s keys, over the masters).');
+    }
     rows.filter((result) => result.foreignCommands != null).forEach((result) => parts.push(foreignWarning(result)));
     rows.filter(evicted).forEach((result) => parts.push(evictionWarning(result)));
     return parts.join(' ');

@@ -34,18 +34,28 @@ import org.jspecify.annotations.Nullable;
  * @param expiredKeys keys whose TTL ran out over the same span ({@code expired_keys})
  * @param usedMemoryBytes {@code used_memory} before the run wrote its first key and after
  * it was verified
+ * @param keyCount the keys the servers held (INFO keyspace, every database) over the same
+ * span: what the run added, and what anything else did meanwhile
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ServerStats(long commands, @Nullable Long reads, @Nullable Long writes, @Nullable Double readsPerCommand,
 		@Nullable Double cpuMicrosPerCommand, @Nullable Long inputBytes, @Nullable Long outputBytes,
 		@Nullable Long peakOutputBufferBytes, @Nullable Map<String, ServerStats> nodes, @Nullable String scope,
-		@Nullable Long evictedKeys, @Nullable Long expiredKeys, @Nullable UsedMemory usedMemoryBytes) {
+		@Nullable Long evictedKeys, @Nullable Long expiredKeys, @Nullable UsedMemory usedMemoryBytes,
+		@Nullable KeyCount keyCount) {
 
 	/**
 	 * @param before {@code used_memory} before the run wrote its first key
 	 * @param after the same once it was verified (before its keys got their expiry)
 	 */
 	public record UsedMemory(long before, long after) {
+	}
+
+	/**
+	 * @param before keys the server held before the run wrote its first key
+	 * @param after the same once it was verified
+	 */
+	public record KeyCount(long before, long after) {
 	}
 
 	/**
@@ -67,6 +77,8 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		Long expired = 0L;
 		Long usedBefore = 0L;
 		Long usedAfter = 0L;
+		long keysBefore = 0;
+		long keysAfter = 0;
 		int masters = 0;
 		for (Map.Entry<String, Map<String, String>> node : after.entrySet()) {
 			Map<String, String> earlier = before.get(node.getKey());
@@ -78,6 +90,8 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 			expired = sum(expired, diff(earlier, node.getValue(), "expired_keys"));
 			usedBefore = sum(usedBefore, number(earlier, "used_memory"));
 			usedAfter = sum(usedAfter, number(node.getValue(), "used_memory"));
+			keysBefore += keysIn(earlier);
+			keysAfter += keysIn(node.getValue());
 		}
 		if (masters == 0) {
 			evicted = null;
@@ -87,7 +101,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 				? new UsedMemory(usedBefore, usedAfter) : null;
 		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
 				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, nodes, this.scope, evicted, expired,
-				used);
+				used, (masters > 0) ? new KeyCount(keysBefore, keysAfter) : null);
 	}
 
 	private ServerStats runWide(Map<String, String> before, Map<String, String> after) {
@@ -96,7 +110,8 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
 				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, null, null,
 				diff(before, after, "evicted_keys"), diff(before, after, "expired_keys"),
-				(usedBefore != null && usedAfter != null) ? new UsedMemory(usedBefore, usedAfter) : null);
+				(usedBefore != null && usedAfter != null) ? new UsedMemory(usedBefore, usedAfter) : null,
+				new KeyCount(keysIn(before), keysIn(after)));
 	}
 
 	static ServerStats delta(Map<String, String> before, Map<String, String> after) {
@@ -144,13 +159,13 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		Double readsPerCommand = (reads != null && commands > 0) ? round((double) reads / commands, 4) : null;
 		Double cpuPerCommand = (cpuMicros != null && commands > 0) ? round(cpuMicros / commands, 3) : null;
 		return new ServerStats(commands, reads, writes, readsPerCommand, cpuPerCommand, input, output, peak, nodes,
-				null, null, null, null);
+				null, null, null, null, null);
 	}
 
 	private ServerStats withScope() {
 		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
 				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, this.nodes, ServerCounters.SCOPE,
-				this.evictedKeys, this.expiredKeys, this.usedMemoryBytes);
+				this.evictedKeys, this.expiredKeys, this.usedMemoryBytes, this.keyCount);
 	}
 
 	/** Total server CPU in microseconds, back from the per-command figure. */
@@ -180,6 +195,21 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		catch (RuntimeException ex) {
 			return null;
 		}
+	}
+
+	/**
+	 * Keys over every database, from INFO keyspace's {@code db<n>:keys=<k>,...} lines.
+	 */
+	private static long keysIn(Map<String, String> info) {
+		long keys = 0;
+		for (Map.Entry<String, String> line : info.entrySet()) {
+			if (line.getKey().matches("db\\d+") && line.getValue().startsWith("keys=")) {
+				int end = line.getValue().indexOf(',');
+				keys += Long
+					.parseLong(line.getValue().substring("keys=".length(), (end < 0) ? line.getValue().length() : end));
+			}
+		}
+		return keys;
 	}
 
 	private static @Nullable Long sum(@Nullable Long total, @Nullable Long value) {

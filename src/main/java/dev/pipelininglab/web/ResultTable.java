@@ -43,6 +43,22 @@ final class ResultTable {
 			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
 			Column.number("foreign commands", RunResult::foreignCommands, Format.WHOLE),
 			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
+			// Redis before and after the whole run, as the page shows them.
+			Column.number("redis keys before",
+					(r) -> (r.server() != null && r.server().keyCount() != null) ? r.server().keyCount().before()
+							: null,
+					Format.WHOLE),
+			Column.number("redis keys after",
+					(r) -> (r.server() != null && r.server().keyCount() != null) ? r.server().keyCount().after() : null,
+					Format.WHOLE),
+			Column.number("redis MB before",
+					(r) -> (r.server() != null && r.server().usedMemoryBytes() != null)
+							? r.server().usedMemoryBytes().before() / 1048576.0 : null,
+					Format.FIGURE),
+			Column.number("redis MB after",
+					(r) -> (r.server() != null && r.server().usedMemoryBytes() != null)
+							? r.server().usedMemoryBytes().after() / 1048576.0 : null,
+					Format.FIGURE),
 			// What the page shows beside the table, so every format carries every figure:
 			// the server's side per item sent (the page's unit), and latency.
 			Column.number("server reads/item", (r) -> perItem(r, (r.server() != null) ? r.server().reads() : null),

@@ -82,6 +82,12 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(9)).isEqualTo("30,000 verified"));
 		assertThat(chromium.text("context")).contains("Redis ", "connector lettuce")
 			.doesNotContain("another client", "round trip");
+		// Redis' memory and key count before and after the run: the comparison left its
+		// 30,000 keys.
+		assertThat(chromium.text("context"))
+			.containsPattern("Redis before the run: [0-9,]+ keys, [0-9.]+ MB; after it:" + " [0-9,]+ keys, [0-9.]+ MB");
+		// (and the job's own record and run list).
+		assertThat(chromium.text("context")).containsPattern("after it: 30,00[0-9] keys");
 		assertThat(chromium.text("comparison-summary")).contains("Fastest: ", "The loop's own commands took");
 
 		assertThat(chart("type")).isEqualTo("bar");
