@@ -128,11 +128,13 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	 */
 	public record OfferedRate(int asked, double achieved, boolean held, String latencyFrom) {
 
-		static @Nullable OfferedRate of(Workload workload, long items, double seconds) {
+		/**
+		 * @param achieved the timed pass's {@code opsPerSecond}
+		 */
+		static @Nullable OfferedRate of(Workload workload, double achieved) {
 			if (workload.rate() == 0) {
 				return null;
 			}
-			double achieved = Math.round(items / seconds * 10) / 10.0;
 			return new OfferedRate(workload.rate(), achieved, achieved >= 0.95 * workload.rate(), "intended send time");
 		}
 

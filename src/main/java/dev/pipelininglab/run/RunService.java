@@ -656,17 +656,18 @@ public class RunService {
 		RunResult.FanOut fanOut = (spec.workload().requests() > 1)
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
+		double opsPerSecond = round(items / seconds, 1);
 		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
 				(readBack != null) ? Shortfall.reason(count, readBack, server, spec.ttl() != null) : null);
 		return new RunResult(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
-				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), round(items / seconds, 1), spec.repeat(),
+				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
 				(effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null, note, sample, null, latency.latency(),
-				payload, fanOut, RunResult.OfferedRate.of(spec.workload(), items, seconds), connector, connections,
+				payload, fanOut, RunResult.OfferedRate.of(spec.workload(), opsPerSecond), connector, connections,
 				clients(shown), this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
 	}
 

@@ -31,6 +31,23 @@ final class Admin implements AutoCloseable {
 		return new Admin(RedisURI.builder().withHost(host).withPort(port).withTimeout(Duration.ofSeconds(5)).build());
 	}
 
+	/**
+	 * A connection to an emptied server without a memory limit, under noeviction: where a
+	 * test that sets a small {@code maxmemory} starts, and, with
+	 * {@link #liftMemoryLimit}, what it leaves for the next.
+	 */
+	static Admin onEmptyUnlimitedServer(String host, int port) {
+		Admin admin = connect(host, port);
+		admin.liftMemoryLimit();
+		admin.sync().configSet("maxmemory-policy", "noeviction");
+		admin.sync().flushall();
+		return admin;
+	}
+
+	void liftMemoryLimit() {
+		sync().configSet("maxmemory", "0");
+	}
+
 	RedisCommands<String, String> sync() {
 		return this.connection.sync();
 	}

@@ -49,14 +49,12 @@ class PartialPipelineFailureTests extends MockMvcOnOwnRedis {
 
 	@BeforeEach
 	void emptyAndUnlimited() {
-		this.admin = Admin.connect(this.redis.host(), this.redis.port());
-		this.admin.sync().configSet("maxmemory", "0");
-		this.admin.sync().flushall();
+		this.admin = Admin.onEmptyUnlimitedServer(this.redis.host(), this.redis.port());
 	}
 
 	@AfterEach
 	void unlimited() {
-		this.admin.sync().configSet("maxmemory", "0");
+		this.admin.liftMemoryLimit();
 		this.admin.close();
 	}
 

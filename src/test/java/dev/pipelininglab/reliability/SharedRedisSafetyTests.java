@@ -45,15 +45,12 @@ class SharedRedisSafetyTests {
 
 	@BeforeEach
 	void empty() {
-		this.admin = Admin.connect(this.redis.host(), this.redis.port());
-		this.admin.sync().configSet("maxmemory", "0");
-		this.admin.sync().configSet("maxmemory-policy", "noeviction");
-		this.admin.sync().flushall();
+		this.admin = Admin.onEmptyUnlimitedServer(this.redis.host(), this.redis.port());
 	}
 
 	@AfterEach
 	void unlimited() {
-		this.admin.sync().configSet("maxmemory", "0");
+		this.admin.liftMemoryLimit();
 		this.admin.close();
 	}
 

@@ -66,6 +66,11 @@ public final class NodeStats {
 		return "none";
 	}
 
+	/** {@code used_memory} of {@code node}, from INFO memory. */
+	public static long usedMemory(RedisServerProcess node) {
+		return Long.parseLong(Resp.parseInfo((String) Topologies.call(node, "INFO", "memory")).get("used_memory"));
+	}
+
 	/** Keys in {@code node}'s database 0. */
 	public static long dbsize(RedisServerProcess node) {
 		return (Long) Topologies.call(node, "DBSIZE");

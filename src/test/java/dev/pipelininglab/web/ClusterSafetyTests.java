@@ -6,6 +6,7 @@ import java.util.List;
 import com.jayway.jsonpath.DocumentContext;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
 import io.lettuce.core.KeyScanCursor;
@@ -56,14 +57,7 @@ class ClusterSafetyTests extends MockMvcOnOwnRedis {
 
 			RedisServerProcess small = masters.get(1);
 			try (StatefulRedisConnection<String, String> node = connect(client, small)) {
-				long used = Long.parseLong(node.sync()
-					.info("memory")
-					.lines()
-					.filter((line) -> line.startsWith("used_memory:"))
-					.findFirst()
-					.orElseThrow()
-					.substring("used_memory:".length())
-					.strip());
+				long used = NodeStats.usedMemory(small);
 				node.sync().configSet("maxmemory-policy", "noeviction");
 				node.sync().configSet("maxmemory", Long.toString(used + (4 << 20)));
 				try {
