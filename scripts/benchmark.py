@@ -22,6 +22,9 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import paired
+from profile_run import profile_section
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -197,16 +200,38 @@ class App:
             self.stop()
             raise
 
-    def jvm_flags(self):
-        """The command line of the JVM serving this port, as the kernel has it: shows what the launch added."""
+    def jvm(self):
+        """The pid and command line of the JVM serving this port, as the kernel has them (under spring-boot:run
+        that JVM is Maven's child, not self.proc)."""
         for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
             try:
                 words = cmdline.read_bytes().split(b"\0")
             except OSError:
                 continue
             if words and words[0].endswith(b"java") and any(f"--server.port={self.port}".encode() in w for w in words):
-                return [w.decode() for w in words if w.startswith(b"-XX:") or w.startswith(b"-Xmx")]
-        return None
+                return int(cmdline.parent.name), words
+        return None, None
+
+    def jvm_flags(self):
+        """The JVM's -XX: and -Xmx flags as the kernel has them: shows what the launch added."""
+        _, words = self.jvm()
+        if words is None:
+            return None
+        return [w.decode() for w in words if w.startswith(b"-XX:") or w.startswith(b"-Xmx")]
+
+    def pid(self):
+        return self.jvm()[0]
+
+    def side(self, name, path):
+        """This app as one side of a paired comparison: `path` answers a run (or a comparison of one variant)."""
+
+        def run():
+            answer = self.run(path)
+            result = answer["results"][0] if "results" in answer else answer
+            cpu = server_figures(result)[1]
+            return result["opsPerSecond"], (f"{cpu} µs/cmd" if cpu else "")
+
+        return paired.Side(name, run, self.pid())
 
     def get(self, path, timeout=3600):
         try:
@@ -269,9 +294,11 @@ def ceiling(redis, requests):
     return rows
 
 
-# The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone.
+# The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone. The order
+# study and the profile run only when named: they answer a question each, not part of the report.
 SECTIONS = ("headline", "launch", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients",
             "shapes", "projection")
+ON_REQUEST = ("order", "profile")
 
 
 def value_sizes(app, redis, sizes, most, budget):
@@ -482,172 +509,209 @@ def server_figures(result):
             fmt(peak) if peak is not None else "")
 
 
-def headline_tries(app, redis, count, tries):
-    """One request of `count` pipelined SETs on a flushed server, against redis-benchmark doing the same work
-    (distinct keys, one connection, -P 1000) just before, `tries` times."""
-    results = []
-    for _ in range(tries):
-        redis.flush()
-        reference = redis.benchmark("set", 1000, count, distinct=True)["set"]
-        redis.flush()
-        result = app.run(f"/pipeset/{count}?sample=0")
-        results.append((result["opsPerSecond"], reference, result))
-    redis.flush()
-    return results
+def progress(message):
+    print(message, file=sys.stderr)
+
+
+def benchmark_side(name, server, count, clients=1, cluster=False):
+    """redis-benchmark -P 1000 as one side of a paired comparison: `count` distinct-key SETs on `server`."""
+    return paired.Side(name, lambda: server.benchmark("set", 1000, count, distinct=True, clients=clients,
+                                                      cluster=cluster)["set"])
 
 
 def headline_section(args, jar, redis, workdir):
-    """The headline with Lettuce's own endpoint (the default, what any Spring app gets) and with the lab's
-    batch-writing one, each in a fresh app of its own."""
-    blocks = []
-    for writes in ("per-command", "per-flush"):
-        print(f"headline with lab.pipeline.writes={writes}", file=sys.stderr)
-        app = App(jar, redis, workdir, settings=[f"--lab.pipeline.writes={writes}"])
-        try:
-            blocks.append((writes, headline_tries(app, redis, args.headline_count, args.headline_tries)))
-        finally:
+    """The headline, `/pipeset/<count>`, with Lettuce's own endpoint (the default, what any Spring app gets) and with
+    the lab's batch-writing one, each in a JVM of its own, against redis-benchmark -c 1 -P 1000, by the one method."""
+    progress("headline: per-command and per-flush against redis-benchmark")
+    path = f"/pipeset/{args.count}?sample=0"
+    apps = []
+    try:
+        for writes in ("per-command", "per-flush"):
+            apps.append(App(jar, redis, workdir, settings=[f"--lab.pipeline.writes={writes}"]))
+        sides = [benchmark_side("redis-benchmark", redis, args.count), apps[0].side("per-command", path),
+                 apps[1].side("per-flush", path)]
+        result = paired.paired_tries(sides, args.tries, args.warm_requests, redis.flush, log=progress)
+    finally:
+        for app in apps:
             app.stop()
-    lines = [f"## Headline: `/pipeset/{args.headline_count}`, flushed server", "",
-             "Each try runs redis-benchmark first, then the app, each on a flushed server. `per-command` is Lettuce's "
-             "own endpoint, the default and what any Spring app gets; `per-flush` is a fresh app with "
-             "`lab.pipeline.writes=per-flush`, the lab's batch-writing endpoint. Server columns: Redis' INFO deltas "
-             "around the timed pass (server-wide).", "",
-             "| writes | try | pipelined SET ops/s | redis-benchmark -P 1000 -r ops/s | ratio | server reads/cmd | "
-             "server CPU µs/cmd | flush policy |", "|---|---:|---:|---:|---:|---:|---:|---|"]
-    for writes, tries in blocks:
-        for i, (ops, reference, result) in enumerate(tries, 1):
-            reads, cpu, _ = server_figures(result)
-            lines.append(f"| {writes} | {i} | {fmt(ops)} | {fmt(reference)} | {ops / reference:.0%} | {reads} | "
-                         f"{cpu} | {result['flushPolicy']} |")
-    lines.append("")
-    for writes, tries in blocks:
-        ratios = [ops / reference for ops, reference, _ in tries]
-        lines.append(f"- `{writes}`: median {fmt(statistics.median([ops for ops, _, _ in tries]))} ops/s, median "
-                     f"ratio {statistics.median(ratios):.0%}.")
-    lines.append("")
-    return lines
+        redis.flush()
+    return ([f"## Headline: `/pipeset/{args.count}`, flushed server", "",
+             "`per-command` is Lettuce's own endpoint, the default and what any Spring app gets; `per-flush` is "
+             "`lab.pipeline.writes=per-flush`, the lab's batch-writing endpoint, in a JVM of its own; `redis-benchmark` "
+             f"is `-c 1 -P 1000 -r 100000000 -n {args.count} -t set` on the same server. An app's cell is its ops/s "
+             "with Redis' CPU per command around the timed pass (INFO, server-wide) in brackets. "
+             + paired.method_text(args.tries, args.warm_requests), ""]
+            + paired.tables(result, [("per-command", "redis-benchmark"), ("per-flush", "redis-benchmark"),
+                                     ("per-flush", "per-command")]))
 
 
 def cluster_against_standalone(args, jar, workdir):
-    """`/pipeset/<count>` on a 3-master cluster and on a standalone master, like for like: the standalone master has
-    as many replicas as each cluster master. One app on each with the same settings, tries interleaved (the order
-    alternating) so both see the same machine load; medians and their ratio, for each replica count asked."""
-    counts = [int(r) for r in str(args.cluster_replicas).split(",")]
-    lines = [f"## Cluster against standalone: `/pipeset/{args.cluster_count}`, interleaved tries", "",
+    """`/pipeset/<count>` on a 3-master cluster and on a standalone master, like for like (the standalone master has
+    as many replicas as each cluster master), with `pipelined-by-node` and both sides' redis-benchmark ceilings, by
+    the one method; once for each replica count and writes setting asked."""
+    lines = [f"## Cluster against standalone: `/pipeset/{args.count}`", "",
              "Like for like: a standalone master with N replicas against 3 cluster masters with N replicas each, all "
              "on this machine (a replica applies every write its master takes, on the same cores). One app on each, "
-             "same settings. Each try flushes both, then runs the two apps one after the other, standalone first in "
-             "odd tries and cluster first in even ones; the cluster app then runs the variant `pipelined-by-node` (one "
-             "pipeline per master, all masters at once). Beside them, each try runs `redis-benchmark -P 1000` for the "
-             "same number of distinct-key SETs on each side: `-c 1` on the standalone master, and `--cluster` with "
-             "`-c` = number of masters (one connection per master) on the cluster, the most each side can take.", "",
-             "| replicas per master | writes | try | standalone ops/s | redis-benchmark -c 1 | cluster ops/s "
-             "| cluster by node ops/s | redis-benchmark --cluster -c masters | cluster/standalone "
-             "| by node/standalone | by node/cluster ceiling |",
-             "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
-    summary = []
-    for replicas in counts:
+             "same settings; `by node` is the cluster app's variant `pipelined-by-node` (one pipeline per master, all "
+             "masters at once). The ceilings: `redis-benchmark -P 1000` for as many distinct-key SETs, `-c 1` on the "
+             "standalone master and `--cluster` with `-c` = number of masters (one connection per master) on the "
+             "cluster. " + paired.method_text(args.tries, args.warm_requests), ""]
+    for replicas in (int(r) for r in str(args.cluster_replicas).split(",")):
         alone_servers = Standalone(workdir, replicas)
         try:
             cluster = Cluster(workdir, replicas)
             try:
                 for writes in args.cluster_writes.split(","):
                     settings = [] if writes == "default" else [f"--lab.pipeline.writes={writes}"]
-                    print(f"cluster against standalone, {replicas} replica(s) per master, writes={writes}",
-                          file=sys.stderr)
-                    apps = [App(jar, alone_servers, workdir, settings=settings)]
+                    progress(f"cluster against standalone, {replicas} replica(s) per master, writes={writes}")
+                    apps = []
                     try:
+                        apps.append(App(jar, alone_servers, workdir, settings=settings))
                         apps.append(App(jar, cluster, workdir, settings=settings))
-                        # The app's own warm-up covers the JIT; one untimed request also opens every node
-                        # connection.
-                        for app in apps:
-                            app.run(f"/pipeset/{args.cluster_count}?sample=0")
-                        by_node_path = f"/compare/set/{args.cluster_count}?variants=pipelined-by-node&sample=0"
-                        apps[1].run(by_node_path)
                         masters = len(cluster.masters())
-                        pairs, by_node, ceilings = [], [], []
-                        for i in range(1, args.cluster_tries + 1):
+                        path = f"/pipeset/{args.count}?sample=0"
+                        ceiling_name = f"redis-benchmark --cluster -c {masters}"
+                        sides = [apps[0].side("standalone", path), apps[1].side("cluster", path),
+                                 apps[1].side("by node", f"/compare/set/{args.count}?variants=pipelined-by-node"
+                                                         "&sample=0"),
+                                 benchmark_side("redis-benchmark -c 1", alone_servers.master, args.count),
+                                 benchmark_side(ceiling_name, cluster.masters()[0], args.count, clients=masters,
+                                                cluster=True)]
+
+                        def flush():
                             alone_servers.flush()
                             cluster.flush()
-                            ordered = apps if i % 2 else apps[::-1]
-                            answers = {id(app): app.run(f"/pipeset/{args.cluster_count}?sample=0") for app in ordered}
-                            alone, spread = answers[id(apps[0])], answers[id(apps[1])]
-                            label = spread.get("writes", writes)
-                            pairs.append((alone["opsPerSecond"], spread["opsPerSecond"]))
-                            cluster.flush()
-                            grouped = apps[1].run(by_node_path)["results"][0]["opsPerSecond"]
-                            by_node.append(grouped)
-                            alone_servers.flush()
-                            cluster.flush()
-                            alone_top = alone_servers.master.benchmark("set", 1000, args.cluster_count,
-                                                                       distinct=True)["set"]
-                            cluster_top = cluster.masters()[0].benchmark("set", 1000, args.cluster_count,
-                                                                         distinct=True, clients=masters,
-                                                                         cluster=True)["set"]
-                            ceilings.append((alone_top, cluster_top))
-                            lines.append(f"| {replicas} | {label} | {i} | {fmt(alone['opsPerSecond'])} | "
-                                         f"{fmt(alone_top)} | {fmt(spread['opsPerSecond'])} | {fmt(grouped)} | "
-                                         f"{fmt(cluster_top)} | "
-                                         f"{spread['opsPerSecond'] / alone['opsPerSecond']:.0%} | "
-                                         f"{grouped / alone['opsPerSecond']:.0%} | {grouped / cluster_top:.0%} |")
-                        alone_median = statistics.median(p[0] for p in pairs)
-                        spread_median = statistics.median(p[1] for p in pairs)
-                        ratios = [p[1] / p[0] for p in pairs]
-                        node_ratios = [b / p[0] for b, p in zip(by_node, pairs)]
-                        summary.append(f"- {replicas} replica(s) per master, writes {label}, the ceilings: "
-                                       f"redis-benchmark -c 1 -P 1000 on the standalone master median "
-                                       f"{fmt(statistics.median(c[0] for c in ceilings))} ops/s, redis-benchmark "
-                                       f"--cluster -c {masters} -P 1000 median "
-                                       f"{fmt(statistics.median(c[1] for c in ceilings))} ops/s; pipelined-by-node "
-                                       f"median {fmt(statistics.median(by_node))} ops/s, **median of its per-try "
-                                       f"ratios to the standalone app {statistics.median(node_ratios):.0%}** (tries "
-                                       f"{min(node_ratios):.0%}-{max(node_ratios):.0%})")
-                        summary.append(f"- {replicas} replica(s) per master on both sides, writes {label}: "
-                                       f"standalone median {fmt(alone_median)} ops/s, cluster median "
-                                       f"{fmt(spread_median)} ops/s, **median of the per-try ratios "
-                                       f"{statistics.median(ratios):.0%}** (tries {min(ratios):.0%}-"
-                                       f"{max(ratios):.0%}; each try pairs runs taken back to back, so a slow "
-                                       f"moment of the machine hits both sides of its ratio)")
+
+                        result = paired.paired_tries(sides, args.tries, args.warm_requests, flush, log=progress)
                     finally:
                         for app in apps:
                             app.stop()
+                    lines += [f"### {replicas} replica(s) per master, writes {writes}", ""]
+                    lines += paired.tables(result, [("cluster", "standalone"), ("by node", "standalone"),
+                                                    ("by node", ceiling_name), ("standalone", "redis-benchmark -c 1")])
             finally:
                 cluster.stop()
         finally:
             alone_servers.stop()
-    return lines + [""] + summary + [""]
+    return lines
 
 
 def launch_ways_section(args, jar, redis, workdir):
-    """`./mvnw spring-boot:run` (the README's command) against `java -jar`: both must run the full JIT."""
+    """`./mvnw spring-boot:run` (the README's command) against `java -jar`, both warm, by the one method: both must
+    run the full JIT."""
     counts = [int(c) for c in args.launch_counts.split(",")]
-    rows = []
-    for launch in ("spring-boot:run", "java -jar"):
-        print(f"launch: {launch}", file=sys.stderr)
-        redis.flush()
-        app = App(jar, redis, workdir, launch=launch)
-        try:
-            flags = app.jvm_flags()
-            for count in counts:
-                app.run(f"/pipeset/{count}?sample=0")  # warm: JIT and connections, not measured
-                redis.flush()
-                ops = []
-                for _ in range(args.launch_tries):
-                    ops.append(app.run(f"/pipeset/{count}?sample=0")["opsPerSecond"])
-                    redis.flush()
-                rows.append((launch, count, ops, flags))
-        finally:
-            app.stop()
     lines = ["## Launch ways: `./mvnw spring-boot:run` against `java -jar`", "",
-             f"Same jar contents, same Redis, a warm app: one untimed request, then {args.launch_tries} timed "
-             "requests of each count on a flushed server. The JVM flags are read from the running JVM's command line.",
-             "", "| launch | request | median ops/s | min | max | JVM flags |", "|---|---|---:|---:|---:|---|"]
-    for launch, count, ops, flags in rows:
-        shown = " ".join(flags) if flags else "(none)" if flags is not None else "(not found)"
-        lines.append(f"| {launch} | `/pipeset/{count}` | {fmt(statistics.median(ops))} | {fmt(min(ops))} | "
-                     f"{fmt(max(ops))} | {shown} |")
-    lines.append("")
+             "Same jar contents, same Redis, one app each, both running at once. The JVM flags are read from each "
+             "running JVM's command line. " + paired.method_text(args.tries, args.warm_requests), ""]
+    apps = []
+    try:
+        for launch in ("spring-boot:run", "java -jar"):
+            progress(f"launch: {launch}")
+            apps.append(App(jar, redis, workdir, launch=launch))
+        for app in apps:
+            flags = app.jvm_flags()
+            shown = " ".join(flags) if flags else "(none)" if flags is not None else "(not found)"
+            lines.append(f"- `{app.launch}` JVM flags: {shown}")
+        lines.append("")
+        for count in counts:
+            path = f"/pipeset/{count}?sample=0"
+            sides = [apps[0].side("spring-boot:run", path), apps[1].side("java -jar", path)]
+            result = paired.paired_tries(sides, args.tries, args.warm_requests, redis.flush, log=progress)
+            lines += [f"### `/pipeset/{count}`", ""] + paired.tables(result, [("java -jar", "spring-boot:run")])
+    finally:
+        for app in apps:
+            app.stop()
+        redis.flush()
     return lines
+
+
+# The order study's conditions: (name, warm, wait for quiet JVMs, order). "AB" runs the standalone app first in
+# every try, "BA" the cluster app; the first row is the one method itself.
+ORDER_CONDITIONS = (("the one method: warm, quiet, alternating", True, True, "alternate"),
+                    ("warm, quiet, A first", True, True, "AB"),
+                    ("warm, quiet, B first", True, True, "BA"),
+                    ("warm, no wait for quiet, A first", True, False, "AB"),
+                    ("warm, no wait for quiet, B first", True, False, "BA"),
+                    ("cold: fresh JVMs each try, A first", False, False, "AB"),
+                    ("cold: fresh JVMs each try, B first", False, False, "BA"))
+
+
+def order_study(args, jar, workdir):
+    """Why two ways of comparing the same pair disagreed: the standalone app (A) against the cluster app (B), 3
+    masters and no replicas, `/pipeset/<count>`, with one part of the method changed at a time (order, warm-up and
+    JIT state, waiting for the other JVM's background work), medians per condition."""
+    path = f"/pipeset/{args.count}?sample=0"
+    alone_servers = Standalone(workdir, 0)
+    rows = []
+    try:
+        cluster = Cluster(workdir, 0)
+
+        def flush():
+            alone_servers.flush()
+            cluster.flush()
+
+        def fresh_pair():
+            apps = [App(jar, alone_servers, workdir)]
+            try:
+                apps.append(App(jar, cluster, workdir))
+            except BaseException:
+                apps[0].stop()
+                raise
+            return apps, [apps[0].side("A standalone", path), apps[1].side("B cluster", path)]
+
+        try:
+            apps, sides = fresh_pair()
+            try:
+                warmed = False
+                for name, warm, settle, order in ORDER_CONDITIONS:
+                    if not warm:
+                        continue
+                    progress(f"order study: {name}")
+                    ordered = sides if order in ("alternate", "AB") else sides[::-1]
+                    rows.append((name, paired.paired_tries(
+                        ordered, args.tries, 0 if warmed else args.warm_requests, flush,
+                        order="alternate" if order == "alternate" else "as-given", settle=settle, log=progress)))
+                    warmed = True
+            finally:
+                for app in apps:
+                    app.stop()
+            for name, warm, _, order in ORDER_CONDITIONS:
+                if warm:
+                    continue
+                progress(f"order study: {name}")
+                merged = None
+                for _ in range(args.tries):
+                    apps, sides = fresh_pair()
+                    try:
+                        # Started and idle, but not warm: the first request pays for its own JIT.
+                        paired.wait_quiet([side.pid for side in sides])
+                        one = paired.paired_tries(sides if order == "AB" else sides[::-1], 1, 0, flush,
+                                                  order="as-given", settle=False, log=progress)
+                    finally:
+                        for app in apps:
+                            app.stop()
+                    merged = one if merged is None else merged.extend(one)
+                rows.append((name, merged))
+        finally:
+            cluster.stop()
+    finally:
+        alone_servers.stop()
+    lines = [f"## Order study: standalone (A) against cluster (B), `/pipeset/{args.count}`, 3 masters, no replicas",
+             "", f"{args.tries} tries per condition. Warm rows share two apps warmed once ({args.warm_requests} "
+             "untimed requests each) and run one after the other; cold rows start both apps afresh for every try and "
+             "time their first request. Background: CPU the other JVM used during a side's runs (JIT compilation, GC, "
+             "anything), median ms. Best tries: the ratio of each side's best try, the statistic an earlier "
+             "comparison used.", "",
+             "| condition | A ops/s median (range) | B ops/s median (range) | B/A median of paired ratios (range) | "
+             "B/A of best tries | background during A, ms | background during B, ms |",
+             "|---|---:|---:|---:|---:|---:|---:|"]
+    for name, result in rows:
+        a, b = result.ops["A standalone"], result.ops["B cluster"]
+        lines.append(f"| {name} | {paired.spread(a)} | {paired.spread(b)} | "
+                     f"{paired.spread(result.ratios('B cluster', 'A standalone'), True)} | {max(b) / max(a):.0%} | "
+                     f"{fmt(statistics.median(result.background['A standalone']))} | "
+                     f"{fmt(statistics.median(result.background['B cluster']))} |")
+    return lines + [""]
 
 
 def small_heap_run(jar, redis, workdir, path):
@@ -686,13 +750,22 @@ def main():
     parser.add_argument("--big-value-count", type=int, default=200_000,
                         help="bigvalue section: /pipeset/N?valueSize=S at -Xmx256m, every value verified")
     parser.add_argument("--big-value-size", type=int, default=16_384)
-    parser.add_argument("--headline-count", type=int, default=1_000_000)
-    parser.add_argument("--headline-tries", type=int, default=5)
+    parser.add_argument("--count", "--headline-count", "--cluster-count", dest="count", type=int, default=1_000_000,
+                        help="SETs per run in every paired comparison (headline, cluster, order study, profile)")
+    parser.add_argument("--tries", "--headline-tries", "--cluster-tries", "--launch-tries", dest="tries", type=int,
+                        default=paired.MIN_TRIES, help="tries of every paired comparison (at least 5 for a figure)")
+    parser.add_argument("--warm-requests", type=int, default=3,
+                        help="untimed requests per side before the tries of every paired comparison")
     parser.add_argument("--launch-counts", default="10000,1000000",
                         help="/pipeset counts for the spring-boot:run against java -jar section")
-    parser.add_argument("--launch-tries", type=int, default=5)
     parser.add_argument("--only", default=",".join(SECTIONS),
-                        help="comma-separated sections to run: " + ", ".join(SECTIONS))
+                        help="comma-separated sections to run: " + ", ".join(SECTIONS + ON_REQUEST)
+                        + " (the last two only when named)")
+    parser.add_argument("--order-study", action="store_true",
+                        help="only the order study: the cluster pair warm and cold, A first and B first, with and "
+                             "without waiting for quiet JVMs (same as --only order)")
+    parser.add_argument("--profile-runs", type=int, default=3,
+                        help="profile: timed /pipeset runs under JFR, and redis-benchmark runs beside them")
     parser.add_argument("--clients", default="1,4,16,64", help="client counts for the many-clients table")
     parser.add_argument("--clients-count", type=int, default=100_000, help="SETs per row of the many-clients table")
     parser.add_argument("--shapes-count", type=int, default=100_000,
@@ -701,9 +774,7 @@ def main():
                         help="shapes: commands per paced run (a twentieth through the relay)")
     parser.add_argument("--shapes-rtts", default="0,1", help="shapes: added RTTs (ms) for the paced runs")
     parser.add_argument("--topology", choices=["standalone", "cluster"], default="standalone",
-                        help="cluster: only cluster against standalone for /pipeset/<--cluster-count>")
-    parser.add_argument("--cluster-count", type=int, default=1_000_000)
-    parser.add_argument("--cluster-tries", type=int, default=5)
+                        help="cluster: only cluster against standalone for /pipeset/<--count>")
     parser.add_argument("--cluster-replicas", default="0",
                         help="replicas per master on both sides (the standalone master gets as many as each cluster "
                              "master); comma-separated for one comparison each, e.g. 0,1")
@@ -713,9 +784,9 @@ def main():
                         help="added RTTs (ms) at which the projection section checks the model against the relay")
     parser.add_argument("--out", default=str(ROOT / "target" / "benchmark.md"))
     args = parser.parse_args()
-    only = set(args.only.split(","))
-    if not only <= set(SECTIONS):
-        raise SystemExit(f"--only takes {', '.join(SECTIONS)}")
+    only = {"order"} if args.order_study else set(args.only.split(","))
+    if not only <= set(SECTIONS + ON_REQUEST):
+        raise SystemExit(f"--only takes {', '.join(SECTIONS + ON_REQUEST)}")
     clients_list = [int(c) for c in args.clients.split(",") if c.strip()]
 
     for tool in ("redis-server", "redis-cli", "redis-benchmark", "java"):
@@ -733,6 +804,18 @@ def main():
             # Only for the machine facts: the comparison starts servers of its own, replicas included.
             redis.stop()
         lines += cluster_against_standalone(args, args.jar, workdir)
+        return report(lines, args.out)
+    if only & set(ON_REQUEST):
+        try:
+            facts = machine_facts(redis)
+            lines += ["## Machine", "", "| | |", "|---|---|"] + [f"| {k} | {v} |" for k, v in facts] + [""]
+            if "profile" in only:
+                lines += profile_section(args, redis, lambda settings: App(args.jar, redis, workdir,
+                                                                           settings=settings), workdir)
+        finally:
+            redis.stop()
+        if "order" in only:
+            lines += order_study(args, args.jar, workdir)
         return report(lines, args.out)
     try:
         facts = machine_facts(redis)
