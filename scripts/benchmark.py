@@ -680,13 +680,14 @@ def order_study(args, jar, workdir):
                     continue
                 progress(f"order study: {name}")
                 merged = None
-                for _ in range(args.tries):
+                for cold_try in range(1, args.tries + 1):
                     apps, sides = fresh_pair()
                     try:
                         # Started and idle, but not warm: the first request pays for its own JIT.
                         paired.wait_quiet([side.pid for side in sides])
                         one = paired.paired_tries(sides if order == "AB" else sides[::-1], 1, 0, flush,
-                                                  order="as-given", settle=False, log=progress)
+                                                  order="as-given", settle=False,
+                                                  log=lambda m: progress(f"cold try {cold_try}/{args.tries}: {m}"))
                     finally:
                         for app in apps:
                             app.stop()
