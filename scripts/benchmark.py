@@ -788,6 +788,8 @@ def main():
     only = {"order"} if args.order_study else set(args.only.split(","))
     if not only <= set(SECTIONS + ON_REQUEST):
         raise SystemExit(f"--only takes {', '.join(SECTIONS + ON_REQUEST)}")
+    if only & set(ON_REQUEST) and only - set(ON_REQUEST):
+        raise SystemExit(f"{' and '.join(ON_REQUEST)} run on their own servers, without the report's sections")
     clients_list = [int(c) for c in args.clients.split(",") if c.strip()]
 
     for tool in ("redis-server", "redis-cli", "redis-benchmark", "java"):

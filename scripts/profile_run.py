@@ -141,9 +141,10 @@ def profile_section(args, redis, start_app, workdir):
         lines.append(f"| {name} | {run} | {paired.fmt(ops)} | {client:.2f} | {server:.2f} | "
                      f"{paired.fmt(client_calls) if client_calls is not None else ''} | {paired.fmt(server_calls)} | "
                      f"{f'{info:.2f}' if info is not None else ''} |")
+    lines.append("")
     for name in ("per-flush app", "redis-benchmark -c 1 -P 1000"):
         mine = [row for row in rows if row[0] == name]
-        lines.append(f"\n- {name}: median {paired.fmt(statistics.median(r[2] for r in mine))} ops/s, client "
+        lines.append(f"- {name}: median {paired.fmt(statistics.median(r[2] for r in mine))} ops/s, client "
                      f"{statistics.median(r[3] for r in mine):.2f} s and redis-server "
                      f"{statistics.median(r[4] for r in mine):.2f} s of CPU per million commands")
 
