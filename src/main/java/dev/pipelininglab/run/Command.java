@@ -1,6 +1,8 @@
 package dev.pipelininglab.run;
 
 import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
@@ -13,6 +15,7 @@ import reactor.core.publisher.Mono;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -28,8 +31,22 @@ abstract class Command {
 
 	private final String name;
 
-	Command(String name) {
+	private final boolean writes;
+
+	private final @Nullable Function<KeySpace, String> oneKey;
+
+	/** A command with a key of its own per item, or none. */
+	Command(String name, boolean writes) {
 		this.name = name;
+		this.writes = writes;
+		this.oneKey = null;
+	}
+
+	/** A command whose every item works on the one key {@code oneKey} names. */
+	Command(String name, boolean writes, Function<KeySpace, String> oneKey) {
+		this.name = name;
+		this.writes = writes;
+		this.oneKey = oneKey;
 	}
 
 	/** The command's name as Redis spells it, upper case. */
@@ -41,8 +58,8 @@ abstract class Command {
 	 * The one key every command of the run works on, or null when each item has a key of
 	 * its own or there is none.
 	 */
-	@Nullable String key(KeySpace keys) {
-		return null;
+	final @Nullable String key(KeySpace keys) {
+		return (this.oneKey != null) ? this.oneKey.apply(keys) : null;
 	}
 
 	/** Whether items have keys at all: PING has none. */
@@ -56,7 +73,9 @@ abstract class Command {
 	}
 
 	/** Whether it writes, so its acknowledged commands are reported as written. */
-	abstract boolean writes();
+	final boolean writes() {
+		return this.writes;
+	}
 
 	/**
 	 * Counts one reply. A write answers OK, a count or a flag: it is an acknowledgement,
@@ -76,6 +95,18 @@ abstract class Command {
 		for (long i = 0; i < commands; i++) {
 			tally.value(null);
 		}
+	}
+
+	/**
+	 * Sends a batch as one command, then counts one acknowledgement per item: the
+	 * multi-argument forms on one key.
+	 */
+	static void asOneCommand(StringRedisTemplate template, long items, Tally tally, Consumer<RedisConnection> send) {
+		template.execute((RedisCallback<Object>) (connection) -> {
+			send.accept(connection);
+			return null;
+		});
+		acknowledged(items, tally);
 	}
 
 	/**

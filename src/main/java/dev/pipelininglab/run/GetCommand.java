@@ -21,12 +21,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class GetCommand extends Command {
 
 	GetCommand() {
-		super("GET");
-	}
-
-	@Override
-	boolean writes() {
-		return false;
+		super("GET", false);
 	}
 
 	@Override

@@ -9,24 +9,13 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** HSET: sets field {@code field:<i>} of one hash to the item's value. */
 final class HsetCommand extends Command {
 
 	HsetCommand() {
-		super("HSET");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.hashKey();
-	}
-
-	@Override
-	boolean writes() {
-		return true;
+		super("HSET", true, KeySpace::hashKey);
 	}
 
 	@Override
@@ -52,11 +41,8 @@ final class HsetCommand extends Command {
 		for (long i = from; i < to; i++) {
 			fields.put(pass.keys().fieldBytes(i), pass.valueBytes(i));
 		}
-		template.execute((RedisCallback<Object>) (connection) -> {
-			connection.hashCommands().hMSet(pass.keyBytes(), fields);
-			return null;
-		});
-		acknowledged(to - from, tally);
+		asOneCommand(template, to - from, tally,
+				(connection) -> connection.hashCommands().hMSet(pass.keyBytes(), fields));
 	}
 
 	@Override

@@ -12,22 +12,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class IncrCommand extends Command {
 
 	IncrCommand() {
-		super("INCR");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.counterKey();
+		super("INCR", true, KeySpace::counterKey);
 	}
 
 	@Override
 	boolean carriesValues() {
 		return false;
-	}
-
-	@Override
-	boolean writes() {
-		return true;
 	}
 
 	@Override

@@ -6,24 +6,13 @@ import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** LPUSH: pushes the item's value onto the head of the demo list. */
 final class LpushCommand extends Command {
 
 	LpushCommand() {
-		super("LPUSH");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.listKey();
-	}
-
-	@Override
-	boolean writes() {
-		return true;
+		super("LPUSH", true, KeySpace::listKey);
 	}
 
 	@Override
@@ -45,9 +34,8 @@ final class LpushCommand extends Command {
 	@Override
 	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		byte[][] values = MultiKeyRunner.values(pass, from, to);
-		template
-			.execute((RedisCallback<Object>) (connection) -> connection.listCommands().lPush(pass.keyBytes(), values));
-		acknowledged(to - from, tally);
+		asOneCommand(template, to - from, tally,
+				(connection) -> connection.listCommands().lPush(pass.keyBytes(), values));
 	}
 
 	@Override

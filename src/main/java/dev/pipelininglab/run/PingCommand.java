@@ -17,7 +17,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class PingCommand extends Command {
 
 	PingCommand() {
-		super("PING");
+		super("PING", false);
 	}
 
 	@Override
@@ -27,11 +27,6 @@ final class PingCommand extends Command {
 
 	@Override
 	boolean carriesValues() {
-		return false;
-	}
-
-	@Override
-	boolean writes() {
 		return false;
 	}
 

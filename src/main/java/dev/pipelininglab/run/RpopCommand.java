@@ -17,17 +17,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class RpopCommand extends Command {
 
 	RpopCommand() {
-		super("RPOP");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.listKey();
-	}
-
-	@Override
-	boolean writes() {
-		return false;
+		super("RPOP", false, KeySpace::listKey);
 	}
 
 	@Override

@@ -17,17 +17,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class RpushCommand extends Command {
 
 	RpushCommand() {
-		super("RPUSH");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.listKey();
-	}
-
-	@Override
-	boolean writes() {
-		return true;
+		super("RPUSH", true, KeySpace::listKey);
 	}
 
 	@Override

@@ -7,24 +7,13 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** SADD: adds the item's value to one set. */
 final class SaddCommand extends Command {
 
 	SaddCommand() {
-		super("SADD");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.setKey();
-	}
-
-	@Override
-	boolean writes() {
-		return true;
+		super("SADD", true, KeySpace::setKey);
 	}
 
 	@Override
@@ -46,9 +35,8 @@ final class SaddCommand extends Command {
 	@Override
 	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		byte[][] values = MultiKeyRunner.values(pass, from, to);
-		template
-			.execute((RedisCallback<Object>) (connection) -> connection.setCommands().sAdd(pass.keyBytes(), values));
-		acknowledged(to - from, tally);
+		asOneCommand(template, to - from, tally,
+				(connection) -> connection.setCommands().sAdd(pass.keyBytes(), values));
 	}
 
 	@Override

@@ -23,12 +23,7 @@ import org.springframework.data.redis.core.types.Expiration;
 final class SetCommand extends Command {
 
 	SetCommand() {
-		super("SET");
-	}
-
-	@Override
-	boolean writes() {
-		return true;
+		super("SET", true);
 	}
 
 	@Override

@@ -11,24 +11,13 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.zset.Tuple;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** ZADD: adds the item's value to one sorted set with the item's index as score. */
 final class ZaddCommand extends Command {
 
 	ZaddCommand() {
-		super("ZADD");
-	}
-
-	@Override
-	String key(KeySpace keys) {
-		return keys.sortedSetKey();
-	}
-
-	@Override
-	boolean writes() {
-		return true;
+		super("ZADD", true, KeySpace::sortedSetKey);
 	}
 
 	@Override
@@ -53,9 +42,8 @@ final class ZaddCommand extends Command {
 		for (long i = from; i < to; i++) {
 			members.add(Tuple.of(pass.valueBytes(i), (double) i));
 		}
-		template
-			.execute((RedisCallback<Object>) (connection) -> connection.zSetCommands().zAdd(pass.keyBytes(), members));
-		acknowledged(to - from, tally);
+		asOneCommand(template, to - from, tally,
+				(connection) -> connection.zSetCommands().zAdd(pass.keyBytes(), members));
 	}
 
 	@Override
