@@ -9,13 +9,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
 import dev.pipelininglab.redis.Connections;
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
@@ -66,7 +64,6 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 	public void run(Pass pass, long from, long to, Tally tally) {
 		StatefulConnection<byte[], byte[]> connection = connection(pass.route().lettuce());
 		Duration timeout = pass.route().lettuce().getClientConfiguration().getCommandTimeout();
-		KeySpace keys = pass.keys();
 		synchronized (connection) {
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 				// Auto-flush is off for good on this connection: a command for a node
@@ -79,23 +76,8 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			}
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
 			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
-			SetArgs expiry = (pass.spec().ttl() != null) ? SetArgs.Builder.ex(pass.spec().ttl()) : null;
-			String one = pass.operation().key(keys);
-			byte[] key = (one != null) ? KeySpace.bytes(one) : null;
 			for (long i = from; i < to; i++) {
-				futures.add(switch (pass.operation()) {
-					case SET -> (expiry != null) ? async.set(keys.keyBytes(i), pass.valueBytes(i), expiry)
-							: async.set(keys.keyBytes(i), pass.valueBytes(i));
-					case GET -> async.get(keys.keyBytes(i));
-					case RPOP -> async.rpop(key);
-					case RPUSH -> async.rpush(key, pass.valueBytes(i));
-					case LPUSH -> async.lpush(key, pass.valueBytes(i));
-					case PING -> async.ping();
-					case INCR -> async.incr(key);
-					case HSET -> async.hset(key, keys.fieldBytes(i), pass.valueBytes(i));
-					case SADD -> async.sadd(key, pass.valueBytes(i));
-					case ZADD -> async.zadd(key, i, pass.valueBytes(i));
-				});
+				futures.add(pass.command(i).async(async, pass, i, pass.keyBytes(i)));
 			}
 			connection.flushCommands();
 			if (!LettuceFutures.awaitAll(timeout, futures.toArray(new RedisFuture[0]))) {
@@ -104,11 +86,8 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			}
 			for (RedisFuture<?> future : futures) {
 				Object reply = result(future);
-				switch (pass.operation()) {
-					case SET, RPUSH, LPUSH, HSET, SADD, ZADD -> tally.value(null);
-					default ->
-						tally.reply((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply);
-				}
+				pass.command()
+					.count((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply, tally);
 			}
 		}
 	}

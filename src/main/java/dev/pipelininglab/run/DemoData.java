@@ -2,7 +2,6 @@ package dev.pipelininglab.run;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 
 import dev.pipelininglab.redis.Connections;
@@ -12,7 +11,6 @@ import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
 
@@ -131,7 +129,9 @@ class DemoData {
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
 		this.replicas.await();
-		byte[] key = (operation.key(keys) != null) ? KeySpace.bytes(operation.key(keys)) : null;
+		Command command = operation.command();
+		String one = command.key(keys);
+		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
 		long verified = 0;
 		long missing = 0;
 		long changed = 0;
@@ -141,7 +141,7 @@ class DemoData {
 			long start = from;
 			List<Object> replies = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
-				readBack(connection, operation, keys, key, valueSize, start, to);
+				command.readBack(connection, keys, key, valueSize, start, to);
 				return null;
 			});
 			long i = start;
@@ -149,11 +149,11 @@ class DemoData {
 				// LRANGE answers the whole batch in one reply; the others one per item.
 				List<?> values = (reply instanceof List<?> list) ? list : java.util.Collections.singletonList(reply);
 				for (Object value : values) {
-					long item = (operation == Operation.LPUSH) ? count - 1 - i : i;
+					long item = command.readBackItem(i, count);
 					byte[] expected = keys.valueBytes(item, valueSize);
-					if (matches(operation, value, expected, item)) {
+					if (command.matches(value, expected, item)) {
 						verified++;
-						if (operation != Operation.SADD && operation != Operation.ZADD) {
+						if (command.samplesReply()) {
 							sample.value(text(value));
 						}
 						else {
@@ -211,44 +211,7 @@ class DemoData {
 		this.connections.primary().template().expire(key, after);
 	}
 
-	private static void readBack(RedisConnection connection, Operation operation, KeySpace keys, byte[] key,
-			int valueSize, long from, long to) {
-		switch (operation) {
-			case SET -> {
-				for (long i = from; i < to; i++) {
-					connection.stringCommands().get(keys.keyBytes(i));
-				}
-			}
-			case HSET -> {
-				for (long i = from; i < to; i++) {
-					connection.hashCommands().hGet(key, keys.fieldBytes(i));
-				}
-			}
-			case SADD -> {
-				for (long i = from; i < to; i++) {
-					connection.setCommands().sIsMember(key, keys.valueBytes(i, valueSize));
-				}
-			}
-			case ZADD -> {
-				for (long i = from; i < to; i++) {
-					connection.zSetCommands().zScore(key, keys.valueBytes(i, valueSize));
-				}
-			}
-			// One LRANGE per batch: positions from..to-1 of the list.
-			case LPUSH -> connection.listCommands().lRange(key, from, to - 1);
-			default -> throw new IllegalStateException(operation + " is not read back");
-		}
-	}
-
-	private static boolean matches(Operation operation, @Nullable Object value, byte[] expected, long item) {
-		return switch (operation) {
-			case SADD -> Boolean.TRUE.equals(value);
-			case ZADD -> (value instanceof Double score) && score == item;
-			default -> Arrays.equals(bytes(value), expected);
-		};
-	}
-
-	private static byte[] bytes(Object value) {
+	static byte[] bytes(@Nullable Object value) {
 		if (value instanceof byte[] raw) {
 			return raw;
 		}

@@ -35,14 +35,7 @@ class HashTagRunner implements BatchRunner {
 			return "hash tags only decide which cluster node holds a key; on " + topology.kind()
 					+ " this is the multi-key variant under other key names";
 		}
-		return switch (spec.operation()) {
-			case SET, GET -> this.multiKey.unsupported(spec, topology);
-			case RPOP -> "RPOP key count works on one key already (variant multi-key)";
-			case PING -> "PING has no keys";
-			case RPUSH -> "the lab fills lists with pipelined RPUSH only";
-			case INCR, HSET, SADD, ZADD, LPUSH ->
-				spec.operation().name() + " works on one key already, so its slot is one (variant multi-key)";
-		};
+		return spec.operation().command().hashTagUnsupported(spec, topology);
 	}
 
 	@Override
@@ -57,7 +50,7 @@ class HashTagRunner implements BatchRunner {
 
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
-		String command = (spec.operation() == Operation.SET) ? "MSET" : "MGET";
+		String command = spec.operation().command().multiKeyName();
 		long idle = spread.keysPerNode().size() - spread.mastersUsed();
 		return new ClusterEffect(spread.commandsPerSlot(), String.format(Locale.ROOT,
 				"Every key carries the hash tag %s, so all %d keys are in slot %s on %s: one %s per batch (%d in all),"

@@ -1,21 +1,11 @@
 package dev.pipelininglab.run;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 
 import dev.pipelininglab.redis.ClusterLayout;
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.zset.Tuple;
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
@@ -34,83 +24,21 @@ class MultiKeyRunner implements BatchRunner {
 
 	@Override
 	public String unsupported(RunSpec spec, Topology topology) {
-		return switch (spec.operation()) {
-			case SET -> (spec.ttl() != null) ? "MSET cannot set an expiry" : null;
-			case GET, RPOP, HSET, SADD, ZADD, LPUSH -> null;
-			case PING -> "PING has no multi-key form";
-			case RPUSH -> "the lab fills lists with pipelined RPUSH only (LPUSH has a multi-argument form)";
-			case INCR -> "INCR has no multi-argument form (INCRBY would add the batch in one command, which is"
-					+ " different work)";
-		};
+		return spec.operation().command().multiKeyUnsupported(spec);
 	}
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		StringRedisTemplate template = pass.route().template();
-		KeySpace keys = pass.keys();
-		switch (pass.operation()) {
-			case SET -> {
-				Map<String, String> entries = new LinkedHashMap<>();
-				for (long i = from; i < to; i++) {
-					entries.put(keys.key(i), pass.value(i));
-				}
-				template.opsForValue().multiSet(entries);
-				for (long i = from; i < to; i++) {
-					tally.value(null);
-				}
-			}
-			case GET -> {
-				List<String> batch = new ArrayList<>((int) (to - from));
-				for (long i = from; i < to; i++) {
-					batch.add(keys.key(i));
-				}
-				countAll(template.opsForValue().multiGet(batch), to - from, tally);
-			}
-			case RPOP -> countAll(template.opsForList().rightPop(keys.listKey(), to - from), to - from, tally);
-			case HSET, SADD, ZADD, LPUSH -> {
-				template.execute((RedisCallback<Object>) (connection) -> multiArgument(connection, pass, from, to));
-				for (long i = from; i < to; i++) {
-					tally.value(null);
-				}
-			}
-			default -> throw new IllegalStateException(unsupported(pass.spec(), null));
-		}
+		pass.command().multiKey(pass.route().template(), pass, from, to, tally);
 	}
 
-	/** One command whose arguments carry the whole batch: one batch of values held. */
-	private static @Nullable Object multiArgument(RedisConnection connection, Pass pass, long from, long to) {
-		byte[] key = pass.keyBytes();
-		int size = (int) (to - from);
-		switch (pass.operation()) {
-			case HSET -> {
-				Map<byte[], byte[]> fields = new LinkedHashMap<>(size * 2);
-				for (long i = from; i < to; i++) {
-					fields.put(pass.keys().fieldBytes(i), pass.valueBytes(i));
-				}
-				connection.hashCommands().hMSet(key, fields);
-			}
-			case ZADD -> {
-				Set<Tuple> members = new LinkedHashSet<>(size * 2);
-				for (long i = from; i < to; i++) {
-					members.add(Tuple.of(pass.valueBytes(i), (double) i));
-				}
-				connection.zSetCommands().zAdd(key, members);
-			}
-			case SADD, LPUSH -> {
-				byte[][] values = new byte[size][];
-				for (int i = 0; i < size; i++) {
-					values[i] = pass.valueBytes(from + i);
-				}
-				if (pass.operation() == Operation.SADD) {
-					connection.setCommands().sAdd(key, values);
-				}
-				else {
-					connection.listCommands().lPush(key, values);
-				}
-			}
-			default -> throw new IllegalStateException(pass.operation() + " has no multi-argument form here");
+	/** The values of items {@code from} to {@code to}, as one command's arguments. */
+	static byte[][] values(Pass pass, long from, long to) {
+		byte[][] values = new byte[(int) (to - from)][];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = pass.valueBytes(from + i);
 		}
-		return null;
+		return values;
 	}
 
 	/**
@@ -123,10 +51,10 @@ class MultiKeyRunner implements BatchRunner {
 	 */
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
-		if (spec.operation() != Operation.SET && spec.operation() != Operation.GET) {
+		String command = spec.operation().command().multiKeyName();
+		if (command == null) {
 			return null;
 		}
-		String command = (spec.operation() == Operation.SET) ? "MSET" : "MGET";
 		long batches = spec.batches();
 		long commands = spread.commandsPerSlot();
 		if (commands == batches) {

@@ -22,7 +22,6 @@ import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
-import io.lettuce.core.SetArgs;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.SlotHash;
@@ -103,12 +102,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 			return "Spring Data Redis exposes no Jedis cluster pipeline (its JedisClusterConnection does not"
 					+ " pipeline); Jedis' own ClusterPipeline sits below Spring Data Redis";
 		}
-		return switch (spec.operation()) {
-			case SET, GET -> null;
-			case PING -> "PING has no key, so no master to group it by";
-			case RPOP, RPUSH, LPUSH, INCR, HSET, SADD, ZADD -> spec.operation()
-					+ " works on one key, so a whole batch goes to one master: variant pipelined sends exactly that";
-		};
+		return spec.operation().command().nodeGroupedUnsupported();
 	}
 
 	@Override
@@ -116,7 +110,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		int count = (int) (to - from);
 		byte[][] keys = new byte[count][];
 		for (int i = 0; i < count; i++) {
-			keys[i] = pass.keys().keyBytes(from + i);
+			keys[i] = pass.keyBytes(from + i);
 		}
 		LettuceConnectionFactory factory = pass.route().lettuce();
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
@@ -244,7 +238,6 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		StatefulRedisConnection<byte[], byte[]> connection = borrowed.master(group.host, group.port);
 		RedisAsyncCommands<byte[], byte[]> async = connection.async();
 		Pass pass = batch.pass;
-		SetArgs expiry = (pass.spec().ttl() != null) ? SetArgs.Builder.ex(pass.spec().ttl()) : null;
 		for (int k = 0; k < group.size; k++) {
 			int i = group.items[k];
 			if (group.asking) {
@@ -253,14 +246,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 			}
 			byte[] key = batch.keys[i];
 			batch.sentTo[i] = group.host;
-			batch.futures[i] = switch (pass.operation()) {
-				case SET -> {
-					byte[] value = pass.valueBytes(batch.from + i);
-					yield (expiry != null) ? async.set(key, value, expiry) : async.set(key, value);
-				}
-				case GET -> async.get(key);
-				default -> throw new IllegalStateException(pass.operation() + " is not sent by node");
-			};
+			long item = batch.from + i;
+			batch.futures[i] = pass.command(item).async(async, pass, item, key);
 		}
 		connection.flushCommands();
 	}
@@ -322,12 +309,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				continue;
 			}
 			Object reply = future.toCompletableFuture().getNow(null);
-			if (pass.operation() == Operation.SET) {
-				tally.value(null);
-			}
-			else {
-				tally.reply((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply);
-			}
+			pass.command()
+				.count((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply, tally);
 		}
 		if (first != null) {
 			throw first;

@@ -14,31 +14,42 @@ import org.jspecify.annotations.Nullable;
  */
 public enum Operation {
 
-	SET, GET, RPOP,
+	SET(new SetCommand()), GET(new GetCommand()), RPOP(new RpopCommand()),
 
 	/**
 	 * No key at all: the command the Redis docs' own pipelining benchmark and the
 	 * go-redis example use.
 	 */
-	PING,
+	PING(new PingCommand()),
 
 	/** Fills the demo list so RPOP has something to pop. */
-	RPUSH,
+	RPUSH(new RpushCommand()),
 
 	/** Increments one counter once per item, so it ends at the number of INCRs sent. */
-	INCR,
+	INCR(new IncrCommand()),
 
 	/** Sets field {@code field:<i>} of one hash to the item's value. */
-	HSET,
+	HSET(new HsetCommand()),
 
 	/** Adds the item's value to one set. */
-	SADD,
+	SADD(new SaddCommand()),
 
 	/** Adds the item's value to one sorted set with the item's index as score. */
-	ZADD,
+	ZADD(new ZaddCommand()),
 
 	/** Pushes the item's value onto the head of the demo list. */
-	LPUSH;
+	LPUSH(new LpushCommand());
+
+	private final Command command;
+
+	Operation(Command command) {
+		this.command = command;
+	}
+
+	/** What the operation sends in each mode, and how its replies count. */
+	Command command() {
+		return this.command;
+	}
 
 	@JsonValue
 	public String label() {
@@ -47,7 +58,7 @@ public enum Operation {
 
 	/** Whether the command carries values, so {@code valueSize} applies. */
 	public boolean carriesValues() {
-		return this != PING && this != INCR;
+		return this.command.carriesValues();
 	}
 
 	/**
@@ -55,14 +66,7 @@ public enum Operation {
 	 * its own (SET, GET) or there is none (PING).
 	 */
 	public @Nullable String key(KeySpace keys) {
-		return switch (this) {
-			case SET, GET, PING -> null;
-			case RPOP, RPUSH, LPUSH -> keys.listKey();
-			case INCR -> keys.counterKey();
-			case HSET -> keys.hashKey();
-			case SADD -> keys.setKey();
-			case ZADD -> keys.sortedSetKey();
-		};
+		return this.command.key(keys);
 	}
 
 	public static Optional<Operation> fromLabel(String label) {

@@ -7,7 +7,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.pipelininglab.redis.Connections;
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -32,7 +31,7 @@ import org.springframework.stereotype.Component;
 class ReactiveRunner implements BatchRunner {
 
 	/** Stands for a GET that found nothing: a Flux carries no nulls. */
-	private static final Object NIL = new Object();
+	static final Object NIL = new Object();
 
 	/** One template per route's factory: it holds no connection of its own. */
 	private final Map<LettuceConnectionFactory, ReactiveRedisTemplate<byte[], byte[]>> templates = new ConcurrentHashMap<>();
@@ -48,10 +47,7 @@ class ReactiveRunner implements BatchRunner {
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		return switch (spec.operation()) {
-			case SET, GET -> null;
-			default -> "the reactive variant sends SET and GET, the commands it is compared on";
-		};
+		return spec.operation().command().reactiveUnsupported();
 	}
 
 	@Override
@@ -59,13 +55,11 @@ class ReactiveRunner implements BatchRunner {
 		LettuceConnectionFactory factory = pass.route().lettuce();
 		ReactiveRedisTemplate<byte[], byte[]> template = this.templates.computeIfAbsent(factory,
 				(each) -> new ReactiveRedisTemplate<>(each, RedisSerializationContext.byteArray()));
-		KeySpace keys = pass.keys();
 		int inFlight = (int) (to - from);
 		Flux<Object> replies = Flux.range(0, inFlight).flatMapSequential((offset) -> {
 			long i = from + offset;
-			Mono<?> reply = (pass.operation() == Operation.SET)
-					? template.opsForValue().set(keys.keyBytes(i), pass.valueBytes(i))
-					: template.opsForValue().get(keys.keyBytes(i)).map(ReactiveRunner::text).defaultIfEmpty(NIL);
+			@SuppressWarnings("unchecked")
+			Mono<Object> reply = (Mono<Object>) pass.command(i).reactive(template, pass, i);
 			return reply;
 		}, inFlight, 1);
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
@@ -78,7 +72,7 @@ class ReactiveRunner implements BatchRunner {
 		}
 	}
 
-	private static Object text(byte[] raw) {
+	static Object text(byte[] raw) {
 		return new String(raw, StandardCharsets.UTF_8);
 	}
 

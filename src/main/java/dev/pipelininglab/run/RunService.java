@@ -2,7 +2,6 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -313,7 +312,7 @@ public class RunService {
 				if (prepare) {
 					prepare(spec, keys, observer, variant);
 				}
-				if (spec.operation() == Operation.INCR) {
+				if (spec.operation().command().counts()) {
 					counterBefore = this.data.counter(keys);
 				}
 				ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
@@ -353,8 +352,7 @@ public class RunService {
 				outcomes[repeat] = outcome;
 				sent(spec).addAndGet(spec.itemsPerPass());
 			}
-			if (EnumSet.of(Operation.SET, Operation.HSET, Operation.SADD, Operation.ZADD, Operation.LPUSH)
-				.contains(spec.operation())) {
+			if (spec.operation().command().verifies()) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
 			return result(spec, keys, route, spread, effect, outcomes, passNanos, pausedNanos,
@@ -394,13 +392,7 @@ public class RunService {
 	private static Set<String> commands(RunSpec spec) {
 		String single = spec.operation().label();
 		return switch (spec.mode()) {
-			case MULTI_KEY, MULTI_KEY_HASHTAG -> switch (spec.operation()) {
-				// Jedis on a cluster sends one SET or GET per key when the keys span
-				// slots.
-				case SET -> Set.of("mset", "set");
-				case GET -> Set.of("mget", "get");
-				default -> Set.of(single);
-			};
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> spec.operation().command().multiKeyCommandNames();
 			case SCRIPT -> Set.of("evalsha", "eval");
 			case TRANSACTION, PIPELINED_TRANSACTION -> Set.of(single, "multi", "exec");
 			default -> Set.of(single);
@@ -493,24 +485,16 @@ public class RunService {
 	 * will pop, the one key of INCR, HSET, SADD, ZADD and LPUSH absent.
 	 */
 	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant) {
-		if (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP) {
+		Command command = spec.operation().command();
+		if (command.showsPreparing()) {
 			observer.phase(RunObserver.Phase.PREPARING, variant, spec.batchSize(), spec.count());
 		}
-		switch (spec.operation()) {
-			case SET -> this.data.deleteKeys(keys, spec.count(), setupBatch(spec), observer);
-			case RPOP -> this.data.refillList(keys, spec.itemsPerPass(), setupBatch(spec), spec.valueSize(), observer);
-			case INCR, HSET, SADD, ZADD, LPUSH -> this.data.delete(spec.operation().key(keys));
-			default -> {
-			}
-		}
+		command.prepare(this.data, spec, keys, setupBatch(spec), observer);
 	}
 
 	/** Operations that write, whose acknowledged commands are reported as written. */
 	static boolean writes(Operation operation) {
-		return switch (operation) {
-			case GET, RPOP, PING -> false;
-			case SET, RPUSH, LPUSH, INCR, HSET, SADD, ZADD -> true;
-		};
+		return operation.command().writes();
 	}
 
 	/**
@@ -602,35 +586,26 @@ public class RunService {
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long written = writes(spec.operation()) ? tally.values() : null;
 		Long verified = null;
-		Long hits = null;
-		Long misses = null;
-		Long popped = null;
-		Long empty = null;
-		Long pongs = null;
+		Command command = spec.operation().command();
+		Command.Replies replies = command.replies(tally);
+		Long hits = replies.hits();
+		Long misses = replies.misses();
+		Long popped = replies.popped();
+		Long empty = replies.empty();
+		Long pongs = replies.pongs();
 		List<String> sample = tally.sample();
 		DemoData.ReadBack readBack = null;
-		switch (spec.operation()) {
-			case SET, HSET, SADD, ZADD, LPUSH -> {
-				Tally read = new Tally(spec.sample());
-				readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
-						observer);
-				verified = readBack.verified();
-				sample = read.sample();
-			}
+		if (command.verifies()) {
+			Tally read = new Tally(spec.sample());
+			readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
+					observer);
+			verified = readBack.verified();
+			sample = read.sample();
+		}
+		else if (command.counts()) {
 			// What the counter gained, as read back: exactly the INCRs sent when nothing
 			// else touched it.
-			case INCR -> verified = this.data.counter(keys) - counterBefore;
-			case GET -> {
-				hits = tally.values();
-				misses = tally.nils();
-			}
-			case RPOP -> {
-				popped = tally.values();
-				empty = tally.nils();
-			}
-			case PING -> pongs = tally.values();
-			case RPUSH -> {
-			}
+			verified = this.data.counter(keys) - counterBefore;
 		}
 		// Once verified: what the servers evicted or expired over the whole run.
 		ServerStats server = this.server.withRunWide(passServer, runBefore, this.server.snapshot());
@@ -676,14 +651,7 @@ public class RunService {
 	 * not tell.
 	 */
 	private static @Nullable String nothingFound(Operation operation, Tally tally) {
-		if (tally.values() > 0) {
-			return null;
-		}
-		return switch (operation) {
-			case GET -> "None of the keys existed: every GET answered nil. Write them first (/pipeset/{count}).";
-			case RPOP -> "The list was empty: every RPOP answered nil. Fill it first (/listinput/{count}).";
-			default -> null;
-		};
+		return (tally.values() > 0) ? null : operation.command().nothingFound();
 	}
 
 	/**
@@ -715,25 +683,11 @@ public class RunService {
 		if (key == null) {
 			return null;
 		}
-		String what = switch (spec.operation()) {
-			case INCR -> "INCR increments one counter, " + key + ", once per item";
-			case HSET -> "HSET writes one key, " + key + ", with " + spec.count() + " fields (field:<i>), not "
-					+ spec.count() + " keys";
-			case SADD -> "SADD writes one key, " + key + ", a set with " + spec.count() + " members, not "
-					+ spec.count() + " keys";
-			case ZADD -> "ZADD writes one key, " + key + ", a sorted set with " + spec.count()
-					+ " members scored by their index, not " + spec.count() + " keys";
-			case LPUSH -> "LPUSH pushes " + spec.count() + " elements onto one key, " + key;
-			default -> null;
-		};
+		String what = spec.operation().command().oneKeyNote(spec, key);
 		if (what == null) {
 			return null;
 		}
-		String multi = switch (spec.operation()) {
-			case HSET -> "one HMSET (HSET with many field-value pairs) per batch";
-			case SADD, LPUSH, ZADD -> "one " + spec.operation() + " with many arguments per batch";
-			default -> null;
-		};
+		String multi = spec.operation().command().multiKeyForm();
 		return what + ((spec.mode() == Mode.MULTI_KEY && multi != null) ? ", " + multi + "." : ".");
 	}
 

@@ -102,20 +102,12 @@ class Safeguards implements DisposableBean {
 	}
 
 	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, List<RunSpec> specs, boolean prepared) {
-		long count = base.count();
-		long perPass = base.itemsPerPass();
-		// Every variant rewrites the same keys; RPUSH alone only ever adds.
-		return switch (base.operation()) {
-			case SET -> strings(base, keys);
-			case GET -> prepared ? strings(base, keys) : null;
-			case RPOP -> collection(MemoryShape.LIST, base, keys, prepared ? perPass : count);
-			case RPUSH -> collection(MemoryShape.LIST, base, keys, perPass * base.repeat() * specs.size());
-			case LPUSH -> collection(MemoryShape.LIST, base, keys, perPass);
-			case HSET -> collection(MemoryShape.HASH, base, keys, count);
-			case SADD -> collection(MemoryShape.SET, base, keys, count);
-			case ZADD -> collection(MemoryShape.ZSET, base, keys, count);
-			case INCR, PING -> null;
-		};
+		Command.Footprint footprint = base.operation().command().footprint(base, specs.size(), prepared);
+		if (footprint == null) {
+			return null;
+		}
+		return (footprint.shape() == MemoryShape.STRING) ? strings(base, keys)
+				: collection(footprint.shape(), base, keys, footprint.items());
 	}
 
 	private Preflight.Part strings(RunSpec spec, KeySpace keys) {
@@ -209,27 +201,7 @@ class Safeguards implements DisposableBean {
 	}
 
 	private void expire(RunSpec base, KeySpace keys, boolean prepared) {
-		switch (base.operation()) {
-			// A SET run with a ttl keeps its own.
-			case SET -> {
-				if (base.ttl() == null) {
-					this.data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, this.expireAfter);
-				}
-			}
-			case GET -> {
-				if (prepared) {
-					this.data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, this.expireAfter);
-				}
-			}
-			case PING -> {
-			}
-			default -> {
-				String key = base.operation().key(keys);
-				if (key != null) {
-					this.data.expire(key, this.expireAfter);
-				}
-			}
-		}
+		base.operation().command().expire(this.data, base, keys, this.expireAfter, prepared);
 	}
 
 	/** The specs by the key layout they write under, in order. */

@@ -3,7 +3,6 @@ package dev.pipelininglab.run;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -51,14 +50,13 @@ class TransactionRunner implements BatchRunner {
 	 * replies arrive in the pipeline's list.
 	 */
 	static SessionCallback<List<Object>> transaction(Pass pass, long from, long to, boolean pipelined) {
-		KeySpace keys = pass.keys();
 		return new SessionCallback<>() {
 			@Override
 			@SuppressWarnings({ "unchecked", "rawtypes" })
 			public List<Object> execute(RedisOperations operations) throws DataAccessException {
 				operations.multi();
 				operations.execute((RedisCallback<Object>) (connection) -> {
-					PipelinedRunner.send(connection, pass, keys, from, to);
+					PipelinedRunner.send(connection, pass, from, to);
 					return null;
 				});
 				List<Object> replies = operations.exec();

@@ -1,0 +1,327 @@
+package dev.pipelininglab.run;
+
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * What one {@link Operation} sends in every mode and how its replies count, so that the
+ * runners ask the operation instead of switching on it; adding an operation is one
+ * subclass and its catalogue entry. Modelled on Lettuce's {@code CommandType} and Spring
+ * Data Redis' command interfaces: one command, many ways to send it.
+ * <p>
+ * The defaults fit a command on one key of its own (INCR, HSET, the lists...); SET and
+ * GET, with a key per item, and PING, with none, override them.
+ */
+abstract class Command {
+
+	private final String name;
+
+	private final boolean writes;
+
+	private final @Nullable Function<KeySpace, String> oneKey;
+
+	/** A command with a key of its own per item, or none. */
+	Command(String name, boolean writes) {
+		this.name = name;
+		this.writes = writes;
+		this.oneKey = null;
+	}
+
+	/** A command whose every item works on the one key {@code oneKey} names. */
+	Command(String name, boolean writes, Function<KeySpace, String> oneKey) {
+		this.name = name;
+		this.writes = writes;
+		this.oneKey = oneKey;
+	}
+
+	/** The command's name as Redis spells it, upper case. */
+	final String name() {
+		return this.name;
+	}
+
+	/**
+	 * The one key every command of the run works on, or null when each item has a key of
+	 * its own or there is none.
+	 */
+	final @Nullable String key(KeySpace keys) {
+		return (this.oneKey != null) ? this.oneKey.apply(keys) : null;
+	}
+
+	/** Whether items have keys at all: PING has none. */
+	boolean keyed() {
+		return true;
+	}
+
+	/** Whether the command carries values, so {@code valueSize} applies. */
+	boolean carriesValues() {
+		return true;
+	}
+
+	/** Whether it writes, so its acknowledged commands are reported as written. */
+	final boolean writes() {
+		return this.writes;
+	}
+
+	/**
+	 * Counts one reply. A write answers OK, a count or a flag: it is an acknowledgement,
+	 * not a value worth sampling; a read's reply is sampled, nil counted as such.
+	 */
+	void count(@Nullable Object reply, Tally tally) {
+		if (writes()) {
+			tally.value(null);
+		}
+		else {
+			tally.reply(reply);
+		}
+	}
+
+	/** Counts {@code commands} acknowledgements, for a batch sent as one command. */
+	static void acknowledged(long commands, Tally tally) {
+		for (long i = 0; i < commands; i++) {
+			tally.value(null);
+		}
+	}
+
+	/**
+	 * Sends a batch as one command, then counts one acknowledgement per item: the
+	 * multi-argument forms on one key.
+	 */
+	static void asOneCommand(StringRedisTemplate template, long items, Tally tally, Consumer<RedisConnection> send) {
+		template.execute((RedisCallback<Object>) (connection) -> {
+			send.accept(connection);
+			return null;
+		});
+		acknowledged(items, tally);
+	}
+
+	/**
+	 * Queues (in a pipeline or a transaction) or sends item {@code item}'s command on a
+	 * byte-level connection.
+	 */
+	abstract void send(RedisConnection connection, Pass pass, long item);
+
+	/** Sends item {@code item}'s command as one blocking template call and counts it. */
+	abstract void loop(StringRedisTemplate template, Pass pass, long item, Tally tally);
+
+	/**
+	 * Writes item {@code item}'s command on Lettuce's async API; {@code key} is the
+	 * item's key, {@code pass.keyBytes(item)}, which the caller may already hold.
+	 */
+	abstract RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key);
+
+	/** Why variant pipelined-by-node does not send it, or null when it does. */
+	@Nullable String nodeGroupedUnsupported() {
+		return this.name + " works on one key, so a whole batch goes to one master: variant pipelined sends"
+				+ " exactly that";
+	}
+
+	/** Why the multi-key variant cannot send it, or null when it can. */
+	@Nullable String multiKeyUnsupported(RunSpec spec) {
+		return null;
+	}
+
+	/**
+	 * Sends items {@code from} to {@code to} as one multi-key or multi-argument command.
+	 */
+	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+		throw new IllegalStateException(multiKeyUnsupported(pass.spec()));
+	}
+
+	/**
+	 * The multi-key command a cluster splits by slot (MSET, MGET), or null when the
+	 * multi-key form works on one key.
+	 */
+	@Nullable String multiKeyName() {
+		return null;
+	}
+
+	/**
+	 * The commands the multi-key variant makes the servers count: its own, and what a
+	 * client sends instead when it splits the batch.
+	 */
+	Set<String> multiKeyCommandNames() {
+		return Set.of(label());
+	}
+
+	/**
+	 * How the multi-key variant sends a batch, for the one-key note; null to say nothing.
+	 */
+	@Nullable String multiKeyForm() {
+		return null;
+	}
+
+	/** Why the hash-tag variant does not send it, or null when it does. */
+	@Nullable String hashTagUnsupported(RunSpec spec, Topology topology) {
+		return this.name + " works on one key already, so its slot is one (variant multi-key)";
+	}
+
+	/**
+	 * The constant Lua script that runs a batch inside the server, or null when there is
+	 * none.
+	 */
+	abstract @Nullable String script();
+
+	/** Why the script variant cannot send it, beside the cluster; null when it can. */
+	@Nullable String scriptUnsupported(RunSpec spec) {
+		return null;
+	}
+
+	/** How many of the script's arguments are keys, for a batch of {@code size}. */
+	int scriptKeyCount(int size) {
+		return 1;
+	}
+
+	/** The script's keys, then its arguments, for items {@code from} to {@code to}. */
+	abstract byte[][] scriptArguments(Pass pass, long from, long to);
+
+	ReturnType scriptReturns() {
+		return ReturnType.INTEGER;
+	}
+
+	/** Counts the script's one reply for a batch of {@code size}. */
+	void countScript(@Nullable Object reply, int size, Tally tally) {
+		acknowledged(size, tally);
+	}
+
+	/** Why the reactive variant does not send it, or null when it does. */
+	@Nullable String reactiveUnsupported() {
+		return "the reactive variant sends SET and GET, the commands it is compared on";
+	}
+
+	/**
+	 * Item {@code item}'s command on the reactive template; a read that finds nothing
+	 * answers {@link ReactiveRunner#NIL}, as a Flux carries no nulls.
+	 */
+	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+		throw new IllegalStateException(reactiveUnsupported());
+	}
+
+	/**
+	 * Puts Redis in the state every variant starts from: the keys absent, the list
+	 * filled.
+	 */
+	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+		String key = key(keys);
+		if (key != null) {
+			data.delete(key);
+		}
+	}
+
+	/** Whether preparing is long enough to show as a phase of its own. */
+	boolean showsPreparing() {
+		return false;
+	}
+
+	/** Whether what the run wrote is read back and matched afterwards. */
+	boolean verifies() {
+		return false;
+	}
+
+	/**
+	 * Queues the read-back of items {@code from} to {@code to}: one reply per item, or
+	 * one list for the batch.
+	 */
+	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		throw new IllegalStateException(this.name + " is not read back");
+	}
+
+	/** Whether a read-back reply is what item {@code item} wrote. */
+	boolean matches(@Nullable Object value, byte[] expected, long item) {
+		return java.util.Arrays.equals(DemoData.bytes(value), expected);
+	}
+
+	/** The item the {@code index}-th read-back reply is about. */
+	long readBackItem(long index, long count) {
+		return index;
+	}
+
+	/**
+	 * Whether the read-back reply itself is the value to sample; a flag or a score is
+	 * not.
+	 */
+	boolean samplesReply() {
+		return true;
+	}
+
+	/**
+	 * How the run's items sit in Redis for the memory preflight, or null when they take
+	 * none worth counting.
+	 * @param variants how many variants the comparison runs
+	 * @param prepared whether the lab prepares the keys itself
+	 */
+	abstract @Nullable Footprint footprint(RunSpec base, int variants, boolean prepared);
+
+	/**
+	 * Gives what the run leaves behind an expiry, so a shared server does not keep it.
+	 */
+	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
+		String key = key(keys);
+		if (key != null) {
+			data.expire(key, after);
+		}
+	}
+
+	/**
+	 * Whether its one key is a counter, whose gain over the run is what the run verified.
+	 */
+	boolean counts() {
+		return false;
+	}
+
+	/**
+	 * What the answer reports of the run's replies beside the values: none by default.
+	 */
+	Replies replies(Tally tally) {
+		return Replies.NONE;
+	}
+
+	/** Says so when a read or pop found nothing at all, or null. */
+	@Nullable String nothingFound() {
+		return null;
+	}
+
+	/**
+	 * What a run on its one key {@code key} writes, for the answer's note; null for none.
+	 */
+	@Nullable String oneKeyNote(RunSpec spec, String key) {
+		return null;
+	}
+
+	String label() {
+		return this.name.toLowerCase(java.util.Locale.ROOT);
+	}
+
+	/**
+	 * The memory a run's items take: {@code items} items stored as {@code shape};
+	 * {@link MemoryShape#STRING} means a key of its own per item.
+	 */
+	record Footprint(MemoryShape shape, long items) {
+	}
+
+	/**
+	 * The reply counts an answer shows for a read: GET's hits and misses, RPOP's pops and
+	 * empty pops, PING's pongs; null where they do not apply.
+	 */
+	record Replies(@Nullable Long hits, @Nullable Long misses, @Nullable Long popped, @Nullable Long empty,
+			@Nullable Long pongs) {
+
+		static final Replies NONE = new Replies(null, null, null, null, null);
+
+	}
+
+}

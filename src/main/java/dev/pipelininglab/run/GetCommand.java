@@ -1,0 +1,138 @@
+package dev.pipelininglab.run;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.ReturnType;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** GET: reads one key per item, the keys a SET run or the lab's set-up wrote. */
+final class GetCommand extends Command {
+
+	GetCommand() {
+		super("GET", false);
+	}
+
+	@Override
+	void send(RedisConnection connection, Pass pass, long item) {
+		connection.stringCommands().get(pass.keyBytes(item));
+	}
+
+	@Override
+	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
+		tally.reply(template.opsForValue().get(pass.key(item)));
+	}
+
+	@Override
+	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
+		return commands.get(key);
+	}
+
+	@Override
+	@Nullable String nodeGroupedUnsupported() {
+		return null;
+	}
+
+	@Override
+	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+		List<String> batch = new ArrayList<>((int) (to - from));
+		for (long i = from; i < to; i++) {
+			batch.add(pass.key(i));
+		}
+		MultiKeyRunner.countAll(template.opsForValue().multiGet(batch), to - from, tally);
+	}
+
+	@Override
+	@Nullable String multiKeyName() {
+		return "MGET";
+	}
+
+	@Override
+	Set<String> multiKeyCommandNames() {
+		// Jedis on a cluster sends one GET per key when the keys span slots.
+		return Set.of("mget", "get");
+	}
+
+	@Override
+	@Nullable String hashTagUnsupported(RunSpec spec, Topology topology) {
+		return multiKeyUnsupported(spec);
+	}
+
+	@Override
+	String script() {
+		return "local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end"
+				+ " return values";
+	}
+
+	@Override
+	int scriptKeyCount(int size) {
+		return size;
+	}
+
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		int size = (int) (to - from);
+		byte[][] keysAndArgs = new byte[size][];
+		for (int i = 0; i < size; i++) {
+			keysAndArgs[i] = pass.keyBytes(from + i);
+		}
+		return keysAndArgs;
+	}
+
+	@Override
+	ReturnType scriptReturns() {
+		return ReturnType.MULTI;
+	}
+
+	@Override
+	void countScript(@Nullable Object reply, int size, Tally tally) {
+		MultiKeyRunner.countAll(ScriptRunner.strings((List<?>) reply), size, tally);
+	}
+
+	@Override
+	@Nullable String reactiveUnsupported() {
+		return null;
+	}
+
+	@Override
+	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+		return template.opsForValue()
+			.get(pass.keyBytes(item))
+			.map(ReactiveRunner::text)
+			.defaultIfEmpty(ReactiveRunner.NIL);
+	}
+
+	@Override
+	@Nullable Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		return prepared ? new Footprint(MemoryShape.STRING, base.count()) : null;
+	}
+
+	@Override
+	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
+		if (prepared) {
+			data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
+		}
+	}
+
+	@Override
+	String nothingFound() {
+		return "None of the keys existed: every GET answered nil. Write them first (/pipeset/{count}).";
+	}
+
+	@Override
+	Replies replies(Tally tally) {
+		return new Replies(tally.values(), tally.nils(), null, null, null);
+	}
+
+}

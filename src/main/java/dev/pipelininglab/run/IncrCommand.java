@@ -1,0 +1,75 @@
+package dev.pipelininglab.run;
+
+import dev.pipelininglab.redis.KeySpace;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** INCR: increments one counter once per item, so it ends at the number of INCRs sent. */
+final class IncrCommand extends Command {
+
+	IncrCommand() {
+		super("INCR", true, KeySpace::counterKey);
+	}
+
+	@Override
+	boolean carriesValues() {
+		return false;
+	}
+
+	@Override
+	boolean counts() {
+		return true;
+	}
+
+	@Override
+	void count(@Nullable Object reply, Tally tally) {
+		// The counter's new value is worth showing.
+		tally.reply(reply);
+	}
+
+	@Override
+	void send(RedisConnection connection, Pass pass, long item) {
+		connection.stringCommands().incr(pass.keyBytes(item));
+	}
+
+	@Override
+	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
+		tally.reply(template.opsForValue().increment(pass.key(item)));
+	}
+
+	@Override
+	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
+		return commands.incr(key);
+	}
+
+	@Override
+	String multiKeyUnsupported(RunSpec spec) {
+		return "INCR has no multi-argument form (INCRBY would add the batch in one command, which is different"
+				+ " work)";
+	}
+
+	@Override
+	String script() {
+		return "for i = 1, tonumber(ARGV[1]) do redis.call('INCR', KEYS[1]) end return tonumber(ARGV[1])";
+	}
+
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		return new byte[][] { pass.keyBytes(), ScriptRunner.bytes(to - from) };
+	}
+
+	@Override
+	@Nullable Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		return null;
+	}
+
+	@Override
+	String oneKeyNote(RunSpec spec, String key) {
+		return "INCR increments one counter, " + key + ", once per item";
+	}
+
+}

@@ -1,0 +1,83 @@
+package dev.pipelininglab.run;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/** LPUSH: pushes the item's value onto the head of the demo list. */
+final class LpushCommand extends Command {
+
+	LpushCommand() {
+		super("LPUSH", true, KeySpace::listKey);
+	}
+
+	@Override
+	void send(RedisConnection connection, Pass pass, long item) {
+		connection.listCommands().lPush(pass.keyBytes(item), pass.valueBytes(item));
+	}
+
+	@Override
+	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
+		template.opsForList().leftPush(pass.key(item), pass.value(item));
+		tally.value(null);
+	}
+
+	@Override
+	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
+		return commands.lpush(key, pass.valueBytes(item));
+	}
+
+	@Override
+	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+		byte[][] values = MultiKeyRunner.values(pass, from, to);
+		asOneCommand(template, to - from, tally,
+				(connection) -> connection.listCommands().lPush(pass.keyBytes(), values));
+	}
+
+	@Override
+	String multiKeyForm() {
+		return "one LPUSH with many arguments per batch";
+	}
+
+	@Override
+	String script() {
+		return "for i, value in ipairs(ARGV) do redis.call('LPUSH', KEYS[1], value) end return #ARGV";
+	}
+
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		return ScriptRunner.keyAndValues(pass, from, to);
+	}
+
+	@Override
+	boolean verifies() {
+		return true;
+	}
+
+	@Override
+	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		// One LRANGE per batch: positions from..to-1 of the list.
+		connection.listCommands().lRange(key, from, to - 1);
+	}
+
+	@Override
+	long readBackItem(long index, long count) {
+		// Pushed onto the head, so the list holds the items last first.
+		return count - 1 - index;
+	}
+
+	@Override
+	Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		return new Footprint(MemoryShape.LIST, base.itemsPerPass());
+	}
+
+	@Override
+	String oneKeyNote(RunSpec spec, String key) {
+		return "LPUSH pushes " + spec.count() + " elements onto one key, " + key;
+	}
+
+}

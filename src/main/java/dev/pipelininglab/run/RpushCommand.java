@@ -1,0 +1,75 @@
+package dev.pipelininglab.run;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * RPUSH: appends the item's value to the demo list; how the lab fills the list RPOP pops,
+ * so it only ever adds.
+ */
+final class RpushCommand extends Command {
+
+	RpushCommand() {
+		super("RPUSH", true, KeySpace::listKey);
+	}
+
+	@Override
+	void send(RedisConnection connection, Pass pass, long item) {
+		connection.listCommands().rPush(pass.keyBytes(item), pass.valueBytes(item));
+	}
+
+	@Override
+	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
+		template.opsForList().rightPush(pass.key(item), pass.value(item));
+		tally.value(null);
+	}
+
+	@Override
+	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
+		return commands.rpush(key, pass.valueBytes(item));
+	}
+
+	@Override
+	String multiKeyUnsupported(RunSpec spec) {
+		return "the lab fills lists with pipelined RPUSH only (LPUSH has a multi-argument form)";
+	}
+
+	@Override
+	String hashTagUnsupported(RunSpec spec, Topology topology) {
+		return "the lab fills lists with pipelined RPUSH only";
+	}
+
+	@Override
+	@Nullable String script() {
+		return null;
+	}
+
+	@Override
+	String scriptUnsupported(RunSpec spec) {
+		return "the lab fills lists with pipelined RPUSH only (LPUSH has a script)";
+	}
+
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		throw new IllegalStateException(scriptUnsupported(pass.spec()));
+	}
+
+	@Override
+	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+		// It only adds, to whatever the list holds.
+	}
+
+	@Override
+	Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		// Never emptied between variants or repeats: every one adds its pass.
+		return new Footprint(MemoryShape.LIST, base.itemsPerPass() * base.repeat() * variants);
+	}
+
+}

@@ -1,0 +1,168 @@
+package dev.pipelininglab.run;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.SetArgs;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.SetCondition;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.types.Expiration;
+
+/** SET: one key per item, written with the item's value and, when asked, an expiry. */
+final class SetCommand extends Command {
+
+	SetCommand() {
+		super("SET", true);
+	}
+
+	@Override
+	void send(RedisConnection connection, Pass pass, long item) {
+		Expiration expiration = pass.expiration();
+		if (expiration == null) {
+			connection.stringCommands().set(pass.keyBytes(item), pass.valueBytes(item));
+		}
+		else {
+			connection.stringCommands()
+				.set(pass.keyBytes(item), pass.valueBytes(item), SetCondition.upsert(), expiration);
+		}
+	}
+
+	@Override
+	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
+		if (pass.spec().ttl() != null) {
+			template.opsForValue().set(pass.key(item), pass.value(item), pass.spec().ttl());
+		}
+		else {
+			template.opsForValue().set(pass.key(item), pass.value(item));
+		}
+		// SET either succeeds with OK or throws, so getting here is the acknowledgement.
+		tally.value(null);
+	}
+
+	@Override
+	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
+		SetArgs expiry = pass.setArgs();
+		return (expiry != null) ? commands.set(key, pass.valueBytes(item), expiry)
+				: commands.set(key, pass.valueBytes(item));
+	}
+
+	@Override
+	@Nullable String nodeGroupedUnsupported() {
+		return null;
+	}
+
+	@Override
+	@Nullable String multiKeyUnsupported(RunSpec spec) {
+		return (spec.ttl() != null) ? "MSET cannot set an expiry" : null;
+	}
+
+	@Override
+	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+		Map<String, String> entries = new LinkedHashMap<>();
+		for (long i = from; i < to; i++) {
+			entries.put(pass.key(i), pass.value(i));
+		}
+		template.opsForValue().multiSet(entries);
+		acknowledged(to - from, tally);
+	}
+
+	@Override
+	@Nullable String multiKeyName() {
+		return "MSET";
+	}
+
+	@Override
+	Set<String> multiKeyCommandNames() {
+		// Jedis on a cluster sends one SET per key when the keys span slots.
+		return Set.of("mset", "set");
+	}
+
+	@Override
+	@Nullable String hashTagUnsupported(RunSpec spec, Topology topology) {
+		return multiKeyUnsupported(spec);
+	}
+
+	@Override
+	String script() {
+		return "for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS";
+	}
+
+	@Override
+	@Nullable String scriptUnsupported(RunSpec spec) {
+		return (spec.ttl() != null) ? "the SET script sets no expiry" : null;
+	}
+
+	@Override
+	int scriptKeyCount(int size) {
+		return size;
+	}
+
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		int size = (int) (to - from);
+		byte[][] keysAndArgs = new byte[size * 2][];
+		for (int i = 0; i < size; i++) {
+			keysAndArgs[i] = pass.keyBytes(from + i);
+			keysAndArgs[size + i] = pass.valueBytes(from + i);
+		}
+		return keysAndArgs;
+	}
+
+	@Override
+	@Nullable String reactiveUnsupported() {
+		return null;
+	}
+
+	@Override
+	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+		return template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item));
+	}
+
+	@Override
+	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+		data.deleteKeys(keys, spec.count(), setupBatch, observer);
+	}
+
+	@Override
+	boolean showsPreparing() {
+		return true;
+	}
+
+	@Override
+	boolean verifies() {
+		return true;
+	}
+
+	@Override
+	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long i = from; i < to; i++) {
+			connection.stringCommands().get(keys.keyBytes(i));
+		}
+	}
+
+	@Override
+	Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		// Every variant rewrites the same keys.
+		return new Footprint(MemoryShape.STRING, base.count());
+	}
+
+	@Override
+	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
+		// A SET run with a ttl keeps its own.
+		if (base.ttl() == null) {
+			data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
+		}
+	}
+
+}
