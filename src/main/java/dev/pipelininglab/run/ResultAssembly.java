@@ -125,15 +125,21 @@ class ResultAssembly {
 				: null;
 		double opsPerSecond = round(items / seconds, 1);
 		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack);
-		return new RunResult(spec.operation(), spec.mode(), variant,
+		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
-				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
-				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis, written, verified, hits, misses, popped, empty,
-				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
-				(effect != null) ? effect.commands() : null,
-				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null, note, sample, null, latency.latency(),
-				payload, fanOut, RunResult.OfferedRate.of(spec.workload(), opsPerSecond), connector, connections,
-				clients(shown), this.diagnosis.sentinelMaster(), server, passes.foreign(), this.settings.inEffect());
+				this.topology.kind().toString());
+		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
+				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
+		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs);
+		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
+				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
+				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
+		RunResult.Load load = new RunResult.Load(latency.latency(), payload, fanOut,
+				RunResult.OfferedRate.of(spec.workload(), opsPerSecond));
+		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
+				this.diagnosis.sentinelMaster());
+		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
+				new RunResult.ServerSide(server, passes.foreign()), this.settings.inEffect());
 	}
 
 	/**

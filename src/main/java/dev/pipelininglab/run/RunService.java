@@ -150,8 +150,8 @@ public class RunService {
 		}
 		List<RunResult> results = measureAll(base, runnable, observer);
 		List<RunResult> compared = results.stream()
-			.map((result) -> result
-				.partOfMany(round(reference(results, result).elapsedMillis() / result.elapsedMillis(), 2)))
+			.map((result) -> result.partOfMany(
+					round(reference(results, result).timing().elapsedMillis() / result.timing().elapsedMillis(), 2)))
 			.toList();
 		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(), compared,
 				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
@@ -163,9 +163,10 @@ public class RunService {
 	 */
 	private static RunResult reference(List<RunResult> results, RunResult result) {
 		return results.stream()
-			.filter((other) -> other.mode() == Mode.LOOP && other.connector().name().equals(result.connector().name()))
+			.filter((other) -> other.ran().mode() == Mode.LOOP
+					&& other.connection().connector().name().equals(result.connection().connector().name()))
 			.findFirst()
-			.or(() -> results.stream().filter((other) -> other.mode() == Mode.LOOP).findFirst())
+			.or(() -> results.stream().filter((other) -> other.ran().mode() == Mode.LOOP).findFirst())
 			.orElse(results.get(0));
 	}
 
