@@ -47,9 +47,9 @@ public class RunMetrics {
 	}
 
 	public void record(RunResult result) {
-		String operation = result.operation().label();
-		String mode = result.mode().label();
-		String variant = variantTag(result.variant());
+		String operation = result.ran().operation().label();
+		String mode = result.ran().mode().label();
+		String variant = variantTag(result.ran().variant());
 		Timer passes = Timer.builder(PASS_TIMER)
 			.description("Time the commands of one timed pass took, measured with System.nanoTime")
 			.tags("operation", operation, "mode", mode, "variant", variant)
@@ -60,10 +60,11 @@ public class RunMetrics {
 			.register(this.registry);
 		// The result keeps every pass's time when a run was repeated, else only its one
 		// pass.
-		List<Double> millis = (result.repeatMillis() != null) ? result.repeatMillis() : List.of(result.elapsedMillis());
+		List<Double> millis = (result.timing().repeatMillis() != null) ? result.timing().repeatMillis()
+				: List.of(result.timing().elapsedMillis());
 		for (double pass : millis) {
 			passes.record(Duration.ofNanos(Math.round(pass * 1_000_000)));
-			commands.increment(result.count());
+			commands.increment(result.ran().count());
 		}
 	}
 

@@ -34,17 +34,22 @@ public record Comparison(Operation operation, long count, String topology, List<
 		if (results.isEmpty()) {
 			return "Nothing ran: every variant was skipped.";
 		}
-		RunResult fastest = results.stream().max(Comparator.comparingDouble(RunResult::opsPerSecond)).orElseThrow();
-		RunResult loop = results.stream().filter((result) -> result.mode() == Mode.LOOP).findFirst().orElse(null);
+		RunResult fastest = results.stream()
+			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
+			.orElseThrow();
+		RunResult loop = results.stream().filter((result) -> result.ran().mode() == Mode.LOOP).findFirst().orElse(null);
 		StringBuilder sentence = new StringBuilder();
 		if (results.size() == 1) {
-			sentence.append(format("Only %s ran: %s ops/s", fastest.variant(), whole(fastest.opsPerSecond())));
+			sentence.append(
+					format("Only %s ran: %s ops/s", fastest.ran().variant(), whole(fastest.timing().opsPerSecond())));
 		}
 		else {
-			sentence.append(format("Fastest: %s at %s ops/s", fastest.variant(), whole(fastest.opsPerSecond())));
+			sentence.append(
+					format("Fastest: %s at %s ops/s", fastest.ran().variant(), whole(fastest.timing().opsPerSecond())));
 			if (loop != null && loop != fastest) {
-				sentence.append(format(", %.1f× the loop (%s ops/s)", fastest.opsPerSecond() / loop.opsPerSecond(),
-						whole(loop.opsPerSecond())));
+				sentence.append(format(", %.1f× the loop (%s ops/s)",
+						fastest.timing().opsPerSecond() / loop.timing().opsPerSecond(),
+						whole(loop.timing().opsPerSecond())));
 			}
 		}
 		sentence.append('.');
@@ -53,7 +58,7 @@ public record Comparison(Operation operation, long count, String topology, List<
 			String loopReads = readsPerItem(loop);
 			if (reads != null && loopReads != null) {
 				sentence.append(format(" Server socket reads per item: %s for the loop, %s for %s.", loopReads, reads,
-						fastest.variant()));
+						fastest.ran().variant()));
 			}
 		}
 		else if (reads != null) {
@@ -76,12 +81,12 @@ public record Comparison(Operation operation, long count, String topology, List<
 	 */
 	private static @Nullable String byNode(List<RunResult> results) {
 		RunResult byNode = results.stream()
-			.filter((result) -> result.mode() == Mode.PIPELINED_BY_NODE)
+			.filter((result) -> result.ran().mode() == Mode.PIPELINED_BY_NODE)
 			.findFirst()
 			.orElse(null);
 		RunResult pipelined = results.stream()
-			.filter((result) -> result.mode() == Mode.PIPELINED)
-			.max(Comparator.comparingDouble(RunResult::opsPerSecond))
+			.filter((result) -> result.ran().mode() == Mode.PIPELINED)
+			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
 			.orElse(null);
 		if (byNode == null || pipelined == null) {
 			return null;
@@ -90,12 +95,13 @@ public record Comparison(Operation operation, long count, String topology, List<
 				"%s (%s ops/s) hands every command to Lettuce's cluster router from one caller thread;"
 						+ " %s (%s ops/s) groups each batch by the master owning each key's slot and sends one pipeline"
 						+ " per master on that master's own connection, all masters at once.",
-				pipelined.variant(), whole(pipelined.opsPerSecond()), byNode.variant(), whole(byNode.opsPerSecond()));
+				pipelined.ran().variant(), whole(pipelined.timing().opsPerSecond()), byNode.ran().variant(),
+				whole(byNode.timing().opsPerSecond()));
 	}
 
 	private static @Nullable String readsPerItem(RunResult result) {
-		Long reads = (result.server() != null) ? result.server().reads() : null;
-		return (reads != null) ? format("%.3f", (double) reads / result.count()) : null;
+		Long reads = (result.serverSide().server() != null) ? result.serverSide().server().reads() : null;
+		return (reads != null) ? format("%.3f", (double) reads / result.ran().count()) : null;
 	}
 
 	private static String whole(double value) {

@@ -30,8 +30,8 @@ public final class LoopCeiling {
 	 */
 	public static @Nullable String sentence(List<RunResult> results) {
 		RunResult loop = results.stream()
-			.filter((result) -> result.mode() == Mode.LOOP && result.latency() != null
-					&& result.latency().per() == Latency.Per.COMMAND && result.latency().p50() > 0)
+			.filter((result) -> result.ran().mode() == Mode.LOOP && result.load().latency() != null
+					&& result.load().latency().per() == Latency.Per.COMMAND && result.load().latency().p50() > 0)
 			.findFirst()
 			.orElse(null);
 		if (loop != null) {
@@ -41,33 +41,34 @@ public final class LoopCeiling {
 		// and its latency samples (per command, or per batch of one) time each: the same
 		// bound, from the same kind of figure.
 		RunResult single = results.stream()
-			.filter((result) -> result.batchSize() == 1 && result.clients() == null && result.fanOut() == null
-					&& result.latency() != null && result.latency().per() != Latency.Per.REQUEST
-					&& result.latency().p50() > 0)
+			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
+					&& result.load().fanOut() == null && result.load().latency() != null
+					&& result.load().latency().per() != Latency.Per.REQUEST && result.load().latency().p50() > 0)
 			.findFirst()
 			.orElse(null);
-		return (single != null) ? fromTheLoop(single, "At batch size 1, " + single.variant()) : fromPings(results);
+		return (single != null) ? fromTheLoop(single, "At batch size 1, " + single.ran().variant())
+				: fromPings(results);
 	}
 
 	private static String fromTheLoop(RunResult loop, String name) {
-		double p50 = loop.latency().p50();
-		int clients = (loop.clients() != null) ? loop.clients().count() : 1;
+		double p50 = loop.load().latency().p50();
+		int clients = (loop.connection().clients() != null) ? loop.connection().clients().count() : 1;
 		double bound = clients * 1000 / p50;
 		StringBuilder sentence = new StringBuilder();
-		if (loop.opsPerSecond() <= bound) {
+		if (loop.timing().opsPerSecond() <= bound) {
 			sentence.append(format(
 					"%s's own commands took %s ms each (median round trip), so %s cannot beat"
 							+ " %s ops/s; it ran at %s.",
 					name, millis(p50),
 					(clients > 1) ? clients + " loops on " + clients + " connections" : "a loop on one connection",
-					whole(bound), whole(loop.opsPerSecond())));
+					whole(bound), whole(loop.timing().opsPerSecond())));
 		}
 		else {
 			sentence.append(format("%s ran at %s ops/s, faster than the median of its own round trips"
 					+ " (%s ms, at most %s ops/s) allows: its round trips were uneven, so that median bounds"
-					+ " nothing here.", name, whole(loop.opsPerSecond()), millis(p50), whole(bound)));
+					+ " nothing here.", name, whole(loop.timing().opsPerSecond()), millis(p50), whole(bound)));
 		}
-		double ping = loop.measuredRttMillis();
+		double ping = loop.timing().measuredRttMillis();
 		if (ping > 0 && (ping / p50 > AGREE || p50 / ping > AGREE)) {
 			sentence.append(format(" PINGs just before the run measured %s ms: the two measures disagree (a"
 					+ " connection still cold, or a busy machine), and the bound above comes from the commands"
@@ -82,7 +83,7 @@ public final class LoopCeiling {
 	 */
 	private static @Nullable String fromPings(List<RunResult> results) {
 		double[] rtts = results.stream()
-			.mapToDouble(RunResult::measuredRttMillis)
+			.mapToDouble((r) -> r.timing().measuredRttMillis())
 			.filter((rtt) -> rtt > 0)
 			.sorted()
 			.toArray();
@@ -93,14 +94,16 @@ public final class LoopCeiling {
 				: (rtts[rtts.length / 2 - 1] + rtts[rtts.length / 2]) / 2;
 		double bound = 1000 / rtt;
 		RunResult faster = results.stream()
-			.filter((result) -> result.batchSize() == 1 && result.clients() == null && result.fanOut() == null
-					&& result.opsPerSecond() > bound)
+			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
+					&& result.load().fanOut() == null && result.timing().opsPerSecond() > bound)
 			.findFirst()
 			.orElse(null);
 		if (faster != null) {
-			return format("PINGs before the run measured %s ms, yet %s at batch size 1 ran at %s ops/s, faster"
-					+ " than that round trip allows (%s ops/s): the two measures disagree, so no loop bound is"
-					+ " given.", millis(rtt), faster.variant(), whole(faster.opsPerSecond()), whole(bound));
+			return format(
+					"PINGs before the run measured %s ms, yet %s at batch size 1 ran at %s ops/s, faster"
+							+ " than that round trip allows (%s ops/s): the two measures disagree, so no loop bound is"
+							+ " given.",
+					millis(rtt), faster.ran().variant(), whole(faster.timing().opsPerSecond()), whole(bound));
 		}
 		return format("PINGs before the run measured %s ms (median), so a loop on one connection would not beat"
 				+ " %s ops/s.", millis(rtt), whole(bound));

@@ -49,23 +49,23 @@ public record Projection(String model, double measuredRttMillis, double measured
 	 * clients, or a run too short to measure.
 	 */
 	static @Nullable Projection of(RunResult result) {
-		if (result.clients() != null || result.elapsedMillis() <= 0 || result.count() < 1) {
+		if (result.connection().clients() != null || result.timing().elapsedMillis() <= 0 || result.ran().count() < 1) {
 			return null;
 		}
-		int requests = (result.fanOut() != null) ? result.fanOut().requests() : 1;
-		double items = (double) result.count() * requests;
-		double roundTrips = (double) result.batches() * requests;
-		double work = Math.max(result.elapsedMillis() - roundTrips * result.measuredRttMillis(), 0);
+		int requests = (result.load().fanOut() != null) ? result.load().fanOut().requests() : 1;
+		double items = (double) result.ran().count() * requests;
+		double roundTrips = (double) result.ran().batches() * requests;
+		double work = Math.max(result.timing().elapsedMillis() - roundTrips * result.timing().measuredRttMillis(), 0);
 		double perItem = work / items;
 		double tripsPerItem = roundTrips / items;
-		Double server = serverMillisPerItem(result.server(), items);
+		Double server = serverMillisPerItem(result.serverSide().server(), items);
 		Double client = (server != null) ? round(Math.max(perItem - server, 0), 9) : null;
 		List<Point> points = new ArrayList<>();
 		for (double rtt : RTTS) {
 			points.add(new Point(rtt, round(at(tripsPerItem, perItem, rtt), 0)));
 		}
-		return new Projection(MODEL, result.measuredRttMillis(), result.opsPerSecond(), round(tripsPerItem, 9),
-				round(perItem, 9), server, client, List.copyOf(points));
+		return new Projection(MODEL, result.timing().measuredRttMillis(), result.timing().opsPerSecond(),
+				round(tripsPerItem, 9), round(perItem, 9), server, client, List.copyOf(points));
 	}
 
 	/** Throughput at {@code rttMillis}, by the model. */

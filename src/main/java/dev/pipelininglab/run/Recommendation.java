@@ -36,17 +36,20 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		if (results.isEmpty()) {
 			return null;
 		}
-		RunResult best = results.stream().max(Comparator.comparingDouble(RunResult::opsPerSecond)).orElseThrow();
+		RunResult best = results.stream()
+			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
+			.orElseThrow();
 		RunResult chosen = results.stream()
-			.filter((result) -> result.opsPerSecond() >= SHARE_OF_BEST * best.opsPerSecond())
-			.min(Comparator.comparingInt(RunResult::batchSize))
+			.filter((result) -> result.timing().opsPerSecond() >= SHARE_OF_BEST * best.timing().opsPerSecond())
+			.min(Comparator.comparingInt((r) -> r.ran().batchSize()))
 			.orElse(best);
-		double share = Math.round(chosen.opsPerSecond() / best.opsPerSecond() * 1000) / 1000.0;
-		Long peak = (chosen.server() != null) ? chosen.server().peakOutputBufferBytes() : null;
-		Latency latency = chosen.latency();
-		StringBuilder sentence = new StringBuilder(
-				String.format(Locale.ROOT, "Use batches of %,d: %,.0f ops/s, %.0f%% of the best (%,.0f ops/s at %,d)",
-						chosen.batchSize(), chosen.opsPerSecond(), share * 100, best.opsPerSecond(), best.batchSize()));
+		double share = Math.round(chosen.timing().opsPerSecond() / best.timing().opsPerSecond() * 1000) / 1000.0;
+		Long peak = (chosen.serverSide().server() != null) ? chosen.serverSide().server().peakOutputBufferBytes()
+				: null;
+		Latency latency = chosen.load().latency();
+		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT,
+				"Use batches of %,d: %,.0f ops/s, %.0f%% of the best (%,.0f ops/s at %,d)", chosen.ran().batchSize(),
+				chosen.timing().opsPerSecond(), share * 100, best.timing().opsPerSecond(), best.ran().batchSize()));
 		sentence.append(String.format(Locale.ROOT, ", %.3f ms per %s at p50 (p99 %.3f ms)", latency.p50(),
 				latency.per().label(), latency.p99()));
 		if (peak != null) {
@@ -55,8 +58,9 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		sentence.append(chosen == best ? "; no smaller batch came within 10%."
 				: "; longer pipelines add reply memory and latency for at most " + Math.round((1 / share - 1) * 100)
 						+ "% more throughput.");
-		return new Recommendation(chosen.batchSize(), chosen.opsPerSecond(), share, best.batchSize(),
-				best.opsPerSecond(), peak, latency.per(), latency.p50(), latency.p99(), sentence.toString());
+		return new Recommendation(chosen.ran().batchSize(), chosen.timing().opsPerSecond(), share,
+				best.ran().batchSize(), best.timing().opsPerSecond(), peak, latency.per(), latency.p50(), latency.p99(),
+				sentence.toString());
 	}
 
 }

@@ -6,77 +6,26 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The answer to one run. Field names are a contract with clients and scripts. Fields that
- * do not apply are left out of the JSON.
+ * The answer to one run, in parts: what ran, its timing, its counts, how it spread over a
+ * cluster, its notes, the load and latency, the connections it used and what the servers
+ * did. Field names are a contract with clients and scripts: the parts are unwrapped, so
+ * the JSON is one flat object as it always was. Fields that do not apply are left out.
  *
- * @param operation the command sent for each item
- * @param mode how the commands travelled
- * @param variant the mode, and for pipelines the flush policy, as written in
- * {@code variants=}
- * @param flushPolicy pipelined Lettuce runs: the pipelining flush policy of the
- * connection the run used
- * @param writes buffered Lettuce pipelines and async runs: how each flush went to Netty,
- * {@code per-command} (Lettuce's own endpoint) or {@code per-flush} (one message, the
- * lab's endpoint); absent under flush-each-command, where both are the same
- * @param count items processed
- * @param batchSize commands (or keys) per round trip: 1 for the loop
- * @param batches round trips the client made per pass: {@code count} for the loop
- * @param topology standalone, sentinel or cluster
- * @param elapsedMillis wall time of the commands alone (the median pass when repeated),
- * measured with {@code System.nanoTime}; warm-up, preparation and verification are not
- * included
- * @param opsPerSecond {@code count} divided by the elapsed time
- * @param repeat timed passes
- * @param repeatMillis each pass's time, when there was more than one
- * @param addedRttMillis round-trip time the latency relay added, when one was used
- * @param measuredRttMillis median PING round trip on the run's connection, measured
- * before the run
- * @param measuredRttMillisByNode cluster: the same for each node ({@code host:port} as
- * announced), masters and replicas, on the run's route
- * @param written SET and RPUSH: commands Redis acknowledged
- * @param verified SET: keys read back afterwards that hold exactly the value written
- * @param hits GET: keys that had a value
- * @param misses GET: keys that did not exist
- * @param popped RPOP: elements popped
- * @param empty RPOP: pops that found the list empty
- * @param pongs PING: PONG replies
- * @param keysPerNode cluster: for each master ({@code host:port}), how many of the run's
- * keys hash to its slots (RPOP and RPUSH: the list key's master, with every command); 0
- * for masters the run did not touch
- * @param slotsTouched cluster: distinct hash slots among the run's keys
- * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce splits
- * a multi-key command whose keys span slots into one command per slot
- * @param redirects cluster, {@code pipelined-by-node}: present only when some were, the
- * commands a node answered with MOVED or ASK (a slot moved by a resharding or a failover)
- * that were sent again to the node named; the median pass's count
- * @param note what the numbers alone do not tell, e.g. how a cluster split a multi-key
- * command, or that a read found nothing
- * @param sample the first values written (as read back), read or popped
+ * @param ran what was run
+ * @param timing how long it took
+ * @param counts what Redis answered, and what read back
+ * @param cluster cluster: how the keys and commands spread over the masters
+ * @param notes what the numbers alone do not tell, and the first values
  * @param speedup in a comparison: the loop's elapsed time divided by this run's
- * @param latency round-trip latency percentiles of the timed pass (the median pass when
- * repeated)
- * @param payload runs with a {@code valueSize}: bytes per value and per second, and how
- * the byte budget shaped the batches
- * @param fanOut runs with {@code requests}: the run repeated as that many requests
- * @param offeredRate runs with {@code rate}: the rate asked, the rate reached, and
- * whether it was held; latency is then timed from each round trip's intended send time
- * @param connector the client library and how the run's template calls got connections
- * @param connections the connections the run used, as the Redis masters counted them
- * @param clients more than one client: how the items were split and how fast each went
- * @param master sentinel: the master ({@code host:port}) the sentinels named when the run
- * ended, the one its writes went to; changes after a failover
- * @param server what the Redis servers did during the timed pass (the median one when
- * repeated), from their INFO counters: server-wide deltas
- * @param foreignCommands present only when the servers processed more commands during a
- * timed pass than the run sent plus the lab's own periodic traffic allows (50 per node
- * and 100 a second per node): how many more (the most over the passes), summed over the
- * masters (and the replicas when a read-only run reads from them). Another client was
- * busy on the same Redis, so the figures measure it too
+ * @param load the latency of the timed pass and how the load was shaped
+ * @param connection how the run reached Redis
+ * @param serverSide what the Redis servers did
  * @param settings single runs: the client tunings in effect that differ from Spring
  * Boot's defaults (a comparison or sweep carries them once, beside its results)
  * <p>
@@ -85,17 +34,148 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(value = "projection", allowGetters = true)
-public record RunResult(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
-		@Nullable String writes, long count, int batchSize, long batches, String topology, double elapsedMillis,
-		double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis, @Nullable Double addedRttMillis,
-		double measuredRttMillis, @Nullable Map<String, Double> measuredRttMillisByNode, @Nullable Long written,
-		@Nullable Long verified, @Nullable Long hits, @Nullable Long misses, @Nullable Long popped,
-		@Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
-		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable Long redirects, @Nullable String note,
-		List<String> sample, @Nullable Double speedup, Latency latency, @Nullable Payload payload,
-		@Nullable FanOut fanOut, @Nullable OfferedRate offeredRate, ConnectorUse connector,
-		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients, @Nullable String master,
-		@Nullable ServerStats server, @Nullable Long foreignCommands, @Nullable Map<String, String> settings) {
+public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @JsonUnwrapped Counts counts,
+		@JsonUnwrapped ClusterUse cluster, @JsonUnwrapped Notes notes, @Nullable Double speedup,
+		@JsonUnwrapped Load load, @JsonUnwrapped Connection connection, @JsonUnwrapped ServerSide serverSide,
+		@Nullable Map<String, String> settings) {
+
+	/**
+	 * What was run.
+	 *
+	 * @param operation the command sent for each item
+	 * @param mode how the commands travelled
+	 * @param variant the mode, and for pipelines the flush policy, as written in
+	 * {@code variants=}
+	 * @param flushPolicy pipelined Lettuce runs: the pipelining flush policy of the
+	 * connection the run used
+	 * @param writes buffered Lettuce pipelines and async runs: how each flush went to
+	 * Netty, {@code per-command} (Lettuce's own endpoint) or {@code per-flush} (one
+	 * message, the lab's endpoint); absent under flush-each-command, where both are the
+	 * same
+	 * @param count items processed
+	 * @param batchSize commands (or keys) per round trip: 1 for the loop
+	 * @param batches round trips the client made per pass: {@code count} for the loop
+	 * @param topology standalone, sentinel or cluster
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Ran(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
+			@Nullable String writes, long count, int batchSize, long batches, String topology) {
+	}
+
+	/**
+	 * How long the run took, and the round trip it ran over.
+	 *
+	 * @param elapsedMillis wall time of the commands alone (the median pass when
+	 * repeated), measured with {@code System.nanoTime}; warm-up, preparation and
+	 * verification are not included
+	 * @param opsPerSecond {@code count} divided by the elapsed time
+	 * @param repeat timed passes
+	 * @param repeatMillis each pass's time, when there was more than one
+	 * @param addedRttMillis round-trip time the latency relay added, when one was used
+	 * @param measuredRttMillis median PING round trip on the run's connection, measured
+	 * before the run
+	 * @param measuredRttMillisByNode cluster: the same for each node ({@code host:port}
+	 * as announced), masters and replicas, on the run's route
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Timing(double elapsedMillis, double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis,
+			@Nullable Double addedRttMillis, double measuredRttMillis,
+			@Nullable Map<String, Double> measuredRttMillisByNode) {
+	}
+
+	/**
+	 * What Redis answered, by operation, and what read back; only the operation's own
+	 * counts are present.
+	 *
+	 * @param written SET and RPUSH: commands Redis acknowledged
+	 * @param verified SET: keys read back afterwards that hold exactly the value written
+	 * @param hits GET: keys that had a value
+	 * @param misses GET: keys that did not exist
+	 * @param popped RPOP: elements popped
+	 * @param empty RPOP: pops that found the list empty
+	 * @param pongs PING: PONG replies
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Counts(@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
+			@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs) {
+	}
+
+	/**
+	 * How the run spread over a cluster; empty elsewhere.
+	 *
+	 * @param keysPerNode cluster: for each master ({@code host:port}), how many of the
+	 * run's keys hash to its slots (RPOP and RPUSH: the list key's master, with every
+	 * command); 0 for masters the run did not touch
+	 * @param slotsTouched cluster: distinct hash slots among the run's keys
+	 * @param commands cluster, multi-key: Redis commands sent per pass, since Lettuce
+	 * splits a multi-key command whose keys span slots into one command per slot
+	 * @param redirects cluster, {@code pipelined-by-node}: present only when some were,
+	 * the commands a node answered with MOVED or ASK (a slot moved by a resharding or a
+	 * failover) that were sent again to the node named; the median pass's count
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record ClusterUse(@Nullable Map<String, Long> keysPerNode, @Nullable Integer slotsTouched,
+			@Nullable Long commands, @Nullable Long redirects) {
+	}
+
+	/**
+	 * What to read beside the figures.
+	 *
+	 * @param note what the numbers alone do not tell, e.g. how a cluster split a
+	 * multi-key command, or that a read found nothing
+	 * @param sample the first values written (as read back), read or popped
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Notes(@Nullable String note, List<String> sample) {
+	}
+
+	/**
+	 * The latency the timed pass met and how its load was shaped.
+	 *
+	 * @param latency round-trip latency percentiles of the timed pass (the median pass
+	 * when repeated)
+	 * @param payload runs with a {@code valueSize}: bytes per value and per second, and
+	 * how the byte budget shaped the batches
+	 * @param fanOut runs with {@code requests}: the run repeated as that many requests
+	 * @param offeredRate runs with {@code rate}: the rate asked, the rate reached, and
+	 * whether it was held; latency is then timed from each round trip's intended send
+	 * time
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Load(Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
+			@Nullable OfferedRate offeredRate) {
+	}
+
+	/**
+	 * How the run reached Redis.
+	 *
+	 * @param connector the client library and how the run's template calls got
+	 * connections
+	 * @param connections the connections the run used, as the Redis masters counted them
+	 * @param clients more than one client: how the items were split and how fast each
+	 * went
+	 * @param master sentinel: the master ({@code host:port}) the sentinels named when the
+	 * run ended, the one its writes went to; changes after a failover
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Connection(ConnectorUse connector, @Nullable ConnectionsUsed connections,
+			@Nullable ClientsReport clients, @Nullable String master) {
+	}
+
+	/**
+	 * What the Redis servers did.
+	 *
+	 * @param server what the Redis servers did during the timed pass (the median one when
+	 * repeated), from their INFO counters: server-wide deltas
+	 * @param foreignCommands present only when the servers processed more commands during
+	 * a timed pass than the run sent plus the lab's own periodic traffic allows (50 per
+	 * node and 100 a second per node): how many more (the most over the passes), summed
+	 * over the masters (and the replicas when a read-only run reads from them). Another
+	 * client was busy on the same Redis, so the figures measure it too
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record ServerSide(@Nullable ServerStats server, @Nullable Long foreignCommands) {
+	}
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -154,13 +234,8 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 	 * the settings its container carries once.
 	 */
 	RunResult partOfMany(@Nullable Double value) {
-		return new RunResult(this.operation, this.mode, this.variant, this.flushPolicy, this.writes, this.count,
-				this.batchSize, this.batches, this.topology, this.elapsedMillis, this.opsPerSecond, this.repeat,
-				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.measuredRttMillisByNode,
-				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
-				this.keysPerNode, this.slotsTouched, this.commands, this.redirects, this.note, this.sample, value,
-				this.latency, this.payload, this.fanOut, this.offeredRate, this.connector, this.connections,
-				this.clients, this.master, this.server, this.foreignCommands, null);
+		return new RunResult(this.ran, this.timing, this.counts, this.cluster, this.notes, value, this.load,
+				this.connection, this.serverSide, null);
 	}
 
 	/**

@@ -41,13 +41,16 @@ public record Sweep(Operation operation, long count, String topology, List<RunRe
 		if (results.isEmpty()) {
 			return "Nothing ran.";
 		}
-		RunResult fastest = results.stream().max(Comparator.comparingDouble(RunResult::opsPerSecond)).orElseThrow();
-		RunResult smallest = results.stream().min(Comparator.comparingInt(RunResult::batchSize)).orElseThrow();
+		RunResult fastest = results.stream()
+			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
+			.orElseThrow();
+		RunResult smallest = results.stream().min(Comparator.comparingInt((r) -> r.ran().batchSize())).orElseThrow();
 		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT, "Fastest at batch size %,d: %,.0f ops/s",
-				fastest.batchSize(), fastest.opsPerSecond()));
-		if (smallest != fastest && smallest.opsPerSecond() > 0) {
+				fastest.ran().batchSize(), fastest.timing().opsPerSecond()));
+		if (smallest != fastest && smallest.timing().opsPerSecond() > 0) {
 			sentence.append(String.format(Locale.ROOT, ", %.1f× batch size %,d (%,.0f ops/s)",
-					fastest.opsPerSecond() / smallest.opsPerSecond(), smallest.batchSize(), smallest.opsPerSecond()));
+					fastest.timing().opsPerSecond() / smallest.timing().opsPerSecond(), smallest.ran().batchSize(),
+					smallest.timing().opsPerSecond()));
 		}
 		sentence.append('.');
 		String ceiling = LoopCeiling.sentence(results);

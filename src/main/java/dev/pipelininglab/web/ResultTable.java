@@ -24,53 +24,62 @@ import org.jspecify.annotations.Nullable;
 final class ResultTable {
 
 	/** What every row of a CSV repeats, so a row stands on its own in a spreadsheet. */
-	static final List<Column<RunResult>> CONTEXT = List.of(Column.text("operation", (r) -> r.operation().label()),
-			Column.number("count", RunResult::count, Format.WHOLE), Column.text("topology", RunResult::topology));
+	static final List<Column<RunResult>> CONTEXT = List.of(Column.text("operation", (r) -> r.ran().operation().label()),
+			Column.number("count", (r) -> r.ran().count(), Format.WHOLE),
+			Column.text("topology", (r) -> r.ran().topology()));
 
 	/**
 	 * The figures of each result, in the order shown. A column whose values are all empty
 	 * is left out of text and Markdown tables.
 	 */
-	static final List<Column<RunResult>> FIGURES = List.of(Column.text("variant", RunResult::variant),
-			Column.number("batch", RunResult::batchSize, Format.WHOLE),
-			Column.number("round trips", RunResult::batches, Format.WHOLE),
-			Column.number("elapsed ms", RunResult::elapsedMillis, Format.MILLIS),
-			Column.number("min ms", (r) -> extreme(r.repeatMillis(), false), Format.MILLIS),
-			Column.number("max ms", (r) -> extreme(r.repeatMillis(), true), Format.MILLIS),
-			Column.number("ops/s", RunResult::opsPerSecond, Format.WHOLE),
+	static final List<Column<RunResult>> FIGURES = List.of(Column.text("variant", (r) -> r.ran().variant()),
+			Column.number("batch", (r) -> r.ran().batchSize(), Format.WHOLE),
+			Column.number("round trips", (r) -> r.ran().batches(), Format.WHOLE),
+			Column.number("elapsed ms", (r) -> r.timing().elapsedMillis(), Format.MILLIS),
+			Column.number("min ms", (r) -> extreme(r.timing().repeatMillis(), false), Format.MILLIS),
+			Column.number("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
+			Column.number("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
 			Column.number("speedup", RunResult::speedup, Format.RATIO),
-			Column.number("rtt ms", RunResult::measuredRttMillis, Format.MILLIS),
-			Column.number("added rtt ms", RunResult::addedRttMillis, Format.MILLIS),
-			Column.number("foreign commands", RunResult::foreignCommands, Format.WHOLE),
+			Column.number("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
+			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
+			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
 			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
 			// Redis before and after the whole run, as the page shows them.
 			Column.number("redis keys before",
-					(r) -> (r.server() != null && r.server().keyCount() != null) ? r.server().keyCount().before()
-							: null,
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().keyCount() != null)
+							? r.serverSide().server().keyCount().before() : null,
 					Format.WHOLE),
 			Column.number("redis keys after",
-					(r) -> (r.server() != null && r.server().keyCount() != null) ? r.server().keyCount().after() : null,
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().keyCount() != null)
+							? r.serverSide().server().keyCount().after() : null,
 					Format.WHOLE),
 			Column.number("redis MB before",
-					(r) -> (r.server() != null && r.server().usedMemoryBytes() != null)
-							? r.server().usedMemoryBytes().before() / 1048576.0 : null,
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().usedMemoryBytes() != null)
+							? r.serverSide().server().usedMemoryBytes().before() / 1048576.0 : null,
 					Format.FIGURE),
 			Column.number("redis MB after",
-					(r) -> (r.server() != null && r.server().usedMemoryBytes() != null)
-							? r.server().usedMemoryBytes().after() / 1048576.0 : null,
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().usedMemoryBytes() != null)
+							? r.serverSide().server().usedMemoryBytes().after() / 1048576.0 : null,
 					Format.FIGURE),
 			// What the page shows beside the table, so every format carries every figure:
 			// the server's side per item sent (the page's unit), and latency.
-			Column.number("server reads/item", (r) -> perItem(r, (r.server() != null) ? r.server().reads() : null),
+			Column.number("server reads/item",
+					(r) -> perItem(r, (r.serverSide().server() != null) ? r.serverSide().server().reads() : null),
 					Format.FIGURE),
 			Column.number("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
-			Column.text("latency per", (r) -> (r.latency() != null) ? r.latency().per().label() : null),
-			Column.number("p50 ms", (r) -> (r.latency() != null) ? r.latency().p50() : null, Format.FIGURE),
-			Column.number("p90 ms", (r) -> (r.latency() != null) ? r.latency().p90() : null, Format.FIGURE),
-			Column.number("p99 ms", (r) -> (r.latency() != null) ? r.latency().p99() : null, Format.FIGURE),
-			Column.number("p99.9 ms", (r) -> (r.latency() != null) ? r.latency().p999() : null, Format.FIGURE),
-			Column.number("latency max ms", (r) -> (r.latency() != null) ? r.latency().max() : null, Format.FIGURE),
-			Column.number("MB/s", (r) -> (r.payload() != null) ? r.payload().bytesPerSecond() / 1e6 : null,
+			Column.text("latency per", (r) -> (r.load().latency() != null) ? r.load().latency().per().label() : null),
+			Column.number("p50 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p50() : null,
+					Format.FIGURE),
+			Column.number("p90 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p90() : null,
+					Format.FIGURE),
+			Column.number("p99 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p99() : null,
+					Format.FIGURE),
+			Column.number("p99.9 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p999() : null,
+					Format.FIGURE),
+			Column.number("latency max ms", (r) -> (r.load().latency() != null) ? r.load().latency().max() : null,
+					Format.FIGURE),
+			Column.number("MB/s",
+					(r) -> (r.load().payload() != null) ? r.load().payload().bytesPerSecond() / 1e6 : null,
 					Format.FIGURE),
 			Column.text("checked", ResultTable::checked));
 
@@ -118,7 +127,7 @@ final class ResultTable {
 		columns.addAll(FIGURES);
 		// Text and Markdown list the notes under the table; a spreadsheet keeps each
 		// beside its row.
-		columns.add(Column.text("note", RunResult::note));
+		columns.add(Column.text("note", (r) -> r.notes().note()));
 		return csv(columns, rows);
 	}
 
@@ -146,9 +155,9 @@ final class ResultTable {
 	 */
 	static @Nullable String foreign(List<RunResult> rows) {
 		String warnings = rows.stream()
-			.filter((row) -> row.foreignCommands() != null)
-			.map((row) -> "warning: " + row.variant() + ": the servers processed "
-					+ Format.WHOLE.shown(row.foreignCommands())
+			.filter((row) -> row.serverSide().foreignCommands() != null)
+			.map((row) -> "warning: " + row.ran().variant() + ": the servers processed "
+					+ Format.WHOLE.shown(row.serverSide().foreignCommands())
 					+ " commands beyond the run's own during a timed pass: another client was busy on the same"
 					+ " Redis, so these figures measure it too")
 			.collect(Collectors.joining("\n"));
@@ -161,7 +170,7 @@ final class ResultTable {
 	static @Nullable String evicted(List<RunResult> rows) {
 		String warnings = rows.stream()
 			.filter((row) -> evictedKeys(row) != null)
-			.map((row) -> "warning: " + row.variant() + ": Redis evicted " + Format.WHOLE.shown(evictedKeys(row))
+			.map((row) -> "warning: " + row.ran().variant() + ": Redis evicted " + Format.WHOLE.shown(evictedKeys(row))
 					+ " keys during this run to stay under maxmemory: keys that are not the lab's may be among them")
 			.collect(Collectors.joining("\n"));
 		return warnings.isEmpty() ? null : warnings;
@@ -169,7 +178,7 @@ final class ResultTable {
 
 	/** Keys the servers evicted during the run, when they evicted any. */
 	private static @Nullable Long evictedKeys(RunResult row) {
-		dev.pipelininglab.redis.ServerStats server = row.server();
+		dev.pipelininglab.redis.ServerStats server = row.serverSide().server();
 		Long evicted = (server != null) ? server.evictedKeys() : null;
 		return (evicted != null && evicted > 0) ? evicted : null;
 	}
@@ -202,20 +211,20 @@ final class ResultTable {
 			return null;
 		}
 		RunResult fastest = rows.stream()
-			.max((a, b) -> Double.compare(a.opsPerSecond(), b.opsPerSecond()))
+			.max((a, b) -> Double.compare(a.timing().opsPerSecond(), b.timing().opsPerSecond()))
 			.orElseThrow();
 		StringBuilder line = new StringBuilder("summary: ");
-		line.append(fastest.operation().label().toUpperCase(Locale.ROOT))
+		line.append(fastest.ran().operation().label().toUpperCase(Locale.ROOT))
 			.append(' ')
-			.append(fastest.variant())
+			.append(fastest.ran().variant())
 			.append(": ")
-			.append(Format.WHOLE.shown(fastest.count()))
+			.append(Format.WHOLE.shown(fastest.ran().count()))
 			.append(" commands in ")
-			.append(Format.MILLIS.shown(fastest.elapsedMillis()))
+			.append(Format.MILLIS.shown(fastest.timing().elapsedMillis()))
 			.append(" ms, ")
-			.append(Format.WHOLE.shown(fastest.opsPerSecond()))
+			.append(Format.WHOLE.shown(fastest.timing().opsPerSecond()))
 			.append(" ops/s");
-		RunResult loop = rows.stream().filter((row) -> row.mode() == Mode.LOOP).findFirst().orElse(null);
+		RunResult loop = rows.stream().filter((row) -> row.ran().mode() == Mode.LOOP).findFirst().orElse(null);
 		if (rows.size() > 1 && fastest.speedup() != null) {
 			line.append(", ")
 				.append(Format.RATIO.shown(fastest.speedup()))
@@ -247,34 +256,37 @@ final class ResultTable {
 
 	/** Items the run sent: its count, times the requests of a fan-out. */
 	private static @Nullable Double perItem(RunResult r, @Nullable Number value) {
-		if (value == null || r.server() == null || r.server().commands() == 0) {
+		if (value == null || r.serverSide().server() == null || r.serverSide().server().commands() == 0) {
 			return null;
 		}
-		return value.doubleValue() / (r.count() * ((r.fanOut() != null) ? r.fanOut().requests() : 1));
+		return value.doubleValue()
+				/ (r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
 	}
 
 	private static @Nullable Double cpuPerItem(RunResult r) {
-		if (r.server() == null || r.server().cpuMicrosPerCommand() == null) {
+		if (r.serverSide().server() == null || r.serverSide().server().cpuMicrosPerCommand() == null) {
 			return null;
 		}
-		return perItem(r, r.server().cpuMicrosPerCommand() * r.server().commands());
+		return perItem(r, r.serverSide().server().cpuMicrosPerCommand() * r.serverSide().server().commands());
 	}
 
 	private static @Nullable String checked(RunResult r) {
-		if (r.verified() != null) {
-			return Format.WHOLE.shown(r.verified()) + " verified";
+		if (r.counts().verified() != null) {
+			return Format.WHOLE.shown(r.counts().verified()) + " verified";
 		}
-		if (r.hits() != null) {
-			return Format.WHOLE.shown(r.hits()) + " hits, " + Format.WHOLE.shown(r.misses()) + " misses";
+		if (r.counts().hits() != null) {
+			return Format.WHOLE.shown(r.counts().hits()) + " hits, " + Format.WHOLE.shown(r.counts().misses())
+					+ " misses";
 		}
-		if (r.popped() != null) {
-			return Format.WHOLE.shown(r.popped()) + " popped, " + Format.WHOLE.shown(r.empty()) + " empty";
+		if (r.counts().popped() != null) {
+			return Format.WHOLE.shown(r.counts().popped()) + " popped, " + Format.WHOLE.shown(r.counts().empty())
+					+ " empty";
 		}
-		if (r.pongs() != null) {
-			return Format.WHOLE.shown(r.pongs()) + " PONG";
+		if (r.counts().pongs() != null) {
+			return Format.WHOLE.shown(r.counts().pongs()) + " PONG";
 		}
-		if (r.written() != null) {
-			return Format.WHOLE.shown(r.written()) + " written";
+		if (r.counts().written() != null) {
+			return Format.WHOLE.shown(r.counts().written()) + " written";
 		}
 		return null;
 	}

@@ -74,8 +74,8 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 		String extra = "";
 		if (value instanceof RunResult result) {
 			rows = List.of(result);
-			title = result.operation().label().toUpperCase(Locale.ROOT) + " " + result.variant() + ", "
-					+ ResultTable.Format.WHOLE.shown(result.count()) + " commands on " + result.topology();
+			title = result.ran().operation().label().toUpperCase(Locale.ROOT) + " " + result.ran().variant() + ", "
+					+ ResultTable.Format.WHOLE.shown(result.ran().count()) + " commands on " + result.ran().topology();
 		}
 		else if (value instanceof Comparison comparison) {
 			rows = comparison.results();
@@ -130,8 +130,12 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 	private static String notes(List<RunResult> rows) {
 		StringBuilder out = new StringBuilder();
 		rows.stream()
-			.filter((row) -> row.note() != null)
-			.forEach((row) -> out.append("note: ").append(row.variant()).append(": ").append(row.note()).append('\n'));
+			.filter((row) -> row.notes().note() != null)
+			.forEach((row) -> out.append("note: ")
+				.append(row.ran().variant())
+				.append(": ")
+				.append(row.notes().note())
+				.append('\n'));
 		return out.toString();
 	}
 

@@ -69,23 +69,26 @@ record RunPair(Side a, Side b, List<Row> rows) {
 	}
 
 	private static boolean sameFigure(RunResult one, RunResult other) {
-		return one.variant().equals(other.variant()) && one.batchSize() == other.batchSize();
+		return one.ran().variant().equals(other.ran().variant()) && one.ran().batchSize() == other.ran().batchSize();
 	}
 
 	private static Row row(@Nullable RunResult a, @Nullable RunResult b) {
 		RunResult named = (a != null) ? a : Objects.requireNonNull(b);
-		Double opsRatio = (a != null && b != null && a.opsPerSecond() > 0)
-				? Double.valueOf(ResultTable.significant(b.opsPerSecond() / a.opsPerSecond(), 3)) : null;
-		Double elapsedRatio = (a != null && b != null && a.elapsedMillis() > 0)
-				? Double.valueOf(ResultTable.significant(b.elapsedMillis() / a.elapsedMillis(), 3)) : null;
-		return new Row(named.variant(), named.batchSize(), (a != null) ? a.opsPerSecond() : null,
-				(b != null) ? b.opsPerSecond() : null, opsRatio, (a != null) ? a.elapsedMillis() : null,
-				(b != null) ? b.elapsedMillis() : null, elapsedRatio, withinSpread(a, b));
+		Double opsRatio = (a != null && b != null && a.timing().opsPerSecond() > 0)
+				? Double.valueOf(ResultTable.significant(b.timing().opsPerSecond() / a.timing().opsPerSecond(), 3))
+				: null;
+		Double elapsedRatio = (a != null && b != null && a.timing().elapsedMillis() > 0)
+				? Double.valueOf(ResultTable.significant(b.timing().elapsedMillis() / a.timing().elapsedMillis(), 3))
+				: null;
+		return new Row(named.ran().variant(), named.ran().batchSize(), (a != null) ? a.timing().opsPerSecond() : null,
+				(b != null) ? b.timing().opsPerSecond() : null, opsRatio,
+				(a != null) ? a.timing().elapsedMillis() : null, (b != null) ? b.timing().elapsedMillis() : null,
+				elapsedRatio, withinSpread(a, b));
 	}
 
 	private static @Nullable Boolean withinSpread(@Nullable RunResult a, @Nullable RunResult b) {
-		List<Double> left = (a != null) ? a.repeatMillis() : null;
-		List<Double> right = (b != null) ? b.repeatMillis() : null;
+		List<Double> left = (a != null) ? a.timing().repeatMillis() : null;
+		List<Double> right = (b != null) ? b.timing().repeatMillis() : null;
 		if (left == null || right == null || left.isEmpty() || right.isEmpty()) {
 			return null;
 		}

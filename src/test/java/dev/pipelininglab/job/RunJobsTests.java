@@ -103,9 +103,9 @@ class RunJobsTests {
 		assertThat(done.startedAt()).isAfterOrEqualTo(done.createdAt());
 		assertThat(done.finishedAt()).isAfterOrEqualTo(done.startedAt());
 		assertThat(done.results()).singleElement().satisfies((result) -> {
-			assertThat(result.verified()).isEqualTo(300_000);
-			assertThat(result.batches()).isEqualTo(600);
-			assertThat(result.opsPerSecond()).isPositive();
+			assertThat(result.counts().verified()).isEqualTo(300_000);
+			assertThat(result.ran().batches()).isEqualTo(600);
+			assertThat(result.timing().opsPerSecond()).isPositive();
 		});
 
 		// The record lives under the demo prefix with a TTL of at most a day, and the
@@ -129,15 +129,15 @@ class RunJobsTests {
 				List.of(Variant.of(Mode.LOOP), Variant.of(Mode.PIPELINED), Variant.of(Mode.MULTI_KEY))));
 		RunRecord comparison = last(follow(compare.id()));
 		assertThat(comparison.status()).isEqualTo(RunStatus.DONE);
-		assertThat(comparison.results()).extracting(RunResult::variant)
+		assertThat(comparison.results()).extracting((r) -> r.ran().variant())
 			.containsExactly("loop", "pipelined-flush-on-close", "multi-key");
-		assertThat(comparison.results()).extracting(RunResult::hits).containsOnly(2000L);
+		assertThat(comparison.results()).extracting((r) -> r.counts().hits()).containsOnly(2000L);
 		assertThat(comparison.results().get(0).speedup()).isEqualTo(1.0);
 		assertThat(comparison.skipped()).isEmpty();
 
 		RunRecord sweep = last(follow(this.jobs.submit(RunPlan.sweep(base, List.of(10, 100, 1000))).id()));
 		assertThat(sweep.status()).isEqualTo(RunStatus.DONE);
-		assertThat(sweep.results()).extracting(RunResult::batchSize).containsExactly(10, 100, 1000);
+		assertThat(sweep.results()).extracting((r) -> r.ran().batchSize()).containsExactly(10, 100, 1000);
 		assertThat(sweep.progress().batchesDone()).isEqualTo(200 + 20 + 2);
 	}
 

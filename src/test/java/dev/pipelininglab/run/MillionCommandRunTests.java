@@ -42,10 +42,10 @@ class MillionCommandRunTests {
 				.run(RunSpec.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 1_000_000, 10_000, 5));
 
 			assertThat(connectionsReceived(observer)).isEqualTo(connectionsBefore);
-			assertThat(result.batches()).isEqualTo(100);
-			assertThat(result.written()).isEqualTo(1_000_000);
-			assertThat(result.verified()).isEqualTo(1_000_000);
-			assertThat(result.sample()).containsExactly("value-0", "value-1", "value-2", "value-3", "value-4");
+			assertThat(result.ran().batches()).isEqualTo(100);
+			assertThat(result.counts().written()).isEqualTo(1_000_000);
+			assertThat(result.counts().verified()).isEqualTo(1_000_000);
+			assertThat(result.notes().sample()).containsExactly("value-0", "value-1", "value-2", "value-3", "value-4");
 			assertThat(observer.sync().dbsize()).isEqualTo(1_000_000);
 		}
 		finally {

@@ -52,9 +52,9 @@ class PausedRunTests {
 		});
 		assertThat(stopper.get().waitFor()).isZero();
 
-		assertThat(result.note()).contains("This process was not running for");
-		double paused = Double.parseDouble(result.note().replaceAll(".*not running for ([0-9.]+) ms.*", "$1"));
-		assertThat(paused).isBetween(STOPPED_MILLIS * 0.8, result.elapsedMillis());
+		assertThat(result.notes().note()).contains("This process was not running for");
+		double paused = Double.parseDouble(result.notes().note().replaceAll(".*not running for ([0-9.]+) ms.*", "$1"));
+		assertThat(paused).isBetween(STOPPED_MILLIS * 0.8, result.timing().elapsedMillis());
 	}
 
 	/**

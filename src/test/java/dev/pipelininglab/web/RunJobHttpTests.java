@@ -50,7 +50,7 @@ class RunJobHttpTests extends JobsOnTestRedis {
 		assertThat(last.status()).isEqualTo(RunStatus.DONE);
 		assertThat(last.progress().batchesDone()).isEqualTo(400).isEqualTo(last.progress().batchesTotal());
 		assertThat(last.results()).singleElement()
-			.satisfies((result) -> assertThat(result.verified()).isEqualTo(200_000));
+			.satisfies((result) -> assertThat(result.counts().verified()).isEqualTo(200_000));
 		// Progress came in steps, not only as the final record.
 		assertThat(records).filteredOn((run) -> run.progress().batchesDone() > 0 && run.progress().batchesDone() < 400)
 			.isNotEmpty();

@@ -1,0 +1,157 @@
+package dev.pipelininglab.run;
+
+import java.util.List;
+import java.util.Map;
+
+import dev.pipelininglab.redis.ClientSettings;
+import dev.pipelininglab.redis.ClusterLayout;
+import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.RedisDiagnosis;
+import dev.pipelininglab.redis.Route;
+import dev.pipelininglab.redis.ServerConnections;
+import dev.pipelininglab.redis.ServerCounters;
+import dev.pipelininglab.redis.ServerStats;
+import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Component;
+
+import static dev.pipelininglab.run.RunService.median;
+import static dev.pipelininglab.run.RunService.round;
+import static dev.pipelininglab.run.RunService.setupBatch;
+import static dev.pipelininglab.run.RunService.variantLabel;
+import static dev.pipelininglab.run.RunService.writes;
+
+/**
+ * Turns what a run's timed passes saw into its answer, after reading back what it wrote.
+ */
+@Component
+class ResultAssembly {
+
+	private final DemoData data;
+
+	private final ServerCounters server;
+
+	private final RedisDiagnosis diagnosis;
+
+	private final ClientSettings settings;
+
+	private final Topology topology;
+
+	ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagnosis, ClientSettings settings,
+			Topology topology) {
+		this.data = data;
+		this.server = server;
+		this.diagnosis = diagnosis;
+		this.settings = settings;
+		this.topology = topology;
+	}
+
+	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
+			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,
+			TimedPasses.Passes passes, double rttMillis, @Nullable Map<String, Double> nodeRttMillis,
+			RunObserver observer) {
+		long[] passNanos = passes.nanos();
+		ServerConnections.Usage usage = passes.usage();
+		long count = spec.count();
+		long items = spec.itemsPerPass();
+		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
+		// The median pass's clients and latency.
+		Clients.Outcome shown = passes.shown();
+		Tally tally = shown.tally(spec.sample());
+		LatencyRecorder latency = shown.latency();
+		// Round trips of one request, over every client.
+		long batches = (perRoundTrip == 1) ? count : spec.batches();
+		double elapsedNanos = median(passNanos);
+		List<Double> repeatMillis = (passNanos.length > 1)
+				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
+		Long written = writes(spec.operation()) ? tally.values() : null;
+		Long verified = null;
+		Command command = spec.operation().command();
+		Command.Replies replies = command.replies(tally);
+		Long hits = replies.hits();
+		Long misses = replies.misses();
+		Long popped = replies.popped();
+		Long empty = replies.empty();
+		Long pongs = replies.pongs();
+		List<String> sample = tally.sample();
+		DemoData.ReadBack readBack = null;
+		if (command.verifies()) {
+			Tally read = new Tally(spec.sample());
+			readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
+					observer);
+			verified = readBack.verified();
+			sample = read.sample();
+		}
+		else if (command.counts()) {
+			// What the counter gained, as read back: exactly the INCRs sent when nothing
+			// else touched it.
+			verified = this.data.counter(keys) - passes.counterBefore();
+		}
+		// Once verified: what the servers evicted or expired over the whole run.
+		ServerStats server = this.server.withRunWide(passes.shownServer(), passes.runBefore(), this.server.snapshot());
+		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
+		boolean pipelined = spec.mode() == Mode.PIPELINED;
+		boolean lettuce = route.connector() == Connector.LETTUCE;
+		String variant = variantLabel(spec, route);
+		String key = spec.operation().key(keys);
+		// Only buffered Lettuce pipelines and async batches hand several commands to
+		// Netty
+		// at once; flush-each-command writes each on its own whichever endpoint it is.
+		boolean buffers = lettuce && ((pipelined && route.flushPolicy().kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND)
+				|| spec.mode() == Mode.ASYNC);
+		String writes = buffers ? route.writes().label() : null;
+		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
+				route.sharing().label(), pipelined ? route.connector().pipelineWrites() : null);
+		RunResult.ConnectionsUsed connections = (usage != null)
+				? new RunResult.ConnectionsUsed(usage.used(), usage.opened()) : null;
+		double seconds = elapsedNanos / 1e9;
+		RunResult.Payload payload = (spec.valueSize() > 0) ? new RunResult.Payload(spec.valueSize(),
+				round(items * (double) spec.valueSize() / seconds, 0), spec.workload().batchSizeAsked(),
+				(spec.workload().batchSizeAsked() != null) ? spec.workload().maxBatchBytes() : null) : null;
+		RunResult.FanOut fanOut = (spec.workload().requests() > 1)
+				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
+				: null;
+		double opsPerSecond = round(items / seconds, 1);
+		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack);
+		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
+				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
+				this.topology.kind().toString());
+		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
+				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
+		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs);
+		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
+				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
+				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
+		RunResult.Load load = new RunResult.Load(latency.latency(), payload, fanOut,
+				RunResult.OfferedRate.of(spec.workload(), opsPerSecond));
+		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
+				this.diagnosis.sentinelMaster());
+		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
+				new RunResult.ServerSide(server, passes.foreign()), this.settings.inEffect());
+	}
+
+	/**
+	 * Each client's range and rate; null for a single client, whose figures are the
+	 * run's.
+	 */
+	private static RunResult.@Nullable ClientsReport clients(Clients.Outcome outcome) {
+		if (outcome.clients().size() == 1) {
+			return null;
+		}
+		List<RunResult.PerClient> perClient = outcome.clients()
+			.stream()
+			.map((client) -> new RunResult.PerClient(client.index, client.first, client.end - 1,
+					client.end - client.first, round(client.nanos / 1e6, 3),
+					round((client.end - client.first) / (client.nanos / 1e9), 1)))
+			.toList();
+		double[] rates = perClient.stream().mapToDouble(RunResult.PerClient::opsPerSecond).sorted().toArray();
+		int middle = rates.length / 2;
+		double medianRate = (rates.length % 2 == 1) ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
+		return new RunResult.ClientsReport(perClient.size(),
+				new RunResult.Spread(rates[0], round(medianRate, 1), rates[rates.length - 1]), perClient);
+	}
+
+}

@@ -1,0 +1,229 @@
+package dev.pipelininglab.run;
+
+import java.util.Set;
+
+import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Route;
+import dev.pipelininglab.redis.ServerConnections;
+import dev.pipelininglab.redis.ServerCounters;
+import dev.pipelininglab.redis.ServerStats;
+import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Component;
+
+import static dev.pipelininglab.run.RunService.setupBatch;
+
+/**
+ * Sends a run's timed passes, each from the state the run starts from, and keeps what the
+ * clock, the clients and the servers saw of each.
+ */
+@Component
+class TimedPasses {
+
+	private final DemoData data;
+
+	private final ServerConnections serverConnections;
+
+	private final ServerCounters server;
+
+	private final WarmUp warmUp;
+
+	private final Topology topology;
+
+	TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
+			Topology topology) {
+		this.data = data;
+		this.serverConnections = serverConnections;
+		this.server = server;
+		this.warmUp = warmUp;
+		this.topology = topology;
+	}
+
+	/**
+	 * @param prepare whether each pass starts from the state every variant starts from
+	 * @param since the servers' counters before the run wrote anything (the preflight's);
+	 * null to count from the first timed pass
+	 * @param progress where a failed pass leaves what it got done
+	 */
+	Passes run(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
+			BatchRunner.@Nullable ClusterEffect effect, boolean prepare, RunObserver observer,
+			ServerCounters.@Nullable Snapshot since, Progress progress) {
+		ServerCounters.Snapshot runBefore = since;
+		int roundTrip = runner.perRoundTrip(spec.batchSize());
+		Pass pass = new Pass(spec, keys, route);
+		long[] passNanos = new long[spec.repeat()];
+		Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
+		ServerConnections.Usage usage = null;
+		long counterBefore = 0;
+		ServerStats[] passServer = new ServerStats[spec.repeat()];
+		long sent = sentPerPass(spec, effect);
+		// Only reads may be served by replicas; RPOP removes, so its master runs it
+		// and
+		// the replicas replay it, which would count it twice.
+		boolean replicasServe = spec.operation() == Operation.GET || spec.operation() == Operation.PING;
+		Long foreign = null;
+		long[] pausedNanos = new long[spec.repeat()];
+		for (int repeat = 0; repeat < spec.repeat(); repeat++) {
+			if (prepare) {
+				prepare(spec, keys, observer, variant);
+			}
+			if (spec.operation().command().counts()) {
+				counterBefore = this.data.counter(keys);
+			}
+			ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
+					spec.clients());
+			observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.itemsPerPass());
+			// Outside the timed region, as close to it as can be.
+			long windowStart = System.nanoTime();
+			ServerCounters.Snapshot before = this.server.snapshot();
+			if (runBefore == null) {
+				runBefore = before;
+			}
+			PauseWatch watch = PauseWatch.start();
+			Clients.Outcome outcome;
+			try {
+				outcome = Clients.run(spec, roundTrip, per(spec, runner),
+						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+			}
+			finally {
+				pausedNanos[repeat] = watch.stop();
+			}
+			ServerCounters.Snapshot after = this.server.snapshot();
+			long windowNanos = System.nanoTime() - windowStart;
+			if (outcome.failure() != null) {
+				progress.batchesDone = outcome.batches();
+				progress.tally = outcome.tally(spec.sample());
+				throw outcome.failure();
+			}
+			passServer[repeat] = this.server.between(before, after, replicasServe);
+			Long excess = ForeignCommands.beyondBookkeeping(this.server.processed(before, after, replicasServe), sent,
+					windowNanos);
+			if (excess != null && (foreign == null || excess > foreign)) {
+				foreign = excess;
+			}
+			usage = ServerConnections.usage(connectionsBefore, this.serverConnections.snapshot(), route,
+					commands(spec));
+			passNanos[repeat] = outcome.nanos();
+			outcomes[repeat] = outcome;
+			this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
+		}
+		return new Passes(passNanos, outcomes, pausedNanos, passServer, runBefore, foreign, usage, counterBefore);
+	}
+
+	/**
+	 * What one latency sample is: the whole request in fan-out, else one round trip (a
+	 * command of the loop, a batch of the others).
+	 */
+	private static Latency.Per per(RunSpec spec, BatchRunner runner) {
+		if (spec.workload().requests() > 1) {
+			return Latency.Per.REQUEST;
+		}
+		return (runner.perRoundTrip(spec.batchSize()) == 1) ? Latency.Per.COMMAND : Latency.Per.BATCH;
+	}
+
+	/** The commands the run sends, as CLIENT LIST names them. */
+	private static Set<String> commands(RunSpec spec) {
+		String single = spec.operation().label();
+		return switch (spec.mode()) {
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> spec.operation().command().multiKeyCommandNames();
+			case SCRIPT -> Set.of("evalsha", "eval");
+			case TRANSACTION, PIPELINED_TRANSACTION -> Set.of(single, "multi", "exec");
+			default -> Set.of(single);
+		};
+	}
+
+	/**
+	 * The state every variant starts from: SET's keys absent, the list holding what RPOP
+	 * will pop, the one key of INCR, HSET, SADD, ZADD and LPUSH absent.
+	 */
+	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant) {
+		Command command = spec.operation().command();
+		if (command.showsPreparing()) {
+			observer.phase(RunObserver.Phase.PREPARING, variant, spec.batchSize(), spec.count());
+		}
+		command.prepare(this.data, spec, keys, setupBatch(spec), observer);
+	}
+
+	/**
+	 * Redis commands one timed pass sends, as the servers count them: one per item, but
+	 * one per batch for multi-key commands (one per slot where a cluster split them; one
+	 * per key where Jedis split them), and for a script its EVALSHA per batch and the
+	 * command it calls per item, which Redis counts too.
+	 */
+	private long sentPerPass(RunSpec spec, BatchRunner.@Nullable ClusterEffect effect) {
+		long requests = spec.workload().requests();
+		return switch (spec.mode()) {
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> {
+				if (effect != null) {
+					yield effect.commands() * requests;
+				}
+				// A hash-tagged batch shares one slot, so Jedis sends it whole.
+				boolean splitByJedis = spec.mode() == Mode.MULTI_KEY && spec.senders().connector() == Connector.JEDIS
+						&& this.topology.kind() == Topology.Kind.CLUSTER
+						&& (spec.operation() == Operation.SET || spec.operation() == Operation.GET);
+				yield splitByJedis ? spec.itemsPerPass() : spec.batchesPerPass();
+			}
+			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();
+			// MULTI and EXEC around every batch.
+			case TRANSACTION, PIPELINED_TRANSACTION -> 2 * spec.batchesPerPass() + spec.itemsPerPass();
+			default -> spec.itemsPerPass();
+		};
+	}
+
+	/**
+	 * What the timed passes saw.
+	 *
+	 * @param nanos each pass's time
+	 * @param outcomes each pass's clients, tallies and latencies
+	 * @param pausedNanos how long this process was paused inside each pass
+	 * @param server each pass's server-side deltas
+	 * @param runBefore the servers' counters before the run wrote anything
+	 * @param foreign the most commands over the passes that the run did not send
+	 * @param usage the connections the last pass used
+	 * @param counterBefore INCR: the counter before the last pass
+	 */
+	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, ServerStats[] server,
+			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign,
+			ServerConnections.@Nullable Usage usage, long counterBefore) {
+
+		/** The median pass's clients, tallies and latency. */
+		Clients.Outcome shown() {
+			return this.outcomes[medianIndex(this.nanos)];
+		}
+
+		/** The median pass's server-side deltas. */
+		@Nullable ServerStats shownServer() {
+			return this.server[medianIndex(this.nanos)];
+		}
+
+		/** The pass whose time is the median (the lower of the two middle ones). */
+		private static int medianIndex(long[] values) {
+			Integer[] order = new Integer[values.length];
+			for (int i = 0; i < order.length; i++) {
+				order[i] = i;
+			}
+			java.util.Arrays.sort(order, java.util.Comparator.comparingLong((Integer i) -> values[i]));
+			return order[(values.length - 1) / 2];
+		}
+
+	}
+
+	/**
+	 * How far a failed pass got, for the failure report: its round trips done and its
+	 * replies.
+	 */
+	static final class Progress {
+
+		long batchesDone;
+
+		Tally tally;
+
+		Progress(int sample) {
+			this.tally = new Tally(sample);
+		}
+
+	}
+
+}

@@ -1,0 +1,150 @@
+package dev.pipelininglab.run;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeRoundTrips;
+import dev.pipelininglab.redis.Ping;
+import dev.pipelininglab.redis.Route;
+
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.stereotype.Component;
+
+import static dev.pipelininglab.run.RunService.median;
+import static dev.pipelininglab.run.RunService.round;
+import static dev.pipelininglab.run.RunService.setupBatch;
+
+/**
+ * Readies a run's route before the clock starts: warms it up on keys of its own, then
+ * measures its round trip.
+ */
+@Component
+class WarmUp {
+
+	/**
+	 * Enough items to warm the run's connection and whatever the JIT has not compiled
+	 * yet.
+	 */
+	static final int WARMUP_ITEMS = 10_000;
+
+	/**
+	 * Items a mode must have sent in this process before its code is fully compiled: on 2
+	 * cores a fresh app's first million pipelined SETs ran at about 60% of its later
+	 * speed after a 10,000-item warm-up, and at full speed after 300,000. Until a mode
+	 * and operation have sent that many, their warm-up makes up the difference.
+	 */
+	static final int JIT_WARMUP_ITEMS = 300_000;
+
+	/**
+	 * The warm-up is bounded by round trips too, so loops and short batches warm up
+	 * quickly.
+	 */
+	static final int WARMUP_ROUND_TRIPS = 1_000;
+
+	/** Through a latency relay every round trip costs the added RTT. */
+	static final int WARMUP_ROUND_TRIPS_WITH_RTT = 50;
+
+	/**
+	 * With large values the JIT has warmed up long before the item count is reached; this
+	 * keeps a warm-up from writing gigabytes.
+	 */
+	static final long WARMUP_BYTES = 64L << 20;
+
+	private static final int RTT_PINGS = 11;
+
+	/**
+	 * Fewer per node: through a relay each costs the added RTT, and a cluster has six.
+	 */
+	private static final int NODE_RTT_PINGS = 3;
+
+	private final DemoData data;
+
+	private final KeySpace warmupKeys;
+
+	/**
+	 * Items each mode and operation has sent in this process, warm-ups included: how warm
+	 * their code is.
+	 */
+	private final Map<Work, AtomicLong> sent = new ConcurrentHashMap<>();
+
+	WarmUp(DemoData data, KeySpace keys) {
+		this.data = data;
+		this.warmupKeys = keys.warmup();
+	}
+
+	/**
+	 * An untimed pass of the same work on separate warm-up keys, so JIT and connections
+	 * are warm, then removed. Long the first time a mode and operation run in this
+	 * process, short once the JIT has seen enough of them.
+	 */
+	void warmUp(BatchRunner runner, Route route, RunSpec spec, RunObserver observer, String variant) {
+		AtomicLong sent = sent(spec);
+		int roundTrips = (route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : WARMUP_ROUND_TRIPS;
+		long items = Math.min(Math.max(WARMUP_ITEMS, JIT_WARMUP_ITEMS - sent.get()),
+				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
+		if (spec.valueSize() > 0) {
+			items = Math.min(items, Math.max(spec.batchSize(), WARMUP_BYTES / spec.valueSize()));
+		}
+		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
+		observer.phase(RunObserver.Phase.WARM_UP, variant, spec.batchSize(), warmup.count());
+		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
+		if (spec.operation() == Operation.RPOP) {
+			this.data.refillList(warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize(), RunObserver.NONE);
+		}
+		// As many clients as the run, so the pool holds the connections it needs before
+		// the clock starts.
+		Pass pass = new Pass(warmup, warmupKeys, route);
+		// Round trip by round trip, as the timed pass: a loop's warm-up batch is many
+		// round trips, and a cancel is checked between them.
+		RuntimeException failure = Clients
+			.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
+					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer))
+			.failure();
+		if (failure != null) {
+			throw failure;
+		}
+		sent.addAndGet(warmup.count());
+		String key = spec.operation().key(warmupKeys);
+		if (spec.operation() == Operation.SET) {
+			this.data.deleteKeys(warmupKeys, warmup.count(), setupBatch(spec), RunObserver.NONE);
+		}
+		else if (key != null) {
+			this.data.delete(key);
+		}
+	}
+
+	AtomicLong sent(RunSpec spec) {
+		return this.sent.computeIfAbsent(new Work(spec.mode(), spec.operation()), (key) -> new AtomicLong());
+	}
+
+	/** What the JIT compiles separately: one mode sending one operation. */
+	private record Work(Mode mode, Operation operation) {
+	}
+
+	/**
+	 * Median PING round trip on the run's route, so an added RTT is shown as measured,
+	 * not as configured.
+	 */
+	static double measureRtt(Route route, RunObserver observer) {
+		long[] nanos = new long[RTT_PINGS];
+		for (int i = 0; i < RTT_PINGS; i++) {
+			// Eleven PINGs through a one-second relay are eleven seconds: a cancel
+			// does not wait for them.
+			if (observer.cancelled()) {
+				throw new RunCancelledException();
+			}
+			long start = System.nanoTime();
+			route.template().execute((RedisCallback<String>) Ping::once);
+			nanos[i] = System.nanoTime() - start;
+		}
+		return round(median(nanos) / 1e6, 3);
+	}
+
+	/** The same for each node on the run's route, with fewer PINGs each. */
+	static Map<String, Double> measureNodeRtt(Route route) {
+		return NodeRoundTrips.measure(route, NODE_RTT_PINGS);
+	}
+
+}
