@@ -85,13 +85,12 @@ class DockerConfigFilesTest {
 			.args("--sentinel", "--sentinel", "announce-port", Integer.toString(port))
 			.start());
 		Topologies.await("the sentinel to see the master with its replica", READY, () -> {
-			Map<String, String> seen = Resp
-				.pairs(Topologies.call(sentinel, "SENTINEL", "MASTER", SentinelRedis.MASTER_NAME));
+			Map<String, String> seen = Topologies.on(sentinel,
+					(jedis) -> jedis.sentinelMaster(SentinelRedis.MASTER_NAME));
 			return ("master".equals(seen.get("flags")) && "1".equals(seen.get("num-slaves"))
 					&& Integer.toString(master.port()).equals(seen.get("port"))) ? null : seen.toString();
 		});
-		Map<String, String> seen = Resp
-			.pairs(Topologies.call(sentinel, "SENTINEL", "MASTER", SentinelRedis.MASTER_NAME));
+		Map<String, String> seen = Topologies.on(sentinel, (jedis) -> jedis.sentinelMaster(SentinelRedis.MASTER_NAME));
 		assertThat(seen).containsEntry("down-after-milliseconds", "5000")
 			.containsEntry("failover-timeout", "15000")
 			.containsEntry("quorum", "2");
@@ -171,14 +170,11 @@ class DockerConfigFilesTest {
 	}
 
 	private static Map<String, String> info(RedisServerProcess server, String section) {
-		try (Resp resp = new Resp(server.host(), server.port())) {
-			return resp.info(section);
-		}
+		return Topologies.on(server, (jedis) -> Topologies.info(jedis, section));
 	}
 
 	private static String config(RedisServerProcess server, String name) {
-		List<?> reply = (List<?>) Topologies.call(server, "CONFIG", "GET", name);
-		return String.valueOf(reply.get(1));
+		return Topologies.on(server, (jedis) -> jedis.configGet(name).get(name));
 	}
 
 }
