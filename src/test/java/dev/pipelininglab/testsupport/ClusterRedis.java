@@ -204,7 +204,7 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
 	private List<RedisServerProcess> nodesWithRole(String role) {
 		return this.nodes.stream()
-			.filter((node) -> node.isAlive() && !node.isPaused())
+			.filter((node) -> node.isAlive() && !Outages.isPaused(node))
 			.filter((node) -> role.equals(Topologies.on(node, Topologies::role)))
 			.toList();
 	}
@@ -217,7 +217,7 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	public void awaitHealthy(Duration timeout) {
 		Topologies.await("every live node of " + this + " to see all slots served by live masters", timeout, () -> {
 			for (RedisServerProcess node : this.nodes) {
-				if (node.isAlive() && !node.isPaused()) {
+				if (node.isAlive() && !Outages.isPaused(node)) {
 					String problem = problemWithSlotOwners(node);
 					if (problem != null) {
 						return "node " + node.port() + ": " + problem;

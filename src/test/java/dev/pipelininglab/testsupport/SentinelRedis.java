@@ -169,7 +169,7 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	 */
 	public RedisServerProcess currentMaster() {
 		for (RedisServerProcess sentinel : this.sentinels) {
-			if (!sentinel.isAlive() || sentinel.isPaused()) {
+			if (!sentinel.isAlive() || Outages.isPaused(sentinel)) {
 				continue;
 			}
 			List<String> address = Topologies.on(sentinel, (jedis) -> jedis.sentinelGetMasterAddrByName(MASTER_NAME));
@@ -184,12 +184,12 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	/**
 	 * Waits until every live sentinel has marked a replica subjectively down (its
-	 * {@code +sdown slave} event), e.g. after {@code replica().kill()}.
+	 * {@code +sdown slave} event), e.g. after {@code Outages.kill(replica())}.
 	 */
 	public void awaitReplicaDown(Duration timeout) {
 		Topologies.await("the sentinels marking the replica down", timeout, () -> {
 			for (RedisServerProcess sentinel : this.sentinels) {
-				if (sentinel.isAlive() && !sentinel.isPaused()
+				if (sentinel.isAlive() && !Outages.isPaused(sentinel)
 						&& !Topologies.on(sentinel, (jedis) -> jedis.sentinelReplicas(MASTER_NAME).toString())
 							.contains("s_down")) {
 					return "sentinel " + sentinel.port() + " has not marked the replica down";
@@ -201,13 +201,13 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	/**
 	 * Waits until every live sentinel names a master other than {@code oldMaster} and
-	 * that master answers as one, e.g. after {@code oldMaster.kill()}.
+	 * that master answers as one, e.g. after {@code Outages.kill(oldMaster)}.
 	 * @return the new master
 	 */
 	public RedisServerProcess awaitNewMaster(RedisServerProcess oldMaster, Duration timeout) {
 		Topologies.await("a failover away from " + oldMaster.port(), timeout, () -> {
 			for (RedisServerProcess sentinel : this.sentinels) {
-				if (sentinel.isAlive() && !sentinel.isPaused()) {
+				if (sentinel.isAlive() && !Outages.isPaused(sentinel)) {
 					List<String> address = Topologies.on(sentinel,
 							(jedis) -> jedis.sentinelGetMasterAddrByName(MASTER_NAME));
 					if (String.valueOf(oldMaster.port()).equals(address.get(1))) {

@@ -115,7 +115,7 @@ final class Topologies {
 	 */
 	static void flushMasters(List<RedisServerProcess> nodes) {
 		for (RedisServerProcess node : nodes) {
-			if (!node.isAlive() || node.isPaused()) {
+			if (!node.isAlive() || Outages.isPaused(node)) {
 				continue;
 			}
 			try (Jedis jedis = jedis(node)) {
@@ -185,7 +185,7 @@ final class Topologies {
 	 */
 	static void stopAll(List<RedisServerProcess> processes) {
 		List<Thread> stoppers = processes.stream()
-			.map((process) -> new Thread(process::stop, "stop-redis-" + process.port()))
+			.map((process) -> new Thread(() -> Outages.stop(process), "stop-redis-" + process.port()))
 			.toList();
 		stoppers.forEach(Thread::start);
 		for (Thread stopper : stoppers) {
