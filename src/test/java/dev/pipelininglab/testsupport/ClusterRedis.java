@@ -151,7 +151,11 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 		return null;
 	}
 
-	private static int clusterPort(Set<Integer> taken) {
+	/**
+	 * A free port whose bus port (+10000) is free too, neither in {@code taken}, which
+	 * gets both.
+	 */
+	static int clusterPort(Set<Integer> taken) {
 		for (int attempt = 0; attempt < 1000; attempt++) {
 			int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT);
 			if (!taken.contains(port) && !taken.contains(port + BUS_OFFSET) && isFree(port)

@@ -105,7 +105,7 @@ class DockerConfigFilesTest {
 				(port) -> track(RedisServerProcess.builder(RedisTestServers.binary(), port, this.work.resolve("node"))
 					.configFile(config)
 					.start()),
-				DockerConfigFilesTest::portWithFreeBus);
+				() -> ClusterRedis.clusterPort(new java.util.HashSet<>()));
 		assertThat(info(node, "cluster")).containsEntry("cluster_enabled", "1");
 		assertThat(config(node, "cluster-node-timeout")).isEqualTo("5000");
 		assertThat(config(node, "cluster-announce-ip")).isEqualTo("127.0.0.1");
@@ -145,27 +145,6 @@ class DockerConfigFilesTest {
 				contents.put(file, Files.readString(file));
 			}
 			return contents;
-		}
-	}
-
-	/** The cluster bus listens on port + 10000 (the file sets no cluster-port). */
-	private static int portWithFreeBus() {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			int port = RedisServerProcess.freePort();
-			if (port + 10_000 <= 65_535 && isFree(port + 10_000)) {
-				return port;
-			}
-		}
-		throw new IllegalStateException("No free port with a free port + 10000");
-	}
-
-	private static boolean isFree(int port) {
-		try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
-			socket.bind(new java.net.InetSocketAddress(Topologies.HOST, port));
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
 		}
 	}
 
