@@ -11,6 +11,7 @@ import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.pipelininglab.redis.lettuce.BatchWritingConnectionFactory;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.api.sync.RedisCommands;
@@ -248,6 +249,15 @@ class ArchitectureTests {
 		}
 	}
 
+	@Test
+	void theLettuceRulesRecogniseWhatTheyLookFor() {
+		JavaClasses offenders = new ClassFileImporter().importClasses(EndpointOutsideItsPackage.class);
+		for (ArchRule rule : Set.of(LETTUCE_HOOKS_ONLY_FOR_REDIS, LETTUCE_INTERNALS_ONLY_IN_THEIR_PACKAGE)) {
+			assertThatExceptionOfType(AssertionError.class).as(rule.getDescription())
+				.isThrownBy(() -> rule.check(offenders));
+		}
+	}
+
 	private static DescribedPredicate<JavaAccess<?>> named(String what, String name) {
 		return DescribedPredicate.describe(what, (access) -> access.getTarget().getName().matches(name));
 	}
@@ -281,6 +291,15 @@ class ArchitectureTests {
 			connection.keyCommands().keys("*".getBytes());
 			commands.eval("return 1", io.lettuce.core.ScriptOutputType.INTEGER);
 			commands.dispatch(CommandType.KEYS, new io.lettuce.core.output.StatusOutput<>(null));
+		}
+
+	}
+
+	/** What the Lettuce rules must catch; never made. */
+	static final class EndpointOutsideItsPackage extends DefaultEndpoint {
+
+		EndpointOutsideItsPackage(BatchWritingConnectionFactory factory) {
+			super(io.lettuce.core.ClientOptions.create(), factory.getClientResources());
 		}
 
 	}
