@@ -11,12 +11,18 @@ import com.tngtech.archunit.core.domain.JavaFieldAccess;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.pipelininglab.redis.lettuce.BatchWritingConnectionFactory;
+import io.lettuce.core.AbstractRedisClient;
+import io.lettuce.core.RedisChannelWriter;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.protocol.CommandType;
+import io.lettuce.core.protocol.DefaultEndpoint;
+import io.lettuce.core.protocol.MaintenanceAwareConnectionWatchdog;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnection;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -45,9 +51,10 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * problems by {@link ProblemType} and leaves their HTTP form to {@code web}.</li>
  * <li>{@code run} measures: one run specification, one measuring path, the runners; it
  * knows nothing of jobs.</li>
- * <li>{@code redis} is connections, routes, flush policies and key naming;
- * {@code latency} the relay that adds round trips; {@code localredis} the redis-server
- * the app starts when none answers.</li>
+ * <li>{@code redis} is connections, routes, flush policies and key naming; its
+ * {@code redis.lettuce} holds the one part built on Lettuce's internals, which only
+ * {@code redis} uses; {@code latency} the relay that adds round trips; {@code localredis}
+ * the redis-server the app starts when none answers.</li>
  * <li>The root package ({@link PipeliningLabApplication}, {@link ProblemType},
  * {@link PlainNumbers}, {@link LimitProperties}) is what every feature may use; it uses
  * none of them.</li>
@@ -134,6 +141,28 @@ class ArchitectureTests {
 		.because("HTTP is the web layer's business: a job or a run can be started by other means, and a"
 				+ " problem is named by its ProblemType; its status and ProblemDetail are built in web");
 
+	static final ArchRule LETTUCE_HOOKS_ONLY_FOR_REDIS = noClasses().that()
+		.resideOutsideOfPackages(BASE + ".redis", BASE + ".redis.lettuce")
+		.should()
+		.dependOnClassesThat()
+		.resideInAPackage(BASE + ".redis.lettuce")
+		.because("redis.lettuce extends Lettuce's internals, which may change in any Lettuce release:"
+				+ " one package uses it, so an upgrade breaks in one place (LettuceHooksContractTests)");
+
+	static final ArchRule LETTUCE_INTERNALS_ONLY_IN_THEIR_PACKAGE = noClasses().that()
+		.resideOutsideOfPackage(BASE + ".redis.lettuce")
+		.should()
+		.beAssignableTo(DefaultEndpoint.class)
+		.orShould()
+		.beAssignableTo(RedisChannelWriter.class)
+		.orShould()
+		.beAssignableTo(AbstractRedisClient.class)
+		.orShould()
+		.dependOnClassesThat()
+		.belongToAnyOf(DefaultEndpoint.class, MaintenanceAwareConnectionWatchdog.class)
+		.because("subclasses and wrappers of Lettuce's endpoints, writers and clients rely on what Lettuce"
+				+ " may change in any release; they live where LettuceHooksContractTests checks them");
+
 	static final ArchRule NO_FLUSH = noClasses().should()
 		.accessTargetWhere(named("FLUSHALL or FLUSHDB, by any client", "(?i)flush(all|db)"))
 		.because("the lab empties only its own keys, by SCAN over its prefix and UNLINK");
@@ -188,6 +217,16 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void onlyTheRedisPackageUsesTheLettuceHooks() {
+		LETTUCE_HOOKS_ONLY_FOR_REDIS.check(MAIN);
+	}
+
+	@Test
+	void lettuceInternalsAreExtendedInOnePackage() {
+		LETTUCE_INTERNALS_ONLY_IN_THEIR_PACKAGE.check(MAIN);
+	}
+
+	@Test
 	void mainCodeNeverFlushesListsKeysOrSendsRawCommands() {
 		NO_FLUSH.check(MAIN);
 		NO_KEYS_PATTERN.check(MAIN);
@@ -207,6 +246,15 @@ class ArchitectureTests {
 		JavaClasses innocent = new ClassFileImporter().importClasses(Innocent.class);
 		for (ArchRule rule : Set.of(NO_FLUSH, NO_KEYS_PATTERN, NO_DANGEROUS_COMMAND_TYPES)) {
 			assertThatNoException().as(rule.getDescription()).isThrownBy(() -> rule.check(innocent));
+		}
+	}
+
+	@Test
+	void theLettuceRulesRecogniseWhatTheyLookFor() {
+		JavaClasses offenders = new ClassFileImporter().importClasses(EndpointOutsideItsPackage.class);
+		for (ArchRule rule : Set.of(LETTUCE_HOOKS_ONLY_FOR_REDIS, LETTUCE_INTERNALS_ONLY_IN_THEIR_PACKAGE)) {
+			assertThatExceptionOfType(AssertionError.class).as(rule.getDescription())
+				.isThrownBy(() -> rule.check(offenders));
 		}
 	}
 
@@ -243,6 +291,15 @@ class ArchitectureTests {
 			connection.keyCommands().keys("*".getBytes());
 			commands.eval("return 1", io.lettuce.core.ScriptOutputType.INTEGER);
 			commands.dispatch(CommandType.KEYS, new io.lettuce.core.output.StatusOutput<>(null));
+		}
+
+	}
+
+	/** What the Lettuce rules must catch; never made. */
+	static final class EndpointOutsideItsPackage extends DefaultEndpoint {
+
+		EndpointOutsideItsPackage(BatchWritingConnectionFactory factory) {
+			super(io.lettuce.core.ClientOptions.create(), factory.getClientResources());
 		}
 
 	}

@@ -14,7 +14,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -81,8 +80,6 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	private final Path workDir;
 
-	private volatile boolean paused;
-
 	private RedisServerProcess(Process process, String host, int port, Path workDir) {
 		this.process = process;
 		this.host = host;
@@ -148,23 +145,10 @@ public final class RedisServerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Whether {@link #pause()} stopped it and it has not been resumed (a paused server
-	 * would not answer).
-	 */
-	public boolean isPaused() {
-		return this.paused;
-	}
-
-	/**
-	 * Graceful stop: SIGTERM, then SIGKILL if it has not exited within 5 s. A paused
-	 * server gets SIGKILL at once (it would not act on SIGTERM before being resumed, and
-	 * has nothing to save). Does nothing if already stopped.
+	 * Graceful stop: SIGTERM, then SIGKILL if it has not exited within 5 s. Does nothing
+	 * if already stopped.
 	 */
 	public synchronized void stop() {
-		if (this.paused) {
-			kill();
-			return;
-		}
 		try {
 			if (this.process.isAlive()) {
 				this.process.destroy();
@@ -183,11 +167,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * SIGKILL, no shutdown of any kind: what a crashed master looks like to replicas,
-	 * sentinels and clients.
-	 */
-	public synchronized void kill() {
+	/** SIGKILL, for a server that failed to start. */
+	private synchronized void kill() {
 		try {
 			// Process.destroyForcibly() is SIGKILL on Unix.
 			this.process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
@@ -196,7 +177,6 @@ public final class RedisServerProcess implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		finally {
-			this.paused = false;
 			LIVE.remove(this);
 			releaseWatchdog();
 		}
@@ -214,24 +194,6 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * SIGSTOP: the server keeps its connections but answers nothing until
-	 * {@link #resume()}, like a server stuck in a long command or a GC-like stall. Unix
-	 * only.
-	 */
-	public synchronized void pause() {
-		signal("STOP");
-		this.paused = true;
-	}
-
-	/**
-	 * SIGCONT after {@link #pause()}.
-	 */
-	public synchronized void resume() {
-		signal("CONT");
-		this.paused = false;
-	}
-
 	@Override
 	public void close() {
 		stop();
@@ -243,36 +205,10 @@ public final class RedisServerProcess implements AutoCloseable {
 				+ "]";
 	}
 
-	private void signal(String signal) {
-		if (System.getProperty("os.name").toLowerCase(Locale.ROOT).startsWith("windows")) {
-			throw new UnsupportedOperationException("SIG" + signal + " is not available on Windows");
-		}
-		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid())).redirectErrorStream(true)
-				.start();
-			String output = new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-			if (!kill.waitFor(5, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("kill -" + signal + " " + pid() + " failed: " + output.strip());
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not run kill -" + signal, ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while sending SIG" + signal, ex);
-		}
-	}
-
 	private static void stopAllLive() {
 		List<RedisServerProcess> all = new ArrayList<>(LIVE);
 		for (RedisServerProcess server : all) {
-			if (server.paused) {
-				server.process.destroyForcibly();
-			}
-			else {
-				server.process.destroy();
-			}
+			server.process.destroy();
 		}
 		long deadline = System.nanoTime() + STOP_TIMEOUT.toNanos();
 		for (RedisServerProcess server : all) {
@@ -427,8 +363,8 @@ public final class RedisServerProcess implements AutoCloseable {
 		 * background reader on its standard input, a pipe only this JVM writes to, then
 		 * replaces itself with redis-server (so {@link #pid()} is the server's). When the
 		 * JVM is gone the reader sees end of file and stops the server: SIGTERM (and
-		 * SIGCONT, should it be paused), SIGKILL 5 s later. Without a POSIX shell
-		 * (Windows) the command runs as it is.
+		 * SIGCONT, should a test have paused it), SIGKILL 5 s later. Without a POSIX
+		 * shell (Windows) the command runs as it is.
 		 */
 		private static List<String> watched(List<String> command) {
 			if (!Files.isExecutable(SHELL)) {

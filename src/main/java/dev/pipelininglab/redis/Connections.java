@@ -20,6 +20,7 @@ import java.util.function.Function;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.latency.LatencyRelay;
+import dev.pipelininglab.redis.lettuce.BatchWritingConnectionFactory;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.internal.HostAndPort;
 import io.lettuce.core.resource.ClientResources;

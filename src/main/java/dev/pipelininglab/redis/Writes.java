@@ -4,9 +4,9 @@ import java.util.Locale;
 
 /**
  * How Lettuce hands a pipeline's buffered commands to Netty when it flushes: as one
- * message per flush (the lab's {@link BatchWritingEndpoint}) or one message per command
- * (Lettuce's own endpoint). Only flush-on-close and buffered policies buffer anything;
- * under flush-each-command both are the same.
+ * message per flush (the lab's {@code lettuce.BatchWritingEndpoint}) or one message per
+ * command (Lettuce's own endpoint). Only flush-on-close and buffered policies buffer
+ * anything; under flush-each-command both are the same.
  */
 public enum Writes {
 

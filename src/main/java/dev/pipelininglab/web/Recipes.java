@@ -144,7 +144,7 @@ class Recipes {
 
 	private static @Nullable String note(Variant variant) {
 		if (variant.writes() == Writes.PER_FLUSH) {
-			return "The lab's per-flush writing is its own Lettuce endpoint (src/main/java/dev/pipelininglab/redis/"
+			return "The lab's per-flush writing is its own Lettuce endpoint (src/main/java/dev/pipelininglab/redis/lettuce/"
 					+ "BatchWritingEndpoint.java and BatchWritingRedisClient.java), not a setting: this recipe writes"
 					+ " per command, as Lettuce and every Spring app do (the variant without -per-flush).";
 		}

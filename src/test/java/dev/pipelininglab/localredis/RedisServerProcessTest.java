@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.TestLettuce;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -58,16 +59,19 @@ class RedisServerProcessTest {
 	@Test
 	void pauseMakesTheServerSilentUntilResumed() {
 		RedisServerProcess server = RedisServerProcess.start(binary, RedisServerProcess.freePort(), this.workDir);
-		try (server) {
-			server.pause();
+		try {
+			Outages.pause(server);
 
-			assertThat(server.isPaused()).isTrue();
+			assertThat(Outages.isPaused(server)).isTrue();
 			assertThat(RedisServerProcess.answersPing(server.host(), server.port(), SHORT)).isFalse();
 
-			server.resume();
+			Outages.resume(server);
 
 			assertThat(RedisServerProcess.answersPing(server.host(), server.port(), SHORT)).isTrue();
-			server.pause();
+			Outages.pause(server);
+		}
+		finally {
+			Outages.stop(server);
 		}
 		// A server that is paused when closed must not linger with a pending SIGTERM.
 		assertThat(server.isAlive()).isFalse();
@@ -77,7 +81,7 @@ class RedisServerProcessTest {
 	void killEndsTheProcessAtOnce() {
 		RedisServerProcess server = RedisServerProcess.start(binary, RedisServerProcess.freePort(), this.workDir);
 
-		server.kill();
+		Outages.kill(server);
 
 		assertThat(server.isAlive()).isFalse();
 		assertThat(RedisServerProcess.answersPing(server.host(), server.port(), SHORT)).isFalse();

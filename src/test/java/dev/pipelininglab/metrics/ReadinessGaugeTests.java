@@ -2,6 +2,7 @@ package dev.pipelininglab.metrics;
 
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
@@ -25,7 +26,7 @@ class ReadinessGaugeTests extends MockMvcOnOwnRedis {
 	@Test
 	void theGaugeIsOneWhileRedisTakesWritesAndZeroWhileItDoesNot() throws Exception {
 		assertThat(scrape()).contains("lab_health_ready 1.0");
-		this.redis.process().pause();
+		Outages.pause(this.redis.process());
 		try {
 			await().atMost(Duration.ofSeconds(20)).until(() -> scrape().contains("lab_health_ready 0.0"));
 			send("/actuator/health/readiness", 503);

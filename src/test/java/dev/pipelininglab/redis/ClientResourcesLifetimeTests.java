@@ -2,6 +2,7 @@ package dev.pipelininglab.redis;
 
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SentinelRedis;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class ClientResourcesLifetimeTests {
 					}
 					// The sentinels announce "+sdown slave" a second after this (their
 					// down-after), and the connection schedules its refresh 5 s later.
-					sentinel.replica().kill();
+					Outages.kill(sentinel.replica());
 					sentinel.awaitReplicaDown(Duration.ofSeconds(10));
 					// As a test context is paused, or the app stops: the client shuts
 					// down,

@@ -3,6 +3,7 @@ package dev.pipelininglab.reliability;
 import java.time.Duration;
 
 import com.jayway.jsonpath.DocumentContext;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.OwnRedis;
@@ -39,7 +40,7 @@ class RedisKilledMidRunTests extends MockMvcOnOwnRedis {
 	@Test
 	void killedMidRunAnswersA503WithTheBatchesDoneAndRecoversWhenRedisIsBack() throws Exception {
 		BackgroundRun.Answer answer = BackgroundRun.longPipelinedSet(this.mvc, this.redis, this.keys, BATCH)
-			.answerAfter(this.redis.process()::kill, Duration.ofSeconds(TIMEOUT_SECONDS + 10));
+			.answerAfter(() -> Outages.kill(this.redis.process()), Duration.ofSeconds(TIMEOUT_SECONDS + 10));
 		MockHttpServletResponse response = answer.response();
 		Duration tookAfterKill = answer.after();
 

@@ -2,6 +2,7 @@ package dev.pipelininglab.reliability;
 
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.OwnRedis;
@@ -53,7 +54,7 @@ class SlowRedisTests extends MockMvcOnOwnRedis {
 	@Test
 	void pipelinedAndLoopedRunsTimeOutAsConfiguredWhileRedisIsStalled() throws Exception {
 		this.mvc.perform(get("/pipeset/1000")).andExpect(status().isOk());
-		this.redis.process().pause();
+		Outages.pause(this.redis.process());
 		for (String uri : new String[] { "/pipeset/1000", "/pipeget/1000", "/loopset/10", "/loopget/10", "/looprpop/10",
 				"/compare/get/100?variants=loop,pipelined" }) {
 			long start = System.nanoTime();
@@ -70,7 +71,7 @@ class SlowRedisTests extends MockMvcOnOwnRedis {
 		}
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isServiceUnavailable());
 
-		this.redis.process().resume();
+		Outages.resume(this.redis.process());
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get("/pipeset/1000"))
 				.andExpect(status().isOk())
@@ -82,7 +83,7 @@ class SlowRedisTests extends MockMvcOnOwnRedis {
 	@Test
 	void stalledInTheMiddleOfALongPipelinedRunSaysHowFarItGot() throws Exception {
 		BackgroundRun.Answer answer = BackgroundRun.longPipelinedSet(this.mvc, this.redis, this.keys, BATCH)
-			.answerAfter(this.redis.process()::pause, Duration.ofMillis(TIMEOUT_MILLIS + 20_000));
+			.answerAfter(() -> Outages.pause(this.redis.process()), Duration.ofMillis(TIMEOUT_MILLIS + 20_000));
 		MockHttpServletResponse response = answer.response();
 		System.out.printf("[reliability] stalled mid-run: answered %d after %d ms: %s%n", response.getStatus(),
 				answer.after().toMillis(), response.getContentAsString());

@@ -2,6 +2,7 @@ package dev.pipelininglab.reliability;
 
 import java.time.Duration;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
@@ -43,7 +44,7 @@ class StuckRedisDefaultsTests extends MockMvcOnOwnRedis {
 	void healthAndSmallRequestsFailFastAgainstAStuckServer() throws Exception {
 		this.mvc.perform(get("/pipeping/1")).andExpect(status().isOk());
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
-		this.redis.process().pause();
+		Outages.pause(this.redis.process());
 		assertAnswered("/actuator/health", 503, Duration.ofSeconds(1));
 		assertAnswered("/actuator/health", 503, Duration.ofSeconds(1));
 		assertAnswered("/pipeping/1", 503, Duration.ofSeconds(5));
@@ -51,7 +52,7 @@ class StuckRedisDefaultsTests extends MockMvcOnOwnRedis {
 		// missing.
 		MvcResult runs = assertAnswered("/runs", 200, Duration.ofSeconds(5));
 		assertThat(JsonPath.<String>read(runs.getResponse().getContentAsString(), "$.unavailable")).isNotBlank();
-		this.redis.process().resume();
+		Outages.resume(this.redis.process());
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get("/pipeping/1")).andExpect(status().isOk()));
 	}

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeoutException;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
+import redis.clients.jedis.Jedis;
 
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
@@ -55,10 +56,8 @@ public final class BackgroundRun {
 	 * a run that wrote it has got at least that far.
 	 */
 	public BackgroundRun awaitKey(StandaloneRedis redis, String key) {
-		try (Resp resp = new Resp(redis.host(), redis.port())) {
-			await().atMost(Duration.ofSeconds(60))
-				.pollInterval(Duration.ofMillis(5))
-				.until(() -> Long.valueOf(1).equals(resp.call("EXISTS", key)));
+		try (Jedis jedis = Topologies.jedis(redis.process())) {
+			await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(5)).until(() -> jedis.exists(key));
 		}
 		return this;
 	}

@@ -14,9 +14,11 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
 
 /**
  * A Redis Cluster of three masters (slots 0-5460, 5461-10922, 10923-16383) with one
@@ -51,7 +53,7 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
 	private ClusterRedis(List<RedisServerProcess> nodes, boolean shared) {
 		this.nodes = List.copyOf(nodes);
-		this.ids = nodes.stream().map((node) -> (String) Topologies.call(node, "CLUSTER", "MYID")).toList();
+		this.ids = nodes.stream().map((node) -> Topologies.on(node, Jedis::clusterMyId)).toList();
 		this.shared = shared;
 	}
 
@@ -83,15 +85,18 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 		// Distinct epochs up front, as redis-cli does, instead of waiting for the nodes
 		// to resolve the collision.
 		for (int i = 0; i < this.nodes.size(); i++) {
-			Topologies.call(this.nodes.get(i), "CLUSTER", "SET-CONFIG-EPOCH", Integer.toString(i + 1));
+			long epoch = i + 1;
+			Topologies.on(this.nodes.get(i), (jedis) -> jedis.clusterSetConfigEpoch(epoch));
 		}
 		RedisServerProcess first = this.nodes.get(0);
 		for (RedisServerProcess node : this.nodes.subList(1, this.nodes.size())) {
-			Topologies.call(node, "CLUSTER", "MEET", first.host(), Integer.toString(first.port()));
+			Topologies.on(node, (jedis) -> jedis.clusterMeet(first.host(), first.port()));
 		}
 		for (int m = 0; m < MASTERS; m++) {
 			String[] range = SLOT_RANGES[m].split("-");
-			addSlots(this.nodes.get(m), Integer.parseInt(range[0]), Integer.parseInt(range[1]));
+			int[] slots = IntStream.rangeClosed(Integer.parseInt(range[0]), Integer.parseInt(range[1])).toArray();
+			// By name: Redis 6.2 has no ADDSLOTSRANGE.
+			Topologies.on(this.nodes.get(m), (jedis) -> jedis.clusterAddSlots(slots));
 		}
 		for (int m = 0; m < MASTERS; m++) {
 			RedisServerProcess replica = this.nodes.get(MASTERS + m);
@@ -100,24 +105,11 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 			// replica.
 			Topologies.await("node " + replica.port() + " to replicate " + this.nodes.get(m).port(), READY_TIMEOUT,
 					() -> {
-						Topologies.call(replica, "CLUSTER", "REPLICATE", masterId);
+						Topologies.on(replica, (jedis) -> jedis.clusterReplicate(masterId));
 						return null;
 					});
 		}
 		Topologies.await("the cluster to be ready", READY_TIMEOUT, this::problemWithInitialLayout);
-	}
-
-	/**
-	 * Redis 6.2 has no ADDSLOTSRANGE, so the slots go by name, a thousand per command.
-	 */
-	private static void addSlots(RedisServerProcess node, int from, int to) {
-		for (int start = from; start <= to; start += 1000) {
-			List<String> command = new ArrayList<>(List.of("CLUSTER", "ADDSLOTS"));
-			for (int slot = start; slot <= Math.min(to, start + 999); slot++) {
-				command.add(Integer.toString(slot));
-			}
-			Topologies.call(node, command.toArray(String[]::new));
-		}
 	}
 
 	/**
@@ -129,13 +121,13 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 		for (int i = 0; i < this.nodes.size(); i++) {
 			RedisServerProcess node = this.nodes.get(i);
 			String who = "node " + node.port() + ": ";
-			try (Resp resp = new Resp(node.host(), node.port())) {
-				Map<String, String> info = Resp.parseInfo(resp.string("CLUSTER", "INFO"));
+			try (Jedis jedis = Topologies.jedis(node)) {
+				Map<String, String> info = Topologies.parseInfo(jedis.clusterInfo());
 				if (!"ok".equals(info.get("cluster_state")) || !"16384".equals(info.get("cluster_slots_ok"))
 						|| !"6".equals(info.get("cluster_known_nodes")) || !"3".equals(info.get("cluster_size"))) {
 					return who + "cluster info " + info;
 				}
-				Map<String, NodeLine> view = NodeLine.parse(resp.string("CLUSTER", "NODES"));
+				Map<String, NodeLine> view = NodeLine.parse(jedis.clusterNodes());
 				for (int m = 0; m < MASTERS; m++) {
 					NodeLine master = view.get(this.ids.get(m));
 					if (master == null || !master.flags.contains("master") || master.isTroubled()
@@ -149,7 +141,7 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 					}
 				}
 				if (i >= MASTERS) {
-					String link = resp.info("replication").get("master_link_status");
+					String link = Topologies.info(jedis, "replication").get("master_link_status");
 					if (!"up".equals(link)) {
 						return who + "master_link_status=" + link;
 					}
@@ -159,7 +151,11 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 		return null;
 	}
 
-	private static int clusterPort(Set<Integer> taken) {
+	/**
+	 * A free port whose bus port (+10000) is free too, neither in {@code taken}, which
+	 * gets both.
+	 */
+	static int clusterPort(Set<Integer> taken) {
 		for (int attempt = 0; attempt < 1000; attempt++) {
 			int port = ThreadLocalRandom.current().nextInt(LOWEST_PORT, HIGHEST_PORT);
 			if (!taken.contains(port) && !taken.contains(port + BUS_OFFSET) && isFree(port)
@@ -212,8 +208,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 
 	private List<RedisServerProcess> nodesWithRole(String role) {
 		return this.nodes.stream()
-			.filter((node) -> node.isAlive() && !node.isPaused())
-			.filter((node) -> role.equals(((List<?>) Topologies.call(node, "ROLE")).get(0)))
+			.filter((node) -> node.isAlive() && !Outages.isPaused(node))
+			.filter((node) -> role.equals(Topologies.on(node, Topologies::role)))
 			.toList();
 	}
 
@@ -225,7 +221,7 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	public void awaitHealthy(Duration timeout) {
 		Topologies.await("every live node of " + this + " to see all slots served by live masters", timeout, () -> {
 			for (RedisServerProcess node : this.nodes) {
-				if (node.isAlive() && !node.isPaused()) {
+				if (node.isAlive() && !Outages.isPaused(node)) {
 					String problem = problemWithSlotOwners(node);
 					if (problem != null) {
 						return "node " + node.port() + ": " + problem;
@@ -237,12 +233,12 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	}
 
 	private @Nullable String problemWithSlotOwners(RedisServerProcess node) {
-		try (Resp resp = new Resp(node.host(), node.port())) {
-			Map<String, String> info = Resp.parseInfo(resp.string("CLUSTER", "INFO"));
+		try (Jedis jedis = Topologies.jedis(node)) {
+			Map<String, String> info = Topologies.parseInfo(jedis.clusterInfo());
 			if (!"ok".equals(info.get("cluster_state")) || !"16384".equals(info.get("cluster_slots_ok"))) {
 				return "cluster info " + info;
 			}
-			for (NodeLine line : NodeLine.parse(resp.string("CLUSTER", "NODES")).values()) {
+			for (NodeLine line : NodeLine.parse(jedis.clusterNodes()).values()) {
 				int index = this.ids.indexOf(line.id);
 				if (!line.slots.isEmpty() && (line.isTroubled() || index < 0 || !this.nodes.get(index).isAlive())) {
 					return "slots " + line.slots + " are still on " + line;
@@ -280,12 +276,10 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 		RedisServerProcess from = ownerOf(slot);
 		startMigrating(slot, to);
 		String target = id(to);
-		Topologies.call(to, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
-		Topologies.call(from, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
-		for (RedisServerProcess master : masters()) {
-			if (master != to && master != from) {
-				Topologies.call(master, "CLUSTER", "SETSLOT", Integer.toString(slot), "NODE", target);
-			}
+		List<RedisServerProcess> order = new ArrayList<>(List.of(to, from));
+		masters().stream().filter((master) -> master != to && master != from).forEach(order::add);
+		for (RedisServerProcess node : order) {
+			Topologies.on(node, (jedis) -> jedis.clusterSetSlotNode(slot, target));
 		}
 		// The replicas learn it by gossip; a client reading the slots from one of them
 		// before then would still see the old owner.
@@ -307,8 +301,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	public void startMigrating(int slot, RedisServerProcess to) {
 		Topologies.checkOwned(this.shared, "cluster");
 		RedisServerProcess from = ownerOf(slot);
-		Topologies.call(to, "CLUSTER", "SETSLOT", Integer.toString(slot), "IMPORTING", id(from));
-		Topologies.call(from, "CLUSTER", "SETSLOT", Integer.toString(slot), "MIGRATING", id(to));
+		Topologies.on(to, (jedis) -> jedis.clusterSetSlotImporting(slot, id(from)));
+		Topologies.on(from, (jedis) -> jedis.clusterSetSlotMigrating(slot, id(to)));
 	}
 
 	/** The live master serving {@code slot}, as that master says. */

@@ -90,7 +90,7 @@ class ClusterRedisTest {
 	}
 
 	private static String info(ClusterRedis cluster, String section) {
-		return (String) Topologies.call(cluster.nodes().get(0), "INFO", section);
+		return Topologies.on(cluster.nodes().get(0), (jedis) -> jedis.info(section));
 	}
 
 	private static List<RedisURI> uris(ClusterRedis cluster) {

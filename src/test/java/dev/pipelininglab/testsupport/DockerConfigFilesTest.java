@@ -85,13 +85,12 @@ class DockerConfigFilesTest {
 			.args("--sentinel", "--sentinel", "announce-port", Integer.toString(port))
 			.start());
 		Topologies.await("the sentinel to see the master with its replica", READY, () -> {
-			Map<String, String> seen = Resp
-				.pairs(Topologies.call(sentinel, "SENTINEL", "MASTER", SentinelRedis.MASTER_NAME));
+			Map<String, String> seen = Topologies.on(sentinel,
+					(jedis) -> jedis.sentinelMaster(SentinelRedis.MASTER_NAME));
 			return ("master".equals(seen.get("flags")) && "1".equals(seen.get("num-slaves"))
 					&& Integer.toString(master.port()).equals(seen.get("port"))) ? null : seen.toString();
 		});
-		Map<String, String> seen = Resp
-			.pairs(Topologies.call(sentinel, "SENTINEL", "MASTER", SentinelRedis.MASTER_NAME));
+		Map<String, String> seen = Topologies.on(sentinel, (jedis) -> jedis.sentinelMaster(SentinelRedis.MASTER_NAME));
 		assertThat(seen).containsEntry("down-after-milliseconds", "5000")
 			.containsEntry("failover-timeout", "15000")
 			.containsEntry("quorum", "2");
@@ -106,7 +105,7 @@ class DockerConfigFilesTest {
 				(port) -> track(RedisServerProcess.builder(RedisTestServers.binary(), port, this.work.resolve("node"))
 					.configFile(config)
 					.start()),
-				DockerConfigFilesTest::portWithFreeBus);
+				() -> ClusterRedis.clusterPort(new java.util.HashSet<>()));
 		assertThat(info(node, "cluster")).containsEntry("cluster_enabled", "1");
 		assertThat(config(node, "cluster-node-timeout")).isEqualTo("5000");
 		assertThat(config(node, "cluster-announce-ip")).isEqualTo("127.0.0.1");
@@ -149,36 +148,12 @@ class DockerConfigFilesTest {
 		}
 	}
 
-	/** The cluster bus listens on port + 10000 (the file sets no cluster-port). */
-	private static int portWithFreeBus() {
-		for (int attempt = 0; attempt < 100; attempt++) {
-			int port = RedisServerProcess.freePort();
-			if (port + 10_000 <= 65_535 && isFree(port + 10_000)) {
-				return port;
-			}
-		}
-		throw new IllegalStateException("No free port with a free port + 10000");
-	}
-
-	private static boolean isFree(int port) {
-		try (java.net.ServerSocket socket = new java.net.ServerSocket()) {
-			socket.bind(new java.net.InetSocketAddress(Topologies.HOST, port));
-			return true;
-		}
-		catch (IOException ex) {
-			return false;
-		}
-	}
-
 	private static Map<String, String> info(RedisServerProcess server, String section) {
-		try (Resp resp = new Resp(server.host(), server.port())) {
-			return resp.info(section);
-		}
+		return Topologies.on(server, (jedis) -> Topologies.info(jedis, section));
 	}
 
 	private static String config(RedisServerProcess server, String name) {
-		List<?> reply = (List<?>) Topologies.call(server, "CONFIG", "GET", name);
-		return String.valueOf(reply.get(1));
+		return Topologies.on(server, (jedis) -> jedis.configGet(name).get(name));
 	}
 
 }

@@ -17,7 +17,7 @@ class FailoverTest {
 		try (SentinelRedis sentinel = RedisTestServers.newSentinel()) {
 			RedisServerProcess oldMaster = sentinel.master();
 
-			oldMaster.kill();
+			Outages.kill(oldMaster);
 			RedisServerProcess newMaster = sentinel.awaitNewMaster(oldMaster, Duration.ofSeconds(30));
 
 			assertThat(newMaster).isSameAs(sentinel.replica());
@@ -30,7 +30,7 @@ class FailoverTest {
 		try (ClusterRedis cluster = RedisTestServers.newCluster()) {
 			RedisServerProcess oldMaster = cluster.nodes().get(0);
 
-			oldMaster.kill();
+			Outages.kill(oldMaster);
 			cluster.awaitHealthy(Duration.ofSeconds(30));
 
 			assertThat(cluster.masters()).hasSize(3).doesNotContain(oldMaster).contains(cluster.nodes().get(3));

@@ -1,9 +1,13 @@
 package dev.pipelininglab.testsupport;
 
+import java.util.BitSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.util.SafeEncoder;
 
 /**
  * What one server has done, asked of it directly (not through a cluster or sentinel
@@ -20,8 +24,8 @@ public final class NodeStats {
 	 * master's replication stream too.
 	 */
 	public static long calls(RedisServerProcess node, String command) {
-		Map<String, String> stats = Resp.parseInfo((String) Topologies.call(node, "INFO", "commandstats"));
-		String line = stats.get("cmdstat_" + command.toLowerCase(java.util.Locale.ROOT));
+		Map<String, String> stats = Topologies.on(node, (jedis) -> Topologies.info(jedis, "commandstats"));
+		String line = stats.get("cmdstat_" + command.toLowerCase(Locale.ROOT));
 		if (line == null) {
 			return 0;
 		}
@@ -39,9 +43,9 @@ public final class NodeStats {
 	}
 
 	/** The hash slots {@code node} serves, as it says itself ({@code CLUSTER SLOTS}). */
-	public static java.util.BitSet slots(RedisServerProcess node) {
-		java.util.BitSet served = new java.util.BitSet(16_384);
-		for (Object range : (List<?>) Topologies.call(node, "CLUSTER", "SLOTS")) {
+	public static BitSet slots(RedisServerProcess node) {
+		BitSet served = new BitSet(16_384);
+		for (Object range : Topologies.on(node, Jedis::clusterSlots)) {
 			List<?> slots = (List<?>) range;
 			List<?> owner = (List<?>) slots.get(2);
 			if (((Number) owner.get(1)).intValue() == node.port()) {
@@ -56,11 +60,11 @@ public final class NodeStats {
 	 * {@code "none"}.
 	 */
 	public static String owner(RedisServerProcess node, int slot) {
-		for (Object range : (List<?>) Topologies.call(node, "CLUSTER", "SLOTS")) {
+		for (Object range : Topologies.on(node, Jedis::clusterSlots)) {
 			List<?> slots = (List<?>) range;
 			if (((Number) slots.get(0)).intValue() <= slot && slot <= ((Number) slots.get(1)).intValue()) {
 				List<?> owner = (List<?>) slots.get(2);
-				return owner.get(0) + ":" + owner.get(1);
+				return SafeEncoder.encode((byte[]) owner.get(0)) + ":" + owner.get(1);
 			}
 		}
 		return "none";
@@ -68,12 +72,12 @@ public final class NodeStats {
 
 	/** {@code used_memory} of {@code node}, from INFO memory. */
 	public static long usedMemory(RedisServerProcess node) {
-		return Long.parseLong(Resp.parseInfo((String) Topologies.call(node, "INFO", "memory")).get("used_memory"));
+		return Long.parseLong(Topologies.on(node, (jedis) -> Topologies.info(jedis, "memory")).get("used_memory"));
 	}
 
 	/** Keys in {@code node}'s database 0. */
 	public static long dbsize(RedisServerProcess node) {
-		return (Long) Topologies.call(node, "DBSIZE");
+		return Topologies.on(node, Jedis::dbSize);
 	}
 
 }

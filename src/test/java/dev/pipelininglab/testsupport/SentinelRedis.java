@@ -14,6 +14,7 @@ import java.util.stream.Collectors;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.Jedis;
 
 /**
  * One master, one replica and three sentinels (quorum 2) watching them as
@@ -101,14 +102,8 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	}
 
 	private static @Nullable String replicaInSync(RedisServerProcess master, RedisServerProcess replica) {
-		Map<String, String> replicaInfo;
-		Map<String, String> masterInfo;
-		try (Resp resp = new Resp(replica.host(), replica.port())) {
-			replicaInfo = resp.info("replication");
-		}
-		try (Resp resp = new Resp(master.host(), master.port())) {
-			masterInfo = resp.info("replication");
-		}
+		Map<String, String> replicaInfo = Topologies.on(replica, (jedis) -> Topologies.info(jedis, "replication"));
+		Map<String, String> masterInfo = Topologies.on(master, (jedis) -> Topologies.info(jedis, "replication"));
 		if (!"up".equals(replicaInfo.get("master_link_status"))) {
 			return "replica " + replica.port() + " master_link_status=" + replicaInfo.get("master_link_status");
 		}
@@ -121,20 +116,18 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	private @Nullable String sentinelsReady() {
 		for (RedisServerProcess sentinel : this.sentinels) {
-			try (Resp resp = new Resp(sentinel.host(), sentinel.port())) {
+			try (Jedis jedis = Topologies.jedis(sentinel)) {
 				String who = "sentinel " + sentinel.port() + ": ";
-				List<?> address = (List<?>) resp.call("SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME);
+				List<String> address = jedis.sentinelGetMasterAddrByName(MASTER_NAME);
 				if (address == null || !String.valueOf(this.master.port()).equals(address.get(1))) {
 					return who + "master address " + address;
 				}
-				Map<String, String> master = Resp.pairs(resp.call("SENTINEL", "MASTER", MASTER_NAME));
+				Map<String, String> master = jedis.sentinelMaster(MASTER_NAME);
 				if (!"master".equals(master.get("flags")) || !"2".equals(master.get("num-other-sentinels"))) {
 					return who + "master flags=" + master.get("flags") + ", num-other-sentinels="
 							+ master.get("num-other-sentinels");
 				}
-				List<Map<String, String>> replicas = ((List<?>) resp.call("SENTINEL", "REPLICAS", MASTER_NAME)).stream()
-					.map(Resp::pairs)
-					.toList();
+				List<Map<String, String>> replicas = jedis.sentinelReplicas(MASTER_NAME);
 				if (replicas.size() != 1 || !String.valueOf(this.replica.port()).equals(replicas.get(0).get("port"))
 						|| !"slave".equals(replicas.get(0).get("flags"))
 						|| !"ok".equals(replicas.get(0).get("master-link-status"))) {
@@ -176,11 +169,11 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 	 */
 	public RedisServerProcess currentMaster() {
 		for (RedisServerProcess sentinel : this.sentinels) {
-			if (!sentinel.isAlive() || sentinel.isPaused()) {
+			if (!sentinel.isAlive() || Outages.isPaused(sentinel)) {
 				continue;
 			}
-			List<?> address = (List<?>) Topologies.call(sentinel, "SENTINEL", "GET-MASTER-ADDR-BY-NAME", MASTER_NAME);
-			int port = Integer.parseInt(String.valueOf(address.get(1)));
+			List<String> address = Topologies.on(sentinel, (jedis) -> jedis.sentinelGetMasterAddrByName(MASTER_NAME));
+			int port = Integer.parseInt(address.get(1));
 			return dataNodes().stream()
 				.filter((node) -> node.port() == port)
 				.findFirst()
@@ -191,13 +184,13 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	/**
 	 * Waits until every live sentinel has marked a replica subjectively down (its
-	 * {@code +sdown slave} event), e.g. after {@code replica().kill()}.
+	 * {@code +sdown slave} event), e.g. after {@code Outages.kill(replica())}.
 	 */
 	public void awaitReplicaDown(Duration timeout) {
 		Topologies.await("the sentinels marking the replica down", timeout, () -> {
 			for (RedisServerProcess sentinel : this.sentinels) {
-				if (sentinel.isAlive() && !sentinel.isPaused()
-						&& !String.valueOf(Topologies.call(sentinel, "SENTINEL", "REPLICAS", MASTER_NAME))
+				if (sentinel.isAlive() && !Outages.isPaused(sentinel)
+						&& !Topologies.on(sentinel, (jedis) -> jedis.sentinelReplicas(MASTER_NAME).toString())
 							.contains("s_down")) {
 					return "sentinel " + sentinel.port() + " has not marked the replica down";
 				}
@@ -208,22 +201,22 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 
 	/**
 	 * Waits until every live sentinel names a master other than {@code oldMaster} and
-	 * that master answers as one, e.g. after {@code oldMaster.kill()}.
+	 * that master answers as one, e.g. after {@code Outages.kill(oldMaster)}.
 	 * @return the new master
 	 */
 	public RedisServerProcess awaitNewMaster(RedisServerProcess oldMaster, Duration timeout) {
 		Topologies.await("a failover away from " + oldMaster.port(), timeout, () -> {
 			for (RedisServerProcess sentinel : this.sentinels) {
-				if (sentinel.isAlive() && !sentinel.isPaused()) {
-					List<?> address = (List<?>) Topologies.call(sentinel, "SENTINEL", "GET-MASTER-ADDR-BY-NAME",
-							MASTER_NAME);
+				if (sentinel.isAlive() && !Outages.isPaused(sentinel)) {
+					List<String> address = Topologies.on(sentinel,
+							(jedis) -> jedis.sentinelGetMasterAddrByName(MASTER_NAME));
 					if (String.valueOf(oldMaster.port()).equals(address.get(1))) {
 						return "sentinel " + sentinel.port() + " still names " + address;
 					}
 				}
 			}
 			RedisServerProcess master = currentMaster();
-			Object role = ((List<?>) Topologies.call(master, "ROLE")).get(0);
+			String role = Topologies.on(master, Topologies::role);
 			return "master".equals(role) ? null : master.port() + " has role " + role;
 		});
 		return currentMaster();

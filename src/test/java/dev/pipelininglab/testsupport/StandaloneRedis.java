@@ -72,7 +72,7 @@ public final class StandaloneRedis implements AutoCloseable, SpringRedis {
 	@Override
 	public void close() {
 		Topologies.checkOwned(this.shared, "standalone");
-		this.process.stop();
+		Outages.stop(this.process);
 	}
 
 	@Override

@@ -7,10 +7,13 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.IntFunction;
 import java.util.function.IntSupplier;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 
@@ -18,6 +21,8 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import org.jspecify.annotations.Nullable;
+import redis.clients.jedis.DefaultJedisClientConfig;
+import redis.clients.jedis.Jedis;
 
 /**
  * What the topologies share: where they live on disk, how they wait, how they stop.
@@ -34,6 +39,8 @@ final class Topologies {
 	static final String[] NO_SYNC_DELAY = { "--repl-diskless-sync-delay", "0" };
 
 	private static final int START_ATTEMPTS = 3;
+
+	private static final int ADMIN_TIMEOUT_MILLIS = 5_000;
 
 	private Topologies() {
 	}
@@ -108,24 +115,61 @@ final class Topologies {
 	 */
 	static void flushMasters(List<RedisServerProcess> nodes) {
 		for (RedisServerProcess node : nodes) {
-			if (!node.isAlive() || node.isPaused()) {
+			if (!node.isAlive() || Outages.isPaused(node)) {
 				continue;
 			}
-			try (Resp resp = new Resp(node.host(), node.port())) {
-				if (!"master".equals(((List<?>) resp.call("ROLE")).get(0))) {
+			try (Jedis jedis = jedis(node)) {
+				if (!"master".equals(role(jedis))) {
 					continue;
 				}
-				resp.call("FLUSHALL");
-				String replicas = resp.info("replication").getOrDefault("connected_slaves", "0");
-				if (!"0".equals(replicas)) {
-					resp.call("WAIT", replicas, "2000");
+				jedis.flushAll();
+				int replicas = Integer.parseInt(info(jedis, "replication").getOrDefault("connected_slaves", "0"));
+				if (replicas > 0) {
+					jedis.waitReplicas(replicas, 2000);
 				}
 			}
 		}
 	}
 
-	static Object call(RedisServerProcess node, String... command) {
-		return Resp.call(node.host(), node.port(), command);
+	/**
+	 * A Jedis connection for the admin commands that set topologies up and look at them:
+	 * blocking, no event loops, and not the client the tests exercise. To close.
+	 */
+	static Jedis jedis(RedisServerProcess node) {
+		return new Jedis(node.host(), node.port(),
+				DefaultJedisClientConfig.builder()
+					.connectionTimeoutMillis(ADMIN_TIMEOUT_MILLIS)
+					.socketTimeoutMillis(ADMIN_TIMEOUT_MILLIS)
+					.build());
+	}
+
+	/** Runs {@code commands} on a connection of their own to {@code node}. */
+	static <T> T on(RedisServerProcess node, Function<Jedis, T> commands) {
+		try (Jedis jedis = jedis(node)) {
+			return commands.apply(jedis);
+		}
+	}
+
+	/** {@code master}, {@code slave} or {@code sentinel}, from ROLE. */
+	static String role(Jedis jedis) {
+		return String.valueOf(jedis.role().get(0));
+	}
+
+	/** {@code INFO <section>} as key/value pairs. */
+	static Map<String, String> info(Jedis jedis, String section) {
+		return parseInfo(jedis.info(section));
+	}
+
+	/** Lines of {@code key:value} (INFO, CLUSTER INFO) as a map; headings skipped. */
+	static Map<String, String> parseInfo(String info) {
+		Map<String, String> map = new LinkedHashMap<>();
+		for (String line : info.split("\r?\n")) {
+			int colon = line.indexOf(':');
+			if (colon > 0 && !line.startsWith("#")) {
+				map.put(line.substring(0, colon), line.substring(colon + 1).strip());
+			}
+		}
+		return map;
 	}
 
 	static void checkOwned(boolean shared, String topology) {
@@ -141,7 +185,7 @@ final class Topologies {
 	 */
 	static void stopAll(List<RedisServerProcess> processes) {
 		List<Thread> stoppers = processes.stream()
-			.map((process) -> new Thread(process::stop, "stop-redis-" + process.port()))
+			.map((process) -> new Thread(() -> Outages.stop(process), "stop-redis-" + process.port()))
 			.toList();
 		stoppers.forEach(Thread::start);
 		for (Thread stopper : stoppers) {

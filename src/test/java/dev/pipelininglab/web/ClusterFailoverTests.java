@@ -6,6 +6,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.RedisTopology;
@@ -64,7 +65,7 @@ class ClusterFailoverTests extends MockMvcOnOwnRedis {
 				"/compare/set/2000?variants=async,multi-key", "/loopget/20", "/piperpop/100"));
 
 		long killed = System.nanoTime();
-		dead.kill();
+		Outages.kill(dead);
 		CompletableFuture<Void> healthy = CompletableFuture
 			.runAsync(() -> this.cluster.awaitHealthy(Duration.ofSeconds(30)));
 		probe.until(healthy);

@@ -7,6 +7,7 @@ import com.jayway.jsonpath.DocumentContext;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
 import org.junit.jupiter.api.Test;
@@ -56,7 +57,7 @@ class ClusterNodePipelineFailoverTests extends MockMvcOnOwnRedis {
 			.pollInterval(Duration.ofMillis(5))
 			.until(() -> Boolean.TRUE.equals(this.redis.hasKey(quarter)));
 		RedisServerProcess dead = this.cluster.nodes().get(0);
-		dead.kill();
+		Outages.kill(dead);
 		MockHttpServletResponse answer = run.answer(Duration.ofSeconds(60));
 		DocumentContext body = json(answer);
 		log.info("A master killed during a pipelined-by-node run of {}: {} {}", COUNT, answer.getStatus(),

@@ -6,6 +6,7 @@ import java.util.List;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
 import org.junit.jupiter.api.Test;
@@ -53,8 +54,8 @@ class ClusterOutageLogTests extends MockMvcOnOwnRedis {
 		int from = output.getAll().length();
 		RedisServerProcess master = this.cluster.nodes().get(0);
 		RedisServerProcess replica = this.cluster.nodes().get(3);
-		master.kill();
-		replica.kill();
+		Outages.kill(master);
+		Outages.kill(replica);
 		long start = System.nanoTime();
 		await().pollDelay(OUTAGE).atMost(OUTAGE.plusSeconds(1)).until(() -> true);
 		long millis = (System.nanoTime() - start) / 1_000_000;

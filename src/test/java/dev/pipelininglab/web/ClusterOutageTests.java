@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.OwnRedis;
 import java.nio.charset.StandardCharsets;
@@ -54,7 +55,7 @@ class ClusterOutageTests extends MockMvcOnOwnRedis {
 		RedisServerProcess replica = this.cluster.nodes().get(victim + 3);
 		String masterAddress = master.host() + ":" + master.port();
 
-		master.kill();
+		Outages.kill(master);
 		DocumentContext down = health();
 		assertThat(down.read("$.status", String.class)).isEqualTo("DOWN");
 		assertThat(down.read("$.components.redis.details.cause", String.class)).isEqualTo("NODE_UNREACHABLE");
@@ -77,7 +78,7 @@ class ClusterOutageTests extends MockMvcOnOwnRedis {
 
 		// The promoted replica dies too: its slots have no one left, and the other
 		// masters answer CLUSTERDOWN once they notice (cluster-node-timeout 1 s).
-		replica.kill();
+		Outages.kill(replica);
 		await().atMost(Duration.ofSeconds(20))
 			.until(() -> "fail".equals(clusterState(this.cluster.nodes().get(used.get(0)))));
 		DocumentContext clusterDown = json(send("/loopset/1", 503));

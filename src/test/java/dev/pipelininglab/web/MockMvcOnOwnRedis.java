@@ -5,6 +5,7 @@ import java.time.Duration;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -51,8 +52,8 @@ public abstract class MockMvcOnOwnRedis {
 	 * the next test.
 	 */
 	protected void answerAgain(StandaloneRedis redis, String probe) {
-		if (redis.process().isPaused()) {
-			redis.process().resume();
+		if (Outages.isPaused(redis.process())) {
+			Outages.resume(redis.process());
 		}
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get(probe)).andExpect(status().isOk()));

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.RedisTopology;
@@ -54,7 +55,7 @@ class SentinelFailoverTests extends MockMvcOnOwnRedis {
 				"/compare/set/2000?variants=async,multi-key,script", "/loopget/20", "/piperpop/100"));
 
 		long killed = System.nanoTime();
-		dead.kill();
+		Outages.kill(dead);
 		CompletableFuture<RedisServerProcess> promoted = CompletableFuture
 			.supplyAsync(() -> this.sentinel.awaitNewMaster(dead, Duration.ofSeconds(30)));
 		probe.until(promoted);

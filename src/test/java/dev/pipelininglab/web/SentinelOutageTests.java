@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.OwnRedis;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class SentinelOutageTests extends MockMvcOnOwnRedis {
 		assertThat(up.read("$.status", String.class)).isEqualTo("UP");
 		assertThat(up.read("$.components.redis.details.master", String.class)).isEqualTo(firstAddress);
 
-		first.kill();
+		Outages.kill(first);
 		// At once, long before the sentinels agree the master is down.
 		DocumentContext down = health();
 		assertThat(down.read("$.status", String.class)).isEqualTo("DOWN");
@@ -74,7 +75,7 @@ class SentinelOutageTests extends MockMvcOnOwnRedis {
 		// Now the sentinels go too, and then the master: nothing can say where a master
 		// is.
 		this.sentinel.stopSentinels();
-		second.kill();
+		Outages.kill(second);
 		DocumentContext gone = json(send("/pipeset/1000", 503));
 		assertThat(gone.read("$.type", String.class)).isEqualTo(TYPES + "redis-sentinels-unreachable");
 		assertThat(gone.read("$.detail", String.class))

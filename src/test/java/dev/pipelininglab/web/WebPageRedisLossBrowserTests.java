@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 
 import dev.pipelininglab.testsupport.Http;
+import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterAll;
@@ -79,7 +80,7 @@ class WebPageRedisLossBrowserTests {
 		String killedRun = chromium.driver.findElement(By.cssSelector("#history tr.current"))
 			.getDomAttribute("data-id");
 
-		this.redis.process().kill();
+		Outages.kill(this.redis.process());
 		long killed = System.nanoTime();
 		String end = chromium.waitForEnd(Duration.ofSeconds(20));
 		Duration endedAfter = Duration.ofNanos(System.nanoTime() - killed);

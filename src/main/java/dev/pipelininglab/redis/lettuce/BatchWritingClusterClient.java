@@ -1,4 +1,4 @@
-package dev.pipelininglab.redis;
+package dev.pipelininglab.redis.lettuce;
 
 import java.time.Duration;
 import java.util.function.Supplier;

@@ -1,4 +1,4 @@
-package dev.pipelininglab.redis;
+package dev.pipelininglab.redis.lettuce;
 
 import java.util.Objects;
 
@@ -19,9 +19,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * connection on standalone and sentinel (see {@link BatchWritingEndpoint}), per node
  * connection on a cluster (see {@link BatchWritingClusterClient}).
  */
-class BatchWritingConnectionFactory extends LettuceConnectionFactory {
+public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 
-	BatchWritingConnectionFactory(RedisConfiguration configuration, LettuceClientConfiguration clientConfiguration) {
+	public BatchWritingConnectionFactory(RedisConfiguration configuration,
+			LettuceClientConfiguration clientConfiguration) {
 		super(configuration, clientConfiguration);
 	}
 

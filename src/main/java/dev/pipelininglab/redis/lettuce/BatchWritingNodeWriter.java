@@ -1,4 +1,4 @@
-package dev.pipelininglab.redis;
+package dev.pipelininglab.redis.lettuce;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
