@@ -2,8 +2,6 @@ package dev.pipelininglab.job;
 
 import java.util.List;
 
-import dev.pipelininglab.redis.PipelineProperties;
-import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.RunResult;
@@ -13,28 +11,15 @@ import dev.pipelininglab.run.Sweep;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Measures a job's plan (one run, a comparison or a sweep) and describes what it measures
- * on, for the job's record.
+ * Measures a job's plan: one run, a comparison or a sweep, and the sentence the page
+ * shows under its results.
  */
 class PlanMeasurement {
 
 	private final RunService runs;
 
-	private final RunStore store;
-
-	private final JobProperties settings;
-
-	private final PipelineProperties pipeline;
-
-	private final Topology topology;
-
-	PlanMeasurement(RunService runs, RunStore store, JobProperties settings, PipelineProperties pipeline,
-			Topology topology) {
+	PlanMeasurement(RunService runs) {
 		this.runs = runs;
-		this.store = store;
-		this.settings = settings;
-		this.pipeline = pipeline;
-		this.topology = topology;
 	}
 
 	/**
@@ -69,21 +54,6 @@ class PlanMeasurement {
 				yield new Outcome(sweep.results(), null, sweep.summary());
 			}
 		};
-	}
-
-	/** What this instance measures on; read at each submit, as Redis may be upgraded. */
-	RunRecord.Environment environment() {
-		String version;
-		try {
-			version = this.store.redisVersion();
-		}
-		catch (RuntimeException ex) {
-			version = null;
-		}
-		Runtime.Version jvm = Runtime.version();
-		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
-				System.getProperty("java.vm.name") + " " + jvm, Runtime.getRuntime().availableProcessors(),
-				this.pipeline.flushPolicy().toString(), this.pipeline.writes().label(), this.settings.maxConcurrent());
 	}
 
 }

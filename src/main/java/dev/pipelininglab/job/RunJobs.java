@@ -96,10 +96,13 @@ public class RunJobs implements SmartLifecycle {
 
 	private final PlanMeasurement measurement;
 
+	private final InstanceEnvironment environment;
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			PipelineProperties pipeline, Topology topology) {
 		this.records = new JobRecords(store, settings);
-		this.measurement = new PlanMeasurement(runs, store, settings, pipeline, topology);
+		this.measurement = new PlanMeasurement(runs);
+		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
@@ -131,7 +134,7 @@ public class RunJobs implements SmartLifecycle {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null, null, this.measurement.environment(), null);
+					null, null, this.environment.describe(), null);
 			job = new Job(plan, record, PhasePlan.of(plan, this.measurement::supported));
 		}
 		catch (RuntimeException ex) {
