@@ -1,15 +1,15 @@
 package dev.pipelininglab;
 
+import java.util.List;
+
 import dev.pipelininglab.localredis.LocalRedisProperties;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeyProperties;
 import dev.pipelininglab.redis.PipelineProperties;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,9 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class LabPropertiesTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
-		.withUserConfiguration(Enable.class);
+	private final ApplicationContextRunner runner = SettingsRunner.validating(Enable.class);
 
 	@Test
 	void defaultsAreUsable() {
@@ -60,19 +58,15 @@ class LabPropertiesTests {
 
 	@Test
 	void prefixWithGlobCharactersFailsStartUp() {
-		this.runner.withPropertyValues("lab.key-prefix=demo*")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("keyPrefix")
-				.hasStackTraceContaining("no glob characters"));
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.key-prefix=demo*"), "keyPrefix",
+				"no glob characters");
 	}
 
 	@Test
 	void defaultBatchAboveTheMaximumFailsStartUp() {
-		this.runner.withPropertyValues("lab.limits.default-batch-size=5000", "lab.limits.max-batch-size=1000")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("must not exceed lab.limits.max-batch-size"));
+		SettingsRunner.assertStartUpFails(this.runner,
+				List.of("lab.limits.default-batch-size=5000", "lab.limits.max-batch-size=1000"),
+				"must not exceed lab.limits.max-batch-size");
 	}
 
 	@Configuration(proxyBeanMethods = false)

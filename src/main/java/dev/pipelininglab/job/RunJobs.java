@@ -4,9 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
-import java.util.Collections;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -28,17 +25,14 @@ import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.Comparison;
-import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
-import dev.pipelininglab.run.Sweep;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Service;
 
 /**
@@ -63,8 +57,6 @@ public class RunJobs implements SmartLifecycle {
 
 	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
-	private final RunService runs;
-
 	private final RunStore store;
 
 	private final RunMetrics metrics;
@@ -85,13 +77,6 @@ public class RunJobs implements SmartLifecycle {
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/**
-	 * The final records of this instance's latest jobs. Redis may lose a record (it
-	 * restarted empty, or it is down when the job ends); the instance that ran the job
-	 * still knows how it ended, so a page following it always sees an end.
-	 */
-	private final Map<String, RunRecord> ended;
-
-	/**
 	 * Jobs running or waiting on this instance; the bound is checked on this count, not
 	 * on the pool's queue.
 	 */
@@ -107,40 +92,22 @@ public class RunJobs implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private volatile boolean tickFailing;
+	private final JobRecords records;
 
-	/**
-	 * Final records Redis refused (full under {@code maxmemory}, or briefly away):
-	 * written again every progress interval until it takes them, so a failed run shows
-	 * FAILED with its cause as soon as Redis accepts writes again, rather than RUNNING
-	 * and then abandoned. The record keeps the time the run ended, not the time it was
-	 * written.
-	 */
-	private final Map<String, RunRecord> unsavedEnds = new ConcurrentHashMap<>();
+	private final PlanMeasurement measurement;
 
-	private final Topology topology;
-
-	private final PipelineProperties pipeline;
+	private final InstanceEnvironment environment;
 
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			PipelineProperties pipeline, Topology topology) {
-		this.topology = topology;
-		this.pipeline = pipeline;
-		this.runs = runs;
+		this.records = new JobRecords(store, settings);
+		this.measurement = new PlanMeasurement(runs);
+		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
 		this.settings = settings;
 		this.clock = Clock.systemUTC();
-		int kept = this.settings.history();
-		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
-
-			@Override
-			protected boolean removeEldestEntry(Map.Entry<String, RunRecord> eldest) {
-				return size() > kept;
-			}
-
-		});
 		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
 		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
 				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
@@ -167,8 +134,8 @@ public class RunJobs implements SmartLifecycle {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null, null, environment(), null);
-			job = new Job(plan, record, PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null));
+					null, null, this.environment.describe(), null);
+			job = new Job(plan, record, PhasePlan.of(plan, this.measurement::supported));
 		}
 		catch (RuntimeException ex) {
 			this.admitted.decrementAndGet();
@@ -216,7 +183,7 @@ public class RunJobs implements SmartLifecycle {
 
 	private @Nullable RunRecord local(String id) {
 		Job job = this.active.get(id);
-		return (job != null) ? job.record() : this.ended.get(id);
+		return (job != null) ? job.record() : this.records.ended(id);
 	}
 
 	/**
@@ -241,17 +208,7 @@ public class RunJobs implements SmartLifecycle {
 			return new History(runs, null);
 		}
 		catch (RuntimeException ex) {
-			Map<String, RunRecord> byId = new LinkedHashMap<>();
-			synchronized (this.ended) {
-				this.ended.values().forEach((record) -> byId.put(record.id(), record));
-			}
-			this.active.values().forEach((job) -> byId.put(job.id, job.record()));
-			List<RunRecord> runs = byId.values()
-				.stream()
-				.sorted(Comparator.comparing(RunRecord::createdAt).reversed())
-				.limit(limit)
-				.toList();
-			return new History(runs, this.problems.describe(ex).detail());
+			return new History(this.records.local(this.active.values(), limit), this.problems.describe(ex).detail());
 		}
 	}
 
@@ -310,31 +267,9 @@ public class RunJobs implements SmartLifecycle {
 				save(job.update(RunStatus.RUNNING, this.clock.instant()));
 			}
 			markOverlaps(job);
-			List<RunResult> results;
-			List<Comparison.Skipped> skipped = null;
-			String summary = null;
-			switch (job.plan.kind()) {
-				case SINGLE -> results = List.of(this.runs.run(job.plan.base(), job));
-				case COMPARE -> {
-					Comparison comparison = this.runs.compare(job.plan.base(), job.plan.variants(), job);
-					results = comparison.results();
-					skipped = comparison.skipped();
-					summary = comparison.summary();
-				}
-				case SWEEP -> {
-					Sweep sweep = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job);
-					results = sweep.results();
-					summary = sweep.summary();
-				}
-				default -> throw new IllegalStateException("Unknown kind " + job.plan.kind());
-			}
-			if (summary == null) {
-				// Single runs: the loop ceiling alone, the sentence the page shows under
-				// every result.
-				summary = LoopCeiling.sentence(results);
-			}
-			this.metrics.record(results);
-			finish(job, RunStatus.DONE, results, skipped, summary, null);
+			PlanMeasurement.Outcome outcome = this.measurement.measure(job);
+			this.metrics.record(outcome.results());
+			finish(job, RunStatus.DONE, outcome.results(), outcome.skipped(), outcome.summary(), null);
 		}
 		catch (RunCancelledException ex) {
 			finish(job, RunStatus.CANCELLED, null, null, null,
@@ -351,31 +286,9 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * Every progress interval: for each job of this instance, pick up a cancel request
-	 * another instance wrote, then write progress. Writing even when nothing changed
-	 * keeps {@code updatedAt} fresh, which is how readers tell a live job from one whose
-	 * instance died.
-	 */
+	/** Every progress interval: see {@link JobRecords#writeProgress}. */
 	private void tick() {
-		retryUnsavedEnds();
-		try {
-			for (Job job : this.active.values()) {
-				if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
-					job.requestCancel();
-				}
-				synchronized (job) {
-					save(job.update(null, this.clock.instant()));
-				}
-			}
-			this.tickFailing = false;
-		}
-		catch (RuntimeException ex) {
-			if (!this.tickFailing) {
-				log.warn("Cannot write run progress to Redis: {}", why(ex));
-			}
-			this.tickFailing = true;
-		}
+		this.records.writeProgress(this.active.values(), this.clock);
 	}
 
 	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
@@ -386,7 +299,7 @@ public class RunJobs implements SmartLifecycle {
 			freeSlot(job);
 			RunRecord record = job.finish(status, this.clock.instant(), results, skipped, summary, problem);
 			if (record != null) {
-				this.ended.put(record.id(), record);
+				this.records.ended(record);
 			}
 			save(record);
 		}
@@ -398,68 +311,9 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * Callers hold the job's lock, so writes of one job land in the order they were made
-	 * and no progress write can follow the final one.
-	 */
+	/** Callers hold the job's lock: see {@link JobRecords#save}. */
 	private void save(@Nullable RunRecord record) {
-		if (record == null) {
-			return;
-		}
-		try {
-			this.store.save(record);
-		}
-		catch (RuntimeException ex) {
-			if (!record.status().terminal()) {
-				throw ex;
-			}
-			this.unsavedEnds.put(record.id(), record);
-			log.warn("Cannot record the end of run {} ({}) yet, will retry every {} ms: {}", record.id(),
-					record.status(), this.settings.progressInterval().toMillis(), why(ex));
-		}
-	}
-
-	private void retryUnsavedEnds() {
-		for (RunRecord end : this.unsavedEnds.values()) {
-			try {
-				this.store.save(end);
-				this.unsavedEnds.remove(end.id(), end);
-				log.info("Recorded the end of run {} ({}) now that Redis accepts it", end.id(), end.status());
-			}
-			catch (RuntimeException ex) {
-				// Still refused: next interval. (An instance that stops before then
-				// leaves
-				// the record to be seen as abandoned once stale, as before.)
-				return;
-			}
-		}
-	}
-
-	/**
-	 * The exception's message and, when it only says "Redis exception", the cause it
-	 * wraps ("Connection refused: ...").
-	 */
-	private static @Nullable String why(RuntimeException ex) {
-		Throwable root = NestedExceptionUtils.getMostSpecificCause(ex);
-		String message = ex.getMessage();
-		String cause = root.getMessage();
-		return (root == ex || cause == null || (message != null && message.contains(cause))) ? message
-				: message + ": " + cause;
-	}
-
-	/** What this instance measures on; read at each submit, as Redis may be upgraded. */
-	private RunRecord.Environment environment() {
-		String version;
-		try {
-			version = this.store.redisVersion();
-		}
-		catch (RuntimeException ex) {
-			version = null;
-		}
-		Runtime.Version jvm = Runtime.version();
-		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
-				System.getProperty("java.vm.name") + " " + jvm, Runtime.getRuntime().availableProcessors(),
-				this.pipeline.flushPolicy().toString(), this.pipeline.writes().label(), this.settings.maxConcurrent());
+		this.records.save(record);
 	}
 
 	/**

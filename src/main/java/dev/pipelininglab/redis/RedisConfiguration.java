@@ -20,6 +20,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
+/**
+ * Tunes Spring Boot's Redis auto-configuration for pipelining: the key space, the
+ * topology, client options, the flush policy and the lifetime of client resources.
+ */
 @Configuration(proxyBeanMethods = false)
 class RedisConfiguration {
 

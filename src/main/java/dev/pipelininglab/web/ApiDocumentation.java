@@ -157,16 +157,23 @@ class ApiDocumentation {
 			});
 		}
 
+		/**
+		 * An invalid-parameter problem whose example is {@code parameter} below its lower
+		 * bound.
+		 */
+		private static void outOfBounds(ApiResponses responses, String description, String parameter, long max) {
+			problem(responses, description, ProblemType.INVALID_PARAMETER,
+					parameter + " must be between 1 and " + max + ", got 0", Map.of("parameter", parameter));
+		}
+
 		private void responses(String verb, String path, Operation operation) {
 			ApiResponses responses = operation.getResponses();
 			String endpoint = verb + " " + path;
 			boolean runEndpoint = ApiParameter.COUNT.endpoints().contains(path);
 			if (runEndpoint) {
 				response(responses, "200").description("The run is done: what it measured and what it verified");
-				problem(responses, "A parameter is out of bounds, malformed, or does not apply to this endpoint",
-						ProblemType.INVALID_PARAMETER,
-						"batchSize must be between 1 and " + this.limits.maxBatchSize() + ", got 0",
-						Map.of("parameter", "batchSize"));
+				outOfBounds(responses, "A parameter is out of bounds, malformed, or does not apply to this endpoint",
+						"batchSize", this.limits.maxBatchSize());
 				problem(responses,
 						"Redis refused a command (e.g. WRONGTYPE on the demo list), or the memory preflight refused"
 								+ " the run before it wrote anything: run-does-not-fit, eviction-risk",
@@ -184,12 +191,10 @@ class ApiDocumentation {
 										new Header().description("/runs/{id} of the new run")
 											.schema(new StringSchema()))
 								.content(json("#/components/schemas/RunRecord")));
-					problem(responses,
+					outOfBounds(responses,
 							"The body is not JSON, has a field of the wrong type or an unknown"
 									+ " field, or a value is out of bounds; parameter names the field (or body)",
-							ProblemType.INVALID_PARAMETER,
-							"count must be between 1 and " + this.limits.maxCount() + ", got 0",
-							Map.of("parameter", "count"));
+							"count", this.limits.maxCount());
 					problem(responses,
 							"Every run slot of this instance is taken (lab.jobs.max-concurrent);"
 									+ " Retry-After says when to try again",

@@ -22,40 +22,27 @@ import org.springframework.web.bind.annotation.ResponseBody;
 class IndexController {
 
 	static final List<Endpoint> ENDPOINTS = List.of(
-			Endpoint.admitted("GET", "/pipeset/{count}", "/pipeset/10000", "SET count keys through executePipelined"),
-			Endpoint.admitted("GET", "/pipeget/{count}", "/pipeget/10000", "GET count keys through executePipelined"),
-			Endpoint.admitted("GET", "/piperpop/{count}", "/piperpop/10000",
-					"RPOP count elements of the demo list through executePipelined"),
-			Endpoint.admitted("GET", "/pipeping/{count}", "/pipeping/10000",
-					"PING count times through executePipelined"),
-			Endpoint.admitted("GET", "/loopset/{count}", "/loopset/10000", "SET count keys, one blocking call each"),
-			Endpoint.admitted("GET", "/loopget/{count}", "/loopget/10000", "GET count keys, one blocking call each"),
-			Endpoint.admitted("GET", "/looprpop/{count}", "/looprpop/10000",
-					"RPOP count elements, one blocking call each"),
-			Endpoint.admitted("GET", "/loopping/{count}", "/loopping/10000",
-					"PING count times, one blocking call each"),
-			Endpoint.admitted("GET", "/pipeincr/{count}", "/pipeincr/10000",
-					"INCR one counter count times through executePipelined"),
-			Endpoint.admitted("GET", "/loopincr/{count}", "/loopincr/10000",
-					"INCR one counter count times, one blocking call each"),
-			Endpoint.admitted("GET", "/pipehset/{count}", "/pipehset/10000",
-					"HSET count fields of one hash through executePipelined"),
-			Endpoint.admitted("GET", "/loophset/{count}", "/loophset/10000",
-					"HSET count fields of one hash, one blocking call each"),
-			Endpoint.admitted("GET", "/pipesadd/{count}", "/pipesadd/10000",
-					"SADD count members to one set through executePipelined"),
-			Endpoint.admitted("GET", "/loopsadd/{count}", "/loopsadd/10000",
-					"SADD count members to one set, one blocking call each"),
-			Endpoint.admitted("GET", "/pipezadd/{count}", "/pipezadd/10000",
+			Endpoint.counting("/pipeset", "SET count keys through executePipelined"),
+			Endpoint.counting("/pipeget", "GET count keys through executePipelined"),
+			Endpoint.counting("/piperpop", "RPOP count elements of the demo list through executePipelined"),
+			Endpoint.counting("/pipeping", "PING count times through executePipelined"),
+			Endpoint.counting("/loopset", "SET count keys, one blocking call each"),
+			Endpoint.counting("/loopget", "GET count keys, one blocking call each"),
+			Endpoint.counting("/looprpop", "RPOP count elements, one blocking call each"),
+			Endpoint.counting("/loopping", "PING count times, one blocking call each"),
+			Endpoint.counting("/pipeincr", "INCR one counter count times through executePipelined"),
+			Endpoint.counting("/loopincr", "INCR one counter count times, one blocking call each"),
+			Endpoint.counting("/pipehset", "HSET count fields of one hash through executePipelined"),
+			Endpoint.counting("/loophset", "HSET count fields of one hash, one blocking call each"),
+			Endpoint.counting("/pipesadd", "SADD count members to one set through executePipelined"),
+			Endpoint.counting("/loopsadd", "SADD count members to one set, one blocking call each"),
+			Endpoint.counting("/pipezadd",
 					"ZADD count members to one sorted set, scored by index through executePipelined"),
-			Endpoint.admitted("GET", "/loopzadd/{count}", "/loopzadd/10000",
+			Endpoint.counting("/loopzadd",
 					"ZADD count members to one sorted set, scored by index, one blocking call each"),
-			Endpoint.admitted("GET", "/pipelpush/{count}", "/pipelpush/10000",
-					"LPUSH count elements onto the demo list through executePipelined"),
-			Endpoint.admitted("GET", "/looplpush/{count}", "/looplpush/10000",
-					"LPUSH count elements onto the demo list, one blocking call each"),
-			Endpoint.admitted("GET", "/listinput/{count}", "/listinput/10000",
-					"RPUSH count elements onto the demo list (pipelined) so RPOP has data"),
+			Endpoint.counting("/pipelpush", "LPUSH count elements onto the demo list through executePipelined"),
+			Endpoint.counting("/looplpush", "LPUSH count elements onto the demo list, one blocking call each"),
+			Endpoint.counting("/listinput", "RPUSH count elements onto the demo list (pipelined) so RPOP has data"),
 			Endpoint.admitted("GET", "/compare/{op}/{count}", "/compare/set/100000",
 					"every variant (or those in variants=) side by side on the same keys, with speedups against the"
 							+ " loop (op: set, get, rpop, ping, incr, hset, sadd, zadd, lpush)"),
@@ -146,6 +133,14 @@ class IndexController {
 
 		static Endpoint admitted(String method, String path, String example, String description) {
 			return new Endpoint(method, path, example, description, true);
+		}
+
+		/**
+		 * A GET endpoint that runs {@code count} commands: {@code <path>/{count}}, shown
+		 * with 10000.
+		 */
+		static Endpoint counting(String path, String description) {
+			return admitted("GET", path + "/{count}", path + "/10000", description);
 		}
 
 	}

@@ -1,14 +1,14 @@
 package dev.pipelininglab.job;
 
 import java.time.Duration;
+import java.util.List;
 
+import dev.pipelininglab.SettingsRunner;
 import dev.pipelininglab.metrics.MetricsProperties;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.validation.autoconfigure.ValidationAutoConfiguration;
 import org.springframework.context.annotation.Configuration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -19,9 +19,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class JobSettingsTests {
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(ValidationAutoConfiguration.class))
-		.withUserConfiguration(Enable.class);
+	private final ApplicationContextRunner runner = SettingsRunner.validating(Enable.class);
 
 	@Test
 	void defaults() {
@@ -38,26 +36,18 @@ class JobSettingsTests {
 
 	@Test
 	void noConcurrentRunsFailsStartUp() {
-		this.runner.withPropertyValues("lab.jobs.max-concurrent=0")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("jobs.maxConcurrent"));
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.max-concurrent=0"), "jobs.maxConcurrent");
 	}
 
 	@Test
 	void staleAfterWithinAFewProgressIntervalsFailsStartUp() {
-		this.runner.withPropertyValues("lab.jobs.progress-interval=1s", "lab.jobs.stale-after=5s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("at least ten times"));
+		SettingsRunner.assertStartUpFails(this.runner,
+				List.of("lab.jobs.progress-interval=1s", "lab.jobs.stale-after=5s"), "at least ten times");
 	}
 
 	@Test
 	void recordTtlUnderAMinuteFailsStartUp() {
-		this.runner.withPropertyValues("lab.jobs.record-ttl=10s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("lab.jobs.record-ttl"));
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.record-ttl=10s"), "lab.jobs.record-ttl");
 	}
 
 	@Configuration(proxyBeanMethods = false)

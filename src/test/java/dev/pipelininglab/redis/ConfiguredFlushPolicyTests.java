@@ -123,50 +123,63 @@ class ConfiguredFlushPolicyTests {
 	@ParameterizedTest
 	@EnumSource(Writes.class)
 	void flushOnCloseHoldsEveryCommandUntilThePipelineCloses(Writes writes) {
-		app("flush-on-close", writes).run((context) -> {
-			try (RedisConnection connection = pipelinedConnection(measured(context))) {
-				set(connection, "a");
-				set(connection, "b");
-				stillAbsent("a", "b");
-				connection.closePipeline();
-				assertThat(observer.exists("a", "b")).isEqualTo(2);
-			}
+		onPipelinedConnection("flush-on-close", writes, (connection) -> {
+			set(connection, "a");
+			set(connection, "b");
+			stillAbsent("a", "b");
+			connection.closePipeline();
+			assertThat(observer.exists("a", "b")).isEqualTo(2);
 		});
 	}
 
 	@ParameterizedTest
 	@EnumSource(Writes.class)
 	void flushEachCommandSendsCommandsAsTheyAreIssued(Writes writes) {
-		app("flush-each-command", writes).run((context) -> {
-			try (RedisConnection connection = pipelinedConnection(measured(context))) {
-				set(connection, "a");
-				await().atMost(Duration.ofSeconds(5)).until(() -> observer.exists("a") == 1);
-				connection.closePipeline();
-			}
+		onPipelinedConnection("flush-each-command", writes, (connection) -> {
+			set(connection, "a");
+			await().atMost(Duration.ofSeconds(5)).until(() -> observer.exists("a") == 1);
+			connection.closePipeline();
 		});
 	}
 
 	@ParameterizedTest
 	@EnumSource(Writes.class)
 	void bufferedFlushesEveryNCommands(Writes writes) {
-		app("buffered-3", writes).run((context) -> {
-			try (RedisConnection connection = pipelinedConnection(measured(context))) {
-				set(connection, "a");
-				set(connection, "b");
-				stillAbsent("a", "b");
-				set(connection, "c");
-				await().atMost(Duration.ofSeconds(5)).until(() -> observer.exists("a", "b", "c") == 3);
-				set(connection, "d");
-				stillAbsent("d");
-				connection.closePipeline();
-				assertThat(observer.exists("d")).isOne();
-			}
+		onPipelinedConnection("buffered-3", writes, (connection) -> {
+			set(connection, "a");
+			set(connection, "b");
+			stillAbsent("a", "b");
+			set(connection, "c");
+			await().atMost(Duration.ofSeconds(5)).until(() -> observer.exists("a", "b", "c") == 3);
+			set(connection, "d");
+			stillAbsent("d");
+			connection.closePipeline();
+			assertThat(observer.exists("d")).isOne();
 		});
 	}
 
 	/** None of {@code keys} reaches Redis for {@link #SETTLE}: they were not flushed. */
 	private static void stillAbsent(String... keys) {
 		await().during(SETTLE).atMost(SETTLE.plusSeconds(2)).until(() -> observer.exists(keys) == 0);
+	}
+
+	/**
+	 * Issues {@code commands} on a pipelined connection of the factory runs use, in an
+	 * app with this flush policy and way of writing.
+	 */
+	private void onPipelinedConnection(String flushPolicy, Writes writes, PipelinedCommands commands) {
+		app(flushPolicy, writes).run((context) -> {
+			try (RedisConnection connection = pipelinedConnection(measured(context))) {
+				commands.issue(connection);
+			}
+		});
+	}
+
+	@FunctionalInterface
+	private interface PipelinedCommands {
+
+		void issue(RedisConnection connection) throws Exception;
+
 	}
 
 	private static RedisConnection pipelinedConnection(LettuceConnectionFactory factory) {

@@ -6,15 +6,10 @@ import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.OwnRedis;
-import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.KeyValue;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.http.MediaType;
 
@@ -38,25 +33,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 // A server of this class's own: its memory limit is changed, which must not leak into
 // other tests.
 @OwnRedis
-class PartialPipelineFailureTests extends MockMvcOnOwnRedis {
+class PartialPipelineFailureTests extends MockMvcOnEmptyOwnRedis {
 
 	private static final String ERROR_REPLY = "urn:pipelining-lab:problem:redis-error-reply";
-
-	@Autowired
-	StandaloneRedis redis;
-
-	Admin admin;
-
-	@BeforeEach
-	void emptyAndUnlimited() {
-		this.admin = Admin.onEmptyUnlimitedServer(this.redis.host(), this.redis.port());
-	}
-
-	@AfterEach
-	void unlimited() {
-		this.admin.liftMemoryLimit();
-		this.admin.close();
-	}
 
 	@Test
 	void wrongTypeInsideAPipelinedGetIsA409CountingEveryOtherReply() throws Exception {

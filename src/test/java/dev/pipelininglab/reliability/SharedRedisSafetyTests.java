@@ -5,17 +5,10 @@ import java.time.Duration;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.OwnRedis;
-import dev.pipelininglab.testsupport.StandaloneRedis;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
 import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.test.web.servlet.MockMvc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,31 +21,8 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * under {@code noeviction} as a run that does not fit (not one key written), and a run
  * that fits leaves its keys with an expiry.
  */
-@SpringBootTest
 @OwnRedis
-@AutoConfigureMockMvc
-class SharedRedisSafetyTests {
-
-	static final String TYPES = "urn:pipelining-lab:problem:";
-
-	@Autowired
-	StandaloneRedis redis;
-
-	@Autowired
-	MockMvc mvc;
-
-	Admin admin;
-
-	@BeforeEach
-	void empty() {
-		this.admin = Admin.onEmptyUnlimitedServer(this.redis.host(), this.redis.port());
-	}
-
-	@AfterEach
-	void unlimited() {
-		this.admin.liftMemoryLimit();
-		this.admin.close();
-	}
+class SharedRedisSafetyTests extends MockMvcOnEmptyOwnRedis {
 
 	@Test
 	void aRunThatWouldMakeAllKeysLruEvictOtherKeysIsRefusedAndTheirKeysStay() throws Exception {
@@ -166,16 +136,13 @@ class SharedRedisSafetyTests {
 	}
 
 	private DocumentContext problem(String uri, int status) throws Exception {
-		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
-		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(status);
+		MockHttpServletResponse response = send(uri, status);
 		assertThat(response.getContentType()).isEqualTo(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		return JsonPath.parse(response.getContentAsString());
+		return json(response);
 	}
 
 	private MockHttpServletResponse ok(String uri) throws Exception {
-		MockHttpServletResponse response = this.mvc.perform(get(uri)).andReturn().getResponse();
-		assertThat(response.getStatus()).as(uri + ": " + response.getContentAsString()).isEqualTo(200);
-		return response;
+		return send(uri, 200);
 	}
 
 }

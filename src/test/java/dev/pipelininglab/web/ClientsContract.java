@@ -92,27 +92,18 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 	@Test
 	void clientsReadEveryKeyBack() throws Exception {
 		this.mvc.perform(get("/pipeset/3000")).andExpect(status().isOk());
-		this.mvc.perform(get("/pipeget/3000?clients=5&batchSize=200&connector=jedis"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.hits").value(3000))
-			.andExpect(jsonPath("$.misses").value(0))
-			.andExpect(jsonPath("$.latency.per").value("batch"))
-			.andExpect(jsonPath("$.latency.samples").value(15));
-		this.mvc.perform(get("/loopget/3000?clients=3"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.hits").value(3000));
+		okBody("/pipeget/3000?clients=5&batchSize=200&connector=jedis", jsonPath("$.hits").value(3000),
+				jsonPath("$.misses").value(0), jsonPath("$.latency.per").value("batch"),
+				jsonPath("$.latency.samples").value(15));
+		okBody("/loopget/3000?clients=3", jsonPath("$.hits").value(3000));
 	}
 
 	@Test
 	void aDefaultRunIsOneClientOnOneSharedLettuceConnection() throws Exception {
-		this.mvc.perform(get("/loopset/500"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.connector.name").value("lettuce"))
-			.andExpect(jsonPath("$.connector.connection").value("shared"))
-			.andExpect(jsonPath("$.connections.used").value(1))
-			.andExpect(jsonPath("$.connections.opened").value(0))
-			.andExpect(jsonPath("$.clients").doesNotExist())
-			.andExpect(jsonPath("$.latency.samples").value(500));
+		okBody("/loopset/500", jsonPath("$.connector.name").value("lettuce"),
+				jsonPath("$.connector.connection").value("shared"), jsonPath("$.connections.used").value(1),
+				jsonPath("$.connections.opened").value(0), jsonPath("$.clients").doesNotExist(),
+				jsonPath("$.latency.samples").value(500));
 	}
 
 	@Test
@@ -131,19 +122,16 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 
 	@Test
 	void sweepsRunThroughTheAskedConnector() throws Exception {
-		this.mvc.perform(get("/sweep/set/2000?connector=jedis&batchSizes=10,1000&clients=2"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.results[*].connector.name").value(everyItem(is("jedis"))))
-			.andExpect(jsonPath("$.results[*].variant").value(everyItem(is("jedis-pipelined"))))
-			.andExpect(jsonPath("$.results[*].verified").value(everyItem(is(2000))));
+		okBody("/sweep/set/2000?connector=jedis&batchSizes=10,1000&clients=2",
+				jsonPath("$.results[*].connector.name").value(everyItem(is("jedis"))),
+				jsonPath("$.results[*].variant").value(everyItem(is("jedis-pipelined"))),
+				jsonPath("$.results[*].verified").value(everyItem(is(2000))));
 	}
 
 	@Test
 	void jedisHasNoAsyncModeAndSaysSo() throws Exception {
-		this.mvc.perform(get("/compare/set/100?variants=loop,jedis-async"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.skipped[0].variant").value("jedis-async"))
-			.andExpect(jsonPath("$.skipped[0].reason", containsString("Lettuce's own API")));
+		okBody("/compare/set/100?variants=loop,jedis-async", jsonPath("$.skipped[0].variant").value("jedis-async"),
+				jsonPath("$.skipped[0].reason", containsString("Lettuce's own API")));
 	}
 
 	@Test
@@ -156,13 +144,6 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 			// Each connector's rows are measured against its own loop.
 			.andExpect(jsonPath("$.results[0].speedup").value(1.0))
 			.andExpect(jsonPath("$.results[2].speedup").value(1.0));
-	}
-
-	private void expectBad(String path, String parameter, String message) throws Exception {
-		this.mvc.perform(get(path))
-			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value(parameter))
-			.andExpect(jsonPath("$.detail", containsString(message)));
 	}
 
 	/** Client k's first item follows client k-1's last; together they are 0..count-1. */

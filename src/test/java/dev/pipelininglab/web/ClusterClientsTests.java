@@ -10,7 +10,6 @@ import com.jayway.jsonpath.JsonPath;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -26,23 +25,15 @@ class ClusterClientsTests extends MockMvcOnTestRedis {
 
 	@Test
 	void jedisLoopsFromSeveralClientsOnACluster() throws Exception {
-		this.mvc.perform(get("/loopset/1000?connector=jedis&clients=4&batchSize=100"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.connector.name").value("jedis"))
-			.andExpect(jsonPath("$.verified").value(1000))
-			.andExpect(jsonPath("$.clients.count").value(4));
+		okBody("/loopset/1000?connector=jedis&clients=4&batchSize=100", jsonPath("$.connector.name").value("jedis"),
+				jsonPath("$.verified").value(1000), jsonPath("$.clients.count").value(4));
 	}
 
 	@Test
 	void jedisPipelinesOnAClusterAreAClearBadRequest() throws Exception {
-		this.mvc.perform(get("/pipeset/1000?connector=jedis"))
-			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("connector"))
-			.andExpect(jsonPath("$.detail", containsString("Pipeline is not supported for JedisClusterConnection")));
-		this.mvc.perform(get("/compare/set/1000?variants=jedis-loop,jedis-pipelined"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.results[0].verified").value(1000))
-			.andExpect(jsonPath("$.skipped[0].variant").value("jedis-pipelined"));
+		expectBad("/pipeset/1000?connector=jedis", "connector", "Pipeline is not supported for JedisClusterConnection");
+		okBody("/compare/set/1000?variants=jedis-loop,jedis-pipelined", jsonPath("$.results[0].verified").value(1000),
+				jsonPath("$.skipped[0].variant").value("jedis-pipelined"));
 		this.mvc.perform(get("/sweep/set/1000?connector=jedis"))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value("connector"));

@@ -8,7 +8,6 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
-import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.RedisTopology;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -18,7 +17,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -34,18 +32,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 // The app's own topology refresh settings (application.yml): the outage measured is the
 // one users get.
-@SpringBootTest(
-		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.CLUSTER)
-class ClusterFailoverTests extends MockMvcOnOwnRedis {
+class ClusterFailoverTests extends MockMvcThroughFailover {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterFailoverTests.class);
-
-	/**
-	 * spring.data.redis.timeout plus room for the rest of a request (warm-up,
-	 * verification) that did succeed.
-	 */
-	private static final Duration ANSWER_BOUND = Duration.ofSeconds(3 + 2);
 
 	@Autowired
 	ClusterRedis cluster;
@@ -55,10 +45,7 @@ class ClusterFailoverTests extends MockMvcOnOwnRedis {
 
 	@Test
 	void pipelinesOverAllSlotsSurviveAMasterDying() throws Exception {
-		this.mvc.perform(get("/pipeset/20000"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(20000));
-		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
+		FailoverProbe.writeDemoData(this.mvc);
 		RedisServerProcess dead = this.cluster.nodes().get(0);
 		RedisServerProcess heir = this.cluster.nodes().get(3);
 		FailoverProbe probe = new FailoverProbe(this.mvc, List.of("/pipeset/2000", "/pipeget/2000",
@@ -82,24 +69,14 @@ class ClusterFailoverTests extends MockMvcOnOwnRedis {
 		await().atMost(Duration.ofSeconds(10)).until(() -> clientSees(heir, dead));
 		Duration clientCaughtUp = Duration.ofNanos(System.nanoTime() - killed);
 
-		String next = this.mvc.perform(get("/pipeset/20000?sample=1"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(20000))
-			.andExpect(jsonPath("$.keysPerNode['" + heir.host() + ":" + heir.port() + "']").isNumber())
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
-		this.mvc.perform(get("/pipeget/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(20000));
+		String next = probe
+			.pipelinesAgain(jsonPath("$.keysPerNode['" + heir.host() + ":" + heir.port() + "']").isNumber());
 
 		log.info(
 				"Cluster failover: killed master {}; replica {} served its slots after {} ms, the app's client saw it"
-						+ " after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run over all slots: {}",
-				dead.port(), heir.port(), promoted.toMillis(), clientCaughtUp.toMillis(), probe.summary(),
-				String.join("\n", probe.outcomes().stream().map(Object::toString).toList()), next);
-		log.info(
-				"[failover] cluster, cluster-node-timeout {} ms: promoted after {} ms, first SET over all slots through"
-						+ " the app after {} ms",
-				RedisTestServers.failoverDetectionMillis(), promoted.toMillis(), recoveredAfter.toMillis());
+						+ " after {} ms. Requests meanwhile: {}\nNext pipelined run over all slots: {}",
+				dead.port(), heir.port(), promoted.toMillis(), clientCaughtUp.toMillis(), probe.report(), next);
+		FailoverProbe.logTimings(log, "cluster", "cluster-node-timeout", promoted, recoveredAfter);
 		assertThat(recovered.status()).as("a write succeeded within 15 s of the promotion").isEqualTo(200);
 		probe.assertAllAnsweredWithin(ANSWER_BOUND);
 	}

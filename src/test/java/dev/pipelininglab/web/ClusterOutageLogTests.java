@@ -41,13 +41,7 @@ class ClusterOutageLogTests extends MockMvcOnOwnRedis {
 
 	@Test
 	void tenSecondsOfAClusterOutageLogAFewLinesAndNoStackTrace(CapturedOutput output) throws Exception {
-		this.cluster.awaitHealthy(Duration.ofSeconds(30));
-		await().atMost(Duration.ofSeconds(20))
-			.until(() -> this.mvc
-				.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get("/pipeset/1000"))
-				.andReturn()
-				.getResponse()
-				.getStatus() == 200);
+		awaitAnswers(this.cluster, "/pipeset/1000");
 		send("/pipeset/1000?rtt=2", 200);
 		send("/loopset/10?rtt=2", 200);
 

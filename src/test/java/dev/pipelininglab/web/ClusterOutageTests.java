@@ -14,7 +14,6 @@ import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -27,21 +26,15 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * are both gone the cluster is down, and a CLUSTERDOWN reply is reported as such, not as
  * every node unreachable.
  */
-@SpringBootTest(
-		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.CLUSTER)
-class ClusterOutageTests extends MockMvcOnOwnRedis {
+class ClusterOutageTests extends MockMvcThroughFailover {
 
 	@Autowired
 	ClusterRedis cluster;
 
 	@Test
 	void healthAndProblemsNameTheMissingNodeThenTheDownCluster() throws Exception {
-		// A cluster of this class's own, just started: its nodes may still be agreeing on
-		// the slots when the app's first connections go out.
-		this.cluster.awaitHealthy(Duration.ofSeconds(30));
-		await().atMost(Duration.ofSeconds(20))
-			.until(() -> this.mvc.perform(get("/pipeset/1000")).andReturn().getResponse().getStatus() == 200);
+		awaitAnswers(this.cluster, "/pipeset/1000");
 		assertThat(health().read("$.status", String.class)).isEqualTo("UP");
 		// By address, the same order on every call.
 		List<String> masters = health().read("$.components.redis.details.masters", List.class);

@@ -1,6 +1,5 @@
 package dev.pipelininglab.web;
 
-import java.time.Duration;
 import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
@@ -20,7 +19,6 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
@@ -38,9 +36,7 @@ class ClusterSafetyTests extends MockMvcOnOwnRedis {
 
 	@Test
 	void everyMasterIsCheckedForItsShareAndEveryMastersKeysExpire() throws Exception {
-		this.cluster.awaitHealthy(Duration.ofSeconds(30));
-		await().atMost(Duration.ofSeconds(20))
-			.until(() -> this.mvc.perform(get("/pipeset/3000")).andReturn().getResponse().getStatus() == 200);
+		awaitAnswers(this.cluster, "/pipeset/3000");
 		List<RedisServerProcess> masters = this.cluster.masters();
 		assertThat(masters).hasSize(3);
 		RedisClient client = RedisClient.create();

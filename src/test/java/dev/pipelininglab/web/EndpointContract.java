@@ -86,12 +86,8 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	@Test
 	void loopSetWritesTheSameKeysAndValuesAsThePipeline() throws Exception {
-		this.mvc.perform(get("/loopset/200"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.mode").value("loop"))
-			.andExpect(jsonPath("$.batchSize").value(1))
-			.andExpect(jsonPath("$.batches").value(200))
-			.andExpect(jsonPath("$.verified").value(200));
+		okBody("/loopset/200", jsonPath("$.mode").value("loop"), jsonPath("$.batchSize").value(1),
+				jsonPath("$.batches").value(200), jsonPath("$.verified").value(200));
 		Set<String> afterLoop = demoKeys();
 		this.testRedis.flushAll();
 		this.mvc.perform(get("/pipeset/200")).andExpect(status().isOk());
@@ -111,35 +107,20 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 	@Test
 	void getsHitWhatSetWroteAndMissTheRest() throws Exception {
 		this.mvc.perform(get("/pipeset/500")).andExpect(status().isOk());
-		this.mvc.perform(get("/pipeget/800?batchSize=250&sample=2"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.hits").value(500))
-			.andExpect(jsonPath("$.misses").value(300))
-			.andExpect(jsonPath("$.sample[0]").value("value-0"))
-			.andExpect(jsonPath("$.sample[1]").value("value-1"));
-		this.mvc.perform(get("/loopget/700"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.hits").value(500))
-			.andExpect(jsonPath("$.misses").value(200));
+		okBody("/pipeget/800?batchSize=250&sample=2", jsonPath("$.hits").value(500), jsonPath("$.misses").value(300),
+				jsonPath("$.sample[0]").value("value-0"), jsonPath("$.sample[1]").value("value-1"));
+		okBody("/loopget/700", jsonPath("$.hits").value(500), jsonPath("$.misses").value(200));
 	}
 
 	@Test
 	void rpopShortensTheDemoListByWhatItPopped() throws Exception {
-		this.mvc.perform(get("/listinput/1000?batchSize=400"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.operation").value("rpush"))
-			.andExpect(jsonPath("$.written").value(1000));
+		okBody("/listinput/1000?batchSize=400", jsonPath("$.operation").value("rpush"),
+				jsonPath("$.written").value(1000));
 		assertThat(listSize()).isEqualTo(1000);
-		this.mvc.perform(get("/piperpop/300?sample=1"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.popped").value(300))
-			.andExpect(jsonPath("$.empty").value(0))
-			.andExpect(jsonPath("$.sample[0]").value("value-999"));
+		okBody("/piperpop/300?sample=1", jsonPath("$.popped").value(300), jsonPath("$.empty").value(0),
+				jsonPath("$.sample[0]").value("value-999"));
 		assertThat(listSize()).isEqualTo(700);
-		this.mvc.perform(get("/looprpop/800"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.popped").value(700))
-			.andExpect(jsonPath("$.empty").value(100));
+		okBody("/looprpop/800", jsonPath("$.popped").value(700), jsonPath("$.empty").value(100));
 		assertThat(listSize()).isZero();
 	}
 
@@ -248,23 +229,15 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	@Test
 	void pingEndpointsCountPongs() throws Exception {
-		this.mvc.perform(get("/pipeping/3000?batchSize=1000"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.pongs").value(3000))
-			.andExpect(jsonPath("$.batches").value(3));
-		this.mvc.perform(get("/loopping/300")).andExpect(status().isOk()).andExpect(jsonPath("$.pongs").value(300));
+		okBody("/pipeping/3000?batchSize=1000", jsonPath("$.pongs").value(3000), jsonPath("$.batches").value(3));
+		okBody("/loopping/300", jsonPath("$.pongs").value(300));
 	}
 
 	@Test
 	void perRequestFlushPolicyIsReportedAndLeavesTheDefaultAlone() throws Exception {
-		this.mvc.perform(get("/pipeset/500?flushPolicy=buffered-64"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.flushPolicy").value("buffered-64"))
-			.andExpect(jsonPath("$.variant").value("pipelined-buffered-64"))
-			.andExpect(jsonPath("$.verified").value(500));
-		this.mvc.perform(get("/pipeset/500"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.flushPolicy").value("buffered-500"));
+		okBody("/pipeset/500?flushPolicy=buffered-64", jsonPath("$.flushPolicy").value("buffered-64"),
+				jsonPath("$.variant").value("pipelined-buffered-64"), jsonPath("$.verified").value(500));
+		okBody("/pipeset/500", jsonPath("$.flushPolicy").value("buffered-500"));
 	}
 
 	@Test

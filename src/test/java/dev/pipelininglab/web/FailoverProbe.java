@@ -11,14 +11,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.RedisTestServers;
 import org.awaitility.core.ConditionTimeoutException;
+import org.slf4j.Logger;
 
 import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * Sends requests in turn while a failover is under way and records how each ended and how
@@ -115,6 +120,48 @@ final class FailoverProbe {
 	static boolean wroteAgain(Outcome outcome) {
 		return outcome.status() == 200 && !outcome.uri().startsWith("/pipeget")
 				&& !outcome.uri().startsWith("/loopget");
+	}
+
+	/**
+	 * Writes what a failover test's requests read: 20,000 demo keys (all verified) and
+	 * the 20,000-element demo list.
+	 */
+	static void writeDemoData(MockMvc mvc) throws Exception {
+		mvc.perform(get("/pipeset/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(20000));
+		mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
+	}
+
+	/**
+	 * After the failover: a pipelined run of 20,000 SETs, every key verified and
+	 * {@code more} holding, then one of 20,000 GETs that finds them all.
+	 * @return the SET run's answer, for the log
+	 */
+	String pipelinesAgain(ResultMatcher... more) throws Exception {
+		String next = this.mvc.perform(get("/pipeset/20000?sample=1"))
+			.andExpect(status().isOk())
+			.andExpect(jsonPath("$.verified").value(20000))
+			.andExpectAll(more)
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		this.mvc.perform(get("/pipeget/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(20000));
+		return next;
+	}
+
+	/** The summary, then every answer so far, one a line, for the log. */
+	String report() {
+		return summary() + "\n" + String.join("\n", this.outcomes.stream().map(Object::toString).toList());
+	}
+
+	/**
+	 * Logs the one line per failover the benchmark notes quote: how long the servers took
+	 * to promote, and the app to write through again.
+	 * @param detection the setting that decides when the servers see the master down
+	 */
+	static void logTimings(Logger log, String topology, String detection, Duration promoted, Duration recovered) {
+		log.info("[failover] {}, {} {} ms: promoted after {} ms, first SET over all slots through the app after {} ms",
+				topology, detection, RedisTestServers.failoverDetectionMillis(), promoted.toMillis(),
+				recovered.toMillis());
 	}
 
 	List<Outcome> outcomes() {

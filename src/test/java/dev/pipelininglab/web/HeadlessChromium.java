@@ -19,6 +19,7 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -112,6 +113,15 @@ final class HeadlessChromium implements AutoCloseable {
 		WebElement field = this.driver.findElement(By.id(id));
 		field.clear();
 		field.sendKeys(value);
+	}
+
+	/** Picks the run form's kind: single, compare or sweep. */
+	void chooseKind(String kind) {
+		this.driver.findElement(By.cssSelector("input[name=kind][value=" + kind + "]")).click();
+	}
+
+	void select(String id, String value) {
+		new Select(this.driver.findElement(By.id(id))).selectByValue(value);
 	}
 
 	void waitFor(Duration atMost, BooleanSupplier condition) {

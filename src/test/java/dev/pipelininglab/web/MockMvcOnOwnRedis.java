@@ -5,6 +5,7 @@ import java.time.Duration;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 
@@ -57,6 +58,17 @@ public abstract class MockMvcOnOwnRedis {
 		}
 		await().atMost(Duration.ofSeconds(30))
 			.untilAsserted(() -> this.mvc.perform(get(probe)).andExpect(status().isOk()));
+	}
+
+	/**
+	 * Waits until a cluster of the subclass's own, just started, is healthy and
+	 * {@code GET uri} answers 200: its nodes may still be agreeing on the slots when the
+	 * app's first connections go out.
+	 */
+	protected void awaitAnswers(ClusterRedis cluster, String uri) {
+		cluster.awaitHealthy(Duration.ofSeconds(30));
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.mvc.perform(get(uri)).andReturn().getResponse().getStatus() == 200);
 	}
 
 	protected static DocumentContext json(MockHttpServletResponse response) throws Exception {

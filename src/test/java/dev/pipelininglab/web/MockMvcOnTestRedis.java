@@ -12,7 +12,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultMatcher;
 
+import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
@@ -57,6 +59,17 @@ abstract class MockMvcOnTestRedis {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
+	}
+
+	/**
+	 * {@code GET path} is a 400 naming {@code parameter}, its detail saying
+	 * {@code message}.
+	 */
+	void expectBad(String path, String parameter, String message) throws Exception {
+		this.mvc.perform(get(path))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value(parameter))
+			.andExpect(jsonPath("$.detail", containsString(message)));
 	}
 
 }

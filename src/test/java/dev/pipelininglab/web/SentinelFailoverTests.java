@@ -7,7 +7,6 @@ import java.util.concurrent.CompletableFuture;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
-import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SentinelRedis;
 import org.junit.jupiter.api.Test;
@@ -18,11 +17,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
-import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
@@ -31,25 +27,18 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * after the promotion the app follows the new master without a restart and the next
  * pipelined run succeeds.
  */
-@SpringBootTest(
-		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.SENTINEL)
 @ExtendWith(OutputCaptureExtension.class)
-class SentinelFailoverTests extends MockMvcOnOwnRedis {
+class SentinelFailoverTests extends MockMvcThroughFailover {
 
 	private static final Logger log = LoggerFactory.getLogger(SentinelFailoverTests.class);
-
-	private static final Duration ANSWER_BOUND = Duration.ofSeconds(3 + 2);
 
 	@Autowired
 	SentinelRedis sentinel;
 
 	@Test
 	void pipelinesSurviveTheMasterDying(CapturedOutput output) throws Exception {
-		this.mvc.perform(get("/pipeset/20000"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(20000));
-		this.mvc.perform(get("/listinput/20000")).andExpect(status().isOk());
+		FailoverProbe.writeDemoData(this.mvc);
 		RedisServerProcess dead = this.sentinel.master();
 		FailoverProbe probe = new FailoverProbe(this.mvc, List.of("/pipeset/2000", "/pipeget/2000",
 				"/compare/set/2000?variants=async,multi-key,script", "/loopget/20", "/piperpop/100"));
@@ -66,23 +55,13 @@ class SentinelFailoverTests extends MockMvcOnOwnRedis {
 		FailoverProbe.Outcome recovered = probe.untilAnswer(FailoverProbe::wroteAgain, Duration.ofSeconds(15));
 		Duration recoveredAfter = recovered.at();
 
-		String next = this.mvc.perform(get("/pipeset/20000?sample=1"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(20000))
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
-		this.mvc.perform(get("/pipeget/20000")).andExpect(status().isOk()).andExpect(jsonPath("$.hits").value(20000));
+		String next = probe.pipelinesAgain();
 
 		log.info(
-				"Sentinel failover: killed master {}; sentinels promoted {} after {} ms; first write through"
-						+ " the app after {} ms. Requests meanwhile: {}\n{}\nNext pipelined run: {}",
-				dead.port(), master.port(), promotedAfter.toMillis(), recoveredAfter.toMillis(), probe.summary(),
-				String.join("\n", probe.outcomes().stream().map(Object::toString).toList()), next);
-		log.info(
-				"[failover] sentinel, down-after-milliseconds {} ms: promoted after {} ms, first SET over all slots"
-						+ " through the app after {} ms",
-				RedisTestServers.failoverDetectionMillis(), promotedAfter.toMillis(), recoveredAfter.toMillis());
+				"Sentinel failover: killed master {}; sentinels promoted {} after {} ms; first write through the app"
+						+ " after {} ms. Requests meanwhile: {}\nNext pipelined run: {}",
+				dead.port(), master.port(), promotedAfter.toMillis(), recoveredAfter.toMillis(), probe.report(), next);
+		FailoverProbe.logTimings(log, "sentinel", "down-after-milliseconds", promotedAfter, recoveredAfter);
 		assertThat(master).isSameAs(this.sentinel.replica());
 		assertThat(recovered.status()).as("a write succeeded within 15 s of the promotion").isEqualTo(200);
 		probe.assertAllAnsweredWithin(ANSWER_BOUND);

@@ -11,7 +11,6 @@ import dev.pipelininglab.testsupport.SentinelRedis;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.mock.web.MockHttpServletResponse;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,10 +23,8 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * the 503s name the master (with its address), or the sentinels when they are gone too;
  * every answer names the master in use.
  */
-@SpringBootTest(
-		properties = { "spring.data.redis.timeout=3s", "spring.data.redis.lettuce.read-from=replica-preferred" })
 @OwnRedis(RedisTopology.SENTINEL)
-class SentinelOutageTests extends MockMvcOnOwnRedis {
+class SentinelOutageTests extends MockMvcThroughFailover {
 
 	@Autowired
 	SentinelRedis sentinel;

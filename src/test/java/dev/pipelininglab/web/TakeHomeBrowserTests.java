@@ -72,7 +72,7 @@ class TakeHomeBrowserTests extends BrowserOnTestRedis {
 		chromium.driver.get(baseUrl() + "/");
 		chromium.waitFor(Duration.ofSeconds(20),
 				() -> chromium.text("topology").startsWith("Set up for standalone Redis"));
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		chromium.chooseKind("sweep");
 		chromium.setField("count", "20000");
 		chromium.setField("batchSizes", "10,100,1000");
 		chromium.driver.findElement(By.id("run-button")).click();

@@ -19,7 +19,6 @@ import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -141,8 +140,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void sweepShowsThroughputAgainstBatchSizeWithTheLoopCeilingAsBaseline() throws Exception {
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
-		new Select(chromium.driver.findElement(By.id("operation"))).selectByValue("get");
+		chromium.chooseKind("sweep");
+		chromium.select("operation", "get");
 		chromium.setField("count", "20000");
 		chromium.setField("batchSizes", "1,10,100,1000,10000");
 		run();
@@ -176,14 +175,14 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		// The page names its icon, and the app serves it: no 404 on every load.
 		String icon = chromium.driver.findElement(By.cssSelector("link[rel=icon]")).getDomAttribute("href");
 		assertThat(http().get(icon).statusCode()).isEqualTo(200);
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("count", "0");
 		assertThat(fieldError("count")).isEqualTo("count must be between 1 and 10000000, got 0");
 		assertThat(attribute("count", "aria-invalid")).isEqualTo("true");
 		chromium.setField("count", "1.5");
 		assertThat(fieldError("count")).isEqualTo("count must be a whole number between 1 and 10000000, got '1.5'");
 
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		chromium.chooseKind("sweep");
 		chromium.setField("count", "1000");
 		assertThat(attribute("count", "aria-invalid")).isNull();
 		chromium.setField("batchSizes", "1,abc");
@@ -192,7 +191,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 		// What only the server can tell (a batch larger than the count) lands beside the
 		// field too.
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("batchSize", "5000");
 		run();
 		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.driver.findElement(By.id("problem")).isDisplayed());
@@ -205,7 +204,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void numberFieldsRunExactlyWhatWasTypedOrRefuseToRun() throws Exception {
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		for (String typed : List.of("10k", "１００", "1e3", "0x10")) {
 			chromium.setField("count", typed);
 			assertThat(fieldError("count")).as(typed)
@@ -266,7 +265,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void aPastRunOpensFromTheKeyboardAndEachTickBoxNamesItsRun() throws Exception {
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("count", "1000");
 		run();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
@@ -289,7 +288,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void progressIsAnnouncedToScreenReadersAndItsPercentageReadsAtFourAndAHalfToOne() throws Exception {
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("count", "1000");
 		run();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
@@ -323,7 +322,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	void at390PixelsTheProblemAndTheProgressComeIntoViewAfterRun() throws Exception {
 		chromium.driver.manage().window().setSize(new Dimension(390, 844));
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("count", "100");
 		chromium.setField("batchSize", "500");
 		js("document.getElementById('run-button').scrollIntoView({block: 'center'})");
@@ -346,8 +345,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void anAddedRoundTripFromTheFormSlowsTheLoopAndIsShownWithItsResult() throws Exception {
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
-		new Select(chromium.driver.findElement(By.id("mode"))).selectByValue("loop");
+		chromium.chooseKind("single");
+		chromium.select("mode", "loop");
 		chromium.setField("count", "200");
 		assertThat(chromium.text("run-form")).contains("0.001 to 1,000");
 		chromium.setField("rtt", "abc");
@@ -449,7 +448,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	void cancelDuringSetUpEndsWithinSeconds() throws Exception {
 		open();
 		// A GET comparison first writes every key it reads: 3 million of them here.
-		new Select(chromium.driver.findElement(By.id("operation"))).selectByValue("get");
+		chromium.select("operation", "get");
 		chromium.setField("count", "3000000");
 		keepOnly("pipelined-flush-on-close");
 		run();
@@ -469,7 +468,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		open();
 		// The widest table the page draws: every column, long variant names, Jedis rows,
 		// hits and misses.
-		new Select(chromium.driver.findElement(By.id("operation"))).selectByValue("get");
+		chromium.select("operation", "get");
 		chromium.setField("count", "3000");
 		chromium.setField("batchSize", "500");
 		chromium.setField("repeat", "2");
@@ -499,8 +498,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void aRunWhileAnotherClientFloodsRedisIsFlaggedOnThePage() throws Exception {
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
-		new Select(chromium.driver.findElement(By.id("mode"))).selectByValue("loop");
+		chromium.chooseKind("single");
+		chromium.select("mode", "loop");
 		chromium.setField("count", "20000");
 		StandaloneRedis redis = RedisTestServers.standalone();
 		try (Flood flood = new Flood(redis.host(), redis.port())) {
@@ -570,7 +569,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		Path directory = screenshotDirectory();
 		chromium.driver.manage().window().setSize(new Dimension(1280, 1500));
 		open();
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=sweep]")).click();
+		chromium.chooseKind("sweep");
 		chromium.setField("count", "200000");
 		chromium.setField("batchSizes", "1,10,100,1000,10000,100000");
 		runToTheEnd(Duration.ofMinutes(10));

@@ -70,7 +70,7 @@ class WebPageRedisLossBrowserTests {
 	void runWhoseRedisIsKilledEndsOnThePageWithItsReasonAndRunWorksOnceRedisIsBack() throws Exception {
 		chromium.driver.get("http://127.0.0.1:" + this.port + "/");
 		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.text("topology").startsWith("Set up for standalone"));
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("count", "10000000");
 		chromium.setField("batchSize", "1000");
 		chromium.driver.findElement(By.id("run-button")).click();
@@ -98,7 +98,7 @@ class WebPageRedisLossBrowserTests {
 		chromium.driver.navigate().refresh();
 		chromium.waitFor(Duration.ofSeconds(10), () -> chromium.driver.findElement(By.id("banner")).isDisplayed());
 
-		chromium.driver.findElement(By.cssSelector("input[name=kind][value=single]")).click();
+		chromium.chooseKind("single");
 		chromium.setField("count", "20000");
 		// The outage lasts DOWN_FOR in all, whatever the steps above took.
 		await("Redis down for " + DOWN_FOR).atMost(DOWN_FOR.plusSeconds(1))

@@ -70,11 +70,9 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 
 	@Test
 	void incrHasNoMultiArgumentFormAndTheComparisonSaysSo() throws Exception {
-		this.mvc.perform(get("/compare/incr/100?variants=loop,multi-key"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.results.length()").value(1))
-			.andExpect(jsonPath("$.skipped[0].variant").value("multi-key"))
-			.andExpect(jsonPath("$.skipped[0].reason").value(org.hamcrest.Matchers.containsString("INCR")));
+		okBody("/compare/incr/100?variants=loop,multi-key", jsonPath("$.results.length()").value(1),
+				jsonPath("$.skipped[0].variant").value("multi-key"),
+				jsonPath("$.skipped[0].reason").value(org.hamcrest.Matchers.containsString("INCR")));
 	}
 
 	@Test
@@ -82,11 +80,8 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 		for (String op : List.of("incr", "hset", "sadd", "zadd", "lpush")) {
 			for (String mode : List.of("pipe", "loop")) {
 				this.testRedis.flushAll();
-				this.mvc.perform(get("/" + mode + op + "/250?batchSize=100"))
-					.andExpect(status().isOk())
-					.andExpect(jsonPath("$.operation").value(op))
-					.andExpect(jsonPath("$.written").value(250))
-					.andExpect(jsonPath("$.verified").value(250));
+				okBody("/" + mode + op + "/250?batchSize=100", jsonPath("$.operation").value(op),
+						jsonPath("$.written").value(250), jsonPath("$.verified").value(250));
 				assertState(op, 250, 0);
 			}
 		}
@@ -94,8 +89,8 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 
 	@Test
 	void incrSingleRunsCountOnlyTheirOwnIncrements() throws Exception {
-		this.mvc.perform(get("/pipeincr/100")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(100));
-		this.mvc.perform(get("/loopincr/40")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(40));
+		okBody("/pipeincr/100", jsonPath("$.verified").value(100));
+		okBody("/loopincr/40", jsonPath("$.verified").value(40));
 		assertThat(this.redis.opsForValue().get(this.keys.counterKey())).isEqualTo("140");
 	}
 
@@ -119,12 +114,9 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 
 	@Test
 	void smallestValueSizeIsOneByteDerivedFromTheItem() throws Exception {
-		this.mvc.perform(get("/pipeset/100?valueSize=1&sample=2"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(100))
-			.andExpect(jsonPath("$.payload.valueSize").value(1))
-			.andExpect(jsonPath("$.payload.bytesPerSecond").isNumber())
-			.andExpect(jsonPath("$.sample[0]").value("v"));
+		okBody("/pipeset/100?valueSize=1&sample=2", jsonPath("$.verified").value(100),
+				jsonPath("$.payload.valueSize").value(1), jsonPath("$.payload.bytesPerSecond").isNumber(),
+				jsonPath("$.sample[0]").value("v"));
 		for (long i : new long[] { 0, 99 }) {
 			assertThat(this.redis.opsForValue().get(this.keys.key(i))).isEqualTo("v");
 		}
@@ -133,23 +125,17 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 	@Test
 	void largestValueSizeIsWrittenAndVerifiedInFullInBatchesTheBudgetShrank() throws Exception {
 		// 4 MiB budget in this test: four 1 MiB values per batch, not the ten asked for.
-		this.mvc.perform(get("/pipeset/10?valueSize=" + MAX_VALUE_SIZE + "&sample=1"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(10))
-			.andExpect(jsonPath("$.batchSize").value(4))
-			.andExpect(jsonPath("$.batches").value(3))
-			.andExpect(jsonPath("$.payload.batchSizeAsked").value(10))
-			.andExpect(jsonPath("$.payload.maxBatchBytes").value(4194304))
-			.andExpect(jsonPath("$.note").value(org.hamcrest.Matchers.containsString("lab.limits.max-batch-bytes")))
-			.andExpect(jsonPath("$.sample[0]").value(org.hamcrest.Matchers.endsWith("(1048576 bytes)")));
+		okBody("/pipeset/10?valueSize=" + MAX_VALUE_SIZE + "&sample=1", jsonPath("$.verified").value(10),
+				jsonPath("$.batchSize").value(4), jsonPath("$.batches").value(3),
+				jsonPath("$.payload.batchSizeAsked").value(10), jsonPath("$.payload.maxBatchBytes").value(4194304),
+				jsonPath("$.note").value(org.hamcrest.Matchers.containsString("lab.limits.max-batch-bytes")),
+				jsonPath("$.sample[0]").value(org.hamcrest.Matchers.endsWith("(1048576 bytes)")));
 		for (long i : new long[] { 0, 9 }) {
 			String value = this.redis.opsForValue().get(this.keys.key(i));
 			assertThat(value).hasSize(MAX_VALUE_SIZE).startsWith("value-" + i + "-");
 			assertThat(value.getBytes(StandardCharsets.US_ASCII)).isEqualTo(this.keys.valueBytes(i, MAX_VALUE_SIZE));
 		}
-		this.mvc.perform(get("/loophset/3?valueSize=" + MAX_VALUE_SIZE))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.verified").value(3));
+		okBody("/loophset/3?valueSize=" + MAX_VALUE_SIZE, jsonPath("$.verified").value(3));
 	}
 
 	@Test
@@ -186,11 +172,8 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 			assertThat(JsonPath.<Integer>read(body, result + ".count")).isEqualTo(30);
 			checkOrdered(JsonPath.parse(body).read(result).toString(), result, body);
 		}
-		this.mvc.perform(get("/pipeincr/30?requests=50"))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.written").value(1500))
-			.andExpect(jsonPath("$.verified").value(1500))
-			.andExpect(jsonPath("$.latency.per").value("request"));
+		okBody("/pipeincr/30?requests=50", jsonPath("$.written").value(1500), jsonPath("$.verified").value(1500),
+				jsonPath("$.latency.per").value("request"));
 	}
 
 	private static void checkOrdered(String body) {

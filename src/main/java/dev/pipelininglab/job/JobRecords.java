@@ -1,0 +1,165 @@
+package dev.pipelininglab.job;
+
+import java.time.Clock;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.NestedExceptionUtils;
+
+/**
+ * Writes this instance's job records to Redis and remembers how its latest jobs ended,
+ * even when Redis lost or refused their final records.
+ */
+class JobRecords {
+
+	private static final Logger log = LoggerFactory.getLogger(RunJobs.class);
+
+	private final RunStore store;
+
+	private final JobProperties settings;
+
+	/**
+	 * The final records of this instance's latest jobs. Redis may lose a record (it
+	 * restarted empty, or it is down when the job ends); the instance that ran the job
+	 * still knows how it ended, so a page following it always sees an end.
+	 */
+	private final Map<String, RunRecord> ended;
+
+	/**
+	 * Final records Redis refused (full under {@code maxmemory}, or briefly away):
+	 * written again every progress interval until it takes them, so a failed run shows
+	 * FAILED with its cause as soon as Redis accepts writes again, rather than RUNNING
+	 * and then abandoned. The record keeps the time the run ended, not the time it was
+	 * written.
+	 */
+	private final Map<String, RunRecord> unsavedEnds = new ConcurrentHashMap<>();
+
+	/** Whether the last progress write failed, so an outage is logged once. */
+	private volatile boolean progressFailing;
+
+	JobRecords(RunStore store, JobProperties settings) {
+		this.store = store;
+		this.settings = settings;
+		int kept = settings.history();
+		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
+
+			@Override
+			protected boolean removeEldestEntry(Map.Entry<String, RunRecord> eldest) {
+				return size() > kept;
+			}
+
+		});
+	}
+
+	/** Remembers a job's final record on this instance, whatever Redis makes of it. */
+	void ended(RunRecord record) {
+		this.ended.put(record.id(), record);
+	}
+
+	@Nullable RunRecord ended(String id) {
+		return this.ended.get(id);
+	}
+
+	/**
+	 * This instance's records alone, newest first: the running jobs' and the latest ended
+	 * ones, for when Redis cannot be read.
+	 */
+	List<RunRecord> local(Collection<Job> active, int limit) {
+		Map<String, RunRecord> byId = new LinkedHashMap<>();
+		synchronized (this.ended) {
+			this.ended.values().forEach((record) -> byId.put(record.id(), record));
+		}
+		active.forEach((job) -> byId.put(job.id, job.record()));
+		return byId.values()
+			.stream()
+			.sorted(Comparator.comparing(RunRecord::createdAt).reversed())
+			.limit(limit)
+			.toList();
+	}
+
+	/**
+	 * Every progress interval: writes the ends Redis refused before, then for each job of
+	 * this instance picks up a cancel request another instance wrote and writes progress.
+	 * Writing even when nothing changed keeps {@code updatedAt} fresh, which is how
+	 * readers tell a live job from one whose instance died.
+	 */
+	void writeProgress(Collection<Job> active, Clock clock) {
+		retryUnsavedEnds();
+		try {
+			for (Job job : active) {
+				if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
+					job.requestCancel();
+				}
+				synchronized (job) {
+					save(job.update(null, clock.instant()));
+				}
+			}
+			this.progressFailing = false;
+		}
+		catch (RuntimeException ex) {
+			if (!this.progressFailing) {
+				log.warn("Cannot write run progress to Redis: {}", why(ex));
+			}
+			this.progressFailing = true;
+		}
+	}
+
+	/**
+	 * Callers hold the job's lock, so writes of one job land in the order they were made
+	 * and no progress write can follow the final one.
+	 */
+	void save(@Nullable RunRecord record) {
+		if (record == null) {
+			return;
+		}
+		try {
+			this.store.save(record);
+		}
+		catch (RuntimeException ex) {
+			if (!record.status().terminal()) {
+				throw ex;
+			}
+			this.unsavedEnds.put(record.id(), record);
+			log.warn("Cannot record the end of run {} ({}) yet, will retry every {} ms: {}", record.id(),
+					record.status(), this.settings.progressInterval().toMillis(), why(ex));
+		}
+	}
+
+	private void retryUnsavedEnds() {
+		for (RunRecord end : this.unsavedEnds.values()) {
+			try {
+				this.store.save(end);
+				this.unsavedEnds.remove(end.id(), end);
+				log.info("Recorded the end of run {} ({}) now that Redis accepts it", end.id(), end.status());
+			}
+			catch (RuntimeException ex) {
+				// Still refused: next interval. (An instance that stops before then
+				// leaves
+				// the record to be seen as abandoned once stale, as before.)
+				return;
+			}
+		}
+	}
+
+	/**
+	 * The exception's message and, when it only says "Redis exception", the cause it
+	 * wraps ("Connection refused: ...").
+	 */
+	private static @Nullable String why(RuntimeException ex) {
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(ex);
+		String message = ex.getMessage();
+		String cause = root.getMessage();
+		return (root == ex || cause == null || (message != null && message.contains(cause))) ? message
+				: message + ": " + cause;
+	}
+
+}

@@ -1,0 +1,59 @@
+package dev.pipelininglab.job;
+
+import java.util.List;
+
+import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.LoopCeiling;
+import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Sweep;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Measures a job's plan: one run, a comparison or a sweep, and the sentence the page
+ * shows under its results.
+ */
+class PlanMeasurement {
+
+	private final RunService runs;
+
+	PlanMeasurement(RunService runs) {
+		this.runs = runs;
+	}
+
+	/**
+	 * What a finished plan leaves for the job's final record.
+	 *
+	 * @param skipped the variants a comparison could not run, null for other kinds
+	 * @param summary the sentence the page shows under the results: a single run's is its
+	 * loop ceiling alone, when there is one
+	 */
+	record Outcome(List<RunResult> results, @Nullable List<Comparison.Skipped> skipped, @Nullable String summary) {
+	}
+
+	/** Whether a run specification of the plan can run on this Redis at all. */
+	boolean supported(RunSpec spec) {
+		return this.runs.unsupported(spec) == null;
+	}
+
+	Outcome measure(Job job) {
+		return switch (job.plan.kind()) {
+			case SINGLE -> {
+				List<RunResult> results = List.of(this.runs.run(job.plan.base(), job));
+				// Single runs: the loop ceiling alone, the sentence the page shows under
+				// every result.
+				yield new Outcome(results, null, LoopCeiling.sentence(results));
+			}
+			case COMPARE -> {
+				Comparison comparison = this.runs.compare(job.plan.base(), job.plan.variants(), job);
+				yield new Outcome(comparison.results(), comparison.skipped(), comparison.summary());
+			}
+			case SWEEP -> {
+				Sweep sweep = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job);
+				yield new Outcome(sweep.results(), null, sweep.summary());
+			}
+		};
+	}
+
+}
