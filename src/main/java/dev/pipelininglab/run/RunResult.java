@@ -65,6 +65,8 @@ import org.jspecify.annotations.Nullable;
  * @param fanOut runs with {@code requests}: the run repeated as that many requests
  * @param offeredRate runs with {@code rate}: the rate asked, the rate reached, and
  * whether it was held; latency is then timed from each round trip's intended send time
+ * @param timeLimit runs with {@code duration}: the commands that ran and whether the
+ * limit ended the run; {@code count} stays the one asked
  * @param connector the client library and how the run's template calls got connections
  * @param connections the connections the run used, as the Redis masters counted them
  * @param clients more than one client: how the items were split and how fast each went
@@ -93,9 +95,10 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 		@Nullable Long empty, @Nullable Long pongs, @Nullable Map<String, Long> keysPerNode,
 		@Nullable Integer slotsTouched, @Nullable Long commands, @Nullable Long redirects, @Nullable String note,
 		List<String> sample, @Nullable Double speedup, Latency latency, @Nullable Payload payload,
-		@Nullable FanOut fanOut, @Nullable OfferedRate offeredRate, ConnectorUse connector,
-		@Nullable ConnectionsUsed connections, @Nullable ClientsReport clients, @Nullable String master,
-		@Nullable ServerStats server, @Nullable Long foreignCommands, @Nullable Map<String, String> settings) {
+		@Nullable FanOut fanOut, @Nullable OfferedRate offeredRate, @Nullable TimeLimit timeLimit,
+		ConnectorUse connector, @Nullable ConnectionsUsed connections, @Nullable ClientsReport clients,
+		@Nullable String master, @Nullable ServerStats server, @Nullable Long foreignCommands,
+		@Nullable Map<String, String> settings) {
 
 	/**
 	 * @param valueSize bytes of each value written or read
@@ -159,8 +162,8 @@ public record RunResult(Operation operation, Mode mode, String variant, @Nullabl
 				this.repeatMillis, this.addedRttMillis, this.measuredRttMillis, this.measuredRttMillisByNode,
 				this.written, this.verified, this.hits, this.misses, this.popped, this.empty, this.pongs,
 				this.keysPerNode, this.slotsTouched, this.commands, this.redirects, this.note, this.sample, value,
-				this.latency, this.payload, this.fanOut, this.offeredRate, this.connector, this.connections,
-				this.clients, this.master, this.server, this.foreignCommands, null);
+				this.latency, this.payload, this.fanOut, this.offeredRate, this.timeLimit, this.connector,
+				this.connections, this.clients, this.master, this.server, this.foreignCommands, null);
 	}
 
 	/**

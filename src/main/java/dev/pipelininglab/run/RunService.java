@@ -589,14 +589,17 @@ public class RunService {
 			ServerConnections.@Nullable Usage usage, long counterBefore, RunObserver observer) {
 		BatchRunner runner = this.runners.get(spec.mode());
 		long count = spec.count();
-		long items = spec.itemsPerPass();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		// The median pass's clients and latency.
 		Clients.Outcome shown = outcomes[medianIndex(passNanos)];
+		// A time limit: what ran, and what the last pass left to read back.
+		boolean timed = spec.workload().duration() != null;
+		long items = timed ? shown.sent() : spec.itemsPerPass();
+		Clients.Outcome last = outcomes[outcomes.length - 1];
 		Tally tally = shown.tally(spec.sample());
 		LatencyRecorder latency = shown.latency();
 		// Round trips of one request, over every client.
-		long batches = (perRoundTrip == 1) ? count : spec.batches();
+		long batches = (perRoundTrip == 1) ? (timed ? items : count) : (timed ? shown.batches() : spec.batches());
 		double elapsedNanos = median(passNanos);
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
@@ -612,8 +615,11 @@ public class RunService {
 		switch (spec.operation()) {
 			case SET, HSET, SADD, ZADD, LPUSH -> {
 				Tally read = new Tally(spec.sample());
-				readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
-						observer);
+				readBack = timed
+						? this.data.verify(spec.operation(), keys, last.reached(), setupBatch(spec), spec.valueSize(),
+								read, observer)
+						: this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
+								observer);
 				verified = readBack.verified();
 				sample = read.sample();
 			}
@@ -659,7 +665,8 @@ public class RunService {
 		double opsPerSecond = round(items / seconds, 1);
 		String note = join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
-				(readBack != null) ? Shortfall.reason(count, readBack, server, spec.ttl() != null) : null);
+				(readBack != null) ? Shortfall.reason(timed ? last.sent() : count, readBack, server, spec.ttl() != null)
+						: null);
 		return new RunResult(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString(), round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
@@ -667,8 +674,9 @@ public class RunService {
 				pongs, (spread != null) ? spread.keysPerNode() : null, (spread != null) ? spread.slotsTouched() : null,
 				(effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null, note, sample, null, latency.latency(),
-				payload, fanOut, RunResult.OfferedRate.of(spec.workload(), opsPerSecond), connector, connections,
-				clients(shown), this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
+				payload, fanOut, RunResult.OfferedRate.of(spec.workload(), opsPerSecond),
+				TimeLimit.of(spec.workload(), shown), connector, connections, clients(shown),
+				this.diagnosis.sentinelMaster(), server, foreign, this.settings.inEffect());
 	}
 
 	/**
@@ -696,9 +704,8 @@ public class RunService {
 		}
 		List<RunResult.PerClient> perClient = outcome.clients()
 			.stream()
-			.map((client) -> new RunResult.PerClient(client.index, client.first, client.end - 1,
-					client.end - client.first, round(client.nanos / 1e6, 3),
-					round((client.end - client.first) / (client.nanos / 1e9), 1)))
+			.map((client) -> new RunResult.PerClient(client.index, client.first, client.first + client.done() - 1,
+					client.done(), round(client.nanos / 1e6, 3), round(client.done() / (client.nanos / 1e9), 1)))
 			.toList();
 		double[] rates = perClient.stream().mapToDouble(RunResult.PerClient::opsPerSecond).sorted().toArray();
 		int middle = rates.length / 2;

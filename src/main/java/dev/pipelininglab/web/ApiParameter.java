@@ -102,6 +102,13 @@ enum ApiParameter {
 					+ " and the answer says whether the rate was held (default: as fast as it goes)",
 			"2000", (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
 
+	DURATION("duration", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Seconds each timed pass may send for: it ends then or after its count commands, whichever comes"
+					+ " first (count=10000000&duration=10 is a run of ten seconds); every variant of a comparison"
+					+ " gets the same time, and the answer's timeLimit says how many commands ran and whether the"
+					+ " limit ended the run (at most lab.limits.max-duration; default: no limit)",
+			"10", (lab) -> Bounds.of(1, lab.limits().maxDuration().toSeconds(), null)),
+
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
 					+ " rate, each client's, and round-trip percentiles over all (at most count)",
