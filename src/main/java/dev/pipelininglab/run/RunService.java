@@ -384,7 +384,8 @@ public class RunService {
 	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
-			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION -> Sharing.POOLED;
+			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG ->
+				Sharing.POOLED;
 			default -> senders.sharing();
 		};
 		return this.connections.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
@@ -402,7 +403,7 @@ public class RunService {
 				default -> Set.of(single);
 			};
 			case SCRIPT -> Set.of("evalsha", "eval");
-			case TRANSACTION, PIPELINED_TRANSACTION -> Set.of(single, "multi", "exec");
+			case TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG -> Set.of(single, "multi", "exec");
 			default -> Set.of(single);
 		};
 	}
@@ -577,7 +578,8 @@ public class RunService {
 			}
 			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();
 			// MULTI and EXEC around every batch.
-			case TRANSACTION, PIPELINED_TRANSACTION -> 2 * spec.batchesPerPass() + spec.itemsPerPass();
+			case TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG ->
+				2 * spec.batchesPerPass() + spec.itemsPerPass();
 			default -> spec.itemsPerPass();
 		};
 	}

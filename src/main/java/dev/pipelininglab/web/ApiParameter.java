@@ -69,8 +69,8 @@ enum ApiParameter {
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
 					+ " (e.g. pipelined-buffered-1000), pipelined-by-node (cluster: one pipeline per master),"
-					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction, reactive"
-					+ " (Lettuce; the last three only when named); a"
+					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction,"
+					+ " transaction-hashtag (cluster), reactive (Lettuce; the last four only when named); a"
 					+ " pipelined or async variant may end in -per-flush or -per-command (how batches reach Netty,"
 					+ " e.g. pipelined-buffered-500-per-flush); jedis-<mode> (jedis-loop, jedis-pipelined,"
 					+ " jedis-multi-key, jedis-multi-key-hashtag, jedis-script) for Spring Data Redis's Jedis"
