@@ -53,7 +53,8 @@
   // something else than was typed. Each is checked as it is typed, with the server's rule (PlainNumbers: ASCII
   // digits, an optional minus, a decimal point only for rtt) and its bounds from the parameter catalogue (GET /),
   // and says what is wrong next to itself, in the words the server would answer.
-  const CHECKED = ['count', 'batchSize', 'repeat', 'valueSize', 'requests', 'clients', 'rtt', 'batchSizes'];
+  const CHECKED = ['count', 'batchSize', 'repeat', 'valueSize', 'requests', 'clients', 'rate', 'duration', 'rtt',
+    'batchSizes'];
   const catalogue = {};
 
   function between(parameter, unit) {
@@ -140,7 +141,7 @@
     if (selected === 'single') {
       request.mode = value('mode');
     }
-    ['batchSize', 'valueSize', 'requests', 'rtt'].forEach((name) => {
+    ['batchSize', 'valueSize', 'requests', 'rate', 'duration', 'rtt'].forEach((name) => {
       if (number(name) !== undefined) {
         request[name] = number(name);
       }
@@ -206,6 +207,8 @@
     set('valueSize', request.valueSize);
     set('requests', request.requests);
     set('clients', request.clients || 1);
+    set('rate', request.rate);
+    set('duration', request.duration);
     set('rtt', request.rtt);
     set('repeat', request.repeat || 1);
     set('connector', request.connector || 'lettuce');
@@ -429,7 +432,9 @@
   function describe(request) {
     const what = request.kind === 'single' ? request.operation.toUpperCase() + ' ' + request.mode
       : request.kind + ' ' + request.operation.toUpperCase();
-    return what + ', ' + whole.format(request.count) + ' commands';
+    return what + ', ' + whole.format(request.count) + ' commands'
+      + (request.duration != null ? ' or ' + request.duration + ' s, whichever comes first' : '')
+      + (request.rate != null ? ' at ' + whole.format(request.rate) + ' commands/s' : '');
   }
 
   function showProblem(problem, suffix) {
@@ -516,6 +521,9 @@
     { label: 'Batch size', value: (r) => num(r.batchSize), numeric: true },
     { label: 'Round trips', value: (r) => num(r.batches), numeric: true },
     { label: 'Elapsed ms', value: (r) => millis(r.elapsedMillis), numeric: true },
+    // A time limit: the commands that ran before it (or all of them, when the count came first).
+    { label: 'Commands ran', value: (r) => (r.timeLimit ? num(r.timeLimit.commandsRan)
+      + (r.timeLimit.endedRun ? ' (time up)' : '') : ''), numeric: true },
     { label: 'Min–max ms', value: (r) => (r.repeatMillis ? millis(Math.min(...r.repeatMillis)) + '–'
       + millis(Math.max(...r.repeatMillis)) : ''), numeric: true },
     { label: 'ops/s', value: (r) => num(r.opsPerSecond), numeric: true },
@@ -732,7 +740,7 @@
   // What Redis itself did (INFO deltas around the timed pass, server-wide), per item the run sent: one figure, one
   // unit, for the table and the charts alike.
   function items(result) {
-    return result.count * (result.fanOut ? result.fanOut.requests : 1);
+    return result.timeLimit ? result.timeLimit.commandsRan : result.count * (result.fanOut ? result.fanOut.requests : 1);
   }
 
   function perItem(result, value) {

@@ -35,6 +35,9 @@ import org.springframework.validation.annotation.Validated;
  * it is read
  * @param maxRunTime the longest a GET run may hold its admission slot: it is stopped
  * between commands after that (jobs have their own slots and a cancel)
+ * @param maxDuration the longest time limit ({@code duration}) a request may give each
+ * timed pass; at most {@code maxRunTime}, so a timed GET run can finish before it is
+ * stopped
  * @param maxRunBytes the most value bytes one request may send, count x requests x
  * valueSize x variants (or batch sizes): 4 GiB, which a laptop's Redis holds at once
  * (every variant rewrites the same keys), checked before anything runs
@@ -50,12 +53,17 @@ public record LimitProperties(@DefaultValue("10000000") @Min(1) long maxCount,
 		@DefaultValue("100000") @Min(1) @Max(10_000_000) int maxRequests,
 		@DefaultValue("64") @Min(1) @Max(256) int maxClients,
 		@DefaultValue("16384") @Min(1024) @Max(1 << 20) int maxBodyBytes,
-		@DefaultValue("10m") @NotNull Duration maxRunTime, @DefaultValue("4294967296") @Min(1) long maxRunBytes) {
+		@DefaultValue("10m") @NotNull Duration maxRunTime, @DefaultValue("4294967296") @Min(1) long maxRunBytes,
+		@DefaultValue("5m") @NotNull Duration maxDuration) {
 
 	public LimitProperties {
 		if (defaultBatchSize > maxBatchSize) {
 			throw new IllegalArgumentException("lab.limits.default-batch-size (" + defaultBatchSize
 					+ ") must not exceed lab.limits.max-batch-size (" + maxBatchSize + ")");
+		}
+		if (maxDuration.compareTo(Duration.ofSeconds(1)) < 0 || maxDuration.compareTo(maxRunTime) > 0) {
+			throw new IllegalArgumentException("lab.limits.max-duration (" + maxDuration
+					+ ") must be at least 1s and must not exceed lab.limits.max-run-time (" + maxRunTime + ")");
 		}
 		if (defaultSample > maxSample) {
 			throw new IllegalArgumentException("lab.limits.default-sample (" + defaultSample

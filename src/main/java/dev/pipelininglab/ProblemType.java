@@ -82,6 +82,16 @@ public enum ProblemType {
 	REDIS_ERROR_REPLY("Redis refused a command", "Redis answered %s with an error: %s"),
 
 	/**
+	 * Cluster: a transaction's keys span hash slots, and the master refused it. Blanks:
+	 * the master, Redis's error reply.
+	 */
+	CROSS_SLOT_TRANSACTION("Transaction across hash slots",
+			"%s refused the transaction: %s. A cluster runs MULTI ... EXEC only when every key is in one hash slot"
+					+ " (Redis answers CROSSSLOT for a key in another slot of the same master, MOVED for one on"
+					+ " another master, and EXEC then discards it all). Give the keys one hash tag, e.g."
+					+ " {lab}:key:<i>, as variant transaction-hashtag does: the batch is then atomic, on one master."),
+
+	/**
 	 * More requests at once than the app lets reach Redis, or every job slot taken
 	 * ({@code POST /runs}); answered with Retry-After.
 	 */

@@ -49,6 +49,8 @@ final class Job implements RunObserver {
 
 	private volatile long phaseStartedNanos;
 
+	private volatile @Nullable Phase current;
+
 	private volatile boolean overlapped;
 
 	private final AtomicBoolean slotFreed = new AtomicBoolean();
@@ -66,6 +68,7 @@ final class Job implements RunObserver {
 		this.phaseDone.set(0);
 		this.phaseCommands = commands;
 		this.phaseStartedNanos = System.nanoTime();
+		this.current = next;
 		if (index != this.step) {
 			this.step = index;
 			this.phase = this.phases.steps.get(index).describe(this.plan.kind() == RunKind.SWEEP);
@@ -141,9 +144,15 @@ final class Job implements RunObserver {
 		long now = System.nanoTime();
 		long commands = this.phaseCommands;
 		long done = this.phaseDone.get();
-		double share = this.phases.done(this.step, (commands > 0) ? (double) done / commands : 0);
-		double elapsed = (now - started) / 1e9;
 		double phaseSeconds = (now - this.phaseStartedNanos) / 1e9;
+		double fraction = (commands > 0) ? (double) done / commands : 0;
+		Duration limit = this.plan.base().workload().duration();
+		if (limit != null && this.current == Phase.TIMING) {
+			// A timed pass ends by its count or its time limit, whichever comes first.
+			fraction = Math.max(fraction, phaseSeconds / (limit.toNanos() / 1e9));
+		}
+		double share = this.phases.done(this.step, fraction);
+		double elapsed = (now - started) / 1e9;
 		Double opsPerSecond = (done > 0 && phaseSeconds > 0) ? Math.round(done / phaseSeconds * 10) / 10.0 : null;
 		Double remaining = (share >= 0.02 && elapsed >= 0.5) ? round1(elapsed * (1 - share) / share) : null;
 		return new RunRecord.Progress(this.batchesDone.get(), this.batchesTotal, Math.floor(share * 1000) / 10,

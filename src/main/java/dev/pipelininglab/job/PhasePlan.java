@@ -67,17 +67,22 @@ final class PhasePlan {
 			String variant = label(spec);
 			int perTrip = (spec.mode() == Mode.LOOP) ? 1 : spec.batchSize();
 			long warmup = Math.min(spec.count(), (long) perTrip * WARMUP_ROUND_TRIPS);
+			long trips = (spec.count() + perTrip - 1) / perTrip;
+			double cost = cost(spec.count(), trips, rtt);
+			// A time limit caps each pass at that time, and the read-back at about what
+			// the pass sends in it.
+			double share = (spec.workload().duration() != null)
+					? Math.min(1, spec.workload().duration().toNanos() / cost) : 1;
 			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 				if (prepared && (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP)) {
 					steps.add(setup(Phase.PREPARING, variant, spec.batchSize(), spec.count(), rtt));
 				}
-				long trips = (spec.count() + perTrip - 1) / perTrip;
-				steps.add(new Step(Phase.TIMING, variant, spec.batchSize(), spec.count(),
-						cost(spec.count(), trips, rtt)));
+				steps.add(new Step(Phase.TIMING, variant, spec.batchSize(), spec.count(), cost * share));
 			}
 			if (spec.operation() == Operation.SET) {
-				steps.add(setup(Phase.VERIFYING, variant, spec.batchSize(), spec.count(), rtt));
+				steps.add(
+						setup(Phase.VERIFYING, variant, spec.batchSize(), (long) Math.ceil(spec.count() * share), rtt));
 			}
 		}
 		return new PhasePlan(steps);

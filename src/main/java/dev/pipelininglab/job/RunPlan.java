@@ -56,7 +56,8 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(spec.workload().valueSize() > 0) ? spec.workload().valueSize() : null,
 				(spec.workload().requests() > 1) ? spec.workload().requests() : null, spec.senders().clients(),
 				(this.kind == RunKind.COMPARE) ? null : spec.senders().connector().label(), connection(spec),
-				(spec.workload().rate() > 0) ? spec.workload().rate() : null);
+				(spec.workload().rate() > 0) ? spec.workload().rate() : null,
+				(spec.workload().duration() != null) ? (int) spec.workload().duration().toSeconds() : null);
 	}
 
 	/**

@@ -14,7 +14,9 @@ import org.jspecify.annotations.Nullable;
  * start together, and each batches its own range. One client runs on the calling thread.
  * Every round trip (every command for the loop, every batch otherwise) is timed into the
  * client's histogram; with fan-out ({@code requests}), each client sends its range once
- * per request and the histogram times whole requests instead.
+ * per request and the histogram times whole requests instead. With a time limit
+ * ({@code duration}) each client stops at the first round trip that would start after it,
+ * so what ran is a prefix of each client's range.
  */
 final class Clients {
 
@@ -51,7 +53,7 @@ final class Clients {
 		if (clients == 1) {
 			Client only = runs.get(0);
 			long start = System.nanoTime();
-			only.run(spec.batchSize(), roundTrip, requests, spec.workload().rate(), clients, work, observer, stop);
+			only.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
 			return new Outcome(System.nanoTime() - start, runs);
 		}
 		CountDownLatch ready = new CountDownLatch(clients);
@@ -67,8 +69,7 @@ final class Clients {
 					Thread.currentThread().interrupt();
 					return;
 				}
-				client.run(spec.batchSize(), roundTrip, requests, spec.workload().rate(), clients, work, observer,
-						stop);
+				client.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
 			}, "run-client-" + client.index);
 			thread.setDaemon(true);
 			threads.add(thread);
@@ -108,6 +109,15 @@ final class Clients {
 
 		long batches;
 
+		/** Items sent, over every request. */
+		long sent;
+
+		/** The end of the prefix of this client's range that was sent at least once. */
+		long reached;
+
+		/** Whether the time limit ended this client's share before its last item. */
+		boolean timeUp;
+
 		@Nullable RuntimeException failure;
 
 		Client(int index, long first, long end, int sample, Latency.Per per) {
@@ -119,14 +129,17 @@ final class Clients {
 		}
 
 		/**
-		 * @param rate commands per second for all clients together, 0 for as fast as it
-		 * goes; paced round trips are timed from when they were due
+		 * @param workload its rate (commands per second for all clients together, 0 for
+		 * as fast as it goes; paced round trips are timed from when they were due) and
+		 * its time limit
 		 */
-		void run(int batchSize, int roundTrip, int requests, int rate, int clients, Work work, RunObserver observer,
-				AtomicBoolean stop) {
+		void run(int batchSize, int roundTrip, int requests, Workload workload, int clients, Work work,
+				RunObserver observer, AtomicBoolean stop) {
 			boolean perRequest = this.latency.per() == Latency.Per.REQUEST;
 			long start = System.nanoTime();
+			int rate = workload.rate();
 			Pacer pacer = (rate > 0) ? Pacer.of(rate, clients, start) : null;
+			Long deadline = (workload.duration() != null) ? start + workload.duration().toNanos() : null;
 			long itemsSent = 0;
 			try {
 				for (int request = 0; request < requests; request++) {
@@ -140,6 +153,9 @@ final class Clients {
 						}
 						long to = Math.min(this.end, from + batchSize);
 						if (perRequest) {
+							if (timeUp(deadline, pacer, itemsSent, to - from)) {
+								return;
+							}
 							if (pacer != null) {
 								long due = pacer.awaitTurn(itemsSent, to - from, observer);
 								if (from == this.first) {
@@ -150,6 +166,8 @@ final class Clients {
 							}
 							work.run(from, to, this.tally);
 							itemsSent += to - from;
+							this.sent = itemsSent;
+							this.reached = Math.max(this.reached, to);
 						}
 						else {
 							for (long item = from; item < to; item += roundTrip) {
@@ -160,11 +178,16 @@ final class Clients {
 									throw new RunCancelledException();
 								}
 								long end = Math.min(to, item + roundTrip);
+								if (timeUp(deadline, pacer, itemsSent, end - item)) {
+									return;
+								}
 								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
 										: System.nanoTime();
 								work.run(item, end, this.tally);
 								this.latency.record(System.nanoTime() - sent);
 								itemsSent += end - item;
+								this.sent = itemsSent;
+								this.reached = Math.max(this.reached, end);
 							}
 						}
 						this.batches++;
@@ -186,6 +209,26 @@ final class Clients {
 			}
 		}
 
+		/**
+		 * Whether the next round trip would start at or after the deadline: now, or, when
+		 * paced, at its due time (so a slow rate does not wait past the limit for it).
+		 */
+		private boolean timeUp(@Nullable Long deadline, @Nullable Pacer pacer, long itemsSent, long items) {
+			if (deadline == null) {
+				return false;
+			}
+			long next = (pacer != null) ? Math.max(System.nanoTime(), pacer.due(itemsSent, items)) : System.nanoTime();
+			this.timeUp = next - deadline >= 0;
+			return this.timeUp;
+		}
+
+		/**
+		 * Items this client sent in one request: its range, or the prefix time allowed.
+		 */
+		long done() {
+			return this.timeUp ? this.reached - this.first : this.end - this.first;
+		}
+
 	}
 
 	/**
@@ -205,6 +248,21 @@ final class Clients {
 			return this.clients.stream().mapToLong((client) -> client.batches).sum();
 		}
 
+		/** Items sent by every client over every request. */
+		long sent() {
+			return this.clients.stream().mapToLong((client) -> client.sent).sum();
+		}
+
+		/** Each client's items that were sent at least once, in client order. */
+		List<Reach> reached() {
+			return this.clients.stream().map((client) -> new Reach(client.first, client.reached)).toList();
+		}
+
+		/** Whether the time limit stopped a client before the end of its range. */
+		boolean timeUp() {
+			return this.clients.stream().anyMatch((client) -> client.timeUp);
+		}
+
 		/** Every client's replies, in client order, so the sample starts with item 0. */
 		Tally tally(int sample) {
 			if (this.clients.size() == 1) {
@@ -221,6 +279,12 @@ final class Clients {
 			return all;
 		}
 
+	}
+
+	/**
+	 * Items {@code from} (inclusive) to {@code to} (exclusive) of one client's range.
+	 */
+	record Reach(long from, long to) {
 	}
 
 }

@@ -125,6 +125,29 @@ class DemoData {
 	 */
 	ReadBack verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
 			RunObserver observer) {
+		return verify(operation, keys, 0, count, batchSize, valueSize, sample, observer);
+	}
+
+	/**
+	 * As above, for the items a time limit let each client send: the prefix of each
+	 * client's range, summed.
+	 */
+	ReadBack verify(Operation operation, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
+			Tally sample, RunObserver observer) {
+		long verified = 0;
+		long missing = 0;
+		long changed = 0;
+		for (Clients.Reach range : ranges) {
+			ReadBack part = verify(operation, keys, range.from(), range.to(), batchSize, valueSize, sample, observer);
+			verified += part.verified();
+			missing += part.missing();
+			changed += part.changed();
+		}
+		return new ReadBack(verified, missing, changed);
+	}
+
+	private ReadBack verify(Operation operation, KeySpace keys, long first, long count, int batchSize, int valueSize,
+			Tally sample, RunObserver observer) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
@@ -135,7 +158,7 @@ class DemoData {
 		long verified = 0;
 		long missing = 0;
 		long changed = 0;
-		for (long from = 0; from < count; from += batchSize) {
+		for (long from = first; from < count; from += batchSize) {
 			checkCancelled(observer);
 			long to = Math.min(count, from + batchSize);
 			long start = from;

@@ -56,6 +56,12 @@ public enum Mode {
 	PIPELINED_TRANSACTION("pipelined-transaction"),
 
 	/**
+	 * Cluster: {@link #TRANSACTION} on keys that share one hash tag, so every batch is in
+	 * one slot on one master, the only way Redis takes a transaction there.
+	 */
+	TRANSACTION_HASHTAG("transaction-hashtag"),
+
+	/**
 	 * {@code ReactiveRedisTemplate}: a batch of commands from a {@code Flux}, on the
 	 * factory's shared connection, in flight together without {@code executePipelined}.
 	 */
@@ -80,7 +86,9 @@ public enum Mode {
 	public boolean choosesConnection() {
 		return switch (this) {
 			case LOOP, MULTI_KEY, MULTI_KEY_HASHTAG, SCRIPT -> true;
-			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, REACTIVE -> false;
+			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG,
+					REACTIVE ->
+				false;
 		};
 	}
 

@@ -38,7 +38,7 @@ final class Pacer {
 	 * @return its intended send time ({@link System#nanoTime()})
 	 */
 	long awaitTurn(long itemsSent, long items, RunObserver observer) {
-		long due = this.origin + (long) ((itemsSent + items) * this.nanosPerItem);
+		long due = due(itemsSent, items);
 		for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
 			if (observer.cancelled()) {
 				throw new RunCancelledException();
@@ -46,6 +46,14 @@ final class Pacer {
 			LockSupport.parkNanos(Math.min(wait, CHECK_NANOS));
 		}
 		return due;
+	}
+
+	/**
+	 * When a round trip of {@code items} after {@code itemsSent} is due
+	 * ({@link System#nanoTime()}).
+	 */
+	long due(long itemsSent, long items) {
+		return this.origin + (long) ((itemsSent + items) * this.nanosPerItem);
 	}
 
 }

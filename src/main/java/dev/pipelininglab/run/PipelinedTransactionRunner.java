@@ -26,6 +26,10 @@ class PipelinedTransactionRunner implements BatchRunner {
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
+		if (topology.kind() == Topology.Kind.CLUSTER) {
+			return "on a cluster, variants transaction and transaction-hashtag already send MULTI, the batch and EXEC"
+					+ " in one write to the slot's master; Spring Data Redis runs no MULTI inside a cluster pipeline";
+		}
 		return this.transaction.unsupported(spec, topology);
 	}
 

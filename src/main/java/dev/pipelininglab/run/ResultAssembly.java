@@ -56,14 +56,17 @@ class ResultAssembly {
 		long[] passNanos = passes.nanos();
 		ServerConnections.Usage usage = passes.usage();
 		long count = spec.count();
-		long items = spec.itemsPerPass();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		// The median pass's clients and latency.
 		Clients.Outcome shown = passes.shown();
+		// A time limit: what ran, and what the last pass left to read back.
+		boolean timed = spec.workload().duration() != null;
+		long items = timed ? shown.sent() : spec.itemsPerPass();
+		Clients.Outcome last = passes.outcomes()[passes.outcomes().length - 1];
 		Tally tally = shown.tally(spec.sample());
 		LatencyRecorder latency = shown.latency();
 		// Round trips of one request, over every client.
-		long batches = (perRoundTrip == 1) ? count : spec.batches();
+		long batches = (perRoundTrip == 1) ? (timed ? items : count) : (timed ? shown.batches() : spec.batches());
 		double elapsedNanos = median(passNanos);
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
@@ -80,8 +83,11 @@ class ResultAssembly {
 		DemoData.ReadBack readBack = null;
 		if (command.verifies()) {
 			Tally read = new Tally(spec.sample());
-			readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
-					observer);
+			readBack = timed
+					? this.data.verify(spec.operation(), keys, last.reached(), setupBatch(spec), spec.valueSize(), read,
+							observer)
+					: this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
+							observer);
 			verified = readBack.verified();
 			sample = read.sample();
 		}
@@ -115,7 +121,8 @@ class ResultAssembly {
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
 		double opsPerSecond = round(items / seconds, 1);
-		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack);
+		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack,
+				timed ? last.sent() : count);
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
 				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
@@ -126,7 +133,7 @@ class ResultAssembly {
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
 		RunResult.Load load = new RunResult.Load(latency.latency(), payload, fanOut,
-				RunResult.OfferedRate.of(spec.workload(), opsPerSecond));
+				RunResult.OfferedRate.of(spec.workload(), opsPerSecond), TimeLimit.of(spec.workload(), shown));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
 		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
@@ -143,9 +150,8 @@ class ResultAssembly {
 		}
 		List<RunResult.PerClient> perClient = outcome.clients()
 			.stream()
-			.map((client) -> new RunResult.PerClient(client.index, client.first, client.end - 1,
-					client.end - client.first, round(client.nanos / 1e6, 3),
-					round((client.end - client.first) / (client.nanos / 1e9), 1)))
+			.map((client) -> new RunResult.PerClient(client.index, client.first, client.first + client.done() - 1,
+					client.done(), round(client.nanos / 1e6, 3), round(client.done() / (client.nanos / 1e9), 1)))
 			.toList();
 		double[] rates = perClient.stream().mapToDouble(RunResult.PerClient::opsPerSecond).sorted().toArray();
 		int middle = rates.length / 2;

@@ -21,12 +21,15 @@ final class RunNotes {
 	 * The note of a finished run; null when there is nothing to say.
 	 * @param key the run's one key, if it has one
 	 * @param readBack what SET and the one-key writes read back, when they did
+	 * @param sent the items the read-back looked for: all of them, or what ran before a
+	 * time limit
 	 */
 	static @Nullable String of(RunSpec spec, @Nullable String key, BatchRunner.@Nullable ClusterEffect effect,
-			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack) {
+			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack,
+			long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
-				(readBack != null) ? Shortfall.reason(spec.count(), readBack, server, spec.ttl() != null) : null);
+				(readBack != null) ? Shortfall.reason(sent, readBack, server, spec.ttl() != null) : null);
 	}
 
 	/**

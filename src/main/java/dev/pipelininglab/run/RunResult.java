@@ -140,10 +140,12 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	 * @param offeredRate runs with {@code rate}: the rate asked, the rate reached, and
 	 * whether it was held; latency is then timed from each round trip's intended send
 	 * time
+	 * @param timeLimit runs with {@code duration}: the commands that ran and whether the
+	 * limit ended the run; {@code count} stays the one asked
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Load(Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
-			@Nullable OfferedRate offeredRate) {
+			@Nullable OfferedRate offeredRate, @Nullable TimeLimit timeLimit) {
 	}
 
 	/**

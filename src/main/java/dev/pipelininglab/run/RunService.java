@@ -260,7 +260,8 @@ public class RunService {
 	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
-			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION -> Sharing.POOLED;
+			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG ->
+				Sharing.POOLED;
 			default -> senders.sharing();
 		};
 		return this.connections.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());

@@ -129,7 +129,7 @@ class TimedPasses {
 		return switch (spec.mode()) {
 			case MULTI_KEY, MULTI_KEY_HASHTAG -> spec.operation().command().multiKeyCommandNames();
 			case SCRIPT -> Set.of("evalsha", "eval");
-			case TRANSACTION, PIPELINED_TRANSACTION -> Set.of(single, "multi", "exec");
+			case TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG -> Set.of(single, "multi", "exec");
 			default -> Set.of(single);
 		};
 	}
@@ -167,7 +167,8 @@ class TimedPasses {
 			}
 			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();
 			// MULTI and EXEC around every batch.
-			case TRANSACTION, PIPELINED_TRANSACTION -> 2 * spec.batchesPerPass() + spec.itemsPerPass();
+			case TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG ->
+				2 * spec.batchesPerPass() + spec.itemsPerPass();
 			default -> spec.itemsPerPass();
 		};
 	}

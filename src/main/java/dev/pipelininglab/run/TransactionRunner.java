@@ -3,6 +3,7 @@ package dev.pipelininglab.run;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +24,12 @@ import org.springframework.stereotype.Component;
 @Component
 class TransactionRunner implements BatchRunner {
 
+	private final ClusterTransaction cluster;
+
+	TransactionRunner(ClusterTransaction cluster) {
+		this.cluster = cluster;
+	}
+
 	@Override
 	public Mode mode() {
 		return Mode.TRANSACTION;
@@ -30,16 +37,28 @@ class TransactionRunner implements BatchRunner {
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		if (topology.kind() == Topology.Kind.CLUSTER) {
-			// LettuceClusterConnection.multi() throws InvalidDataAccessApiUsageException.
-			return "Spring Data Redis runs no MULTI on a cluster connection: a transaction must stay on one node,"
-					+ " so it takes keys of one hash slot sent on that node's own connection";
+		if (topology.kind() != Topology.Kind.CLUSTER) {
+			return null;
+		}
+		// LettuceClusterConnection.multi() throws InvalidDataAccessApiUsageException: on
+		// a
+		// cluster the batch goes to its slot's master on that master's own connection.
+		if (spec.senders().connector() != Connector.LETTUCE) {
+			return "on a cluster the lab sends a transaction on a Lettuce node connection; Spring Data Redis's Jedis"
+					+ " cluster connection runs no MULTI";
+		}
+		if (spec.operation() != Operation.SET && spec.operation() != Operation.GET) {
+			return "on a cluster the lab runs transactions of SET or GET, whose keys show the hash slots";
 		}
 		return null;
 	}
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
+		if (pass.route().connector() == Connector.LETTUCE && pass.route().lettuce().isClusterAware()) {
+			this.cluster.run(pass, from, to, tally);
+			return;
+		}
 		List<Object> replies = pass.route().template().execute(transaction(pass, from, to, false));
 		count(pass, replies, tally);
 	}

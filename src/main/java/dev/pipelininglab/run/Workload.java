@@ -1,5 +1,7 @@
 package dev.pipelininglab.run;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -15,26 +17,40 @@ import org.jspecify.annotations.Nullable;
  * null
  * @param rate offered load in commands per second over all clients, or 0 for as fast as
  * the run goes
+ * @param duration the longest a timed pass may send for: it ends then or after its
+ * {@code count} commands, whichever comes first; null for no time limit
  */
-public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate) {
+public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
+		@Nullable Duration duration) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
 			throw new IllegalArgumentException(
 					"valueSize and rate must not be negative, requests and maxBatchBytes positive");
 		}
+		if (duration != null && (duration.isNegative() || duration.isZero())) {
+			throw new IllegalArgumentException("duration must be positive");
+		}
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null);
 	}
 
 	/** The same, paced at {@code rate} commands per second (0: unpaced). */
 	public Workload withRate(int rate) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate,
+				this.duration);
+	}
+
+	/**
+	 * The same, each timed pass ending after {@code limit} at the latest (null: none).
+	 */
+	public Workload withDuration(@Nullable Duration limit) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -44,16 +60,18 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	Workload shrunkFrom(int batchSize) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration);
 	}
 
 	Workload unshrunk() {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration);
 	}
 
-	/** For untimed passes (warm-ups, set-up): one request, as fast as it goes. */
+	/**
+	 * For untimed passes (warm-ups, set-up): one request, as fast as it goes, to the end.
+	 */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null);
 	}
 
 }

@@ -69,8 +69,8 @@ enum ApiParameter {
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
 					+ " (e.g. pipelined-buffered-1000), pipelined-by-node (cluster: one pipeline per master),"
-					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction, reactive"
-					+ " (Lettuce; the last three only when named); a"
+					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction,"
+					+ " transaction-hashtag (cluster), reactive (Lettuce; the last four only when named); a"
 					+ " pipelined or async variant may end in -per-flush or -per-command (how batches reach Netty,"
 					+ " e.g. pipelined-buffered-500-per-flush); jedis-<mode> (jedis-loop, jedis-pipelined,"
 					+ " jedis-multi-key, jedis-multi-key-hashtag, jedis-script) for Spring Data Redis's Jedis"
@@ -101,6 +101,13 @@ enum ApiParameter {
 					+ " trip's intended send time, so a stall shows in p99 instead of hiding (coordinated omission),"
 					+ " and the answer says whether the rate was held (default: as fast as it goes)",
 			"2000", (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
+
+	DURATION("duration", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
+			"Seconds each timed pass may send for: it ends then or after its count commands, whichever comes"
+					+ " first (count=10000000&duration=10 is a run of ten seconds); every variant of a comparison"
+					+ " gets the same time, and the answer's timeLimit says how many commands ran and whether the"
+					+ " limit ended the run (at most lab.limits.max-duration; default: no limit)",
+			"10", (lab) -> Bounds.of(1, lab.limits().maxDuration().toSeconds(), null)),
 
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"

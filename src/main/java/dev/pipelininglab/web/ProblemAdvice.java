@@ -18,6 +18,7 @@ import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunFailedException;
+import dev.pipelininglab.run.CrossSlotTransactionException;
 import dev.pipelininglab.run.UnsupportedRunException;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
@@ -111,6 +112,11 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	@ExceptionHandler
 	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
 		return parameterProblem(ex.parameter(), ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ProblemDetail crossSlotTransaction(CrossSlotTransactionException ex) {
+		return Problems.problem(ProblemType.CROSS_SLOT_TRANSACTION, ex.getMessage());
 	}
 
 	@ExceptionHandler

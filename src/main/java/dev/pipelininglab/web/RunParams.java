@@ -27,9 +27,11 @@ import org.jspecify.annotations.Nullable;
  * the only way for Jedis)
  * @param rate offered load in commands per second over all clients; as fast as it goes
  * when absent
+ * @param duration seconds each timed pass may send for at most; it ends then or after its
+ * count, whichever comes first
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
-		@Nullable String connector, @Nullable String connection, @Nullable Integer rate) {
+		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Integer duration) {
 }

@@ -5,6 +5,7 @@ import dev.pipelininglab.job.RunProblems;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RunRefusedException;
+import dev.pipelininglab.run.CrossSlotTransactionException;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
 import org.jspecify.annotations.Nullable;
@@ -35,6 +36,9 @@ class RunProblemDescriptions implements RunProblems {
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
 							+ failed.acknowledged() + " replies): " + reason);
+		}
+		if (failure instanceof CrossSlotTransactionException crossSlot) {
+			return problem(ProblemType.CROSS_SLOT_TRANSACTION, crossSlot.getMessage());
 		}
 		if (failure instanceof RunRefusedException refused) {
 			return problem(Problems.refusal(refused), refused.getMessage());

@@ -302,7 +302,9 @@ class RunRequests {
 							+ "; fan-out repeats a small run, e.g. count 30");
 		}
 		int rate = (params.rate() != null) ? (int) within(ApiParameter.RATE, params.rate()) : 0;
-		return Workload.of(valueSize, requests, this.limits.maxBatchBytes()).withRate(rate);
+		Duration duration = (params.duration() != null)
+				? Duration.ofSeconds(within(ApiParameter.DURATION, params.duration())) : null;
+		return Workload.of(valueSize, requests, this.limits.maxBatchBytes()).withRate(rate).withDuration(duration);
 	}
 
 	private int clients(@Nullable Integer clients, long count) {

@@ -343,6 +343,31 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	}
 
 	@Test
+	void rateAndDurationFromTheFormPaceTheLoopAndEndItByTime() throws Exception {
+		open();
+		chromium.chooseKind("single");
+		chromium.select("mode", "loop");
+		chromium.setField("count", "100000");
+		assertThat(chromium.text("run-form")).contains("1 to 300");
+		chromium.setField("rate", "abc");
+		assertThat(fieldError("rate")).isEqualTo("rate must be a whole number between 1 and 10000000, got 'abc'");
+		chromium.setField("duration", "0");
+		assertThat(fieldError("duration")).isEqualTo("duration must be between 1 and 300, got 0");
+		chromium.setField("rate", "500");
+		chromium.setField("duration", "2");
+		assertThat(chromium.driver.findElements(By.cssSelector("[aria-invalid=true]"))).isEmpty();
+		run();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		assertThat(chromium.text("results-summary"))
+			.contains("100,000 commands or 2 s, whichever comes first at 500 commands/s");
+		List<String> row = chromium.tableRows("#results-table").get(0);
+		// 500 a second for two seconds: the time limit ends the run near 1,000 commands.
+		String ran = row.get(headers().indexOf("Commands ran"));
+		assertThat(ran).endsWith(" (time up)");
+		assertThat(whole(ran.replace(" (time up)", ""))).isBetween(900L, 1000L);
+	}
+
+	@Test
 	void anAddedRoundTripFromTheFormSlowsTheLoopAndIsShownWithItsResult() throws Exception {
 		open();
 		chromium.chooseKind("single");

@@ -1,0 +1,94 @@
+package dev.pipelininglab.run;
+
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.MasterConnections;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.dao.QueryTimeoutException;
+import org.springframework.stereotype.Component;
+
+/**
+ * Sends a batch as one MULTI ... EXEC to the master of its first key's slot, on that
+ * master's own connection, since Spring Data Redis runs no MULTI on a cluster connection
+ * and Lettuce's cluster router would spread the commands over the masters. Redis takes it
+ * only when every key is in that one slot: otherwise EXEC answers CROSSSLOT (or EXECABORT
+ * when a key belongs to another master, which answered MOVED while queueing), and nothing
+ * of the batch is applied.
+ */
+@Component
+class ClusterTransaction {
+
+	private final MasterConnections masters;
+
+	ClusterTransaction(MasterConnections masters) {
+		this.masters = masters;
+	}
+
+	void run(Pass pass, long from, long to, Tally tally) {
+		try (MasterConnections.Borrowed borrowed = this.masters.borrow(pass.route().lettuce())) {
+			int slot = SlotHash.getSlot(pass.keys().keyBytes(from));
+			RedisClusterNode master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
+			if (master == null) {
+				borrowed.refreshTopology();
+				master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
+			}
+			if (master == null) {
+				throw new IllegalStateException("No master serves slot " + slot);
+			}
+			RedisURI uri = master.getUri();
+			StatefulRedisConnection<byte[], byte[]> node = borrowed.master(uri.getHost(), uri.getPort());
+			RedisAsyncCommands<byte[], byte[]> commands = node.async();
+			commands.multi();
+			for (long item = from; item < to; item++) {
+				if (pass.operation() == Operation.SET) {
+					commands.set(pass.keys().keyBytes(item), pass.valueBytes(item));
+				}
+				else {
+					commands.get(pass.keys().keyBytes(item));
+				}
+			}
+			RedisFuture<TransactionResult> exec = commands.exec();
+			node.flushCommands();
+			TransactionResult replies = await(exec, pass, uri);
+			for (Object reply : replies) {
+				PipelinedRunner.count(pass, text(reply), tally);
+			}
+		}
+	}
+
+	private static TransactionResult await(RedisFuture<TransactionResult> exec, Pass pass, RedisURI master) {
+		String address = master.getHost() + ":" + master.getPort();
+		try {
+			return exec.get(pass.route().lettuce().getTimeout(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			Throwable refusal = (ex.getCause() != null) ? ex.getCause() : ex;
+			throw new CrossSlotTransactionException(
+					ProblemType.CROSS_SLOT_TRANSACTION.detail(address, refusal.getMessage()), refusal);
+		}
+		catch (TimeoutException ex) {
+			throw new QueryTimeoutException("EXEC on " + address + " did not answer in time", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RunCancelledException();
+		}
+	}
+
+	private static @Nullable Object text(@Nullable Object reply) {
+		return (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply;
+	}
+
+}
