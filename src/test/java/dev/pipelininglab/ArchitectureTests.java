@@ -1,5 +1,6 @@
 package dev.pipelininglab;
 
+import java.util.List;
 import java.util.Set;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -8,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaAccess;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.domain.JavaFieldAccess;
+import com.tngtech.archunit.core.domain.JavaPackage;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
@@ -18,6 +20,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.protocol.CommandType;
 import io.lettuce.core.protocol.DefaultEndpoint;
 import io.lettuce.core.protocol.MaintenanceAwareConnectionWatchdog;
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -26,6 +29,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatNoException;
 
@@ -199,6 +203,22 @@ class ArchitectureTests {
 	@Test
 	void aRunKnowsNothingOfJobs() {
 		RUN_KNOWS_NOTHING_OF_JOBS.check(MAIN);
+	}
+
+	/**
+	 * NullAway checks only {@code @NullMarked} code: a package without it would compile
+	 * unchecked, silently.
+	 */
+	@Test
+	void everyPackageIsNullMarked() {
+		List<String> unmarked = MAIN.stream()
+			.map(JavaClass::getPackage)
+			.distinct()
+			.filter((pkg) -> !pkg.isAnnotatedWith(NullMarked.class))
+			.map(JavaPackage::getName)
+			.sorted()
+			.toList();
+		assertThat(unmarked).as("packages without @NullMarked in their package-info.java").isEmpty();
 	}
 
 	@Test

@@ -101,8 +101,9 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			throw new RedisSystemException("Interrupted while waiting for Redis", ex);
 		}
 		catch (ExecutionException ex) {
-			DataAccessException translated = EXCEPTIONS.convert((Exception) ex.getCause());
-			throw (translated != null) ? translated : new RedisSystemException(ex.getCause().getMessage(), ex);
+			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
+			DataAccessException translated = (cause instanceof Exception failure) ? EXCEPTIONS.convert(failure) : null;
+			throw (translated != null) ? translated : new RedisSystemException(cause.getMessage(), ex);
 		}
 	}
 

@@ -102,7 +102,7 @@ abstract class Command {
 	 * multi-argument forms on one key.
 	 */
 	static void asOneCommand(StringRedisTemplate template, long items, Tally tally, Consumer<RedisConnection> send) {
-		template.execute((RedisCallback<Object>) (connection) -> {
+		template.execute((RedisCallback<@Nullable Object>) (connection) -> {
 			send.accept(connection);
 			return null;
 		});

@@ -10,6 +10,8 @@ import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 import org.jspecify.annotations.Nullable;
+import java.util.Objects;
+import dev.pipelininglab.redis.FlushPolicy;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
@@ -43,7 +45,7 @@ class DemoData {
 			long to = Math.min(count, from + batchSize);
 			checkCancelled(observer);
 			long start = from;
-			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+			route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
 				for (long i = start; i < to; i++) {
 					connection.keyCommands().unlink(keys.keyBytes(i));
@@ -80,7 +82,8 @@ class DemoData {
 	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize,
 			RunObserver observer) {
 		Route route = this.connections.primary();
-		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, route.flushPolicy(), count, batchSize, 0, null, null, 1,
+		FlushPolicy policy = Objects.requireNonNull(route.flushPolicy(), "the primary route is Lettuce's");
+		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, policy, count, batchSize, 0, null, null, 1,
 				Workload.of(valueSize, 1, Long.MAX_VALUE), RunSpec.Senders.DEFAULT, null);
 		Pass pass = new Pass(spec, keys, route);
 		Tally tally = new Tally(0);
@@ -162,7 +165,7 @@ class DemoData {
 			checkCancelled(observer);
 			long to = Math.min(count, from + batchSize);
 			long start = from;
-			List<Object> replies = route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+			List<Object> replies = route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
 				command.readBack(connection, keys, key, valueSize, start, to);
 				return null;
@@ -219,7 +222,7 @@ class DemoData {
 		for (long from = 0; from < count; from += batchSize) {
 			long to = Math.min(count, from + batchSize);
 			long start = from;
-			route.template().executePipelined((RedisCallback<Object>) (connection) -> {
+			route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
 				for (long i = start; i < to; i++) {
 					connection.keyCommands().expire(keys.keyBytes(i), seconds);

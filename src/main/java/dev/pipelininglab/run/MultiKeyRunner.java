@@ -23,7 +23,7 @@ class MultiKeyRunner implements BatchRunner {
 	}
 
 	@Override
-	public String unsupported(RunSpec spec, Topology topology) {
+	public @Nullable String unsupported(RunSpec spec, Topology topology) {
 		return spec.operation().command().multiKeyUnsupported(spec);
 	}
 
@@ -75,7 +75,7 @@ class MultiKeyRunner implements BatchRunner {
 	 * An empty list answers RPOP with count with nil, so missing elements are counted as
 	 * empty pops.
 	 */
-	static void countAll(List<?> replies, long asked, Tally tally) {
+	static void countAll(@Nullable List<?> replies, long asked, Tally tally) {
 		long seen = 0;
 		if (replies != null) {
 			for (Object reply : replies) {

@@ -37,7 +37,7 @@ final class PingCommand extends Command {
 
 	@Override
 	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
-		tally.reply(template.execute((RedisCallback<String>) Ping::once));
+		tally.reply(template.execute((RedisCallback<@Nullable String>) Ping::once));
 	}
 
 	@Override

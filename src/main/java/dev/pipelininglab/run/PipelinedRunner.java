@@ -33,7 +33,7 @@ class PipelinedRunner implements BatchRunner {
 		// 4.1. The byte-level command interfaces are what the proxy really implements.
 		List<Object> replies;
 		try {
-			replies = pass.route().template().executePipelined((RedisCallback<Object>) (connection) -> {
+			replies = pass.route().template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				// Cluster only: no command may be written for a node still being
 				// connected (lettuce issues 1111,
 				// 2420).

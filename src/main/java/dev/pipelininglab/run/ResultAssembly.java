@@ -106,8 +106,9 @@ class ResultAssembly {
 		// Only buffered Lettuce pipelines and async batches hand several commands to
 		// Netty
 		// at once; flush-each-command writes each on its own whichever endpoint it is.
-		boolean buffers = lettuce && ((pipelined && route.flushPolicy().kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND)
-				|| spec.mode() == Mode.ASYNC);
+		FlushPolicy policy = route.flushPolicy();
+		boolean buffers = lettuce && policy != null
+				&& ((pipelined && policy.kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND) || spec.mode() == Mode.ASYNC);
 		String writes = buffers ? route.writes().label() : null;
 		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
 				route.sharing().label(), pipelined ? route.connector().pipelineWrites() : null);
@@ -124,7 +125,7 @@ class ResultAssembly {
 		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack,
 				timed ? last.sent() : count);
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
-				(pipelined && lettuce) ? route.flushPolicy().toString() : null, writes, count, perRoundTrip, batches,
+				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);

@@ -1,6 +1,7 @@
 package dev.pipelininglab.run;
 
 import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 import org.springframework.dao.DataAccessException;
 
@@ -112,7 +113,7 @@ public class RunFailedException extends RuntimeException {
 
 	@Override
 	public synchronized DataAccessException getCause() {
-		return (DataAccessException) super.getCause();
+		return (DataAccessException) Objects.requireNonNull(super.getCause(), "made with a cause");
 	}
 
 }

@@ -74,9 +74,16 @@ public class RunService {
 	/**
 	 * @return null when the spec can run here, else why not
 	 */
+	/**
+	 * The runner of a mode: every mode has one, a {@code @Component} found at start-up.
+	 */
+	private BatchRunner runner(Mode mode) {
+		return java.util.Objects.requireNonNull(this.runners.get(mode), () -> "no runner for " + mode);
+	}
+
 	public @Nullable String unsupported(RunSpec spec) {
 		String connector = connectorUnsupported(spec);
-		return (connector != null) ? connector : this.runners.get(spec.mode()).unsupported(spec, this.topology);
+		return (connector != null) ? connector : runner(spec.mode()).unsupported(spec, this.topology);
 	}
 
 	/**
@@ -126,7 +133,7 @@ public class RunService {
 	}
 
 	private KeySpace keySpaceOf(RunSpec spec) {
-		return this.runners.get(spec.mode()).keySpace(this.keys);
+		return runner(spec.mode()).keySpace(this.keys);
 	}
 
 	/**
@@ -201,7 +208,7 @@ public class RunService {
 				// of its own).
 				Map<String, KeySpace> layouts = new java.util.LinkedHashMap<>();
 				specs.forEach((spec) -> {
-					KeySpace keys = this.runners.get(spec.mode()).keySpace(this.keys);
+					KeySpace keys = runner(spec.mode()).keySpace(this.keys);
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {
@@ -228,7 +235,7 @@ public class RunService {
 	 */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since) {
-		BatchRunner runner = this.runners.get(spec.mode());
+		BatchRunner runner = runner(spec.mode());
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
 		try (Connections.Lease lease = lease(spec)) {
@@ -309,7 +316,7 @@ public class RunService {
 		if (connector != null) {
 			throw new UnsupportedRunException(spec, "connector", connector);
 		}
-		String reason = this.runners.get(spec.mode()).unsupported(spec, this.topology);
+		String reason = runner(spec.mode()).unsupported(spec, this.topology);
 		if (reason != null) {
 			throw new UnsupportedRunException(spec, "mode", reason);
 		}

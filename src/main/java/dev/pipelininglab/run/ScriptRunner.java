@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pipelininglab.redis.Topology;
+import org.jspecify.annotations.Nullable;
+import java.util.Objects;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
@@ -48,7 +50,7 @@ class ScriptRunner implements BatchRunner {
 	}
 
 	@Override
-	public String unsupported(RunSpec spec, Topology topology) {
+	public @Nullable String unsupported(RunSpec spec, Topology topology) {
 		if (topology.kind() == Topology.Kind.CLUSTER) {
 			return "a script may only touch keys of one hash slot, and a batch spans many";
 		}
@@ -64,8 +66,8 @@ class ScriptRunner implements BatchRunner {
 		ReturnType type = command.scriptReturns();
 		Object reply = pass.route()
 			.template()
-			.execute((RedisCallback<Object>) (connection) -> evalSha(connection, pass.operation(), type, numKeys,
-					keysAndArgs));
+			.execute((RedisCallback<@Nullable Object>) (connection) -> evalSha(connection, pass.operation(), type,
+					numKeys, keysAndArgs));
 		command.countScript(reply, size, tally);
 	}
 
@@ -83,7 +85,9 @@ class ScriptRunner implements BatchRunner {
 	private Object evalSha(RedisConnection connection, Operation operation, ReturnType type, int numKeys,
 			byte[][] keysAndArgs) {
 		try {
-			return connection.scriptingCommands().evalSha(DIGESTS.get(operation), type, numKeys, keysAndArgs);
+			return connection.scriptingCommands()
+				.evalSha(Objects.requireNonNull(DIGESTS.get(operation), "every operation's script is loaded"), type,
+						numKeys, keysAndArgs);
 		}
 		catch (DataAccessException ex) {
 			// Spring's "Error in execution" wraps the reply, so the reply text is on the
@@ -115,7 +119,7 @@ class ScriptRunner implements BatchRunner {
 		return Long.toString(number).getBytes(StandardCharsets.US_ASCII);
 	}
 
-	static List<String> strings(List<?> replies) {
+	static @Nullable List<String> strings(@Nullable List<?> replies) {
 		return (replies != null) ? replies.stream()
 			.map((reply) -> (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : null)
 			.toList() : null;

@@ -57,7 +57,7 @@ class TimedPasses {
 		Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
 		ServerConnections.Usage usage = null;
 		long counterBefore = 0;
-		ServerStats[] passServer = new ServerStats[spec.repeat()];
+		@Nullable ServerStats[] passServer = new ServerStats[spec.repeat()];
 		long sent = sentPerPass(spec, effect);
 		// Only reads may be served by replicas; RPOP removes, so its master runs it
 		// and
@@ -185,7 +185,7 @@ class TimedPasses {
 	 * @param usage the connections the last pass used
 	 * @param counterBefore INCR: the counter before the last pass
 	 */
-	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, ServerStats[] server,
+	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, @Nullable ServerStats[] server,
 			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign,
 			ServerConnections.@Nullable Usage usage, long counterBefore) {
 

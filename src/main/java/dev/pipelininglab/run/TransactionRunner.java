@@ -68,13 +68,15 @@ class TransactionRunner implements BatchRunner {
 	 * pipeline the callback answers null, as executePipelined requires, and EXEC's
 	 * replies arrive in the pipeline's list.
 	 */
-	static SessionCallback<List<Object>> transaction(Pass pass, long from, long to, boolean pipelined) {
+	static SessionCallback<@Nullable List<Object>> transaction(Pass pass, long from, long to, boolean pipelined) {
 		return new SessionCallback<>() {
 			@Override
-			@SuppressWarnings({ "unchecked", "rawtypes" })
-			public List<Object> execute(RedisOperations operations) throws DataAccessException {
+			// executePipelined requires its callback to answer null (NullAway cannot
+			// carry the type argument's @Nullable into this anonymous class).
+			@SuppressWarnings({ "unchecked", "rawtypes", "NullAway" })
+			public @Nullable List<Object> execute(RedisOperations operations) throws DataAccessException {
 				operations.multi();
-				operations.execute((RedisCallback<Object>) (connection) -> {
+				operations.execute((RedisCallback<@Nullable Object>) (connection) -> {
 					PipelinedRunner.send(connection, pass, from, to);
 					return null;
 				});

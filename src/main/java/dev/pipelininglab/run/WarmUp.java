@@ -8,6 +8,7 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeRoundTrips;
 import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
@@ -136,14 +137,14 @@ class WarmUp {
 				throw new RunCancelledException();
 			}
 			long start = System.nanoTime();
-			route.template().execute((RedisCallback<String>) Ping::once);
+			route.template().execute((RedisCallback<@Nullable String>) Ping::once);
 			nanos[i] = System.nanoTime() - start;
 		}
 		return round(median(nanos) / 1e6, 3);
 	}
 
 	/** The same for each node on the run's route, with fewer PINGs each. */
-	static Map<String, Double> measureNodeRtt(Route route) {
+	static @Nullable Map<String, Double> measureNodeRtt(Route route) {
 		return NodeRoundTrips.measure(route, NODE_RTT_PINGS);
 	}
 
