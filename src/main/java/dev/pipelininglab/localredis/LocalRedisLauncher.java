@@ -119,7 +119,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		Path binary = RedisServerBinary.resolve(environment.getProperty(BINARY_PROPERTY));
 		String version = RedisServerBinary.version(binary);
 		removeStaleRunDirectories(RedisServerBinary.cacheDir());
-		RedisServerProcess.Builder builder = RedisServerProcess
+		RedisServerLaunch builder = RedisServerProcess
 			.builder(binary, port, RedisServerBinary.cacheDir().resolve("run-" + port))
 			.host(host.equalsIgnoreCase("localhost") ? "127.0.0.1" : host);
 		String password = environment.getProperty("spring.data.redis.password");
