@@ -123,13 +123,14 @@ class DemoData {
 	 * holding the values in the reverse order of the pushes. Matching values go into
 	 * {@code sample} while it has room.
 	 */
-	ReadBack verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
+	ReadBack verify(Command command, KeySpace keys, long items, int batchSize, int valueSize, Tally sample,
 			RunObserver observer) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
 		this.replicas.await();
-		Command command = operation.command();
+		// A mix reads back its SET items only.
+		long count = command.readBackCount(items);
 		String one = command.key(keys);
 		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
 		long verified = 0;

@@ -69,7 +69,7 @@ class ResultAssembly {
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long written = writes(spec.operation()) ? tally.values() : null;
 		Long verified = null;
-		Command command = spec.operation().command();
+		Command command = spec.operation().command().forRun(spec.workload());
 		Command.Replies replies = command.replies(tally);
 		Long hits = replies.hits();
 		Long misses = replies.misses();
@@ -80,8 +80,7 @@ class ResultAssembly {
 		DemoData.ReadBack readBack = null;
 		if (command.verifies()) {
 			Tally read = new Tally(spec.sample());
-			readBack = this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
-					observer);
+			readBack = this.data.verify(command, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
 			verified = readBack.verified();
 			sample = read.sample();
 		}
@@ -121,7 +120,13 @@ class ResultAssembly {
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
-		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs);
+		RunResult.Mix mix = command.mix(spec, tally, seconds, null);
+		if (mix != null) {
+			written = mix.sets();
+			hits = mix.hits();
+			misses = mix.misses();
+		}
+		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs, mix);
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);

@@ -26,7 +26,9 @@ final class RunNotes {
 			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
-				(readBack != null) ? Shortfall.reason(spec.count(), readBack, server, spec.ttl() != null) : null);
+				(readBack != null) ? Shortfall.reason(
+						spec.operation().command().forRun(spec.workload()).readBackCount(spec.count()), readBack,
+						server, spec.ttl() != null) : null);
 	}
 
 	/**

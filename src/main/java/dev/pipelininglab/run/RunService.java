@@ -280,13 +280,14 @@ public class RunService {
 			refused = true;
 		}
 		Long verified = null;
-		if (refused && spec.operation() == Operation.SET) {
+		Command command = spec.operation().command().forRun(spec.workload());
+		if (refused && command.verifies() && command.key(this.keys) == null) {
 			// Only the keys the run got to: those of the batches done and of the one that
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data
-					.verify(Operation.SET, this.keys, reached, setupBatch(spec), spec.valueSize(), new Tally(0),
+					.verify(command, this.keys, reached, setupBatch(spec), spec.valueSize(), new Tally(0),
 							RunObserver.NONE)
 					.verified();
 			}

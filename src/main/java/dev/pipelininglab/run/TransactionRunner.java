@@ -41,7 +41,7 @@ class TransactionRunner implements BatchRunner {
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		List<Object> replies = pass.route().template().execute(transaction(pass, from, to, false));
-		count(pass, replies, tally);
+		count(pass, from, replies, tally);
 	}
 
 	/**
@@ -67,18 +67,22 @@ class TransactionRunner implements BatchRunner {
 
 	/**
 	 * One reply per command; EXEC's list comes back nested in a pipeline's, and a
-	 * discarded transaction (EXEC answering nil) as an empty list.
+	 * discarded transaction (EXEC answering nil) as an empty list. The replies are those
+	 * of items {@code from} on, in order.
 	 */
-	static void count(Pass pass, @Nullable List<Object> replies, Tally tally) {
+	static void count(Pass pass, long from, @Nullable List<Object> replies, Tally tally) {
 		if (replies == null) {
 			return;
 		}
+		long item = from;
 		for (Object reply : replies) {
 			if (reply instanceof List<?> nested) {
-				nested.forEach((each) -> PipelinedRunner.count(pass, text(each), tally));
+				for (Object each : nested) {
+					PipelinedRunner.count(pass, item++, text(each), tally);
+				}
 			}
 			else {
-				PipelinedRunner.count(pass, text(reply), tally);
+				PipelinedRunner.count(pass, item++, text(reply), tally);
 			}
 		}
 	}

@@ -106,13 +106,7 @@ class WarmUp {
 			throw failure;
 		}
 		sent.addAndGet(warmup.count());
-		String key = spec.operation().key(warmupKeys);
-		if (spec.operation() == Operation.SET) {
-			this.data.deleteKeys(warmupKeys, warmup.count(), setupBatch(spec), RunObserver.NONE);
-		}
-		else if (key != null) {
-			this.data.delete(key);
-		}
+		spec.operation().command().clearWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec));
 	}
 
 	AtomicLong sent(RunSpec spec) {

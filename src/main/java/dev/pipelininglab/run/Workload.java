@@ -15,11 +15,13 @@ import org.jspecify.annotations.Nullable;
  * null
  * @param rate offered load in commands per second over all clients, or 0 for as fast as
  * the run goes
+ * @param ratio mixed runs: how SET and GET interleave; ignored by other operations
  */
-public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate) {
+public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
+		Ratio ratio) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, Ratio.DEFAULT);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
@@ -29,12 +31,17 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, Ratio.DEFAULT);
 	}
 
 	/** The same, paced at {@code rate} commands per second (0: unpaced). */
 	public Workload withRate(int rate) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.ratio);
+	}
+
+	/** The same, mixing SET and GET as {@code ratio} says (mixed runs only). */
+	public Workload withRatio(Ratio ratio) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, ratio);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -44,16 +51,16 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	Workload shrunkFrom(int batchSize) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.ratio);
 	}
 
 	Workload unshrunk() {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.ratio);
 	}
 
 	/** For untimed passes (warm-ups, set-up): one request, as fast as it goes. */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, this.ratio);
 	}
 
 }

@@ -27,9 +27,10 @@ import org.jspecify.annotations.Nullable;
  * the only way for Jedis)
  * @param rate offered load in commands per second over all clients; as fast as it goes
  * when absent
+ * @param ratio {@code op=mixed}: SETs to GETs as {@code W:R}, 1:10 when absent
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
-		@Nullable String connector, @Nullable String connection, @Nullable Integer rate) {
+		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable String ratio) {
 }
