@@ -83,6 +83,11 @@ abstract class Command {
 		return item;
 	}
 
+	/** Whether items send different commands, so the loop times each command apart. */
+	boolean mixesCommands() {
+		return false;
+	}
+
 	/** How many items of a run of {@code count} write something to read back. */
 	long readBackCount(long count) {
 		return count;

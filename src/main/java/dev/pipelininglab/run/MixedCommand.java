@@ -49,6 +49,11 @@ final class MixedCommand extends Command {
 	}
 
 	@Override
+	boolean mixesCommands() {
+		return true;
+	}
+
+	@Override
 	long readBackCount(long count) {
 		return this.ratio.writesIn(count);
 	}

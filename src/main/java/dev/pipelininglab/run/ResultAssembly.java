@@ -120,7 +120,7 @@ class ResultAssembly {
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
-		RunResult.Mix mix = command.mix(spec, tally, seconds, null);
+		RunResult.Mix mix = command.mix(spec, tally, seconds, shown.latencyByCommand());
 		if (mix != null) {
 			written = mix.sets();
 			hits = mix.hits();
