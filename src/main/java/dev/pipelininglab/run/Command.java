@@ -83,6 +83,31 @@ abstract class Command {
 		return item;
 	}
 
+	/**
+	 * Whether it only reads, so replicas may serve it and their counts are the run's: GET
+	 * and PING. RPOP answers values but removes them, so its replicas replay it.
+	 */
+	boolean readsOnly() {
+		return false;
+	}
+
+	/** Whether a comparison writes the keys first, for it to read: GET. */
+	boolean readsPreparedKeys() {
+		return false;
+	}
+
+	/** Whether {@code ttl=} applies: SET's expiry. */
+	boolean expires() {
+		return false;
+	}
+
+	/**
+	 * Puts what a warm-up of {@code count} items needs under {@code keys} before it runs:
+	 * nothing by default, RPOP a list to pop.
+	 */
+	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
+	}
+
 	/** Whether items send different commands, so the loop times each command apart. */
 	boolean mixesCommands() {
 		return false;

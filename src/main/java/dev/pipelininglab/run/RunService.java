@@ -195,7 +195,7 @@ public class RunService {
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
 			ServerCounters.@Nullable Snapshot before) {
-		if (base.operation() == Operation.GET) {
+		if (base.operation().command().readsPreparedKeys()) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
 				// of its own).
@@ -320,7 +320,7 @@ public class RunService {
 	 * PING.
 	 */
 	private ClusterLayout.@Nullable Spread spread(RunSpec spec, KeySpace keys) {
-		if (spec.operation() == Operation.PING) {
+		if (!spec.operation().command().keyed()) {
 			return null;
 		}
 		String key = spec.operation().key(keys);
@@ -345,7 +345,7 @@ public class RunService {
 		if (key != null) {
 			return key;
 		}
-		return (operation == Operation.PING) ? "(no key)" : this.keys.keyPattern();
+		return operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
 	}
 
 	static double median(long[] values) {

@@ -170,4 +170,9 @@ final class SetCommand extends Command {
 		}
 	}
 
+	@Override
+	boolean expires() {
+		return true;
+	}
+
 }

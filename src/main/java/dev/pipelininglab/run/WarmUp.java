@@ -90,9 +90,9 @@ class WarmUp {
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
 		observer.phase(RunObserver.Phase.WARM_UP, variant, spec.batchSize(), warmup.count());
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
-		if (spec.operation() == Operation.RPOP) {
-			this.data.refillList(warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize(), RunObserver.NONE);
-		}
+		spec.operation()
+			.command()
+			.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
 		// As many clients as the run, so the pool holds the connections it needs before
 		// the clock starts.
 		Pass pass = new Pass(warmup, warmupKeys, route);
