@@ -69,18 +69,25 @@ final class PhasePlan {
 			long warmup = Math.min(spec.count(), (long) perTrip * WARMUP_ROUND_TRIPS);
 			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
-				if (prepared && (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP)) {
+				if (prepared && (writesKeys(spec) || spec.operation() == Operation.RPOP)) {
 					steps.add(setup(Phase.PREPARING, variant, spec.batchSize(), spec.count(), rtt));
 				}
 				long trips = (spec.count() + perTrip - 1) / perTrip;
 				steps.add(new Step(Phase.TIMING, variant, spec.batchSize(), spec.count(),
 						cost(spec.count(), trips, rtt)));
 			}
-			if (spec.operation() == Operation.SET) {
+			if (writesKeys(spec)) {
 				steps.add(setup(Phase.VERIFYING, variant, spec.batchSize(), spec.count(), rtt));
 			}
 		}
 		return new PhasePlan(steps);
+	}
+
+	/**
+	 * SET and mixed runs: a key per item, deleted before each pass and read back after.
+	 */
+	private static boolean writesKeys(RunSpec spec) {
+		return spec.operation() == Operation.SET || spec.operation() == Operation.MIXED;
 	}
 
 	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {
