@@ -164,7 +164,7 @@ done
 # Every route that runs commands, with each letter of its name percent-encoded in turn, or a path parameter, from
 # another site: the guard decides on the path the app routes, so each is refused before it runs.
 routes=(pipeset pipeget piperpop pipeping pipeincr pipehset pipesadd pipezadd pipelpush loopset loopget looprpop
-	loopping loopincr loophset loopsadd loopzadd looplpush listinput)
+	loopping loopincr loophset loopsadd loopzadd looplpush pipemixed loopmixed listinput)
 for route in "${routes[@]}"; do
 	for ((i = 0; i < ${#route}; i++)); do
 		encoded="${route:0:i}%$(printf '%02X' "'${route:i:1}")${route:i+1}"

@@ -47,6 +47,14 @@
     }
   }
 
+  // Fields marked data-operations="..." only apply to those operations (ratio: mixed), as the API says.
+  function showFieldsForOperation() {
+    const operation = document.getElementById('operation').value;
+    form.querySelectorAll('[data-operations]').forEach((element) => {
+      element.hidden = !element.dataset.operations.split(' ').includes(operation);
+    });
+  }
+
   // ---- what was typed ----------------------------------------------------------------------------------------
 
   // The number fields are text fields: a number input hands a script 10 for "10k" and 100 for "１００", and runs
@@ -160,6 +168,9 @@
     if (value('connection') !== '' && (selected === 'compare' || (selected === 'single' && loopLike.includes(value('mode'))))) {
       request.connection = value('connection');
     }
+    if (value('operation') === 'mixed' && value('ratio') !== '') {
+      request.ratio = value('ratio');
+    }
     if (selected !== 'single' && number('repeat') !== undefined) {
       request.repeat = number('repeat');
     }
@@ -213,6 +224,8 @@
     set('repeat', request.repeat || 1);
     set('connector', request.connector || 'lettuce');
     set('connection', request.connection);
+    set('ratio', request.ratio);
+    showFieldsForOperation();
     if (request.variants) {
       form.querySelectorAll('input[name="variants"]').forEach((box) => { box.checked = request.variants.includes(box.value); });
     }
@@ -1186,6 +1199,7 @@
     CHECKED.forEach((name) => check(name));
   }));
   CHECKED.forEach((name) => form.elements[name].addEventListener('input', () => check(name)));
+  document.getElementById('operation').addEventListener('change', showFieldsForOperation);
   cancelButton.addEventListener('click', cancel);
   document.getElementById('refresh-history').addEventListener('click', loadHistory);
   document.getElementById('compare-picked').addEventListener('click', () => {
@@ -1199,6 +1213,7 @@
   });
   document.querySelectorAll('.origin').forEach((element) => { element.textContent = window.location.origin; });
   showFieldsFor(kind());
+  showFieldsForOperation();
   showTopology();
   loadHistory();
   // Permalinks: /?run=<id> shows a run, /?a=<id>&b=<id> two runs side by side.

@@ -75,17 +75,24 @@ final class PhasePlan {
 					? Math.min(1, spec.workload().duration().toNanos() / cost) : 1;
 			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
-				if (prepared && (spec.operation() == Operation.SET || spec.operation() == Operation.RPOP)) {
+				if (prepared && (writesKeys(spec) || spec.operation() == Operation.RPOP)) {
 					steps.add(setup(Phase.PREPARING, variant, spec.batchSize(), spec.count(), rtt));
 				}
 				steps.add(new Step(Phase.TIMING, variant, spec.batchSize(), spec.count(), cost * share));
 			}
-			if (spec.operation() == Operation.SET) {
+			if (writesKeys(spec)) {
 				steps.add(
 						setup(Phase.VERIFYING, variant, spec.batchSize(), (long) Math.ceil(spec.count() * share), rtt));
 			}
 		}
 		return new PhasePlan(steps);
+	}
+
+	/**
+	 * SET and mixed runs: a key per item, deleted before each pass and read back after.
+	 */
+	private static boolean writesKeys(RunSpec spec) {
+		return spec.operation() == Operation.SET || spec.operation() == Operation.MIXED;
 	}
 
 	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {

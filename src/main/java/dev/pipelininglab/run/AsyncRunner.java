@@ -84,9 +84,10 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 				throw new QueryTimeoutException(
 						"Redis did not answer " + futures.size() + " commands within " + timeout);
 			}
+			long item = from;
 			for (RedisFuture<?> future : futures) {
 				Object reply = result(future);
-				pass.command()
+				pass.command(item++)
 					.count((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply, tally);
 			}
 		}

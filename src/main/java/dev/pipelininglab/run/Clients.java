@@ -2,6 +2,8 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -47,8 +49,12 @@ final class Clients {
 		int requests = spec.workload().requests();
 		List<Client> runs = new ArrayList<>(clients);
 		AtomicBoolean stop = new AtomicBoolean();
+		// Commands timed one by one are also timed per command when a run mixes them.
+		Command command = spec.operation().command().forRun(spec.workload());
+		Command split = (per == Latency.Per.COMMAND && command.mixesCommands()) ? command : null;
 		for (int k = 0; k < clients; k++) {
-			runs.add(new Client(k, from(spec.count(), clients, k), to(spec.count(), clients, k), spec.sample(), per));
+			runs.add(new Client(k, from(spec.count(), clients, k), to(spec.count(), clients, k), spec.sample(), per,
+					split));
 		}
 		if (clients == 1) {
 			Client only = runs.get(0);
@@ -105,6 +111,12 @@ final class Clients {
 
 		final LatencyRecorder latency;
 
+		/** A mix timed command by command: the run's command, which names each item's. */
+		private final @Nullable Command split;
+
+		/** With {@code split}: each command's round trips apart. */
+		final Map<String, LatencyRecorder> byCommand = new TreeMap<>();
+
 		long nanos;
 
 		long batches;
@@ -120,8 +132,9 @@ final class Clients {
 
 		@Nullable RuntimeException failure;
 
-		Client(int index, long first, long end, int sample, Latency.Per per) {
+		Client(int index, long first, long end, int sample, Latency.Per per, @Nullable Command split) {
 			this.latency = new LatencyRecorder(per);
+			this.split = split;
 			this.index = index;
 			this.first = first;
 			this.end = end;
@@ -184,7 +197,14 @@ final class Clients {
 								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
 										: System.nanoTime();
 								work.run(item, end, this.tally);
-								this.latency.record(System.nanoTime() - sent);
+								long nanos = System.nanoTime() - sent;
+								this.latency.record(nanos);
+								if (this.split != null) {
+									this.byCommand
+										.computeIfAbsent(this.split.forItem(item).name(),
+												(name) -> new LatencyRecorder(Latency.Per.COMMAND))
+										.record(nanos);
+								}
 								itemsSent += end - item;
 								this.sent = itemsSent;
 								this.reached = Math.max(this.reached, end);
@@ -271,6 +291,23 @@ final class Clients {
 			Tally all = new Tally(sample);
 			this.clients.forEach((client) -> all.add(client.tally));
 			return all;
+		}
+
+		/**
+		 * A mix timed command by command: each command's latency over every client; else
+		 * null.
+		 */
+		@Nullable Map<String, Latency> latencyByCommand() {
+			Map<String, LatencyRecorder> all = new TreeMap<>();
+			this.clients.forEach((client) -> client.byCommand.forEach(
+					(name, recorder) -> all.computeIfAbsent(name, (each) -> new LatencyRecorder(Latency.Per.COMMAND))
+						.add(recorder)));
+			if (all.isEmpty()) {
+				return null;
+			}
+			Map<String, Latency> latencies = new TreeMap<>();
+			all.forEach((name, recorder) -> latencies.put(name, recorder.latency()));
+			return latencies;
 		}
 
 		LatencyRecorder latency() {

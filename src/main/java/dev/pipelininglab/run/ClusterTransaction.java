@@ -38,7 +38,7 @@ class ClusterTransaction {
 
 	void run(Pass pass, long from, long to, Tally tally) {
 		try (MasterConnections.Borrowed borrowed = this.masters.borrow(pass.route().lettuce())) {
-			int slot = SlotHash.getSlot(pass.keys().keyBytes(from));
+			int slot = SlotHash.getSlot(pass.keyBytes(from));
 			RedisClusterNode master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
 			if (master == null) {
 				borrowed.refreshTopology();
@@ -52,18 +52,14 @@ class ClusterTransaction {
 			RedisAsyncCommands<byte[], byte[]> commands = node.async();
 			commands.multi();
 			for (long item = from; item < to; item++) {
-				if (pass.operation() == Operation.SET) {
-					commands.set(pass.keys().keyBytes(item), pass.valueBytes(item));
-				}
-				else {
-					commands.get(pass.keys().keyBytes(item));
-				}
+				pass.command(item).async(commands, pass, item, pass.keyBytes(item));
 			}
 			RedisFuture<TransactionResult> exec = commands.exec();
 			node.flushCommands();
 			TransactionResult replies = await(exec, pass, uri);
+			long item = from;
 			for (Object reply : replies) {
-				PipelinedRunner.count(pass, text(reply), tally);
+				PipelinedRunner.count(pass, item++, text(reply), tally);
 			}
 		}
 	}

@@ -62,6 +62,89 @@ abstract class Command {
 		return (this.oneKey != null) ? this.oneKey.apply(keys) : null;
 	}
 
+	/**
+	 * This command as the run with {@code workload} sends it: itself, but a mix of
+	 * commands takes the run's ratio.
+	 */
+	Command forRun(Workload workload) {
+		return this;
+	}
+
+	/** The command item {@code item} sends: this one, but a mix picks per item. */
+	Command forItem(long item) {
+		return this;
+	}
+
+	/**
+	 * The item whose key item {@code item} works on: its own, but a mix's GET reads a key
+	 * an earlier SET wrote.
+	 */
+	long keyItem(long item) {
+		return item;
+	}
+
+	/**
+	 * Whether it only reads, so replicas may serve it and their counts are the run's: GET
+	 * and PING. RPOP answers values but removes them, so its replicas replay it.
+	 */
+	boolean readsOnly() {
+		return false;
+	}
+
+	/** Whether a comparison writes the keys first, for it to read: GET. */
+	boolean readsPreparedKeys() {
+		return false;
+	}
+
+	/** Whether {@code ttl=} applies: SET's expiry. */
+	boolean expires() {
+		return false;
+	}
+
+	/**
+	 * Puts what a warm-up of {@code count} items needs under {@code keys} before it runs:
+	 * nothing by default, RPOP a list to pop.
+	 */
+	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
+	}
+
+	/** Whether items send different commands, so the loop times each command apart. */
+	boolean mixesCommands() {
+		return false;
+	}
+
+	/** How many items of a run of {@code count} write something to read back. */
+	long readBackCount(long count) {
+		return count;
+	}
+
+	/**
+	 * What a mix reports of its SETs and GETs apart, or null for a run of one command.
+	 * @param tally the shown pass's replies
+	 * @param seconds the shown pass's time
+	 * @param loopLatency the loop: latency per command, else null
+	 */
+	RunResult.@Nullable Mix mix(RunSpec spec, Tally tally, double seconds,
+			java.util.@Nullable Map<String, Latency> loopLatency) {
+		return null;
+	}
+
+	/**
+	 * Removes what a warm-up of {@code count} items wrote under {@code keys}: the one key
+	 * by default.
+	 */
+	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
+		String key = key(keys);
+		if (key != null) {
+			data.delete(key);
+		}
+	}
+
+	/** Whether each item has a key of its own (SET, GET, mixed), not one run-wide key. */
+	final boolean keyPerItem() {
+		return this.oneKey == null && keyed();
+	}
+
 	/** Whether items have keys at all: PING has none. */
 	boolean keyed() {
 		return true;

@@ -126,22 +126,24 @@ class DemoData {
 	 * holding the values in the reverse order of the pushes. Matching values go into
 	 * {@code sample} while it has room.
 	 */
-	ReadBack verify(Operation operation, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
+	ReadBack verify(Command command, KeySpace keys, long items, int batchSize, int valueSize, Tally sample,
 			RunObserver observer) {
-		return verify(operation, keys, 0, count, batchSize, valueSize, sample, observer);
+		// A mix reads back its SET items only.
+		return verify(command, keys, 0, command.readBackCount(items), batchSize, valueSize, sample, observer);
 	}
 
 	/**
 	 * As above, for the items a time limit let each client send: the prefix of each
 	 * client's range, summed.
 	 */
-	ReadBack verify(Operation operation, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
+	ReadBack verify(Command command, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer) {
 		long verified = 0;
 		long missing = 0;
 		long changed = 0;
 		for (Clients.Reach range : ranges) {
-			ReadBack part = verify(operation, keys, range.from(), range.to(), batchSize, valueSize, sample, observer);
+			ReadBack part = verify(command, keys, command.readBackCount(range.from()),
+					command.readBackCount(range.to()), batchSize, valueSize, sample, observer);
 			verified += part.verified();
 			missing += part.missing();
 			changed += part.changed();
@@ -149,13 +151,13 @@ class DemoData {
 		return new ReadBack(verified, missing, changed);
 	}
 
-	private ReadBack verify(Operation operation, KeySpace keys, long first, long count, int batchSize, int valueSize,
+	/** Reads back the written items {@code first..count-1} (in read-back order). */
+	private ReadBack verify(Command command, KeySpace keys, long first, long count, int batchSize, int valueSize,
 			Tally sample, RunObserver observer) {
 		Route route = this.connections.primary();
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
 		this.replicas.await();
-		Command command = operation.command();
 		String one = command.key(keys);
 		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
 		long verified = 0;

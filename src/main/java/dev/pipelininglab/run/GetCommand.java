@@ -135,4 +135,14 @@ final class GetCommand extends Command {
 		return new Replies(tally.values(), tally.nils(), null, null, null);
 	}
 
+	@Override
+	boolean readsOnly() {
+		return true;
+	}
+
+	@Override
+	boolean readsPreparedKeys() {
+		return true;
+	}
+
 }

@@ -286,7 +286,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	 */
 	private static void tallyInOrder(Pass pass, NodeBatch batch, Tally tally, Duration timeout) {
 		RuntimeException first = null;
-		for (RedisFuture<?> future : batch.futures) {
+		for (int i = 0; i < batch.futures.length; i++) {
+			RedisFuture<?> future = batch.futures[i];
 			if (!future.isDone()) {
 				tally.unconfirmed(1);
 				if (first == null) {
@@ -309,7 +310,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				continue;
 			}
 			Object reply = future.toCompletableFuture().getNow(null);
-			pass.command()
+			pass.command(batch.from + i)
 				.count((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply, tally);
 		}
 		if (first != null) {

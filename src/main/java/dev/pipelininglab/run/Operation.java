@@ -38,7 +38,13 @@ public enum Operation {
 	ZADD(new ZaddCommand()),
 
 	/** Pushes the item's value onto the head of the demo list. */
-	LPUSH(new LpushCommand());
+	LPUSH(new LpushCommand()),
+
+	/**
+	 * SETs and GETs interleaved in the proportion {@code ratio=} gives, like memtier's
+	 * {@code --ratio}.
+	 */
+	MIXED(new MixedCommand());
 
 	private final Command command;
 

@@ -36,7 +36,7 @@ final class Pass {
 		this.spec = spec;
 		this.keys = keys;
 		this.route = route;
-		this.command = spec.operation().command();
+		this.command = spec.operation().command().forRun(spec.workload());
 		// Made once per pass, not once per item.
 		this.oneKey = this.command.key(keys);
 		this.oneKeyBytes = (this.oneKey != null) ? KeySpace.bytes(this.oneKey) : null;
@@ -61,14 +61,15 @@ final class Pass {
 	}
 
 	/**
-	 * The command item {@code index} sends: the run's operation, for every item today.
+	 * The command item {@code index} sends: the run's operation, or in a mix SET or GET
+	 * as the ratio says.
 	 */
 	Command command(long index) {
-		return this.command;
+		return this.command.forItem(index);
 	}
 
 	/**
-	 * The run's command, for what is the same for every item (its replies, its script).
+	 * The run's command, for what is the same for every item (its script, its read-back).
 	 */
 	Command command() {
 		return this.command;
@@ -81,12 +82,12 @@ final class Pass {
 		if (this.oneKeyBytes != null) {
 			return this.oneKeyBytes;
 		}
-		return this.command.keyed() ? this.keys.keyBytes(index) : NO_KEY;
+		return this.command.keyed() ? this.keys.keyBytes(this.command.keyItem(index)) : NO_KEY;
 	}
 
 	/** The key item {@code index} works on: its own or the run's one key. */
 	String key(long index) {
-		return (this.oneKey != null) ? this.oneKey : this.keys.key(index);
+		return (this.oneKey != null) ? this.oneKey : this.keys.key(this.command.keyItem(index));
 	}
 
 	/** The value item {@code index} writes, at the run's value size. */

@@ -92,4 +92,9 @@ final class PingCommand extends Command {
 		return new Replies(null, null, null, null, tally.values());
 	}
 
+	@Override
+	boolean readsOnly() {
+		return true;
+	}
+
 }

@@ -2,7 +2,7 @@ package dev.pipelininglab.run;
 
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.function.Consumer;
+import java.util.function.ObjIntConsumer;
 import java.util.regex.Pattern;
 
 import io.lettuce.core.RedisCommandExecutionException;
@@ -39,10 +39,10 @@ final class PipelineFailures {
 
 	/**
 	 * Tallies the failed batch of {@code sent} commands: known replies go to
-	 * {@code reply} (as strings where they were raw bytes), error replies count as
-	 * rejected, everything else as unconfirmed.
+	 * {@code reply} with their index in the batch (as strings where they were raw bytes),
+	 * error replies count as rejected, everything else as unconfirmed.
 	 */
-	static void tally(RedisPipelineException failure, long sent, Consumer<Object> reply, Tally tally) {
+	static void tally(RedisPipelineException failure, long sent, ObjIntConsumer<Object> reply, Tally tally) {
 		List<Object> outcomes = failure.getPipelineResult();
 		if (outcomes.isEmpty()) {
 			if (isErrorReply(failure)) {
@@ -56,7 +56,8 @@ final class PipelineFailures {
 			}
 			return;
 		}
-		for (Object outcome : outcomes) {
+		for (int index = 0; index < outcomes.size(); index++) {
+			Object outcome = outcomes.get(index);
 			if (outcome instanceof Exception ex) {
 				if (ex.getMessage() != null && ERROR_REPLY.matcher(ex.getMessage()).matches()) {
 					tally.rejected();
@@ -68,7 +69,8 @@ final class PipelineFailures {
 			else {
 				// Results are not deserialized when the pipeline fails; GET and RPOP
 				// values are still bytes.
-				reply.accept((outcome instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : outcome);
+				reply.accept((outcome instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : outcome,
+						index);
 			}
 		}
 		if (outcomes.size() < sent) {

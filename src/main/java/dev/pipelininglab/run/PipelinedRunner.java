@@ -47,20 +47,21 @@ class PipelinedRunner implements BatchRunner {
 		catch (RedisPipelineException ex) {
 			// The rest of the batch ran even though a command failed; count it so the
 			// failure report keeps it.
-			PipelineFailures.tally(ex, to - from, (reply) -> count(pass, reply, tally), tally);
+			PipelineFailures.tally(ex, to - from, (reply, index) -> count(pass, from + index, reply, tally), tally);
 			throw ex;
 		}
+		long item = from;
 		for (Object reply : replies) {
-			count(pass, reply, tally);
+			count(pass, item++, reply, tally);
 		}
 	}
 
 	/**
-	 * Counts one reply as the run's command counts it; a batch mixing commands would need
-	 * each reply's item here.
+	 * Counts item {@code item}'s reply as its command counts it: in a mix, a SET's
+	 * acknowledgement and a GET's value count differently.
 	 */
-	static void count(Pass pass, @Nullable Object reply, Tally tally) {
-		pass.command().count(reply, tally);
+	static void count(Pass pass, long item, @Nullable Object reply, Tally tally) {
+		pass.command(item).count(reply, tally);
 	}
 
 	/**

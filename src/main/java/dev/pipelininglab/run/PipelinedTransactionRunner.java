@@ -35,7 +35,7 @@ class PipelinedTransactionRunner implements BatchRunner {
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		TransactionRunner.count(pass,
+		TransactionRunner.count(pass, from,
 				pass.route().template().executePipelined(TransactionRunner.transaction(pass, from, to, true)), tally);
 	}
 

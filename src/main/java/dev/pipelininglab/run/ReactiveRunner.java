@@ -67,8 +67,9 @@ class ReactiveRunner implements BatchRunner {
 		if (all == null) {
 			throw new QueryTimeoutException("Redis did not answer " + inFlight + " commands within " + timeout);
 		}
+		long item = from;
 		for (Object reply : all) {
-			PipelinedRunner.count(pass, (reply == NIL) ? null : reply, tally);
+			PipelinedRunner.count(pass, item++, (reply == NIL) ? null : reply, tally);
 		}
 	}
 

@@ -72,7 +72,7 @@ class ResultAssembly {
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long written = writes(spec.operation()) ? tally.values() : null;
 		Long verified = null;
-		Command command = spec.operation().command();
+		Command command = spec.operation().command().forRun(spec.workload());
 		Command.Replies replies = command.replies(tally);
 		Long hits = replies.hits();
 		Long misses = replies.misses();
@@ -84,10 +84,9 @@ class ResultAssembly {
 		if (command.verifies()) {
 			Tally read = new Tally(spec.sample());
 			readBack = timed
-					? this.data.verify(spec.operation(), keys, last.reached(), setupBatch(spec), spec.valueSize(), read,
+					? this.data.verify(command, keys, last.reached(), setupBatch(spec), spec.valueSize(), read,
 							observer)
-					: this.data.verify(spec.operation(), keys, count, setupBatch(spec), spec.valueSize(), read,
-							observer);
+					: this.data.verify(command, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
 			verified = readBack.verified();
 			sample = read.sample();
 		}
@@ -123,13 +122,19 @@ class ResultAssembly {
 				: null;
 		double opsPerSecond = round(items / seconds, 1);
 		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack,
-				timed ? last.sent() : count);
+				command.readBackCount(timed ? last.sent() : count));
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
 				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
-		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs);
+		RunResult.Mix mix = command.mix(spec, tally, seconds, shown.latencyByCommand());
+		if (mix != null) {
+			written = mix.sets();
+			hits = mix.hits();
+			misses = mix.misses();
+		}
+		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs, mix);
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);

@@ -92,4 +92,9 @@ final class RpopCommand extends Command {
 		return new Replies(null, null, tally.values(), tally.nils(), null);
 	}
 
+	@Override
+	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
+		data.refillList(keys, count, setupBatch, valueSize, RunObserver.NONE);
+	}
+
 }

@@ -94,10 +94,31 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	 * @param popped RPOP: elements popped
 	 * @param empty RPOP: pops that found the list empty
 	 * @param pongs PING: PONG replies
+	 * @param mix mixed runs: the SETs and GETs apart
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Counts(@Nullable Long written, @Nullable Long verified, @Nullable Long hits, @Nullable Long misses,
-			@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs) {
+			@Nullable Long popped, @Nullable Long empty, @Nullable Long pongs, @Nullable Mix mix) {
+	}
+
+	/**
+	 * A mixed run's SETs and GETs apart; present only for {@code op=mixed}.
+	 *
+	 * @param ratio SETs to GETs, as {@code ratio=} asked
+	 * @param sets SETs sent per pass
+	 * @param gets GETs sent per pass
+	 * @param hits GETs that found a value
+	 * @param misses GETs that answered nil
+	 * @param setsPerSecond SETs over the pass's elapsed time
+	 * @param getsPerSecond GETs over the pass's elapsed time
+	 * @param latencyByCommand the loop, which times each command alone: latency of the
+	 * SETs and of the GETs apart
+	 * @param latencyNote where a round trip carries both, why there is no latency per
+	 * command
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Mix(String ratio, long sets, long gets, long hits, long misses, double setsPerSecond,
+			double getsPerSecond, @Nullable Map<String, Latency> latencyByCommand, @Nullable String latencyNote) {
 	}
 
 	/**

@@ -202,7 +202,7 @@ public class RunService {
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
 			ServerCounters.@Nullable Snapshot before) {
-		if (base.operation() == Operation.GET) {
+		if (base.operation().command().readsPreparedKeys()) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
 				// of its own).
@@ -288,13 +288,14 @@ public class RunService {
 			refused = true;
 		}
 		Long verified = null;
-		if (refused && spec.operation() == Operation.SET) {
+		Command command = spec.operation().command().forRun(spec.workload());
+		if (refused && command.verifies() && command.key(this.keys) == null) {
 			// Only the keys the run got to: those of the batches done and of the one that
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data
-					.verify(Operation.SET, this.keys, reached, setupBatch(spec), spec.valueSize(), new Tally(0),
+					.verify(command, this.keys, reached, setupBatch(spec), spec.valueSize(), new Tally(0),
 							RunObserver.NONE)
 					.verified();
 			}
@@ -327,7 +328,7 @@ public class RunService {
 	 * PING.
 	 */
 	private ClusterLayout.@Nullable Spread spread(RunSpec spec, KeySpace keys) {
-		if (spec.operation() == Operation.PING) {
+		if (!spec.operation().command().keyed()) {
 			return null;
 		}
 		String key = spec.operation().key(keys);
@@ -352,7 +353,7 @@ public class RunService {
 		if (key != null) {
 			return key;
 		}
-		return (operation == Operation.PING) ? "(no key)" : this.keys.keyPattern();
+		return operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
 	}
 
 	static double median(long[] values) {

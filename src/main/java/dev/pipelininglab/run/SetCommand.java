@@ -135,6 +135,11 @@ final class SetCommand extends Command {
 	}
 
 	@Override
+	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
+		data.deleteKeys(keys, count, setupBatch, RunObserver.NONE);
+	}
+
+	@Override
 	boolean showsPreparing() {
 		return true;
 	}
@@ -163,6 +168,11 @@ final class SetCommand extends Command {
 		if (base.ttl() == null) {
 			data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
 		}
+	}
+
+	@Override
+	boolean expires() {
+		return true;
 	}
 
 }

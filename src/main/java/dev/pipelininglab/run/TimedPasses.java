@@ -59,10 +59,9 @@ class TimedPasses {
 		long counterBefore = 0;
 		@Nullable ServerStats[] passServer = new ServerStats[spec.repeat()];
 		long sent = sentPerPass(spec, effect);
-		// Only reads may be served by replicas; RPOP removes, so its master runs it
-		// and
+		// Only reads may be served by replicas; RPOP removes, so its master runs it and
 		// the replicas replay it, which would count it twice.
-		boolean replicasServe = spec.operation() == Operation.GET || spec.operation() == Operation.PING;
+		boolean replicasServe = spec.operation().command().readsOnly();
 		Long foreign = null;
 		long[] pausedNanos = new long[spec.repeat()];
 		for (int repeat = 0; repeat < spec.repeat(); repeat++) {
@@ -162,7 +161,7 @@ class TimedPasses {
 				// A hash-tagged batch shares one slot, so Jedis sends it whole.
 				boolean splitByJedis = spec.mode() == Mode.MULTI_KEY && spec.senders().connector() == Connector.JEDIS
 						&& this.topology.kind() == Topology.Kind.CLUSTER
-						&& (spec.operation() == Operation.SET || spec.operation() == Operation.GET);
+						&& spec.operation().command().multiKeyName() != null;
 				yield splitByJedis ? spec.itemsPerPass() : spec.batchesPerPass();
 			}
 			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();

@@ -47,8 +47,9 @@ class TransactionRunner implements BatchRunner {
 			return "on a cluster the lab sends a transaction on a Lettuce node connection; Spring Data Redis's Jedis"
 					+ " cluster connection runs no MULTI";
 		}
-		if (spec.operation() != Operation.SET && spec.operation() != Operation.GET) {
-			return "on a cluster the lab runs transactions of SET or GET, whose keys show the hash slots";
+		if (!spec.operation().command().keyPerItem()) {
+			return "on a cluster the lab runs transactions of commands with a key per item (SET, GET, mixed), whose"
+					+ " keys show the hash slots";
 		}
 		return null;
 	}
@@ -60,7 +61,7 @@ class TransactionRunner implements BatchRunner {
 			return;
 		}
 		List<Object> replies = pass.route().template().execute(transaction(pass, from, to, false));
-		count(pass, replies, tally);
+		count(pass, from, replies, tally);
 	}
 
 	/**
@@ -88,18 +89,22 @@ class TransactionRunner implements BatchRunner {
 
 	/**
 	 * One reply per command; EXEC's list comes back nested in a pipeline's, and a
-	 * discarded transaction (EXEC answering nil) as an empty list.
+	 * discarded transaction (EXEC answering nil) as an empty list. The replies are those
+	 * of items {@code from} on, in order.
 	 */
-	static void count(Pass pass, @Nullable List<Object> replies, Tally tally) {
+	static void count(Pass pass, long from, @Nullable List<Object> replies, Tally tally) {
 		if (replies == null) {
 			return;
 		}
+		long item = from;
 		for (Object reply : replies) {
 			if (reply instanceof List<?> nested) {
-				nested.forEach((each) -> PipelinedRunner.count(pass, text(each), tally));
+				for (Object each : nested) {
+					PipelinedRunner.count(pass, item++, text(each), tally);
+				}
 			}
 			else {
-				PipelinedRunner.count(pass, text(reply), tally);
+				PipelinedRunner.count(pass, item++, text(reply), tally);
 			}
 		}
 	}

@@ -91,9 +91,9 @@ class WarmUp {
 		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
 		observer.phase(RunObserver.Phase.WARM_UP, variant, spec.batchSize(), warmup.count());
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
-		if (spec.operation() == Operation.RPOP) {
-			this.data.refillList(warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize(), RunObserver.NONE);
-		}
+		spec.operation()
+			.command()
+			.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
 		// As many clients as the run, so the pool holds the connections it needs before
 		// the clock starts.
 		Pass pass = new Pass(warmup, warmupKeys, route);
@@ -107,13 +107,7 @@ class WarmUp {
 			throw failure;
 		}
 		sent.addAndGet(warmup.count());
-		String key = spec.operation().key(warmupKeys);
-		if (spec.operation() == Operation.SET) {
-			this.data.deleteKeys(warmupKeys, warmup.count(), setupBatch(spec), RunObserver.NONE);
-		}
-		else if (key != null) {
-			this.data.delete(key);
-		}
+		spec.operation().command().clearWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec));
 	}
 
 	AtomicLong sent(RunSpec spec) {

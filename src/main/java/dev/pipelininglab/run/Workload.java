@@ -19,38 +19,43 @@ import org.jspecify.annotations.Nullable;
  * the run goes
  * @param duration the longest a timed pass may send for: it ends then or after its
  * {@code count} commands, whichever comes first; null for no time limit
+ * @param ratio mixed runs: how SET and GET interleave; ignored by other operations
  */
 public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
-		@Nullable Duration duration) {
+		@Nullable Duration duration, Ratio ratio) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
 			throw new IllegalArgumentException(
 					"valueSize and rate must not be negative, requests and maxBatchBytes positive");
 		}
-		if (duration != null && (duration.isNegative() || duration.isZero())) {
-			throw new IllegalArgumentException("duration must be positive");
-		}
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT);
 	}
 
 	/** The same, paced at {@code rate} commands per second (0: unpaced). */
 	public Workload withRate(int rate) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate,
-				this.duration);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.duration,
+				this.ratio);
 	}
 
 	/**
 	 * The same, each timed pass ending after {@code limit} at the latest (null: none).
 	 */
 	public Workload withDuration(@Nullable Duration limit) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit,
+				this.ratio);
+	}
+
+	/** The same, mixing SET and GET as {@code ratio} says (mixed runs only). */
+	public Workload withRatio(Ratio ratio) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
+				this.duration, ratio);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -60,18 +65,21 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	Workload shrunkFrom(int batchSize) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration,
+				this.ratio);
 	}
 
 	Workload unshrunk() {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration,
+				this.ratio);
 	}
 
 	/**
-	 * For untimed passes (warm-ups, set-up): one request, as fast as it goes, to the end.
+	 * For untimed passes (warm-ups, set-up): one request, as fast as it goes, with no
+	 * time limit.
 	 */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio);
 	}
 
 }

@@ -61,7 +61,7 @@ class ApiDocumentation {
 			.version("0.1.0")
 			.description("Measures Redis pipelining with Spring Data Redis and Lettuce: a loop of blocking calls"
 					+ " against executePipelined, multi-key commands, a Lua script and Lettuce async, for SET, GET,"
-					+ " RPOP, PING, INCR, HSET, SADD, ZADD and LPUSH, with values of any size, request fan-out"
+					+ " RPOP, PING, INCR, HSET, SADD, ZADD, LPUSH and SET/GET mixes, with values of any size, request fan-out"
 					+ " and latency percentiles. GET endpoints answer when the run is done; POST /runs starts the same runs"
 					+ " as jobs to follow with Server-Sent Events. Every error is an RFC 9457 problem.")
 			.license(new License().name("see the repository")))

@@ -6,6 +6,7 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.run.Ratio;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,8 +27,9 @@ enum ApiParameter {
 			"10000", (lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
 
 	OP("op", In.PATH, Type.STRING, Endpoints.MULTIPLE, "/compare and /sweep",
-			"The command to run: set, get, rpop, ping, incr, hset, sadd, zadd or lpush", "set",
-			(lab) -> Bounds.pattern("^(set|get|rpop|ping|incr|hset|sadd|zadd|lpush)$")),
+			"The command to run: set, get, rpop, ping, incr, hset, sadd, zadd, lpush or mixed (SETs and GETs"
+					+ " interleaved as ratio= says)",
+			"set", (lab) -> Bounds.pattern("^(set|get|rpop|ping|incr|hset|sadd|zadd|lpush|mixed)$")),
 
 	ID("id", In.PATH, Type.STRING, Endpoints.JOB, "/runs/{id}", "The run's id, from the Location of POST /runs",
 			"0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
@@ -108,6 +110,11 @@ enum ApiParameter {
 					+ " gets the same time, and the answer's timeLimit says how many commands ran and whether the"
 					+ " limit ended the run (at most lab.limits.max-duration; default: no limit)",
 			"10", (lab) -> Bounds.of(1, lab.limits().maxDuration().toSeconds(), null)),
+	RATIO("ratio", In.QUERY, Type.STRING, Endpoints.MIXED, "op=mixed",
+			"SETs to GETs as W:R, each side 1 to " + Ratio.MAX_SIDE
+					+ ": every cycle of W+R items sends W SETs, each to its own key, then R GETs of those keys,"
+					+ " in the same order in every variant (default 1:10, memtier's)",
+			"1:10", (lab) -> new Bounds(null, null, Ratio.DEFAULT.label(), "^[0-9]{1,4}:[0-9]{1,4}$")),
 
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
@@ -310,17 +317,19 @@ enum ApiParameter {
 
 		static final List<String> PIPELINED = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
 				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",
-				"/pipelpush/{count}", "/listinput/{count}", COMPARE, SWEEP);
+				"/pipelpush/{count}", "/pipemixed/{count}", "/listinput/{count}", COMPARE, SWEEP);
 
 		static final List<String> SETS = List.of("/pipeset/{count}", "/loopset/{count}", COMPARE, SWEEP);
 
 		static final List<String> MULTIPLE = List.of(COMPARE, SWEEP);
 
+		static final List<String> MIXED = List.of("/pipemixed/{count}", "/loopmixed/{count}", COMPARE, SWEEP);
+
 		static final List<String> RUNS = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
 				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",
 				"/pipelpush/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
 				"/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}", "/loopzadd/{count}",
-				"/looplpush/{count}", "/listinput/{count}", COMPARE, SWEEP);
+				"/looplpush/{count}", "/pipemixed/{count}", "/loopmixed/{count}", "/listinput/{count}", COMPARE, SWEEP);
 
 		/**
 		 * Runs whose command carries values; in /compare and /sweep it depends on the
@@ -342,10 +351,10 @@ enum ApiParameter {
 
 		static final List<String> CONNECTOR = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
 				"/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
-				"/listinput/{count}", SWEEP);
+				"/pipemixed/{count}", "/loopmixed/{count}", "/listinput/{count}", SWEEP);
 
 		static final List<String> CONNECTION = List.of("/loopset/{count}", "/loopget/{count}", "/looprpop/{count}",
-				"/loopping/{count}", COMPARE);
+				"/loopping/{count}", "/loopmixed/{count}", COMPARE);
 
 		private Endpoints() {
 		}

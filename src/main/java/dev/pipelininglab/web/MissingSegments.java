@@ -22,7 +22,7 @@ class MissingSegments {
 			"/loopping/", "/listinput", "/listinput/", "/pipeincr", "/pipeincr/", "/pipehset", "/pipehset/",
 			"/pipesadd", "/pipesadd/", "/pipezadd", "/pipezadd/", "/pipelpush", "/pipelpush/", "/loopincr",
 			"/loopincr/", "/loophset", "/loophset/", "/loopsadd", "/loopsadd/", "/loopzadd", "/loopzadd/", "/looplpush",
-			"/looplpush/" })
+			"/looplpush/", "/pipemixed", "/pipemixed/", "/loopmixed", "/loopmixed/" })
 	void count() {
 		throw new InvalidParameterException("count", "must be given in the path, e.g. /pipeset/10000");
 	}

@@ -136,6 +136,16 @@ class RunController {
 		return run(Operation.RPUSH, Mode.PIPELINED, count, params, request);
 	}
 
+	@GetMapping("/pipemixed/{count}")
+	RunResult pipeMixed(@PathVariable long count, RunParams params, HttpServletRequest request) {
+		return run(Operation.MIXED, Mode.PIPELINED, count, params, request);
+	}
+
+	@GetMapping("/loopmixed/{count}")
+	RunResult loopMixed(@PathVariable long count, RunParams params, HttpServletRequest request) {
+		return run(Operation.MIXED, Mode.LOOP, count, params, request);
+	}
+
 	@GetMapping("/compare/{op}/{count}")
 	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {

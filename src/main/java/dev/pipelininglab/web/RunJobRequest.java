@@ -38,13 +38,14 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param connection {@code shared} or {@code pooled}
  * @param rate offered load in commands per second over all clients
  * @param duration seconds each timed pass may send for at most
+ * @param ratio {@code operation=mixed}: SETs to GETs as {@code W:R}
  */
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
 		@JsonDeserialize(using = PlainDecimal.class) @Nullable Double rtt, @Nullable Integer repeat,
 		@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
 		@Nullable Integer requests, @Nullable Integer clients, @Nullable String connector, @Nullable String connection,
-		@Nullable Integer rate, @Nullable Integer duration) {
+		@Nullable Integer rate, @Nullable Integer duration, @Nullable String ratio) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -55,7 +56,8 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 				(this.variants != null) ? String.join(",", this.variants) : null,
 				(this.batchSizes != null) ? String.join(",", this.batchSizes.stream().map(String::valueOf).toList())
 						: null,
-				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate, this.duration);
+				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate, this.duration,
+				this.ratio);
 	}
 
 	/**

@@ -29,9 +29,11 @@ import org.jspecify.annotations.Nullable;
  * when absent
  * @param duration seconds each timed pass may send for at most; it ends then or after its
  * count, whichever comes first
+ * @param ratio {@code op=mixed}: SETs to GETs as {@code W:R}, 1:10 when absent
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
-		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Integer duration) {
+		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Integer duration,
+		@Nullable String ratio) {
 }

@@ -17,6 +17,7 @@ import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.run.Ratio;
 import dev.pipelininglab.run.Workload;
 import org.jspecify.annotations.Nullable;
 
@@ -304,7 +305,26 @@ class RunRequests {
 		int rate = (params.rate() != null) ? (int) within(ApiParameter.RATE, params.rate()) : 0;
 		Duration duration = (params.duration() != null)
 				? Duration.ofSeconds(within(ApiParameter.DURATION, params.duration())) : null;
-		return Workload.of(valueSize, requests, this.limits.maxBatchBytes()).withRate(rate).withDuration(duration);
+		return Workload.of(valueSize, requests, this.limits.maxBatchBytes())
+			.withRate(rate)
+			.withDuration(duration)
+			.withRatio(ratio(operation, params.ratio()));
+	}
+
+	/** {@code ratio=}: mixed runs only, {@code W:R} with both sides in bounds. */
+	private static Ratio ratio(Operation operation, @Nullable String text) {
+		if (text == null) {
+			return Ratio.DEFAULT;
+		}
+		String name = ApiParameter.RATIO.parameterName();
+		if (operation != Operation.MIXED) {
+			throw new InvalidParameterException(name,
+					"must be left out: it applies to op=mixed only, not " + operation.label());
+		}
+		return Ratio.parse(text)
+			.orElseThrow(
+					() -> new InvalidParameterException(name, "must be W:R (SETs to GETs) with each side from 1 to "
+							+ Ratio.MAX_SIDE + ", e.g. 1:10, got '" + text + "'"));
 	}
 
 	private int clients(@Nullable Integer clients, long count) {

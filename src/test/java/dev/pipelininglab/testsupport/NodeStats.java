@@ -75,6 +75,20 @@ public final class NodeStats {
 		return Long.parseLong(Topologies.on(node, (jedis) -> Topologies.info(jedis, "memory")).get("used_memory"));
 	}
 
+	/** {@code keyspace_hits} of {@code node}, from INFO stats: GETs that found a key. */
+	public static long keyspaceHits(RedisServerProcess node) {
+		return stat(node, "keyspace_hits");
+	}
+
+	/** {@code keyspace_misses} of {@code node}, from INFO stats: GETs that found none. */
+	public static long keyspaceMisses(RedisServerProcess node) {
+		return stat(node, "keyspace_misses");
+	}
+
+	private static long stat(RedisServerProcess node, String field) {
+		return Long.parseLong(Topologies.on(node, (jedis) -> Topologies.info(jedis, "stats")).get(field));
+	}
+
 	/** Keys in {@code node}'s database 0. */
 	public static long dbsize(RedisServerProcess node) {
 		return Topologies.on(node, Jedis::dbSize);

@@ -28,8 +28,8 @@ class ApiDescriptionTests extends AppOnTestRedis {
 			"/loopping/{count}", "/listinput/{count}", "/compare/{op}/{count}", "/sweep/{op}/{count}", "/runs",
 			"/runs/{id}", "/runs/{id}/events", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}",
 			"/pipezadd/{count}", "/pipelpush/{count}", "/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}",
-			"/loopzadd/{count}", "/looplpush/{count}", "/runs/compare", "/runs/{id}/report.{format}",
-			"/recipes/{variant}");
+			"/loopzadd/{count}", "/looplpush/{count}", "/pipemixed/{count}", "/loopmixed/{count}", "/runs/compare",
+			"/runs/{id}/report.{format}", "/recipes/{variant}");
 
 	@Autowired
 	JsonMapper json;

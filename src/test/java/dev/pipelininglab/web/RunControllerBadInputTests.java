@@ -75,6 +75,11 @@ class RunControllerBadInputTests extends WebLayerWithStandIns {
 			/compare/set/10?rtt=-2                  | rtt
 			/compare/set/10?rtt=1001                | rtt
 			/compare/set/10?rtt=slow                | rtt
+			/pipeset/10?ratio=1:10                  | ratio
+			/compare/get/10?ratio=1:10              | ratio
+			/pipemixed/11?ratio=0:5                 | ratio
+			/loopmixed/11?ratio=1:1001              | ratio
+			/compare/mixed/11?ratio=abc             | ratio
 			/sweep/set/10?batchSizes=0              | batchSizes
 			/sweep/set/10?batchSizes=1,x            | batchSizes
 			/sweep/set/10?batchSizes=100            | batchSizes
@@ -109,7 +114,7 @@ class RunControllerBadInputTests extends WebLayerWithStandIns {
 	 */
 	private static final List<String> SINGLE = List.of("pipeset", "pipeget", "piperpop", "pipeping", "loopset",
 			"loopget", "looprpop", "loopping", "listinput", "pipeincr", "pipehset", "pipesadd", "pipezadd", "pipelpush",
-			"loopincr", "loophset", "loopsadd", "loopzadd", "looplpush");
+			"loopincr", "loophset", "loopsadd", "loopzadd", "looplpush", "pipemixed", "loopmixed");
 
 	/** Every way to get a number wrong, in the path or in a query parameter. */
 	private static final List<String> NOT_A_COUNT = List.of("abc", "-1", "0", "1.5", "1e3", "0x10", "#10", "%20", "+10",

@@ -202,6 +202,27 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	}
 
 	@Test
+	void theRatioFieldShowsForMixedOnlyAndRunsTheMixTyped() throws Exception {
+		open();
+		chromium.chooseKind("single");
+		assertThat(chromium.driver.findElement(By.id("ratio")).isDisplayed()).isFalse();
+		chromium.select("operation", "mixed");
+		assertThat(chromium.driver.findElement(By.id("ratio")).isDisplayed()).isTrue();
+		// The field's hint comes from the parameter catalogue.
+		assertThat(attribute("ratio", "placeholder")).isEqualTo("default 1:10");
+		chromium.setField("count", "1100");
+		chromium.setField("batchSize", "110");
+		chromium.setField("ratio", "1:x");
+		run();
+		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.driver.findElement(By.id("problem")).isDisplayed());
+		assertThat(chromium.text("problem")).contains("ratio must be W:R");
+		assertThat(attribute("ratio", "aria-invalid")).isEqualTo("true");
+		chromium.setField("ratio", "1:10");
+		runToTheEnd(Duration.ofSeconds(60));
+		assertThat(chromium.text("results-summary")).contains("1,100 commands");
+	}
+
+	@Test
 	void numberFieldsRunExactlyWhatWasTypedOrRefuseToRun() throws Exception {
 		open();
 		chromium.chooseKind("single");

@@ -1,0 +1,180 @@
+package dev.pipelininglab.run;
+
+import java.util.Map;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
+import reactor.core.publisher.Mono;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.ReactiveRedisTemplate;
+import org.springframework.data.redis.core.StringRedisTemplate;
+
+/**
+ * SET and GET mixed item by item in the proportion of the run's {@link Ratio}, in the
+ * same order in every variant; each item is sent and counted as its own command.
+ */
+final class MixedCommand extends Command {
+
+	private static final String INTERLEAVED = "keeps SETs and GETs interleaved item by item";
+
+	private final Ratio ratio;
+
+	MixedCommand() {
+		this(Ratio.DEFAULT);
+	}
+
+	private MixedCommand(Ratio ratio) {
+		super("MIXED", true);
+		this.ratio = ratio;
+	}
+
+	@Override
+	Command forRun(Workload workload) {
+		return workload.ratio().equals(this.ratio) ? this : new MixedCommand(workload.ratio());
+	}
+
+	@Override
+	Command forItem(long item) {
+		return (this.ratio.isWrite(item) ? Operation.SET : Operation.GET).command();
+	}
+
+	@Override
+	long keyItem(long item) {
+		return this.ratio.keyItem(item);
+	}
+
+	@Override
+	boolean mixesCommands() {
+		return true;
+	}
+
+	@Override
+	long readBackCount(long count) {
+		return this.ratio.writesIn(count);
+	}
+
+	@Override
+	void count(@Nullable Object reply, Tally tally) {
+		throw new IllegalStateException("a mix counts each reply as its item's command, Pass.command(item)");
+	}
+
+	@Override
+	void send(RedisConnection connection, Pass pass, long item) {
+		forItem(item).send(connection, pass, item);
+	}
+
+	@Override
+	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
+		forItem(item).loop(template, pass, item, tally);
+	}
+
+	@Override
+	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
+		return forItem(item).async(commands, pass, item, key);
+	}
+
+	@Override
+	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+		return forItem(item).reactive(template, pass, item);
+	}
+
+	@Override
+	@Nullable String nodeGroupedUnsupported() {
+		return null;
+	}
+
+	@Override
+	@Nullable String reactiveUnsupported() {
+		return null;
+	}
+
+	@Override
+	String multiKeyUnsupported(RunSpec spec) {
+		return "a batch as one MSET and one MGET would send every SET before every GET; only a per-item variant "
+				+ INTERLEAVED;
+	}
+
+	@Override
+	String hashTagUnsupported(RunSpec spec, Topology topology) {
+		return multiKeyUnsupported(spec);
+	}
+
+	@Override
+	@Nullable String script() {
+		return null;
+	}
+
+	@Override
+	String scriptUnsupported(RunSpec spec) {
+		return "the lab's scripts each run one command over a batch's keys; only a per-item variant " + INTERLEAVED;
+	}
+
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		throw new IllegalStateException(scriptUnsupported(pass.spec()));
+	}
+
+	/** Starts where SET starts, its keys absent: the GETs find what their cycle wrote. */
+	@Override
+	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+		Operation.SET.command().prepare(data, spec, keys, setupBatch, observer);
+	}
+
+	@Override
+	boolean showsPreparing() {
+		return true;
+	}
+
+	@Override
+	boolean verifies() {
+		return true;
+	}
+
+	/** Reads back the SET items' keys only: GET items wrote nothing. */
+	@Override
+	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long i = from; i < to; i++) {
+			connection.stringCommands().get(keys.keyBytes(this.ratio.writeItem(i)));
+		}
+	}
+
+	@Override
+	long readBackItem(long index, long count) {
+		return this.ratio.writeItem(index);
+	}
+
+	@Override
+	Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		return new Footprint(MemoryShape.STRING, base.workload().ratio().writesIn(base.count()));
+	}
+
+	@Override
+	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
+		data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
+	}
+
+	@Override
+	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
+		Operation.SET.command().clearWarmUp(data, keys, count, setupBatch);
+	}
+
+	@Override
+	RunResult.Mix mix(RunSpec spec, Tally tally, double seconds, @Nullable Map<String, Latency> loopLatency) {
+		long sets = this.ratio.writesIn(spec.count()) * spec.workload().requests();
+		long gets = spec.itemsPerPass() - sets;
+		// Every acknowledged SET counted as a value, so the values beyond them are the
+		// GETs that found one.
+		long hits = Math.max(0, tally.values() - sets);
+		String latencyNote = (loopLatency != null) ? null
+				: "each latency sample is a round trip carrying SETs and GETs together, so there is no"
+						+ " latency per command; the loop times them one by one";
+		return new RunResult.Mix(this.ratio.label(), sets, gets, hits, tally.nils(),
+				RunService.round(sets / seconds, 1), RunService.round(gets / seconds, 1), loopLatency, latencyNote);
+	}
+
+}
