@@ -36,8 +36,8 @@ import org.springframework.validation.annotation.Validated;
  * @param maxRunTime the longest a GET run may hold its admission slot: it is stopped
  * between commands after that (jobs have their own slots and a cancel)
  * @param maxDuration the longest time limit ({@code duration}) a request may give each
- * timed pass; at most {@code maxRunTime}, so a timed GET run can finish before it is
- * stopped
+ * timed pass; lowered to {@code maxRunTime} when that is shorter, so a timed GET run can
+ * finish before it is stopped
  * @param maxRunBytes the most value bytes one request may send, count x requests x
  * valueSize x variants (or batch sizes): 4 GiB, which a laptop's Redis holds at once
  * (every variant rewrites the same keys), checked before anything runs
@@ -61,9 +61,13 @@ public record LimitProperties(@DefaultValue("10000000") @Min(1) long maxCount,
 			throw new IllegalArgumentException("lab.limits.default-batch-size (" + defaultBatchSize
 					+ ") must not exceed lab.limits.max-batch-size (" + maxBatchSize + ")");
 		}
-		if (maxDuration.compareTo(Duration.ofSeconds(1)) < 0 || maxDuration.compareTo(maxRunTime) > 0) {
-			throw new IllegalArgumentException("lab.limits.max-duration (" + maxDuration
-					+ ") must be at least 1s and must not exceed lab.limits.max-run-time (" + maxRunTime + ")");
+		if (maxDuration.compareTo(Duration.ofSeconds(1)) < 0) {
+			throw new IllegalArgumentException("lab.limits.max-duration (" + maxDuration + ") must be at least 1s");
+		}
+		// A time limit beyond the run time cap could never be reached: a lower
+		// max-run-time lowers it too, rather than refusing to start.
+		if (maxDuration.compareTo(maxRunTime) > 0 && maxRunTime.compareTo(Duration.ofSeconds(1)) >= 0) {
+			maxDuration = maxRunTime;
 		}
 		if (defaultSample > maxSample) {
 			throw new IllegalArgumentException("lab.limits.default-sample (" + defaultSample
