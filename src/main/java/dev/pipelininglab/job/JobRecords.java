@@ -143,8 +143,7 @@ class JobRecords {
 			}
 			catch (RuntimeException ex) {
 				// Still refused: next interval. (An instance that stops before then
-				// leaves
-				// the record to be seen as abandoned once stale, as before.)
+				// leaves the record to be seen as abandoned once stale, as before.)
 				return;
 			}
 		}

@@ -53,8 +53,8 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 	private static final String PID_FILE = "redis.pid";
 
 	// Per JVM, not per context: a second context for the same port (tests, a parent/child
-	// hierarchy) reuses the
-	// server instead of failing to bind, and only the last context to close stops it.
+	// hierarchy) reuses the server instead of failing to bind, and only the last context
+	// to close stops it.
 	private static final Map<Integer, LocalServer> RUNNING = new HashMap<>();
 
 	private final Log log;
@@ -262,19 +262,16 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			if (event instanceof ApplicationPreparedEvent prepared && prepared.getApplicationContext()
 				.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
 				// Stopping on ContextClosedEvent would be too early: it is published
-				// before graceful shutdown
-				// drains requests and before the connection factory closes, both of which
-				// still need Redis.
-				// Registered before any bean exists, this callback runs after all beans
-				// are destroyed. (Every Boot
-				// context has such a bean factory; without one the shutdown handler
+				// before graceful shutdown drains requests and before the connection
+				// factory closes, both of which still need Redis. Registered before any
+				// bean exists, this callback runs after all beans are destroyed. (Every
+				// Boot context has such a bean factory; without one the shutdown handler
 				// would still stop the server.)
 				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", this::release);
 			}
 			else if (event instanceof ApplicationFailedEvent) {
 				// The run failed before or during refresh; if beans had been created,
-				// their destruction has
-				// already released the server and this is a no-op.
+				// their destruction has already released the server and this is a no-op.
 				release();
 			}
 		}

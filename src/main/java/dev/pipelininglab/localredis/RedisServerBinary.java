@@ -175,8 +175,7 @@ public final class RedisServerBinary {
 	private static Path extract(String resource, Path target) throws IOException {
 		Files.createDirectories(target.getParent());
 		// A temp file in the same directory plus an atomic move: a concurrent JVM or a
-		// crash halfway never
-		// leaves a truncated binary under the final name.
+		// crash halfway never leaves a truncated binary under the final name.
 		Path temp = Files.createTempFile(target.getParent(), resource, ".part");
 		try {
 			try (InputStream in = RedisServerBinary.class.getClassLoader().getResourceAsStream(resource)) {

@@ -151,8 +151,7 @@ class ClusterDiagnosis {
 				: "master " + String.join(", ", unreachable);
 		// The cluster's own verdict comes first: once the masters that answer say
 		// cluster_state:fail, no replica is taking over (a master and its replicas are
-		// all
-		// gone, or the majority is), whatever else is unreachable.
+		// all gone, or the majority is), whatever else is unreachable.
 		if (!down.isEmpty()) {
 			return new Finding(Cause.CLUSTER_DOWN, "The Redis cluster cannot take every write: "
 					+ String.join("; ", down)

@@ -65,8 +65,8 @@ public class MasterConnections implements DisposableBean {
 			catch (RuntimeException ex) {
 				throw translate(ex);
 			}
-			// For the node connections it makes too: their commands wait for the
-			// caller's flush.
+			// For the node connections it makes too: their commands wait for the caller's
+			// flush.
 			connection.setAutoFlushCommands(false);
 		}
 		return new Borrowed(this, factory, connection);

@@ -29,11 +29,10 @@ final class RelayedClientConfiguration {
 		ClientResources shared = configuration.getClientResources()
 			.orElseThrow(() -> new IllegalStateException("Spring Boot always gives Lettuce client resources"));
 		// A copy with the app's event loops, task threads and timer handed in again,
-		// which
-		// marks them shared: the copy's own shutdown (when its route closes) leaves them
-		// running. A plain mutate() keeps the original's ownership, so shutting the copy
-		// down stopped the app's event loops, and leaving it un-shut made Lettuce warn
-		// for every route once the copy was collected.
+		// which marks them shared: the copy's own shutdown (when its route closes) leaves
+		// them running. A plain mutate() keeps the original's ownership, so shutting the
+		// copy down stopped the app's event loops, and leaving it un-shut made Lettuce
+		// warn for every route once the copy was collected.
 		ClientResources mapped = shared.mutate()
 			.eventLoopGroupProvider(shared.eventLoopGroupProvider())
 			.eventExecutorGroup(shared.eventExecutorGroup())

@@ -67,11 +67,10 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		synchronized (connection) {
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 				// Auto-flush is off for good on this connection: a command for a node
-				// still being connected could
-				// miss the flush below (lettuce issues 1111, 2420). Before every batch,
-				// as a failover moves slots to
-				// nodes this connection has not talked to yet. Its reads go to masters
-				// (no read-from is set on it).
+				// still being connected could miss the flush below (lettuce issues 1111,
+				// 2420). Before every batch, as a failover moves slots to nodes this
+				// connection has not talked to yet. Its reads go to masters (no read-from
+				// is set on it).
 				NodeConnections.connect(cluster, false, timeout);
 			}
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);

@@ -27,16 +27,14 @@ class PipelinedRunner implements BatchRunner {
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		// The callback receives a proxy of the byte-level RedisConnection, not a
-		// StringRedisConnection, so the
-		// widely copied "(StringRedisConnection) connection" cast throws
-		// ClassCastException on Spring Data Redis
-		// 4.1. The byte-level command interfaces are what the proxy really implements.
+		// StringRedisConnection, so the widely copied "(StringRedisConnection)
+		// connection" cast throws ClassCastException on Spring Data Redis 4.1. The
+		// byte-level command interfaces are what the proxy really implements.
 		List<Object> replies;
 		try {
 			replies = pass.route().template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				// Cluster only: no command may be written for a node still being
-				// connected (lettuce issues 1111,
-				// 2420).
+				// connected (lettuce issues 1111, 2420).
 				if (pass.route().connector() == Connector.LETTUCE) {
 					NodeConnections.connect(connection, pass.route().lettuce());
 				}

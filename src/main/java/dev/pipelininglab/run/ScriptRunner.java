@@ -96,9 +96,8 @@ class ScriptRunner implements BatchRunner {
 				throw ex;
 			}
 			// First use on this server, or it lost its script cache (restart, failover,
-			// SCRIPT FLUSH): EVAL runs the
-			// same constant script and caches it there, so the next batch's EVALSHA finds
-			// it.
+			// SCRIPT FLUSH): EVAL runs the same constant script and caches it there, so
+			// the next batch's EVALSHA finds it.
 			byte[] script = String.valueOf(operation.command().script()).getBytes(StandardCharsets.UTF_8);
 			return connection.scriptingCommands().eval(script, type, numKeys, keysAndArgs);
 		}

@@ -41,8 +41,7 @@ class TransactionRunner implements BatchRunner {
 			return null;
 		}
 		// LettuceClusterConnection.multi() throws InvalidDataAccessApiUsageException: on
-		// a
-		// cluster the batch goes to its slot's master on that master's own connection.
+		// a cluster the batch goes to its slot's master on that master's own connection.
 		if (spec.senders().connector() != Connector.LETTUCE) {
 			return "on a cluster the lab sends a transaction on a Lettuce node connection; Spring Data Redis's Jedis"
 					+ " cluster connection runs no MULTI";

@@ -81,8 +81,7 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 					+ writes.label() + " (pipelined-by-node writes to each master's connection as Lettuce does)");
 		}
 		// pipelined-by-node and pipelined-transaction are modes of their own, not a
-		// pipeline
-		// with a flush policy.
+		// pipeline with a flush policy.
 		if (label.startsWith(PIPELINED_PREFIX) && Mode.fromLabel(label).isEmpty()) {
 			return new Variant(Mode.PIPELINED, FlushPolicy.valueOf(label.substring(PIPELINED_PREFIX.length())),
 					connector, writes);

@@ -125,8 +125,8 @@ class WarmUp {
 	static double measureRtt(Route route, RunObserver observer) {
 		long[] nanos = new long[RTT_PINGS];
 		for (int i = 0; i < RTT_PINGS; i++) {
-			// Eleven PINGs through a one-second relay are eleven seconds: a cancel
-			// does not wait for them.
+			// Eleven PINGs through a one-second relay are eleven seconds: a cancel does
+			// not wait for them.
 			if (observer.cancelled()) {
 				throw new RunCancelledException();
 			}

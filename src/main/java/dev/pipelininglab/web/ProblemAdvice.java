@@ -158,8 +158,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 					+ ".");
 		}
 		// The run's own message names the wrapper ("Pipeline contained one or more
-		// invalid commands" even for a
-		// timeout); the innermost cause says what happened.
+		// invalid commands" even for a timeout); the innermost cause says what happened.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);

@@ -230,8 +230,8 @@ final class ResultTable {
 				.append(Format.RATIO.shown(fastest.speedup()))
 				.append((loop != null) ? " the loop" : " the first variant");
 		}
-		// The same sentence as the page and /compare's summary, from the loop's own
-		// round trips: a bound its figure never breaks.
+		// The same sentence as the page and /compare's summary, from the loop's own round
+		// trips: a bound its figure never breaks.
 		String ceiling = LoopCeiling.sentence(rows);
 		if (ceiling != null) {
 			line.append(". ").append(ceiling);

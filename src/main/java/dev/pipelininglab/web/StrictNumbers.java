@@ -45,8 +45,8 @@ class StrictNumbers {
 				setValue(null);
 				return;
 			}
-			// A NumberFormatException becomes a type mismatch, which the problem
-			// handlers answer as a 400 naming the parameter.
+			// A NumberFormatException becomes a type mismatch, which the problem handlers
+			// answer as a 400 naming the parameter.
 			setValue(this.parser.apply(text));
 		}
 

@@ -54,8 +54,7 @@ class ClientResourcesLifetimeTests {
 					Outages.kill(sentinel.replica());
 					sentinel.awaitReplicaDown(Duration.ofSeconds(10));
 					// As a test context is paused, or the app stops: the client shuts
-					// down,
-					// its client resources stay a moment longer.
+					// down, its client resources stay a moment longer.
 					factory.stop();
 					// Past the refresh, due 5 s after the event, nothing is logged.
 					await().during(Duration.ofSeconds(6))

@@ -57,8 +57,7 @@ class AdmissionLimitTests {
 			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:too-busy"))
 			.andExpect(jsonPath("$.status").value(429));
 		// Every endpoint the catalogue lists as running on Redis waits at the same gate
-		// (all
-		// at once, so each waits its 300 ms together).
+		// (all at once, so each waits its 300 ms together).
 		List<String> answered;
 		ExecutorService each = Executors.newFixedThreadPool(Admitted.EXAMPLES.size());
 		try {

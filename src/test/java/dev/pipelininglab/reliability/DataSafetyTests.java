@@ -134,8 +134,7 @@ class DataSafetyTests {
 		List<String> args = command.subList(1, command.size());
 		return switch (name) {
 			// Connection handshake, health check, latency probe, the cleanup's marker,
-			// the server clock
-			// that dates the connections a run used.
+			// the server clock that dates the connections a run used.
 			case "HELLO", "CLIENT", "INFO", "PING", "ECHO", "SELECT", "COMMAND", "TIME" -> null;
 			case "SCRIPT" -> args.get(0).equalsIgnoreCase("LOAD") ? null : "SCRIPT " + args.get(0);
 			case "SET", "GET", "RPOP", "RPUSH", "EXPIRE", "PEXPIRE", "PTTL" -> own(args.subList(0, 1));

@@ -89,10 +89,9 @@ class LoadTests {
 					uris.size(), SMALL, BIG, BIG_COUNT, (System.nanoTime() - start) / 1_000_000, byStatus, setsVerified,
 					keysVerified);
 			// Admission queues the burst instead of failing it; only a request left
-			// waiting past
-			// lab.admission.max-wait (20 s) on a starved machine would get the documented
-			// 429. Redis is fine
-			// throughout, so a 503 would be a wrongly classified failure.
+			// waiting past lab.admission.max-wait (20 s) on a starved machine would get
+			// the documented 429. Redis is fine throughout, so a 503 would be a wrongly
+			// classified failure.
 			assertThat(byStatus).containsKey("200").doesNotContainKey("503");
 		}
 		finally {

@@ -29,8 +29,8 @@ class MainCodeScanTests {
 			// A constant PING (redis/Ping) is the one raw command main code sends.
 			Pattern.compile("\\.execute\\s*\\(\\s*\"(?!PING\")"),
 			// The commands themselves: a literal that is the command, a Lua call. (Lua's
-			// KEYS[i] in the lab's scripts is the keys argument, not the command.)
-			// Upper case, as commands are written; prose in messages ("Keys in different
+			// KEYS[i] in the lab's scripts is the keys argument, not the command.) Upper
+			// case, as commands are written; prose in messages ("Keys in different
 			// slots...") is not a command.
 			Pattern.compile("\"(FLUSHALL|FLUSHDB|KEYS|CONFIG|DEBUG|MONITOR|SHUTDOWN|EVAL)(\\s[^\"]*)?\""),
 			Pattern.compile("redis\\.p?call\\s*\\(\\s*'(FLUSHALL|FLUSHDB|KEYS|CONFIG|DEBUG|SHUTDOWN)'",

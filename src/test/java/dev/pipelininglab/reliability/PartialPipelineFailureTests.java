@@ -72,8 +72,7 @@ class PartialPipelineFailureTests extends MockMvcOnEmptyOwnRedis {
 	@Test
 	void pipelinedSetIntoAFullRedisReportsExactlyTheKeysItWrote() throws Exception {
 		// A mode's first runs in a process warm up on up to 300,000 keys for the JIT;
-		// have that behind us, so the
-		// failure comes in the timed pass.
+		// have that behind us, so the failure comes in the timed pass.
 		this.mvc.perform(get("/pipeset/300000?sample=0")).andExpect(status().isOk());
 		this.mvc.perform(delete("/keys")).andExpect(status().isOk());
 		// Room for a few tens of thousands of keys, then Redis refuses writes (OOM)

@@ -86,8 +86,7 @@ class RedisAuthTests {
 			.start();
 		List<String> answers = new ArrayList<>();
 		// Boot's own property, and the REDIS_PASSWORD alias that every topology's
-		// settings
-		// read (here without any profile: the standalone default).
+		// settings read (here without any profile: the standalone default).
 		try {
 			for (String given : List.of("spring.data.redis.password=" + password, "REDIS_PASSWORD=" + password)) {
 				try (RunningApp app = RunningApp.start("spring.data.redis.host=127.0.0.1",
@@ -119,10 +118,9 @@ class RedisAuthTests {
 					assertThat(response.headers().firstValue("Content-Type")).hasValue("application/problem+json");
 					String type = JsonPath.read(response.body(), "$.type");
 					// Lettuce sometimes loses the reason: when Redis's refusal closes the
-					// connection before
-					// Lettuce has looked at it, the failure reads "RedisHandshakeHandler
-					// not registered" (about 1
-					// request in 25 here) and can only be answered as "unavailable".
+					// connection before Lettuce has looked at it, the failure reads
+					// "RedisHandshakeHandler not registered" (about 1 request in 25 here)
+					// and can only be answered as "unavailable".
 					assertThat(type).isIn(AUTH_FAILED, "urn:pipelining-lab:problem:redis-unavailable");
 					if (type.equals(AUTH_FAILED)) {
 						assertThat(JsonPath.<String>read(response.body(), "$.detail"))

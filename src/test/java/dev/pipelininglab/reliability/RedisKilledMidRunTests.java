@@ -47,11 +47,9 @@ class RedisKilledMidRunTests extends MockMvcOnOwnRedis {
 		System.out.printf("[reliability] killed mid-run: answered %d %d ms after SIGKILL: %s%n", response.getStatus(),
 				tookAfterKill.toMillis(), response.getContentAsString());
 		// Usually about 0.2 s. Commands Lettuce was still writing when the socket died
-		// are re-queued for its
-		// at-least-once retry and only fail on a later reconnect attempt (2 s once in a
-		// trial); closePipeline()
-		// never waits longer than the timeout, after which the answer is a redis-timeout
-		// problem instead.
+		// are re-queued for its at-least-once retry and only fail on a later reconnect
+		// attempt (2 s once in a trial); closePipeline() never waits longer than the
+		// timeout, after which the answer is a redis-timeout problem instead.
 		assertThat(tookAfterKill).isLessThan(Duration.ofSeconds(TIMEOUT_SECONDS + 2));
 		DocumentContext problem = answer.cutShortProblem(BATCH);
 		assertThat(problem.read("$.type", String.class)).isIn(TYPES + "redis-unavailable", TYPES + "redis-timeout");

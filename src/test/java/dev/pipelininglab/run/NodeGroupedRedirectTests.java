@@ -70,10 +70,8 @@ class NodeGroupedRedirectTests {
 
 			// MOVED at least once, in the first batch, which refreshes the view; ASK for
 			// every key of the migrating slot, as its owner keeps answering ASK. More
-			// when
-			// the refresh asked a node the move had not reached yet (gossip is slower on
-			// a
-			// busy machine: one CI run counted 4 for 2), never fewer.
+			// when the refresh asked a node the move had not reached yet (gossip is
+			// slower on a busy machine: one CI run counted 4 for 2), never fewer.
 			long redirects = keysIn(moved, 0, 1000) + keysIn(migrating, 0, 2000);
 			assertThat(written.values()).isEqualTo(2000);
 			assertThat(written.rejectedCount()).isZero();

@@ -37,8 +37,8 @@ public final class ClusterRedis implements AutoCloseable, SpringRedis {
 	private static final int BUS_OFFSET = 10_000;
 
 	// Below the kernel's ephemeral range (32768+), bus ports included, so no client
-	// socket of this machine is handed
-	// one of them; and far below 55535, the highest port that leaves room for the bus.
+	// socket of this machine is handed one of them; and far below 55535, the highest port
+	// that leaves room for the bus.
 	private static final int LOWEST_PORT = 10_000;
 
 	private static final int HIGHEST_PORT = 22_000;

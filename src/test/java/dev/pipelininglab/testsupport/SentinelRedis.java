@@ -59,8 +59,8 @@ public final class SentinelRedis implements AutoCloseable, SpringRedis {
 					RedisServerProcess::freePort);
 			started.add(replica);
 			// Sentinels learn about replicas from the master's INFO, which they ask for
-			// every 10 s; a replica already
-			// connected when they start is in their very first INFO.
+			// every 10 s; a replica already connected when they start is in their very
+			// first INFO.
 			Topologies.await("the replica to sync with the master", READY_TIMEOUT,
 					() -> replicaInSync(master, replica));
 			List<RedisServerProcess> sentinels = new ArrayList<>();

@@ -45,8 +45,7 @@ class CallerHangsUpTests extends AppOnTestRedis {
 				.getBytes(StandardCharsets.US_ASCII));
 			out.flush();
 			// The timed pass writes its keys in order (the warm-up's are others): key 100
-			// there
-			// means it is under way.
+			// there means it is under way.
 			await().atMost(Duration.ofSeconds(30)).until(() -> admin.sync().exists("pipelining-lab:key:100") == 1);
 		}
 		// Hung up. Within two seconds the server sees no more SETs from it.

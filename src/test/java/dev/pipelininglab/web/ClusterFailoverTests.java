@@ -59,10 +59,9 @@ class ClusterFailoverTests extends MockMvcThroughFailover {
 		healthy.join();
 		Duration promoted = Duration.ofNanos(System.nanoTime() - killed);
 		// The servers agree; now the app's client, which refreshes its view of the slots
-		// every second (and on reconnects and redirects).
-		// A pipelined write: executePipelined runs on the pooled route, whose client
-		// follows
-		// the promotion on its own refresh, up to a second after the loops' shared one.
+		// every second (and on reconnects and redirects). A pipelined write:
+		// executePipelined runs on the pooled route, whose client follows the promotion
+		// on its own refresh, up to a second after the loops' shared one.
 		FailoverProbe.Outcome recovered = probe.untilAnswer(
 				(outcome) -> outcome.status() == 200 && outcome.uri().startsWith("/pipeset"), Duration.ofSeconds(15));
 		Duration recoveredAfter = Duration.ofNanos(System.nanoTime() - killed);

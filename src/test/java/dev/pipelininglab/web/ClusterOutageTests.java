@@ -64,8 +64,8 @@ class ClusterOutageTests extends MockMvcThroughFailover {
 			.contains(replica.host() + ":" + replica.port())
 			.doesNotContain(masterAddress);
 		// UP means the runs' own routes follow the promotion: pipelines (pooled route)
-		// and
-		// loops (shared route) write at once, with no wait for their clients' refresh.
+		// and loops (shared route) write at once, with no wait for their clients'
+		// refresh.
 		send("/pipeset/1000", 200);
 		send("/loopset/100", 200);
 

@@ -65,8 +65,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		assertThat(progress).as("the bar moved through values between 0 and 100, %s", progress)
 			.anySatisfy((value) -> assertThat(value).isStrictlyBetween(0, 100));
 		assertThat(phases).as("phases seen").anySatisfy((phase) -> assertThat(phase).startsWith("timing "));
-		// The history's row of the run moves with it, rather than staying at 0% until
-		// the end.
+		// The history's row of the run moves with it, rather than staying at 0% until the
+		// end.
 		assertThat(listed).as("the history's progress of the run")
 			.anySatisfy((cell) -> assertThat(cell).matches("[0-9]+%").isNotIn("0%", "100%"));
 		assertThat(chromium.text("status")).startsWith("DONE").contains("elapsed");
@@ -110,8 +110,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		assertThat(js("return Chart.getChart('latency-chart').options.plugins.title.text")).asString()
 			.startsWith("Latency per item, ms");
 
-		// What the server did, per variant: socket calls and CPU per item, one unit
-		// per chart.
+		// What the server did, per variant: socket calls and CPU per item, one unit per
+		// chart.
 		assertThat(serverChart("server-calls-chart", "title"))
 			.isEqualTo("Server socket calls per item (lower is better)");
 		assertThat(serverChart("server-calls-chart", "datasets")).isEqualTo("reads per item|writes per item");

@@ -34,8 +34,8 @@ public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 			return client;
 		}
 		if (client.getClass() == RedisClusterClient.class) {
-			// Built by Spring Data Redis from the cluster configuration; its options
-			// are set on the client afterwards, so they are copied over.
+			// Built by Spring Data Redis from the cluster configuration; its options are
+			// set on the client afterwards, so they are copied over.
 			@SuppressWarnings("unchecked")
 			Iterable<RedisURI> uris = (Iterable<RedisURI>) Objects.requireNonNull(
 					new DirectFieldAccessor(client).getPropertyValue("initialUris"),
@@ -49,8 +49,8 @@ public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 			return client;
 		}
 		// Spring Data Redis builds the URI (credentials, TLS, client name, database,
-		// sentinels) privately and
-		// reads it back from the client the same way in its StandaloneConnectionProvider.
+		// sentinels) privately and reads it back from the client the same way in its
+		// StandaloneConnectionProvider.
 		RedisURI uri = (RedisURI) Objects.requireNonNull(new DirectFieldAccessor(client).getPropertyValue("redisURI"),
 				"RedisClient.redisURI (Lettuce moved it?)");
 		BatchWritingRedisClient batching = new BatchWritingRedisClient(resources, uri);

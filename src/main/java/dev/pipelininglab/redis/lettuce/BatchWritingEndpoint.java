@@ -83,9 +83,8 @@ class BatchWritingEndpoint extends DefaultEndpoint {
 		Channel channel = this.channel;
 		if (!this.batching || !writable(channel)) {
 			// Like Lettuce: buffered commands wait for the connection to come back (or
-			// for a reconnect to move
-			// its commands along), and are cancelled with the rest if it is closed or
-			// rejects commands meanwhile.
+			// for a reconnect to move its commands along), and are cancelled with the
+			// rest if it is closed or rejects commands meanwhile.
 			super.flushCommands();
 			return;
 		}
