@@ -280,7 +280,7 @@ public class RunService {
 			refused = true;
 		}
 		Long verified = null;
-		if (refused && spec.operation() == Operation.SET) {
+		if (refused && spec.operation() == Operation.SET && spec.workload().keyWalk() == null) {
 			// Only the keys the run got to: those of the batches done and of the one that
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());

@@ -15,11 +15,13 @@ import org.jspecify.annotations.Nullable;
  * null
  * @param rate offered load in commands per second over all clients, or 0 for as fast as
  * the run goes
+ * @param keyWalk how items map to keys, or null for item {@code i} on key {@code i}
  */
-public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate) {
+public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
+		@Nullable KeyWalk keyWalk) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
@@ -29,12 +31,12 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null);
 	}
 
 	/** The same, paced at {@code rate} commands per second (0: unpaced). */
 	public Workload withRate(int rate) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.keyWalk);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -44,16 +46,45 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	Workload shrunkFrom(int batchSize) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.keyWalk);
 	}
 
 	Workload unshrunk() {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate);
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.keyWalk);
 	}
 
-	/** For untimed passes (warm-ups, set-up): one request, as fast as it goes. */
+	/**
+	 * For untimed passes (warm-ups, set-up): one request, as fast as it goes, item
+	 * {@code i} on key {@code i} so their keys stay the few they clean up.
+	 */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null);
+	}
+
+	/** The same, walking the key space as {@code walk} says (null: item i on key i). */
+	public Workload withKeyWalk(@Nullable KeyWalk walk) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, walk);
+	}
+
+	/** The key index item {@code item} works on. */
+	long keyIndex(long item) {
+		return (this.keyWalk != null) ? this.keyWalk.index(item) : item;
+	}
+
+	/**
+	 * The key indexes a run of {@code count} items may touch, {@code 0} up to this: what
+	 * preparing, expiring and reading back cover.
+	 */
+	long keyRange(long count) {
+		return (this.keyWalk != null) ? this.keyWalk.size() : count;
+	}
+
+	/**
+	 * Most distinct keys a run of {@code count} items writes: what the memory preflight
+	 * counts.
+	 */
+	long distinctKeys(long count) {
+		return Math.min(count, keyRange(count));
 	}
 
 }

@@ -37,13 +37,16 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param connector {@code lettuce} or {@code jedis}
  * @param connection {@code shared} or {@code pooled}
  * @param rate offered load in commands per second over all clients
+ * @param keys SET and GET: the key space
+ * @param pattern SET and GET: {@code sequential}, {@code uniform} or {@code gaussian}
+ * @param seed SET and GET: what the random patterns draw from
  */
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
 		@JsonDeserialize(using = PlainDecimal.class) @Nullable Double rtt, @Nullable Integer repeat,
 		@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
 		@Nullable Integer requests, @Nullable Integer clients, @Nullable String connector, @Nullable String connection,
-		@Nullable Integer rate) {
+		@Nullable Integer rate, @Nullable Long keys, @Nullable String pattern, @Nullable Long seed) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -54,7 +57,8 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 				(this.variants != null) ? String.join(",", this.variants) : null,
 				(this.batchSizes != null) ? String.join(",", this.batchSizes.stream().map(String::valueOf).toList())
 						: null,
-				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate);
+				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate, this.keys,
+				this.pattern, this.seed);
 	}
 
 	/**

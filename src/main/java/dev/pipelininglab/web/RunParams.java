@@ -27,9 +27,14 @@ import org.jspecify.annotations.Nullable;
  * the only way for Jedis)
  * @param rate offered load in commands per second over all clients; as fast as it goes
  * when absent
+ * @param keys SET and GET: the key space, {@code count} keys when absent
+ * @param pattern SET and GET: how items walk the key space, {@code sequential} when
+ * absent
+ * @param seed SET and GET: what the random patterns draw from
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
-		@Nullable String connector, @Nullable String connection, @Nullable Integer rate) {
+		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Long keys,
+		@Nullable String pattern, @Nullable Long seed) {
 }
