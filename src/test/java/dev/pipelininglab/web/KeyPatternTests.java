@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import java.util.List;
+
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.SharedRedis;
@@ -8,9 +10,12 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.http.MediaType;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * memtier's key patterns: {@code keys}, {@code pattern} and {@code seed} make every
@@ -67,6 +72,33 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 			assertThat(this.redis.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().dbSize()))
 				.isEqualTo(distinct);
 		}
+	}
+
+	@Test
+	void everyVariantOfAComparisonWritesTheSameKeysAndReadsBackTheLastWrites() throws Exception {
+		String body = okBody("/compare/set/3000?keys=400&pattern=gaussian&seed=11&batchSize=250"
+				+ "&variants=loop,pipelined,multi-key,multi-key-hashtag,script,async,transaction,reactive");
+		List<Number> distinct = JsonPath.read(body, "$.results[*].keySpace.distinctKeys");
+		List<Number> verified = JsonPath.read(body, "$.results[*].verified");
+		List<String> ran = JsonPath.read(body, "$.results[*].variant");
+		List<String> skipped = JsonPath.read(body, "$.skipped[*].variant");
+		assertThat(ran).hasSize(8 - skipped.size()).contains("loop", "multi-key", "script", "async");
+		assertThat(distinct).hasSize(ran.size()).allSatisfy((keys) -> assertThat(keys).isEqualTo(distinct.get(0)));
+		assertThat(verified).isEqualTo(distinct);
+	}
+
+	@Test
+	void aBodyForPostRunsIsCheckedLikeTheQuery() throws Exception {
+		this.mvc
+			.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"operation\":\"get\",\"mode\":\"loop\",\"count\":10,\"pattern\":\"zipf\"}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("pattern"));
+		this.mvc
+			.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
+				.content("{\"operation\":\"incr\",\"mode\":\"loop\",\"count\":10,\"keys\":5}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("keys"));
 	}
 
 	@Test
