@@ -323,6 +323,10 @@ public class RunService {
 			return null;
 		}
 		String key = spec.operation().key(keys);
+		KeyWalk walk = spec.workload().keyWalk();
+		if (key == null && walk != null) {
+			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), walk::index, walk.toString());
+		}
 		return (key == null) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize())
 				: this.layout.ofKey(key, spec.count(), spec.batchSize());
 	}
