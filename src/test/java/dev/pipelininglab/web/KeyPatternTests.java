@@ -89,16 +89,14 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 
 	@Test
 	void aBodyForPostRunsIsCheckedLikeTheQuery() throws Exception {
-		this.mvc
-			.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-				.content("{\"operation\":\"get\",\"mode\":\"loop\",\"count\":10,\"pattern\":\"zipf\"}"))
+		refused("{\"operation\":\"get\",\"mode\":\"loop\",\"count\":10,\"pattern\":\"zipf\"}", "pattern");
+		refused("{\"operation\":\"incr\",\"mode\":\"loop\",\"count\":10,\"keys\":5}", "keys");
+	}
+
+	private void refused(String body, String parameter) throws Exception {
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content(body))
 			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("pattern"));
-		this.mvc
-			.perform(post("/runs").contentType(MediaType.APPLICATION_JSON)
-				.content("{\"operation\":\"incr\",\"mode\":\"loop\",\"count\":10,\"keys\":5}"))
-			.andExpect(status().isBadRequest())
-			.andExpect(jsonPath("$.parameter").value("keys"));
+			.andExpect(jsonPath("$.parameter").value(parameter));
 	}
 
 	@Test
