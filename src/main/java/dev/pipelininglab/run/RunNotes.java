@@ -26,7 +26,18 @@ final class RunNotes {
 			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
-				(readBack != null) ? Shortfall.reason(spec.count(), readBack, server, spec.ttl() != null) : null);
+				(readBack != null)
+						? Shortfall.reason(readBackExpected(spec, readBack), readBack, server, spec.ttl() != null)
+						: null);
+	}
+
+	/**
+	 * How many items should read back: {@code count}, or over a walked key space the keys
+	 * some item wrote, each read back once.
+	 */
+	private static long readBackExpected(RunSpec spec, DemoData.ReadBack readBack) {
+		return (spec.workload().keyWalk() != null) ? readBack.verified() + readBack.missing() + readBack.changed()
+				: spec.count();
 	}
 
 	/**

@@ -64,7 +64,8 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 		String walk = "/5000?keys=500&pattern=uniform&seed=3";
 		for (String uri : new String[] { "/loopset" + walk, "/pipeset" + walk + "&batchSize=100" }) {
 			this.testRedis.flushAll();
-			String body = okBody(uri, jsonPath("$.written").value(5000));
+			// No shortfall note: 5,000 writes over fewer keys are not items gone missing.
+			String body = okBody(uri, jsonPath("$.written").value(5000), jsonPath("$.note").doesNotExist());
 			long distinct = JsonPath.<Number>read(body, "$.keySpace.distinctKeys").longValue();
 			// 5,000 draws over 500 keys leave none out but by a fluke.
 			assertThat(distinct).isBetween(490L, 500L);
