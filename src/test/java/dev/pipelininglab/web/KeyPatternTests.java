@@ -89,6 +89,18 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 	}
 
 	@Test
+	void aGetComparisonOverMoreKeysThanItWroteGivesEveryVariantTheSameHitRate() throws Exception {
+		// The set-up writes keys 0 to 999; the GETs walk 3,000 keys around key 1,500.
+		String body = okBody("/compare/get/1000?keys=3000&pattern=gaussian&seed=7&batchSize=100"
+				+ "&variants=loop,pipelined,multi-key,async");
+		List<Number> hits = JsonPath.read(body, "$.results[*].hits");
+		List<Double> hitRates = JsonPath.read(body, "$.results[*].keySpace.hitRate");
+		assertThat(hits).hasSize(4).allSatisfy((count) -> assertThat(count).isEqualTo(hits.get(0)));
+		assertThat(hitRates).allSatisfy((rate) -> assertThat(rate).isEqualTo(hits.get(0).longValue() / 1000.0))
+			.allSatisfy((rate) -> assertThat(rate).isBetween(0.05, 0.5));
+	}
+
+	@Test
 	void aBodyForPostRunsIsCheckedLikeTheQuery() throws Exception {
 		refused("{\"operation\":\"get\",\"mode\":\"loop\",\"count\":10,\"pattern\":\"zipf\"}", "pattern");
 		refused("{\"operation\":\"incr\",\"mode\":\"loop\",\"count\":10,\"keys\":5}", "keys");
