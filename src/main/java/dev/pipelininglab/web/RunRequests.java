@@ -13,7 +13,6 @@ import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.Writes;
-import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
@@ -305,39 +304,7 @@ class RunRequests {
 		int rate = (params.rate() != null) ? (int) within(ApiParameter.RATE, params.rate()) : 0;
 		return Workload.of(valueSize, requests, this.limits.maxBatchBytes())
 			.withRate(rate)
-			.withKeyWalk(keyWalk(operation, count, params));
-	}
-
-	/**
-	 * The key space and how the run walks it, or null when none of keys, pattern and seed
-	 * is given: item i on key i, as always.
-	 */
-	private @Nullable KeyWalk keyWalk(Operation operation, long count, RunParams params) {
-		if (params.keys() == null && params.pattern() == null && params.seed() == null) {
-			return null;
-		}
-		if (operation != Operation.SET && operation != Operation.GET) {
-			String given = (params.keys() != null) ? ApiParameter.KEYS.parameterName() : (params.pattern() != null)
-					? ApiParameter.PATTERN.parameterName() : ApiParameter.SEED.parameterName();
-			throw new InvalidParameterException(given,
-					"must be left out: " + operation.label()
-							+ ((operation == Operation.PING) ? " has no key" : " works on one key") + "; it applies to "
-							+ ApiParameter.KEYS.appliesTo() + " only");
-		}
-		long size = (params.keys() != null) ? within(ApiParameter.KEYS, params.keys()) : count;
-		String label = (params.pattern() != null) ? params.pattern() : KeyWalk.Pattern.SEQUENTIAL.label();
-		KeyWalk.Pattern pattern = KeyWalk.Pattern.fromLabel(label)
-			.orElseThrow(() -> new InvalidParameterException(ApiParameter.PATTERN.parameterName(),
-					"must be sequential, uniform or gaussian, got '" + label + "'"));
-		KeyWalk walk = new KeyWalk(size, pattern, within(ApiParameter.SEED, params.seed()));
-		int clients = (params.clients() != null) ? params.clients() : 1;
-		if (operation == Operation.SET && clients > 1 && walk.repeatsKeys(count)) {
-			throw new InvalidParameterException(ApiParameter.CLIENTS.parameterName(),
-					"must be 1 for a SET run whose items share keys (keys below count, or a uniform or gaussian"
-							+ " pattern): clients would race on the same keys, so the last write to a key, which"
-							+ " the read-back checks, would not be defined");
-		}
-		return walk;
+			.withKeyWalk(KeyWalkParameters.walk(operation, count, params, this::within));
 	}
 
 	private int clients(@Nullable Integer clients, long count) {
