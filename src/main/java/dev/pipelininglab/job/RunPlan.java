@@ -3,6 +3,7 @@ package dev.pipelininglab.job;
 import java.util.List;
 
 import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
 import org.jspecify.annotations.Nullable;
@@ -46,6 +47,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	 */
 	RunRecord.Request describe() {
 		RunSpec spec = this.base;
+		KeyWalk walk = spec.workload().keyWalk();
 		return new RunRecord.Request(this.kind, spec.operation().label(),
 				(this.kind == RunKind.SINGLE) ? spec.mode().label() : null, spec.count(), spec.batchSize(),
 				spec.sample(), (spec.ttl() != null) ? spec.ttl().toSeconds() : null, spec.flushPolicy().toString(),
@@ -57,7 +59,9 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(spec.workload().requests() > 1) ? spec.workload().requests() : null, spec.senders().clients(),
 				(this.kind == RunKind.COMPARE) ? null : spec.senders().connector().label(), connection(spec),
 				(spec.workload().rate() > 0) ? spec.workload().rate() : null,
-				(spec.workload().duration() != null) ? (int) spec.workload().duration().toSeconds() : null);
+				(spec.workload().duration() != null) ? (int) spec.workload().duration().toSeconds() : null,
+				(walk != null) ? walk.size() : null, (walk != null) ? walk.pattern().label() : null,
+				(walk != null) ? walk.seed() : null);
 	}
 
 	/**

@@ -104,13 +104,18 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param connection shared or pooled
 	 * @param rate offered load in commands per second, when the run was paced
 	 * @param duration seconds each timed pass could send for at most, when limited
+	 * @param keys the key space, when the run walked one
+	 * @param pattern how it walked it
+	 * @param seed what the walk drew from, so posting the request again sends the same
+	 * keys
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
 			@Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
 			@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
 			@Nullable Integer requests, int clients, @Nullable String connector, @Nullable String connection,
-			@Nullable Integer rate, @Nullable Integer duration) {
+			@Nullable Integer rate, @Nullable Integer duration, @Nullable Long keys, @Nullable String pattern,
+			@Nullable Long seed) {
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongUnaryOperator;
 
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -76,13 +77,23 @@ public class ClusterLayout {
 	 * off a cluster.
 	 */
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize) {
+		return ofKeys(keys, count, batchSize, LongUnaryOperator.identity(), "");
+	}
+
+	/**
+	 * The same for items that walk a key space: item {@code i} on key
+	 * {@code keyIndex(i)}; {@code walk} names the walk, so a remembered spread of another
+	 * walk is not reused. Counts are per item, as items may share keys.
+	 */
+	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize, LongUnaryOperator keyIndex, String walk) {
 		LettuceConnectionFactory cluster = this.factory;
 		if (cluster == null) {
 			return null;
 		}
 		Owners owners = owners(cluster);
 		Memo memo = this.last;
-		if (memo != null && memo.matches(keys.keyPattern(), count, batchSize, owners)) {
+		String layout = keys.keyPattern() + walk;
+		if (memo != null && memo.matches(layout, count, batchSize, owners)) {
 			return memo.spread();
 		}
 		long[] perNode = new long[owners.names().size() + 1];
@@ -94,7 +105,7 @@ public class ClusterLayout {
 				commands += batch.cardinality();
 				batch.clear();
 			}
-			int slot = SlotHash.getSlot(keys.keyBytes(i));
+			int slot = SlotHash.getSlot(keys.keyBytes(keyIndex.applyAsLong(i)));
 			touched.set(slot);
 			batch.set(slot);
 			perNode[owners.of(slot)]++;
@@ -102,7 +113,7 @@ public class ClusterLayout {
 		commands += batch.cardinality();
 		Integer single = (touched.cardinality() == 1) ? touched.nextSetBit(0) : null;
 		Spread spread = new Spread(owners.count(perNode), touched.cardinality(), commands, single);
-		this.last = new Memo(keys.keyPattern(), count, batchSize, owners, spread);
+		this.last = new Memo(layout, count, batchSize, owners, spread);
 		return spread;
 	}
 

@@ -205,6 +205,54 @@ class DemoData {
 	}
 
 	/**
+	 * Reads back a run that walked a key space: each key some item wrote must hold the
+	 * value of the last item that wrote it, found by replaying the walk; keys no item
+	 * wrote are not counted at all.
+	 */
+	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
+			RunObserver observer) {
+		Route route = this.connections.primary();
+		this.replicas.await();
+		int[] last = walk.lastWriters(count);
+		long verified = 0;
+		long missing = 0;
+		long changed = 0;
+		for (int from = 0; from < last.length; from += batchSize) {
+			checkCancelled(observer);
+			int to = Math.min(last.length, from + batchSize);
+			int start = from;
+			List<Object> replies = route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
+				NodeConnections.connect(connection, route.lettuce());
+				for (int index = start; index < to; index++) {
+					if (last[index] >= 0) {
+						connection.stringCommands().get(keys.keyBytes(index));
+					}
+				}
+				return null;
+			});
+			int reply = 0;
+			for (int index = start; index < to; index++) {
+				if (last[index] < 0) {
+					continue;
+				}
+				Object value = replies.get(reply++);
+				if (java.util.Arrays.equals(bytes(value), keys.valueBytes(last[index], valueSize))) {
+					verified++;
+					sample.value(text(value));
+				}
+				else if (value == null) {
+					missing++;
+				}
+				else {
+					changed++;
+				}
+			}
+			observer.commandsDone(to - start);
+		}
+		return new ReadBack(verified, missing, changed);
+	}
+
+	/**
 	 * What a read-back found.
 	 *
 	 * @param verified items holding exactly what the run wrote

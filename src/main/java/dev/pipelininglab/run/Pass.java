@@ -82,12 +82,17 @@ final class Pass {
 		if (this.oneKeyBytes != null) {
 			return this.oneKeyBytes;
 		}
-		return this.command.keyed() ? this.keys.keyBytes(this.command.keyItem(index)) : NO_KEY;
+		return this.command.keyed() ? this.keys.keyBytes(this.spec.workload().keyIndex(this.command.keyItem(index)))
+				: NO_KEY;
 	}
 
-	/** The key item {@code index} works on: its own or the run's one key. */
+	/**
+	 * The key item {@code index} works on: its own (where the run's key walk puts it) or
+	 * the run's one key.
+	 */
 	String key(long index) {
-		return (this.oneKey != null) ? this.oneKey : this.keys.key(this.command.keyItem(index));
+		return (this.oneKey != null) ? this.oneKey
+				: this.keys.key(this.spec.workload().keyIndex(this.command.keyItem(index)));
 	}
 
 	/** The value item {@code index} writes, at the run's value size. */

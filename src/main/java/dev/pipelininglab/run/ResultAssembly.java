@@ -83,10 +83,16 @@ class ResultAssembly {
 		DemoData.ReadBack readBack = null;
 		if (command.verifies()) {
 			Tally read = new Tally(spec.sample());
-			readBack = timed
-					? this.data.verify(command, keys, last.reached(), setupBatch(spec), spec.valueSize(), read,
-							observer)
-					: this.data.verify(command, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
+			KeyWalk walk = spec.workload().keyWalk();
+			if (walk != null && walk.repeatsKeys(count)) {
+				readBack = this.data.verifyWalk(walk, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
+			}
+			else {
+				readBack = timed
+						? this.data.verify(command, keys, last.reached(), setupBatch(spec), spec.valueSize(), read,
+								observer)
+						: this.data.verify(command, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
+			}
 			verified = readBack.verified();
 			sample = read.sample();
 		}
@@ -139,7 +145,8 @@ class ResultAssembly {
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
 		RunResult.Load load = new RunResult.Load(latency.latency(), payload, fanOut,
-				RunResult.OfferedRate.of(spec.workload(), opsPerSecond), TimeLimit.of(spec.workload(), shown));
+				RunResult.OfferedRate.of(spec.workload(), opsPerSecond), TimeLimit.of(spec.workload(), shown),
+				RunResult.KeySpaceUse.of(spec.workload(), count, hits, misses));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
 		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,

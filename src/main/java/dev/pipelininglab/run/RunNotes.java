@@ -29,7 +29,18 @@ final class RunNotes {
 			long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
-				(readBack != null) ? Shortfall.reason(sent, readBack, server, spec.ttl() != null) : null);
+				(readBack != null)
+						? Shortfall.reason(readBackExpected(spec, readBack, sent), readBack, server, spec.ttl() != null)
+						: null);
+	}
+
+	/**
+	 * How many items should read back: {@code count}, or over a walked key space the keys
+	 * some item wrote, each read back once.
+	 */
+	private static long readBackExpected(RunSpec spec, DemoData.ReadBack readBack, long sent) {
+		return (spec.workload().keyWalk() != null) ? readBack.verified() + readBack.missing() + readBack.changed()
+				: sent;
 	}
 
 	/**

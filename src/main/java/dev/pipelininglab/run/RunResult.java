@@ -163,10 +163,34 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	 * time
 	 * @param timeLimit runs with {@code duration}: the commands that ran and whether the
 	 * limit ended the run; {@code count} stays the one asked
+	 * @param keySpace runs with {@code keys}, {@code pattern} or {@code seed}: the key
+	 * space the items walked
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Load(Latency latency, @Nullable Payload payload, @Nullable FanOut fanOut,
-			@Nullable OfferedRate offeredRate, @Nullable TimeLimit timeLimit) {
+			@Nullable OfferedRate offeredRate, @Nullable TimeLimit timeLimit, @Nullable KeySpaceUse keySpace) {
+	}
+
+	/**
+	 * @param keys keys in the key space, indexes 0 to keys - 1
+	 * @param pattern {@code sequential}, {@code uniform} or {@code gaussian}
+	 * @param seed what the random patterns drew from: the same seed sends the same keys
+	 * @param distinctKeys how many different keys the items touched
+	 * @param hitRate GET: hits over GETs, the share of the keys read that existed
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record KeySpaceUse(long keys, String pattern, long seed, long distinctKeys, @Nullable Double hitRate) {
+
+		static @Nullable KeySpaceUse of(Workload workload, long count, @Nullable Long hits, @Nullable Long misses) {
+			KeyWalk walk = workload.keyWalk();
+			if (walk == null) {
+				return null;
+			}
+			long reads = ((hits != null) ? hits : 0) + ((misses != null) ? misses : 0);
+			Double hitRate = (hits != null && reads > 0) ? Math.round(hits * 10_000.0 / reads) / 10_000.0 : null;
+			return new KeySpaceUse(walk.size(), walk.pattern().label(), walk.seed(), walk.distinct(count), hitRate);
+		}
+
 	}
 
 	/**

@@ -289,7 +289,7 @@ public class RunService {
 		}
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		if (refused && command.verifies() && command.key(this.keys) == null) {
+		if (refused && command.verifies() && command.key(this.keys) == null && spec.workload().keyWalk() == null) {
 			// Only the keys the run got to: those of the batches done and of the one that
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
@@ -332,6 +332,10 @@ public class RunService {
 			return null;
 		}
 		String key = spec.operation().key(keys);
+		KeyWalk walk = spec.workload().keyWalk();
+		if (key == null && walk != null) {
+			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), walk::index, walk.toString());
+		}
 		return (key == null) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize())
 				: this.layout.ofKey(key, spec.count(), spec.batchSize());
 	}

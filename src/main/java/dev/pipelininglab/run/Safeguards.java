@@ -106,13 +106,17 @@ class Safeguards implements DisposableBean {
 		if (footprint == null) {
 			return null;
 		}
-		return (footprint.shape() == MemoryShape.STRING) ? strings(base, keys)
+		return (footprint.shape() == MemoryShape.STRING) ? strings(base, keys, footprint.items())
 				: collection(footprint.shape(), base, keys, footprint.items());
 	}
 
-	private Preflight.Part strings(RunSpec spec, KeySpace keys) {
-		ClusterLayout.Spread spread = this.layout.ofKeys(keys, spec.count(), spec.batchSize());
-		return new Preflight.Part(MemoryShape.STRING, spec.count(), spec.valueSize(), keys, spec.count() - 1,
+	/**
+	 * {@code items} keys of their own: {@code count}, or fewer when the run walks a
+	 * smaller key space.
+	 */
+	private Preflight.Part strings(RunSpec spec, KeySpace keys, long items) {
+		ClusterLayout.Spread spread = this.layout.ofKeys(keys, items, spec.batchSize());
+		return new Preflight.Part(MemoryShape.STRING, items, spec.valueSize(), keys, spec.count() - 1,
 				(spread != null) ? spread.keysPerNode() : null);
 	}
 

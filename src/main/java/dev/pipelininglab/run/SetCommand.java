@@ -131,7 +131,7 @@ final class SetCommand extends Command {
 
 	@Override
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
-		data.deleteKeys(keys, spec.count(), setupBatch, observer);
+		data.deleteKeys(keys, spec.workload().keyRange(spec.count()), setupBatch, observer);
 	}
 
 	@Override
@@ -159,14 +159,14 @@ final class SetCommand extends Command {
 	@Override
 	Footprint footprint(RunSpec base, int variants, boolean prepared) {
 		// Every variant rewrites the same keys.
-		return new Footprint(MemoryShape.STRING, base.count());
+		return new Footprint(MemoryShape.STRING, base.workload().distinctKeys(base.count()));
 	}
 
 	@Override
 	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
 		// A SET run with a ttl keeps its own.
 		if (base.ttl() == null) {
-			data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
+			data.expireKeys(keys, base.workload().keyRange(base.count()), RunService.SETUP_BATCH, after);
 		}
 	}
 

@@ -20,12 +20,13 @@ import org.jspecify.annotations.Nullable;
  * @param duration the longest a timed pass may send for: it ends then or after its
  * {@code count} commands, whichever comes first; null for no time limit
  * @param ratio mixed runs: how SET and GET interleave; ignored by other operations
+ * @param keyWalk how items map to keys, or null for item {@code i} on key {@code i}
  */
 public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
-		@Nullable Duration duration, Ratio ratio) {
+		@Nullable Duration duration, Ratio ratio, @Nullable KeyWalk keyWalk) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT, null);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
@@ -35,13 +36,13 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT, null);
 	}
 
 	/** The same, paced at {@code rate} commands per second (0: unpaced). */
 	public Workload withRate(int rate) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.duration,
-				this.ratio);
+				this.ratio, this.keyWalk);
 	}
 
 	/**
@@ -49,13 +50,19 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	 */
 	public Workload withDuration(@Nullable Duration limit) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit,
-				this.ratio);
+				this.ratio, this.keyWalk);
 	}
 
 	/** The same, mixing SET and GET as {@code ratio} says (mixed runs only). */
 	public Workload withRatio(Ratio ratio) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, ratio);
+				this.duration, ratio, this.keyWalk);
+	}
+
+	/** The same, walking the key space as {@code walk} says (null: item i on key i). */
+	public Workload withKeyWalk(@Nullable KeyWalk walk) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
+				this.duration, this.ratio, walk);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -66,20 +73,42 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 
 	Workload shrunkFrom(int batchSize) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration,
-				this.ratio);
+				this.ratio, this.keyWalk);
 	}
 
 	Workload unshrunk() {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration,
-				this.ratio);
+				this.ratio, this.keyWalk);
 	}
 
 	/**
 	 * For untimed passes (warm-ups, set-up): one request, as fast as it goes, with no
-	 * time limit.
+	 * time limit, item {@code i} on key {@code i} so their keys stay the few they clean
+	 * up.
 	 */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio, null);
+	}
+
+	/** The key index item {@code item} works on. */
+	long keyIndex(long item) {
+		return (this.keyWalk != null) ? this.keyWalk.index(item) : item;
+	}
+
+	/**
+	 * The key indexes a run of {@code count} items may touch, {@code 0} up to this: what
+	 * preparing, expiring and reading back cover.
+	 */
+	long keyRange(long count) {
+		return (this.keyWalk != null) ? this.keyWalk.size() : count;
+	}
+
+	/**
+	 * Most distinct keys a run of {@code count} items writes: what the memory preflight
+	 * counts.
+	 */
+	long distinctKeys(long count) {
+		return Math.min(count, keyRange(count));
 	}
 
 }

@@ -116,6 +116,25 @@ enum ApiParameter {
 					+ " in the same order in every variant (default 1:10, memtier's)",
 			"1:10", (lab) -> new Bounds(null, null, Ratio.DEFAULT.label(), "^[0-9]{1,4}:[0-9]{1,4}$")),
 
+	KEYS("keys", In.QUERY, Type.INTEGER, Endpoints.KEYED, "SET and GET",
+			"The key space: how many distinct keys the run's items walk, key indexes 0 to keys - 1 (default:"
+					+ " count, item i on key i). With fewer keys than items, keys are written more than once and the"
+					+ " read-back expects the last write; with more, a GET misses the keys never written and the"
+					+ " answer gives the hit rate. At most lab.limits.max-count",
+			"1000", (lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
+
+	PATTERN("pattern", In.QUERY, Type.STRING, Endpoints.KEYED, "SET and GET",
+			"How the items walk the key space, as memtier's --key-pattern: sequential (item i on key i mod keys),"
+					+ " uniform (random) or gaussian (hot keys in the middle: mean keys/2, deviation keys/6). Seeded,"
+					+ " so every variant, client and repeat sends the same key sequence",
+			"gaussian", (lab) -> new Bounds(null, null, "sequential", "^(sequential|uniform|gaussian)$")),
+
+	SEED("seed", In.QUERY, Type.INTEGER, Endpoints.KEYED, "SET and GET",
+			"What the uniform and gaussian patterns draw from: the key of item i is a function of seed and i"
+					+ " alone, so the same seed replays the same keys (default " + Constants.DEFAULT_SEED
+					+ ", reported with the key space)",
+			"7", (lab) -> Bounds.of(0, Long.MAX_VALUE, Constants.DEFAULT_SEED)),
+
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
 					+ " rate, each client's, and round-trip percentiles over all (at most count)",
@@ -281,6 +300,9 @@ enum ApiParameter {
 		/** Ten times what this lab's fastest variant reaches on loopback. */
 		static final int MAX_RATE = 10_000_000;
 
+		/** Fixed, so two runs that leave the seed out walk the same keys. */
+		static final long DEFAULT_SEED = 1;
+
 		/**
 		 * A week: long enough for any demo, short enough that a typo does not leave keys
 		 * for years.
@@ -324,6 +346,13 @@ enum ApiParameter {
 		static final List<String> MULTIPLE = List.of(COMPARE, SWEEP);
 
 		static final List<String> MIXED = List.of("/pipemixed/{count}", "/loopmixed/{count}", COMPARE, SWEEP);
+
+		/**
+		 * Runs with a key per item; in /compare and /sweep it depends on the operation,
+		 * checked there.
+		 */
+		static final List<String> KEYED = List.of("/pipeset/{count}", "/pipeget/{count}", "/loopset/{count}",
+				"/loopget/{count}", COMPARE, SWEEP);
 
 		static final List<String> RUNS = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
 				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",

@@ -39,13 +39,17 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param rate offered load in commands per second over all clients
  * @param duration seconds each timed pass may send for at most
  * @param ratio {@code operation=mixed}: SETs to GETs as {@code W:R}
+ * @param keys SET and GET: the key space
+ * @param pattern SET and GET: {@code sequential}, {@code uniform} or {@code gaussian}
+ * @param seed SET and GET: what the random patterns draw from
  */
 record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode, @Nullable Long count,
 		@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl, @Nullable String flushPolicy,
 		@JsonDeserialize(using = PlainDecimal.class) @Nullable Double rtt, @Nullable Integer repeat,
 		@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
 		@Nullable Integer requests, @Nullable Integer clients, @Nullable String connector, @Nullable String connection,
-		@Nullable Integer rate, @Nullable Integer duration, @Nullable String ratio) {
+		@Nullable Integer rate, @Nullable Integer duration, @Nullable String ratio, @Nullable Long keys,
+		@Nullable String pattern, @Nullable Long seed) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
@@ -57,7 +61,7 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 				(this.batchSizes != null) ? String.join(",", this.batchSizes.stream().map(String::valueOf).toList())
 						: null,
 				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate, this.duration,
-				this.ratio);
+				this.ratio, this.keys, this.pattern, this.seed);
 	}
 
 	/**

@@ -30,10 +30,14 @@ import org.jspecify.annotations.Nullable;
  * @param duration seconds each timed pass may send for at most; it ends then or after its
  * count, whichever comes first
  * @param ratio {@code op=mixed}: SETs to GETs as {@code W:R}, 1:10 when absent
+ * @param keys SET and GET: the key space, {@code count} keys when absent
+ * @param pattern SET and GET: how items walk the key space, {@code sequential} when
+ * absent
+ * @param seed SET and GET: what the random patterns draw from
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
 		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Integer duration,
-		@Nullable String ratio) {
+		@Nullable String ratio, @Nullable Long keys, @Nullable String pattern, @Nullable Long seed) {
 }

@@ -308,7 +308,8 @@ class RunRequests {
 		return Workload.of(valueSize, requests, this.limits.maxBatchBytes())
 			.withRate(rate)
 			.withDuration(duration)
-			.withRatio(ratio(operation, params.ratio()));
+			.withRatio(ratio(operation, params.ratio()))
+			.withKeyWalk(KeyWalkParameters.walk(operation, count, params, this::within));
 	}
 
 	/** {@code ratio=}: mixed runs only, {@code W:R} with both sides in bounds. */

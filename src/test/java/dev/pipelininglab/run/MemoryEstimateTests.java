@@ -100,6 +100,22 @@ class MemoryEstimateTests {
 		assertThat(ratios).as(String.join("\n", table)).allSatisfy((ratio) -> assertThat(ratio).isBetween(0.7, 1.3));
 	}
 
+	@Test
+	void aSetOverASmallerKeySpaceIsEstimatedForItsKeysNotItsItems() {
+		Workload plain = Workload.of(16, 1, 16L << 20);
+		RunSpec everyKey = new RunSpec(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 50_000, 1000, 0,
+				null, null, 1, plain, RunSpec.Senders.DEFAULT, null);
+		RunSpec fewKeys = new RunSpec(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 50_000, 1000, 0,
+				null, null, 1, plain.withKeyWalk(new KeyWalk(500, KeyWalk.Pattern.UNIFORM, 1)), RunSpec.Senders.DEFAULT,
+				null);
+		long all = this.preflight.estimate(this.safeguards.demand(everyKey, List.of(everyKey), false, (s) -> this.keys))
+			.bytes();
+		long few = this.preflight.estimate(this.safeguards.demand(fewKeys, List.of(fewKeys), false, (s) -> this.keys))
+			.bytes();
+		// 500 keys of 50,000, and a little more for their longer names.
+		assertThat(few).isPositive().isLessThan(all / 50);
+	}
+
 	/**
 	 * used_memory less what client connections hold (query and reply buffers), once it
 	 * has settled: Redis updates its clients' share in its cron, a client at a time, so

@@ -26,8 +26,8 @@ class RunResultJsonTests {
 			"batchSize", "batches", "topology", "elapsedMillis", "opsPerSecond", "repeat", "repeatMillis",
 			"addedRttMillis", "measuredRttMillis", "measuredRttMillisByNode", "written", "verified", "hits", "misses",
 			"popped", "empty", "pongs", "keysPerNode", "slotsTouched", "commands", "redirects", "note", "sample",
-			"speedup", "latency", "payload", "fanOut", "offeredRate", "timeLimit", "connector", "connections",
-			"clients", "master", "server", "foreignCommands", "settings");
+			"speedup", "latency", "payload", "fanOut", "offeredRate", "timeLimit", "keySpace", "connector",
+			"connections", "clients", "master", "server", "foreignCommands", "settings");
 
 	@Test
 	void thePartsWriteOneFlatObjectInTheContractsOrder() {
@@ -79,7 +79,8 @@ class RunResultJsonTests {
 				new RunResult.Notes("a note", List.of("v1", "v2")), 3.5,
 				new RunResult.Load(new Latency(Latency.Per.BATCH, 10, 1, 2, 3, 4, 5),
 						new RunResult.Payload(16, 1e6, 200, 4096L), new RunResult.FanOut(3, 2.5),
-						new RunResult.OfferedRate(100, 99.0, true, "intended send time"), new TimeLimit(3, true, 900)),
+						new RunResult.OfferedRate(100, 99.0, true, "intended send time"), new TimeLimit(3, true, 900),
+						new RunResult.KeySpaceUse(1000, "gaussian", 7, 600, 0.5)),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", "one"),
 						new RunResult.ConnectionsUsed(1, 0),
 						withClients ? new RunResult.ClientsReport(2, new RunResult.Spread(1, 2, 3),
@@ -93,7 +94,7 @@ class RunResultJsonTests {
 				new RunResult.Timing(1.5, 800.0, 1, null, null, 0.2, null),
 				new RunResult.Counts(null, null, 3L, 4L, null, null, null, null),
 				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
-				new RunResult.Load(new Latency(Latency.Per.COMMAND, 10, 1, 2, 3, 4, 5), null, null, null, null),
+				new RunResult.Load(new Latency(Latency.Per.COMMAND, 10, 1, 2, 3, 4, 5), null, null, null, null, null),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", null), null, null, null),
 				new RunResult.ServerSide(null, null), null);
 	}

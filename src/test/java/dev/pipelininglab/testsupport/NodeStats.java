@@ -37,6 +37,15 @@ public final class NodeStats {
 		return 0;
 	}
 
+	/**
+	 * A counter of {@code INFO <section>} on {@code node}, such as {@code keyspace_hits}
+	 * in {@code stats}; 0 when absent.
+	 */
+	public static long counter(RedisServerProcess node, String section, String field) {
+		Map<String, String> info = Topologies.on(node, (jedis) -> Topologies.info(jedis, section));
+		return Long.parseLong(info.getOrDefault(field, "0"));
+	}
+
 	/** Sum of {@link #calls} over {@code nodes}. */
 	public static long calls(List<RedisServerProcess> nodes, String command) {
 		return nodes.stream().mapToLong((node) -> calls(node, command)).sum();

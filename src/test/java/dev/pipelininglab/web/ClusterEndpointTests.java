@@ -107,6 +107,23 @@ class ClusterEndpointTests extends EndpointContract {
 	}
 
 	@Test
+	void aUniformWalkIsSplitPerSlotAsReportedAndEveryVariantVerifiesTheLastWrites() throws Exception {
+		long msetsBefore = NodeStats.calls(this.cluster.masters(), "mset");
+		String body = okBody("/compare/set/3000?keys=200&pattern=uniform&seed=5&batchSize=500"
+				+ "&variants=pipelined,pipelined-by-node,multi-key");
+		List<Number> distinct = JsonPath.read(body, "$.results[*].keySpace.distinctKeys");
+		assertThat(JsonPath.<List<Number>>read(body, "$.results[*].verified")).hasSize(3).isEqualTo(distinct);
+		long keys = distinct.get(0).longValue();
+		assertThat(this.cluster.masters().stream().mapToLong(NodeStats::dbsize).sum()).isEqualTo(keys);
+		// The walk's own keys per batch decide the MSETs; the warm-up walks none.
+		long commands = JsonPath.<Number>read(body, "$.results[2].commands").longValue();
+		assertThat(commands).isLessThanOrEqualTo(6 * Math.min(keys, 500));
+		assertThat(NodeStats.calls(this.cluster.masters(), "mset") - msetsBefore)
+			.isEqualTo(commands + perSlot(this.keys.warmup(), 3000, 500));
+		assertThat(JsonPath.<List<Object>>read(body, "$.results[*].foreignCommands")).isEmpty();
+	}
+
+	@Test
 	void pipelinesByNodeWriteEveryKeyExactlyAndEachMasterTakesItsOwnShareOfTheSets() throws Exception {
 		Map<RedisServerProcess, Long> setsBefore = new java.util.LinkedHashMap<>();
 		this.cluster.masters().forEach((master) -> setsBefore.put(master, NodeStats.calls(master, "set")));

@@ -97,6 +97,17 @@ class RunControllerBadInputTests extends WebLayerWithStandIns {
 			/pipeget/1000?requests=10001            | requests
 			/loopzadd/abc                           | count
 			/compare/lpush/10?ttl=5                 | ttl
+			/pipeset/10?pattern=zipf                | pattern
+			/compare/get/10?pattern=G               | pattern
+			/pipeset/10?keys=0                      | keys
+			/loopget/10?keys=10000001               | keys
+			/pipeget/10?seed=abc                    | seed
+			/pipeset/10?seed=-1                     | seed
+			/pipeincr/10?keys=5                     | keys
+			/loopping/10?pattern=uniform            | pattern
+			/compare/incr/10?seed=7                 | seed
+			/compare/ping/10?keys=5                 | keys
+			/pipeset/10?keys=5&clients=2            | clients
 			""")
 	@MethodSource("everyEndpointAndParameter")
 	void badInputIsA400ProblemNamingTheParameter(String uri, String parameter) throws Exception {

@@ -13,6 +13,7 @@ import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStatus;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Variant;
@@ -67,6 +68,15 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 		assertThat(plan.base().count()).isEqualTo(1_000_000);
 		assertThat(plan.base().batchSize()).isEqualTo(5000);
 		assertThat(plan.base().sample()).isEqualTo(10);
+	}
+
+	@Test
+	void aBodyWithAKeyWalkPlansTheWalk() throws Exception {
+		given(this.jobs.submit(any())).willReturn(record(RunStatus.QUEUED));
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "get", "count": 3000, "variants": ["loop", "pipelined"], "keys": 5000,
+				 "pattern": "gaussian", "seed": 7}""")).andExpect(status().isAccepted());
+		assertThat(submitted().base().workload().keyWalk()).isEqualTo(new KeyWalk(5000, KeyWalk.Pattern.GAUSSIAN, 7));
 	}
 
 	@Test
@@ -233,7 +243,7 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 	private static RunRecord record(RunStatus status) {
 		Instant now = Instant.now();
 		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "pipelined", 1000, 100, 10, null,
-				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", null, null, null);
+				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", null, null, null, null, null, null);
 		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false, "test:1", now,
 				null, null, now, null, null, null, null);
 	}

@@ -1,0 +1,130 @@
+package dev.pipelininglab.run;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Maps each item of a run to a key index in a key space of {@code size} keys, as
+ * memtier_benchmark's {@code --key-pattern} does. The index of item {@code i} is a pure
+ * function of {@code (seed, i)}: clients splitting the items, batches, variants and
+ * repeats all send the very same key sequence without sharing any state.
+ *
+ * @param size keys in the key space: indexes run from 0 to {@code size - 1}
+ * @param pattern how the items walk the key space
+ * @param seed what the random patterns draw from; reported so a run can be replayed
+ */
+public record KeyWalk(long size, Pattern pattern, long seed) {
+
+	/** memtier's default for its gaussian pattern: the key space spans six deviations. */
+	private static final double DEVIATIONS = 6;
+
+	private static final long GOLDEN_GAMMA = 0x9E3779B97F4A7C15L;
+
+	public KeyWalk {
+		if (size < 1) {
+			throw new IllegalArgumentException("a key space has at least one key");
+		}
+	}
+
+	/** The key index item {@code item} works on, in {@code [0, size)}. */
+	long index(long item) {
+		return switch (this.pattern) {
+			case SEQUENTIAL -> item % this.size;
+			case UNIFORM -> (long) (unit(draw(item, 0)) * this.size);
+			case GAUSSIAN -> gaussian(item);
+		};
+	}
+
+	/**
+	 * Box-Muller from two draws of the item's own: mean in the middle, {@code size / 6}
+	 * deviation, clamped to the key space like memtier's.
+	 */
+	private long gaussian(long item) {
+		// 1 - unit is in (0, 1], so the logarithm stays finite.
+		double radius = Math.sqrt(-2 * Math.log(1 - unit(draw(item, 0))));
+		double normal = radius * Math.cos(2 * Math.PI * unit(draw(item, 1)));
+		double middle = (this.size - 1) / 2.0;
+		long index = Math.round(middle + normal * (this.size / DEVIATIONS));
+		return Math.max(0, Math.min(this.size - 1, index));
+	}
+
+	/**
+	 * SplitMix64 at position {@code 2 * item + which} of the stream the seed starts: a
+	 * random-access generator, so no item depends on another.
+	 */
+	private long draw(long item, int which) {
+		long z = this.seed + (2 * item + which + 1) * GOLDEN_GAMMA;
+		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
+		z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
+		return z ^ (z >>> 31);
+	}
+
+	/** The top 53 bits as a double in {@code [0, 1)}. */
+	private static double unit(long bits) {
+		return (bits >>> 11) * 0x1.0p-53;
+	}
+
+	/**
+	 * Whether two items can share a key, so the last write to a key is the one that
+	 * counts: only a sequential walk over at least {@code count} keys never repeats one.
+	 */
+	public boolean repeatsKeys(long count) {
+		return this.pattern != Pattern.SEQUENTIAL || this.size < count;
+	}
+
+	/**
+	 * For each key index, the last of items {@code 0..count-1} that works on it, or -1
+	 * when none does: what a read-back expects. Four bytes per key, and the key space is
+	 * bounded by {@code lab.limits.max-count}, so at most 40 MB at the default bound.
+	 */
+	int[] lastWriters(long count) {
+		if (count > Integer.MAX_VALUE || this.size > Integer.MAX_VALUE) {
+			throw new IllegalArgumentException("a replayed key space holds at most " + Integer.MAX_VALUE + " items");
+		}
+		int[] last = new int[(int) this.size];
+		Arrays.fill(last, -1);
+		for (int item = 0; item < count; item++) {
+			last[(int) index(item)] = item;
+		}
+		return last;
+	}
+
+	/**
+	 * How many different keys items {@code 0..count-1} touch, replayed with one bit per
+	 * key.
+	 */
+	long distinct(long count) {
+		if (!repeatsKeys(count)) {
+			return count;
+		}
+		java.util.BitSet seen = new java.util.BitSet((int) Math.min(this.size, Integer.MAX_VALUE));
+		for (long item = 0; item < count; item++) {
+			seen.set((int) index(item));
+		}
+		return seen.cardinality();
+	}
+
+	/** How a run walks its key space. */
+	public enum Pattern {
+
+		/** Item {@code i} works on key {@code i mod size}: the lab's default. */
+		SEQUENTIAL,
+
+		/** Every key equally likely (memtier's {@code R}). */
+		UNIFORM,
+
+		/** Hot keys in the middle (memtier's {@code G}). */
+		GAUSSIAN;
+
+		public String label() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+		public static Optional<Pattern> fromLabel(String label) {
+			return Arrays.stream(values()).filter((pattern) -> pattern.label().equals(label)).findFirst();
+		}
+
+	}
+
+}

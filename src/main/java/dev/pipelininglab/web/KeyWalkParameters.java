@@ -1,0 +1,56 @@
+package dev.pipelininglab.web;
+
+import dev.pipelininglab.run.KeyWalk;
+import dev.pipelininglab.run.Operation;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checks {@code keys}, {@code pattern} and {@code seed} and turns them into the run's key
+ * walk; kept apart from {@link RunRequests} as one load shape of its own.
+ */
+final class KeyWalkParameters {
+
+	private KeyWalkParameters() {
+	}
+
+	/**
+	 * The key space and how the run walks it, or null when none of keys, pattern and seed
+	 * is given: item i on key i, as always.
+	 */
+	static @Nullable KeyWalk walk(Operation operation, long count, RunParams params, Bounded within) {
+		if (params.keys() == null && params.pattern() == null && params.seed() == null) {
+			return null;
+		}
+		if (operation != Operation.SET && operation != Operation.GET) {
+			String given = (params.keys() != null) ? ApiParameter.KEYS.parameterName() : (params.pattern() != null)
+					? ApiParameter.PATTERN.parameterName() : ApiParameter.SEED.parameterName();
+			throw new InvalidParameterException(given,
+					"must be left out: " + operation.label()
+							+ ((operation == Operation.PING) ? " has no key" : " works on one key") + "; it applies to "
+							+ ApiParameter.KEYS.appliesTo() + " only");
+		}
+		long size = (params.keys() != null) ? within.check(ApiParameter.KEYS, params.keys()) : count;
+		String label = (params.pattern() != null) ? params.pattern() : KeyWalk.Pattern.SEQUENTIAL.label();
+		KeyWalk.Pattern pattern = KeyWalk.Pattern.fromLabel(label)
+			.orElseThrow(() -> new InvalidParameterException(ApiParameter.PATTERN.parameterName(),
+					"must be sequential, uniform or gaussian, got '" + label + "'"));
+		KeyWalk walk = new KeyWalk(size, pattern, within.check(ApiParameter.SEED, params.seed()));
+		int clients = (params.clients() != null) ? params.clients() : 1;
+		if (operation == Operation.SET && clients > 1 && walk.repeatsKeys(count)) {
+			throw new InvalidParameterException(ApiParameter.CLIENTS.parameterName(),
+					"must be 1 for a SET run whose items share keys (keys below count, or a uniform or gaussian"
+							+ " pattern): clients would race on the same keys, so the last write to a key, which"
+							+ " the read-back checks, would not be defined");
+		}
+		return walk;
+	}
+
+	/** A parameter's value, or its default, checked against the catalogue's bounds. */
+	@FunctionalInterface
+	interface Bounded {
+
+		long check(ApiParameter parameter, @Nullable Number value);
+
+	}
+
+}
