@@ -109,8 +109,8 @@ class ResultAssembly {
 		String variant = variantLabel(spec, route);
 		String key = spec.operation().key(keys);
 		// Only buffered Lettuce pipelines and async batches hand several commands to
-		// Netty
-		// at once; flush-each-command writes each on its own whichever endpoint it is.
+		// Netty at once; flush-each-command writes each on its own whichever endpoint it
+		// is.
 		FlushPolicy policy = route.flushPolicy();
 		boolean buffers = lettuce && policy != null
 				&& ((pipelined && policy.kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND) || spec.mode() == Mode.ASYNC);

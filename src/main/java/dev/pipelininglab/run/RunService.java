@@ -105,9 +105,8 @@ public class RunService {
 		}
 		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
 			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws
-			// InvalidDataAccessApiUsageException
-			// ("Pipeline is not supported for JedisClusterConnection"):
-			// JedisClusterConnectorTests shows it.
+			// InvalidDataAccessApiUsageException ("Pipeline is not supported for
+			// JedisClusterConnection"): JedisClusterConnectorTests shows it.
 			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"
 					+ " \"Pipeline is not supported for JedisClusterConnection\". The Jedis loop works on a cluster,"
 					+ " and Lettuce pipelines there";

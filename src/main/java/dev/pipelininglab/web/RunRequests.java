@@ -11,13 +11,11 @@ import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
-import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.Writes;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
-import dev.pipelininglab.run.Ratio;
 import dev.pipelininglab.run.Workload;
 import org.jspecify.annotations.Nullable;
 
@@ -84,8 +82,7 @@ class RunRequests {
 			FlushPolicy buffered = (this.defaultPolicy.kind() == FlushPolicy.Kind.BUFFERED) ? this.defaultPolicy
 					: FlushPolicy.buffered(1000);
 			// The other way of handing pipelines to Netty, side by side with the
-			// configured
-			// one.
+			// configured one.
 			Writes other = (this.defaultWrites == Writes.PER_COMMAND) ? Writes.PER_FLUSH : Writes.PER_COMMAND;
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
@@ -274,14 +271,14 @@ class RunRequests {
 				: (int) Math.min(this.limits.defaultBatchSize(), count);
 		checkBatchSize("batchSize", batch, count);
 		int sample = (int) within(ApiParameter.SAMPLE, params.sample());
-		Connector connector = connector(params.connector());
+		Connector connector = SenderParameters.connector(params.connector());
 		if (connector == Connector.JEDIS && params.flushPolicy() != null) {
 			throw new InvalidParameterException("flushPolicy",
 					"must be left out with connector=jedis: Jedis has no flush policy");
 		}
 		return new RunSpec(operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample,
 				ttl(operation, params.ttl()), rtt(params.rtt()), repeat, workload(operation, count, params),
-				new RunSpec.Senders(connector, sharing(mode, connector, params.connection()),
+				new RunSpec.Senders(connector, SenderParameters.sharing(mode, connector, params.connection()),
 						clients(params.clients(), count)),
 				null);
 	}
@@ -308,24 +305,8 @@ class RunRequests {
 		return Workload.of(valueSize, requests, this.limits.maxBatchBytes())
 			.withRate(rate)
 			.withDuration(duration)
-			.withRatio(ratio(operation, params.ratio()))
+			.withRatio(RatioParameter.ratio(operation, params.ratio()))
 			.withKeyWalk(KeyWalkParameters.walk(operation, count, params, this::within));
-	}
-
-	/** {@code ratio=}: mixed runs only, {@code W:R} with both sides in bounds. */
-	private static Ratio ratio(Operation operation, @Nullable String text) {
-		if (text == null) {
-			return Ratio.DEFAULT;
-		}
-		String name = ApiParameter.RATIO.parameterName();
-		if (operation != Operation.MIXED) {
-			throw new InvalidParameterException(name,
-					"must be left out: it applies to op=mixed only, not " + operation.label());
-		}
-		return Ratio.parse(text)
-			.orElseThrow(
-					() -> new InvalidParameterException(name, "must be W:R (SETs to GETs) with each side from 1 to "
-							+ Ratio.MAX_SIDE + ", e.g. 1:10, got '" + text + "'"));
 	}
 
 	private int clients(@Nullable Integer clients, long count) {
@@ -335,40 +316,6 @@ class RunRequests {
 					"must not be larger than count (" + count + "): each client needs at least one item, got " + value);
 		}
 		return value;
-	}
-
-	private static Connector connector(@Nullable String text) {
-		if (text == null) {
-			return Connector.LETTUCE;
-		}
-		return Connector.fromLabel(text)
-			.orElseThrow(
-					() -> new InvalidParameterException("connector", "must be lettuce or jedis, got '" + text + "'"));
-	}
-
-	/**
-	 * Lettuce shares one connection by default, as Spring Boot does; Jedis always pools.
-	 * The choice exists only for blocking template calls: a pipeline always takes a
-	 * dedicated pooled connection.
-	 */
-	private static Sharing sharing(Mode mode, Connector connector, @Nullable String text) {
-		if (text == null) {
-			return (connector == Connector.JEDIS) ? Sharing.POOLED : Sharing.SHARED;
-		}
-		Sharing sharing = Sharing.fromLabel(text)
-			.orElseThrow(
-					() -> new InvalidParameterException("connection", "must be shared or pooled, got '" + text + "'"));
-		if (!mode.choosesConnection()) {
-			throw new InvalidParameterException("connection", "must be left out for " + mode.label()
-					+ " runs: it applies to loop, multi-key and script only; a pipeline always takes a dedicated"
-					+ " connection from the pool");
-		}
-		if (connector == Connector.JEDIS && sharing == Sharing.SHARED) {
-			throw new InvalidParameterException("connection",
-					"must be pooled with connector=jedis: a Jedis connection serves one thread at a time,"
-							+ " so Jedis has no shared connection");
-		}
-		return sharing;
 	}
 
 	private void checkBatchSize(String name, int size, long count) {

@@ -82,8 +82,7 @@ class ClusterEndpointTests extends EndpointContract {
 				jsonPath("$.results[0].commands").doesNotExist());
 		long commands = JsonPath.<Number>read(split, "$.results[1].commands").longValue();
 		// One MSET per slot per batch, as computed independently here, and as the masters
-		// counted them (the warm-up
-		// pass on its own keys was split the same way).
+		// counted them (the warm-up pass on its own keys was split the same way).
 		assertThat(commands).isEqualTo(perSlot(this.keys, 5000, 1000)).isGreaterThan(5 * 800);
 		assertThat(NodeStats.calls(this.cluster.masters(), "mset") - msetsBefore)
 			.isEqualTo(commands + perSlot(this.keys.warmup(), 5000, 1000));
