@@ -36,7 +36,7 @@ class RunAdmissionTests {
 				mapped.addAll(java.util.List.of(delete.value()));
 			}
 		}
-		org.assertj.core.api.Assertions.assertThat(mapped).hasSize(22);
+		org.assertj.core.api.Assertions.assertThat(mapped).hasSize(24);
 		org.assertj.core.api.Assertions.assertThat(RunAdmission.GATED).containsExactlyInAnyOrderElementsOf(mapped);
 	}
 
