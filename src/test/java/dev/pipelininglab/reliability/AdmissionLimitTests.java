@@ -71,7 +71,7 @@ class AdmissionLimitTests {
 		finally {
 			each.shutdownNow();
 		}
-		assertThat(answered).hasSize(22).allMatch((answer) -> answer.endsWith(" 429"));
+		assertThat(answered).hasSize(24).allMatch((answer) -> answer.endsWith(" 429"));
 		this.mvc.perform(get("/actuator/health")).andExpect(status().isOk());
 		// Busy, not broken: health says the slots are all taken.
 		this.mvc.perform(get("/actuator/health/runs"))
