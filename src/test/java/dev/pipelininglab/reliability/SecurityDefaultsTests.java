@@ -127,6 +127,15 @@ class SecurityDefaultsTests extends AppOnTestRedis {
 	}
 
 	private static void checkInput(String where, String name, Class<?> type) {
+		// The two load-shape inputs memtier names so carry no key: keys is a count (the
+		// size of the key space) and pattern one word of a closed set (sequential,
+		// uniform,
+		// gaussian; anything else answers 400, KeyPatternTests).
+		boolean keySpaceSize = name.equals("keys") && (type == Long.class || type == long.class);
+		boolean keyWalk = name.equals("pattern") && type == String.class;
+		if (keySpaceSize || keyWalk) {
+			return;
+		}
 		assertThat(FORBIDDEN_INPUTS).as(where).doesNotContain(name.toLowerCase(Locale.ROOT));
 		if (type.isRecord()) {
 			for (RecordComponent component : type.getRecordComponents()) {
