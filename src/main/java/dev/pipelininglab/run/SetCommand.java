@@ -166,7 +166,17 @@ final class SetCommand extends Command {
 	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
 		// A SET run with a ttl keeps its own.
 		if (base.ttl() == null) {
-			data.expireKeys(keys, base.workload().keyRange(base.count()), RunService.SETUP_BATCH, after);
+			if (base.workload().duration() != null && base.workload().keyWalk() == null) {
+				// A time limit: each client wrote a prefix of its own range,
+				// sequentially.
+				for (int client = 0; client < base.clients(); client++) {
+					data.expireKeys(keys, Clients.from(base.count(), base.clients(), client),
+							Clients.to(base.count(), base.clients(), client), RunService.SETUP_BATCH, after, true);
+				}
+			}
+			else {
+				data.expireKeys(keys, base.workload().keyRange(base.count()), RunService.SETUP_BATCH, after);
+			}
 		}
 	}
 

@@ -13,6 +13,7 @@ import java.util.function.BooleanSupplier;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
@@ -125,7 +126,10 @@ final class HeadlessChromium implements AutoCloseable {
 	}
 
 	void waitFor(Duration atMost, BooleanSupplier condition) {
+		// A table the page redraws while the condition reads it leaves stale elements:
+		// read it again on the next poll.
 		new WebDriverWait(this.driver, atMost).pollingEvery(Duration.ofMillis(50))
+			.ignoring(StaleElementReferenceException.class)
 			.until((driver) -> condition.getAsBoolean());
 	}
 
