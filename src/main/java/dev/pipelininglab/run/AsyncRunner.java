@@ -117,6 +117,13 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 
 	private StatefulConnection<byte[], byte[]> connection(LettuceConnectionFactory factory) {
 		try {
+			StatefulConnection<byte[], byte[]> cached = this.connections.get(factory);
+			if (cached != null && !cached.isOpen()) {
+				// Dropped since its last batch (REJECT_COMMANDS would refuse every
+				// command until Lettuce reconnects it): start again on a fresh one.
+				this.connections.remove(factory, cached);
+				cached.closeAsync();
+			}
 			return this.connections.computeIfAbsent(factory, AsyncRunner::connect);
 		}
 		catch (RuntimeException ex) {
