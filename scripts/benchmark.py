@@ -354,11 +354,16 @@ def shapes_runs(app, redis, count, rate_count, rtts):
         redis.flush()
         print(f"shapes: {variants}", file=sys.stderr)
         compared.append(app.run(f"/compare/set/{count}?variants={variants}&sample=0"))
+    # A cycle of 11 items is 1 SET and 10 GETs: a count divisible by 11 keeps the mix exact.
+    mixed_count = (count // 11) * 11
     redis.flush()
-    return paced, compared
+    print("shapes: mixed 1:10, loop and pipelined", file=sys.stderr)
+    mixed = app.run(f"/compare/mixed/{mixed_count}?ratio=1:10&variants=loop,pipelined&sample=0")
+    redis.flush()
+    return paced, compared, mixed
 
 
-def shapes_table(count, paced, compared):
+def shapes_table(count, paced, compared, mixed):
     lines = ["## Load shapes: a fixed offered rate (`rate=`), latency from the intended send time", "",
              "Each rate is a share of the loop's own maximum measured just before (per added RTT); the pipeline "
              "sends batches of 100 at the same rate. Latency per command for the loop, per batch for the pipeline; "
@@ -380,6 +385,19 @@ def shapes_table(count, paced, compared):
                          f"{fmt(commands) if commands != '' else ''} |")
         for skip in comparison.get("skipped", []):
             lines.append(f"| {skip['variant']} | skipped: {skip['reason']} | | |")
+    results = mixed["results"]
+    lines += ["", f"## Mixed reads and writes, `ratio=1:10` (`/compare/mixed/{fmt(results[0]['count'])}`)", "",
+              "| variant | ops/s | SETs/s | GETs/s | hits | misses | speedup | SET p50 ms | GET p50 ms |",
+              "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in results:
+        mix = r["mix"]
+        by_command = mix.get("latencyByCommand") or {}
+        set_p50 = f"{by_command['SET']['p50']:.3f}" if "SET" in by_command else ""
+        get_p50 = f"{by_command['GET']['p50']:.3f}" if "GET" in by_command else ""
+        speedup = f"{r['speedup']:.1f}×" if r.get("speedup") else ""
+        lines.append(f"| {r['variant']} | {fmt(r['opsPerSecond'])} | {fmt(mix['setsPerSecond'])} | "
+                     f"{fmt(mix['getsPerSecond'])} | {fmt(mix['hits'])} | {fmt(mix['misses'])} | {speedup} | "
+                     f"{set_p50} | {get_p50} |")
     return lines + [""]
 
 
