@@ -62,7 +62,7 @@
   // digits, an optional minus, a decimal point only for rtt) and its bounds from the parameter catalogue (GET /),
   // and says what is wrong next to itself, in the words the server would answer.
   const CHECKED = ['count', 'batchSize', 'repeat', 'valueSize', 'requests', 'clients', 'rate', 'duration', 'rtt',
-    'batchSizes'];
+    'keys', 'seed', 'batchSizes'];
   const catalogue = {};
 
   function between(parameter, unit) {
@@ -171,6 +171,16 @@
     if (value('operation') === 'mixed' && value('ratio') !== '') {
       request.ratio = value('ratio');
     }
+    if (['set', 'get'].includes(value('operation'))) {
+      ['keys', 'seed'].forEach((name) => {
+        if (number(name) !== undefined) {
+          request[name] = number(name);
+        }
+      });
+      if (value('pattern') !== '') {
+        request.pattern = value('pattern');
+      }
+    }
     if (selected !== 'single' && number('repeat') !== undefined) {
       request.repeat = number('repeat');
     }
@@ -225,6 +235,9 @@
     set('connector', request.connector || 'lettuce');
     set('connection', request.connection);
     set('ratio', request.ratio);
+    set('keys', request.keys);
+    set('pattern', request.pattern === 'sequential' ? '' : request.pattern);
+    set('seed', request.seed);
     showFieldsForOperation();
     if (request.variants) {
       form.querySelectorAll('input[name="variants"]').forEach((box) => { box.checked = request.variants.includes(box.value); });
@@ -447,7 +460,11 @@
       : request.kind + ' ' + request.operation.toUpperCase();
     return what + ', ' + whole.format(request.count) + ' commands'
       + (request.duration != null ? ' or ' + request.duration + ' s, whichever comes first' : '')
-      + (request.rate != null ? ' at ' + whole.format(request.rate) + ' commands/s' : '');
+      + (request.rate != null ? ' at ' + whole.format(request.rate) + ' commands/s' : '')
+      + (request.keys != null || request.pattern != null
+        ? ' over ' + whole.format(request.keys ?? request.count) + ' keys, ' + (request.pattern || 'sequential')
+          + (request.seed != null ? ' (seed ' + request.seed + ')' : '')
+        : '');
   }
 
   function showProblem(problem, suffix) {

@@ -389,6 +389,27 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	}
 
 	@Test
+	void keyPatternFieldsShowForSetAndGetAndWalkTheKeysTyped() throws Exception {
+		open();
+		chromium.chooseKind("single");
+		chromium.select("operation", "ping");
+		assertThat(chromium.driver.findElement(By.id("pattern")).isDisplayed()).isFalse();
+		chromium.select("operation", "set");
+		assertThat(chromium.driver.findElement(By.id("pattern")).isDisplayed()).isTrue();
+		chromium.select("mode", "pipelined");
+		chromium.setField("count", "3000");
+		chromium.setField("keys", "0");
+		assertThat(fieldError("keys")).startsWith("keys must be between 1 and ");
+		chromium.setField("keys", "500");
+		chromium.select("pattern", "gaussian");
+		chromium.setField("seed", "7");
+		assertThat(chromium.driver.findElements(By.cssSelector("[aria-invalid=true]"))).isEmpty();
+		run();
+		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		assertThat(chromium.text("results-summary")).contains("3,000 commands over 500 keys, gaussian (seed 7)");
+	}
+
+	@Test
 	void anAddedRoundTripFromTheFormSlowsTheLoopAndIsShownWithItsResult() throws Exception {
 		open();
 		chromium.chooseKind("single");
