@@ -7,7 +7,6 @@ import java.util.function.Predicate;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.run.Mode;
-import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunObserver.Phase;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
@@ -57,7 +56,7 @@ final class PhasePlan {
 		double rtt = RTT_NANOS + ((base.addedRtt() != null) ? base.addedRtt().toNanos() : 0);
 		boolean prepared = plan.kind() != RunKind.SINGLE;
 		List<Step> steps = new ArrayList<>();
-		if (prepared && base.operation() == Operation.GET) {
+		if (prepared && base.operation().needsPreparedData()) {
 			steps.add(setup(Phase.PREPARING, "", base.batchSize(), base.count(), rtt));
 		}
 		for (RunSpec spec : specs) {
@@ -75,24 +74,17 @@ final class PhasePlan {
 					? Math.min(1, spec.workload().duration().toNanos() / cost) : 1;
 			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));
 			for (int repeat = 0; repeat < spec.repeat(); repeat++) {
-				if (prepared && (writesKeys(spec) || spec.operation() == Operation.RPOP)) {
+				if (prepared && spec.operation().preparesEachPass()) {
 					steps.add(setup(Phase.PREPARING, variant, spec.batchSize(), spec.count(), rtt));
 				}
 				steps.add(new Step(Phase.TIMING, variant, spec.batchSize(), spec.count(), cost * share));
 			}
-			if (writesKeys(spec)) {
+			if (spec.operation().writesKeys()) {
 				steps.add(
 						setup(Phase.VERIFYING, variant, spec.batchSize(), (long) Math.ceil(spec.count() * share), rtt));
 			}
 		}
 		return new PhasePlan(steps);
-	}
-
-	/**
-	 * SET and mixed runs: a key per item, deleted before each pass and read back after.
-	 */
-	private static boolean writesKeys(RunSpec spec) {
-		return spec.operation() == Operation.SET || spec.operation() == Operation.MIXED;
 	}
 
 	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {

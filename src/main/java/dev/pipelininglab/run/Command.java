@@ -102,6 +102,19 @@ abstract class Command {
 	}
 
 	/**
+	 * Whether a run may walk a key space of its own size and pattern: a key per item and
+	 * one command on it, SET and GET.
+	 */
+	boolean walksKeys() {
+		return false;
+	}
+
+	/** Whether comparisons and sweeps take it; RPUSH only fills the list. */
+	boolean comparable() {
+		return true;
+	}
+
+	/**
 	 * Puts what a warm-up of {@code count} items needs under {@code keys} before it runs:
 	 * nothing by default, RPOP a list to pop.
 	 */

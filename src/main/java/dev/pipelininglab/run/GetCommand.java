@@ -145,4 +145,9 @@ final class GetCommand extends Command {
 		return true;
 	}
 
+	@Override
+	boolean walksKeys() {
+		return true;
+	}
+
 }

@@ -75,6 +75,58 @@ public enum Operation {
 		return this.command.key(keys);
 	}
 
+	/** Whether {@code ttl=} applies: SET's expiry. */
+	public boolean takesTtl() {
+		return this.command.expires();
+	}
+
+	/**
+	 * Whether {@code keys=}, {@code pattern=} and {@code seed=} apply: a key per item and
+	 * one command on it (SET, GET).
+	 */
+	public boolean takesKeyWalk() {
+		return this.command.walksKeys();
+	}
+
+	/** Whether its items have keys at all: PING has none. */
+	public boolean hasKey() {
+		return this.command.keyed();
+	}
+
+	/** Whether {@code ratio=} applies: a mix of commands. */
+	public boolean takesRatio() {
+		return this.command.mixesCommands();
+	}
+
+	/**
+	 * Whether it writes a key per item (SET, mixed): deleted before each pass, read back
+	 * after it.
+	 */
+	public boolean writesKeys() {
+		return this.command.keyPerItem() && this.command.writes();
+	}
+
+	/** Whether a comparison writes the keys first, for it to read: GET. */
+	public boolean needsPreparedData() {
+		return this.command.readsPreparedKeys();
+	}
+
+	/**
+	 * Whether each pass starts with a preparing phase: keys deleted (SET, mixed) or the
+	 * list refilled (RPOP).
+	 */
+	public boolean preparesEachPass() {
+		return this.command.showsPreparing();
+	}
+
+	/**
+	 * Whether {@code /compare} and {@code /sweep} take it: RPUSH only fills the list RPOP
+	 * pops, so it runs alone, as {@code /listinput} does.
+	 */
+	public boolean comparable() {
+		return this.command.comparable();
+	}
+
 	public static Optional<Operation> fromLabel(String label) {
 		return Arrays.stream(values()).filter((op) -> op.label().equals(label)).findFirst();
 	}

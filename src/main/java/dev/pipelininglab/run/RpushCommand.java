@@ -72,4 +72,9 @@ final class RpushCommand extends Command {
 		return new Footprint(MemoryShape.LIST, base.itemsPerPass() * base.repeat() * variants);
 	}
 
+	@Override
+	boolean comparable() {
+		return false;
+	}
+
 }

@@ -185,4 +185,9 @@ final class SetCommand extends Command {
 		return true;
 	}
 
+	@Override
+	boolean walksKeys() {
+		return true;
+	}
+
 }

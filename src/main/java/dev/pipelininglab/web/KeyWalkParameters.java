@@ -21,12 +21,12 @@ final class KeyWalkParameters {
 		if (params.keys() == null && params.pattern() == null && params.seed() == null) {
 			return null;
 		}
-		if (operation != Operation.SET && operation != Operation.GET) {
+		if (!operation.takesKeyWalk()) {
 			String given = (params.keys() != null) ? ApiParameter.KEYS.parameterName() : (params.pattern() != null)
 					? ApiParameter.PATTERN.parameterName() : ApiParameter.SEED.parameterName();
 			throw new InvalidParameterException(given,
 					"must be left out: " + operation.label()
-							+ ((operation == Operation.PING) ? " has no key" : " works on one key") + "; it applies to "
+							+ (operation.hasKey() ? " works on one key" : " has no key") + "; it applies to "
 							+ ApiParameter.KEYS.appliesTo() + " only");
 		}
 		long size = (params.keys() != null) ? within.check(ApiParameter.KEYS, params.keys()) : count;
@@ -36,7 +36,7 @@ final class KeyWalkParameters {
 					"must be sequential, uniform or gaussian, got '" + label + "'"));
 		KeyWalk walk = new KeyWalk(size, pattern, within.check(ApiParameter.SEED, params.seed()));
 		int clients = (params.clients() != null) ? params.clients() : 1;
-		if (operation == Operation.SET && clients > 1 && walk.repeatsKeys(count)) {
+		if (operation.writesKeys() && clients > 1 && walk.repeatsKeys(count)) {
 			throw new InvalidParameterException(ApiParameter.CLIENTS.parameterName(),
 					"must be 1 for a SET run whose items share keys (keys below count, or a uniform or gaussian"
 							+ " pattern): clients would race on the same keys, so the last write to a key, which"

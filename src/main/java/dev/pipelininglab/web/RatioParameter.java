@@ -19,7 +19,7 @@ final class RatioParameter {
 			return Ratio.DEFAULT;
 		}
 		String name = ApiParameter.RATIO.parameterName();
-		if (operation != Operation.MIXED) {
+		if (!operation.takesRatio()) {
 			throw new InvalidParameterException(name,
 					"must be left out: it applies to op=mixed only, not " + operation.label());
 		}

@@ -242,7 +242,7 @@ class RunRequests {
 
 	private static Operation operation(String parameter, String label, boolean rpush) {
 		return Operation.fromLabel(label)
-			.filter((operation) -> rpush || operation != Operation.RPUSH)
+			.filter((operation) -> rpush || operation.comparable())
 			.orElseThrow(() -> new InvalidParameterException(parameter,
 					"must be one of " + String.join(", ", operationLabels(rpush)) + ", got '" + label + "'"));
 	}
@@ -253,7 +253,7 @@ class RunRequests {
 	 */
 	static List<String> operationLabels(boolean rpush) {
 		return java.util.Arrays.stream(Operation.values())
-			.filter((operation) -> rpush || operation != Operation.RPUSH)
+			.filter((operation) -> rpush || operation.comparable())
 			.map(Operation::label)
 			.toList();
 	}
@@ -341,7 +341,7 @@ class RunRequests {
 		if (ttl == null) {
 			return null;
 		}
-		if (operation != Operation.SET) {
+		if (!operation.takesTtl()) {
 			throw new InvalidParameterException("ttl", "must be left out: it applies to SET only");
 		}
 		return Duration.ofSeconds(within(ApiParameter.TTL, ttl));
