@@ -1,11 +1,9 @@
 package dev.pipelininglab.run;
 
 import java.util.Set;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.MemoryShape;
 import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -15,7 +13,6 @@ import reactor.core.publisher.Mono;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
-import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
@@ -24,8 +21,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * subclass and its catalogue entry. Modelled on Lettuce's {@code CommandType} and Spring
  * Data Redis' command interfaces: one command, many ways to send it.
  * <p>
- * The defaults fit a command on one key of its own (INCR, HSET, the lists...); SET and
- * GET, with a key per item, and PING, with none, override them.
+ * The defaults fit a command on one key of its own (INCR, HSET, the lists...), or follow
+ * from a key per item (SET, GET, the mix: grouped by node, no hash tag beyond the
+ * multi-key form, a write prepared and read back key by key); PING, with no key,
+ * overrides them. {@link CollectionCommand} holds what the one-key collection writes
+ * share.
  */
 abstract class Command {
 
@@ -98,14 +98,6 @@ abstract class Command {
 
 	/** Whether {@code ttl=} applies: SET's expiry. */
 	boolean expires() {
-		return false;
-	}
-
-	/**
-	 * Whether a run may walk a key space of its own size and pattern: a key per item and
-	 * one command on it, SET and GET.
-	 */
-	boolean walksKeys() {
 		return false;
 	}
 
@@ -186,25 +178,6 @@ abstract class Command {
 		}
 	}
 
-	/** Counts {@code commands} acknowledgements, for a batch sent as one command. */
-	static void acknowledged(long commands, Tally tally) {
-		for (long i = 0; i < commands; i++) {
-			tally.value(null);
-		}
-	}
-
-	/**
-	 * Sends a batch as one command, then counts one acknowledgement per item: the
-	 * multi-argument forms on one key.
-	 */
-	static void asOneCommand(StringRedisTemplate template, long items, Tally tally, Consumer<RedisConnection> send) {
-		template.execute((RedisCallback<@Nullable Object>) (connection) -> {
-			send.accept(connection);
-			return null;
-		});
-		acknowledged(items, tally);
-	}
-
 	/**
 	 * Queues (in a pipeline or a transaction) or sends item {@code item}'s command on a
 	 * byte-level connection.
@@ -220,10 +193,13 @@ abstract class Command {
 	 */
 	abstract RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key);
 
-	/** Why variant pipelined-by-node does not send it, or null when it does. */
+	/**
+	 * Why variant pipelined-by-node does not send it, or null when it does: items on keys
+	 * of their own spread over the masters.
+	 */
 	@Nullable String nodeGroupedUnsupported() {
-		return this.name + " works on one key, so a whole batch goes to one master: variant pipelined sends"
-				+ " exactly that";
+		return keyPerItem() ? null : this.name + " works on one key, so a whole batch goes to one master: variant"
+				+ " pipelined sends exactly that";
 	}
 
 	/** Why the multi-key variant cannot send it, or null when it can. */
@@ -248,10 +224,12 @@ abstract class Command {
 
 	/**
 	 * The commands the multi-key variant makes the servers count: its own, and what a
-	 * client sends instead when it splits the batch.
+	 * client sends instead when it splits the batch (Jedis on a cluster sends one command
+	 * per key when the keys of an MSET or MGET span slots).
 	 */
-	Set<String> multiKeyCommandNames() {
-		return Set.of(label());
+	final Set<String> multiKeyCommandNames() {
+		String multiKey = multiKeyName();
+		return (multiKey != null) ? Set.of(multiKey.toLowerCase(java.util.Locale.ROOT), label()) : Set.of(label());
 	}
 
 	/**
@@ -261,9 +239,13 @@ abstract class Command {
 		return null;
 	}
 
-	/** Why the hash-tag variant does not send it, or null when it does. */
+	/**
+	 * Why the hash-tag variant does not send it, or null when it does: with a key per
+	 * item, when the multi-key form is sent.
+	 */
 	@Nullable String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return this.name + " works on one key already, so its slot is one (variant multi-key)";
+		return keyPerItem() ? multiKeyUnsupported(spec)
+				: this.name + " works on one key already, so its slot is one (variant multi-key)";
 	}
 
 	/**
@@ -277,21 +259,34 @@ abstract class Command {
 		return null;
 	}
 
-	/** How many of the script's arguments are keys, for a batch of {@code size}. */
+	/**
+	 * How many of the script's arguments are keys, for a batch of {@code size}: a key per
+	 * item, or the one key.
+	 */
 	int scriptKeyCount(int size) {
-		return 1;
+		return keyPerItem() ? size : 1;
 	}
 
 	/** The script's keys, then its arguments, for items {@code from} to {@code to}. */
-	abstract byte[][] scriptArguments(Pass pass, long from, long to);
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		throw new IllegalStateException(scriptUnsupported(pass.spec()));
+	}
 
 	ReturnType scriptReturns() {
 		return ReturnType.INTEGER;
 	}
 
-	/** Counts the script's one reply for a batch of {@code size}. */
+	/**
+	 * Counts the script's one reply for a batch of {@code size}: the values it read or
+	 * popped when it returns a list, else an acknowledgement per item.
+	 */
 	void countScript(@Nullable Object reply, int size, Tally tally) {
-		acknowledged(size, tally);
+		if (scriptReturns() == ReturnType.MULTI) {
+			MultiKeyRunner.countAll(ScriptRunner.strings((java.util.List<?>) reply), size, tally);
+		}
+		else {
+			tally.acknowledged(size);
+		}
 	}
 
 	/** Why the reactive variant does not send it, or null when it does. */
@@ -318,21 +313,39 @@ abstract class Command {
 		}
 	}
 
-	/** Whether preparing is long enough to show as a phase of its own. */
+	/**
+	 * Whether preparing is long enough to show as a phase of its own: deleting a key per
+	 * item written.
+	 */
 	boolean showsPreparing() {
-		return false;
-	}
-
-	/** Whether what the run wrote is read back and matched afterwards. */
-	boolean verifies() {
-		return false;
+		return writesKeyPerItem();
 	}
 
 	/**
-	 * Queues the read-back of items {@code from} to {@code to}: one reply per item, or
-	 * one list for the batch.
+	 * Whether what the run wrote is read back and matched afterwards: a key per item
+	 * written is.
+	 */
+	boolean verifies() {
+		return writesKeyPerItem();
+	}
+
+	/** Whether it writes a key of its own per item: SET, the mix. */
+	final boolean writesKeyPerItem() {
+		return keyPerItem() && this.writes;
+	}
+
+	/**
+	 * Queues the read-back of items {@code from} to {@code to}: one reply per item, each
+	 * {@link #readBackOne}, or one list for the batch.
 	 */
 	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long item = from; item < to; item++) {
+			readBackOne(connection, keys, key, valueSize, item);
+		}
+	}
+
+	/** Queues the read-back of item {@code item}, its one reply. */
+	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
 		throw new IllegalStateException(this.name + " is not read back");
 	}
 
@@ -400,24 +413,6 @@ abstract class Command {
 
 	String label() {
 		return this.name.toLowerCase(java.util.Locale.ROOT);
-	}
-
-	/**
-	 * The memory a run's items take: {@code items} items stored as {@code shape};
-	 * {@link MemoryShape#STRING} means a key of its own per item.
-	 */
-	record Footprint(MemoryShape shape, long items) {
-	}
-
-	/**
-	 * The reply counts an answer shows for a read: GET's hits and misses, RPOP's pops and
-	 * empty pops, PING's pongs; null where they do not apply.
-	 */
-	record Replies(@Nullable Long hits, @Nullable Long misses, @Nullable Long popped, @Nullable Long empty,
-			@Nullable Long pongs) {
-
-		static final Replies NONE = new Replies(null, null, null, null, null);
-
 	}
 
 }

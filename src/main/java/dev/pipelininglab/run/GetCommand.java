@@ -2,11 +2,9 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
@@ -40,11 +38,6 @@ final class GetCommand extends Command {
 	}
 
 	@Override
-	@Nullable String nodeGroupedUnsupported() {
-		return null;
-	}
-
-	@Override
 	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		List<String> batch = new ArrayList<>((int) (to - from));
 		for (long i = from; i < to; i++) {
@@ -59,25 +52,9 @@ final class GetCommand extends Command {
 	}
 
 	@Override
-	Set<String> multiKeyCommandNames() {
-		// Jedis on a cluster sends one GET per key when the keys span slots.
-		return Set.of("mget", "get");
-	}
-
-	@Override
-	@Nullable String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return multiKeyUnsupported(spec);
-	}
-
-	@Override
 	String script() {
 		return "local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end"
 				+ " return values";
-	}
-
-	@Override
-	int scriptKeyCount(int size) {
-		return size;
 	}
 
 	@Override
@@ -93,11 +70,6 @@ final class GetCommand extends Command {
 	@Override
 	ReturnType scriptReturns() {
 		return ReturnType.MULTI;
-	}
-
-	@Override
-	void countScript(@Nullable Object reply, int size, Tally tally) {
-		MultiKeyRunner.countAll(ScriptRunner.strings((List<?>) reply), size, tally);
 	}
 
 	@Override
@@ -142,11 +114,6 @@ final class GetCommand extends Command {
 
 	@Override
 	boolean readsPreparedKeys() {
-		return true;
-	}
-
-	@Override
-	boolean walksKeys() {
 		return true;
 	}
 

@@ -12,10 +12,13 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** HSET: sets field {@code field:<i>} of one hash to the item's value. */
-final class HsetCommand extends Command {
+final class HsetCommand extends CollectionCommand {
 
 	HsetCommand() {
-		super("HSET", true, KeySpace::hashKey);
+		super("HSET", KeySpace::hashKey, MemoryShape.HASH, holding((count) -> "with " + count + " fields (field:<i>)"),
+				// One command per item inside the server, as the other variants send
+				// them; the multi-argument forms are the multi-key variant's.
+				"for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2");
 	}
 
 	@Override
@@ -35,14 +38,12 @@ final class HsetCommand extends Command {
 	}
 
 	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
-		// One command whose arguments carry the whole batch: one batch of values held.
+	void sendBatch(RedisConnection connection, Pass pass, long from, long to) {
 		Map<byte[], byte[]> fields = new LinkedHashMap<>((int) (to - from) * 2);
 		for (long i = from; i < to; i++) {
 			fields.put(pass.keys().fieldBytes(i), pass.valueBytes(i));
 		}
-		asOneCommand(template, to - from, tally,
-				(connection) -> connection.hashCommands().hMSet(pass.keyBytes(), fields));
+		connection.hashCommands().hMSet(pass.keyBytes(), fields);
 	}
 
 	@Override
@@ -51,45 +52,13 @@ final class HsetCommand extends Command {
 	}
 
 	@Override
-	String script() {
-		// One command per item inside the server, as the other variants send them; the
-		// multi-argument forms are the multi-key variant's.
-		return "for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
-	}
-
-	@Override
 	byte[][] scriptArguments(Pass pass, long from, long to) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[1 + size * 2][];
-		keysAndArgs[0] = pass.keyBytes();
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[1 + i * 2] = pass.keys().fieldBytes(from + i);
-			keysAndArgs[2 + i * 2] = pass.valueBytes(from + i);
-		}
-		return keysAndArgs;
+		return keyAndPairs(pass, from, to, pass.keys()::fieldBytes);
 	}
 
 	@Override
-	boolean verifies() {
-		return true;
-	}
-
-	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long i = from; i < to; i++) {
-			connection.hashCommands().hGet(key, keys.fieldBytes(i));
-		}
-	}
-
-	@Override
-	Footprint footprint(RunSpec base, int variants, boolean prepared) {
-		return new Footprint(MemoryShape.HASH, base.count());
-	}
-
-	@Override
-	String oneKeyNote(RunSpec spec, String key) {
-		return "HSET writes one key, " + key + ", with " + spec.count() + " fields (field:<i>), not " + spec.count()
-				+ " keys";
+	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
+		connection.hashCommands().hGet(key, keys.fieldBytes(item));
 	}
 
 }

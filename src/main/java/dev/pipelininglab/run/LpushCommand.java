@@ -9,10 +9,12 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** LPUSH: pushes the item's value onto the head of the demo list. */
-final class LpushCommand extends Command {
+final class LpushCommand extends CollectionCommand {
 
 	LpushCommand() {
-		super("LPUSH", true, KeySpace::listKey);
+		super("LPUSH", KeySpace::listKey, MemoryShape.LIST,
+				(name, count, key) -> "LPUSH pushes " + count + " elements onto one key, " + key,
+				"for i, value in ipairs(ARGV) do redis.call('LPUSH', KEYS[1], value) end return #ARGV");
 	}
 
 	@Override
@@ -32,30 +34,8 @@ final class LpushCommand extends Command {
 	}
 
 	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
-		byte[][] values = MultiKeyRunner.values(pass, from, to);
-		asOneCommand(template, to - from, tally,
-				(connection) -> connection.listCommands().lPush(pass.keyBytes(), values));
-	}
-
-	@Override
-	String multiKeyForm() {
-		return "one LPUSH with many arguments per batch";
-	}
-
-	@Override
-	String script() {
-		return "for i, value in ipairs(ARGV) do redis.call('LPUSH', KEYS[1], value) end return #ARGV";
-	}
-
-	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
-		return ScriptRunner.keyAndValues(pass, from, to);
-	}
-
-	@Override
-	boolean verifies() {
-		return true;
+	void sendBatch(RedisConnection connection, Pass pass, long from, long to) {
+		connection.listCommands().lPush(pass.keyBytes(), MultiKeyRunner.values(pass, from, to));
 	}
 
 	@Override
@@ -72,12 +52,8 @@ final class LpushCommand extends Command {
 
 	@Override
 	Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		// A list keeps every push, a request's as well.
 		return new Footprint(MemoryShape.LIST, base.itemsPerPass());
-	}
-
-	@Override
-	String oneKeyNote(RunSpec spec, String key) {
-		return "LPUSH pushes " + spec.count() + " elements onto one key, " + key;
 	}
 
 }

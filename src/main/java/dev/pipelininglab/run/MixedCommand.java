@@ -4,7 +4,6 @@ import java.util.Map;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
@@ -84,11 +83,6 @@ final class MixedCommand extends Command {
 	}
 
 	@Override
-	@Nullable String nodeGroupedUnsupported() {
-		return null;
-	}
-
-	@Override
 	@Nullable String reactiveUnsupported() {
 		return null;
 	}
@@ -97,11 +91,6 @@ final class MixedCommand extends Command {
 	String multiKeyUnsupported(RunSpec spec) {
 		return "a batch as one MSET and one MGET would send every SET before every GET; only a per-item variant "
 				+ INTERLEAVED;
-	}
-
-	@Override
-	String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return multiKeyUnsupported(spec);
 	}
 
 	@Override
@@ -114,33 +103,16 @@ final class MixedCommand extends Command {
 		return "the lab's scripts each run one command over a batch's keys; only a per-item variant " + INTERLEAVED;
 	}
 
-	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
-		throw new IllegalStateException(scriptUnsupported(pass.spec()));
-	}
-
 	/** Starts where SET starts, its keys absent: the GETs find what their cycle wrote. */
 	@Override
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
 		Operation.SET.command().prepare(data, spec, keys, setupBatch, observer);
 	}
 
-	@Override
-	boolean showsPreparing() {
-		return true;
-	}
-
-	@Override
-	boolean verifies() {
-		return true;
-	}
-
 	/** Reads back the SET items' keys only: GET items wrote nothing. */
 	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long i = from; i < to; i++) {
-			connection.stringCommands().get(keys.keyBytes(this.ratio.writeItem(i)));
-		}
+	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
+		connection.stringCommands().get(keys.keyBytes(this.ratio.writeItem(item)));
 	}
 
 	@Override

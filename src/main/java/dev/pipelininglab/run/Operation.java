@@ -82,10 +82,10 @@ public enum Operation {
 
 	/**
 	 * Whether {@code keys=}, {@code pattern=} and {@code seed=} apply: a key per item and
-	 * one command on it (SET, GET).
+	 * one command on it (SET, GET); a mix's GETs read the keys its SETs wrote.
 	 */
 	public boolean takesKeyWalk() {
-		return this.command.walksKeys();
+		return this.command.keyPerItem() && !this.command.mixesCommands();
 	}
 
 	/** Whether its items have keys at all: PING has none. */
@@ -103,7 +103,7 @@ public enum Operation {
 	 * after it.
 	 */
 	public boolean writesKeys() {
-		return this.command.keyPerItem() && this.command.writes();
+		return this.command.writesKeyPerItem();
 	}
 
 	/** Whether a comparison writes the keys first, for it to read: GET. */

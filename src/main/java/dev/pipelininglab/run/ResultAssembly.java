@@ -73,7 +73,7 @@ class ResultAssembly {
 		Long written = writes(spec.operation()) ? tally.values() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		Command.Replies replies = command.replies(tally);
+		Replies replies = command.replies(tally);
 		Long hits = replies.hits();
 		Long misses = replies.misses();
 		Long popped = replies.popped();

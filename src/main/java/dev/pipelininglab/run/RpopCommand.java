@@ -1,13 +1,10 @@
 package dev.pipelininglab.run;
 
-import java.util.List;
-
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
@@ -60,11 +57,6 @@ final class RpopCommand extends Command {
 	@Override
 	ReturnType scriptReturns() {
 		return ReturnType.MULTI;
-	}
-
-	@Override
-	void countScript(@Nullable Object reply, int size, Tally tally) {
-		MultiKeyRunner.countAll(ScriptRunner.strings((List<?>) reply), size, tally);
 	}
 
 	@Override

@@ -16,6 +16,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  */
 final class RpushCommand extends Command {
 
+	private static final String FILLS_ONLY = "the lab fills lists with pipelined RPUSH only";
+
 	RpushCommand() {
 		super("RPUSH", true, KeySpace::listKey);
 	}
@@ -38,12 +40,12 @@ final class RpushCommand extends Command {
 
 	@Override
 	String multiKeyUnsupported(RunSpec spec) {
-		return "the lab fills lists with pipelined RPUSH only (LPUSH has a multi-argument form)";
+		return FILLS_ONLY + " (LPUSH has a multi-argument form)";
 	}
 
 	@Override
 	String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return "the lab fills lists with pipelined RPUSH only";
+		return FILLS_ONLY;
 	}
 
 	@Override
@@ -53,12 +55,7 @@ final class RpushCommand extends Command {
 
 	@Override
 	String scriptUnsupported(RunSpec spec) {
-		return "the lab fills lists with pipelined RPUSH only (LPUSH has a script)";
-	}
-
-	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
-		throw new IllegalStateException(scriptUnsupported(pass.spec()));
+		return FILLS_ONLY + " (LPUSH has a script)";
 	}
 
 	@Override

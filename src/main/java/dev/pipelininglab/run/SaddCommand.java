@@ -10,10 +10,11 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** SADD: adds the item's value to one set. */
-final class SaddCommand extends Command {
+final class SaddCommand extends CollectionCommand {
 
 	SaddCommand() {
-		super("SADD", true, KeySpace::setKey);
+		super("SADD", KeySpace::setKey, MemoryShape.SET, holding((count) -> "a set with " + count + " members"),
+				"for i, member in ipairs(ARGV) do redis.call('SADD', KEYS[1], member) end return #ARGV");
 	}
 
 	@Override
@@ -33,37 +34,13 @@ final class SaddCommand extends Command {
 	}
 
 	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
-		byte[][] values = MultiKeyRunner.values(pass, from, to);
-		asOneCommand(template, to - from, tally,
-				(connection) -> connection.setCommands().sAdd(pass.keyBytes(), values));
+	void sendBatch(RedisConnection connection, Pass pass, long from, long to) {
+		connection.setCommands().sAdd(pass.keyBytes(), MultiKeyRunner.values(pass, from, to));
 	}
 
 	@Override
-	String multiKeyForm() {
-		return "one SADD with many arguments per batch";
-	}
-
-	@Override
-	String script() {
-		return "for i, member in ipairs(ARGV) do redis.call('SADD', KEYS[1], member) end return #ARGV";
-	}
-
-	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
-		return ScriptRunner.keyAndValues(pass, from, to);
-	}
-
-	@Override
-	boolean verifies() {
-		return true;
-	}
-
-	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long i = from; i < to; i++) {
-			connection.setCommands().sIsMember(key, keys.valueBytes(i, valueSize));
-		}
+	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
+		connection.setCommands().sIsMember(key, keys.valueBytes(item, valueSize));
 	}
 
 	@Override
@@ -74,17 +51,6 @@ final class SaddCommand extends Command {
 	@Override
 	boolean samplesReply() {
 		return false;
-	}
-
-	@Override
-	Footprint footprint(RunSpec base, int variants, boolean prepared) {
-		return new Footprint(MemoryShape.SET, base.count());
-	}
-
-	@Override
-	String oneKeyNote(RunSpec spec, String key) {
-		return "SADD writes one key, " + key + ", a set with " + spec.count() + " members, not " + spec.count()
-				+ " keys";
 	}
 
 }

@@ -102,7 +102,7 @@ class Safeguards implements DisposableBean {
 	}
 
 	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, List<RunSpec> specs, boolean prepared) {
-		Command.Footprint footprint = base.operation().command().footprint(base, specs.size(), prepared);
+		Footprint footprint = base.operation().command().footprint(base, specs.size(), prepared);
 		if (footprint == null) {
 			return null;
 		}

@@ -71,17 +71,6 @@ class ScriptRunner implements BatchRunner {
 		command.countScript(reply, size, tally);
 	}
 
-	/** The run's one key, then the values of items {@code from} to {@code to}. */
-	static byte[][] keyAndValues(Pass pass, long from, long to) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[1 + size][];
-		keysAndArgs[0] = pass.keyBytes();
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[1 + i] = pass.valueBytes(from + i);
-		}
-		return keysAndArgs;
-	}
-
 	private Object evalSha(RedisConnection connection, Operation operation, ReturnType type, int numKeys,
 			byte[][] keysAndArgs) {
 		try {

@@ -2,11 +2,9 @@ package dev.pipelininglab.run;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -58,11 +56,6 @@ final class SetCommand extends Command {
 	}
 
 	@Override
-	@Nullable String nodeGroupedUnsupported() {
-		return null;
-	}
-
-	@Override
 	@Nullable String multiKeyUnsupported(RunSpec spec) {
 		return (spec.ttl() != null) ? "MSET cannot set an expiry" : null;
 	}
@@ -74,23 +67,12 @@ final class SetCommand extends Command {
 			entries.put(pass.key(i), pass.value(i));
 		}
 		template.opsForValue().multiSet(entries);
-		acknowledged(to - from, tally);
+		tally.acknowledged(to - from);
 	}
 
 	@Override
 	@Nullable String multiKeyName() {
 		return "MSET";
-	}
-
-	@Override
-	Set<String> multiKeyCommandNames() {
-		// Jedis on a cluster sends one SET per key when the keys span slots.
-		return Set.of("mset", "set");
-	}
-
-	@Override
-	@Nullable String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return multiKeyUnsupported(spec);
 	}
 
 	@Override
@@ -101,11 +83,6 @@ final class SetCommand extends Command {
 	@Override
 	@Nullable String scriptUnsupported(RunSpec spec) {
 		return (spec.ttl() != null) ? "the SET script sets no expiry" : null;
-	}
-
-	@Override
-	int scriptKeyCount(int size) {
-		return size;
 	}
 
 	@Override
@@ -140,20 +117,8 @@ final class SetCommand extends Command {
 	}
 
 	@Override
-	boolean showsPreparing() {
-		return true;
-	}
-
-	@Override
-	boolean verifies() {
-		return true;
-	}
-
-	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long i = from; i < to; i++) {
-			connection.stringCommands().get(keys.keyBytes(i));
-		}
+	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
+		connection.stringCommands().get(keys.keyBytes(item));
 	}
 
 	@Override
@@ -182,11 +147,6 @@ final class SetCommand extends Command {
 
 	@Override
 	boolean expires() {
-		return true;
-	}
-
-	@Override
-	boolean walksKeys() {
 		return true;
 	}
 

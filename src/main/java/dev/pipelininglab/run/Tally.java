@@ -48,6 +48,16 @@ final class Tally {
 		}
 	}
 
+	/**
+	 * {@code commands} acknowledgements (OK, a count, a flag), for a batch sent as one
+	 * command: counted, not sampled.
+	 */
+	void acknowledged(long commands) {
+		for (long i = 0; i < commands; i++) {
+			value(null);
+		}
+	}
+
 	/** A reply that may be nil: a value is counted and sampled, nil counted as such. */
 	void reply(@Nullable Object reply) {
 		if (reply != null) {

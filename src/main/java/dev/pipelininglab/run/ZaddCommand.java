@@ -14,10 +14,12 @@ import org.springframework.data.redis.connection.zset.Tuple;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** ZADD: adds the item's value to one sorted set with the item's index as score. */
-final class ZaddCommand extends Command {
+final class ZaddCommand extends CollectionCommand {
 
 	ZaddCommand() {
-		super("ZADD", true, KeySpace::sortedSetKey);
+		super("ZADD", KeySpace::sortedSetKey, MemoryShape.ZSET,
+				holding((count) -> "a sorted set with " + count + " members scored by their index"),
+				"for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2");
 	}
 
 	@Override
@@ -37,47 +39,22 @@ final class ZaddCommand extends Command {
 	}
 
 	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+	void sendBatch(RedisConnection connection, Pass pass, long from, long to) {
 		Set<Tuple> members = new LinkedHashSet<>((int) (to - from) * 2);
 		for (long i = from; i < to; i++) {
 			members.add(Tuple.of(pass.valueBytes(i), (double) i));
 		}
-		asOneCommand(template, to - from, tally,
-				(connection) -> connection.zSetCommands().zAdd(pass.keyBytes(), members));
-	}
-
-	@Override
-	String multiKeyForm() {
-		return "one ZADD with many arguments per batch";
-	}
-
-	@Override
-	String script() {
-		return "for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
+		connection.zSetCommands().zAdd(pass.keyBytes(), members);
 	}
 
 	@Override
 	byte[][] scriptArguments(Pass pass, long from, long to) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[1 + size * 2][];
-		keysAndArgs[0] = pass.keyBytes();
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[1 + i * 2] = ScriptRunner.bytes(from + i);
-			keysAndArgs[2 + i * 2] = pass.valueBytes(from + i);
-		}
-		return keysAndArgs;
+		return keyAndPairs(pass, from, to, ScriptRunner::bytes);
 	}
 
 	@Override
-	boolean verifies() {
-		return true;
-	}
-
-	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long i = from; i < to; i++) {
-			connection.zSetCommands().zScore(key, keys.valueBytes(i, valueSize));
-		}
+	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
+		connection.zSetCommands().zScore(key, keys.valueBytes(item, valueSize));
 	}
 
 	@Override
@@ -88,17 +65,6 @@ final class ZaddCommand extends Command {
 	@Override
 	boolean samplesReply() {
 		return false;
-	}
-
-	@Override
-	Footprint footprint(RunSpec base, int variants, boolean prepared) {
-		return new Footprint(MemoryShape.ZSET, base.count());
-	}
-
-	@Override
-	String oneKeyNote(RunSpec spec, String key) {
-		return "ZADD writes one key, " + key + ", a sorted set with " + spec.count()
-				+ " members scored by their index, not " + spec.count() + " keys";
 	}
 
 }

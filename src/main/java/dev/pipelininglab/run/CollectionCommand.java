@@ -1,0 +1,131 @@
+package dev.pipelininglab.run;
+
+import java.util.function.Function;
+import java.util.function.LongFunction;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
+
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.StringRedisTemplate;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A write that adds each item to one collection under one key (HSET, SADD, ZADD, LPUSH):
+ * what they share beside the command itself. The multi-key variant sends a batch as one
+ * multi-argument command on the key, the script variant loops over the batch inside the
+ * server, the collection is sized by its memory shape, read back item by item and matched
+ * afterwards, and the answer notes what the one key holds.
+ */
+abstract class CollectionCommand extends Command {
+
+	private final MemoryShape shape;
+
+	private final String script;
+
+	private final Note note;
+
+	/**
+	 * @param oneKey names the collection's key
+	 * @param shape how the collection sits in memory, for the preflight
+	 * @param note what a run writes on the one key, for the answer's note
+	 * @param script the constant Lua script that sends a batch's commands inside the
+	 * server, one per item as the other variants send them
+	 */
+	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape, Note note, String script) {
+		super(name, true, oneKey);
+		this.shape = shape;
+		this.note = note;
+		this.script = script;
+	}
+
+	/**
+	 * Sends items {@code from} to {@code to} as one command with many arguments on the
+	 * one key: the multi-key variant's form.
+	 */
+	abstract void sendBatch(RedisConnection connection, Pass pass, long from, long to);
+
+	@Override
+	final void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+		template.execute((RedisCallback<@Nullable Object>) (connection) -> {
+			sendBatch(connection, pass, from, to);
+			return null;
+		});
+		tally.acknowledged(to - from);
+	}
+
+	@Override
+	String multiKeyForm() {
+		return "one " + name() + " with many arguments per batch";
+	}
+
+	@Override
+	final String script() {
+		return this.script;
+	}
+
+	/** The one key, then the value of each item {@code from} to {@code to}. */
+	@Override
+	byte[][] scriptArguments(Pass pass, long from, long to) {
+		int size = (int) (to - from);
+		byte[][] keysAndArgs = new byte[1 + size][];
+		keysAndArgs[0] = pass.keyBytes();
+		for (int i = 0; i < size; i++) {
+			keysAndArgs[1 + i] = pass.valueBytes(from + i);
+		}
+		return keysAndArgs;
+	}
+
+	/**
+	 * The one key, then for each item {@code from} to {@code to} the argument
+	 * {@code first} gives (a field, a score) and its value.
+	 */
+	static byte[][] keyAndPairs(Pass pass, long from, long to, LongFunction<byte[]> first) {
+		int size = (int) (to - from);
+		byte[][] keysAndArgs = new byte[1 + size * 2][];
+		keysAndArgs[0] = pass.keyBytes();
+		for (int i = 0; i < size; i++) {
+			keysAndArgs[1 + i * 2] = first.apply(from + i);
+			keysAndArgs[2 + i * 2] = pass.valueBytes(from + i);
+		}
+		return keysAndArgs;
+	}
+
+	@Override
+	final boolean verifies() {
+		return true;
+	}
+
+	/** One member per item: a run's repeats and requests write the same ones again. */
+	@Override
+	Footprint footprint(RunSpec base, int variants, boolean prepared) {
+		return new Footprint(this.shape, base.count());
+	}
+
+	@Override
+	final String oneKeyNote(RunSpec spec, String key) {
+		return this.note.of(name(), spec.count(), key);
+	}
+
+	/**
+	 * The note of a write that leaves one key holding what {@code holds} says of
+	 * {@code count} items, not a key per item.
+	 */
+	static Note holding(LongFunction<String> holds) {
+		return (name, count, key) -> name + " writes one key, " + key + ", " + holds.apply(count) + ", not " + count
+				+ " keys";
+	}
+
+	/**
+	 * The one-key note of command {@code name}'s run of {@code count} items on
+	 * {@code key}.
+	 */
+	@FunctionalInterface
+	interface Note {
+
+		String of(String name, long count, String key);
+
+	}
+
+}
