@@ -640,23 +640,29 @@
       const chartNow = new Chart(canvas, {
         type: 'bar',
         data: { labels: measured.map(name), datasets },
-        options: {
-          responsive: true,
-          maintainAspectRatio: false,
-          animation: false,
-          indexAxis: 'y',
-          plugins: {
-            title: { display: true, text: title },
-            legend: { display: datasets.length > 1, position: 'bottom' },
-            tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) } },
-          },
-          scales: { x: serverAxis(values, unit), y: { ticks: { autoSkip: false } } },
-        },
+        options: barsPerVariant({
+          title: { display: true, text: title },
+          legend: { display: datasets.length > 1, position: 'bottom' },
+          tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) } },
+        }, serverAxis(values, unit)),
       });
       canvas.dataset.chart = 'server';
       canvas.parentElement.style.height = Math.max(12, 5 + 2.2 * measured.length * datasets.length) + 'rem';
       serverCharts.push(chartNow);
     });
+  }
+
+  // The options of a chart with a horizontal bar per variant (the server and latency charts): its height is set
+  // from the variants, so the chart fills it, and every variant keeps its label.
+  function barsPerVariant(plugins, xAxis) {
+    return {
+      responsive: true,
+      maintainAspectRatio: false,
+      animation: false,
+      indexAxis: 'y',
+      plugins,
+      scales: { x: xAxis, y: { ticks: { autoSkip: false } } },
+    };
   }
 
   // Like the throughput axis, but for figures below 1 (0.002 reads per command): a log axis from the power of ten
@@ -721,23 +727,13 @@
           backgroundColor: color,
         })),
       },
-      options: {
-        responsive: true,
-        maintainAspectRatio: false,
-        animation: false,
-        indexAxis: 'y',
-        plugins: {
-          title: { display: true, text: 'Latency per item, ms (a round trip divided by the items it carried; lower is'
-            + ' better)' },
-          legend: { position: 'bottom' },
-          tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) + ' ms per item' } },
-        },
-        scales: {
-          x: serverAxis(measured.flatMap((result) => percentiles.map(([key]) => result.latency[key]
-            / itemsPerSample(result))), 'ms per item'),
-          y: { ticks: { autoSkip: false } },
-        },
-      },
+      options: barsPerVariant({
+        title: { display: true, text: 'Latency per item, ms (a round trip divided by the items it carried; lower is'
+          + ' better)' },
+        legend: { position: 'bottom' },
+        tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) + ' ms per item' } },
+      }, serverAxis(measured.flatMap((result) => percentiles.map(([key]) => result.latency[key]
+        / itemsPerSample(result))), 'ms per item')),
     });
     canvas.dataset.chart = 'latency';
     // Horizontal bars: the height grows with the variants, so a phone shows them as tall as a wide screen.

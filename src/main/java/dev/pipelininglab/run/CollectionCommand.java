@@ -5,11 +5,11 @@ import java.util.function.LongFunction;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A write that adds each item to one collection under one key (HSET, SADD, ZADD, LPUSH):
@@ -22,22 +22,17 @@ abstract class CollectionCommand extends Command {
 
 	private final MemoryShape shape;
 
-	private final String script;
-
 	private final Note note;
 
 	/**
 	 * @param oneKey names the collection's key
 	 * @param shape how the collection sits in memory, for the preflight
 	 * @param note what a run writes on the one key, for the answer's note
-	 * @param script the constant Lua script that sends a batch's commands inside the
-	 * server, one per item as the other variants send them
 	 */
-	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape, Note note, String script) {
+	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape, Note note) {
 		super(name, true, oneKey);
 		this.shape = shape;
 		this.note = note;
-		this.script = script;
 	}
 
 	/**
@@ -60,9 +55,15 @@ abstract class CollectionCommand extends Command {
 		return "one " + name() + " with many arguments per batch";
 	}
 
+	/**
+	 * The constant Lua script that sends a batch's commands inside the server, one per
+	 * item as the other variants send them (the multi-argument forms are the multi-key
+	 * variant's): by default the command on the one key with each value, the arguments
+	 * {@link #scriptArguments} gives.
+	 */
 	@Override
-	final String script() {
-		return this.script;
+	String script() {
+		return "for i, value in ipairs(ARGV) do redis.call('" + name() + "', KEYS[1], value) end return #ARGV";
 	}
 
 	/** The one key, then the value of each item {@code from} to {@code to}. */

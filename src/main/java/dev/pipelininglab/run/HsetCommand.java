@@ -15,10 +15,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class HsetCommand extends CollectionCommand {
 
 	HsetCommand() {
-		super("HSET", KeySpace::hashKey, MemoryShape.HASH, holding((count) -> "with " + count + " fields (field:<i>)"),
-				// One command per item inside the server, as the other variants send
-				// them; the multi-argument forms are the multi-key variant's.
-				"for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2");
+		super("HSET", KeySpace::hashKey, MemoryShape.HASH, holding((count) -> "with " + count + " fields (field:<i>)"));
 	}
 
 	@Override
@@ -49,6 +46,11 @@ final class HsetCommand extends CollectionCommand {
 	@Override
 	String multiKeyForm() {
 		return "one HMSET (HSET with many field-value pairs) per batch";
+	}
+
+	@Override
+	String script() {
+		return "for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
 	}
 
 	@Override

@@ -8,13 +8,15 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** LPUSH: pushes the item's value onto the head of the demo list. */
+/**
+ * LPUSH: pushes the item's value onto the head of the demo list; its script is
+ * {@link CollectionCommand}'s, one LPUSH per value.
+ */
 final class LpushCommand extends CollectionCommand {
 
 	LpushCommand() {
 		super("LPUSH", KeySpace::listKey, MemoryShape.LIST,
-				(name, count, key) -> "LPUSH pushes " + count + " elements onto one key, " + key,
-				"for i, value in ipairs(ARGV) do redis.call('LPUSH', KEYS[1], value) end return #ARGV");
+				(name, count, key) -> "LPUSH pushes " + count + " elements onto one key, " + key);
 	}
 
 	@Override

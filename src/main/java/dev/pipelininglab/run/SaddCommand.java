@@ -9,12 +9,14 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** SADD: adds the item's value to one set. */
+/**
+ * SADD: adds the item's value to one set; its script is {@link CollectionCommand}'s, one
+ * SADD per value.
+ */
 final class SaddCommand extends CollectionCommand {
 
 	SaddCommand() {
-		super("SADD", KeySpace::setKey, MemoryShape.SET, holding((count) -> "a set with " + count + " members"),
-				"for i, member in ipairs(ARGV) do redis.call('SADD', KEYS[1], member) end return #ARGV");
+		super("SADD", KeySpace::setKey, MemoryShape.SET, holding((count) -> "a set with " + count + " members"));
 	}
 
 	@Override

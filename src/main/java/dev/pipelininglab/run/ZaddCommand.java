@@ -18,8 +18,7 @@ final class ZaddCommand extends CollectionCommand {
 
 	ZaddCommand() {
 		super("ZADD", KeySpace::sortedSetKey, MemoryShape.ZSET,
-				holding((count) -> "a sorted set with " + count + " members scored by their index"),
-				"for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2");
+				holding((count) -> "a sorted set with " + count + " members scored by their index"));
 	}
 
 	@Override
@@ -45,6 +44,11 @@ final class ZaddCommand extends CollectionCommand {
 			members.add(Tuple.of(pass.valueBytes(i), (double) i));
 		}
 		connection.zSetCommands().zAdd(pass.keyBytes(), members);
+	}
+
+	@Override
+	String script() {
+		return "for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
 	}
 
 	@Override
