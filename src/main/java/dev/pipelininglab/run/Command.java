@@ -233,7 +233,7 @@ abstract class Command {
 	}
 
 	/**
-	 * How the multi-key variant sends a batch, for the one-key note; null to say nothing.
+	 * How the multi-key variant sends a batch, for the one-key note; null for nothing.
 	 */
 	@Nullable String multiKeyForm() {
 		return null;
@@ -302,10 +302,7 @@ abstract class Command {
 		throw new IllegalStateException(reactiveUnsupported());
 	}
 
-	/**
-	 * Puts Redis in the state every variant starts from: the keys absent, the list
-	 * filled.
-	 */
+	/** Puts Redis in the state every variant starts from: keys absent, list filled. */
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
 		String key = key(keys);
 		if (key != null) {
@@ -313,18 +310,12 @@ abstract class Command {
 		}
 	}
 
-	/**
-	 * Whether preparing is long enough to show as a phase of its own: deleting a key per
-	 * item written.
-	 */
+	/** Whether preparing shows as a phase of its own: deleting a key per item written. */
 	boolean showsPreparing() {
 		return writesKeyPerItem();
 	}
 
-	/**
-	 * Whether what the run wrote is read back and matched afterwards: a key per item
-	 * written is.
-	 */
+	/** Whether what the run wrote is read back and matched: a key per item written is. */
 	boolean verifies() {
 		return writesKeyPerItem();
 	}
@@ -375,9 +366,7 @@ abstract class Command {
 	 */
 	abstract @Nullable Footprint footprint(RunSpec base, int variants, boolean prepared);
 
-	/**
-	 * Gives what the run leaves behind an expiry, so a shared server does not keep it.
-	 */
+	/** Gives what the run leaves an expiry, so a shared server does not keep it. */
 	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
 		String key = key(keys);
 		if (key != null) {
@@ -385,16 +374,12 @@ abstract class Command {
 		}
 	}
 
-	/**
-	 * Whether its one key is a counter, whose gain over the run is what the run verified.
-	 */
+	/** Whether its one key is a counter, whose gain over the run is what it verified. */
 	boolean counts() {
 		return false;
 	}
 
-	/**
-	 * What the answer reports of the run's replies beside the values: none by default.
-	 */
+	/** The reply counts the answer reports beside the values: none by default. */
 	Replies replies(Tally tally) {
 		return Replies.NONE;
 	}
@@ -404,9 +389,7 @@ abstract class Command {
 		return null;
 	}
 
-	/**
-	 * What a run on its one key {@code key} writes, for the answer's note; null for none.
-	 */
+	/** What a run on its one key {@code key} writes, for the note; null for none. */
 	@Nullable String oneKeyNote(RunSpec spec, String key) {
 		return null;
 	}
