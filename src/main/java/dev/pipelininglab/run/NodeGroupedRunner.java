@@ -7,7 +7,6 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -253,30 +252,35 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	}
 
 	/**
-	 * Waits until every command of the batch is answered or the command timeout passed.
+	 * Waits until every command of the batch is answered or the command timeout passed,
+	 * one future after the other as Lettuce's {@code LettuceFutures.awaitAll} does (which
+	 * stops at the first error reply, and a MOVED is one): once the first reply is in,
+	 * most others are too, so the thread parks a few times per batch. A combined future
+	 * ({@code CompletableFuture.allOf}) would cost two objects per command and a
+	 * completion chain run on the event loops, the threads pipelined SETs are short of.
 	 * @return whether every command was answered
 	 */
 	private static boolean await(NodeBatch batch, Duration timeout) {
-		CompletableFuture<?>[] all = new CompletableFuture<?>[batch.futures.length];
-		for (int i = 0; i < all.length; i++) {
-			all[i] = batch.futures[i].toCompletableFuture();
+		long deadline = System.nanoTime() + timeout.toNanos();
+		for (RedisFuture<?> future : batch.futures) {
+			if (future.isDone()) {
+				continue;
+			}
+			try {
+				future.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (ExecutionException ex) {
+				// Answered with an error: looked at on its own once all are in.
+			}
+			catch (TimeoutException ex) {
+				return false;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw new RedisSystemException("Interrupted while waiting for Redis", ex);
+			}
 		}
-		try {
-			CompletableFuture.allOf(all).get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-			return true;
-		}
-		catch (ExecutionException ex) {
-			// Every command was answered, some with an error: each is looked at on its
-			// own.
-			return true;
-		}
-		catch (TimeoutException ex) {
-			return false;
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new RedisSystemException("Interrupted while waiting for Redis", ex);
-		}
+		return true;
 	}
 
 	/**
