@@ -125,6 +125,21 @@ final class HeadlessChromium implements AutoCloseable {
 		new Select(this.driver.findElement(By.id(id))).selectByValue(value);
 	}
 
+	/**
+	 * Fills fields by id and value in turn: {@code fill("operation", "get", "count",
+	 * "20000")} picks {@code get} in the operation list, then types 20000 as the count.
+	 */
+	void fill(String... idsAndValues) {
+		for (int i = 0; i + 1 < idsAndValues.length; i += 2) {
+			if ("select".equals(this.driver.findElement(By.id(idsAndValues[i])).getTagName())) {
+				select(idsAndValues[i], idsAndValues[i + 1]);
+			}
+			else {
+				setField(idsAndValues[i], idsAndValues[i + 1]);
+			}
+		}
+	}
+
 	void waitFor(Duration atMost, BooleanSupplier condition) {
 		// A table the page redraws while the condition reads it leaves stale elements:
 		// read it again on the next poll.

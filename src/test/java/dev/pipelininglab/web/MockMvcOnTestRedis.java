@@ -1,5 +1,8 @@
 package dev.pipelininglab.web;
 
+import java.util.List;
+
+import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.testsupport.SpringRedis;
@@ -59,6 +62,14 @@ abstract class MockMvcOnTestRedis {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
+	}
+
+	/**
+	 * {@code field} of each result of a comparison or sweep answer, in the order they
+	 * ran: {@code results(body, "keySpace.hitRate")}.
+	 */
+	static <T> List<T> results(String body, String field) {
+		return JsonPath.read(body, "$.results[*]." + field);
 	}
 
 	/**

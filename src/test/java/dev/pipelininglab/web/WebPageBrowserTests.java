@@ -38,9 +38,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void comparisonRunsFromTheFormWithProgressTableAndBarChart() throws Exception {
-		open();
-		chromium.setField("count", "30000");
-		chromium.setField("batchSize", "1000");
+		open("compare", "count", "30000", "batchSize", "1000");
 		keepOnly("loop", "pipelined-flush-on-close", "multi-key", "async");
 		run();
 
@@ -139,11 +137,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void sweepShowsThroughputAgainstBatchSizeWithTheLoopCeilingAsBaseline() throws Exception {
-		open();
-		chromium.chooseKind("sweep");
-		chromium.select("operation", "get");
-		chromium.setField("count", "20000");
-		chromium.setField("batchSizes", "1,10,100,1000,10000");
+		open("sweep", "operation", "get", "count", "20000", "batchSizes", "1,10,100,1000,10000");
 		run();
 
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
@@ -203,16 +197,13 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void theRatioFieldShowsForMixedOnlyAndRunsTheMixTyped() throws Exception {
-		open();
-		chromium.chooseKind("single");
+		open("single");
 		assertThat(chromium.driver.findElement(By.id("ratio")).isDisplayed()).isFalse();
 		chromium.select("operation", "mixed");
 		assertThat(chromium.driver.findElement(By.id("ratio")).isDisplayed()).isTrue();
 		// The field's hint comes from the parameter catalogue.
 		assertThat(attribute("ratio", "placeholder")).isEqualTo("default 1:10");
-		chromium.setField("count", "1100");
-		chromium.setField("batchSize", "110");
-		chromium.setField("ratio", "1:x");
+		chromium.fill("count", "1100", "batchSize", "110", "ratio", "1:x");
 		run();
 		chromium.waitFor(Duration.ofSeconds(20), () -> chromium.driver.findElement(By.id("problem")).isDisplayed());
 		assertThat(chromium.text("problem")).contains("ratio must be W:R");
@@ -224,8 +215,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void numberFieldsRunExactlyWhatWasTypedOrRefuseToRun() throws Exception {
-		open();
-		chromium.chooseKind("single");
+		open("single");
 		for (String typed : List.of("10k", "１００", "1e3", "0x10")) {
 			chromium.setField("count", typed);
 			assertThat(fieldError("count")).as(typed)
@@ -237,28 +227,23 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 			assertThat(js("return document.activeElement.id")).isEqualTo("count");
 			assertThat(inView("count-error")).isTrue();
 		}
-		chromium.setField("count", "2000");
-		chromium.setField("batchSize", "abc");
+		chromium.fill("count", "2000", "batchSize", "abc");
 		assertThat(fieldError("batchSize"))
 			.isEqualTo("batchSize must be a whole number between 1 and 100000, got 'abc'");
 		run();
 		assertThat(attribute("status", "data-status")).isEqualTo("IDLE");
 		chromium.setField("batchSize", "500");
 		assertThat(chromium.driver.findElements(By.cssSelector("[aria-invalid=true]"))).isEmpty();
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(60));
 		assertThat(chromium.text("results-summary")).contains("2,000 commands");
 		assertThat(chromium.tableRows("#results-table").get(0).get(1)).isEqualTo("500");
 	}
 
 	@Test
 	void theLoopCeilingComesFromTheLoopsOwnRoundTripsAndItsFigureNeverBreaksIt() throws Exception {
-		open();
-		chromium.setField("count", "20000");
-		chromium.setField("batchSize", "1000");
+		open("compare", "count", "20000", "batchSize", "1000");
 		keepOnly("loop", "pipelined-flush-on-close");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(60));
 		String sentence = chromium.text("comparison-summary");
 		System.out.println("[browser] loop ceiling: " + sentence);
 		double p50 = Double.parseDouble(chromium.tableRows("#latency-table").get(0).get(3));
@@ -285,11 +270,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void aPastRunOpensFromTheKeyboardAndEachTickBoxNamesItsRun() throws Exception {
-		open();
-		chromium.chooseKind("single");
-		chromium.setField("count", "1000");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		open("single", "count", "1000");
+		runUntilDone(Duration.ofSeconds(60));
 		String id = results().getDomAttribute("data-id");
 		open();
 		chromium.waitFor(Duration.ofSeconds(20), () -> !chromium.tableRows("#history").isEmpty());
@@ -308,11 +290,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void progressIsAnnouncedToScreenReadersAndItsPercentageReadsAtFourAndAHalfToOne() throws Exception {
-		open();
-		chromium.chooseKind("single");
-		chromium.setField("count", "1000");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		open("single", "count", "1000");
+		runUntilDone(Duration.ofSeconds(60));
 		// The percentage over the full (green) bar: its contrast with what is right
 		// behind it.
 		double contrast = ((Number) js("""
@@ -342,10 +321,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void at390PixelsTheProblemAndTheProgressComeIntoViewAfterRun() throws Exception {
 		chromium.driver.manage().window().setSize(new Dimension(390, 844));
-		open();
-		chromium.chooseKind("single");
-		chromium.setField("count", "100");
-		chromium.setField("batchSize", "500");
+		open("single", "count", "100", "batchSize", "500");
 		js("document.getElementById('run-button').scrollIntoView({block: 'center'})");
 		run();
 		// The server's answer, beside the field it names, which has the focus: in view,
@@ -355,8 +331,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		chromium.waitFor(Duration.ofSeconds(5), () -> inView("batchSize-error"));
 		assertThat(js("return document.activeElement.id")).isEqualTo("batchSize");
 
-		chromium.setField("batchSize", "");
-		chromium.setField("count", "3000");
+		chromium.fill("batchSize", "", "count", "3000");
 		js("document.getElementById('run-button').scrollIntoView({block: 'center'})");
 		run();
 		chromium.waitFor(Duration.ofSeconds(5), () -> inView("progress") && inView("status"));
@@ -365,20 +340,15 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void rateAndDurationFromTheFormPaceTheLoopAndEndItByTime() throws Exception {
-		open();
-		chromium.chooseKind("single");
-		chromium.select("mode", "loop");
-		chromium.setField("count", "100000");
+		open("single", "mode", "loop", "count", "100000");
 		assertThat(chromium.text("run-form")).contains("1 to 300");
 		chromium.setField("rate", "abc");
 		assertThat(fieldError("rate")).isEqualTo("rate must be a whole number between 1 and 10000000, got 'abc'");
 		chromium.setField("duration", "0");
 		assertThat(fieldError("duration")).isEqualTo("duration must be between 1 and 300, got 0");
-		chromium.setField("rate", "500");
-		chromium.setField("duration", "2");
+		chromium.fill("rate", "500", "duration", "2");
 		assertThat(chromium.driver.findElements(By.cssSelector("[aria-invalid=true]"))).isEmpty();
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(90));
 		assertThat(chromium.text("results-summary"))
 			.contains("100,000 commands or 2 s, whichever comes first at 500 commands/s");
 		List<String> row = chromium.tableRows("#results-table").get(0);
@@ -390,38 +360,27 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void keyPatternFieldsShowForSetAndGetAndWalkTheKeysTyped() throws Exception {
-		open();
-		chromium.chooseKind("single");
-		chromium.select("operation", "ping");
+		open("single", "operation", "ping");
 		assertThat(chromium.driver.findElement(By.id("pattern")).isDisplayed()).isFalse();
 		chromium.select("operation", "set");
 		assertThat(chromium.driver.findElement(By.id("pattern")).isDisplayed()).isTrue();
-		chromium.select("mode", "pipelined");
-		chromium.setField("count", "3000");
-		chromium.setField("keys", "0");
+		chromium.fill("mode", "pipelined", "count", "3000", "keys", "0");
 		assertThat(fieldError("keys")).startsWith("keys must be between 1 and ");
-		chromium.setField("keys", "500");
-		chromium.select("pattern", "gaussian");
-		chromium.setField("seed", "7");
+		chromium.fill("keys", "500", "pattern", "gaussian", "seed", "7");
 		assertThat(chromium.driver.findElements(By.cssSelector("[aria-invalid=true]"))).isEmpty();
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(90));
 		assertThat(chromium.text("results-summary")).contains("3,000 commands over 500 keys, gaussian (seed 7)");
 	}
 
 	@Test
 	void anAddedRoundTripFromTheFormSlowsTheLoopAndIsShownWithItsResult() throws Exception {
-		open();
-		chromium.chooseKind("single");
-		chromium.select("mode", "loop");
-		chromium.setField("count", "200");
+		open("single", "mode", "loop", "count", "200");
 		assertThat(chromium.text("run-form")).contains("0.001 to 1,000");
 		chromium.setField("rtt", "abc");
 		assertThat(fieldError("rtt"))
 			.isEqualTo("rtt must be a number of milliseconds between 0.001 and 1000, got 'abc'");
 		chromium.setField("rtt", "2");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(60));
 		assertThat(headers()).contains("Added RTT ms");
 		List<String> row = chromium.tableRows("#results-table").get(0);
 		assertThat(row.get(headers().indexOf("Added RTT ms"))).isEqualTo("2");
@@ -431,13 +390,9 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void aPastRunsSettingsLoadBackIntoTheFormAndTwoRunsSideBySideAreNamedByWhatTheyRan() throws Exception {
-		open();
-		chromium.setField("count", "2000");
-		chromium.setField("batchSize", "500");
-		chromium.setField("repeat", "2");
+		open("compare", "count", "2000", "batchSize", "500", "repeat", "2");
 		keepOnly("loop", "pipelined-buffered-500-per-flush");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(60));
 		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(0))
 			.containsExactly("loop", "pipelined-buffered-500-per-flush");
 		open();
@@ -477,12 +432,9 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void exportLinksDownloadTheRunAsJsonCsvAndMarkdownWithAPermalink() throws Exception {
-		open();
-		chromium.setField("count", "2000");
-		chromium.setField("batchSize", "500");
+		open("compare", "count", "2000", "batchSize", "500");
 		keepOnly("loop", "pipelined-flush-on-close");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(60));
 		String id = results().getDomAttribute("data-id");
 		for (String format : List.of("json", "csv", "md")) {
 			chromium.driver.findElement(By.cssSelector("#exports a[data-format=" + format + "]")).click();
@@ -515,8 +467,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	void cancelDuringSetUpEndsWithinSeconds() throws Exception {
 		open();
 		// A GET comparison first writes every key it reads: 3 million of them here.
-		chromium.select("operation", "get");
-		chromium.setField("count", "3000000");
+		chromium.fill("operation", "get", "count", "3000000");
 		keepOnly("pipelined-flush-on-close");
 		run();
 		chromium.waitFor(Duration.ofSeconds(30), () -> chromium.text("status").contains("preparing"));
@@ -535,15 +486,10 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		open();
 		// The widest table the page draws: every column, long variant names, Jedis rows,
 		// hits and misses.
-		chromium.select("operation", "get");
-		chromium.setField("count", "3000");
-		chromium.setField("batchSize", "500");
-		chromium.setField("repeat", "2");
-		chromium.setField("clients", "2");
+		chromium.fill("operation", "get", "count", "3000", "batchSize", "500", "repeat", "2", "clients", "2");
 		keepOnly("loop", "pipelined-flush-each-command", "pipelined-buffered-500", "multi-key", "script", "async",
 				"jedis-loop", "jedis-pipelined", "jedis-multi-key", "jedis-script");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(90));
 		Map<String, Object> measured = layout();
 		System.out.println("[browser] 1400 px layout: " + measured);
 		assertThat(((Number) measured.get("wrapScroll")).longValue()).as("the table scrolls sideways in its box")
@@ -564,10 +510,10 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void aRunWhileAnotherClientFloodsRedisIsFlaggedOnThePage() throws Exception {
-		open();
-		chromium.chooseKind("single");
-		chromium.select("mode", "loop");
-		chromium.setField("count", "20000");
+		open("single", "mode", "loop");
+		// Each round trip waits behind the flood's PINGs, about 90 of them: a few
+		// thousand are flagged many times over.
+		chromium.setField("count", "2000");
 		StandaloneRedis redis = RedisTestServers.standalone();
 		try (Flood flood = new Flood(redis.host(), redis.port())) {
 			flood.awaitStarted();
@@ -581,13 +527,9 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void at390PixelsEveryResultColumnIsReadableWithoutSidewaysScrolling() throws Exception {
 		chromium.driver.manage().window().setSize(new Dimension(390, 844));
-		open();
-		chromium.setField("count", "3000");
-		chromium.setField("batchSize", "500");
-		chromium.setField("repeat", "2");
+		open("compare", "count", "3000", "batchSize", "500", "repeat", "2");
 		keepOnly("loop", "pipelined-flush-on-close", "multi-key");
-		run();
-		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
+		runUntilDone(Duration.ofSeconds(60));
 		Map<String, Object> measured = layout();
 		System.out.println("[browser] 390 px layout: " + measured);
 		assertThat(((Number) measured.get("wrapScroll")).longValue())
@@ -635,10 +577,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	void screenshotOfASweep() throws Exception {
 		Path directory = screenshotDirectory();
 		chromium.driver.manage().window().setSize(new Dimension(1280, 1500));
-		open();
-		chromium.chooseKind("sweep");
-		chromium.setField("count", "200000");
-		chromium.setField("batchSizes", "1,10,100,1000,10000,100000");
+		open("sweep", "count", "200000", "batchSizes", "1,10,100,1000,10000,100000");
 		runToTheEnd(Duration.ofMinutes(10));
 		scrollTo("results");
 		chromium.screenshot(directory.resolve("sweep.png"));
@@ -679,12 +618,28 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 				};""");
 	}
 
+	/** Runs what the form says, on a page that shows no run's end yet: ends DONE. */
+	private static void runUntilDone(Duration atMost) {
+		run();
+		assertThat(chromium.waitForEnd(atMost)).isEqualTo("DONE");
+	}
+
 	/** Runs what the form says, from a page that may still show an earlier run's end. */
 	private static void runToTheEnd(Duration atMost) {
 		run();
 		chromium.waitFor(Duration.ofSeconds(30), () -> !List.of("DONE", "FAILED", "CANCELLED", "LOST", "IDLE")
 			.contains(attribute("status", "data-status")));
 		assertThat(chromium.waitForEnd(atMost)).isEqualTo("DONE");
+	}
+
+	/**
+	 * Opens the page with the form set up: the kind of run, then its fields in order (a
+	 * choice can show or hide others), as {@link HeadlessChromium#fill} takes them.
+	 */
+	private void open(String kind, String... idsAndValues) {
+		open();
+		chromium.chooseKind(kind);
+		chromium.fill(idsAndValues);
 	}
 
 	private void open() {
