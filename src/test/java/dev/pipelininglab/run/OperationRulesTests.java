@@ -1,11 +1,23 @@
 package dev.pipelininglab.run;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
+import static dev.pipelininglab.run.Operation.GET;
+import static dev.pipelininglab.run.Operation.MIXED;
+import static dev.pipelininglab.run.Operation.PING;
+import static dev.pipelininglab.run.Operation.RPOP;
+import static dev.pipelininglab.run.Operation.RPUSH;
+import static dev.pipelininglab.run.Operation.SET;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Named.named;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 /**
  * The rules web and job ask an operation about, held by its command: which parameters it
@@ -14,49 +26,25 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class OperationRulesTests {
 
-	@Test
-	void onlySetTakesAnExpiry() {
-		assertThat(holdingFor(Operation::takesTtl)).containsExactly(Operation.SET);
+	static Stream<Arguments> rules() {
+		return Stream.of(rule("only SET takes an expiry", Operation::takesTtl, SET),
+				rule("only SET and GET walk a key space", Operation::takesKeyWalk, SET, GET),
+				rule("only PING has no key", (operation) -> !operation.hasKey(), PING),
+				rule("only the mix takes a ratio", Operation::takesRatio, MIXED),
+				rule("SET and the mix write a key per item", Operation::writesKeys, SET, MIXED),
+				rule("only GET needs its keys written first", Operation::needsPreparedData, GET),
+				rule("the key writes and RPOP prepare each pass", Operation::preparesEachPass, SET, RPOP, MIXED),
+				rule("only RPUSH is left out of comparisons", (operation) -> !operation.comparable(), RPUSH));
 	}
 
-	@Test
-	void onlySetAndGetWalkAKeySpace() {
-		assertThat(holdingFor(Operation::takesKeyWalk)).containsExactly(Operation.SET, Operation.GET);
+	@ParameterizedTest(name = "{0}")
+	@MethodSource("rules")
+	void holdsForExactlyTheOperationsItNames(Predicate<Operation> rule, List<Operation> holdsFor) {
+		assertThat(Arrays.stream(Operation.values()).filter(rule)).containsExactlyElementsOf(holdsFor);
 	}
 
-	@Test
-	void onlyPingHasNoKey() {
-		assertThat(holdingFor((operation) -> !operation.hasKey())).containsExactly(Operation.PING);
-	}
-
-	@Test
-	void onlyTheMixTakesARatio() {
-		assertThat(holdingFor(Operation::takesRatio)).containsExactly(Operation.MIXED);
-	}
-
-	@Test
-	void setAndTheMixWriteAKeyPerItem() {
-		assertThat(holdingFor(Operation::writesKeys)).containsExactly(Operation.SET, Operation.MIXED);
-	}
-
-	@Test
-	void onlyGetNeedsItsKeysWrittenFirst() {
-		assertThat(holdingFor(Operation::needsPreparedData)).containsExactly(Operation.GET);
-	}
-
-	@Test
-	void theKeyWritesAndRpopPrepareEachPass() {
-		assertThat(holdingFor(Operation::preparesEachPass)).containsExactly(Operation.SET, Operation.RPOP,
-				Operation.MIXED);
-	}
-
-	@Test
-	void everyOperationButRpushIsCompared() {
-		assertThat(holdingFor((operation) -> !operation.comparable())).containsExactly(Operation.RPUSH);
-	}
-
-	private static Operation[] holdingFor(Predicate<Operation> rule) {
-		return Arrays.stream(Operation.values()).filter(rule).toArray(Operation[]::new);
+	private static Arguments rule(String says, Predicate<Operation> rule, Operation... holdsFor) {
+		return arguments(named(says, rule), List.of(holdsFor));
 	}
 
 }
