@@ -24,26 +24,6 @@ import static dev.pipelininglab.run.RunService.setupBatch;
 @Component
 class WarmUp {
 
-	/**
-	 * Enough items to warm the run's connection and whatever the JIT has not compiled
-	 * yet.
-	 */
-	static final int WARMUP_ITEMS = 10_000;
-
-	/**
-	 * Items a mode must have sent in this process before its code is fully compiled: on 2
-	 * cores a fresh app's first million pipelined SETs ran at about 60% of its later
-	 * speed after a 10,000-item warm-up, and at full speed after 300,000. Until a mode
-	 * and operation have sent that many, their warm-up makes up the difference.
-	 */
-	static final int JIT_WARMUP_ITEMS = 300_000;
-
-	/**
-	 * The warm-up is bounded by round trips too, so loops and short batches warm up
-	 * quickly.
-	 */
-	static final int WARMUP_ROUND_TRIPS = 1_000;
-
 	/** Through a latency relay every round trip costs the added RTT. */
 	static final int WARMUP_ROUND_TRIPS_WITH_RTT = 50;
 
@@ -64,15 +44,18 @@ class WarmUp {
 
 	private final KeySpace warmupKeys;
 
+	private final WarmUpProperties settings;
+
 	/**
 	 * Items each mode and operation has sent in this process, warm-ups included: how warm
 	 * their code is.
 	 */
 	private final Map<Work, AtomicLong> sent = new ConcurrentHashMap<>();
 
-	WarmUp(DemoData data, KeySpace keys) {
+	WarmUp(DemoData data, KeySpace keys, WarmUpProperties settings) {
 		this.data = data;
 		this.warmupKeys = keys.warmup();
+		this.settings = settings;
 	}
 
 	/**
@@ -82,8 +65,9 @@ class WarmUp {
 	 */
 	void warmUp(BatchRunner runner, Route route, RunSpec spec, RunObserver observer, String variant) {
 		AtomicLong sent = sent(spec);
-		int roundTrips = (route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : WARMUP_ROUND_TRIPS;
-		long items = Math.min(Math.max(WARMUP_ITEMS, JIT_WARMUP_ITEMS - sent.get()),
+		int roundTrips = Math.min(this.settings.roundTrips(),
+				(route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : Integer.MAX_VALUE);
+		long items = Math.min(Math.max(this.settings.items(), this.settings.jitItems() - sent.get()),
 				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
 		if (spec.valueSize() > 0) {
 			items = Math.min(items, Math.max(spec.batchSize(), WARMUP_BYTES / spec.valueSize()));

@@ -88,7 +88,7 @@ class RunJobsTests {
 
 	@Test
 	void jobGoesFromQueuedThroughRunningToDoneWithResultsAndFullProgress() {
-		RunRecord queued = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.PIPELINED, 300_000, 500)));
+		RunRecord queued = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.PIPELINED, 60_000, 100)));
 		assertThat(queued.status()).isEqualTo(RunStatus.QUEUED);
 		assertThat(queued.progress().batchesDone()).isZero();
 		assertThat(queued.request().operation()).isEqualTo("set");
@@ -103,7 +103,7 @@ class RunJobsTests {
 		assertThat(done.startedAt()).isAfterOrEqualTo(done.createdAt());
 		assertThat(done.finishedAt()).isAfterOrEqualTo(done.startedAt());
 		assertThat(done.results()).singleElement().satisfies((result) -> {
-			assertThat(result.counts().verified()).isEqualTo(300_000);
+			assertThat(result.counts().verified()).isEqualTo(60_000);
 			assertThat(result.ran().batches()).isEqualTo(600);
 			assertThat(result.timing().opsPerSecond()).isPositive();
 		});

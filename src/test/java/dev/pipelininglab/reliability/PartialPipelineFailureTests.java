@@ -6,10 +6,12 @@ import java.util.Map;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.run.WarmUpProperties;
 import dev.pipelininglab.testsupport.OwnRedis;
 import io.lettuce.core.KeyValue;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.http.MediaType;
 
@@ -36,6 +38,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 class PartialPipelineFailureTests extends MockMvcOnEmptyOwnRedis {
 
 	private static final String ERROR_REPLY = "urn:pipelining-lab:problem:redis-error-reply";
+
+	@Autowired
+	WarmUpProperties warmUp;
 
 	@Test
 	void wrongTypeInsideAPipelinedGetIsA409CountingEveryOtherReply() throws Exception {
@@ -71,11 +76,12 @@ class PartialPipelineFailureTests extends MockMvcOnEmptyOwnRedis {
 
 	@Test
 	void pipelinedSetIntoAFullRedisReportsExactlyTheKeysItWrote() throws Exception {
-		// A mode's first runs in a process warm up until it has sent 300,000 items for
-		// the
-		// JIT; have that behind us, so the failure comes in the timed pass. A run of
-		// 150,000 is that many with its warm-up of as many.
-		this.mvc.perform(get("/pipeset/150000?sample=0")).andExpect(status().isOk());
+		// A mode's first runs in a process warm up until it has sent
+		// lab.warm-up.jit-items
+		// for the JIT; have that behind us, so the failure comes in the timed pass. A run
+		// of half as many is that many with its warm-up.
+		this.mvc.perform(get("/pipeset/" + Math.max(1, this.warmUp.jitItems() / 2) + "?sample=0"))
+			.andExpect(status().isOk());
 		this.mvc.perform(delete("/keys")).andExpect(status().isOk());
 		// Room for a few tens of thousands of keys, then Redis refuses writes (OOM)
 		// instead of evicting.

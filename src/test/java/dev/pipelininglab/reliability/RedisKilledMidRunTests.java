@@ -8,6 +8,8 @@ import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.Delay;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -36,6 +38,9 @@ class RedisKilledMidRunTests extends MockMvcOnOwnRedis {
 
 	@Autowired
 	StandaloneRedis redis;
+
+	@Autowired
+	ClientResources clientResources;
 
 	@Test
 	void killedMidRunAnswersA503WithTheBatchesDoneAndRecoversWhenRedisIsBack() throws Exception {
@@ -79,6 +84,19 @@ class RedisKilledMidRunTests extends MockMvcOnOwnRedis {
 				.andExpect(status().isOk())
 				.andExpect(jsonPath("$.verified").value(20000)));
 		this.mvc.perform(get("/loopset/100")).andExpect(status().isOk()).andExpect(jsonPath("$.verified").value(100));
+	}
+
+	/**
+	 * Lettuce's default back-off doubles from 1 ms to 30 s: after an outage of 20 s a
+	 * pooled connection would wait up to 30 s more once Redis is back. The app's waits
+	 * stop growing at 1 s.
+	 */
+	@Test
+	void reconnectAttemptsAfterALongOutageComeEverySecondAtMost() {
+		Delay delay = this.clientResources.reconnectDelay();
+		assertThat(delay.createDelay(1)).isLessThan(Duration.ofSeconds(1));
+		assertThat(delay.createDelay(30)).isEqualTo(Duration.ofSeconds(1));
+		assertThat(Delay.exponential().createDelay(30)).as("Lettuce's default").isEqualTo(Duration.ofSeconds(30));
 	}
 
 }

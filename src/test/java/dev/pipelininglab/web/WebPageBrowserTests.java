@@ -38,7 +38,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void comparisonRunsFromTheFormWithProgressTableAndBarChart() throws Exception {
-		open("compare", "count", "30000", "batchSize", "1000");
+		open("compare", "count", "15000", "batchSize", "1000");
 		keepOnly("loop", "pipelined-flush-on-close", "multi-key", "async");
 		run();
 
@@ -76,15 +76,15 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 				"RTT ms", "Server reads/item", "Server CPU µs/item", "Checked");
 		assertThat(rows.get(0).get(5)).isEqualTo("1×");
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(5)).matches("[0-9.,]+×"));
-		assertThat(rows).allSatisfy((row) -> assertThat(row.get(9)).isEqualTo("30,000 verified"));
+		assertThat(rows).allSatisfy((row) -> assertThat(row.get(9)).isEqualTo("15,000 verified"));
 		assertThat(chromium.text("context")).contains("Redis ", "connector lettuce")
 			.doesNotContain("another client", "round trip");
 		// Redis' memory and key count before and after the run: the comparison left its
-		// 30,000 keys.
+		// 15,000 keys.
 		assertThat(chromium.text("context"))
 			.containsPattern("Redis before the run: [0-9,]+ keys, [0-9.]+ MB; after it:" + " [0-9,]+ keys, [0-9.]+ MB");
 		// (and the job's own record and run list).
-		assertThat(chromium.text("context")).containsPattern("after it: 30,00[0-9] keys");
+		assertThat(chromium.text("context")).containsPattern("after it: 15,00[0-9] keys");
 		assertThat(chromium.text("comparison-summary")).contains("Fastest: ", "The loop's own commands took");
 
 		assertThat(chart("type")).isEqualTo("bar");
@@ -131,13 +131,13 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		assertThat(painted("server-cpu-chart")).as("the server chart drew bars").isGreaterThan(1000);
 
 		chromium.waitFor(Duration.ofSeconds(20), () -> !chromium.tableRows("#history").isEmpty());
-		assertThat(chromium.tableRows("#history").get(0)).contains("compare", "SET", "30,000", "DONE", "100%");
+		assertThat(chromium.tableRows("#history").get(0)).contains("compare", "SET", "15,000", "DONE", "100%");
 		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("web-page-compare.png"));
 	}
 
 	@Test
 	void sweepShowsThroughputAgainstBatchSizeWithTheLoopCeilingAsBaseline() throws Exception {
-		open("sweep", "operation", "get", "count", "20000", "batchSizes", "1,10,100,1000,10000");
+		open("sweep", "operation", "get", "count", "10000", "batchSizes", "1,10,100,1000,10000");
 		run();
 
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
@@ -241,7 +241,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void theLoopCeilingComesFromTheLoopsOwnRoundTripsAndItsFigureNeverBreaksIt() throws Exception {
-		open("compare", "count", "20000", "batchSize", "1000");
+		open("compare", "count", "5000", "batchSize", "1000");
 		keepOnly("loop", "pipelined-flush-on-close");
 		runUntilDone(Duration.ofSeconds(60));
 		String sentence = chromium.text("comparison-summary");
@@ -511,9 +511,9 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void aRunWhileAnotherClientFloodsRedisIsFlaggedOnThePage() throws Exception {
 		open("single", "mode", "loop");
-		// Each round trip waits behind the flood's PINGs, about 90 of them: a few
-		// thousand are flagged many times over.
-		chromium.setField("count", "2000");
+		// The flood's 100 commands a millisecond come to thousands beside a loop of a
+		// thousand: flagged many times over.
+		chromium.setField("count", "1000");
 		StandaloneRedis redis = RedisTestServers.standalone();
 		try (Flood flood = new Flood(redis.host(), redis.port())) {
 			flood.awaitStarted();
