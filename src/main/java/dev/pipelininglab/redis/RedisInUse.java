@@ -20,21 +20,9 @@ import org.springframework.stereotype.Component;
  * when any of them is not on loopback.
  */
 @Component
-class RedisInUse {
+record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFactory factory) {
 
 	private static final Logger log = LoggerFactory.getLogger(RedisInUse.class);
-
-	private final Topology topology;
-
-	private final ServerCounters servers;
-
-	private final LettuceConnectionFactory factory;
-
-	RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFactory factory) {
-		this.topology = topology;
-		this.servers = servers;
-		this.factory = factory;
-	}
 
 	@EventListener(ApplicationReadyEvent.class)
 	void describe() {

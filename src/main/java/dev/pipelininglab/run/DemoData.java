@@ -25,19 +25,7 @@ import org.springframework.stereotype.Component;
  * still catching up.
  */
 @Component
-class DemoData {
-
-	private final Connections connections;
-
-	private final PipelinedRunner pipelined;
-
-	private final ReplicaSync replicas;
-
-	DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas) {
-		this.connections = connections;
-		this.pipelined = pipelined;
-		this.replicas = replicas;
-	}
+record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas) {
 
 	void deleteKeys(KeySpace keys, long count, int batchSize, RunObserver observer) {
 		Route route = this.connections.primary();

@@ -28,26 +28,8 @@ import static dev.pipelininglab.run.RunService.writes;
  * Turns what a run's timed passes saw into its answer, after reading back what it wrote.
  */
 @Component
-class ResultAssembly {
-
-	private final DemoData data;
-
-	private final ServerCounters server;
-
-	private final RedisDiagnosis diagnosis;
-
-	private final ClientSettings settings;
-
-	private final Topology topology;
-
-	ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagnosis, ClientSettings settings,
-			Topology topology) {
-		this.data = data;
-		this.server = server;
-		this.diagnosis = diagnosis;
-		this.settings = settings;
-		this.topology = topology;
-	}
+record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagnosis, ClientSettings settings,
+		Topology topology) {
 
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
 			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,

@@ -17,29 +17,12 @@ import static dev.pipelininglab.run.RunService.setupBatch;
 
 /**
  * Sends a run's timed passes, each from the state the run starts from, and keeps what the
- * clock, the clients and the servers saw of each.
+ * clock, the clients and the servers saw of each. A record, as it holds nothing but the
+ * beans it works with.
  */
 @Component
-class TimedPasses {
-
-	private final DemoData data;
-
-	private final ServerConnections serverConnections;
-
-	private final ServerCounters server;
-
-	private final WarmUp warmUp;
-
-	private final Topology topology;
-
-	TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
-			Topology topology) {
-		this.data = data;
-		this.serverConnections = serverConnections;
-		this.server = server;
-		this.warmUp = warmUp;
-		this.topology = topology;
-	}
+record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
+		Topology topology) {
 
 	/**
 	 * @param prepare whether each pass starts from the state every variant starts from
