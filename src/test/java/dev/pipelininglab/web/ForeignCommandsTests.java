@@ -30,10 +30,10 @@ class ForeignCommandsTests extends MockMvcOnTestRedis {
 
 	/**
 	 * Round trips of the loop run beside the flood (in every format) and once quiet. The
-	 * flood's 100 commands a millisecond come to thousands beside a loop of 2,000, which
-	 * is flagged many times over.
+	 * flood's 100 commands a millisecond come to a thousand or more beside a loop of 500,
+	 * whose allowance is about 50: flagged many times over.
 	 */
-	private static final int LOOP = 2_000;
+	private static final int LOOP = 500;
 
 	private static final String LOOP_SET = "/loopset/" + LOOP;
 
@@ -82,7 +82,7 @@ class ForeignCommandsTests extends MockMvcOnTestRedis {
 			long commands = JsonPath.<Number>read(answer, "$.server.commands").longValue();
 			System.out.println("[foreign] flooded loop: server.commands " + commands + ", foreignCommands " + foreign
 					+ ", flood sent " + flood.sent());
-			assertThat(foreign).isGreaterThan(1000).isLessThanOrEqualTo(commands - LOOP);
+			assertThat(foreign).isGreaterThan(500).isLessThanOrEqualTo(commands - LOOP);
 
 			String text = text(LOOP_SET, MediaType.TEXT_PLAIN);
 			assertThat(text).contains("foreign commands").contains("another client");
@@ -90,7 +90,7 @@ class ForeignCommandsTests extends MockMvcOnTestRedis {
 			assertThat(csv.lines().findFirst().orElseThrow()).contains("foreign commands");
 			List<String> header = List.of(csv.lines().findFirst().orElseThrow().split(","));
 			String[] row = csv.lines().skip(1).findFirst().orElseThrow().split(",");
-			assertThat(Long.parseLong(row[header.indexOf("foreign commands")])).isGreaterThan(1000);
+			assertThat(Long.parseLong(row[header.indexOf("foreign commands")])).isGreaterThan(500);
 			String markdown = text(LOOP_SET, ResultTextConverter.MARKDOWN);
 			assertThat(markdown).contains("| foreign commands |").contains("another client");
 		}
