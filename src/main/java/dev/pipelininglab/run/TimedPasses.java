@@ -17,8 +17,7 @@ import static dev.pipelininglab.run.RunService.setupBatch;
 
 /**
  * Sends a run's timed passes, each from the state the run starts from, and keeps what the
- * clock, the clients and the servers saw of each. A record, as it holds nothing but the
- * beans it works with.
+ * clock, the clients and the servers saw of each.
  */
 @Component
 record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
