@@ -41,10 +41,10 @@ class OfferedRateTests extends MockMvcOnTestRedis {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		// Never faster than asked: unpaced, this loop takes a tenth of the time. Later
-		// only by what a busy machine holds it up near the end (three test JVMs share two
-		// cores), and then the answer says the rate was not held.
-		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isBetween(4950.0, 6000.0);
+		// Never faster than asked: unpaced, this loop takes a tenth of the time. Later by
+		// what a busy machine holds it up (three test JVMs share two cores: 6.6 s once),
+		// and then the answer says the rate was not held.
+		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isGreaterThanOrEqualTo(4950.0);
 		assertHeldSaysWhetherItKeptUp(body, 2000);
 	}
 
@@ -64,8 +64,8 @@ class OfferedRateTests extends MockMvcOnTestRedis {
 			.andReturn()
 			.getResponse()
 			.getContentAsString();
-		// The last batch leaves at 1.9 s.
-		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isBetween(1850.0, 3000.0);
+		// The last batch leaves at 1.9 s, never before.
+		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isGreaterThanOrEqualTo(1850.0);
 		assertHeldSaysWhetherItKeptUp(body, 1000);
 	}
 
