@@ -27,11 +27,6 @@ final class PhasePlan {
 	/** As the measuring path: set-up and read-back in batches this long. */
 	private static final int SETUP_BATCH = 10_000;
 
-	/**
-	 * About what a warm-up sends: bounded by 1,000 round trips, 300,000 items at most.
-	 */
-	private static final int WARMUP_ROUND_TRIPS = 1_000;
-
 	final List<Step> steps;
 
 	private final double total;
@@ -44,8 +39,10 @@ final class PhasePlan {
 	/**
 	 * @param supported whether the measuring path can run a spec here; skipped variants
 	 * add no phase
+	 * @param warmUpRoundTrips the most round trips a warm-up makes
+	 * ({@code lab.warm-up.round-trips}): about what it sends
 	 */
-	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported) {
+	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips) {
 		RunSpec base = plan.base();
 		List<RunSpec> specs = switch (plan.kind()) {
 			case SINGLE -> List.of(base);
@@ -65,7 +62,7 @@ final class PhasePlan {
 			}
 			String variant = label(spec);
 			int perTrip = (spec.mode() == Mode.LOOP) ? 1 : spec.batchSize();
-			long warmup = Math.min(spec.count(), (long) perTrip * WARMUP_ROUND_TRIPS);
+			long warmup = Math.min(spec.count(), (long) perTrip * warmUpRoundTrips);
 			long trips = (spec.count() + perTrip - 1) / perTrip;
 			double cost = cost(spec.count(), trips, rtt);
 			// A time limit caps each pass at that time, and the read-back at about what

@@ -8,6 +8,7 @@ import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Sweep;
+import dev.pipelininglab.run.WarmUpProperties;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -18,8 +19,11 @@ class PlanMeasurement {
 
 	private final RunService runs;
 
-	PlanMeasurement(RunService runs) {
+	private final WarmUpProperties warmUp;
+
+	PlanMeasurement(RunService runs, WarmUpProperties warmUp) {
 		this.runs = runs;
+		this.warmUp = warmUp;
 	}
 
 	/**
@@ -35,6 +39,11 @@ class PlanMeasurement {
 	/** Whether a run specification of the plan can run on this Redis at all. */
 	boolean supported(RunSpec spec) {
 		return this.runs.unsupported(spec) == null;
+	}
+
+	/** The phases measuring the plan goes through, weighed for its progress. */
+	PhasePlan phases(RunPlan plan) {
+		return PhasePlan.of(plan, this::supported, this.warmUp.roundTrips());
 	}
 
 	Outcome measure(Job job) {

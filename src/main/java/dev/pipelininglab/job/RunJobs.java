@@ -28,6 +28,7 @@ import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.WarmUpProperties;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -99,9 +100,9 @@ public class RunJobs implements SmartLifecycle {
 	private final InstanceEnvironment environment;
 
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
-			PipelineProperties pipeline, Topology topology) {
+			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp) {
 		this.records = new JobRecords(store, settings);
-		this.measurement = new PlanMeasurement(runs);
+		this.measurement = new PlanMeasurement(runs, warmUp);
 		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
 		this.store = store;
 		this.metrics = metrics;
@@ -135,7 +136,7 @@ public class RunJobs implements SmartLifecycle {
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
 					null, null, this.environment.describe(), null);
-			job = new Job(plan, record, PhasePlan.of(plan, this.measurement::supported));
+			job = new Job(plan, record, this.measurement.phases(plan));
 		}
 		catch (RuntimeException ex) {
 			this.admitted.decrementAndGet();

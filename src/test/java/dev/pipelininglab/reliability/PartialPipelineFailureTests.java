@@ -76,10 +76,9 @@ class PartialPipelineFailureTests extends MockMvcOnEmptyOwnRedis {
 
 	@Test
 	void pipelinedSetIntoAFullRedisReportsExactlyTheKeysItWrote() throws Exception {
-		// A mode's first runs in a process warm up until it has sent
-		// lab.warm-up.jit-items
-		// for the JIT; have that behind us, so the failure comes in the timed pass. A run
-		// of half as many is that many with its warm-up.
+		// A mode's first runs warm up until it has sent lab.warm-up.jit-items for the
+		// JIT; have that behind us, so the failure comes in the timed pass. A run of half
+		// as many is that many with its warm-up.
 		this.mvc.perform(get("/pipeset/" + Math.max(1, this.warmUp.jitItems() / 2) + "?sample=0"))
 			.andExpect(status().isOk());
 		this.mvc.perform(delete("/keys")).andExpect(status().isOk());

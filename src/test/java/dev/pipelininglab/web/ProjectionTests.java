@@ -75,9 +75,8 @@ class ProjectionTests extends AppOnTestRedis {
 			JsonNode near = run(loopback).at("/results/0/projection");
 			JsonNode far = run(relayed).at("/results/0");
 			// The round trip the relayed run really paid: for the loop its own median per
-			// command (a busy machine stretches the relay's 1 ms, and three test JVMs
-			// share
-			// the cores in CI, which put the nominal figure off by 2x); a pipeline's is
+			// command (a busy machine stretches the relay's 1 ms, and test JVMs share the
+			// cores in CI, which put the nominal figure off by 2x); a pipeline's is
 			// mostly work, so the relay's nominal 1 ms over loopback serves. (The relay's
 			// PING median is not used: on a busy machine it read 2 to 27 ms.)
 			double rtt = "command".equals(far.path("latency").path("per").asString())
