@@ -33,7 +33,7 @@ import org.springframework.stereotype.Component;
  * ({@code lab.keys.expire-after}); {@link #KEYSPACE_TABLES} adds them.
  */
 @Component
-class ItemCosts implements DisposableBean {
+public class ItemCosts implements DisposableBean {
 
 	/**
 	 * Per string key beside {@code MEMORY USAGE}: a main-dictionary slot (8 to 16 bytes,
@@ -70,6 +70,9 @@ class ItemCosts implements DisposableBean {
 	private static final int CACHED = 64;
 
 	private final LettuceConnectionFactory factory;
+
+	/** An sds string's header and terminator, at most. */
+	private static final int SDS_HEADER = 10;
 
 	private final Map<String, Long> measured = new LinkedHashMap<>(16, 0.75f, true) {
 
@@ -108,13 +111,26 @@ class ItemCosts implements DisposableBean {
 	 * Redis 7.0 spends beside them.
 	 */
 	static long guessed(Preflight.Part part) {
-		long value = value(part, part.lastIndex()).length();
+		long value = allocated(value(part, part.lastIndex()).length() + SDS_HEADER);
 		return switch (part.shape()) {
 			case STRING -> part.keys().keyBytes(part.lastIndex()).length + value + 64 + KEYSPACE_TABLES;
 			case HASH -> part.keys().fieldBytes(part.lastIndex()).length + value + 64;
 			case SET, ZSET -> value + 80;
 			case LIST -> value + 16;
 		};
+	}
+
+	/**
+	 * What jemalloc, Redis' allocator, hands out for {@code bytes}: four size classes per
+	 * doubling, so a 1 MiB value takes 1.25 MiB, a quarter more than its bytes.
+	 */
+	public static long allocated(long bytes) {
+		if (bytes <= 16) {
+			return 16;
+		}
+		int doubling = 63 - Long.numberOfLeadingZeros(bytes - 1);
+		long spacing = 1L << Math.max(4, doubling - 2);
+		return (bytes + spacing - 1) / spacing * spacing;
 	}
 
 	/** How many items a sample of {@code part} writes. */

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.LongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -83,18 +84,35 @@ public class Preflight implements DisposableBean {
 	}
 
 	/**
+	 * What a request stores at its peak.
+	 *
 	 * @param count the run's {@code count}, to say what count would fit
 	 * @param parts what it stores; empty for a run that stores nothing
+	 * @param warmUp what its warm-ups store at most at once (they clear their keys after
+	 * each variant)
+	 * @param warmUpBeside whether a warm-up's keys can exist beside the parts (a
+	 * comparison warms each variant up while the one before left its keys); else the
+	 * warm-up is over and cleared before the parts are written
+	 * @param bufferBytes what a round trip or a set-up batch holds in a server's query
+	 * and reply buffers at most, over every client at once
 	 */
-	public record Demand(long count, List<Part> parts) {
+	public record Demand(long count, List<Part> parts, List<Part> warmUp, boolean warmUpBeside, long bufferBytes) {
+
+		/** Only what the run's items store, for the tests of the estimate. */
+		public Demand(long count, List<Part> parts) {
+			this(count, parts, List.of(), false, 0);
+		}
+
 	}
 
 	/**
-	 * @param bytesPerMaster what the run adds to each master's {@code used_memory},
-	 * estimated
+	 * @param bytesPerMaster what the run's items add to each master's
+	 * {@code used_memory}, estimated
 	 * @param bytesPerItem what one item of each part costs, in the order of the parts
+	 * @param peakPerMaster what each master must have room for at the request's peak: its
+	 * items, the warm-up's keys beside them or before them, and the buffers
 	 */
-	public record Estimate(Map<String, Long> bytesPerMaster, List<Long> bytesPerItem) {
+	public record Estimate(Map<String, Long> bytesPerMaster, List<Long> bytesPerItem, Map<String, Long> peakPerMaster) {
 
 		public long bytes() {
 			return this.bytesPerMaster.values().stream().mapToLong(Long::longValue).sum();
@@ -136,8 +154,8 @@ public class Preflight implements DisposableBean {
 	 * @throws RunRefusedException when the run must not start
 	 * @throws org.springframework.dao.DataAccessException when a master does not answer
 	 */
-	public ServerCounters.@Nullable Snapshot check(Demand demand) {
-		if (!this.safety.preflight() || demand.parts().isEmpty()) {
+	public ServerCounters.@Nullable Snapshot check(Demand demand, LongFunction<Demand> atCount) {
+		if (!this.safety.preflight() || (demand.parts().isEmpty() && demand.warmUp().isEmpty())) {
 			return null;
 		}
 		ServerCounters.Snapshot before = this.counters.read();
@@ -148,11 +166,11 @@ public class Preflight implements DisposableBean {
 		}
 		Estimate estimate = estimate(demand, masters);
 		for (NodeMemory master : masters) {
-			long need = estimate.bytesPerMaster().getOrDefault(master.address(), 0L);
+			long need = estimate.peakPerMaster().getOrDefault(master.address(), 0L);
 			if (need <= 0 || need <= master.room()) {
 				continue;
 			}
-			long fitting = (master.room() <= 0) ? 0 : (long) (demand.count() * ((double) master.room() / need));
+			long fitting = fitting(demand.count(), master, masters, atCount);
 			String evicts = master.maxmemorySet() ? evictsOthers(master) : null;
 			if (evicts == null) {
 				throw new RunRefusedException(RunRefusedException.Reason.DOES_NOT_FIT, master, need, fitting,
@@ -174,6 +192,27 @@ public class Preflight implements DisposableBean {
 		return before;
 	}
 
+	/**
+	 * The largest count whose peak fits {@code master}'s room, found by bisection: the
+	 * warm-up and the buffers do not grow in step with the count, so a rule of three
+	 * would promise more than fits.
+	 */
+	private long fitting(long count, NodeMemory master, List<NodeMemory> masters, LongFunction<Demand> atCount) {
+		long fits = 0;
+		long fails = count;
+		while (fails - fits > 1) {
+			long middle = fits + (fails - fits) / 2;
+			long need = estimate(atCount.apply(middle), masters).peakPerMaster().getOrDefault(master.address(), 0L);
+			if (need <= master.room()) {
+				fits = middle;
+			}
+			else {
+				fails = middle;
+			}
+		}
+		return fits;
+	}
+
 	/** What the run adds to each master, without checking it. */
 	public Estimate estimate(Demand demand) {
 		return estimate(demand, masters(this.counters.read()));
@@ -183,9 +222,26 @@ public class Preflight implements DisposableBean {
 		String server = String.join(",",
 				masters.stream().map((master) -> master.info().getOrDefault("run_id", master.address())).toList());
 		long roomEverywhere = masters.stream().mapToLong(NodeMemory::room).min().orElse(0);
-		Map<String, Long> perMaster = new LinkedHashMap<>();
 		List<Long> perItem = new ArrayList<>();
-		for (Part part : demand.parts()) {
+		Map<String, Long> perMaster = perMaster(demand.parts(), masters, server, roomEverywhere, perItem);
+		Map<String, Long> warmUp = perMaster(demand.warmUp(), masters, server, roomEverywhere, new ArrayList<>());
+		Map<String, Long> peak = new LinkedHashMap<>();
+		for (NodeMemory master : masters) {
+			String address = master.address();
+			long items = perMaster.getOrDefault(address, 0L);
+			long warm = warmUp.getOrDefault(address, 0L);
+			long stored = demand.warmUpBeside() ? items + warm : Math.max(items, warm);
+			// A round trip can go to any master whole (a slot's batch, one by-node
+			// pipeline).
+			peak.put(address, (stored > 0) ? stored + demand.bufferBytes() : 0);
+		}
+		return new Estimate(perMaster, perItem, peak);
+	}
+
+	private Map<String, Long> perMaster(List<Part> parts, List<NodeMemory> masters, String server, long roomEverywhere,
+			List<Long> perItem) {
+		Map<String, Long> perMaster = new LinkedHashMap<>();
+		for (Part part : parts) {
 			long cost = cost(part, server, roomEverywhere);
 			perItem.add(cost);
 			Map<String, Long> shares = part.itemsPerMaster();
@@ -197,7 +253,7 @@ public class Preflight implements DisposableBean {
 				shares.forEach((address, items) -> perMaster.merge(address, items * cost, Long::sum));
 			}
 		}
-		return new Estimate(perMaster, perItem);
+		return perMaster;
 	}
 
 	/**

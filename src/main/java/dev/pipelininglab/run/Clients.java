@@ -127,6 +127,12 @@ final class Clients {
 		/** The end of the prefix of this client's range that was sent at least once. */
 		long reached;
 
+		/**
+		 * The end of the prefix that was handed to the connection, replied to or not:
+		 * what Redis may have executed when a stop or a failure cut a round trip short.
+		 */
+		long attempted;
+
 		/** Whether the time limit ended this client's share before its last item. */
 		boolean timeUp;
 
@@ -177,6 +183,7 @@ final class Clients {
 									requestStart = due;
 								}
 							}
+							this.attempted = Math.max(this.attempted, to);
 							work.run(from, to, this.tally);
 							itemsSent += to - from;
 							this.sent = itemsSent;
@@ -196,6 +203,7 @@ final class Clients {
 								}
 								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
 										: System.nanoTime();
+								this.attempted = Math.max(this.attempted, end);
 								work.run(item, end, this.tally);
 								long nanos = System.nanoTime() - sent;
 								this.latency.record(nanos);
@@ -276,6 +284,18 @@ final class Clients {
 		/** Each client's items that were sent at least once, in client order. */
 		List<Reach> reached() {
 			return this.clients.stream().map((client) -> new Reach(client.first, client.reached)).toList();
+		}
+
+		/** Each client's whole range, in client order. */
+		List<Reach> whole() {
+			return this.clients.stream().map((client) -> new Reach(client.first, client.end)).toList();
+		}
+
+		/** Each client's items that were handed to the connection, in client order. */
+		List<Reach> attempted() {
+			return this.clients.stream()
+				.map((client) -> new Reach(client.first, Math.max(client.first, client.attempted)))
+				.toList();
 		}
 
 		/** Whether the time limit stopped a client before the end of its range. */

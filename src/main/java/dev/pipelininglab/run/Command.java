@@ -125,11 +125,12 @@ abstract class Command {
 
 	/**
 	 * What a mix reports of its SETs and GETs apart, or null for a run of one command.
+	 * @param outcome the shown pass: what each client sent
 	 * @param tally the shown pass's replies
 	 * @param seconds the shown pass's time
 	 * @param loopLatency the loop: latency per command, else null
 	 */
-	RunResult.@Nullable Mix mix(RunSpec spec, Tally tally, double seconds,
+	RunResult.@Nullable Mix mix(Clients.Outcome outcome, Tally tally, double seconds,
 			java.util.@Nullable Map<String, Latency> loopLatency) {
 		return null;
 	}
@@ -365,14 +366,6 @@ abstract class Command {
 	 * @param prepared whether the lab prepares the keys itself
 	 */
 	abstract @Nullable Footprint footprint(RunSpec base, int variants, boolean prepared);
-
-	/** Gives what the run leaves an expiry, so a shared server does not keep it. */
-	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
-		String key = key(keys);
-		if (key != null) {
-			data.expire(key, after);
-		}
-	}
 
 	/** Whether its one key is a counter, whose gain over the run is what it verified. */
 	boolean counts() {

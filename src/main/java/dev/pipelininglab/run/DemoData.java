@@ -2,6 +2,7 @@ package dev.pipelininglab.run;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.BitSet;
 import java.util.List;
 
 import dev.pipelininglab.redis.Connections;
@@ -13,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 import java.util.Objects;
 import dev.pipelininglab.redis.FlushPolicy;
 
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
 
@@ -27,35 +29,31 @@ import org.springframework.stereotype.Component;
 @Component
 record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas) {
 
-	void deleteKeys(KeySpace keys, long count, int batchSize, RunObserver observer) {
-		Route route = this.connections.primary();
-		for (long from = 0; from < count; from += batchSize) {
-			long to = Math.min(count, from + batchSize);
+	/**
+	 * Removes the keys whose indexes {@code indexes} holds, in batches: the keys a pass
+	 * is about to write, so it starts from absent keys without touching others of a
+	 * larger key space.
+	 */
+	void deleteKeys(KeySpace keys, BitSet indexes, int batchSize, RunObserver observer) {
+		forEachBatch(indexes, batchSize, (batch) -> {
 			checkCancelled(observer);
-			long start = from;
-			route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
-				NodeConnections.connect(connection, route.lettuce());
-				for (long i = start; i < to; i++) {
-					connection.keyCommands().unlink(keys.keyBytes(i));
-				}
-				return null;
-			});
-			observer.commandsDone(to - start);
-		}
+			send(keys, batch, (connection, key) -> connection.keyCommands().unlink(key));
+			observer.commandsDone(batch.length);
+		});
 	}
 
 	/**
 	 * Writes keys for GET runs to read, {@code valueSize} bytes each (0: the plain
 	 * values); returns once replicas that serve reads have them too.
 	 */
-	void writeKeys(KeySpace keys, long count, int batchSize, int valueSize, RunObserver observer) {
-		fill(Operation.SET, keys, count, batchSize, valueSize, observer);
+	void writeKeys(KeySpace keys, long count, int batchSize, int valueSize, RunObserver observer, Written written) {
+		fill(Operation.SET, keys, count, batchSize, valueSize, observer, written);
 		this.replicas.await();
 	}
 
 	void refillList(KeySpace keys, long count, int batchSize, int valueSize, RunObserver observer) {
 		deleteList(keys);
-		fill(Operation.RPUSH, keys, count, batchSize, valueSize, observer);
+		fill(Operation.RPUSH, keys, count, batchSize, valueSize, observer, new Written());
 	}
 
 	void deleteList(KeySpace keys) {
@@ -68,7 +66,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	}
 
 	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize,
-			RunObserver observer) {
+			RunObserver observer, Written written) {
 		Route route = this.connections.primary();
 		FlushPolicy policy = Objects.requireNonNull(route.flushPolicy(), "the primary route is Lettuce's");
 		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, policy, count, batchSize, 0, null, null, 1,
@@ -79,6 +77,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		for (long from = 0; from < count; from += spec.batchSize()) {
 			checkCancelled(observer);
 			long to = Math.min(count, from + spec.batchSize());
+			written.items(spec, keys, from, to);
 			this.pipelined.run(pass, from, to, tally);
 			observer.commandsDone(to - from);
 		}
@@ -194,14 +193,14 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 
 	/**
 	 * Reads back a run that walked a key space: each key some item wrote must hold the
-	 * value of the last item that wrote it, found by replaying the walk; keys no item
-	 * wrote are not counted at all.
+	 * value of the last item that wrote it, found by replaying the walk over the items
+	 * that ran ({@code ranges}); keys no item wrote are not counted at all.
 	 */
-	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, long count, int batchSize, int valueSize, Tally sample,
-			RunObserver observer) {
+	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
+			Tally sample, RunObserver observer) {
 		Route route = this.connections.primary();
 		this.replicas.await();
-		int[] last = walk.lastWriters(count);
+		int[] last = walk.lastWriters(ranges);
 		long verified = 0;
 		long missing = 0;
 		long changed = 0;
@@ -251,35 +250,44 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	}
 
 	/**
-	 * Gives keys {@code 0..count-1} an expiry, pipelined in batches on the direct
-	 * connection (a cluster connection sends each to its master), outside any timed pass.
+	 * Gives the keys whose indexes {@code indexes} holds an expiry, pipelined in batches
+	 * on the direct connection (a cluster connection sends each to its master), outside
+	 * any timed pass.
 	 */
-	void expireKeys(KeySpace keys, long count, int batchSize, Duration after) {
-		expireKeys(keys, 0, count, batchSize, after, false);
+	void expireKeys(KeySpace keys, BitSet indexes, int batchSize, Duration after) {
+		long seconds = after.toSeconds();
+		forEachBatch(indexes, batchSize,
+				(batch) -> send(keys, batch, (connection, key) -> connection.keyCommands().expire(key, seconds)));
 	}
 
 	/**
-	 * The same for keys {@code first..end-1}; with {@code prefix}, the keys written are
-	 * known to be a prefix of that range (one client's share of a run a time limit may
-	 * have ended early), so the first batch with no key left ends it: a three-second run
-	 * of {@code count=10000000} is not followed by ten million EXPIREs of absent keys.
+	 * Sends one command per key of {@code batch} in one pipeline on the direct
+	 * connection.
 	 */
-	void expireKeys(KeySpace keys, long first, long end, int batchSize, Duration after, boolean prefix) {
+	private void send(KeySpace keys, int[] batch, java.util.function.BiConsumer<RedisConnection, byte[]> command) {
 		Route route = this.connections.primary();
-		long seconds = after.toSeconds();
-		for (long from = first; from < end; from += batchSize) {
-			long to = Math.min(end, from + batchSize);
-			long start = from;
-			List<Object> replies = route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
-				NodeConnections.connect(connection, route.lettuce());
-				for (long i = start; i < to; i++) {
-					connection.keyCommands().expire(keys.keyBytes(i), seconds);
-				}
-				return null;
-			});
-			if (prefix && replies.stream().noneMatch(Boolean.TRUE::equals)) {
-				return;
+		route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
+			NodeConnections.connect(connection, route.lettuce());
+			for (int index : batch) {
+				command.accept(connection, keys.keyBytes(index));
 			}
+			return null;
+		});
+	}
+
+	/** The set indexes of {@code indexes}, {@code batchSize} at a time, in order. */
+	private static void forEachBatch(BitSet indexes, int batchSize, java.util.function.Consumer<int[]> batch) {
+		int[] next = new int[batchSize];
+		int size = 0;
+		for (int index = indexes.nextSetBit(0); index >= 0; index = indexes.nextSetBit(index + 1)) {
+			next[size++] = index;
+			if (size == batchSize) {
+				batch.accept(next.clone());
+				size = 0;
+			}
+		}
+		if (size > 0) {
+			batch.accept(java.util.Arrays.copyOf(next, size));
 		}
 	}
 

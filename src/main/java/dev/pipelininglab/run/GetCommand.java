@@ -91,13 +91,6 @@ final class GetCommand extends Command {
 	}
 
 	@Override
-	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
-		if (prepared) {
-			data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
-		}
-	}
-
-	@Override
 	String nothingFound() {
 		return "None of the keys existed: every GET answered nil. Write them first (/pipeset/{count}).";
 	}

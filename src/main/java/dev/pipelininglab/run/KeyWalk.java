@@ -79,13 +79,20 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 	 * bounded by {@code lab.limits.max-count}, so at most 40 MB at the default bound.
 	 */
 	int[] lastWriters(long count) {
-		if (count > Integer.MAX_VALUE || this.size > Integer.MAX_VALUE) {
+		return lastWriters(java.util.List.of(new Clients.Reach(0, count)));
+	}
+
+	/** The same over the items of {@code ranges}, in their order. */
+	int[] lastWriters(java.util.List<Clients.Reach> ranges) {
+		if (this.size > Integer.MAX_VALUE || ranges.stream().anyMatch((range) -> range.to() > Integer.MAX_VALUE)) {
 			throw new IllegalArgumentException("a replayed key space holds at most " + Integer.MAX_VALUE + " items");
 		}
 		int[] last = new int[(int) this.size];
 		Arrays.fill(last, -1);
-		for (int item = 0; item < count; item++) {
-			last[(int) index(item)] = item;
+		for (Clients.Reach range : ranges) {
+			for (int item = (int) range.from(); item < range.to(); item++) {
+				last[(int) index(item)] = item;
+			}
 		}
 		return last;
 	}
@@ -95,12 +102,20 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 	 * key.
 	 */
 	long distinct(long count) {
-		if (!repeatsKeys(count)) {
-			return count;
+		return distinct(java.util.List.of(new Clients.Reach(0, count)));
+	}
+
+	/** The same over the items of {@code ranges}. */
+	long distinct(java.util.List<Clients.Reach> ranges) {
+		long items = ranges.stream().mapToLong((range) -> range.to() - range.from()).sum();
+		if (this.pattern == Pattern.SEQUENTIAL && ranges.size() == 1 && !repeatsKeys(ranges.get(0).to())) {
+			return items;
 		}
 		java.util.BitSet seen = new java.util.BitSet((int) Math.min(this.size, Integer.MAX_VALUE));
-		for (long item = 0; item < count; item++) {
-			seen.set((int) index(item));
+		for (Clients.Reach range : ranges) {
+			for (long item = range.from(); item < range.to(); item++) {
+				seen.set((int) index(item));
+			}
 		}
 		return seen.cardinality();
 	}

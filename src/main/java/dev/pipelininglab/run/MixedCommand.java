@@ -126,19 +126,28 @@ final class MixedCommand extends Command {
 	}
 
 	@Override
-	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
-		data.expireKeys(keys, base.count(), RunService.SETUP_BATCH, after);
-	}
-
-	@Override
 	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
 		Operation.SET.command().clearWarmUp(data, keys, count, setupBatch);
 	}
 
 	@Override
-	RunResult.Mix mix(RunSpec spec, Tally tally, double seconds, @Nullable Map<String, Latency> loopLatency) {
-		long sets = this.ratio.writesIn(spec.count()) * spec.workload().requests();
-		long gets = spec.itemsPerPass() - sets;
+	RunResult.Mix mix(Clients.Outcome outcome, Tally tally, double seconds,
+			@Nullable Map<String, Latency> loopLatency) {
+		// The SETs among the items each client sent: whole passes over its range, then
+		// the
+		// prefix a time limit left of the last one.
+		long sets = 0;
+		long sent = 0;
+		for (Clients.Client client : outcome.clients()) {
+			long range = client.end - client.first;
+			if (range > 0) {
+				long setsInRange = this.ratio.writesIn(client.end) - this.ratio.writesIn(client.first);
+				sets += (client.sent / range) * setsInRange + this.ratio.writesIn(client.first + client.sent % range)
+						- this.ratio.writesIn(client.first);
+			}
+			sent += client.sent;
+		}
+		long gets = sent - sets;
 		// Every acknowledged SET counted as a value, so the values beyond them are the
 		// GETs that found one.
 		long hits = Math.max(0, tally.values() - sets);

@@ -67,7 +67,10 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			Tally read = new Tally(spec.sample());
 			KeyWalk walk = spec.workload().keyWalk();
 			if (walk != null && walk.repeatsKeys(count)) {
-				readBack = this.data.verifyWalk(walk, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
+				// Replayed over the items that ran: a time limit leaves a prefix of each
+				// client's range.
+				readBack = this.data.verifyWalk(walk, keys, timed ? last.reached() : last.whole(), setupBatch(spec),
+						spec.valueSize(), read, observer);
 			}
 			else {
 				readBack = timed
@@ -116,7 +119,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
-		RunResult.Mix mix = command.mix(spec, tally, seconds, shown.latencyByCommand());
+		RunResult.Mix mix = command.mix(shown, tally, seconds, shown.latencyByCommand());
 		if (mix != null) {
 			written = mix.sets();
 			hits = mix.hits();
@@ -128,7 +131,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
 		RunResult.Load load = new RunResult.Load(latency.latency(), payload, fanOut,
 				RunResult.OfferedRate.of(spec.workload(), opsPerSecond), TimeLimit.of(spec.workload(), shown),
-				RunResult.KeySpaceUse.of(spec.workload(), count, hits, misses));
+				RunResult.KeySpaceUse.of(spec.workload(), timed ? shown.reached() : shown.whole(), hits, misses));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
 		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,

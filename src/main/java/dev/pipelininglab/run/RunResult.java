@@ -181,14 +181,15 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record KeySpaceUse(long keys, String pattern, long seed, long distinctKeys, @Nullable Double hitRate) {
 
-		static @Nullable KeySpaceUse of(Workload workload, long count, @Nullable Long hits, @Nullable Long misses) {
+		static @Nullable KeySpaceUse of(Workload workload, List<Clients.Reach> ran, @Nullable Long hits,
+				@Nullable Long misses) {
 			KeyWalk walk = workload.keyWalk();
 			if (walk == null) {
 				return null;
 			}
 			long reads = ((hits != null) ? hits : 0) + ((misses != null) ? misses : 0);
 			Double hitRate = (hits != null && reads > 0) ? Math.round(hits * 10_000.0 / reads) / 10_000.0 : null;
-			return new KeySpaceUse(walk.size(), walk.pattern().label(), walk.seed(), walk.distinct(count), hitRate);
+			return new KeySpaceUse(walk.size(), walk.pattern().label(), walk.seed(), walk.distinct(ran), hitRate);
 		}
 
 	}

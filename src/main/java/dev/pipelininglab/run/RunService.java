@@ -55,9 +55,12 @@ public class RunService {
 
 	private final ResultAssembly assembly;
 
+	private final ServerCounters counters;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
 			ClusterLayout layout, ClientSettings settings, Safeguards safeguards, WarmUp warmUp,
-			TimedPasses timedPasses, ResultAssembly assembly) {
+			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters) {
+		this.counters = counters;
 		this.safeguards = safeguards;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
@@ -83,7 +86,33 @@ public class RunService {
 
 	public @Nullable String unsupported(RunSpec spec) {
 		String connector = connectorUnsupported(spec);
-		return (connector != null) ? connector : runner(spec.mode()).unsupported(spec, this.topology);
+		if (connector != null) {
+			return connector;
+		}
+		String mode = runner(spec.mode()).unsupported(spec, this.topology);
+		return (mode != null) ? mode : nothingRuns(spec);
+	}
+
+	/**
+	 * Why a run paced by {@code rate} within {@code duration} would send nothing at all:
+	 * its first round trip falls due only after the time limit. Null when it sends.
+	 */
+	private @Nullable String nothingRuns(RunSpec spec) {
+		Workload workload = spec.workload();
+		if (workload.rate() == 0 || workload.duration() == null) {
+			return null;
+		}
+		long firstRoundTrip = Math.min(runner(spec.mode()).perRoundTrip(spec.batchSize()),
+				Math.max(1, spec.count() / spec.clients()));
+		double dueSeconds = (double) firstRoundTrip * spec.clients() / workload.rate();
+		double limit = workload.duration().toNanos() / 1e9;
+		if (dueSeconds < limit) {
+			return null;
+		}
+		return String.format(java.util.Locale.ROOT,
+				"at rate=%d its first round trip of %d commands falls due after %.3f s, past duration=%s s, so it"
+						+ " would send nothing; ask for a higher rate, a longer duration or a smaller batchSize",
+				workload.rate(), firstRoundTrip * spec.clients(), dueSeconds, limit);
 	}
 
 	/**
@@ -125,14 +154,14 @@ public class RunService {
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
 		List<RunSpec> specs = List.of(spec);
-		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::keySpaceOf);
+		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::runnerOf, observer);
 		observer.started(spec.repeat() * spec.batchesPerPass());
-		return this.safeguards.leavingExpiry(spec, specs, false, this::keySpaceOf,
-				() -> measure(spec, false, observer, before));
+		Written written = new Written();
+		return this.safeguards.leavingExpiry(spec, written, () -> measure(spec, false, observer, before, written));
 	}
 
-	private KeySpace keySpaceOf(RunSpec spec) {
-		return runner(spec.mode()).keySpace(this.keys);
+	BatchRunner runnerOf(RunSpec spec) {
+		return runner(spec.mode());
 	}
 
 	/**
@@ -183,6 +212,7 @@ public class RunService {
 		RunSpec pipelined = base.with(new Variant(Mode.PIPELINED, null, base.senders().connector()));
 		requireSupported(pipelined);
 		List<RunSpec> runs = batchSizes.stream().map(pipelined::withBatchSize).toList();
+		runs.forEach(this::requireSupported);
 		List<RunResult> results = measureAll(base, runs, observer).stream()
 			.map((result) -> result.partOfMany(null))
 			.toList();
@@ -193,14 +223,15 @@ public class RunService {
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
 		// Read before the first key is written: what the servers evict from then on is
 		// the run's doing.
-		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::keySpaceOf);
+		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::runnerOf, observer);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
-		return this.safeguards.leavingExpiry(base, specs, true, this::keySpaceOf,
-				() -> prepareAndMeasure(base, specs, observer, before));
+		Written written = new Written();
+		return this.safeguards.leavingExpiry(base, written,
+				() -> prepareAndMeasure(base, specs, observer, before, written));
 	}
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
-			ServerCounters.@Nullable Snapshot before) {
+			ServerCounters.@Nullable Snapshot before, Written written) {
 		if (base.operation().command().readsPreparedKeys()) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
@@ -212,7 +243,7 @@ public class RunService {
 				});
 				for (KeySpace keys : layouts.values()) {
 					observer.phase(RunObserver.Phase.PREPARING, "", base.batchSize(), base.count());
-					this.data.writeKeys(keys, base.count(), setupBatch(base), base.valueSize(), observer);
+					this.data.writeKeys(keys, base.count(), setupBatch(base), base.valueSize(), observer, written);
 				}
 			}
 			catch (DataAccessException ex) {
@@ -221,7 +252,10 @@ public class RunService {
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (RunSpec spec : specs) {
-			results.add(measure(spec, true, observer, results.isEmpty() ? before : null));
+			// Each variant counts what the servers evicted from where the one before it
+			// ended, its own warm-up included.
+			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
+			results.add(measure(spec, true, observer, since, written));
 		}
 		return results;
 	}
@@ -233,21 +267,21 @@ public class RunService {
 	 * null to count from the first timed pass
 	 */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
-			ServerCounters.@Nullable Snapshot since) {
+			ServerCounters.@Nullable Snapshot since, Written written) {
 		BatchRunner runner = runner(spec.mode());
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
 		try (Connections.Lease lease = lease(spec)) {
 			Route route = lease.route();
 			String variant = variantLabel(spec, route);
-			this.warmUp.warmUp(runner, route, spec, observer, variant);
+			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
 			double rttMillis = WarmUp.measureRtt(route, observer);
 			Map<String, Double> nodeRttMillis = WarmUp.measureNodeRtt(route);
 			ClusterLayout.Spread spread = spread(spec, keys);
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
 					? runner.onCluster(spec, spread) : null;
 			TimedPasses.Passes passes = this.timedPasses.run(spec, runner, keys, route, variant, effect, prepare,
-					observer, since, progress);
+					observer, since, progress, written);
 			if (spec.operation().command().verifies()) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
@@ -319,6 +353,10 @@ public class RunService {
 		String reason = runner(spec.mode()).unsupported(spec, this.topology);
 		if (reason != null) {
 			throw new UnsupportedRunException(spec, "mode", reason);
+		}
+		String nothing = nothingRuns(spec);
+		if (nothing != null) {
+			throw new UnsupportedRunException(spec, "rate", nothing);
 		}
 	}
 

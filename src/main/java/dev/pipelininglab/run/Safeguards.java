@@ -18,6 +18,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 import dev.pipelininglab.redis.ClusterLayout;
+import dev.pipelininglab.redis.ItemCosts;
 import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
@@ -45,6 +46,9 @@ class Safeguards implements DisposableBean {
 	/** The longest a run waits for an earlier run's background expiry. */
 	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
 
+	/** How often a run waiting for them checks whether it was stopped. */
+	private static final Duration CHECK_EVERY = Duration.ofMillis(100);
+
 	private final Preflight preflight;
 
 	private final ClusterLayout layout;
@@ -66,7 +70,14 @@ class Safeguards implements DisposableBean {
 		return thread;
 	});
 
-	Safeguards(Preflight preflight, ClusterLayout layout, DemoData data, KeyExpiryProperties expiry) {
+	private final WarmUp warmUp;
+
+	private final KeySpace keys;
+
+	Safeguards(Preflight preflight, ClusterLayout layout, DemoData data, KeyExpiryProperties expiry, WarmUp warmUp,
+			KeySpace keys) {
+		this.warmUp = warmUp;
+		this.keys = keys;
 		this.preflight = preflight;
 		this.layout = layout;
 		this.data = data;
@@ -79,30 +90,58 @@ class Safeguards implements DisposableBean {
 	 * @param specs every variant or batch size the run measures (one for a single run)
 	 * @param prepared whether the run prepares its state (compare, sweep), so GET and
 	 * RPOP write their keys or list first
-	 * @param keysOf the key layout each spec writes under
+	 * @param runners the runner of each spec: its key layout and round trips
 	 * @return the servers' counters before anything was written; null when the preflight
 	 * read none
 	 */
 	ServerCounters.@Nullable Snapshot preflight(RunSpec base, List<RunSpec> specs, boolean prepared,
-			Function<RunSpec, KeySpace> keysOf) {
-		awaitExpiries();
-		return this.preflight.check(demand(base, specs, prepared, keysOf));
+			Function<RunSpec, BatchRunner> runners, RunObserver observer) {
+		awaitExpiries(observer);
+		return this.preflight.check(demand(base, specs, prepared, runners), (count) -> demand(base.withCount(count),
+				specs.stream().map((spec) -> spec.withCount(count)).toList(), prepared, runners));
 	}
 
-	/** What the run stores at its peak, for the preflight and its tests. */
-	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+	/**
+	 * What the request stores at its peak, for the preflight and its tests: its items,
+	 * the largest of its warm-ups (beside the items in a comparison, whose variants warm
+	 * up while the one before left its keys), and one round trip or set-up batch in the
+	 * servers' buffers per client.
+	 */
+	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared,
+			Function<RunSpec, BatchRunner> runners) {
 		List<Preflight.Part> parts = new ArrayList<>();
-		for (Map.Entry<KeySpace, List<RunSpec>> layout : layouts(specs, keysOf).entrySet()) {
-			Preflight.Part part = part(base, layout.getKey(), layout.getValue(), prepared);
+		for (Map.Entry<KeySpace, List<RunSpec>> layout : layouts(specs, runners).entrySet()) {
+			Preflight.Part part = part(base, layout.getKey(), layout.getValue().size(), prepared);
 			if (part != null) {
 				parts.add(part);
 			}
 		}
-		return new Preflight.Demand(base.count(), parts);
+		Preflight.Part warmUp = null;
+		long buffers = 0;
+		for (RunSpec spec : specs) {
+			BatchRunner runner = runners.apply(spec);
+			Preflight.Part part = part(this.warmUp.mostOf(runner, spec), runner.keySpace(this.keys.warmup()), 1, false);
+			if (part != null && (warmUp == null || part.items() > warmUp.items())) {
+				warmUp = part;
+			}
+			long roundTrip = Math.min(spec.count(), runner.perRoundTrip(spec.batchSize())) * spec.clients();
+			buffers = Math.max(buffers, Math.max(roundTrip, RunService.setupBatch(spec)) * itemBytes(spec));
+		}
+		boolean stores = !parts.isEmpty() || warmUp != null;
+		return new Preflight.Demand(base.count(), parts, (warmUp != null) ? List.of(warmUp) : List.of(),
+				prepared && specs.size() > 1, stores ? buffers : 0);
 	}
 
-	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, List<RunSpec> specs, boolean prepared) {
-		Footprint footprint = base.operation().command().footprint(base, specs.size(), prepared);
+	/**
+	 * What one item takes in a query or reply buffer at most: its value as jemalloc
+	 * allocates it, its key and the protocol around them.
+	 */
+	private static long itemBytes(RunSpec spec) {
+		return ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
+	}
+
+	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, int variants, boolean prepared) {
+		Footprint footprint = base.operation().command().footprint(base, variants, prepared);
 		if (footprint == null) {
 			return null;
 		}
@@ -128,14 +167,12 @@ class Safeguards implements DisposableBean {
 	}
 
 	/**
-	 * Gives what the run leaves an expiry; a failure is logged, not answered, as the run
+	 * Gives what the run wrote an expiry; a failure is logged, not answered, as the run
 	 * itself is over.
 	 */
-	private void expire(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+	private void expire(RunSpec base, Written written) {
 		try {
-			for (KeySpace keys : layouts(specs, keysOf).keySet()) {
-				expire(base, keys, prepared);
-			}
+			written.expire(this.data, this.expireAfter);
 		}
 		catch (DataAccessException ex) {
 			log.warn("Could not give the keys of a {} run their expiry (lab.keys.expire-after); DELETE /keys removes"
@@ -144,35 +181,35 @@ class Safeguards implements DisposableBean {
 	}
 
 	/**
-	 * Runs {@code work}, then gives what it left an expiry: also after a cancel or a
-	 * refused command, when Redis still answers (then in the background, so the answer
-	 * does not wait for it), but not after a lost connection or a timeout, which would
-	 * only wait on the same server again.
+	 * Runs {@code work}, then gives what it wrote ({@code written}, as the work reports
+	 * it) an expiry: also after a cancel or a refused command, when Redis still answers
+	 * (then in the background, so the answer does not wait for it), but not after a lost
+	 * connection or a timeout, which would only wait on the same server again. Only keys
+	 * the run wrote: a stop sends Redis at most one EXPIRE per key written.
 	 */
-	<T> T leavingExpiry(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf,
-			Supplier<T> work) {
+	<T> T leavingExpiry(RunSpec base, Written written, Supplier<T> work) {
 		T done;
 		try {
 			done = work.get();
 		}
 		catch (RunCancelledException ex) {
-			expireLater(base, specs, prepared, keysOf);
+			expireLater(base, written);
 			throw ex;
 		}
 		catch (RunFailedException ex) {
 			if (ex.rejected() > 0) {
-				expireLater(base, specs, prepared, keysOf);
+				expireLater(base, written);
 			}
 			throw ex;
 		}
-		expire(base, specs, prepared, keysOf);
+		expire(base, written);
 		return done;
 	}
 
 	/** {@link #expire} on a thread of its own, so a cancel ends at once. */
-	private void expireLater(RunSpec base, List<RunSpec> specs, boolean prepared, Function<RunSpec, KeySpace> keysOf) {
+	private void expireLater(RunSpec base, Written written) {
 		try {
-			this.pending.add(this.later.submit(() -> expire(base, specs, prepared, keysOf)));
+			this.pending.add(this.later.submit(() -> expire(base, written)));
 		}
 		catch (RejectedExecutionException ex) {
 			log.debug("Shutting down: the keys of the stopped run keep no expiry; DELETE /keys removes them");
@@ -183,17 +220,30 @@ class Safeguards implements DisposableBean {
 	 * Waits (bounded) for expiries still being given in the background: their EXPIREs
 	 * must not run beside the next run's timed pass, whose figures they would skew.
 	 */
-	private void awaitExpiries() {
+	private void awaitExpiries(RunObserver observer) {
+		long deadline = System.nanoTime() + MAX_EXPIRY_WAIT.toNanos();
 		Future<?> next;
-		while ((next = this.pending.poll()) != null) {
+		while ((next = this.pending.peek()) != null) {
 			try {
-				next.get(MAX_EXPIRY_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+				// In slices, so a caller that hangs up meanwhile is not kept waiting.
+				next.get(CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
+				this.pending.remove(next);
+			}
+			catch (TimeoutException ex) {
+				if (observer.cancelled()) {
+					throw new RunCancelledException();
+				}
+				if (System.nanoTime() - deadline > 0) {
+					log.debug("A background expiry still runs after {}", MAX_EXPIRY_WAIT);
+					return;
+				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
 				return;
 			}
-			catch (ExecutionException | TimeoutException ex) {
+			catch (ExecutionException ex) {
+				this.pending.remove(next);
 				log.debug("A background expiry did not finish: {}", ex.toString());
 			}
 		}
@@ -204,12 +254,9 @@ class Safeguards implements DisposableBean {
 		this.later.shutdownNow();
 	}
 
-	private void expire(RunSpec base, KeySpace keys, boolean prepared) {
-		base.operation().command().expire(this.data, base, keys, this.expireAfter, prepared);
-	}
-
 	/** The specs by the key layout they write under, in order. */
-	private static Map<KeySpace, List<RunSpec>> layouts(List<RunSpec> specs, Function<RunSpec, KeySpace> keysOf) {
+	private Map<KeySpace, List<RunSpec>> layouts(List<RunSpec> specs, Function<RunSpec, BatchRunner> runners) {
+		Function<RunSpec, KeySpace> keysOf = (spec) -> runners.apply(spec).keySpace(this.keys);
 		Map<String, KeySpace> byPattern = new LinkedHashMap<>();
 		Map<KeySpace, List<RunSpec>> layouts = new LinkedHashMap<>();
 		for (RunSpec spec : specs) {

@@ -103,17 +103,22 @@ final class SetCommand extends Command {
 
 	@Override
 	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
-		return template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item));
+		java.time.Duration ttl = pass.spec().ttl();
+		// SET key value EX ttl, as every other variant sends it.
+		return (ttl != null) ? template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item), ttl)
+				: template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item));
 	}
 
 	@Override
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
-		data.deleteKeys(keys, spec.workload().keyRange(spec.count()), setupBatch, observer);
+		data.deleteKeys(keys, Written.keysOf(spec), setupBatch, observer);
 	}
 
 	@Override
 	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
-		data.deleteKeys(keys, count, setupBatch, RunObserver.NONE);
+		java.util.BitSet warmUpKeys = new java.util.BitSet();
+		warmUpKeys.set(0, Math.toIntExact(count));
+		data.deleteKeys(keys, warmUpKeys, setupBatch, RunObserver.NONE);
 	}
 
 	@Override
@@ -125,24 +130,6 @@ final class SetCommand extends Command {
 	Footprint footprint(RunSpec base, int variants, boolean prepared) {
 		// Every variant rewrites the same keys.
 		return new Footprint(MemoryShape.STRING, base.workload().distinctKeys(base.count()));
-	}
-
-	@Override
-	void expire(DemoData data, RunSpec base, KeySpace keys, java.time.Duration after, boolean prepared) {
-		// A SET run with a ttl keeps its own.
-		if (base.ttl() == null) {
-			if (base.workload().duration() != null && base.workload().keyWalk() == null) {
-				// A time limit: each client wrote a prefix of its own range,
-				// sequentially.
-				for (int client = 0; client < base.clients(); client++) {
-					data.expireKeys(keys, Clients.from(base.count(), base.clients(), client),
-							Clients.to(base.count(), base.clients(), client), RunService.SETUP_BATCH, after, true);
-				}
-			}
-			else {
-				data.expireKeys(keys, base.workload().keyRange(base.count()), RunService.SETUP_BATCH, after);
-			}
-		}
 	}
 
 	@Override

@@ -31,7 +31,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 	 */
 	Passes run(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
 			BatchRunner.@Nullable ClusterEffect effect, boolean prepare, RunObserver observer,
-			ServerCounters.@Nullable Snapshot since, Progress progress) {
+			ServerCounters.@Nullable Snapshot since, Progress progress, Written written) {
 		ServerCounters.Snapshot runBefore = since;
 		int roundTrip = runner.perRoundTrip(spec.batchSize());
 		Pass pass = new Pass(spec, keys, route);
@@ -48,7 +48,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		long[] pausedNanos = new long[spec.repeat()];
 		for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 			if (prepare) {
-				prepare(spec, keys, observer, variant);
+				prepare(spec, keys, observer, variant, written);
 			}
 			if (spec.operation().command().counts()) {
 				counterBefore = this.data.counter(keys);
@@ -73,6 +73,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			}
 			ServerCounters.Snapshot after = this.server.snapshot();
 			long windowNanos = System.nanoTime() - windowStart;
+			outcome.attempted().forEach((range) -> written.items(spec, keys, range.from(), range.to()));
 			if (outcome.failure() != null) {
 				progress.batchesDone = outcome.batches();
 				progress.tally = outcome.tally(spec.sample());
@@ -119,8 +120,13 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 	 * The state every variant starts from: SET's keys absent, the list holding what RPOP
 	 * will pop, the one key of INCR, HSET, SADD, ZADD and LPUSH absent.
 	 */
-	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant) {
+	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant, Written written) {
 		Command command = spec.operation().command();
+		String oneKey = command.key(keys);
+		if (oneKey != null) {
+			// RPOP's list is refilled here; the collection writes clear their key.
+			written.key(oneKey);
+		}
 		if (command.showsPreparing()) {
 			observer.phase(RunObserver.Phase.PREPARING, variant, spec.batchSize(), spec.count());
 		}

@@ -63,35 +63,61 @@ class WarmUp {
 	 * are warm, then removed. Long the first time a mode and operation run in this
 	 * process, short once the JIT has seen enough of them.
 	 */
-	void warmUp(BatchRunner runner, Route route, RunSpec spec, RunObserver observer, String variant) {
+	void warmUp(BatchRunner runner, Route route, RunSpec spec, RunObserver observer, String variant, Written written) {
 		AtomicLong sent = sent(spec);
-		int roundTrips = Math.min(this.settings.roundTrips(),
-				(route.addedRtt() != null) ? WARMUP_ROUND_TRIPS_WITH_RTT : Integer.MAX_VALUE);
-		long items = Math.min(Math.max(this.settings.items(), this.settings.jitItems() - sent.get()),
-				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
-		if (spec.valueSize() > 0) {
-			items = Math.min(items, Math.max(spec.batchSize(), WARMUP_BYTES / spec.valueSize()));
-		}
-		RunSpec warmup = spec.withCount(Math.min(spec.count(), items));
+		RunSpec warmup = spec.withCount(items(runner, spec, route.addedRtt() != null, sent.get()));
 		observer.phase(RunObserver.Phase.WARM_UP, variant, spec.batchSize(), warmup.count());
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
-		spec.operation()
-			.command()
-			.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
+		Command command = spec.operation().command();
+		String oneKey = command.key(warmupKeys);
+		if (oneKey != null) {
+			// RPOP's list to pop, or the key a collection write fills.
+			written.key(oneKey);
+		}
+		command.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
 		// As many clients as the run, so the pool holds the connections it needs before
 		// the clock starts.
 		Pass pass = new Pass(warmup, warmupKeys, route);
 		// Round trip by round trip, as the timed pass: a loop's warm-up batch is many
 		// round trips, and a cancel is checked between them.
-		RuntimeException failure = Clients
-			.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
-					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer))
-			.failure();
+		Clients.Outcome outcome = Clients.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
+				(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer));
+		outcome.attempted().forEach((range) -> written.items(warmup, warmupKeys, range.from(), range.to()));
+		RuntimeException failure = outcome.failure();
 		if (failure != null) {
 			throw failure;
 		}
 		sent.addAndGet(warmup.count());
-		spec.operation().command().clearWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec));
+		command.clearWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec));
+		if (oneKey != null) {
+			written.removed(warmupKeys, oneKey);
+		}
+		else {
+			written.removed(warmupKeys);
+		}
+	}
+
+	/**
+	 * The items a warm-up of {@code spec} sends: long while the JIT has seen fewer than
+	 * {@code jit-items} of the work ({@code sent} so far), never more than the run.
+	 */
+	private long items(BatchRunner runner, RunSpec spec, boolean relayed, long sent) {
+		int roundTrips = Math.min(this.settings.roundTrips(),
+				relayed ? WARMUP_ROUND_TRIPS_WITH_RTT : Integer.MAX_VALUE);
+		long items = Math.min(Math.max(this.settings.items(), this.settings.jitItems() - sent),
+				(long) runner.perRoundTrip(spec.batchSize()) * roundTrips);
+		if (spec.valueSize() > 0) {
+			items = Math.min(items, Math.max(spec.batchSize(), WARMUP_BYTES / spec.valueSize()));
+		}
+		return Math.min(spec.count(), items);
+	}
+
+	/**
+	 * The most items a warm-up of {@code spec} can send, as for a cold JIT: what the
+	 * memory preflight counts for it.
+	 */
+	RunSpec mostOf(BatchRunner runner, RunSpec spec) {
+		return spec.withCount(items(runner, spec, spec.addedRtt() != null, 0));
 	}
 
 	AtomicLong sent(RunSpec spec) {

@@ -85,7 +85,7 @@ class MemoryEstimateTests {
 					null, null, 1, Workload.of(valueSize, 1, 16L << 20), RunSpec.Senders.DEFAULT, null);
 			admin.sync().flushall();
 			long estimate = this.preflight
-				.estimate(this.safeguards.demand(spec, List.of(spec), false, (s) -> this.keys))
+				.estimate(this.safeguards.demand(spec, List.of(spec), false, this.runs::runnerOf))
 				.bytes();
 			long before = dataMemory();
 			this.runs.run(spec);
@@ -108,9 +108,11 @@ class MemoryEstimateTests {
 		RunSpec fewKeys = new RunSpec(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 50_000, 1000, 0,
 				null, null, 1, plain.withKeyWalk(new KeyWalk(500, KeyWalk.Pattern.UNIFORM, 1)), RunSpec.Senders.DEFAULT,
 				null);
-		long all = this.preflight.estimate(this.safeguards.demand(everyKey, List.of(everyKey), false, (s) -> this.keys))
+		long all = this.preflight
+			.estimate(this.safeguards.demand(everyKey, List.of(everyKey), false, this.runs::runnerOf))
 			.bytes();
-		long few = this.preflight.estimate(this.safeguards.demand(fewKeys, List.of(fewKeys), false, (s) -> this.keys))
+		long few = this.preflight
+			.estimate(this.safeguards.demand(fewKeys, List.of(fewKeys), false, this.runs::runnerOf))
 			.bytes();
 		// 500 keys of 50,000, and a little more for their longer names.
 		assertThat(few).isPositive().isLessThan(all / 50);
