@@ -125,7 +125,9 @@ class Safeguards implements DisposableBean {
 				warmUp = part;
 			}
 			long roundTrip = Math.min(spec.count(), runner.perRoundTrip(spec.batchSize())) * spec.clients();
-			buffers = Math.max(buffers, Math.max(roundTrip, RunService.setupBatch(spec)) * itemBytes(spec));
+			// The read-back after a write answers a set-up batch of values at once.
+			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
+			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes(spec));
 		}
 		boolean stores = !parts.isEmpty() || warmUp != null;
 		return new Preflight.Demand(base.count(), parts, (warmUp != null) ? List.of(warmUp) : List.of(),

@@ -77,18 +77,18 @@ class MixedRatioTests {
 			long gets = NodeStats.calls(server, "GET");
 			long hits = NodeStats.keyspaceHits(server);
 			long misses = NodeStats.keyspaceMisses(server);
-			Tally tally = new Tally(0);
+			Clients.Outcome outcome;
 			try (Connections.Lease lease = this.connections.lease(connector, sharing, spec.flushPolicy(), null, null)) {
 				Pass pass = new Pass(spec, this.keys, lease.route());
-				for (long from = 0; from < COUNT; from += BATCH) {
-					runner.run(pass, from, Math.min(COUNT, from + BATCH), tally);
-				}
+				outcome = Clients.run(spec, runner.perRoundTrip(BATCH), Latency.Per.BATCH,
+						(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.NONE);
 			}
+			Tally tally = outcome.tally(0);
 			String label = variant.label() + " (" + connector.label() + ")";
 			assertThat(NodeStats.calls(server, "SET") - sets).as(label).isEqualTo(1_000);
 			assertThat(NodeStats.calls(server, "GET") - gets).as(label).isEqualTo(10_000);
 			Command command = Operation.MIXED.command().forRun(spec.workload());
-			RunResult.Mix mix = command.mix(spec, tally, 1, null);
+			RunResult.Mix mix = command.mix(outcome, tally, 1, null);
 			assertThat(mix).isNotNull();
 			assertThat(mix.sets()).isEqualTo(1_000);
 			assertThat(mix.gets()).isEqualTo(10_000);
