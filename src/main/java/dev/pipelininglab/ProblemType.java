@@ -112,13 +112,13 @@ public enum ProblemType {
 					+ " without finishing it; it probably stopped without a graceful shutdown."),
 
 	/**
-	 * A GET run stopped between commands once it had held its admission slot for
+	 * A run, GET or job, stopped between commands once it had held its slot for
 	 * {@code lab.limits.max-run-time}. Blanks: the limit, what was done.
 	 */
 	RUN_TIME_EXCEEDED("Run took too long",
 			"The run was stopped after lab.limits.max-run-time (%s), between commands, so that no request holds one"
-					+ " of this app's run slots longer; %s Ask for fewer commands, a smaller rtt or start it as a job"
-					+ " (POST /runs), which has no such limit and can be cancelled."),
+					+ " of this app's run slots longer; %s Ask for fewer commands or a smaller rtt, give it a"
+					+ " duration, or raise lab.limits.max-run-time on an app of your own."),
 
 	/**
 	 * The preflight found that the run would not fit in a server's free memory, and

@@ -55,7 +55,11 @@ final class Job implements RunObserver {
 
 	private final AtomicBoolean slotFreed = new AtomicBoolean();
 
-	Job(RunPlan plan, RunRecord record, PhasePlan phases) {
+	/** {@code lab.limits.max-run-time}, from when the job starts running. */
+	private final Duration maxRunTime;
+
+	Job(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime) {
+		this.maxRunTime = maxRunTime;
 		this.id = record.id();
 		this.plan = plan;
 		this.record = record;
@@ -96,7 +100,17 @@ final class Job implements RunObserver {
 
 	@Override
 	public boolean cancelled() {
-		return this.cancelRequested || this.shutdown;
+		return this.cancelRequested || this.shutdown || timedOut();
+	}
+
+	/** Whether it has run for {@code lab.limits.max-run-time}, and so stops. */
+	boolean timedOut() {
+		long started = this.startedNanos;
+		return started != 0 && System.nanoTime() - started - this.maxRunTime.toNanos() >= 0;
+	}
+
+	Duration maxRunTime() {
+		return this.maxRunTime;
 	}
 
 	/** Another run of this instance measured while this one did. */
@@ -210,18 +224,24 @@ final class Job implements RunObserver {
 	}
 
 	/**
-	 * How long until this job is likely done, from its pace so far; null while that
-	 * cannot be told yet.
+	 * How long until this job is likely done, from its pace so far and never past
+	 * {@code lab.limits.max-run-time}; null while it has not started.
 	 */
 	@Nullable Duration remaining() {
 		long total = this.batchesTotal;
 		long done = this.batchesDone.get();
 		long started = this.startedNanos;
-		if (started == 0 || total == 0 || done * 100 < total) {
+		if (started == 0) {
 			return null;
 		}
 		long elapsed = System.nanoTime() - started;
-		return Duration.ofNanos((long) (elapsed * ((double) (total - done) / done)));
+		// It stops at max-run-time at the latest, whatever its pace says.
+		Duration limit = this.maxRunTime.minusNanos(elapsed);
+		if (total == 0 || done * 100 < total) {
+			return limit;
+		}
+		Duration pace = Duration.ofNanos((long) (elapsed * ((double) (total - done) / done)));
+		return (pace.compareTo(limit) < 0) ? pace : limit;
 	}
 
 }

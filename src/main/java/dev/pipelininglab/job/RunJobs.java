@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.PipelineProperties;
@@ -51,8 +52,7 @@ public class RunJobs implements SmartLifecycle {
 	private static final Logger log = LoggerFactory.getLogger(RunJobs.class);
 
 	/**
-	 * Told to a client that is turned away while no running job has made enough progress
-	 * to tell better.
+	 * Told to a client that is turned away while no job has started yet to tell better.
 	 */
 	private static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
 
@@ -99,8 +99,11 @@ public class RunJobs implements SmartLifecycle {
 
 	private final InstanceEnvironment environment;
 
+	private final LimitProperties limits;
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
-			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp) {
+			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits) {
+		this.limits = limits;
 		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
 		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
@@ -136,7 +139,7 @@ public class RunJobs implements SmartLifecycle {
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
 					null, null, this.environment.describe(), null);
-			job = new Job(plan, record, this.measurement.phases(plan));
+			job = new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime());
 		}
 		catch (RuntimeException ex) {
 			this.admitted.decrementAndGet();
@@ -273,8 +276,16 @@ public class RunJobs implements SmartLifecycle {
 			finish(job, RunStatus.DONE, outcome.results(), outcome.skipped(), outcome.summary(), null);
 		}
 		catch (RunCancelledException ex) {
-			finish(job, RunStatus.CANCELLED, null, null, null,
-					(job.shuttingDown() && !job.cancelRequested()) ? shutdownProblem() : null);
+			if (job.timedOut() && !job.cancelRequested() && !job.shuttingDown()) {
+				log.info("Stopped run {} after lab.limits.max-run-time ({})", job.id, job.maxRunTime());
+				finish(job, RunStatus.FAILED, null, null, null,
+						RunRecord.Problem.of(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED
+							.detail(job.maxRunTime().toString(), "what it wrote keeps its expiry.")));
+			}
+			else {
+				finish(job, RunStatus.CANCELLED, null, null, null,
+						(job.shuttingDown() && !job.cancelRequested()) ? shutdownProblem() : null);
+			}
 		}
 		catch (RuntimeException ex) {
 			RunRecord.Problem problem = this.problems.describe(ex);

@@ -2,8 +2,9 @@ package dev.pipelininglab.job;
 
 import java.util.List;
 
-import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.KeyWalk;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
 import org.jspecify.annotations.Nullable;
@@ -50,7 +51,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		KeyWalk walk = spec.workload().keyWalk();
 		return new RunRecord.Request(this.kind, spec.operation().label(),
 				(this.kind == RunKind.SINGLE) ? spec.mode().label() : null, spec.count(), spec.batchSize(),
-				spec.sample(), (spec.ttl() != null) ? spec.ttl().toSeconds() : null, spec.flushPolicy().toString(),
+				spec.sample(), (spec.ttl() != null) ? spec.ttl().toSeconds() : null, flushPolicy(spec),
 				(spec.addedRtt() != null) ? spec.addedRtt().toNanos() / 1e6 : null,
 				(this.kind == RunKind.SINGLE) ? null : spec.repeat(),
 				(this.kind == RunKind.COMPARE) ? this.variants.stream().map(Variant::label).toList() : null,
@@ -61,7 +62,15 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(spec.workload().rate() > 0) ? spec.workload().rate() : null,
 				(spec.workload().duration() != null) ? (int) spec.workload().duration().toSeconds() : null,
 				(walk != null) ? walk.size() : null, (walk != null) ? walk.pattern().label() : null,
-				(walk != null) ? walk.seed() : null);
+				(walk != null) ? walk.seed() : null,
+				(spec.operation() == Operation.MIXED) ? spec.workload().ratio().label() : null);
+	}
+
+	/**
+	 * The flush policy where the request takes one: not for a single run of another mode.
+	 */
+	private @Nullable String flushPolicy(RunSpec spec) {
+		return (this.kind == RunKind.SINGLE && spec.mode() != Mode.PIPELINED) ? null : spec.flushPolicy().toString();
 	}
 
 	/**

@@ -111,11 +111,11 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
-			@Nullable Long ttl, String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
+			@Nullable Long ttl, @Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
 			@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
 			@Nullable Integer requests, int clients, @Nullable String connector, @Nullable String connection,
 			@Nullable Integer rate, @Nullable Integer duration, @Nullable Long keys, @Nullable String pattern,
-			@Nullable Long seed) {
+			@Nullable Long seed, @Nullable String ratio) {
 	}
 
 	/**

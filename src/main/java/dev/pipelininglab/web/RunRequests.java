@@ -396,13 +396,16 @@ class RunRequests {
 
 	/**
 	 * The entries of a comma-separated list; an empty entry ({@code 1,,2}, a trailing
-	 * comma) is a mistake, not something to skip.
+	 * comma) or one padded with spaces is a mistake, not something to skip or trim.
 	 */
 	private static List<String> split(String name, String list) {
-		List<String> items = java.util.Arrays.stream(list.split(",", -1)).map(String::trim).toList();
+		List<String> items = java.util.Arrays.stream(list.split(",", -1)).toList();
 		if (items.stream().anyMatch(String::isEmpty)) {
 			throw new InvalidParameterException(name, items.size() == 1 ? "must list at least one value"
 					: "must not have empty entries, got '" + list + "'");
+		}
+		if (items.stream().anyMatch((item) -> !item.equals(item.strip()))) {
+			throw new InvalidParameterException(name, "must not pad its entries with spaces, got '" + list + "'");
 		}
 		return items;
 	}

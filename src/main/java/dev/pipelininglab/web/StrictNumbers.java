@@ -20,33 +20,29 @@ class StrictNumbers {
 
 	@InitBinder
 	void decimalOnly(WebDataBinder binder) {
-		binder.registerCustomEditor(long.class, new Decimal(PlainNumbers::parseLong, false));
-		binder.registerCustomEditor(Long.class, new Decimal(PlainNumbers::parseLong, true));
-		binder.registerCustomEditor(int.class, new Decimal(PlainNumbers::parseInt, false));
-		binder.registerCustomEditor(Integer.class, new Decimal(PlainNumbers::parseInt, true));
-		binder.registerCustomEditor(double.class, new Decimal(PlainNumbers::parseDouble, false));
-		binder.registerCustomEditor(Double.class, new Decimal(PlainNumbers::parseDouble, true));
+		binder.registerCustomEditor(long.class, new Decimal(PlainNumbers::parseLong));
+		binder.registerCustomEditor(Long.class, new Decimal(PlainNumbers::parseLong));
+		binder.registerCustomEditor(int.class, new Decimal(PlainNumbers::parseInt));
+		binder.registerCustomEditor(Integer.class, new Decimal(PlainNumbers::parseInt));
+		binder.registerCustomEditor(double.class, new Decimal(PlainNumbers::parseDouble));
+		binder.registerCustomEditor(Double.class, new Decimal(PlainNumbers::parseDouble));
 	}
 
 	private static final class Decimal extends PropertyEditorSupport {
 
 		private final Function<String, Number> parser;
 
-		private final boolean allowEmpty;
-
-		Decimal(Function<String, Number> parser, boolean allowEmpty) {
+		Decimal(Function<String, Number> parser) {
 			this.parser = parser;
-			this.allowEmpty = allowEmpty;
 		}
 
+		/**
+		 * An empty value ({@code duration=}) is malformed, not absent: a parameter left
+		 * out is simply not given. A NumberFormatException becomes a type mismatch, which
+		 * the problem handlers answer as a 400 naming the parameter.
+		 */
 		@Override
 		public void setAsText(String text) {
-			if (this.allowEmpty && (text == null || text.isEmpty())) {
-				setValue(null);
-				return;
-			}
-			// A NumberFormatException becomes a type mismatch, which the problem handlers
-			// answer as a 400 naming the parameter.
 			setValue(this.parser.apply(text));
 		}
 
