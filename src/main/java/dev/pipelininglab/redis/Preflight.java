@@ -47,6 +47,9 @@ public class Preflight implements DisposableBean {
 
 	private static final int SCAN_BATCH = 1000;
 
+	/** The least room the count a refusal names leaves beside the run's own peak. */
+	private static final long MIN_HEADROOM = 256 << 10;
+
 	private final ServerCounters counters;
 
 	private final ItemCosts costs;
@@ -170,7 +173,8 @@ public class Preflight implements DisposableBean {
 			if (need <= 0 || need <= master.room()) {
 				continue;
 			}
-			long fitting = fitting(demand.count(), master, masters, atCount);
+			long largestItem = estimate.bytesPerItem().stream().mapToLong(Long::longValue).max().orElse(0);
+			long fitting = fitting(demand.count(), master, masters, atCount, largestItem);
 			String evicts = master.maxmemorySet() ? evictsOthers(master) : null;
 			if (evicts == null) {
 				throw new RunRefusedException(RunRefusedException.Reason.DOES_NOT_FIT, master, need, fitting,
@@ -197,13 +201,18 @@ public class Preflight implements DisposableBean {
 	 * warm-up and the buffers do not grow in step with the count, so a rule of three
 	 * would promise more than fits.
 	 */
-	private long fitting(long count, NodeMemory master, List<NodeMemory> masters, LongFunction<Demand> atCount) {
+	private long fitting(long count, NodeMemory master, List<NodeMemory> masters, LongFunction<Demand> atCount,
+			long largestItem) {
+		// The count named must still fit a moment later, when the request comes again:
+		// used_memory moves by client buffers, a job's own record, the sample just taken
+		// (whose query buffer Redis keeps a while: two items' worth).
+		long room = master.room() - Math.max(Math.max(MIN_HEADROOM, master.limit() / 100), 2 * largestItem);
 		long fits = 0;
 		long fails = count;
 		while (fails - fits > 1) {
 			long middle = fits + (fails - fits) / 2;
 			long need = estimate(atCount.apply(middle), masters).peakPerMaster().getOrDefault(master.address(), 0L);
-			if (need <= master.room()) {
+			if (need <= room) {
 				fits = middle;
 			}
 			else {

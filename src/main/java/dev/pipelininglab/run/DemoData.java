@@ -29,12 +29,18 @@ import org.springframework.stereotype.Component;
 @Component
 record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas) {
 
+	/** How many of the keys a pass writes are looked for before it clears them. */
+	static final int PROBE = 100;
+
 	/**
 	 * Removes the keys whose indexes {@code indexes} holds, in batches: the keys a pass
 	 * is about to write, so it starts from absent keys without touching others of a
 	 * larger key space.
 	 */
 	void deleteKeys(KeySpace keys, BitSet indexes, int batchSize, RunObserver observer) {
+		if (!anyExists(keys, indexes)) {
+			return;
+		}
 		forEachBatch(indexes, batchSize, (batch) -> {
 			checkCancelled(observer);
 			send(keys, batch, (connection, key) -> connection.keyCommands().unlink(key));
@@ -258,6 +264,25 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		long seconds = after.toSeconds();
 		forEachBatch(indexes, batchSize,
 				(batch) -> send(keys, batch, (connection, key) -> connection.keyCommands().expire(key, seconds)));
+	}
+
+	/** Whether any of the first {@value #PROBE} keys of {@code indexes} exists. */
+	private boolean anyExists(KeySpace keys, BitSet indexes) {
+		int[] first = indexes.stream().limit(PROBE).toArray();
+		if (first.length == 0) {
+			return false;
+		}
+		Route route = this.connections.primary();
+		List<Object> replies = route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
+			NodeConnections.connect(connection, route.lettuce());
+			for (int index : first) {
+				connection.keyCommands().exists(keys.keyBytes(index));
+			}
+			return null;
+		});
+		return replies.stream()
+			.anyMatch((reply) -> Boolean.TRUE.equals(reply)
+					|| (reply instanceof Number number && number.longValue() > 0));
 	}
 
 	/**
