@@ -269,6 +269,15 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	}
 
 	/**
+	 * The commands a timed pass sent: all {@code count} of them, or what a time limit let
+	 * run. What every sentence about the run counts, never the count asked for.
+	 */
+	public long commandsRan() {
+		TimeLimit limit = this.load.timeLimit();
+		return (limit != null) ? limit.commandsRan() : this.ran.count();
+	}
+
+	/**
 	 * What this run's throughput becomes at other round trips; derived, never stored, so
 	 * it cannot disagree with the figures above.
 	 */

@@ -218,7 +218,7 @@ final class ResultTable {
 			.append(' ')
 			.append(fastest.ran().variant())
 			.append(": ")
-			.append(Format.WHOLE.shown(fastest.ran().count()))
+			.append(Format.WHOLE.shown(fastest.commandsRan()))
 			.append(" commands in ")
 			.append(Format.MILLIS.shown(fastest.timing().elapsedMillis()))
 			.append(" ms, ")
