@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # The Compose profile's app (port 8080) becomes ready and answers /pipeset/1000 with 200: used by the compose job.
+# No credentials: docker-compose.yml runs its apps with LAB_SECURITY_OPEN=true, their port published on 127.0.0.1 only.
 set -euo pipefail
 for _ in $(seq 90); do
   curl -fsS localhost:8080/actuator/health/readiness >/dev/null 2>&1 && break

@@ -42,6 +42,15 @@ public enum ProblemType {
 			"Runs and deletes are not taken from pages of another site; send them from this app's page,"
 					+ " Swagger UI, curl or an API client."),
 
+	/**
+	 * The app listens beyond loopback, and the request carries no HTTP Basic credentials,
+	 * or not the ones it was started with ({@code spring.security.user.*}); answered with
+	 * {@code WWW-Authenticate: Basic}.
+	 */
+	CREDENTIALS_REQUIRED("Credentials required",
+			"This app listens beyond loopback, where every endpoint but the health probes needs the HTTP Basic"
+					+ " credentials it was started with (spring.security.user.name and spring.security.user.password)."),
+
 	/** Blank: the topology's description ({@code Redis at host:port}). */
 	REDIS_UNAVAILABLE("Redis unavailable",
 			"Cannot reach %s. Start Redis or point spring.data.redis.* at one; the app reconnects by itself."),

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -41,6 +42,38 @@ class ComposeAppEnvironmentTests {
 		assertThat(variables)
 			.allSatisfy((variable) -> assertThat(Properties.known()).as("%s names no property of the app", variable)
 				.contains(Properties.fromEnvironmentVariable(variable)));
+	}
+
+	/**
+	 * The image listens on every interface, where the app starts without credentials only
+	 * when told it is open: each app service says so, and its port is published on
+	 * 127.0.0.1 only (by itself or by the service whose network it shares).
+	 */
+	@Test
+	@SuppressWarnings("unchecked")
+	void everyAppServiceIsOpenOnlyBehindAPortPublishedOnLoopback() throws IOException {
+		LoaderOptions options = new LoaderOptions();
+		options.setMaxAliasesForCollections(200);
+		Map<String, Object> compose;
+		try (Reader reader = Files.newBufferedReader(Path.of("docker-compose.yml"))) {
+			compose = new Yaml(options).load(reader);
+		}
+		Map<String, Map<String, Object>> services = (Map<String, Map<String, Object>>) compose.get("services");
+		Set<String> apps = new TreeSet<>();
+		services.forEach((name, service) -> {
+			if (!name.startsWith("app")) {
+				return;
+			}
+			apps.add(name);
+			Map<String, Object> environment = (Map<String, Object>) service.get("environment");
+			assertThat(environment).as(name).containsEntry("LAB_SECURITY_OPEN", "true");
+			String network = String.valueOf(service.getOrDefault("network_mode", "service:" + name));
+			Object ports = services.get(network.substring("service:".length())).get("ports");
+			assertThat((List<String>) ports).as("ports of %s's network", name)
+				.isNotEmpty()
+				.allSatisfy((port) -> assertThat(port).startsWith("127.0.0.1:"));
+		});
+		assertThat(apps).contains("app", "app-sentinel", "app-cluster", "app-rtt");
 	}
 
 }

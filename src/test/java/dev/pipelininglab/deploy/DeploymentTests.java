@@ -71,6 +71,10 @@ class DeploymentTests {
 
 	private static final Duration START = Duration.ofSeconds(120);
 
+	private static final String USER = "lab";
+
+	private static final String PASSWORD = "deployment-tests-password";
+
 	private final JibConfiguration jib = JibConfiguration.read();
 
 	private Path work;
@@ -81,7 +85,11 @@ class DeploymentTests {
 
 	private Path log;
 
+	/** With the credentials, as a user sends them. */
 	private Http http;
+
+	/** Without: what the probes and anyone else send. */
+	private Http anonymous;
 
 	private StandaloneRedis redis;
 
@@ -132,14 +140,19 @@ class DeploymentTests {
 		start.environment().put("SPRING_DATA_REDIS_HOST", this.redis.host());
 		start.environment().put("SPRING_DATA_REDIS_PORT", Integer.toString(this.redis.port()));
 		start.environment().put("SERVER_PORT", Integer.toString(port));
+		// ... and the credentials the Deployment takes from its Secret: the image listens
+		// on every interface, where the app does not start without them.
+		start.environment().put("SPRING_SECURITY_USER_NAME", USER);
+		start.environment().put("SPRING_SECURITY_USER_PASSWORD", PASSWORD);
 		this.app = start.start();
-		this.http = new Http(port, Duration.ofSeconds(60));
+		this.anonymous = new Http(port, Duration.ofSeconds(60));
+		this.http = this.anonymous.withBasic(USER, PASSWORD);
 		Process started = this.app;
 		await().atMost(START)
 			.pollInterval(Duration.ofMillis(250))
 			.ignoreExceptions()
 			.failFast("the app from the image exited", () -> !started.isAlive())
-			.until(() -> this.http.get("/actuator/health/readiness").statusCode() == 200);
+			.until(() -> this.anonymous.get("/actuator/health/readiness").statusCode() == 200);
 		System.out.printf("[deploy] jib:buildTar on the stand-in base: %d ms; the app from the image ready: %d ms%n",
 				(starting - building) / 1_000_000, (System.nanoTime() - starting) / 1_000_000);
 	}
@@ -192,6 +205,7 @@ class DeploymentTests {
 	@Test
 	@Order(4)
 	void theAppFromTheImageServesPipesetAndStartsNoRedisOfItsOwn() {
+		assertThat(this.anonymous.get("/pipeset/1000").statusCode()).as("without the credentials").isEqualTo(401);
 		HttpResponse<String> response = this.http.get("/pipeset/1000");
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
 		assertThat(JsonPath.<Integer>read(response.body(), "$.verified")).isEqualTo(1000);
@@ -243,8 +257,9 @@ class DeploymentTests {
 	}
 
 	/**
-	 * Kubernetes' probes, as the Deployment sends them (path, Host header), answer 200; a
-	 * probe with the pod's IP as Host would get 403, which is why they name one.
+	 * Kubernetes' probes, as the Deployment sends them (path, Host header, no
+	 * credentials), answer 200; a probe with the pod's IP as Host would get 403, which is
+	 * why they name one.
 	 */
 	@Test
 	@Order(7)

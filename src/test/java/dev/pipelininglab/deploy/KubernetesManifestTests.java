@@ -24,6 +24,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -55,12 +56,12 @@ class KubernetesManifestTests {
 	@Test
 	void everyManifestParsesIntoTheKubernetesApiTypes() throws IOException {
 		List<Path> manifests = manifests();
-		assertThat(manifests).hasSizeGreaterThanOrEqualTo(7);
+		assertThat(manifests).hasSizeGreaterThanOrEqualTo(8);
 		Set<String> kinds = new TreeSet<>();
 		for (Path manifest : manifests) {
 			KubernetesYaml.parseAll(manifest).forEach((resource) -> kinds.add(resource.getKind()));
 		}
-		assertThat(kinds).containsExactly("ConfigMap", "Deployment", "Secret", "Service");
+		assertThat(kinds).containsExactly("ConfigMap", "Deployment", "NetworkPolicy", "Secret", "Service");
 	}
 
 	@Test
@@ -254,7 +255,7 @@ class KubernetesManifestTests {
 			assertThat(process.exitValue()).as(Files.readString(rendered, StandardCharsets.UTF_8)).isZero();
 			List<HasMetadata> resources = KubernetesYaml.parseAll(rendered);
 			assertThat(resources).extracting(HasMetadata::getKind)
-				.containsExactlyInAnyOrder("ConfigMap", "Secret", "Service", "Deployment");
+				.containsExactlyInAnyOrder("ConfigMap", "Secret", "Service", "Deployment", "NetworkPolicy");
 			ConfigMap redis = (ConfigMap) resources.stream()
 				.filter(ConfigMap.class::isInstance)
 				.findFirst()
@@ -273,10 +274,86 @@ class KubernetesManifestTests {
 				.containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
 			assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
 				.isEqualTo("pipelining-lab:latest");
+			NetworkPolicy policy = (NetworkPolicy) resources.stream()
+				.filter(NetworkPolicy.class::isInstance)
+				.findFirst()
+				.orElseThrow();
+			assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+				.isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+			assertTheIngressPeers(policy);
 		}
 		finally {
 			Files.deleteIfExists(rendered);
 		}
+	}
+
+	/**
+	 * Beyond loopback (the image's SERVER_ADDRESS=0.0.0.0) the app asks for HTTP Basic:
+	 * the Deployment takes Spring Boot's {@code spring.security.user.*} from a Secret
+	 * that no manifest ships (an apply would blank the one the user made), and nothing
+	 * turns the check off.
+	 */
+	@Test
+	void theCredentialsComeFromASecretNoManifestShipsAndNothingOpensThePort() throws IOException {
+		Container container = container();
+		Map<String, String> fromSecrets = new java.util.TreeMap<>();
+		container.getEnv().forEach((env) -> {
+			var secret = env.getValueFrom().getSecretKeyRef();
+			assertThat(secret.getOptional()).as(env.getName()).isNotEqualTo(Boolean.TRUE);
+			fromSecrets.put(env.getName(), secret.getName() + "/" + secret.getKey());
+		});
+		assertThat(fromSecrets).containsExactlyInAnyOrderEntriesOf(Map.of("SPRING_SECURITY_USER_NAME",
+				"pipelining-lab-login/username", "SPRING_SECURITY_USER_PASSWORD", "pipelining-lab-login/password"));
+		assertThat(JibConfiguration.read().environment()).containsEntry("SERVER_ADDRESS", "0.0.0.0");
+		for (Path manifest : manifests()) {
+			for (HasMetadata resource : KubernetesYaml.parseAll(manifest)) {
+				assertThat(resource.getKind() + "/" + resource.getMetadata().getName()).as(manifest.toString())
+					.isNotEqualTo("Secret/pipelining-lab-login");
+				if (resource instanceof ConfigMap configMap) {
+					assertThat(configMap.getData()).as(manifest.toString()).doesNotContainKey("LAB_SECURITY_OPEN");
+				}
+			}
+		}
+	}
+
+	/**
+	 * The port admits the lab's own clients (pods labelled so in its namespace) and
+	 * Prometheus, on the named port only; the probes and {@code kubectl port-forward} are
+	 * not held back by a NetworkPolicy.
+	 */
+	@Test
+	void theNetworkPolicyAdmitsOnlyTheLabsClientsAndPrometheusToThePort() throws IOException {
+		NetworkPolicy policy = (NetworkPolicy) KubernetesYaml.parseAll(BASE.resolve("networkpolicy.yaml")).get(0);
+		assertThat(policy.getSpec().getPolicyTypes()).containsExactly("Ingress");
+		assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+			.containsExactlyEntriesOf(Map.of("app.kubernetes.io/name", "pipelining-lab"));
+		assertTheIngressPeers(policy);
+	}
+
+	/** After kustomize too: its labels would have widened a {@code matchLabels} peer. */
+	private static void assertTheIngressPeers(NetworkPolicy policy) {
+		assertThat(policy.getSpec().getIngress()).singleElement().satisfies((rule) -> {
+			assertThat(rule.getPorts()).singleElement().satisfies((port) -> {
+				assertThat(port.getPort().getStrVal()).isEqualTo("http");
+				assertThat(port.getProtocol()).isEqualTo("TCP");
+			});
+			assertThat(rule.getFrom()).hasSize(2);
+			var clients = rule.getFrom().get(0);
+			assertThat(clients.getNamespaceSelector()).as("this namespace only").isNull();
+			assertThat(clients.getPodSelector().getMatchLabels()).isNullOrEmpty();
+			assertThat(clients.getPodSelector().getMatchExpressions()).singleElement().satisfies((expression) -> {
+				assertThat(expression.getKey()).isEqualTo("pipelining-lab/client");
+				assertThat(expression.getOperator()).isEqualTo("In");
+				assertThat(expression.getValues()).containsExactly("true");
+			});
+			var prometheus = rule.getFrom().get(1);
+			assertThat(prometheus.getNamespaceSelector().getMatchLabels()).isNullOrEmpty();
+			assertThat(prometheus.getPodSelector().getMatchLabels()).isNullOrEmpty();
+			assertThat(prometheus.getPodSelector().getMatchExpressions()).singleElement().satisfies((expression) -> {
+				assertThat(expression.getKey()).isEqualTo("app.kubernetes.io/name");
+				assertThat(expression.getValues()).containsExactly("prometheus");
+			});
+		});
 	}
 
 	static List<Path> manifests() throws IOException {

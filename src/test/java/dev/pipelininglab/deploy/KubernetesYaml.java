@@ -22,6 +22,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import org.yaml.snakeyaml.Yaml;
 
 /**
@@ -34,7 +35,8 @@ import org.yaml.snakeyaml.Yaml;
 final class KubernetesYaml {
 
 	private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of("Deployment", Deployment.class,
-			"Service", Service.class, "ConfigMap", ConfigMap.class, "Secret", Secret.class);
+			"Service", Service.class, "ConfigMap", ConfigMap.class, "Secret", Secret.class, "NetworkPolicy",
+			NetworkPolicy.class);
 
 	private static final ObjectMapper MAPPER = new ObjectMapper()
 		.enable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES);

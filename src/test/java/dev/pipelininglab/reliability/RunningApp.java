@@ -45,6 +45,17 @@ final class RunningApp implements AutoCloseable {
 		return send("GET", path);
 	}
 
+	/**
+	 * The client itself, for requests with headers of their own (credentials, Origin).
+	 */
+	Http http() {
+		return this.http;
+	}
+
+	ConfigurableApplicationContext context() {
+		return this.context;
+	}
+
 	HttpResponse<String> send(String method, String path) {
 		HttpResponse<String> response = this.http.send(method, path);
 		synchronized (this.answers) {

@@ -13,6 +13,7 @@ import java.util.Set;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.web.AppOnTestRedis;
+import jakarta.servlet.ServletContext;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,6 +21,7 @@ import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.core.env.Environment;
+import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
@@ -53,6 +55,9 @@ class SecurityDefaultsTests extends AppOnTestRedis {
 	Environment environment;
 
 	@Autowired
+	ServletContext servletContext;
+
+	@Autowired
 	@Qualifier("requestMappingHandlerMapping")
 	RequestMappingHandlerMapping mappings;
 
@@ -63,6 +68,22 @@ class SecurityDefaultsTests extends AppOnTestRedis {
 		Object address = server.getTomcat().getConnector().getProperty("address");
 		assertThat(address).isInstanceOf(InetAddress.class);
 		assertThat(((InetAddress) address).isLoopbackAddress()).isTrue();
+	}
+
+	/**
+	 * On loopback nothing is asked and Spring Security is not in the request's way at
+	 * all: no filter chain, nothing registered with the servlet container
+	 * (ListenerSecurityTests: beyond loopback).
+	 */
+	@Test
+	void onLoopbackNoSecurityFilterRunsAndARunNeedsNoCredentials() {
+		assertThat(this.context.getBeansOfType(SecurityFilterChain.class)).isEmpty();
+		assertThat(this.context.containsBean("springSecurityFilterChain")).isFalse();
+		assertThat(this.servletContext.getFilterRegistrations().keySet())
+			.noneMatch((filter) -> filter.toLowerCase(Locale.ROOT).contains("security"));
+		HttpResponse<String> response = get("/pipeset/10");
+		assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+		assertThat(response.headers().firstValue("WWW-Authenticate")).isEmpty();
 	}
 
 	@Test

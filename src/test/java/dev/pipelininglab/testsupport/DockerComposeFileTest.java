@@ -105,7 +105,7 @@ class DockerComposeFileTest {
 			Map<String, String> environment = (Map<String, String>) app.get("environment");
 			assertThat(environment.keySet()).as(name)
 				.allSatisfy((variable) -> assertThat(variable)
-					.matches("SPRING_DATA_REDIS_[A-Z_]+|LAB_SECURITY_ALLOWEDHOSTS"));
+					.matches("SPRING_DATA_REDIS_[A-Z_]+|LAB_SECURITY_ALLOWEDHOSTS|LAB_SECURITY_OPEN"));
 			// Reached under its own name, or under the namespace owner's when it shares
 			// one.
 			String network = String.valueOf(app.getOrDefault("network_mode", "service:" + name));

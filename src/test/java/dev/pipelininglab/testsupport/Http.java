@@ -5,7 +5,9 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Base64;
 
 import org.jspecify.annotations.Nullable;
 
@@ -21,13 +23,27 @@ public final class Http {
 
 	private final Duration timeout;
 
+	/** Sent with every request: an app beyond loopback asks for HTTP Basic. */
+	private final @Nullable String authorization;
+
 	/**
 	 * @param timeout how long one request may take before it fails the test instead of
 	 * hanging it
 	 */
 	public Http(int port, Duration timeout) {
+		this(port, timeout, null);
+	}
+
+	private Http(int port, Duration timeout, @Nullable String authorization) {
 		this.port = port;
 		this.timeout = timeout;
+		this.authorization = authorization;
+	}
+
+	/** The same client, sending HTTP Basic credentials with every request. */
+	public Http withBasic(String user, String password) {
+		String token = Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+		return new Http(this.port, this.timeout, "Basic " + token);
 	}
 
 	public URI uri(String path) {
@@ -39,7 +55,11 @@ public final class Http {
 	 * {@link #send(HttpRequest.Builder)}.
 	 */
 	public HttpRequest.Builder request(String path) {
-		return HttpRequest.newBuilder(uri(path));
+		HttpRequest.Builder request = HttpRequest.newBuilder(uri(path));
+		if (this.authorization != null) {
+			request.header("Authorization", this.authorization);
+		}
+		return request;
 	}
 
 	public HttpResponse<String> get(String path) {
