@@ -61,12 +61,19 @@ final class Admin implements AutoCloseable {
 	}
 
 	long usedMemory() {
-		return Long.parseLong(sync().info("memory")
+		return info("memory", "used_memory");
+	}
+
+	/**
+	 * A number of {@code INFO <section>}, such as {@code evicted_keys} in {@code stats}.
+	 */
+	long info(String section, String field) {
+		return Long.parseLong(sync().info(section)
 			.lines()
-			.filter((line) -> line.startsWith("used_memory:"))
+			.filter((line) -> line.startsWith(field + ":"))
 			.findFirst()
 			.orElseThrow()
-			.substring("used_memory:".length())
+			.substring(field.length() + 1)
 			.strip());
 	}
 

@@ -113,14 +113,7 @@ class FittingCountIsAPromiseTests extends MockMvcOnEmptyOwnRedis {
 	}
 
 	private long evictedKeys() {
-		return Long.parseLong(this.admin.sync()
-			.info("stats")
-			.lines()
-			.filter((line) -> line.startsWith("evicted_keys:"))
-			.findFirst()
-			.orElseThrow()
-			.substring("evicted_keys:".length())
-			.strip());
+		return this.admin.info("stats", "evicted_keys");
 	}
 
 }
