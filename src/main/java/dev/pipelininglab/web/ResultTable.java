@@ -83,15 +83,101 @@ final class ResultTable {
 					Format.FIGURE),
 			Column.text("checked", ResultTable::checked));
 
+	/** Median and 99th percentile in one column: what a terminal has room for. */
+	static final Column<RunResult> P50_P99 = Column.number("p50/p99 ms",
+			(r) -> (r.load().latency() != null) ? List.of(r.load().latency().p50(), r.load().latency().p99()) : null,
+			Format.PAIR);
+
+	/**
+	 * {@code text/plain}'s columns unless {@code columns=} asks for others: what fits a
+	 * terminal of {@value #WIDTH} columns, as {@code redis-benchmark -q} prints one line
+	 * per test. A sweep adds the batch size, the one thing that differs between its rows.
+	 */
+	static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "checked");
+
+	/** The width a terminal answer keeps to by default, its prose wrapped to it. */
+	static final int WIDTH = 100;
+
+	/** Every column {@code columns=} can name, by {@link Column#key()}. */
+	static final List<Column<RunResult>> NAMED = java.util.stream.Stream
+		.concat(FIGURES.stream(), java.util.stream.Stream.of(P50_P99))
+		.toList();
+
 	private ResultTable() {
 	}
 
 	/**
-	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
-	 * to the loop, and the loop ceiling its own round trips imply.
+	 * The columns a {@code columns=} value asks for, in its order: {@code all} (every
+	 * figure), or keys of {@link #NAMED} separated by commas; null for the format's own
+	 * default ({@link #SHORT} for text, every figure for CSV and Markdown).
+	 * @throws InvalidParameterException naming {@code columns} for a key it does not know
 	 */
-	static String text(String title, List<RunResult> rows) {
-		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
+	static List<Column<RunResult>> columns(@Nullable String asked, String format, List<RunResult> rows) {
+		if (asked == null) {
+			if (!format.equals("plain")) {
+				return FIGURES;
+			}
+			boolean sweep = rows.size() > 1 && rows.stream().map((r) -> r.ran().variant()).distinct().count() == 1;
+			List<String> keys = new ArrayList<>(SHORT);
+			if (sweep) {
+				keys.add(1, "batch");
+			}
+			return named(keys);
+		}
+		return asked.equals("all") ? FIGURES : named(List.of(asked.split(",", -1)));
+	}
+
+	/** Checks a {@code columns=} value before anything runs. */
+	static void check(String asked) {
+		if (!asked.equals("all")) {
+			named(List.of(asked.split(",", -1)));
+		}
+	}
+
+	private static List<Column<RunResult>> named(List<String> keys) {
+		List<Column<RunResult>> columns = new ArrayList<>();
+		for (String key : keys) {
+			columns.add(NAMED.stream()
+				.filter((column) -> column.key().equals(key))
+				.findFirst()
+				.orElseThrow(() -> new InvalidParameterException("columns",
+						"must be all or column names separated by commas, got '" + key + "' (known: "
+								+ NAMED.stream().map(Column::key).collect(Collectors.joining(",")) + ")")));
+		}
+		return columns;
+	}
+
+	/**
+	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
+	 * to the loop, and the loop ceiling its own round trips imply; the title and the
+	 * summary wrapped at {@value #WIDTH} columns.
+	 */
+	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
+		String summary = lines(summary(rows), foreign(rows), evicted(rows));
+		return text(wrap(title), shown(columns, rows), rows, (summary != null) ? wrap(summary) : null);
+	}
+
+	/**
+	 * Lines longer than {@value #WIDTH} characters broken between words, the rest of each
+	 * indented by two spaces.
+	 */
+	static String wrap(String text) {
+		StringBuilder out = new StringBuilder();
+		for (String line : text.split("\n", -1)) {
+			StringBuilder current = new StringBuilder();
+			for (String word : line.split(" ")) {
+				if (current.length() > 0 && current.length() + 1 + word.length() > WIDTH) {
+					out.append(current).append('\n');
+					current = new StringBuilder("  ");
+				}
+				else if (current.length() > 0 && !current.toString().equals("  ")) {
+					current.append(' ');
+				}
+				current.append(word);
+			}
+			out.append(current).append('\n');
+		}
+		return out.substring(0, out.length() - 1);
 	}
 
 	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
@@ -121,10 +207,13 @@ final class ResultTable {
 		return out.toString();
 	}
 
-	/** A header line and one line per result, numbers as plain numbers. */
-	static String csv(List<RunResult> rows) {
+	/**
+	 * A header line and one line per result, numbers as plain numbers to the precision
+	 * the JSON answer shows.
+	 */
+	static String resultsCsv(List<Column<RunResult>> figures, List<RunResult> rows) {
 		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
-		columns.addAll(FIGURES);
+		columns.addAll(figures);
 		// Text and Markdown list the notes under the table; a spreadsheet keeps each
 		// beside its row.
 		columns.add(Column.text("note", (r) -> r.notes().note()));
@@ -145,8 +234,8 @@ final class ResultTable {
 	/**
 	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
 	 */
-	static String markdown(String title, List<RunResult> rows) {
-		return markdown(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
+	static String markdown(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
+		return markdown(title, shown(columns, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
 	}
 
 	/**
@@ -300,8 +389,11 @@ final class ResultTable {
 
 	enum Format {
 
-		/** FIGURE: three significant digits, for figures far below 1 (0.00213). */
-		TEXT, WHOLE, MILLIS, RATIO, FIGURE;
+		/**
+		 * FIGURE: three significant digits, for figures far below 1 (0.00213); PAIR: two
+		 * figures as {@code a/b}.
+		 */
+		TEXT, WHOLE, MILLIS, RATIO, FIGURE, PAIR;
 
 		/** For people: grouped digits, sensible precision. */
 		String shown(@Nullable Object value) {
@@ -314,18 +406,40 @@ final class ResultTable {
 				case MILLIS -> millis(((Number) value).doubleValue());
 				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
 				case FIGURE -> significant(((Number) value).doubleValue(), 3);
+				case PAIR -> ((List<?>) value).stream().map(FIGURE::shown).collect(Collectors.joining("/"));
 			};
 		}
 
-		/** For machines: plain numbers, as measured. */
+		/**
+		 * For machines: plain numbers, no digit grouping, to the precision the JSON
+		 * answer has (milliseconds to the microsecond, rates to a tenth, figures per item
+		 * to four significant digits): 16.806076049804688 ms is 16.806.
+		 */
 		String raw(@Nullable Object value) {
 			if (value == null) {
 				return "";
 			}
-			if (this == RATIO) {
-				return significant(((Number) value).doubleValue(), 3);
+			if (!(value instanceof Double) && !(value instanceof List<?>)) {
+				return value.toString();
 			}
-			return value.toString();
+			return switch (this) {
+				case TEXT -> value.toString();
+				case WHOLE -> decimals((Double) value, 1);
+				case MILLIS -> decimals((Double) value, 3);
+				case RATIO -> significant((Double) value, 3);
+				case FIGURE ->
+					(Math.abs((Double) value) >= 0.1) ? decimals((Double) value, 3) : significant((Double) value, 4);
+				case PAIR -> ((List<?>) value).stream().map(MILLIS::raw).collect(Collectors.joining("/"));
+			};
+		}
+
+		private static String decimals(double value, int places) {
+			if (!Double.isFinite(value)) {
+				return Double.toString(value);
+			}
+			return new BigDecimal(value).setScale(places, java.math.RoundingMode.HALF_UP)
+				.stripTrailingZeros()
+				.toPlainString();
 		}
 
 		private static String millis(double value) {
@@ -371,6 +485,14 @@ final class ResultTable {
 
 		String raw(T row) {
 			return this.format.raw(this.value.apply(row));
+		}
+
+		/**
+		 * How {@code columns=} names it: lower case, a dash for each space ({@code µ} as
+		 * {@code u}).
+		 */
+		String key() {
+			return this.name.toLowerCase(Locale.ROOT).replace('µ', 'u').replace(' ', '-');
 		}
 
 	}
