@@ -169,10 +169,10 @@ enum ApiParameter {
 
 	COLUMNS("columns", In.QUERY, Type.LIST, Endpoints.TABLES, "every run's text, CSV and Markdown answer, reports",
 			"The table's columns, comma-separated, in order: all, or any of "
-					+ ResultTable.NAMED.stream()
+					+ TableColumns.NAMED.stream()
 						.map(ResultTable.Column::key)
 						.collect(java.util.stream.Collectors.joining(", "))
-					+ ". Default: for Accept: text/plain " + String.join(",", ResultTable.SHORT)
+					+ ". Default: for Accept: text/plain " + String.join(",", TableColumns.SHORT)
 					+ " (a sweep adds batch), which fits 100 columns; every figure for CSV, Markdown and"
 					+ " /runs/{id}/report.{format}",
 			"variant,batch,ops/s,p99-ms", (lab) -> Bounds.NONE),

@@ -52,7 +52,7 @@ class ParameterCheck implements HandlerInterceptor {
 			// It shapes the table the answer is written as, after the run: a typo in it
 			// must not cost a run first.
 			if (name.equals(ApiParameter.COLUMNS.parameterName())) {
-				ResultTable.check(parameter.getValue()[0]);
+				TableColumns.check(parameter.getValue()[0]);
 			}
 		}
 		return true;

@@ -83,101 +83,18 @@ final class ResultTable {
 					Format.FIGURE),
 			Column.text("checked", ResultTable::checked));
 
-	/** Median and 99th percentile in one column: what a terminal has room for. */
-	static final Column<RunResult> P50_P99 = Column.number("p50/p99 ms",
-			(r) -> (r.load().latency() != null) ? List.of(r.load().latency().p50(), r.load().latency().p99()) : null,
-			Format.PAIR);
-
-	/**
-	 * {@code text/plain}'s columns unless {@code columns=} asks for others: what fits a
-	 * terminal of {@value #WIDTH} columns, as {@code redis-benchmark -q} prints one line
-	 * per test. A sweep adds the batch size, the one thing that differs between its rows.
-	 */
-	static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "checked");
-
-	/** The width a terminal answer keeps to by default, its prose wrapped to it. */
-	static final int WIDTH = 100;
-
-	/** Every column {@code columns=} can name, by {@link Column#key()}. */
-	static final List<Column<RunResult>> NAMED = java.util.stream.Stream
-		.concat(FIGURES.stream(), java.util.stream.Stream.of(P50_P99))
-		.toList();
-
 	private ResultTable() {
-	}
-
-	/**
-	 * The columns a {@code columns=} value asks for, in its order: {@code all} (every
-	 * figure), or keys of {@link #NAMED} separated by commas; null for the format's own
-	 * default ({@link #SHORT} for text, every figure for CSV and Markdown).
-	 * @throws InvalidParameterException naming {@code columns} for a key it does not know
-	 */
-	static List<Column<RunResult>> columns(@Nullable String asked, String format, List<RunResult> rows) {
-		if (asked == null) {
-			if (!format.equals("plain")) {
-				return FIGURES;
-			}
-			boolean sweep = rows.size() > 1 && rows.stream().map((r) -> r.ran().variant()).distinct().count() == 1;
-			List<String> keys = new ArrayList<>(SHORT);
-			if (sweep) {
-				keys.add(1, "batch");
-			}
-			return named(keys);
-		}
-		return asked.equals("all") ? FIGURES : named(List.of(asked.split(",", -1)));
-	}
-
-	/** Checks a {@code columns=} value before anything runs. */
-	static void check(String asked) {
-		if (!asked.equals("all")) {
-			named(List.of(asked.split(",", -1)));
-		}
-	}
-
-	private static List<Column<RunResult>> named(List<String> keys) {
-		List<Column<RunResult>> columns = new ArrayList<>();
-		for (String key : keys) {
-			columns.add(NAMED.stream()
-				.filter((column) -> column.key().equals(key))
-				.findFirst()
-				.orElseThrow(() -> new InvalidParameterException("columns",
-						"must be all or column names separated by commas, got '" + key + "' (known: "
-								+ NAMED.stream().map(Column::key).collect(Collectors.joining(",")) + ")")));
-		}
-		return columns;
 	}
 
 	/**
 	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
 	 * to the loop, and the loop ceiling its own round trips imply; the title and the
-	 * summary wrapped at {@value #WIDTH} columns.
+	 * summary wrapped at {@value TableColumns#WIDTH} columns.
 	 */
 	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
 		String summary = lines(summary(rows), foreign(rows), evicted(rows));
-		return text(wrap(title), shown(columns, rows), rows, (summary != null) ? wrap(summary) : null);
-	}
-
-	/**
-	 * Lines longer than {@value #WIDTH} characters broken between words, the rest of each
-	 * indented by two spaces.
-	 */
-	static String wrap(String text) {
-		StringBuilder out = new StringBuilder();
-		for (String line : text.split("\n", -1)) {
-			StringBuilder current = new StringBuilder();
-			for (String word : line.split(" ")) {
-				if (current.length() > 0 && current.length() + 1 + word.length() > WIDTH) {
-					out.append(current).append('\n');
-					current = new StringBuilder("  ");
-				}
-				else if (current.length() > 0 && !current.toString().equals("  ")) {
-					current.append(' ');
-				}
-				current.append(word);
-			}
-			out.append(current).append('\n');
-		}
-		return out.substring(0, out.length() - 1);
+		return text(TableColumns.wrap(title), shown(columns, rows), rows,
+				(summary != null) ? TableColumns.wrap(summary) : null);
 	}
 
 	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */

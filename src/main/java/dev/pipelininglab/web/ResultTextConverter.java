@@ -114,11 +114,11 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 			extra += environment(record.environment());
 		}
 		extra = notes(rows) + extra;
-		List<ResultTable.Column<RunResult>> shown = ResultTable.columns(columns, format, rows);
+		List<ResultTable.Column<RunResult>> shown = TableColumns.columns(columns, format, rows);
 		return switch (format) {
 			case "csv" -> ResultTable.resultsCsv(shown, rows);
 			case "markdown" -> ResultTable.markdown(title, shown, rows) + extra;
-			default -> ResultTable.text(title, shown, rows) + (extra.isEmpty() ? "" : ResultTable.wrap(extra));
+			default -> ResultTable.text(title, shown, rows) + (extra.isEmpty() ? "" : TableColumns.wrap(extra));
 		};
 	}
 
