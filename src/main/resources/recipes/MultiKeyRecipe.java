@@ -16,10 +16,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * Cost: one command and one round trip per batch, the fewest socket reads and the least
  * server CPU per key of all recipes.
  * <p>
- * Catch: on a cluster the keys of one batch span many slots, so the command is split
- * (one per slot or per key) and is no longer one atomic MSET; and only commands that take
- * many keys (MSET, MGET, DEL, HSET with many fields, SADD with many members...) can be
- * batched this way.
+ * Catch: MSET cannot set an expiry: keys that must expire need a pipeline of
+ * {@code SET key value EX seconds} (the pipelined recipe) or an EXPIRE per key after it;
+ * on a cluster the keys of one batch span many slots, so the command is split (one per
+ * slot or per key) and is no longer one atomic MSET; and only commands that take many
+ * keys (MSET, MGET, DEL, HSET with many fields, SADD with many members...) can be batched
+ * this way.
  */
 @Configuration(proxyBeanMethods = false)
 public class MultiKeyRecipe {

@@ -28,9 +28,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * default), one per n commands with {@code buffered(n)}, one per batch with
  * {@code flushOnClose()}.
  * <p>
- * Catch: not atomic: a failing command makes the call throw
- * {@code RedisPipelineException} while the others have run; Redis holds a whole batch's
- * replies in memory until they are read, so keep batches near 1,000-10,000 commands.
+ * Catch: the flush policy is set on the connection factory, so it applies to every
+ * pipeline of every template on that factory, not only to these; not atomic: a failing
+ * command makes the call throw {@code RedisPipelineException} while the others have run;
+ * Redis holds a whole batch's replies in memory until they are read, so keep batches near
+ * 1,000-10,000 commands.
  */
 @Configuration(proxyBeanMethods = false)
 public class PipelinedRecipe {

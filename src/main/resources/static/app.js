@@ -16,6 +16,8 @@
   const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
   const decimal = new Intl.NumberFormat('en-US', { maximumFractionDigits: 2 });
 
+  const announcer = document.getElementById('announcer');
+  const more = document.getElementById('more-settings');
   let current = null; // { id, events } of the run this page follows
   let chart = null;
   let latencyChart = null;
@@ -25,6 +27,30 @@
   let timelineChart = null;
 
   // ---- form -------------------------------------------------------------------------------------------------
+
+  // A first visit shows operation, count and Run; the rest waits under "More settings", open or closed as the
+  // visitor last left it.
+  function remembered() {
+    try {
+      more.open = window.localStorage.getItem('lab.moreSettings') === 'open';
+    } catch (failure) {
+      // Storage refused (a private window): closed, as on a first visit.
+    }
+    more.addEventListener('toggle', () => {
+      try {
+        window.localStorage.setItem('lab.moreSettings', more.open ? 'open' : 'closed');
+      } catch (failure) {
+        // Not remembered, nothing else lost.
+      }
+    });
+  }
+
+  // A field the visitor must see (one that is wrong, or one a past run loads) opens the settings around it.
+  function reach(field) {
+    if (field && more.contains(field) && !more.open) {
+      more.open = true;
+    }
+  }
 
   function kind() {
     return form.querySelector('input[name="kind"]:checked').value;
@@ -87,7 +113,7 @@
         return "batchSizes must be whole numbers, got '" + bad + "'";
       }
       const bounds = catalogue.batchSize || {};
-      const outside = sizes.find((size) => outOf(bounds, Number(size)));
+      const outside = sizes.find((size) => outOf(bounds, size, false));
       return outside !== undefined ? 'batchSizes must be' + between(bounds) + ', got ' + outside : null;
     }
     const parameter = catalogue[name] || {};
@@ -97,12 +123,16 @@
       return name + ' must be ' + (decimal ? 'a number of milliseconds' : 'a whole number') + between(parameter)
         + ", got '" + text + "'";
     }
-    return outOf(parameter, Number(text)) ? name + ' must be' + between(parameter, unit) + ', got ' + text : null;
+    return outOf(parameter, text, decimal) ? name + ' must be' + between(parameter, unit) + ', got ' + text : null;
   }
 
-  function outOf(parameter, value) {
-    return (parameter.minimum !== undefined && value < parameter.minimum)
-      || (parameter.maximum !== undefined && value > parameter.maximum);
+  // Whole numbers compare as BigInt: a seed's bounds reach 2^63 - 1, past what a JavaScript number holds exactly
+  // (as a number, 2^63 equals 2^63 - 1 and would pass).
+  function outOf(parameter, text, decimal) {
+    const value = decimal ? Number(text) : BigInt(text);
+    const bound = (limit) => (decimal ? Number(limit) : BigInt(limit));
+    return (parameter.minimum !== undefined && value < bound(parameter.minimum))
+      || (parameter.maximum !== undefined && value > bound(parameter.maximum));
   }
 
   // Shows (or clears) a field's message beside it; true when the field is fine.
@@ -135,6 +165,7 @@
     const wrong = CHECKED.filter((name) => !check(name));
     if (wrong.length) {
       const field = form.elements[wrong[0]];
+      reach(field);
       field.focus();
       field.scrollIntoView({ block: 'center' });
     }
@@ -174,7 +205,8 @@
     if (['set', 'get'].includes(value('operation'))) {
       ['keys', 'seed'].forEach((name) => {
         if (number(name) !== undefined) {
-          request[name] = number(name);
+          // Past 2^53 a number is rounded: the digits go into the JSON as typed (see exactly()).
+          request[name] = Number.isSafeInteger(number(name)) ? number(name) : EXACT + value(name);
         }
       });
       if (value('pattern') !== '') {
@@ -204,8 +236,15 @@
         check(parameter, detail);
       }
       field.setAttribute('aria-invalid', 'true');
+      reach(field);
       field.focus();
     }
+  }
+
+  // Digits a JSON number must carry exactly, past what JSON.stringify can write from a JavaScript number.
+  const EXACT = '\u0000';
+  function exactly(request) {
+    return JSON.stringify(request).replace(/"\\u0000(-?[0-9]+)"/g, '$1');
   }
 
   // "Run again": a past run's request, as its record keeps it (defaults filled in), back in the form.
@@ -246,6 +285,7 @@
       set('batchSizes', request.batchSizes.join(','));
     }
     CHECKED.forEach((name) => check(name));
+    more.open = true;
     form.scrollIntoView({ block: 'start' });
     runButton.focus({ preventScroll: true });
   }
@@ -265,7 +305,7 @@
       const response = await fetch('/runs', {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-        body: JSON.stringify(request),
+        body: exactly(request),
       });
       const answer = await response.json();
       if (response.status !== 202) {
@@ -277,6 +317,9 @@
       }
       hideResults();
       follow(answer);
+      say('Run started: ' + describe(answer.request) + '.');
+      // Run is disabled now: the keyboard's next move is Cancel.
+      cancelButton.focus();
       // On a phone the progress panel is below the form: bring it up to the Run button's user.
       reveal(progress.closest('section'));
     } catch (failure) {
@@ -297,7 +340,7 @@
       timeline = { id: record.id, points: [] };
     }
     events.addEventListener('run', (message) => {
-      const update = JSON.parse(message.data);
+      const update = JSON.parse(message.data, exactNumbers);
       const p = update.progress;
       if (p.elapsedSeconds != null && p.opsPerSecond != null && !FINAL.includes(update.status)) {
         timeline.points.push({ t: p.elapsedSeconds, ops: p.opsPerSecond, phase: p.phase || '' });
@@ -356,19 +399,48 @@
     progress.dataset.status = 'LOST';
     statusLine.dataset.status = 'LOST';
     statusLine.textContent = 'LOST · ' + why;
-    document.getElementById('announcer').textContent = 'LOST: ' + why;
+    say('Run lost: ' + why);
     showProblem({ title: 'Run lost', detail: why });
     loadHistory();
   }
 
+  // The end of a run this page followed: said once, its summary brought into view, and the focus where the
+  // keyboard can go on (the summary after a result, Run otherwise) when it was on a button the end disabled.
   function finished(record) {
+    const focus = document.activeElement;
+    const stranded = !focus || focus === document.body || focus === cancelButton || focus === statusLine;
     stopFollowing();
     if (record.status === 'DONE') {
       showResults(record);
-    } else if (record.problem) {
-      showProblem(record.problem);
+      const summary = summaryLine();
+      say('Run finished. ' + summary.textContent);
+      summary.scrollIntoView({ block: 'center' });
+      if (stranded) {
+        summary.focus({ preventScroll: true });
+      }
+    } else {
+      if (record.problem) {
+        showProblem(record.problem);
+      }
+      say('Run ' + record.status.toLowerCase() + (record.problem ? ': ' + record.problem.title : '') + '.');
+      if (stranded) {
+        runButton.focus();
+      }
     }
     loadHistory();
+  }
+
+  // The sentence that answers the run: the server's summary, or what ran where when there is none.
+  function summaryLine() {
+    const summary = document.getElementById('comparison-summary');
+    return summary.textContent ? summary : document.getElementById('results-summary');
+  }
+
+  // The live region speaks when its text changes: start, end, a past run opened, a recipe opened.
+  function say(text) {
+    if (announcer.textContent !== text) {
+      announcer.textContent = text;
+    }
   }
 
   function stopFollowing() {
@@ -385,6 +457,8 @@
       return;
     }
     cancelButton.disabled = true;
+    // The button just disabled itself: the status line says what happens next, and the end brings focus to Run.
+    statusLine.focus();
     const id = current.id;
     let response;
     try {
@@ -423,23 +497,8 @@
     if (record.cancelRequested && !FINAL.includes(record.status)) parts.push('cancelling…');
     if (record.problem && FINAL.includes(record.status)) parts.push(record.problem.title);
     statusLine.dataset.status = record.status;
+    // Not announced: it changes every 0.2 s. The live region says the start, the end and the result (say()).
     statusLine.textContent = parts.join(' · ');
-    announce(record, percent);
-  }
-
-  // The status line changes every 0.2 s, too often to be read out; the announcer, a polite live region, speaks
-  // at each new phase, each quarter of the way and at the end.
-  let announced = '';
-  function announce(record, percent) {
-    const phase = FINAL.includes(record.status) ? '' : (record.progress.phase || '');
-    const key = record.id + '|' + record.status + '|' + phase + '|' + Math.floor(percent / 25);
-    if (key === announced) {
-      return;
-    }
-    announced = key;
-    document.getElementById('announcer').textContent = record.status + ' ' + percent + '%'
-      + (phase ? ', ' + phase : '') + (record.problem && FINAL.includes(record.status) ? ': '
-      + record.problem.title : '');
   }
 
   // Scrolls an element into view when it is not, e.g. below the fold of a phone after pressing Run.
@@ -480,6 +539,44 @@
 
   // ---- results ----------------------------------------------------------------------------------------------
 
+  // Okabe and Ito's palette, told apart with the common colour-vision deficiencies; the loop, the baseline, grey.
+  // One colour per result, the same in every chart of the run (recipes.js's projection chart too).
+  const PALETTE = ['#E69F00', '#56B4E9', '#009E73', '#0072B2', '#D55E00', '#CC79A7', '#000000', '#F0E442'];
+  const LOOP_COLOR = '#999999';
+  let colors = new Map();
+
+  function paint(runKind, rows) {
+    colors = new Map();
+    let next = 0;
+    rows.forEach((result) => {
+      colors.set(result, runKind !== 'sweep' && result.mode === 'loop' ? LOOP_COLOR
+        : PALETTE[next++ % PALETTE.length]);
+    });
+  }
+
+  function colorOf(result) {
+    return colors.get(result) || PALETTE[0];
+  }
+
+  // #rrggbb with an opacity, for the lighter bars of one result (its writes, its higher percentiles).
+  function faded(color, opacity) {
+    return color + Math.round(opacity * 255).toString(16).padStart(2, '0');
+  }
+
+  window.labColors = { of: colorOf, faded };
+
+  // A legend for datasets whose bars take each result's colour: grey swatches, light as the bars are.
+  function greyLegend(chartNow) {
+    return chartNow.data.datasets.map((set, index) => ({
+      text: set.label,
+      fillStyle: faded('#555555', set.opacity || 1),
+      strokeStyle: '#555555',
+      lineWidth: 1,
+      hidden: !chartNow.isDatasetVisible(index),
+      datasetIndex: index,
+    }));
+  }
+
   function hideResults() {
     results.hidden = true;
     if (chart) {
@@ -515,7 +612,7 @@
     timelineChart = new Chart(document.getElementById('timeline-chart'), {
       type: 'line',
       data: { datasets: [{ label: 'ops/s so far in the phase', data: points.map((point) => ({ x: point.t, y: point.ops })),
-        borderColor: '#2e86de', backgroundColor: '#2e86de', pointRadius: 1.5, tension: 0 }] },
+        borderColor: PALETTE[3], backgroundColor: PALETTE[3], pointRadius: 1.5, tension: 0 }] },
       options: {
         responsive: true,
         maintainAspectRatio: false,
@@ -604,6 +701,7 @@
       return item;
     }));
     exportLinks(record);
+    paint(record.kind, rows);
     draw(record.kind, rows);
     showLatency(record.kind, rows);
     showServer(record.kind, rows);
@@ -623,16 +721,17 @@
     const measured = rows.filter((result) => result.server && result.server.commands > 0);
     const name = (result) => (runKind === 'sweep' ? 'batch ' + whole.format(result.batchSize) : label(result));
     const callsData = [
-      { label: 'reads per item', data: measured.map(serverReadsPerItem), backgroundColor: '#2e86de' },
+      { label: 'reads per item', data: measured.map(serverReadsPerItem), backgroundColor: measured.map(colorOf),
+        opacity: 1 },
       { label: 'writes per item', data: measured.map((result) => perItem(result, result.server.writes)),
-        backgroundColor: '#10ac84' },
+        backgroundColor: measured.map((result) => faded(colorOf(result), 0.45)), opacity: 0.45 },
     ];
     const cpu = measured.map(serverCpuPerItem);
     const charts = [
       ['server-calls-chart', 'Server socket calls per item (lower is better)', callsData,
         'read() / write() calls per item'],
       ['server-cpu-chart', 'Server CPU per item, µs (lower is better)',
-        [{ label: 'CPU µs per item', data: cpu, backgroundColor: '#c6302b' }], 'CPU µs per item'],
+        [{ label: 'CPU µs per item', data: cpu, backgroundColor: measured.map(colorOf) }], 'CPU µs per item'],
     ];
     charts.forEach(([id, title, datasets, unit]) => {
       const canvas = document.getElementById(id);
@@ -642,7 +741,7 @@
         data: { labels: measured.map(name), datasets },
         options: barsPerVariant({
           title: { display: true, text: title },
-          legend: { display: datasets.length > 1, position: 'bottom' },
+          legend: { display: datasets.length > 1, position: 'bottom', labels: { generateLabels: greyLegend } },
           tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) } },
         }, serverAxis(values, unit)),
       });
@@ -715,25 +814,26 @@
     if (latencyChart) {
       latencyChart.destroy();
     }
-    const percentiles = [['p50', '#2e86de'], ['p90', '#10ac84'], ['p99', '#f39c12'], ['p999', '#c6302b'],
-      ['max', '#7f8c99']];
+    // Each result in its own colour, lighter from p50 to max.
+    const percentiles = [['p50', 1], ['p90', 0.75], ['p99', 0.55], ['p999', 0.4], ['max', 0.25]];
     latencyChart = new Chart(canvas, {
       type: 'bar',
       data: {
         labels: measured.map(label),
-        datasets: percentiles.map(([key, color]) => ({
+        datasets: percentiles.map(([key, opacity]) => ({
           label: (key === 'p999' ? 'p99.9' : key),
           data: measured.map((result) => Math.max(result.latency[key] / itemsPerSample(result), 1e-6)),
-          backgroundColor: color,
+          backgroundColor: measured.map((result) => faded(colorOf(result), opacity)),
+          opacity,
         })),
       },
       options: barsPerVariant({
         title: { display: true, text: 'Latency per item, ms (a round trip divided by the items it carried; lower is'
           + ' better)' },
-        legend: { position: 'bottom' },
+        legend: { position: 'bottom', labels: { generateLabels: greyLegend } },
         tooltip: { callbacks: { label: (item) => item.dataset.label + ': ' + serverNumber(item.raw) + ' ms per item' } },
-      }, serverAxis(measured.flatMap((result) => percentiles.map(([key]) => result.latency[key]
-        / itemsPerSample(result))), 'ms per item')),
+      }, serverAxis(measured.flatMap((result) => percentiles.map(([key]) => Math.max(result.latency[key]
+        / itemsPerSample(result), 1e-6))), 'ms per item')),
     });
     canvas.dataset.chart = 'latency';
     // Horizontal bars: the height grows with the variants, so a phone shows them as tall as a wide screen.
@@ -889,15 +989,15 @@
       const datasets = [{
         label: 'pipelined ops/s',
         data: rows.map((result) => ({ x: result.batchSize, y: result.opsPerSecond })),
-        borderColor: '#c6302b',
-        backgroundColor: '#c6302b',
+        borderColor: PALETTE[0],
+        backgroundColor: PALETTE[0],
         tension: 0,
       }];
       if (rtt > 0) {
         datasets.push({
           label: 'loop at best (1/RTT = ' + num(1000 / rtt) + ' ops/s)',
           data: [{ x: Math.min(...sizes), y: 1000 / rtt }, { x: Math.max(...sizes), y: 1000 / rtt }],
-          borderColor: '#5f6368',
+          borderColor: LOOP_COLOR,
           borderDash: [6, 4],
           pointRadius: 0,
         });
@@ -932,7 +1032,7 @@
           datasets: [{
             label: 'ops/s',
             data: sorted.map((result) => result.opsPerSecond),
-            backgroundColor: sorted.map((result) => (result.mode === 'loop' ? '#7f8c99' : '#c6302b')),
+            backgroundColor: sorted.map(colorOf),
           }],
         },
         options: {
@@ -961,9 +1061,11 @@
       return { type: 'linear', beginAtZero: true, title: { display: true, text: unit },
         ticks: { callback: (value) => compact(value) } };
     }
+    // The axis starts below the smallest value by at least half its decade: a bar at exactly a power of ten
+    // would otherwise start and end at the axis and vanish.
     return {
       type: 'logarithmic',
-      min: 10 ** Math.floor(Math.log10(Math.min(...positive))),
+      min: 10 ** Math.floor(Math.log10(Math.min(...positive) / 1.5)),
       title: { display: true, text: unit + ' (log scale)' },
       ticks: {
         callback: (value) => {
@@ -994,6 +1096,7 @@
     const named = (side) => describe(side.request) + (side.finishedAt ? ', finished ' + when(side.finishedAt) : '');
     document.getElementById('pair-a').textContent = 'A: ' + named(pair.a);
     document.getElementById('pair-b').textContent = 'B: ' + named(pair.b);
+    differences(a, b, pair);
     const labels = ['Variant', 'Batch size', 'A ops/s', 'B ops/s', 'B/A ops/s', 'A ms', 'B ms', 'B/A ms'];
     const numeric = [false, true, true, true, true, true, true, true];
     document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => {
@@ -1015,6 +1118,34 @@
     link.href = '/?a=' + a + '&b=' + b;
     document.getElementById('pair-text').href = '/runs/compare?a=' + a + '&b=' + b;
     section.scrollIntoView();
+  }
+
+  // Two runs whose settings differ compare more than the one change a reader assumes: said above their ratios.
+  async function differences(a, b, pair) {
+    const box = document.getElementById('pair-differ');
+    box.hidden = true;
+    const records = await Promise.all([a, b].map((id) => fetch('/runs/' + encodeURIComponent(id),
+      { headers: { Accept: 'application/json' }, cache: 'no-store' }).then((response) => (response.ok
+      ? response.json() : null)).catch(() => null)));
+    const topology = (record, side) => (record && record.environment ? record.environment.topology
+      : (record && record.results && record.results[0] ? record.results[0].topology : side.request.topology));
+    const ms = (value) => (value == null ? 'none' : value + ' ms');
+    const bytes = (value) => (value == null ? 'value-<i>' : num(value) + ' B');
+    const list = (value) => (value ? value.join(', ') : 'the default set');
+    const checks = [
+      ['count', (side) => num(side.request.count)],
+      ['added RTT', (side) => ms(side.request.rtt)],
+      ['value size', (side) => bytes(side.request.valueSize)],
+      ['topology', (side, index) => topology(records[index], side) || '?'],
+      ['variants', (side) => list(side.request.variants)],
+    ];
+    const differ = checks.map(([name, of]) => [name, of(pair.a, 0), of(pair.b, 1)])
+      .filter(([, x, y]) => x !== y);
+    if (differ.length) {
+      box.textContent = '⚠ These runs differ in ' + differ.map(([name, x, y]) => name + ' (A: ' + x + ', B: ' + y
+        + ')').join('; ') + ': the ratios below compare those differences too, not only the change you made.';
+      box.hidden = false;
+    }
   }
 
   // ---- history ----------------------------------------------------------------------------------------------
@@ -1057,7 +1188,7 @@
           }
           event.preventDefault();
           event.stopPropagation();
-          show(record.id);
+          show(record.id, true);
         });
         tr.children[1].appendChild(link);
         if (record.status === 'DONE') {
@@ -1073,7 +1204,7 @@
         if (current && current.id === record.id) {
           tr.classList.add('current');
         }
-        tr.addEventListener('click', () => show(record.id));
+        tr.addEventListener('click', () => show(record.id, true));
         return tr;
       }));
       pickChanged();
@@ -1089,25 +1220,38 @@
     button.textContent = 'Side by side (' + picked.length + ' of 2)';
   }
 
-  async function show(id) {
+  // A run from the history or a permalink, whatever its status: shown, its permalink in the address bar (so Back
+  // and a bookmark work), and said.
+  async function show(id, picked) {
     const response = await fetch('/runs/' + id, { headers: { Accept: 'application/json' }, cache: 'no-store' });
-    const record = await response.json();
+    const record = JSON.parse(await response.text(), exactNumbers);
     if (!response.ok) {
       showProblem(record);
       return;
     }
+    const permalink = '/?run=' + record.id;
+    if (picked && window.location.pathname + window.location.search !== permalink) {
+      window.history.pushState({ run: record.id }, '', permalink);
+    }
+    const named = 'the run of ' + when(record.startedAt || record.createdAt) + ': ' + describe(record.request)
+      + ', ' + record.status;
     if (!FINAL.includes(record.status)) {
       hideResults();
       follow(record);
+      say('Following ' + named + '.');
       return;
     }
     showProgress(record);
     showProblem(record.problem || null);
-    if (record.status === 'DONE') {
+    // A cancelled or failed run shows what it finished before it stopped, when it finished anything.
+    if ((record.results || []).length) {
       showResults(record);
       reveal(results);
+      say('Showing ' + named + '. ' + summaryLine().textContent);
     } else {
       hideResults();
+      reveal(statusLine);
+      say('Showing ' + named + (record.problem ? ': ' + record.problem.title : '') + '; it has no results.');
     }
   }
 
@@ -1184,6 +1328,12 @@
         field.placeholder = 'default ' + parameter.default;
       }
     });
+    // What "pipelined" means here: lab.pipeline.flush-policy, the flush policy parameter's default.
+    const policy = catalogue.flushPolicy && catalogue.flushPolicy.default;
+    if (policy) {
+      document.getElementById('app-policy-name').textContent = policy;
+      document.getElementById('app-default-policy').textContent = 'app default (' + policy + ')';
+    }
     // Fields typed before the catalogue arrived are checked against its bounds now.
     CHECKED.filter((name) => form.elements[name] && form.elements[name].value.trim() !== '').forEach((name) => check(name));
     const list = document.getElementById('query-parameters');
@@ -1193,17 +1343,35 @@
     }
   }
 
+  // Whole numbers past 2^53 (the seed's maximum, 2^63 - 1) as BigInt from their digits, where the browser hands
+  // a reviver the source text; a plain number would read 9,223,372,036,854,776,000.
+  function exactNumbers(key, value, context) {
+    return typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context
+      && /^-?[0-9]+$/.test(context.source) ? BigInt(context.source) : value;
+  }
+
   async function showTopology() {
     try {
       // no-store: the browser may hold this very URL as the HTML page, which does not vary by Accept.
       const response = await fetch('/', { headers: { Accept: 'application/json' }, cache: 'no-store' });
-      const index = await response.json();
+      const index = JSON.parse(await response.text(), exactNumbers);
       document.getElementById('topology').textContent = 'Set up for ' + index.topology.kind + ' Redis at '
         + index.topology.nodes.join(', ') + '.';
+      forTopology(index.topology.kind);
       showLimits(index.parameters || []);
     } catch (failure) {
       // Only decoration.
     }
+  }
+
+  // Only what runs here is ticked: the cluster-only variants would be reported as skipped on any other Redis.
+  function forTopology(topologyKind) {
+    if (topologyKind === 'cluster') {
+      return;
+    }
+    form.querySelectorAll('input[name="variants"][data-cluster]').forEach((box) => {
+      box.checked = false;
+    });
   }
 
   form.addEventListener('submit', start);
@@ -1225,6 +1393,14 @@
     }
   });
   document.querySelectorAll('.origin').forEach((element) => { element.textContent = window.location.origin; });
+  // Back and Forward between opened runs show them again.
+  window.addEventListener('popstate', () => {
+    const run = new URLSearchParams(window.location.search).get('run');
+    if (run) {
+      show(run, false);
+    }
+  });
+  remembered();
   showFieldsFor(kind());
   showFieldsForOperation();
   showTopology();

@@ -7,10 +7,12 @@
 
 window.takeHome = (function () {
   const whole = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-  const COLORS = ['#c6302b', '#2e86de', '#10ac84', '#8e44ad', '#e67e22', '#16a085', '#7f8c99', '#d35400'];
+  // A legend of about eight entries stays readable on a phone: the loop and the fastest others.
+  const MOST_LINES = 8;
   let section = null;
   let projectionChart = null;
   let shownRows = [];
+  let shownRecord = null;
 
   function element(tag, attributes, ...children) {
     const node = document.createElement(tag);
@@ -28,8 +30,9 @@ window.takeHome = (function () {
     section.innerHTML = `
       <h2 id="take-home-heading">Take it to your app</h2>
       <p id="recommendation" class="recommendation" hidden></p>
+      <p id="recommendation-at-rtt" class="recommendation" hidden></p>
       <div id="recipe" hidden>
-        <p><strong id="recipe-title"></strong> · <a id="recipe-link" href="#">JSON</a> ·
+        <p><strong id="recipe-title" tabindex="-1"></strong> · <a id="recipe-link" href="#">JSON</a> ·
           <button type="button" id="recipe-copy" class="small">Copy</button> <span id="recipe-copied" class="muted"></span></p>
         <p id="recipe-properties" class="muted"></p>
         <p id="recipe-cost"></p>
@@ -55,6 +58,7 @@ window.takeHome = (function () {
 
   function show(record) {
     panel();
+    shownRecord = record;
     shownRows = record.results || [];
     addButtons(shownRows);
     showRecommendation(record);
@@ -77,15 +81,19 @@ window.takeHome = (function () {
         return;
       }
       // Its words come from CSS (recipes.css) and aria-label, so the cell's text stays the variant's name.
-      const button = element('button', { type: 'button', class: 'small use-in-app', 'aria-label': 'Use in my app',
+      const button = element('button', { type: 'button', class: 'small use-in-app',
+        'aria-label': 'Use ' + result.variant + (result.mode === 'loop' ? '' : ', batches of '
+          + whole.format(result.batchSize)) + ', in my app',
         title: 'the code for ' + result.variant + ' in a Spring Boot app', 'data-variant': result.variant,
         'data-batch-size': String(result.batchSize) });
-      button.addEventListener('click', () => openRecipe(result));
+      button.addEventListener('click', () => openRecipe(result, true));
       tr.firstElementChild.append(button);
     });
   }
 
-  async function openRecipe(result) {
+  // asked: from its button, so the recipe comes into view with the focus on its title, and is said; opened by
+  // itself (a sweep's recommended size), it waits where it is.
+  async function openRecipe(result, asked) {
     const path = '/recipes/' + encodeURIComponent(result.variant)
       + (result.mode === 'loop' ? '' : '?batchSize=' + result.batchSize);
     const response = await fetch(path, { headers: { Accept: 'application/json' } });
@@ -109,6 +117,12 @@ window.takeHome = (function () {
     const box = document.getElementById('recipe');
     box.dataset.variant = recipe.variant;
     box.hidden = false;
+    if (asked) {
+      box.scrollIntoView({ block: 'start' });
+      const title = document.getElementById('recipe-title');
+      title.focus({ preventScroll: true });
+      document.getElementById('announcer').textContent = 'Recipe opened: ' + title.textContent + '.';
+    }
   }
 
   async function copy() {
@@ -152,7 +166,9 @@ window.takeHome = (function () {
     return result.variant + (result.mode === 'loop' ? '' : ' ×' + whole.format(result.batchSize));
   }
 
-  // Log-log: each result's predicted line and, as a larger point, where it was measured.
+  // Log-log: one line per result, in its colour from the other charts, through its predicted points and, as a
+  // larger diamond on the same line, the measured one: measured and predicted told apart by point style, so the
+  // legend names each result once.
   function showProjection(rows) {
     const projected = rows.filter((result) => result.projection);
     const box = document.getElementById('projection');
@@ -164,17 +180,30 @@ window.takeHome = (function () {
     if (!projected.length || !window.Chart) {
       return;
     }
-    document.getElementById('projection-model').textContent = 'Model: ' + projected[0].projection.model + '.';
-    const datasets = [];
-    projected.forEach((result, index) => {
-      const color = COLORS[index % COLORS.length];
+    document.getElementById('projection-model').textContent = 'Model: ' + projected[0].projection.model
+      + '. Lines: predicted; diamonds: measured.';
+    const loops = projected.filter((result) => result.mode === 'loop');
+    const others = projected.filter((result) => result.mode !== 'loop')
+      .sort((a, b) => b.opsPerSecond - a.opsPerSecond);
+    const drawn = loops.concat(others).slice(0, MOST_LINES);
+    const colorOf = (result) => (window.labColors ? window.labColors.of(result) : '#0072B2');
+    const datasets = drawn.map((result) => {
       const p = result.projection;
-      datasets.push({ label: label(result) + ' (predicted)', data: p.points.map((point) => ({ x: point.rttMillis,
-        y: point.opsPerSecond })), borderColor: color, backgroundColor: color, pointRadius: 2, tension: 0 });
-      datasets.push({ label: label(result) + ' (measured)', data: [{ x: p.measuredRttMillis,
-        y: p.measuredOpsPerSecond }], borderColor: color, backgroundColor: color, pointRadius: 7,
-        pointStyle: 'rectRot', showLine: false });
+      const points = p.points.map((point) => ({ x: point.rttMillis, y: point.opsPerSecond, measured: false }))
+        .concat([{ x: p.measuredRttMillis, y: p.measuredOpsPerSecond, measured: true }])
+        .sort((a, b) => a.x - b.x);
+      const color = colorOf(result);
+      return {
+        label: label(result),
+        data: points,
+        borderColor: color,
+        backgroundColor: color,
+        pointStyle: points.map((point) => (point.measured ? 'rectRot' : 'circle')),
+        pointRadius: points.map((point) => (point.measured ? 7 : 2)),
+        tension: 0,
+      };
     });
+    const values = datasets.flatMap((set) => set.data.map((point) => point.y)).filter((value) => value > 0);
     const canvas = document.getElementById('projection-chart');
     projectionChart = new window.Chart(canvas, {
       type: 'line',
@@ -185,11 +214,15 @@ window.takeHome = (function () {
         animation: false,
         plugins: {
           title: { display: true, text: 'Projected throughput against round-trip time (log-log)' },
-          legend: { position: 'bottom' },
+          subtitle: { display: projected.length > drawn.length, text: 'the loop and the ' + (drawn.length - loops.length)
+            + ' fastest of ' + projected.length + ' results' },
+          legend: { position: 'bottom', labels: { usePointStyle: true, pointStyle: 'line' } },
+          tooltip: { callbacks: { label: (item) => item.dataset.label + (item.raw.measured ? ' (measured)'
+            : ' (predicted)') + ': ' + whole.format(item.raw.y) + ' ops/s at ' + item.raw.x + ' ms' } },
         },
         scales: {
-          x: { type: 'logarithmic', title: { display: true, text: 'round-trip time, ms' } },
-          y: { type: 'logarithmic', title: { display: true, text: 'ops/s' } },
+          x: logAxis('round-trip time, ms', Math.min(...datasets.flatMap((set) => set.data.map((point) => point.x)))),
+          y: logAxis('ops/s', Math.min(...values)),
         },
       },
     });
@@ -197,17 +230,52 @@ window.takeHome = (function () {
     yourRtt();
   }
 
-  // The model's own formula, with the coefficients the answer gave.
+  // A log axis labelled at 1, 2 and 5 times powers of ten only, from below its smallest value: every other
+  // minor tick unlabelled, so no two labels run into each other ("8.009.0010.00").
+  function logAxis(title, smallest) {
+    return {
+      type: 'logarithmic',
+      min: 10 ** Math.floor(Math.log10(smallest / 1.5)),
+      title: { display: true, text: title },
+      ticks: {
+        maxRotation: 0,
+        callback: (value) => {
+          const mantissa = value / 10 ** Math.floor(Math.log10(value) + 1e-9);
+          return [1, 2, 5].some((shown) => Math.abs(mantissa - shown) < 1e-6)
+            ? new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 3 }).format(value) : '';
+        },
+      },
+    };
+  }
+
+  // The model's own formula, with the coefficients the answer gave; for a sweep, the batch-size advice at the
+  // typed round trip by the server's rule (recommendation.byRtt): the smallest batch size within 90% of the best.
   function yourRtt() {
     const rtt = Number(document.getElementById('your-rtt').value);
     const answer = document.getElementById('your-rtt-answer');
+    const advice = document.getElementById('recommendation-at-rtt');
     const projected = shownRows.filter((result) => result.projection);
+    const at = (result) => 1000 / (result.projection.roundTripsPerItem * rtt + result.projection.workMillisPerItem);
     if (!(rtt > 0) || !projected.length) {
       answer.textContent = '';
+      advice.hidden = true;
       return;
     }
-    answer.textContent = projected.map((result) => label(result) + ': ' + whole.format(1000
-      / (result.projection.roundTripsPerItem * rtt + result.projection.workMillisPerItem)) + ' ops/s').join(' · ');
+    answer.textContent = projected.map((result) => label(result) + ': ' + whole.format(at(result)) + ' ops/s')
+      .join(' · ');
+    const sweep = shownRecord && shownRecord.recommendation && projected.length === shownRows.length;
+    advice.hidden = !sweep;
+    if (sweep) {
+      const best = Math.max(...projected.map(at));
+      const chosen = projected.filter((result) => at(result) >= 0.9 * best)
+        .sort((a, b) => a.batchSize - b.batchSize)[0];
+      advice.dataset.batchSize = String(chosen.batchSize);
+      advice.textContent = 'At your ' + rtt + ' ms round trip: use batches of ' + whole.format(chosen.batchSize)
+        + ', ' + whole.format(at(chosen)) + ' ops/s projected, ' + Math.round(at(chosen) / best * 100)
+        + '% of the best projected there (' + whole.format(best) + ' ops/s); measured at '
+        + ((shownRecord.recommendation.byRtt || [])[0] || { rttMillis: '?' }).rttMillis + ' ms, the advice was batches of '
+        + whole.format(shownRecord.recommendation.batchSize) + '.';
+    }
   }
 
   return { show };

@@ -109,6 +109,13 @@ public enum ProblemType {
 	RUN_NOT_FOUND("Run not found",
 			"No run with id '%s': it never existed, its record expired, or DELETE /keys removed it"),
 
+	/**
+	 * {@code GET /recipes/{variant}} for a variant the lab knows but that runs on no
+	 * topology (jedis-async...): there is no tested code to give. Blank: why it cannot
+	 * run.
+	 */
+	RECIPE_NOT_FOUND("No recipe for this variant", "It runs on no topology, so there is no tested code for it: %s"),
+
 	/** Blanks: the run's id, its status. */
 	RUN_FINISHED("Run already finished", "Run %s has already finished with status %s; there is nothing to cancel"),
 

@@ -122,15 +122,9 @@ public class RunService {
 		if (spec.senders().connector() != Connector.JEDIS) {
 			return null;
 		}
-		if (spec.mode() == Mode.ASYNC) {
-			return "async is Lettuce's own API, below Spring Data Redis; Jedis has no counterpart";
-		}
-		if (spec.mode() == Mode.PIPELINED_TRANSACTION) {
-			return "Spring Data Redis's Jedis connection takes no MULTI inside a pipeline (\"Cannot use Transaction"
-					+ " while a pipeline is open\"); jedis-transaction works";
-		}
-		if (spec.mode() == Mode.REACTIVE) {
-			return "Spring Data Redis's reactive API runs on Lettuce only; Jedis has no reactive driver";
+		String nowhere = new Variant(spec.mode(), null, Connector.JEDIS).runsNowhere();
+		if (nowhere != null) {
+			return nowhere;
 		}
 		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
 			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws

@@ -97,6 +97,23 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 					+ " (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
 	}
 
+	/**
+	 * Why this variant runs on no topology at all, or null when it runs on some: the
+	 * Jedis connector has no counterpart for these modes in Spring Data Redis.
+	 */
+	public @Nullable String runsNowhere() {
+		if (this.connector != Connector.JEDIS) {
+			return null;
+		}
+		return switch (this.mode) {
+			case ASYNC -> "async is Lettuce's own API, below Spring Data Redis; Jedis has no counterpart";
+			case PIPELINED_TRANSACTION -> "Spring Data Redis's Jedis connection takes no MULTI inside a pipeline"
+					+ " (\"Cannot use Transaction while a pipeline is open\"); jedis-transaction works";
+			case REACTIVE -> "Spring Data Redis's reactive API runs on Lettuce only; Jedis has no reactive driver";
+			default -> null;
+		};
+	}
+
 	public FlushPolicy policyOr(FlushPolicy fallback) {
 		return (this.flushPolicy != null) ? this.flushPolicy : fallback;
 	}

@@ -153,7 +153,7 @@ class ApiDocumentation {
 				if (bounds.defaultValue() != null) {
 					((Schema<Object>) schema).setDefault(bounds.defaultValue());
 				}
-				parameter.description(known.description()).schema(schema).example(known.example());
+				parameter.description(known.description(this.properties)).schema(schema).example(known.example());
 			});
 		}
 

@@ -69,7 +69,9 @@ enum ApiParameter {
 			(lab) -> Bounds.of(1, lab.limits().maxRepeat(), 1)),
 
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
-			"Comma-separated variants, in order: loop, pipelined, pipelined-<flush policy>"
+			"Comma-separated variants, in order: loop, pipelined (the app's default flush policy,"
+					+ " lab.pipeline.flush-policy, here " + Constants.APP_POLICY + "; Spring Data Redis' own default is"
+					+ " flush-each-command), pipelined-<flush policy>"
 					+ " (e.g. pipelined-buffered-1000), pipelined-by-node (cluster: one pipeline per master),"
 					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction,"
 					+ " transaction-hashtag (cluster), reactive (Lettuce; the last four only when named); a"
@@ -165,6 +167,16 @@ enum ApiParameter {
 			"The run compared (after): its id; each ratio is b's figure over a's",
 			"5e2c1d55-3a4b-4c6d-8e9f-0a1b2c3d4e5f", (lab) -> Bounds.NONE),
 
+	COLUMNS("columns", In.QUERY, Type.LIST, Endpoints.TABLES, "every run's text, CSV and Markdown answer, reports",
+			"The table's columns, comma-separated, in order: all, or any of "
+					+ TableColumns.NAMED.stream()
+						.map(ResultTable.Column::key)
+						.collect(java.util.stream.Collectors.joining(", "))
+					+ ". Default: for Accept: text/plain " + String.join(",", TableColumns.SHORT)
+					+ " (a sweep adds batch), which fits 100 columns; every figure for CSV, Markdown and"
+					+ " /runs/{id}/report.{format}",
+			"variant,batch,ops/s,p99-ms", (lab) -> Bounds.NONE),
+
 	FORMAT("format", In.PATH, Type.STRING, List.of(Endpoints.REPORT), "GET /runs/{id}/report.{format}",
 			"json, csv, md (a Markdown table) or txt", "csv", (lab) -> Bounds.pattern("^(json|csv|md|txt)$"));
 
@@ -221,6 +233,11 @@ enum ApiParameter {
 
 	String description() {
 		return this.description;
+	}
+
+	/** The description with what this app is configured to do filled in. */
+	String description(LabSettings lab) {
+		return this.description.replace(Constants.APP_POLICY, lab.pipeline().flushPolicy().toString());
 	}
 
 	String example() {
@@ -323,6 +340,9 @@ enum ApiParameter {
 
 		static final int DEFAULT_LIST_LIMIT = 20;
 
+		/** Stands for lab.pipeline.flush-policy in a description, filled in per app. */
+		static final String APP_POLICY = "{lab.pipeline.flush-policy}";
+
 		private Constants() {
 		}
 
@@ -369,6 +389,10 @@ enum ApiParameter {
 			.toList();
 
 		static final String RECIPE = "/recipes/{variant}";
+
+		/** What answers a table for {@code Accept: text/plain}, CSV or Markdown. */
+		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of("/runs/{id}/report.{format}"))
+			.toList();
 
 		static final List<String> RUNS_AND_RECIPES = Stream.concat(RUNS.stream(), Stream.of(RECIPE)).toList();
 

@@ -115,7 +115,7 @@ class IndexController {
 			ApiParameter.Bounds bounds = parameter.bounds(properties);
 			return new Parameter(parameter.parameterName(), parameter.in().toString(), parameter.type().toString(),
 					bounds.minimum(), bounds.maximum(), bounds.defaultValue(), bounds.pattern(), parameter.endpoints(),
-					parameter.appliesTo(), parameter.description());
+					parameter.appliesTo(), parameter.description(properties));
 		}
 
 	}

@@ -49,6 +49,11 @@ class ParameterCheck implements HandlerInterceptor {
 				throw new InvalidParameterException(name, "must be given once, got " + parameter.getValue().length
 						+ " values; lists such as batchSizes are comma-separated");
 			}
+			// It shapes the table the answer is written as, after the run: a typo in it
+			// must not cost a run first.
+			if (name.equals(ApiParameter.COLUMNS.parameterName())) {
+				TableColumns.check(parameter.getValue()[0]);
+			}
 		}
 		return true;
 	}

@@ -1,8 +1,11 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.run.Variant;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -37,6 +40,11 @@ class RecipeController {
 		if (batchSize != null && (batchSize < 1 || batchSize > this.maxBatchSize)) {
 			throw new InvalidParameterException("batchSize",
 					"must be between 1 and " + this.maxBatchSize + ", got " + batchSize);
+		}
+		String nowhere = parsed.runsNowhere();
+		if (nowhere != null) {
+			throw new ErrorResponseException(HttpStatus.NOT_FOUND, Problems.of(ProblemType.RECIPE_NOT_FOUND, nowhere),
+					null);
 		}
 		return this.recipes.recipe(parsed, batchSize);
 	}

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.redis.Writes;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Variant;
@@ -85,12 +86,22 @@ class Recipes {
 
 	private final int defaultBatchSize;
 
-	Recipes(LabSettings settings) {
+	/**
+	 * The bean a pipelined template declares to set the flush policy: left out where the
+	 * policy is Spring Data Redis' default already.
+	 */
+	private static final Pattern POLICY_BEAN = Pattern.compile(
+			"\\t@Bean\\n\\tstatic BeanPostProcessor pipeliningFlushPolicy\\(\\) \\{.*?\\n\\t}\\n\\n", Pattern.DOTALL);
+
+	private final Topology topology;
+
+	Recipes(LabSettings settings, Topology topology) {
 		for (File file : File.values()) {
 			this.sources.put(file, read(file));
 		}
 		this.defaultPolicy = settings.pipeline().flushPolicy();
 		this.defaultBatchSize = settings.limits().defaultBatchSize();
+		this.topology = topology;
 	}
 
 	private static String read(File file) {
@@ -120,7 +131,8 @@ class Recipes {
 		FlushPolicy policy = null;
 		if (file == File.PIPELINED) {
 			policy = variant.policyOr(this.defaultPolicy);
-			source = source.replace(FLUSH_POLICY, lettuceCall(policy));
+			source = (policy.kind() == FlushPolicy.Kind.FLUSH_EACH_COMMAND) ? withoutPolicyBean(source)
+					: source.replace(FLUSH_POLICY, lettuceCall(policy));
 		}
 		boolean jedis = variant.connector() == Connector.JEDIS;
 		String properties = jedis ? "spring.data.redis.client-type=jedis" : null;
@@ -133,6 +145,23 @@ class Recipes {
 				note(variant), source);
 	}
 
+	/**
+	 * A pipelined template for Spring Data Redis' default policy: no bean to set what is
+	 * set already, and none of the imports only it used.
+	 */
+	static String withoutPolicyBean(String source) {
+		String without = POLICY_BEAN.matcher(source)
+			.replaceFirst(
+					Matcher.quoteReplacement("\t// No flush policy to set: flushEachCommand() is Spring Data Redis'"
+							+ " default, one socket write per command.\n\n"));
+		for (String used : new String[] { "org.springframework.beans.factory.config.BeanPostProcessor",
+				"org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy",
+				"org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory" }) {
+			without = without.replace("import " + used + ";\n", "");
+		}
+		return without;
+	}
+
 	/** The Java expression for a policy, as the template writes it. */
 	static String lettuceCall(FlushPolicy policy) {
 		return switch (policy.kind()) {
@@ -142,7 +171,32 @@ class Recipes {
 		};
 	}
 
-	private static @Nullable String note(Variant variant) {
+	private @Nullable String note(Variant variant) {
+		String cluster = clusterOnly(variant);
+		String writes = writes(variant);
+		return (cluster != null && writes != null) ? cluster + " " + writes : (cluster != null) ? cluster : writes;
+	}
+
+	/**
+	 * For a variant made for a cluster, on a lab that is not one: where the code runs and
+	 * that this lab cannot show it.
+	 */
+	private @Nullable String clusterOnly(Variant variant) {
+		if (this.topology.kind() == Topology.Kind.CLUSTER) {
+			return null;
+		}
+		String what = switch (variant.mode()) {
+			case PIPELINED_BY_NODE -> "one pipeline per cluster master";
+			case TRANSACTION_HASHTAG -> "a MULTI/EXEC whose keys share one cluster hash slot";
+			case MULTI_KEY_HASHTAG -> "multi-key commands whose keys share one cluster hash slot";
+			default -> null;
+		};
+		return (what != null) ? "Cluster only: " + variant.label() + " is " + what + ". This lab is connected to a "
+				+ this.topology.kind().toString().toLowerCase(java.util.Locale.ROOT) + " Redis, where it does not run"
+				+ " (a comparison skips it); the code is for an app on a Redis Cluster." : null;
+	}
+
+	private static @Nullable String writes(Variant variant) {
 		if (variant.writes() == Writes.PER_FLUSH) {
 			return "The lab's per-flush writing is its own Lettuce endpoint (src/main/java/dev/pipelininglab/redis/lettuce/"
 					+ "BatchWritingEndpoint.java and BatchWritingRedisClient.java), not a setting: this recipe writes"

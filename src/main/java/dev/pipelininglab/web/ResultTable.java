@@ -88,10 +88,13 @@ final class ResultTable {
 
 	/**
 	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
-	 * to the loop, and the loop ceiling its own round trips imply.
+	 * to the loop, and the loop ceiling its own round trips imply; the title and the
+	 * summary wrapped at {@value TableColumns#WIDTH} columns.
 	 */
-	static String text(String title, List<RunResult> rows) {
-		return text(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
+	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
+		String summary = lines(summary(rows), foreign(rows), evicted(rows));
+		return text(TableColumns.wrap(title), shown(columns, rows), rows,
+				(summary != null) ? TableColumns.wrap(summary) : null);
 	}
 
 	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
@@ -121,10 +124,13 @@ final class ResultTable {
 		return out.toString();
 	}
 
-	/** A header line and one line per result, numbers as plain numbers. */
-	static String csv(List<RunResult> rows) {
+	/**
+	 * A header line and one line per result, numbers as plain numbers to the precision
+	 * the JSON answer shows.
+	 */
+	static String resultsCsv(List<Column<RunResult>> figures, List<RunResult> rows) {
 		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
-		columns.addAll(FIGURES);
+		columns.addAll(figures);
 		// Text and Markdown list the notes under the table; a spreadsheet keeps each
 		// beside its row.
 		columns.add(Column.text("note", (r) -> r.notes().note()));
@@ -145,8 +151,8 @@ final class ResultTable {
 	/**
 	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
 	 */
-	static String markdown(String title, List<RunResult> rows) {
-		return markdown(title, shown(FIGURES, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
+	static String markdown(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
+		return markdown(title, shown(columns, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
 	}
 
 	/**
@@ -300,8 +306,11 @@ final class ResultTable {
 
 	enum Format {
 
-		/** FIGURE: three significant digits, for figures far below 1 (0.00213). */
-		TEXT, WHOLE, MILLIS, RATIO, FIGURE;
+		/**
+		 * FIGURE: three significant digits, for figures far below 1 (0.00213); PAIR: two
+		 * figures as {@code a/b}.
+		 */
+		TEXT, WHOLE, MILLIS, RATIO, FIGURE, PAIR;
 
 		/** For people: grouped digits, sensible precision. */
 		String shown(@Nullable Object value) {
@@ -314,18 +323,40 @@ final class ResultTable {
 				case MILLIS -> millis(((Number) value).doubleValue());
 				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
 				case FIGURE -> significant(((Number) value).doubleValue(), 3);
+				case PAIR -> ((List<?>) value).stream().map(FIGURE::shown).collect(Collectors.joining("/"));
 			};
 		}
 
-		/** For machines: plain numbers, as measured. */
+		/**
+		 * For machines: plain numbers, no digit grouping, to the precision the JSON
+		 * answer has (milliseconds to the microsecond, rates to a tenth, figures per item
+		 * to four significant digits): 16.806076049804688 ms is 16.806.
+		 */
 		String raw(@Nullable Object value) {
 			if (value == null) {
 				return "";
 			}
-			if (this == RATIO) {
-				return significant(((Number) value).doubleValue(), 3);
+			if (!(value instanceof Double) && !(value instanceof List<?>)) {
+				return value.toString();
 			}
-			return value.toString();
+			return switch (this) {
+				case TEXT -> value.toString();
+				case WHOLE -> decimals((Double) value, 1);
+				case MILLIS -> decimals((Double) value, 3);
+				case RATIO -> significant((Double) value, 3);
+				case FIGURE ->
+					(Math.abs((Double) value) >= 0.1) ? decimals((Double) value, 3) : significant((Double) value, 4);
+				case PAIR -> ((List<?>) value).stream().map(MILLIS::raw).collect(Collectors.joining("/"));
+			};
+		}
+
+		private static String decimals(double value, int places) {
+			if (!Double.isFinite(value)) {
+				return Double.toString(value);
+			}
+			return new BigDecimal(value).setScale(places, java.math.RoundingMode.HALF_UP)
+				.stripTrailingZeros()
+				.toPlainString();
 		}
 
 		private static String millis(double value) {
@@ -371,6 +402,14 @@ final class ResultTable {
 
 		String raw(T row) {
 			return this.format.raw(this.value.apply(row));
+		}
+
+		/**
+		 * How {@code columns=} names it: lower case, a dash for each space ({@code µ} as
+		 * {@code u}).
+		 */
+		String key() {
+			return this.name.toLowerCase(Locale.ROOT).replace('µ', 'u').replace(' ', '-');
 		}
 
 	}

@@ -18,6 +18,8 @@ import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.AbstractHttpMessageConverter;
 import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
  * Writes results, comparisons, sweeps, run records, two-run comparisons and problems as
@@ -59,13 +61,23 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 	protected void writeInternal(Object value, HttpOutputMessage output) throws IOException {
 		MediaType type = output.getHeaders().getContentType();
 		String format = (type != null) ? type.getSubtype() : "plain";
-		output.getBody().write(render(value, format).getBytes(StandardCharsets.UTF_8));
+		output.getBody().write(render(value, format, asked()).getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * The request's {@code columns=}, checked by {@link ParameterCheck} before the run: a
+	 * converter is handed the answer, not the request.
+	 */
+	private static @Nullable String asked() {
+		return (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
+				? attributes.getRequest().getParameter(ApiParameter.COLUMNS.parameterName()) : null;
 	}
 
 	/**
 	 * @param format {@code plain}, {@code csv} or {@code markdown}
+	 * @param columns {@code columns=} as asked, or null for the format's default
 	 */
-	static String render(Object value, String format) {
+	static String render(Object value, String format, @Nullable String columns) {
 		if (value instanceof RunPair pair) {
 			return pair.render(format);
 		}
@@ -102,10 +114,11 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 			extra += environment(record.environment());
 		}
 		extra = notes(rows) + extra;
+		List<ResultTable.Column<RunResult>> shown = TableColumns.columns(columns, format, rows);
 		return switch (format) {
-			case "csv" -> ResultTable.csv(rows);
-			case "markdown" -> ResultTable.markdown(title, rows) + extra;
-			default -> ResultTable.text(title, rows) + extra;
+			case "csv" -> ResultTable.resultsCsv(shown, rows);
+			case "markdown" -> ResultTable.markdown(title, shown, rows) + extra;
+			default -> ResultTable.text(title, shown, rows) + (extra.isEmpty() ? "" : TableColumns.wrap(extra));
 		};
 	}
 

@@ -92,7 +92,8 @@ class RunJobController {
 	 * {@code md} (a Markdown table) or {@code txt}, named after what ran.
 	 */
 	@GetMapping("/{id}/report.{format}")
-	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format) {
+	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format,
+			@RequestParam(required = false) @Nullable String columns) {
 		Report report = Report.fromExtension(format);
 		RunRecord record = this.jobs.get(id);
 		String name = "pipelining-lab-" + record.kind().label() + "-" + record.request().operation() + "-"
@@ -101,7 +102,9 @@ class RunJobController {
 			.contentType(report.type)
 			.header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(name).build().toString());
 		return (report == Report.JSON) ? answer.body(record)
-				: answer.body(ResultTextConverter.render(record, report.type.getSubtype()));
+				: answer.body(ResultTextConverter.render(record, report.type.getSubtype(),
+						// A file keeps every figure, a terminal only what fits.
+						(columns != null) ? columns : "all"));
 	}
 
 	enum Report {

@@ -61,7 +61,8 @@ record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullabl
 				(this.batchSizes != null) ? String.join(",", this.batchSizes.stream().map(String::valueOf).toList())
 						: null,
 				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate, this.duration,
-				this.ratio, this.keys, this.pattern, this.seed);
+				// A job's table is asked for when it is read: GET /runs/{id}?columns=.
+				this.ratio, this.keys, this.pattern, this.seed, null);
 	}
 
 	/**

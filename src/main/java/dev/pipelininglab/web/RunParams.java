@@ -34,10 +34,13 @@ import org.jspecify.annotations.Nullable;
  * @param pattern SET and GET: how items walk the key space, {@code sequential} when
  * absent
  * @param seed SET and GET: what the random patterns draw from
+ * @param columns the columns of a text, CSV or Markdown answer; it shapes the answer, not
+ * the run, so {@link ResultTextConverter} reads it and nothing here does
  */
 record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
 		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Integer duration,
-		@Nullable String ratio, @Nullable Long keys, @Nullable String pattern, @Nullable Long seed) {
+		@Nullable String ratio, @Nullable Long keys, @Nullable String pattern, @Nullable Long seed,
+		@Nullable String columns) {
 }

@@ -47,7 +47,7 @@ class EvictionAllowedTests {
 			assertThat(json.<String>read("$.note")).contains("Redis evicted", "were missing: evicted");
 			System.out.printf("[reliability] eviction allowed: %s%n", json.<String>read("$.note"));
 
-			String text = answer("/pipeset/40000?valueSize=1000", "text/plain");
+			String text = answer("/pipeset/40000?valueSize=1000&columns=all", "text/plain");
 			assertThat(text).contains("warning: pipelined-buffered-500: Redis evicted", "evicted keys");
 			String csv = answer("/pipeset/40000?valueSize=1000", "text/csv");
 			assertThat(csv.lines().findFirst().orElseThrow()).as(csv).contains("evicted keys");

@@ -126,6 +126,12 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		assertThat(count.path("maximum").asLong()).isEqualTo(10_000_000);
 		assertThat(count.path("in").asString()).isEqualTo("path");
 		assertThat(listed.get(catalogue.indexOf("batchSize")).path("default").asInt()).isEqualTo(10_000);
+		assertThat(listed.get(catalogue.indexOf("variants")).path("description").asString())
+			.as("what variants=pipelined runs, named")
+			.contains("pipelined (the app's default flush policy, lab.pipeline.flush-policy, here buffered-500;"
+					+ " Spring Data Redis' own default is flush-each-command)");
+		assertThat(parameter(spec.at("/paths/~1compare~1{op}~1{count}/get"), "variants").path("description").asString())
+			.contains("here buffered-500");
 
 		List<String> types = new ArrayList<>();
 		spec.at("/components/schemas/ProblemDetail/properties/type/enum").forEach((type) -> types.add(type.asString()));

@@ -118,7 +118,14 @@ final class HeadlessChromium implements AutoCloseable {
 
 	/** Picks the run form's kind: single, compare or sweep. */
 	void chooseKind(String kind) {
+		moreSettings();
 		this.driver.findElement(By.cssSelector("input[name=kind][value=" + kind + "]")).click();
+	}
+
+	/** Opens the form's "More settings", where all but operation and count wait. */
+	void moreSettings() {
+		((org.openqa.selenium.JavascriptExecutor) this.driver)
+			.executeScript("document.getElementById('more-settings').open = true");
 	}
 
 	void select(String id, String value) {
@@ -130,6 +137,7 @@ final class HeadlessChromium implements AutoCloseable {
 	 * "20000")} picks {@code get} in the operation list, then types 20000 as the count.
 	 */
 	void fill(String... idsAndValues) {
+		moreSettings();
 		for (int i = 0; i + 1 < idsAndValues.length; i += 2) {
 			if ("select".equals(this.driver.findElement(By.id(idsAndValues[i])).getTagName())) {
 				select(idsAndValues[i], idsAndValues[i + 1]);

@@ -147,7 +147,10 @@ class RecipeTests extends AppOnTestRedis {
 		assertThat(recipe.path("batchSize").asInt()).isEqualTo(250);
 		assertThat(recipe.path("flushPolicy").asString()).isEqualTo("flush-on-close");
 		assertThat(recipe.path("cost").asString()).startsWith("one round trip per batch").doesNotContain(" * ");
-		assertThat(recipe.path("catch").asString()).startsWith("not atomic");
+		assertThat(recipe.path("catch").asString())
+			.startsWith("the flush policy is set on the connection factory, so it applies to every pipeline of every"
+					+ " template on that factory")
+			.contains("not atomic");
 		assertThat(recipe.path("source").asString()).contains("static final int BATCH_SIZE = 250;")
 			.contains("PipeliningFlushPolicy.flushOnClose()")
 			.doesNotContain("buffered(500)");
@@ -164,6 +167,41 @@ class RecipeTests extends AppOnTestRedis {
 			.readTree(http().get("/recipes/pipelined-buffered-500-per-flush", "application/json").body());
 		assertThat(perFlush.path("note").asString()).contains("BatchWritingEndpoint");
 		assertThat(perFlush.path("batchSize").asInt()).as("the lab's default batch size").isEqualTo(10_000);
+	}
+
+	@Test
+	void theRecipesSayTheirCatchesAndSetNothingThatIsTheDefaultAlready() throws Exception {
+		JsonNode multiKey = this.json.readTree(http().get("/recipes/multi-key", "application/json").body());
+		assertThat(multiKey.path("catch").asString()).startsWith("MSET cannot set an expiry");
+
+		JsonNode eachCommand = this.json
+			.readTree(http().get("/recipes/pipelined-flush-each-command", "application/json").body());
+		assertThat(eachCommand.path("flushPolicy").asString()).isEqualTo("flush-each-command");
+		assertThat(eachCommand.path("source").asString())
+			.doesNotContain("import org.springframework.beans.factory.config.BeanPostProcessor;",
+					"setPipeliningFlushPolicy", "static BeanPostProcessor")
+			.contains("No flush policy to set: flushEachCommand() is Spring Data Redis' default");
+
+		// This lab runs on a standalone Redis: the cluster-only recipes say so.
+		for (String clusterOnly : List.of("pipelined-by-node", "transaction-hashtag", "multi-key-hashtag")) {
+			JsonNode recipe = this.json.readTree(http().get("/recipes/" + clusterOnly, "application/json").body());
+			assertThat(recipe.path("note").asString()).as(clusterOnly)
+				.startsWith("Cluster only: " + clusterOnly + " is ")
+				.contains("This lab is connected to a standalone Redis, where it does not run");
+		}
+		assertThat(this.json.readTree(http().get("/recipes/pipelined", "application/json").body()).has("note"))
+			.isFalse();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "jedis-async", "jedis-reactive", "jedis-pipelined-transaction" })
+	void aVariantThatRunsOnNoTopologyHasNoRecipe(String variant) throws Exception {
+		HttpResponse<String> answer = http().get("/recipes/" + variant, "application/json");
+		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(404);
+		assertThat(answer.headers().firstValue("Content-Type").orElseThrow()).startsWith("application/problem+json");
+		JsonNode problem = this.json.readTree(answer.body());
+		assertThat(problem.path("type").asString()).isEqualTo("urn:pipelining-lab:problem:recipe-not-found");
+		assertThat(problem.path("detail").asString()).startsWith("It runs on no topology").contains("Jedis");
 	}
 
 	@Test

@@ -54,6 +54,27 @@ class SweepRecommendationTests extends AppOnTestRedis {
 	}
 
 	@Test
+	void aSweepAdvisesAtLeastAsLongBatchesAtTheLargestProjectedRoundTripAsAtTheMeasuredOne() throws Exception {
+		flushRedis();
+		HttpResponse<String> answer = http().get("/sweep/set/20000", null);
+		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+		JsonNode recommendation = this.json.readTree(answer.body()).path("recommendation");
+		List<JsonNode> byRtt = new ArrayList<>();
+		recommendation.path("byRtt").forEach(byRtt::add);
+		assertThat(byRtt).as(answer.body()).hasSize(7);
+		JsonNode measured = byRtt.get(0);
+		assertThat(measured.path("measured").asBoolean()).isTrue();
+		assertThat(measured.path("batchSize").asInt()).isEqualTo(recommendation.path("batchSize").asInt());
+		assertThat(byRtt.subList(1, byRtt.size()))
+			.allSatisfy((at) -> assertThat(at.path("measured").asBoolean()).isFalse());
+		JsonNode largest = byRtt.stream()
+			.max(java.util.Comparator.comparingDouble((at) -> at.path("rttMillis").asDouble()))
+			.orElseThrow();
+		assertThat(largest.path("rttMillis").asDouble()).isEqualTo(20.0);
+		assertThat(largest.path("batchSize").asInt()).isGreaterThanOrEqualTo(measured.path("batchSize").asInt());
+	}
+
+	@Test
 	void theTextTableOfASweepEndsWithTheRecommendation() throws Exception {
 		flushRedis();
 		HttpResponse<String> text = http().get("/sweep/set/2000?batchSizes=10,100&sample=0", "text/plain");

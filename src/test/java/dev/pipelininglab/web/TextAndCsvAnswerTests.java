@@ -21,8 +21,8 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 
 	@Test
 	void compareAnswersAnAlignedTableWithASummaryLineForTextPlain() throws Exception {
-		HttpResponse<String> text = get("/compare/set/3000?variants=loop,pipelined,multi-key&batchSize=500&repeat=3",
-				"text/plain");
+		HttpResponse<String> text = get(
+				"/compare/set/3000?variants=loop,pipelined,multi-key&batchSize=500&repeat=3&columns=all", "text/plain");
 		assertThat(text.statusCode()).isEqualTo(200);
 		assertThat(text.headers().firstValue("Content-Type").orElseThrow()).startsWith("text/plain");
 		List<String> lines = text.body().lines().toList();
@@ -38,11 +38,55 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 			.isEqualTo(header.stripTrailing().length() - "checked".length() + "3,000 verified".length()));
 		assertThat(rows.get(0)).contains(" 1x ");
 		assertThat(rows.get(1)).containsPattern(" \\d+(\\.\\d{1,2})?x ");
-		assertThat(lines).anySatisfy((line) -> assertThat(line).startsWith("summary: SET ")
-			.contains("commands in", "ops/s", "The loop's own commands took"));
+		assertThat(text.body().replaceAll("\\s+", " ")).contains("summary: SET ", "commands in", "ops/s",
+				"The loop's own commands took");
 		// Every figure the page shows: the server's side per item and latency.
 		assertThat(header).contains("server reads/item", "server cpu µs/item", "latency per", "p50 ms", "p99.9 ms");
 		assertThat(text.body()).doesNotContain("{", "\"");
+	}
+
+	@Test
+	void textPlainFitsAHundredColumnsByDefaultAndEveryOtherColumnIsOneParameterAway() throws Exception {
+		HttpResponse<String> text = get("/compare/set/20000", "text/plain");
+		assertThat(text.statusCode()).as(text.body()).isEqualTo(200);
+		System.out.println("[text] " + text.body());
+		assertThat(text.body().lines())
+			.allSatisfy((line) -> assertThat(line.length()).as(line).isLessThanOrEqualTo(100));
+		List<String> lines = text.body().lines().toList();
+		assertThat(lines.get(2).split(" {2,}")).containsExactly("variant", "ops/s", "speedup", "p50/p99 ms", "checked");
+		assertThat(lines.get(3)).startsWith("loop ")
+			.endsWith("20,000 verified")
+			.containsPattern(" 1x +[0-9.]+/[0-9.]+ ");
+		assertThat(text.body()).contains("summary: SET ");
+
+		HttpResponse<String> sweep = get("/sweep/set/2000?batchSizes=10,100", "text/plain");
+		assertThat(sweep.body().lines().toList().get(2).split(" {2,}")).containsExactly("variant", "batch", "ops/s",
+				"p50/p99 ms", "checked");
+		assertThat(sweep.body().lines()).allSatisfy((line) -> assertThat(line.length()).isLessThanOrEqualTo(100));
+
+		HttpResponse<String> chosen = get("/pipeset/100?columns=variant,round-trips,server-cpu-us/item", "text/plain");
+		assertThat(chosen.body().lines().toList().get(2).split(" {2,}")).containsExactly("variant", "round trips",
+				"server cpu µs/item");
+		HttpResponse<String> typo = get("/pipeset/100?columns=variant,opps/s", "text/plain");
+		assertThat(typo.statusCode()).isEqualTo(400);
+		assertThat(JsonPath.parse(typo.body()).read("$.parameter", String.class)).isEqualTo("columns");
+		assertThat(JsonPath.parse(typo.body()).read("$.detail", String.class)).contains("'opps/s'", "ops/s");
+	}
+
+	@Test
+	void csvNumbersCarryThePrecisionTheJsonShowsNotTheDoublesDigits() throws Exception {
+		HttpResponse<String> csv = get("/compare/set/2000?variants=loop,pipelined,multi-key&repeat=2", "text/csv");
+		assertThat(csv.statusCode()).isEqualTo(200);
+		List<String> cells = csv.body()
+			.lines()
+			.skip(1)
+			.flatMap((line) -> java.util.Arrays.stream(line.split(",")))
+			.filter((cell) -> cell.matches("-?[0-9]+\\.[0-9]+"))
+			.toList();
+		assertThat(cells).isNotEmpty()
+			.allSatisfy((cell) -> assertThat(new java.math.BigDecimal(cell)).as(cell)
+				.satisfiesAnyOf((number) -> assertThat(number.scale()).isLessThanOrEqualTo(3),
+						(number) -> assertThat(number.precision()).isLessThanOrEqualTo(4)));
 	}
 
 	@Test
