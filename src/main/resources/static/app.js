@@ -603,6 +603,7 @@
       item.textContent = result.variant + ': ' + result.note;
       return item;
     }));
+    showLimitedBy(rows);
     exportLinks(record);
     draw(record.kind, rows);
     showLatency(record.kind, rows);
@@ -611,6 +612,24 @@
     if (window.takeHome) {
       window.takeHome.show(record); // recipes.js: recipes, recommendation, RTT projection
     }
+  }
+
+  // What held each variant back (limitedBy: client, server, network, rate or undetermined), one line each, in the
+  // server's own sentence; the list is made under the notes the first time.
+  function showLimitedBy(rows) {
+    let list = document.getElementById('limited-by');
+    if (!list) {
+      list = document.createElement('ul');
+      list.id = 'limited-by';
+      list.className = 'muted';
+      document.getElementById('notes').after(list);
+    }
+    list.replaceChildren(...rows.filter((result) => result.limitedBy).map((result) => {
+      const item = document.createElement('li');
+      item.textContent = result.variant + (result.batchSize > 1 ? ' (batch ' + result.batchSize + ')' : '') + ': '
+        + result.limitedBy.sentence;
+      return item;
+    }));
   }
 
   // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the

@@ -131,8 +131,12 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				RunResult.KeySpaceUse.of(spec.workload(), count, hits, misses));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
+		// Round trips of the median pass, over every client and request.
+		long roundTrips = (perRoundTrip == 1) ? shown.sent() : shown.batches();
+		Bottleneck limitedBy = Bottleneck.judge(passes.shownCpu(), Runtime.getRuntime().availableProcessors(),
+				roundTrips, shown.clients().size(), rttMillis, spec.workload().rate(), opsPerSecond);
 		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
-				new RunResult.ServerSide(server, passes.foreign()), this.settings.inEffect());
+				new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
 	}
 
 	/**
