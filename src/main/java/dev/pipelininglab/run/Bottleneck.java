@@ -16,18 +16,19 @@ import org.jspecify.annotations.Nullable;
  * <li>{@code undetermined} when the pass took under {@value #MIN_PASS_MILLIS} ms;</li>
  * <li>{@code rate} when a rate was asked and the pass reached at least
  * {@value #RATE_HELD} of it;</li>
- * <li>{@code network} when waiting on round trips (measured RTT x round trips per client)
- * took at least {@value #WAITING} of the pass;</li>
+ * <li>{@code network} when waiting on round trips (measured RTT, the fastest of the run's
+ * PINGs, x round trips per client) took at least {@value #WAITING} of the pass;</li>
  * <li>{@code client} or {@code server}, whichever is busier, when a sending thread, a
  * Lettuce thread or a server was busy at least {@value #BUSY} of the pass (share of one
  * core: each is one thread, so cannot use more);</li>
- * <li>when the servers run on this machine (loopback) and the app and they together kept
- * at least {@value #MACHINE_BUSY} of its processors busy, or the app alone did: the one
- * that used more cores, as they competed for them;</li>
+ * <li>when this machine's processors were at least {@value #MACHINE_BUSY} busy (as the OS
+ * tells the JVM; else the app's process and the servers on loopback added up): the app or
+ * the servers on this machine, whichever used more cores, as they competed for them;
+ * {@code undetermined} when other work used more than both;</li>
  * <li>{@code undetermined} otherwise, with the figures.</li>
  * </ol>
- * The process's CPU counts only in passes of at least {@value #PROCESS_MIN_MILLIS} ms:
- * the JVM reads it in 10 ms ticks.
+ * The process's and the machine's CPU count only in passes of at least
+ * {@value #PROCESS_MIN_MILLIS} ms: the JVM reads the process's in 10 ms ticks.
  *
  * @param what {@code client}, {@code server}, {@code network}, {@code rate} or
  * {@code undetermined}
@@ -72,21 +73,26 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 	 * @param processBusy the app's process, every thread (GC and JIT too), over its
 	 * processors; passes of at least 100 ms
 	 * @param processors the processors the JVM may use
+	 * @param machineBusy the whole machine, as the OS (or the container) tells the JVM:
+	 * the app, the servers when they run here, and any other work; passes of at least 100
+	 * ms
 	 * @param serverBusy the busiest server ({@code used_cpu_user + used_cpu_sys} of INFO)
 	 * @param serverBusyByNode the same per node ({@code host:port}), when more than one
 	 * @param serversOnThisMachine whether every server answered on loopback, so shares
 	 * this machine's processors with the app
-	 * @param roundTripWait measured RTT x round trips per client over the pass
+	 * @param roundTripWait the fastest PING x round trips per client over the pass, at
+	 * most 1
 	 * @param roundTrips round trips of the pass, over every client
+	 * @param roundTripMillis the fastest of the PINGs measured before the run
 	 * @param rateAsked runs with {@code rate}: commands per second asked for
 	 * @param rateAchieved the same runs: commands per second reached
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Evidence(@Nullable Double sendingThreadBusy, @Nullable Double eventLoopBusy,
-			@Nullable Double processBusy, @Nullable Integer processors, @Nullable Double serverBusy,
-			@Nullable Map<String, Double> serverBusyByNode, @Nullable Boolean serversOnThisMachine,
-			@Nullable Double roundTripWait, @Nullable Long roundTrips, @Nullable Integer rateAsked,
-			@Nullable Double rateAchieved) {
+			@Nullable Double processBusy, @Nullable Integer processors, @Nullable Double machineBusy,
+			@Nullable Double serverBusy, @Nullable Map<String, Double> serverBusyByNode,
+			@Nullable Boolean serversOnThisMachine, @Nullable Double roundTripWait, @Nullable Long roundTrips,
+			@Nullable Double roundTripMillis, @Nullable Integer rateAsked, @Nullable Double rateAchieved) {
 	}
 
 	/**
@@ -96,19 +102,21 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 	 * @param passNanos the pass, from the clients' start to the last one's end
 	 * @param cpuWindowNanos between the two readings of the app's clocks
 	 * @param processNanos the process's CPU between them
+	 * @param machineBusy how busy the whole machine was between them, as a share of its
+	 * processors; -1 when not read
 	 * @param sendingNanos the busiest sending thread's CPU over its share of the pass
 	 * @param eventLoopNanos the busiest Lettuce thread's CPU; -1 for Jedis runs
 	 * @param serverWindowNanos between the two INFO readings (their midpoints)
 	 * @param serverCpuSeconds each node's CPU between them
 	 * @param serversLocal whether every node's address is a loopback one
 	 */
-	record Measured(long passNanos, long cpuWindowNanos, long processNanos, long sendingNanos, long eventLoopNanos,
-			long serverWindowNanos, Map<String, Double> serverCpuSeconds, boolean serversLocal) {
+	record Measured(long passNanos, long cpuWindowNanos, long processNanos, double machineBusy, long sendingNanos,
+			long eventLoopNanos, long serverWindowNanos, Map<String, Double> serverCpuSeconds, boolean serversLocal) {
 	}
 
 	/**
 	 * @param roundTrips round trips of the pass over every client
-	 * @param rttMillis the measured round trip
+	 * @param rttMillis the measured round trip: the fastest PING of the run's route
 	 * @param rateAsked commands per second asked, 0 for none
 	 * @param achieved commands per second reached
 	 */
@@ -129,12 +137,15 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 			.max(Map.Entry.comparingByValue())
 			.orElse(null);
 		Double server = (busiestNode != null) ? busiestNode.getValue() : null;
-		Double waiting = (pass.passNanos() > 0 && roundTrips > 0)
-				? round(rttMillis * 1e6 * roundTrips / Math.max(1, clients) / pass.passNanos()) : null;
-		Evidence evidence = new Evidence(sending, eventLoop, process, (process != null) ? processors : null, server,
-				(byNode.size() > 1) ? byNode : null, (server != null) ? pass.serversLocal() : null, waiting,
-				(roundTrips > 0) ? roundTrips : null, (rateAsked > 0) ? rateAsked : null,
-				(rateAsked > 0) ? achieved : null);
+		// At most the whole pass: a round trip cannot wait longer than the pass it is in.
+		Double waiting = (roundTrips > 0)
+				? share(Math.round(rttMillis * 1e6 * roundTrips / Math.max(1, clients)), pass.passNanos(), 1) : null;
+		Double machine = (millis >= PROCESS_MIN_MILLIS && pass.machineBusy() >= 0)
+				? round(Math.min(1, pass.machineBusy())) : null;
+		Evidence evidence = new Evidence(sending, eventLoop, process, (process != null) ? processors : null, machine,
+				server, (byNode.size() > 1) ? byNode : null, (server != null) ? pass.serversLocal() : null, waiting,
+				(roundTrips > 0) ? roundTrips : null, (roundTrips > 0) ? rttMillis : null,
+				(rateAsked > 0) ? rateAsked : null, (rateAsked > 0) ? achieved : null);
 		Words words = new Words(sending, eventLoop, server,
 				(byNode.size() > 1 && busiestNode != null) ? busiestNode.getKey() : null);
 		if (millis < MIN_PASS_MILLIS) {
@@ -171,31 +182,46 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 							+ "; cheaper commands, or more masters in a cluster, would go faster");
 		}
 		if (process != null) {
-			double appCores = process * processors;
-			double serverCores = pass.serversLocal() ? byNode.values().stream().mapToDouble(Double::doubleValue).sum()
-					: 0;
-			double used = (appCores + serverCores) / processors;
-			if (used >= MACHINE_BUSY) {
-				String shared = pass.serversLocal()
-						? String.format(Locale.ROOT,
-								"the app and Redis share this machine's %d processors, %s busy between them: ",
-								processors, percent(used))
-						: String.format(Locale.ROOT, "the app kept this machine's %d processors %s busy: ", processors,
-								percent(used));
-				if (appCores >= serverCores) {
-					return new Bottleneck(What.CLIENT, evidence, "client-bound: " + shared + "the app used "
-							+ figure(appCores) + " cores"
-							+ (pass.serversLocal() ? ", Redis " + figure(serverCores) : "")
-							+ "; the app on processors of its own, or instances on other machines, would go faster");
-				}
-				return new Bottleneck(What.SERVER, evidence,
-						"server-bound: " + shared + "Redis used " + figure(serverCores) + " cores, the app "
-								+ figure(appCores) + "; Redis on processors of its own would go faster");
+			Bottleneck shared = shared(evidence, process * processors,
+					pass.serversLocal() ? byNode.values().stream().mapToDouble(Double::doubleValue).sum() : 0,
+					processors);
+			if (shared != null) {
+				return shared;
 			}
 		}
 		return new Bottleneck(What.UNDETERMINED, evidence,
 				"undetermined: no figure reached its threshold (" + words.figures(waiting)
 						+ "); the time went elsewhere: pauses, scheduling or other work on this machine");
+	}
+
+	/**
+	 * When this machine's processors were (nearly) all busy: the app or the servers on
+	 * it, whichever used more, or undetermined when other work used more than both; null
+	 * when the machine had processors to spare.
+	 * @param appCores processors the app's process used
+	 * @param serverCores processors the servers used, when they are on this machine
+	 */
+	private static @Nullable Bottleneck shared(Evidence evidence, double appCores, double serverCores, int processors) {
+		Double machine = evidence.machineBusy();
+		double used = (machine != null) ? machine : (appCores + serverCores) / processors;
+		if (used < MACHINE_BUSY) {
+			return null;
+		}
+		double otherCores = (machine != null) ? Math.max(0, machine * processors - appCores - serverCores) : 0;
+		String lead = String.format(Locale.ROOT,
+				"this machine's %d processors were %s busy (the app used %s cores%s%s)", processors, percent(used),
+				figure(appCores), (serverCores > 0) ? ", Redis " + figure(serverCores) : "",
+				(otherCores >= 0.05) ? ", other work " + figure(otherCores) : "");
+		if (otherCores > appCores + serverCores) {
+			return new Bottleneck(What.UNDETERMINED, evidence, "undetermined: " + lead
+					+ ": other work took most of them, so these figures measure a shared machine; a quiet one would tell");
+		}
+		if (appCores >= serverCores) {
+			return new Bottleneck(What.CLIENT, evidence, "client-bound: " + lead
+					+ "; the app on processors of its own, or instances on other machines, would go faster");
+		}
+		return new Bottleneck(What.SERVER, evidence,
+				"server-bound: " + lead + "; Redis on processors of its own would go faster");
 	}
 
 	/** Whether every address ({@code host:port}) is on this machine's loopback. */

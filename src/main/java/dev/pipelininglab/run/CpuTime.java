@@ -56,6 +56,20 @@ final class CpuTime {
 		return -1;
 	}
 
+	/**
+	 * How busy the whole machine (as the OS or container tells the JVM) was since the
+	 * previous call, as a share of its processors; -1 when not known. The JVM keeps the
+	 * previous reading, so a read before a pass starts the window the read after it
+	 * closes.
+	 */
+	static double machine() {
+		if (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) {
+			double load = system.getCpuLoad();
+			return (load >= 0 && Double.isFinite(load)) ? load : -1;
+		}
+		return -1;
+	}
+
 	/** CPU time of the calling thread in nanoseconds. */
 	static long thread() {
 		return THREAD_CPU ? THREADS.getCurrentThreadCpuTime() : -1;
@@ -91,11 +105,16 @@ final class CpuTime {
 		return most;
 	}
 
-	/** One reading of the clocks a pass is judged by. */
-	record Reading(long wallNanos, long process, Map<Long, Long> lettuce, Map<Long, Long> nodeSenders) {
+	/**
+	 * One reading of the clocks a pass is judged by.
+	 *
+	 * @param machine how busy the machine was since the previous reading
+	 */
+	record Reading(long wallNanos, long process, double machine, Map<Long, Long> lettuce, Map<Long, Long> nodeSenders) {
 
 		static Reading now() {
-			return new Reading(System.nanoTime(), CpuTime.process(), named(LETTUCE), named(NODE_SENDERS));
+			return new Reading(System.nanoTime(), CpuTime.process(), CpuTime.machine(), named(LETTUCE),
+					named(NODE_SENDERS));
 		}
 
 	}

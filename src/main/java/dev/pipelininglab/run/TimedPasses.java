@@ -113,9 +113,9 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		long sending = Math.max(outcome.busiestSender(), CpuTime.busiest(before.nodeSenders(), after.nodeSenders()));
 		long eventLoop = (route.connector() == Connector.LETTUCE) ? CpuTime.busiest(before.lettuce(), after.lettuce())
 				: -1;
-		return new Bottleneck.Measured(outcome.nanos(), after.wallNanos() - before.wallNanos(), process, sending,
-				eventLoop, serverWindowNanos, ServerCounters.cpuSeconds(serverBefore, serverAfter),
-				Bottleneck.local(serverAfter.nodes().keySet()));
+		return new Bottleneck.Measured(outcome.nanos(), after.wallNanos() - before.wallNanos(), process,
+				after.machine(), sending, eventLoop, serverWindowNanos,
+				ServerCounters.cpuSeconds(serverBefore, serverAfter), Bottleneck.local(serverAfter.nodes().keySet()));
 	}
 
 	/**

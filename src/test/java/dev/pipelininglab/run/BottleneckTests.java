@@ -18,7 +18,7 @@ class BottleneckTests {
 	/** A pass of {@code millis} whose clocks read the same window. */
 	private static Bottleneck.Measured pass(long millis, long processMillis, long sendingMillis, long eventLoopMillis,
 			Map<String, Double> serverSeconds, boolean local) {
-		return new Bottleneck.Measured(millis * MS, millis * MS, processMillis * MS, sendingMillis * MS,
+		return new Bottleneck.Measured(millis * MS, millis * MS, processMillis * MS, -1, sendingMillis * MS,
 				(eventLoopMillis < 0) ? -1 : eventLoopMillis * MS, millis * MS, serverSeconds, local);
 	}
 
@@ -60,9 +60,19 @@ class BottleneckTests {
 		assertThat(limit.what()).isEqualTo(Bottleneck.What.NETWORK);
 		assertThat(limit.evidence().roundTripWait()).isEqualTo(0.976);
 		assertThat(limit.evidence().roundTrips()).isEqualTo(10_000);
+		assertThat(limit.evidence().roundTripMillis()).isEqualTo(2.0);
 		assertThat(limit.sentence()).isEqualTo("network-bound: waiting on 10,000 round trips of 2 ms took 98% of the"
 				+ " pass, with the sending thread 2% busy and the server 1% busy; fewer round trips (a pipeline or larger"
 				+ " batches) would go faster");
+	}
+
+	@Test
+	void aRoundTripCannotWaitLongerThanThePassItIsIn() {
+		// A PING slower than the pass's own round trips: the wait is the whole pass, no
+		// more.
+		Bottleneck limit = Bottleneck.judge(pass(1_000, 300, 100, 100, Map.of("127.0.0.1:6379", 0.1), true), 2, 1_000,
+				1, 2.0, 0, 1e6);
+		assertThat(limit.evidence().roundTripWait()).isEqualTo(1.0);
 	}
 
 	@Test
@@ -123,9 +133,9 @@ class BottleneckTests {
 		assertThat(limit.evidence().processBusy()).isEqualTo(0.6);
 		assertThat(limit.evidence().processors()).isEqualTo(2);
 		assertThat(limit.evidence().serversOnThisMachine()).isTrue();
-		assertThat(limit.sentence()).isEqualTo("client-bound: the app and Redis share this machine's 2 processors, 95%"
-				+ " busy between them: the app used 1.2 cores, Redis 0.7; the app on processors of its own, or instances"
-				+ " on other machines, would go faster");
+		assertThat(limit.sentence()).isEqualTo("client-bound: this machine's 2 processors were 95% busy (the app used"
+				+ " 1.2 cores, Redis 0.7); the app on processors of its own, or instances on other machines, would go"
+				+ " faster");
 		// The same figures with the servers elsewhere: the app alone did not fill this
 		// machine.
 		Bottleneck remote = Bottleneck.judge(pass(1_000, 1_200, 600, 500, nodes, false), 2, 1_000, 1, 0.05, 0, 1e6);
@@ -140,21 +150,46 @@ class BottleneckTests {
 				pass(1_000, 700, 500, 400, Map.of("127.0.0.1:6379", 0.8, "127.0.0.1:6380", 0.5), true), 2, 1_000, 1,
 				0.05, 0, 1e6);
 		assertThat(limit.what()).isEqualTo(Bottleneck.What.SERVER);
-		assertThat(limit.sentence()).contains("Redis used 1.3 cores, the app 0.7");
+		assertThat(limit.sentence())
+			.startsWith("server-bound: this machine's 2 processors were 100% busy (the app used 0.7 cores, Redis 1.3)");
+	}
+
+	@Test
+	void aMachineTheOsSaysWasFullIsJudgedWithWhatElseRanOnIt() {
+		Map<String, Double> server = Map.of("127.0.0.1:6379", 0.5);
+		// The OS: 2 processors 98% busy; the app 1.1 of them, Redis 0.5, other work 0.36.
+		Bottleneck.Measured busy = new Bottleneck.Measured(1_000 * MS, 1_000 * MS, 1_100 * MS, 0.98, 700 * MS, 400 * MS,
+				1_000 * MS, server, true);
+		Bottleneck limit = Bottleneck.judge(busy, 2, 1_000, 1, 0.05, 0, 1e6);
+		assertThat(limit.what()).isEqualTo(Bottleneck.What.CLIENT);
+		assertThat(limit.evidence().machineBusy()).isEqualTo(0.98);
+		assertThat(limit.sentence()).startsWith("client-bound: this machine's 2 processors were 98% busy (the app used"
+				+ " 1.1 cores, Redis 0.5, other work 0.36)");
+		// Other builds on the same 2 cores: most of the machine was theirs.
+		Bottleneck.Measured crowded = new Bottleneck.Measured(1_000 * MS, 1_000 * MS, 500 * MS, 0.99, 400 * MS,
+				300 * MS, 1_000 * MS, Map.of("127.0.0.1:6379", 0.3), true);
+		Bottleneck shared = Bottleneck.judge(crowded, 2, 1_000, 1, 0.05, 0, 1e6);
+		assertThat(shared.what()).isEqualTo(Bottleneck.What.UNDETERMINED);
+		assertThat(shared.sentence()).contains("other work 1.18").contains("these figures measure a shared machine");
+		// A machine with processors to spare is not the limit, whatever the app used.
+		Bottleneck.Measured idle = new Bottleneck.Measured(1_000 * MS, 1_000 * MS, 1_000 * MS, 0.6, 400 * MS, 300 * MS,
+				1_000 * MS, Map.of("127.0.0.1:6379", 0.3), true);
+		assertThat(Bottleneck.judge(idle, 2, 1_000, 1, 0.05, 0, 1e6).what()).isEqualTo(Bottleneck.What.UNDETERMINED);
 	}
 
 	@Test
 	void figuresThatWereNotReadAreLeftOut() {
 		// Jedis (no Lettuce thread), no thread CPU clock, INFO unanswered.
 		Bottleneck limit = Bottleneck.judge(
-				new Bottleneck.Measured(500 * MS, 500 * MS, -1, -1, -1, 500 * MS, Map.of(), false), 2, 0, 1, 0.05, 0,
-				1e6);
+				new Bottleneck.Measured(500 * MS, 500 * MS, -1, -1, -1, -1, 500 * MS, Map.of(), false), 2, 0, 1, 0.05,
+				0, 1e6);
 		assertThat(limit.what()).isEqualTo(Bottleneck.What.UNDETERMINED);
 		Bottleneck.Evidence evidence = limit.evidence();
 		assertThat(List.of(evidence)).allSatisfy((e) -> {
 			assertThat(e.sendingThreadBusy()).isNull();
 			assertThat(e.eventLoopBusy()).isNull();
 			assertThat(e.processBusy()).isNull();
+			assertThat(e.machineBusy()).isNull();
 			assertThat(e.serverBusy()).isNull();
 			assertThat(e.serversOnThisMachine()).isNull();
 			assertThat(e.roundTrips()).isNull();

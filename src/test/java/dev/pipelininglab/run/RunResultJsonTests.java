@@ -88,8 +88,8 @@ class RunResultJsonTests {
 						"m:1"),
 				new RunResult.ServerSide(server, 11L),
 				new Bottleneck(Bottleneck.What.CLIENT,
-						new Bottleneck.Evidence(0.97, 0.5, 0.8, 2, 0.38, Map.of("a:1", 0.38, "b:2", 0.1), true, 0.02,
-								10L, 100, 99.0),
+						new Bottleneck.Evidence(0.97, 0.5, 0.8, 2, 0.9, 0.38, Map.of("a:1", 0.38, "b:2", 0.1), true,
+								0.02, 10L, 0.05, 100, 99.0),
 						"client-bound: the sending thread was busy 97% of the pass"),
 				Map.of("k", "v"));
 	}
