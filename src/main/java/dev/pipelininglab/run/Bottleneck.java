@@ -210,8 +210,8 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 		double otherCores = (machine != null) ? Math.max(0, machine * processors - appCores - serverCores) : 0;
 		String lead = String.format(Locale.ROOT,
 				"this machine's %d processors were %s busy (the app used %s cores%s%s)", processors, percent(used),
-				figure(appCores), (serverCores > 0) ? ", Redis " + figure(serverCores) : "",
-				(otherCores >= 0.05) ? ", other work " + figure(otherCores) : "");
+				cores(appCores), (serverCores > 0) ? ", Redis " + cores(serverCores) : "",
+				(otherCores >= 0.05) ? ", other work " + cores(otherCores) : "");
 		if (otherCores > appCores + serverCores) {
 			return new Bottleneck(What.UNDETERMINED, evidence, "undetermined: " + lead
 					+ ": other work took most of them, so these figures measure a shared machine; a quiet one would tell");
@@ -308,6 +308,11 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 
 	static String percent(double share) {
 		return Math.round(share * 100) + "%";
+	}
+
+	/** Processors in use, to the hundredth: 0.60, 1.02. */
+	private static String cores(double value) {
+		return String.format(Locale.ROOT, "%.2f", value);
 	}
 
 	/** Three significant digits at most: 0.0512, 1.23, 12.3, 123. */

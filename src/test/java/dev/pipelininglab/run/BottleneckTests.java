@@ -134,7 +134,7 @@ class BottleneckTests {
 		assertThat(limit.evidence().processors()).isEqualTo(2);
 		assertThat(limit.evidence().serversOnThisMachine()).isTrue();
 		assertThat(limit.sentence()).isEqualTo("client-bound: this machine's 2 processors were 95% busy (the app used"
-				+ " 1.2 cores, Redis 0.7); the app on processors of its own, or instances on other machines, would go"
+				+ " 1.20 cores, Redis 0.70); the app on processors of its own, or instances on other machines, would go"
 				+ " faster");
 		// The same figures with the servers elsewhere: the app alone did not fill this
 		// machine.
@@ -150,8 +150,8 @@ class BottleneckTests {
 				pass(1_000, 700, 500, 400, Map.of("127.0.0.1:6379", 0.8, "127.0.0.1:6380", 0.5), true), 2, 1_000, 1,
 				0.05, 0, 1e6);
 		assertThat(limit.what()).isEqualTo(Bottleneck.What.SERVER);
-		assertThat(limit.sentence())
-			.startsWith("server-bound: this machine's 2 processors were 100% busy (the app used 0.7 cores, Redis 1.3)");
+		assertThat(limit.sentence()).startsWith(
+				"server-bound: this machine's 2 processors were 100% busy (the app used 0.70 cores, Redis 1.30)");
 	}
 
 	@Test
@@ -164,7 +164,7 @@ class BottleneckTests {
 		assertThat(limit.what()).isEqualTo(Bottleneck.What.CLIENT);
 		assertThat(limit.evidence().machineBusy()).isEqualTo(0.98);
 		assertThat(limit.sentence()).startsWith("client-bound: this machine's 2 processors were 98% busy (the app used"
-				+ " 1.1 cores, Redis 0.5, other work 0.36)");
+				+ " 1.10 cores, Redis 0.50, other work 0.36)");
 		// Other builds on the same 2 cores: most of the machine was theirs.
 		Bottleneck.Measured crowded = new Bottleneck.Measured(1_000 * MS, 1_000 * MS, 500 * MS, 0.99, 400 * MS,
 				300 * MS, 1_000 * MS, Map.of("127.0.0.1:6379", 0.3), true);
