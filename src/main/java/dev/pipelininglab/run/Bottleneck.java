@@ -190,8 +190,10 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 			}
 		}
 		return new Bottleneck(What.UNDETERMINED, evidence,
-				"undetermined: no figure reached its threshold (" + words.figures(waiting)
-						+ "); the time went elsewhere: pauses, scheduling or other work on this machine");
+				"undetermined: no figure reached its threshold (" + words.figures(waiting) + ")"
+						+ ((millis < PROCESS_MIN_MILLIS)
+								? "; a pass of at least 100 ms would weigh the machine's processors too"
+								: "; the time went elsewhere: pauses, scheduling or other work on this machine"));
 	}
 
 	/**

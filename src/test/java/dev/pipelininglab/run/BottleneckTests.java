@@ -196,6 +196,9 @@ class BottleneckTests {
 			assertThat(e.rateAsked()).isNull();
 		});
 		assertThat(limit.sentence()).contains("the sending thread not read, the server not read");
+		// A pass too short for the machine's figures says so.
+		assertThat(Bottleneck.judge(pass(60, 40, 30, 20, Map.of("127.0.0.1:6379", 0.01), true), 2, 60, 1, 0.05, 0, 1e6)
+			.sentence()).endsWith("a pass of at least 100 ms would weigh the machine's processors too");
 	}
 
 	@Test
