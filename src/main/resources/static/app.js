@@ -700,6 +700,7 @@
       item.textContent = result.variant + ': ' + result.note;
       return item;
     }));
+    showLimitedBy(rows);
     exportLinks(record);
     paint(record.kind, rows);
     draw(record.kind, rows);
@@ -709,6 +710,24 @@
     if (window.takeHome) {
       window.takeHome.show(record); // recipes.js: recipes, recommendation, RTT projection
     }
+  }
+
+  // What held each variant back (limitedBy: client, server, network, rate or undetermined), one line each, in the
+  // server's own sentence; the list is made under the notes the first time.
+  function showLimitedBy(rows) {
+    let list = document.getElementById('limited-by');
+    if (!list) {
+      list = document.createElement('ul');
+      list.id = 'limited-by';
+      list.className = 'muted';
+      document.getElementById('notes').after(list);
+    }
+    list.replaceChildren(...rows.filter((result) => result.limitedBy).map((result) => {
+      const item = document.createElement('li');
+      item.textContent = result.variant + (result.batchSize > 1 ? ' (batch ' + result.batchSize + ')' : '') + ': '
+        + result.limitedBy.sentence;
+      return item;
+    }));
   }
 
   // What Redis itself did per item the run sent, one chart per unit: socket calls (reads and writes share the

@@ -200,6 +200,24 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	/**
+	 * Each node's CPU ({@code used_cpu_user + used_cpu_sys}) between two snapshots, in
+	 * seconds, keyed by {@code host:port}: masters and replicas, as all of them spend it.
+	 * A node either snapshot lacks is left out.
+	 */
+	public static Map<String, Double> cpuSeconds(Snapshot before, Snapshot after) {
+		Map<String, Double> nodes = new TreeMap<>();
+		after.nodes().forEach((address, info) -> {
+			Map<String, String> earlier = before.nodes().get(address);
+			Double now = ServerStats.cpuSeconds(info);
+			Double then = (earlier != null) ? ServerStats.cpuSeconds(earlier) : null;
+			if (now != null && then != null) {
+				nodes.put(address, now - then);
+			}
+		});
+		return nodes;
+	}
+
+	/**
 	 * Commands processed between two snapshots on the nodes a run's commands reach: every
 	 * master, and the replicas too when {@code replicasServe} (a read-only run with
 	 * replica reads). Otherwise replicas are left out, as they only replay their master's

@@ -173,7 +173,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		return (this.cpuMicrosPerCommand != null) ? this.cpuMicrosPerCommand * this.commands : null;
 	}
 
-	private static @Nullable Double cpuSeconds(Map<String, String> info) {
+	static @Nullable Double cpuSeconds(Map<String, String> info) {
 		try {
 			return Double.parseDouble(info.get("used_cpu_user")) + Double.parseDouble(info.get("used_cpu_sys"));
 		}

@@ -58,15 +58,19 @@ final class Clients {
 		}
 		if (clients == 1) {
 			Client only = runs.get(0);
+			long cpu = CpuTime.thread();
 			long start = System.nanoTime();
 			only.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
-			return new Outcome(System.nanoTime() - start, runs);
+			long nanos = System.nanoTime() - start;
+			only.cpuSince(cpu);
+			return new Outcome(nanos, runs);
 		}
 		CountDownLatch ready = new CountDownLatch(clients);
 		CountDownLatch go = new CountDownLatch(1);
 		List<Thread> threads = new ArrayList<>(clients);
 		for (Client client : runs) {
 			Thread thread = new Thread(() -> {
+				long cpu = CpuTime.thread();
 				ready.countDown();
 				try {
 					go.await();
@@ -76,6 +80,7 @@ final class Clients {
 					return;
 				}
 				client.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
+				client.cpuSince(cpu);
 			}, "run-client-" + client.index);
 			thread.setDaemon(true);
 			threads.add(thread);
@@ -137,6 +142,9 @@ final class Clients {
 		boolean timeUp;
 
 		@Nullable RuntimeException failure;
+
+		/** The CPU its thread used over its share of the pass; -1 when not read. */
+		volatile long cpuNanos = -1;
 
 		Client(int index, long first, long end, int sample, Latency.Per per, @Nullable Command split) {
 			this.latency = new LatencyRecorder(per);
@@ -250,6 +258,11 @@ final class Clients {
 			return this.timeUp;
 		}
 
+		void cpuSince(long before) {
+			long now = CpuTime.thread();
+			this.cpuNanos = (before >= 0 && now >= 0) ? now - before : -1;
+		}
+
 		/**
 		 * Items this client sent in one request: its range, or the prefix time allowed.
 		 */
@@ -270,6 +283,11 @@ final class Clients {
 				.filter(java.util.Objects::nonNull)
 				.findFirst()
 				.orElse(null);
+		}
+
+		/** The most CPU one client's thread used; -1 when not read. */
+		long busiestSender() {
+			return this.clients.stream().mapToLong((client) -> client.cpuNanos).max().orElse(-1);
 		}
 
 		long batches() {

@@ -33,7 +33,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
 			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,
-			TimedPasses.Passes passes, double rttMillis, @Nullable Map<String, Double> nodeRttMillis,
+			TimedPasses.Passes passes, WarmUp.Rtt rtt, @Nullable Map<String, Double> nodeRttMillis,
 			RunObserver observer) {
 		long[] passNanos = passes.nanos();
 		ServerConnections.Usage usage = passes.usage();
@@ -118,7 +118,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
-				repeatMillis, addedRttMillis, rttMillis, nodeRttMillis);
+				repeatMillis, addedRttMillis, rtt.medianMillis(), nodeRttMillis);
 		RunResult.Mix mix = command.mix(shown, tally, seconds, shown.latencyByCommand());
 		if (mix != null) {
 			written = mix.sets();
@@ -134,8 +134,12 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				RunResult.KeySpaceUse.of(spec.workload(), timed ? shown.reached() : shown.whole(), hits, misses));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
+		// Round trips of the median pass, over every client and request.
+		long roundTrips = (perRoundTrip == 1) ? shown.sent() : shown.batches();
+		Bottleneck limitedBy = Bottleneck.judge(passes.shownCpu(), Runtime.getRuntime().availableProcessors(),
+				roundTrips, shown.clients().size(), rtt.fastestMillis(), spec.workload().rate(), opsPerSecond);
 		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
-				new RunResult.ServerSide(server, passes.foreign()), this.settings.inEffect());
+				new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
 	}
 
 	/**

@@ -26,6 +26,8 @@ import org.jspecify.annotations.Nullable;
  * @param load the latency of the timed pass and how the load was shaped
  * @param connection how the run reached Redis
  * @param serverSide what the Redis servers did
+ * @param limitedBy what held the timed pass (the median one) back, the figures that tell,
+ * and a sentence ({@link Bottleneck})
  * @param settings single runs: the client tunings in effect that differ from Spring
  * Boot's defaults (a comparison or sweep carries them once, beside its results)
  * <p>
@@ -37,7 +39,7 @@ import org.jspecify.annotations.Nullable;
 public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @JsonUnwrapped Counts counts,
 		@JsonUnwrapped ClusterUse cluster, @JsonUnwrapped Notes notes, @Nullable Double speedup,
 		@JsonUnwrapped Load load, @JsonUnwrapped Connection connection, @JsonUnwrapped ServerSide serverSide,
-		@Nullable Map<String, String> settings) {
+		@Nullable Bottleneck limitedBy, @Nullable Map<String, String> settings) {
 
 	/**
 	 * What was run.
@@ -292,7 +294,7 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	 */
 	RunResult partOfMany(@Nullable Double value) {
 		return new RunResult(this.ran, this.timing, this.counts, this.cluster, this.notes, value, this.load,
-				this.connection, this.serverSide, null);
+				this.connection, this.serverSide, this.limitedBy, null);
 	}
 
 	/**

@@ -269,7 +269,7 @@ public class RunService {
 			Route route = lease.route();
 			String variant = variantLabel(spec, route);
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
-			double rttMillis = WarmUp.measureRtt(route, observer);
+			WarmUp.Rtt rtt = WarmUp.measureRtt(route, observer);
 			Map<String, Double> nodeRttMillis = WarmUp.measureNodeRtt(route);
 			ClusterLayout.Spread spread = spread(spec, keys);
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
@@ -279,7 +279,7 @@ public class RunService {
 			if (spec.operation().command().verifies()) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
-			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, rttMillis, nodeRttMillis,
+			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, rtt, nodeRttMillis,
 					observer);
 		}
 		catch (DataAccessException ex) {

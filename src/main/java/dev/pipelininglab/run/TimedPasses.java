@@ -46,6 +46,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		boolean replicasServe = spec.operation().command().readsOnly();
 		Long foreign = null;
 		long[] pausedNanos = new long[spec.repeat()];
+		Bottleneck.Measured[] cpu = new Bottleneck.Measured[spec.repeat()];
 		for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 			if (prepare) {
 				prepare(spec, keys, observer, variant, written);
@@ -59,9 +60,11 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			// Outside the timed region, as close to it as can be.
 			long windowStart = System.nanoTime();
 			ServerCounters.Snapshot before = this.server.snapshot();
+			long beforeRead = System.nanoTime();
 			if (runBefore == null) {
 				runBefore = before;
 			}
+			CpuTime.Reading cpuBefore = CpuTime.Reading.now();
 			PauseWatch watch = PauseWatch.start();
 			Clients.Outcome outcome;
 			try {
@@ -71,6 +74,8 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			finally {
 				pausedNanos[repeat] = watch.stop();
 			}
+			CpuTime.Reading cpuAfter = CpuTime.Reading.now();
+			long afterRead = System.nanoTime();
 			ServerCounters.Snapshot after = this.server.snapshot();
 			long windowNanos = System.nanoTime() - windowStart;
 			outcome.attempted().forEach((range) -> written.items(spec, keys, range.from(), range.to()));
@@ -80,6 +85,11 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 				throw outcome.failure();
 			}
 			passServer[repeat] = this.server.between(before, after, replicasServe);
+			// INFO is read at some point of each snapshot: from the middle of one to the
+			// middle of the other.
+			long afterStarted = afterRead - windowStart;
+			long serverWindow = afterStarted + (windowNanos - afterStarted) / 2 - (beforeRead - windowStart) / 2;
+			cpu[repeat] = measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after);
 			Long excess = ForeignCommands.beyondBookkeeping(this.server.processed(before, after, replicasServe), sent,
 					windowNanos);
 			if (excess != null && (foreign == null || excess > foreign)) {
@@ -91,7 +101,22 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			outcomes[repeat] = outcome;
 			this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
 		}
-		return new Passes(passNanos, outcomes, pausedNanos, passServer, runBefore, foreign, usage, counterBefore);
+		return new Passes(passNanos, outcomes, pausedNanos, passServer, runBefore, foreign, usage, counterBefore, cpu);
+	}
+
+	/**
+	 * What the app's threads and the servers spent on one pass, for {@link Bottleneck}.
+	 */
+	private static Bottleneck.Measured measured(Clients.Outcome outcome, CpuTime.Reading before, CpuTime.Reading after,
+			Route route, long serverWindowNanos, ServerCounters.Snapshot serverBefore,
+			ServerCounters.Snapshot serverAfter) {
+		long process = (before.process() >= 0 && after.process() >= 0) ? after.process() - before.process() : -1;
+		long sending = Math.max(outcome.busiestSender(), CpuTime.busiest(before.nodeSenders(), after.nodeSenders()));
+		long eventLoop = (route.connector() == Connector.LETTUCE) ? CpuTime.busiest(before.lettuce(), after.lettuce())
+				: -1;
+		return new Bottleneck.Measured(outcome.nanos(), after.wallNanos() - before.wallNanos(), process,
+				after.machine(), sending, eventLoop, serverWindowNanos,
+				ServerCounters.cpuSeconds(serverBefore, serverAfter), Bottleneck.local(serverAfter.nodes().keySet()));
 	}
 
 	/**
@@ -171,10 +196,16 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 	 * @param foreign the most commands over the passes that the run did not send
 	 * @param usage the connections the last pass used
 	 * @param counterBefore INCR: the counter before the last pass
+	 * @param cpu what each pass's threads and servers spent
 	 */
 	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, @Nullable ServerStats[] server,
 			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign,
-			ServerConnections.@Nullable Usage usage, long counterBefore) {
+			ServerConnections.@Nullable Usage usage, long counterBefore, Bottleneck.Measured[] cpu) {
+
+		/** The median pass's CPU. */
+		Bottleneck.Measured shownCpu() {
+			return this.cpu[medianIndex(this.nanos)];
+		}
 
 		/** The median pass's clients, tallies and latency. */
 		Clients.Outcome shown() {

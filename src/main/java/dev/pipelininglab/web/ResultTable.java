@@ -40,6 +40,8 @@ final class ResultTable {
 			Column.number("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
 			Column.number("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
 			Column.number("speedup", RunResult::speedup, Format.RATIO),
+			// What held the pass back, in a word; the sentence goes under the table.
+			Column.text("limited", (r) -> (r.limitedBy() != null) ? r.limitedBy().what().label() : null),
 			Column.number("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
 			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
 			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
@@ -134,6 +136,7 @@ final class ResultTable {
 		// Text and Markdown list the notes under the table; a spreadsheet keeps each
 		// beside its row.
 		columns.add(Column.text("note", (r) -> r.notes().note()));
+		columns.add(Column.text("limited by", (r) -> (r.limitedBy() != null) ? r.limitedBy().sentence() : null));
 		return csv(columns, rows);
 	}
 

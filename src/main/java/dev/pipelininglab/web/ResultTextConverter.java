@@ -113,7 +113,7 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 			}
 			extra += environment(record.environment());
 		}
-		extra = notes(rows) + extra;
+		extra = notes(rows) + limits(rows) + extra;
 		List<ResultTable.Column<RunResult>> shown = TableColumns.columns(columns, format, rows);
 		return switch (format) {
 			case "csv" -> ResultTable.resultsCsv(shown, rows);
@@ -148,6 +148,21 @@ final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 				.append(row.ran().variant())
 				.append(": ")
 				.append(row.notes().note())
+				.append('\n'));
+		return out.toString();
+	}
+
+	/**
+	 * What held each result back, in a sentence; the table's {@code limited} in a word.
+	 */
+	private static String limits(List<RunResult> rows) {
+		StringBuilder out = new StringBuilder();
+		rows.stream()
+			.filter((row) -> row.limitedBy() != null)
+			.forEach((row) -> out.append("limited by: ")
+				.append(row.ran().variant())
+				.append(": ")
+				.append(row.limitedBy().sentence())
 				.append('\n'));
 		return out.toString();
 	}

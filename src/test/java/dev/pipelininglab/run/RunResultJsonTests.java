@@ -27,7 +27,7 @@ class RunResultJsonTests {
 			"addedRttMillis", "measuredRttMillis", "measuredRttMillisByNode", "written", "verified", "hits", "misses",
 			"popped", "empty", "pongs", "keysPerNode", "slotsTouched", "commands", "redirects", "note", "sample",
 			"speedup", "latency", "payload", "fanOut", "offeredRate", "timeLimit", "keySpace", "connector",
-			"connections", "clients", "master", "server", "foreignCommands", "settings");
+			"connections", "clients", "master", "server", "foreignCommands", "limitedBy", "settings");
 
 	@Test
 	void thePartsWriteOneFlatObjectInTheContractsOrder() {
@@ -86,7 +86,12 @@ class RunResultJsonTests {
 						withClients ? new RunResult.ClientsReport(2, new RunResult.Spread(1, 2, 3),
 								List.of(new RunResult.PerClient(0, 0, 499, 500, 6.0, 80000.0))) : null,
 						"m:1"),
-				new RunResult.ServerSide(server, 11L), Map.of("k", "v"));
+				new RunResult.ServerSide(server, 11L),
+				new Bottleneck(Bottleneck.What.CLIENT,
+						new Bottleneck.Evidence(0.97, 0.5, 0.8, 2, 0.9, 0.38, Map.of("a:1", 0.38, "b:2", 0.1), true,
+								0.02, 10L, 0.05, 100, 99.0),
+						"client-bound: the sending thread was busy 97% of the pass"),
+				Map.of("k", "v"));
 	}
 
 	private static RunResult sparse() {
@@ -96,7 +101,7 @@ class RunResultJsonTests {
 				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
 				new RunResult.Load(new Latency(Latency.Per.COMMAND, 10, 1, 2, 3, 4, 5), null, null, null, null, null),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", null), null, null, null),
-				new RunResult.ServerSide(null, null), null);
+				new RunResult.ServerSide(null, null), null, null);
 	}
 
 }

@@ -57,6 +57,16 @@ class ClusterEndpointTests extends EndpointContract {
 		assertThat(median(directByNode.values())).isLessThan(median(byNode.values()));
 	}
 
+	@Test
+	void whatHeldARunBackWeighsTheCpuOfEveryNode() throws Exception {
+		String body = okBody("/pipeset/30000?sample=0", jsonPath("$.limitedBy.what").exists());
+		Map<String, Object> byNode = JsonPath.read(body, "$.limitedBy.evidence.serverBusyByNode");
+		assertThat(byNode.keySet()).as(body)
+			.containsExactlyInAnyOrderElementsOf(
+					this.cluster.nodes().stream().map((node) -> node.host() + ":" + node.port()).toList());
+		assertThat(JsonPath.<Boolean>read(body, "$.limitedBy.evidence.serversOnThisMachine")).isTrue();
+	}
+
 	private static double median(java.util.Collection<Double> values) {
 		double[] sorted = values.stream().mapToDouble(Double::doubleValue).sorted().toArray();
 		int middle = sorted.length / 2;

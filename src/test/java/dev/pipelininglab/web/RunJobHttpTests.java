@@ -49,8 +49,11 @@ class RunJobHttpTests extends JobsOnTestRedis {
 		RunRecord last = records.get(records.size() - 1);
 		assertThat(last.status()).isEqualTo(RunStatus.DONE);
 		assertThat(last.progress().batchesDone()).isEqualTo(400).isEqualTo(last.progress().batchesTotal());
-		assertThat(last.results()).singleElement()
-			.satisfies((result) -> assertThat(result.counts().verified()).isEqualTo(200_000));
+		assertThat(last.results()).singleElement().satisfies((result) -> {
+			assertThat(result.counts().verified()).isEqualTo(200_000);
+			// What held it back, stored with the record and read back typed.
+			assertThat(result.limitedBy()).isNotNull();
+		});
 		// Progress came in steps, not only as the final record.
 		assertThat(records).filteredOn((run) -> run.progress().batchesDone() > 0 && run.progress().batchesDone() < 400)
 			.isNotEmpty();

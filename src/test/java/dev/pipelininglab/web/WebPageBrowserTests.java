@@ -77,6 +77,10 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		assertThat(rows.get(0).get(5)).isEqualTo("1×");
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(5)).matches("[0-9.,]+×"));
 		assertThat(rows).allSatisfy((row) -> assertThat(row.get(9)).isEqualTo("15,000 verified"));
+		// What held each variant back, a line each.
+		assertThat(String.valueOf(js("return document.getElementById('limited-by').innerText;")).lines()).hasSize(4)
+			.allSatisfy(
+					(line) -> assertThat(line).containsPattern("^[a-z0-9-]+( \\(batch [0-9]+\\))?: [a-z]+(-bound)?: "));
 		assertThat(chromium.text("context")).contains("Redis ", "connector lettuce")
 			.doesNotContain("another client", "round trip");
 		// Redis' memory and key count before and after the run: the comparison left its

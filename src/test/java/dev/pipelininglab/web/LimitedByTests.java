@@ -1,0 +1,102 @@
+package dev.pipelininglab.web;
+
+import java.util.List;
+import java.util.Map;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.SharedRedis;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.http.MediaType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+/**
+ * Every answer says what held its run back, with the figures that decided it, checked on
+ * cases whose answer is known: round trips through a relay, a rate asked for, a million
+ * pipelined commands on loopback, and a variant that hands Redis the work.
+ */
+@SharedRedis
+class LimitedByTests extends MockMvcOnTestRedis {
+
+	@Test
+	void aLoopThroughTwoMillisecondsOfRoundTripIsNetworkBound() throws Exception {
+		String body = okBody("/loopset/300?rtt=2", jsonPath("$.limitedBy.what").value("network"),
+				jsonPath("$.limitedBy.evidence.roundTrips").value(300));
+		assertThat(JsonPath.<Double>read(body, "$.limitedBy.evidence.roundTripWait")).isGreaterThanOrEqualTo(0.5);
+		assertThat(JsonPath.<String>read(body, "$.limitedBy.sentence"))
+			.startsWith("network-bound: waiting on 300 round trips of ");
+	}
+
+	@Test
+	void aRateThatWasHeldIsWhatHeldTheRunBack() throws Exception {
+		// One batch every 50 ms: so little work that even a busy machine holds it.
+		okBody("/pipeset/4000?batchSize=100&rate=2000", jsonPath("$.offeredRate.held").value(true),
+				jsonPath("$.limitedBy.what").value("rate"), jsonPath("$.limitedBy.evidence.rateAsked").value(2000));
+		// A loop at 2,000 a second: rate whenever it kept up (a crowded machine may not).
+		String loop = okBody("/loopset/4000?rate=2000", jsonPath("$.limitedBy.evidence.rateAsked").value(2000));
+		boolean held = JsonPath.read(loop, "$.offeredRate.held");
+		assertThat(JsonPath.<String>read(loop, "$.limitedBy.what")).as(loop)
+			.matches((what) -> held == what.equals("rate"));
+	}
+
+	@Test
+	void aMillionPipelinedOnLoopbackIsClientOrServerWithTheCpuFiguresThatDecidedIt() throws Exception {
+		String body = okBody("/pipeset/1000000", jsonPath("$.verified").value(1_000_000));
+		Map<String, Object> limit = JsonPath.read(body, "$.limitedBy");
+		Map<String, Object> evidence = JsonPath.read(body, "$.limitedBy.evidence");
+		assertThat(evidence).as(body)
+			.containsKeys("sendingThreadBusy", "eventLoopBusy", "processBusy", "processors", "serverBusy")
+			.containsEntry("serversOnThisMachine", true);
+		// 100 round trips of a fraction of a millisecond: never the network.
+		assertThat((Double) evidence.get("roundTripWait")).isLessThan(0.5);
+		String what = (String) limit.get("what");
+		if (what.equals("undetermined")) {
+			// Only when other work (builds, other test JVMs) filled this machine and used
+			// more of it than the run did: its figures then say so.
+			assertThat(((Number) evidence.get("machineBusy")).doubleValue()).as(body).isGreaterThanOrEqualTo(0.9);
+			assertThat((String) limit.get("sentence")).as(body).contains("other work took most of them");
+		}
+		else {
+			assertThat(what).isIn("client", "server");
+			assertThat((String) limit.get("sentence")).startsWith(what + "-bound: ").contains("busy");
+		}
+	}
+
+	@Test
+	void aScriptGivesTheServerMoreOfThePassThanAPipeline() throws Exception {
+		String body = okBody("/compare/set/200000?variants=pipelined,script&batchSize=1000");
+		List<String> variants = results(body, "variant");
+		List<Number> server = results(body, "limitedBy.evidence.serverBusy");
+		List<String> what = results(body, "limitedBy.what");
+		assertThat(variants).hasSize(2);
+		assertThat(what).as(body).allSatisfy((each) -> assertThat(each).isNotNull());
+		// Redis runs a whole batch's SETs inside one EVALSHA: its share of the pass is
+		// higher than when the client sends each SET itself.
+		assertThat(server.get(1).doubleValue()).as(body).isGreaterThan(server.get(0).doubleValue());
+	}
+
+	@Test
+	void theTextTableSaysItInAWordAndTheSentenceFollows() throws Exception {
+		String text = this.mvc.perform(get("/loopset/300?rtt=2").accept(MediaType.TEXT_PLAIN))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		List<String> lines = text.lines().toList();
+		assertThat(lines.get(2)).contains(" limited ");
+		assertThat(lines.get(3)).contains(" network ");
+		assertThat(text).contains("\nlimited by: loop: network-bound: waiting on 300 round trips of ");
+		String csv = this.mvc.perform(get("/loopset/300?rtt=2").accept(MediaType.parseMediaType("text/csv")))
+			.andExpect(status().isOk())
+			.andReturn()
+			.getResponse()
+			.getContentAsString();
+		assertThat(csv.lines().findFirst().orElseThrow()).contains(",limited,").endsWith(",note,limited by");
+		assertThat(csv).contains(",network,", "\"network-bound: waiting on 300 round trips of ");
+	}
+
+}
