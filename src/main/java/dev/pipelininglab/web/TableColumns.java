@@ -25,7 +25,7 @@ final class TableColumns {
 	 * terminal of {@value #WIDTH} columns, as {@code redis-benchmark -q} prints one line
 	 * per test. A sweep adds the batch size, the one thing that differs between its rows.
 	 */
-	static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "checked");
+	static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "limited", "checked");
 
 	/** The width a terminal answer keeps to by default, its prose wrapped to it. */
 	static final int WIDTH = 100;

@@ -53,7 +53,8 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		assertThat(text.body().lines())
 			.allSatisfy((line) -> assertThat(line.length()).as(line).isLessThanOrEqualTo(100));
 		List<String> lines = text.body().lines().toList();
-		assertThat(lines.get(2).split(" {2,}")).containsExactly("variant", "ops/s", "speedup", "p50/p99 ms", "checked");
+		assertThat(lines.get(2).split(" {2,}")).containsExactly("variant", "ops/s", "speedup", "p50/p99 ms", "limited",
+				"checked");
 		assertThat(lines.get(3)).startsWith("loop ")
 			.endsWith("20,000 verified")
 			.containsPattern(" 1x +[0-9.]+/[0-9.]+ ");
@@ -61,7 +62,7 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 
 		HttpResponse<String> sweep = get("/sweep/set/2000?batchSizes=10,100", "text/plain");
 		assertThat(sweep.body().lines().toList().get(2).split(" {2,}")).containsExactly("variant", "batch", "ops/s",
-				"p50/p99 ms", "checked");
+				"p50/p99 ms", "limited", "checked");
 		assertThat(sweep.body().lines()).allSatisfy((line) -> assertThat(line.length()).isLessThanOrEqualTo(100));
 
 		HttpResponse<String> chosen = get("/pipeset/100?columns=variant,round-trips,server-cpu-us/item", "text/plain");
