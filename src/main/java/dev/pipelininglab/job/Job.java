@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunObserver;
+import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunObserver.Phase;
 import org.jspecify.annotations.Nullable;
@@ -54,6 +55,8 @@ final class Job implements RunObserver {
 	private volatile boolean overlapped;
 
 	private final AtomicBoolean slotFreed = new AtomicBoolean();
+
+	private final AtomicBoolean runSlot = new AtomicBoolean();
 
 	/** {@code lab.limits.max-run-time}, from when the job starts running. */
 	private final Duration maxRunTime;
@@ -142,6 +145,20 @@ final class Job implements RunObserver {
 	 * @return true the first time only: the job's place among the instance's admitted
 	 * jobs is given back once, whichever way it ends
 	 */
+	/** The job holds one of the run slots GET runs share ({@link RunSlots}). */
+	void holdRunSlot() {
+		this.runSlot.set(true);
+	}
+
+	boolean holdsRunSlot() {
+		return this.runSlot.get();
+	}
+
+	/** Whether the job held a run slot until now: it is to be given back, once. */
+	boolean releaseRunSlot() {
+		return this.runSlot.compareAndSet(true, false);
+	}
+
 	boolean freeSlot() {
 		return this.slotFreed.compareAndSet(false, true);
 	}

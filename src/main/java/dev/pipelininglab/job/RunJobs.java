@@ -29,6 +29,7 @@ import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.run.WarmUpProperties;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -57,6 +58,9 @@ public class RunJobs implements SmartLifecycle {
 	private static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
 
 	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
+
+	/** How often a queued job waiting for a run slot looks whether it was cancelled. */
+	private static final Duration SLOT_CHECK = Duration.ofMillis(200);
 
 	private final RunStore store;
 
@@ -101,9 +105,13 @@ public class RunJobs implements SmartLifecycle {
 
 	private final LimitProperties limits;
 
+	private final RunSlots slots;
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
-			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits) {
+			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
+			RunSlots slots) {
 		this.limits = limits;
+		this.slots = slots;
 		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
 		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
@@ -133,6 +141,16 @@ public class RunJobs implements SmartLifecycle {
 					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
 					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
 		}
+		// GET runs and jobs share the run slots: without a queue, a job that finds none
+		// free
+		// is turned away as a GET run would be after its wait.
+		boolean slot = this.slots.takeFree();
+		if (!slot && this.settings.queueCapacity() == 0) {
+			this.admitted.decrementAndGet();
+			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
+					+ " runs at once, GET runs and jobs together: lab.admission.max-concurrent); try again later",
+					retryAfter());
+		}
 		Job job;
 		try {
 			Instant now = this.clock.instant();
@@ -140,9 +158,15 @@ public class RunJobs implements SmartLifecycle {
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
 					null, null, this.environment.describe(), null);
 			job = new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime());
+			if (slot) {
+				job.holdRunSlot();
+			}
 		}
 		catch (RuntimeException ex) {
 			this.admitted.decrementAndGet();
+			if (slot) {
+				this.slots.release();
+			}
 			throw ex;
 		}
 		try {
@@ -262,6 +286,7 @@ public class RunJobs implements SmartLifecycle {
 			if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
 				job.requestCancel();
 			}
+			awaitRunSlot(job);
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
 				finish(job, RunStatus.CANCELLED, null, null, null, job.shuttingDown() ? shutdownProblem() : null);
@@ -321,6 +346,24 @@ public class RunJobs implements SmartLifecycle {
 		if (job.freeSlot()) {
 			this.admitted.decrementAndGet();
 		}
+		if (job.releaseRunSlot()) {
+			this.slots.release();
+		}
+	}
+
+	/** A queued job waits for a run slot, as long as it is not cancelled. */
+	private void awaitRunSlot(Job job) {
+		try {
+			while (!job.holdsRunSlot() && !job.cancelled()) {
+				if (this.slots.take(SLOT_CHECK)) {
+					job.holdRunSlot();
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			job.shutDown();
+		}
 	}
 
 	/** Callers hold the job's lock: see {@link JobRecords#save}. */
@@ -341,7 +384,11 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	private Duration retryAfter() {
+	/**
+	 * When a slot is likely free again, from the pace of the jobs running here and never
+	 * past their max-run-time; a few seconds when none can tell.
+	 */
+	public Duration retryAfter() {
 		return this.active.values()
 			.stream()
 			.map(Job::remaining)

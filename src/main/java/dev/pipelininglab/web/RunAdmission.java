@@ -1,10 +1,11 @@
 package dev.pipelininglab.web;
 
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.run.RunSlots;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -21,12 +22,12 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Lets a bounded number of requests work on Redis at once and queues the rest, first come
- * first served. A burst of requests then neither piles onto someone's Redis nor starves
- * on the app's connection pool (whose waits would otherwise end in failures); a request
- * that waits longer than {@code lab.admission.max-wait} is answered 429 with
- * {@code Retry-After}. Only the endpoints that run commands are gated; the page, health
- * and metrics never wait.
+ * Lets a bounded number of runs work on Redis at once, GET runs and jobs sharing one
+ * limit ({@link RunSlots}), and queues the rest, first come first served. A burst of
+ * requests then neither piles onto someone's Redis nor starves on the app's connection
+ * pool (whose waits would otherwise end in failures); a request that waits longer than
+ * {@code lab.admission.max-wait} is answered 429 with {@code Retry-After}. Only the
+ * endpoints that run commands are gated; the page, health and metrics never wait.
  * <p>
  * {@code lab.admission.max-concurrent} (default 8) should stay below
  * {@code spring.data.redis.lettuce.pool.max-active} (16): a run holds one pooled
@@ -44,21 +45,22 @@ class RunAdmission implements WebMvcConfigurer {
 
 	private final Gate gate;
 
-	RunAdmission(AdmissionProperties admission) {
-		this.gate = new Gate(admission.maxConcurrent(), admission.maxWait());
+	RunAdmission(RunSlots slots, RunJobs jobs) {
+		// GET runs are short as a rule: a second, unless jobs hold slots and say better.
+		this.gate = new Gate(slots, () -> (jobs.active() > 0) ? jobs.retryAfter() : Duration.ofSeconds(1));
 	}
 
 	/**
 	 * The {@code runSlots} health component: always UP (a full instance is busy, not
-	 * broken), with how many run slots are taken, so saturation shows at
-	 * {@code /actuator/health/runs} while every request waits or answers 429.
+	 * broken), with how many run slots GET runs and jobs hold together, so saturation
+	 * shows at {@code /actuator/health/runs} while every request waits or answers 429.
 	 */
 	@Bean
-	HealthIndicator runSlotsHealthIndicator() {
+	HealthIndicator runSlotsHealthIndicator(RunSlots slots) {
 		return () -> Health.up()
-			.withDetail("inUse", this.gate.inUse())
-			.withDetail("maxConcurrent", this.gate.maxConcurrent)
-			.withDetail("saturated", this.gate.inUse() >= this.gate.maxConcurrent)
+			.withDetail("inUse", slots.inUse())
+			.withDetail("maxConcurrent", slots.max())
+			.withDetail("saturated", slots.inUse() >= slots.max())
 			.build();
 	}
 
@@ -72,41 +74,30 @@ class RunAdmission implements WebMvcConfigurer {
 		registry.addInterceptor(this.gate).addPathPatterns(GATED);
 	}
 
+	/**
+	 * A GET run takes one of the slots jobs take too, for as long as its request runs.
+	 */
 	static final class Gate implements HandlerInterceptor {
 
 		private static final String HOLDS_PERMIT = Gate.class.getName() + ".permit";
 
-		private final Semaphore permits;
+		private final RunSlots slots;
 
-		private final int maxConcurrent;
+		/**
+		 * When a slot is likely free again: from the jobs' pace, when they hold slots.
+		 */
+		private final Supplier<Duration> retryAfter;
 
-		private final Duration maxWait;
-
-		Gate(int maxConcurrent, Duration maxWait) {
-			if (maxConcurrent < 1) {
-				throw new IllegalArgumentException("lab.admission.max-concurrent must be at least 1");
-			}
-			// Fair: under a burst, requests are served in the order they arrived, none
-			// starves.
-			this.permits = new Semaphore(maxConcurrent, true);
-			this.maxConcurrent = maxConcurrent;
-			this.maxWait = maxWait;
-		}
-
-		/** Requests waiting for a slot right now. */
-		int queued() {
-			return this.permits.getQueueLength();
-		}
-
-		int inUse() {
-			return this.maxConcurrent - this.permits.availablePermits();
+		Gate(RunSlots slots, Supplier<Duration> retryAfter) {
+			this.slots = slots;
+			this.retryAfter = retryAfter;
 		}
 
 		@Override
 		public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
 				throws InterruptedException {
-			if (!this.permits.tryAcquire(this.maxWait.toMillis(), TimeUnit.MILLISECONDS)) {
-				throw new TooBusyException(this.maxConcurrent, this.maxWait);
+			if (!this.slots.take()) {
+				throw new TooBusyException(this.slots.max(), this.slots.maxWait(), this.retryAfter.get());
 			}
 			request.setAttribute(HOLDS_PERMIT, Boolean.TRUE);
 			return true;
@@ -117,7 +108,7 @@ class RunAdmission implements WebMvcConfigurer {
 				@Nullable Exception ex) {
 			if (request.getAttribute(HOLDS_PERMIT) != null) {
 				request.removeAttribute(HOLDS_PERMIT);
-				this.permits.release();
+				this.slots.release();
 			}
 		}
 
@@ -126,16 +117,16 @@ class RunAdmission implements WebMvcConfigurer {
 	/** Rendered by Spring MVC as the problem it carries, with Retry-After. */
 	static final class TooBusyException extends ErrorResponseException {
 
-		TooBusyException(int maxConcurrent, Duration maxWait) {
+		TooBusyException(int maxConcurrent, Duration maxWait, Duration retryAfter) {
 			super(Problems.status(ProblemType.TOO_BUSY), problem(maxConcurrent, maxWait), null);
-			getHeaders().set(HttpHeaders.RETRY_AFTER, "1");
+			getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
 		}
 
 		private static ProblemDetail problem(int maxConcurrent, Duration maxWait) {
 			return Problems.problem(ProblemType.TOO_BUSY,
-					"This app runs at most " + maxConcurrent + " requests on Redis at once (lab.admission"
-							+ ".max-concurrent) and this one waited " + maxWait.toSeconds() + " s for its turn"
-							+ " (lab.admission.max-wait); retry in a moment.");
+					"This app runs at most " + maxConcurrent + " runs on Redis at once, GET runs and jobs together"
+							+ " (lab.admission.max-concurrent), and this one waited " + maxWait.toSeconds()
+							+ " s for its turn (lab.admission.max-wait); retry in a moment.");
 		}
 
 	}

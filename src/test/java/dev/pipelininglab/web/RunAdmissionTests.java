@@ -2,6 +2,8 @@ package dev.pipelininglab.web;
 
 import java.time.Duration;
 
+import dev.pipelininglab.run.AdmissionProperties;
+import dev.pipelininglab.run.RunSlots;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.mock.web.MockHttpServletRequest;
@@ -42,7 +44,7 @@ class RunAdmissionTests {
 
 	@Test
 	void admitsUpToTheLimitThenAnswers429AfterTheWait() throws Exception {
-		RunAdmission.Gate gate = new RunAdmission.Gate(2, Duration.ofMillis(200));
+		RunAdmission.Gate gate = gate(2, Duration.ofMillis(200));
 		MockHttpServletRequest first = new MockHttpServletRequest();
 		MockHttpServletRequest second = new MockHttpServletRequest();
 		MockHttpServletResponse response = new MockHttpServletResponse();
@@ -72,18 +74,24 @@ class RunAdmissionTests {
 
 	@Test
 	void aWaitingRequestGetsInWhenAnotherFinishes() throws Exception {
-		RunAdmission.Gate gate = new RunAdmission.Gate(1, Duration.ofSeconds(10));
+		RunSlots slots = new RunSlots(new AdmissionProperties(1, Duration.ofSeconds(10)));
+		RunAdmission.Gate gate = new RunAdmission.Gate(slots, () -> Duration.ofSeconds(1));
 		MockHttpServletRequest running = new MockHttpServletRequest();
 		MockHttpServletResponse response = new MockHttpServletResponse();
 		gate.preHandle(running, response, null);
 		// Finishes the running request once the second one is waiting at the gate.
 		Thread finisher = new Thread(() -> {
-			await().atMost(Duration.ofSeconds(5)).until(() -> gate.queued() == 1);
+			await().atMost(Duration.ofSeconds(5)).until(() -> slots.queued() == 1);
 			gate.afterCompletion(running, response, null, null);
 		});
 		finisher.start();
 		assertThat(gate.preHandle(new MockHttpServletRequest(), response, null)).isTrue();
 		finisher.join();
+	}
+
+	private static RunAdmission.Gate gate(int slots, Duration maxWait) {
+		return new RunAdmission.Gate(new RunSlots(new AdmissionProperties(slots, maxWait)),
+				() -> Duration.ofSeconds(1));
 	}
 
 }

@@ -11,7 +11,9 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.run.AdmissionProperties;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.RunSlots;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -27,7 +29,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * Redis is a stand-in, there only to prove what was, or was not, called; anything that
  * really talks to Redis is tested on a real server instead.
  */
-@Import({ RunRequests.class, ShutdownSignal.class, GetRunStops.class, LabSettings.class,
+@Import({ RunRequests.class, ShutdownSignal.class, GetRunStops.class, LabSettings.class, RunSlots.class,
 		WebLayerWithStandIns.Beans.class })
 abstract class WebLayerWithStandIns {
 

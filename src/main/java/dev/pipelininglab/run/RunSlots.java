@@ -1,0 +1,69 @@
+package dev.pipelininglab.run;
+
+import java.time.Duration;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * The one limit on runs: {@code lab.admission.max-concurrent} slots that GET runs and
+ * jobs take alike, so a Redis never has more of this instance's measurements on it than
+ * that, however they arrived. Fair: under a burst, runs are served in the order they
+ * asked.
+ */
+@Component
+public class RunSlots {
+
+	private final Semaphore permits;
+
+	private final int max;
+
+	private final Duration maxWait;
+
+	public RunSlots(AdmissionProperties admission) {
+		this.permits = new Semaphore(admission.maxConcurrent(), true);
+		this.max = admission.maxConcurrent();
+		this.maxWait = admission.maxWait();
+	}
+
+	/**
+	 * Takes a slot, waiting at most {@code lab.admission.max-wait}; false when none came.
+	 */
+	public boolean take() throws InterruptedException {
+		return this.permits.tryAcquire(this.maxWait.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	/** Takes a slot when one is free now; false otherwise. */
+	public boolean takeFree() {
+		return this.permits.tryAcquire();
+	}
+
+	/** Takes a slot, waiting at most {@code wait}; false when none came. */
+	public boolean take(Duration wait) throws InterruptedException {
+		return this.permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
+	}
+
+	public void release() {
+		this.permits.release();
+	}
+
+	/** Slots taken now, by GET runs and jobs together. */
+	public int inUse() {
+		return this.max - this.permits.availablePermits();
+	}
+
+	/** Runs waiting for a slot right now. */
+	public int queued() {
+		return this.permits.getQueueLength();
+	}
+
+	public int max() {
+		return this.max;
+	}
+
+	public Duration maxWait() {
+		return this.maxWait;
+	}
+
+}
