@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 import java.util.List;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and flush policy filled in, with a copy button, and the RTT projection is drawn with
  * the measured point of each variant on it.
  */
+@SlowTest
 class TakeHomeBrowserTests extends BrowserOnTestRedis {
 
 	@Test
