@@ -1,5 +1,6 @@
 package dev.pipelininglab;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.testcontainers.junit.jupiter.Testcontainers;
 
@@ -22,6 +23,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 @SpringBootTest(properties = "lab.local-redis.enabled=false")
 @AutoConfigureMockMvc
 @Import(RedisContainerConfiguration.class)
+@SlowTest
 class RedisContainerTests {
 
 	@Autowired

@@ -25,6 +25,7 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ChildProcesses;
 import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.testsupport.TestLettuce;
 import io.fabric8.kubernetes.api.model.Probe;
@@ -67,6 +68,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@SlowTest
 class DeploymentTests {
 
 	private static final Duration START = Duration.ofSeconds(120);

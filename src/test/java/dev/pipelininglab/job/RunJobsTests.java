@@ -15,6 +15,7 @@ import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -42,6 +43,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(
 		properties = { "lab.jobs.max-concurrent=1", "lab.jobs.progress-interval=50ms", "lab.jobs.stale-after=5s" })
 @SharedRedis
+@SlowTest
 class RunJobsTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);

@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import org.junit.jupiter.api.Test;
@@ -18,6 +19,7 @@ import static org.awaitility.Awaitility.await;
  * does not (here paused, so the health check times out), 1 again once it answers.
  */
 @OwnRedis
+@SlowTest
 class ReadinessGaugeTests extends MockMvcOnOwnRedis {
 
 	@Autowired

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SentinelRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * ERROR.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@SlowTest
 class ClientResourcesLifetimeTests {
 
 	@Test

@@ -3,6 +3,7 @@ package dev.pipelininglab.reliability;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 @SpringBootTest(properties = "lab.safety.allow-eviction=true")
 @OwnRedis
 @AutoConfigureMockMvc
+@SlowTest
 class EvictionAllowedTests {
 
 	@Autowired

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,6 +26,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * buffers of a round trip); a somewhat larger one is refused before it writes a key.
  */
 @OwnRedis
+@SlowTest
 class FittingCountIsAPromiseTests extends MockMvcOnEmptyOwnRedis {
 
 	private static final int FOREIGN_KEYS = 52;

@@ -15,6 +15,7 @@ import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ChildProcesses;
 import dev.pipelininglab.testsupport.Http;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  * {@code instance-shutdown} problem (graceful shutdown no longer waits for a run that can
  * last hours), and then stops that redis-server: no process outlives the application.
  */
+@SlowTest
 class GracefulShutdownTests {
 
 	/** A loop of this many SETs runs for about ten seconds here: long past the close. */

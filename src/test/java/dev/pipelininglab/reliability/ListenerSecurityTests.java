@@ -7,6 +7,7 @@ import java.util.List;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -27,6 +28,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * ({@link SecurityDefaultsTests}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@SlowTest
 class ListenerSecurityTests {
 
 	private static final String USER = "lab";

@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -31,6 +32,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 @OwnRedis
+@SlowTest
 class LoadTests {
 
 	static final int SMALL = 50;

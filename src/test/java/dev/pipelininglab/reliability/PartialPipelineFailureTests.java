@@ -8,6 +8,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.run.WarmUpProperties;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import io.lettuce.core.KeyValue;
 import org.junit.jupiter.api.Test;
 
@@ -35,6 +36,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 // A server of this class's own: its memory limit is changed, which must not leak into
 // other tests.
 @OwnRedis
+@SlowTest
 class PartialPipelineFailureTests extends MockMvcOnEmptyOwnRedis {
 
 	private static final String ERROR_REPLY = "urn:pipelining-lab:problem:redis-error-reply";

@@ -9,6 +9,7 @@ import java.util.UUID;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * appears in any answer or log line.
  */
 @ExtendWith(OutputCaptureExtension.class)
+@SlowTest
 class RedisAuthTests {
 
 	private static final String PASSWORD = "pw-" + UUID.randomUUID();

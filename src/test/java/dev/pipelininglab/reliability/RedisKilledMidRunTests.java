@@ -4,6 +4,7 @@ import java.time.Duration;
 
 import com.jayway.jsonpath.DocumentContext;
 import dev.pipelininglab.testsupport.Outages;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.OwnRedis;
@@ -30,6 +31,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(properties = "spring.data.redis.timeout=" + RedisKilledMidRunTests.TIMEOUT_SECONDS + "s")
 @OwnRedis
+@SlowTest
 class RedisKilledMidRunTests extends MockMvcOnOwnRedis {
 
 	static final int TIMEOUT_SECONDS = 5;

@@ -7,6 +7,7 @@ import java.util.List;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,6 +25,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * where a plain-text client gets nothing. Skipped, saying why, on a redis-server built
  * without TLS (such as the bundled 6.2 binary).
  */
+@SlowTest
 class RedisTlsTests {
 
 	@TempDir

@@ -3,6 +3,7 @@ package dev.pipelininglab.reliability;
 import java.time.Duration;
 
 import dev.pipelininglab.testsupport.Outages;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.OwnRedis;
@@ -29,6 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(properties = "spring.data.redis.timeout=" + SlowRedisTests.TIMEOUT_MILLIS + "ms")
 @OwnRedis
+@SlowTest
 class SlowRedisTests extends MockMvcOnOwnRedis {
 
 	/** Short: every request to the stalled Redis waits it out, seven of them here. */

@@ -3,6 +3,7 @@ package dev.pipelininglab.reliability;
 import java.time.Duration;
 
 import dev.pipelininglab.testsupport.Outages;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
@@ -27,6 +28,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest
 @OwnRedis
+@SlowTest
 class StuckRedisDefaultsTests extends MockMvcOnOwnRedis {
 
 	/** Scheduling and the JSON answer on a busy 2-core machine. */

@@ -1,10 +1,12 @@
 package dev.pipelininglab.run;
 
+import java.util.List;
 import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * The key walk is a pure function of seed and item: the same sequence however the items
@@ -66,6 +68,60 @@ class KeyWalkTests {
 			assertThat(last[key]).isEqualTo(expected);
 		}
 		assertThat(walk.distinct(400)).isEqualTo(java.util.Arrays.stream(last).filter((item) -> item >= 0).count());
+	}
+
+	@Test
+	void everyPatternStaysInsideTheKeySpace() {
+		for (KeyWalk.Pattern pattern : KeyWalk.Pattern.values()) {
+			for (long size : new long[] { 1, 2, 7, 1000 }) {
+				KeyWalk walk = new KeyWalk(size, pattern, 11);
+				assertThat(LongStream.range(0, 10_000).map(walk::index).allMatch((index) -> index >= 0 && index < size))
+					.as("%s over %d keys", pattern, size)
+					.isTrue();
+			}
+		}
+	}
+
+	@Test
+	void onlyASequentialWalkOverAtLeastTheItemsNeverRepeatsAKey() {
+		assertThat(new KeyWalk(100, KeyWalk.Pattern.SEQUENTIAL, 1).repeatsKeys(100)).isFalse();
+		assertThat(new KeyWalk(100, KeyWalk.Pattern.SEQUENTIAL, 1).repeatsKeys(101)).isTrue();
+		assertThat(new KeyWalk(1_000_000, KeyWalk.Pattern.UNIFORM, 1).repeatsKeys(2)).isTrue();
+		assertThat(new KeyWalk(1_000_000, KeyWalk.Pattern.GAUSSIAN, 1).repeatsKeys(2)).isTrue();
+	}
+
+	@Test
+	void aSequentialWalkThatNeverRepeatsTouchesAsManyKeysAsItems() {
+		assertThat(new KeyWalk(1000, KeyWalk.Pattern.SEQUENTIAL, 1).distinct(600)).isEqualTo(600);
+		assertThat(new KeyWalk(100, KeyWalk.Pattern.SEQUENTIAL, 1).distinct(600)).isEqualTo(100);
+	}
+
+	@Test
+	void splittingTheItemsAmongClientsChangesNeitherTheKeysTouchedNorTheLastWriters() {
+		KeyWalk walk = new KeyWalk(300, KeyWalk.Pattern.UNIFORM, 5);
+		List<Clients.Reach> clients = List.of(new Clients.Reach(0, 250), new Clients.Reach(250, 500),
+				new Clients.Reach(500, 1000));
+		assertThat(walk.distinct(clients)).isEqualTo(walk.distinct(1000));
+		assertThat(walk.lastWriters(clients)).containsExactly(walk.lastWriters(1000));
+	}
+
+	@Test
+	void aKeySpaceHasAtLeastOneKey() {
+		assertThatIllegalArgumentException().isThrownBy(() -> new KeyWalk(0, KeyWalk.Pattern.SEQUENTIAL, 1));
+	}
+
+	@Test
+	void aReadBackReplaysAtMostAnIntsWorthOfKeys() {
+		KeyWalk walk = new KeyWalk(Integer.MAX_VALUE + 1L, KeyWalk.Pattern.UNIFORM, 1);
+		assertThatIllegalArgumentException().isThrownBy(() -> walk.lastWriters(10));
+	}
+
+	@Test
+	void eachPatternIsNamedAsTheParameterWritesIt() {
+		for (KeyWalk.Pattern pattern : KeyWalk.Pattern.values()) {
+			assertThat(KeyWalk.Pattern.fromLabel(pattern.label())).contains(pattern);
+		}
+		assertThat(KeyWalk.Pattern.fromLabel("GAUSSIAN")).isEmpty();
 	}
 
 }

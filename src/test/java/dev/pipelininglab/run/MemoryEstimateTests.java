@@ -10,6 +10,7 @@ import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Preflight;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest
 @OwnRedis
+@SlowTest
 class MemoryEstimateTests {
 
 	static RedisClient client;

@@ -2,6 +2,7 @@ package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @SpringBootTest
 @SharedRedis
+@SlowTest
 class MillionCommandRunTests {
 
 	@Autowired

@@ -6,6 +6,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with how long it was stopped, instead of passing the pause off as Redis's time.
  */
 @SpringBootTest(properties = "lab.local-redis.enabled=false")
+@SlowTest
 class PausedRunTests {
 
 	private static final long STOPPED_MILLIS = 1_000;

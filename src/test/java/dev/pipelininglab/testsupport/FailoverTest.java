@@ -10,6 +10,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * The failover helpers work, and the topologies are tuned so that failovers are quick.
  */
+@SlowTest
 class FailoverTest {
 
 	@Test

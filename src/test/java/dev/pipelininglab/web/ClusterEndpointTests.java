@@ -13,6 +13,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +33,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SharedRedis(RedisTopology.CLUSTER)
 @TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
+@SlowTest
 class ClusterEndpointTests extends EndpointContract {
 
 	@Autowired

@@ -9,6 +9,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SlowTest;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
@@ -33,6 +34,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 // The app's own topology refresh settings (application.yml): the outage measured is the
 // one users get.
 @OwnRedis(RedisTopology.CLUSTER)
+@SlowTest
 class ClusterFailoverTests extends MockMvcThroughFailover {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterFailoverTests.class);

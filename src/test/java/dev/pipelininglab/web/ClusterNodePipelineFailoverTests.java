@@ -10,6 +10,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(properties = "spring.data.redis.timeout=3s")
 @OwnRedis(RedisTopology.CLUSTER)
+@SlowTest
 class ClusterNodePipelineFailoverTests extends MockMvcOnOwnRedis {
 
 	private static final Logger log = LoggerFactory.getLogger(ClusterNodePipelineFailoverTests.class);

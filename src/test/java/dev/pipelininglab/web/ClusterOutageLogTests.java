@@ -9,6 +9,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -29,6 +30,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(properties = { "spring.data.redis.timeout=3s", "lab.pipeline.route-idle-timeout=1s" })
 @OwnRedis(RedisTopology.CLUSTER)
 @ExtendWith(OutputCaptureExtension.class)
+@SlowTest
 class ClusterOutageLogTests extends MockMvcOnOwnRedis {
 
 	/**

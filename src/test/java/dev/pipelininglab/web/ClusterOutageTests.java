@@ -10,6 +10,7 @@ import java.util.List;
 import com.jayway.jsonpath.DocumentContext;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ClusterRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import io.lettuce.core.cluster.SlotHash;
 import org.junit.jupiter.api.Test;
 
@@ -27,6 +28,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * every node unreachable.
  */
 @OwnRedis(RedisTopology.CLUSTER)
+@SlowTest
 class ClusterOutageTests extends MockMvcThroughFailover {
 
 	@Autowired

@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
@@ -22,6 +23,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * focus after Run and Cancel; past runs of any status opened into the address bar; side
  * by side warning of runs that differ; the seed's exact maximum; charts that can be read.
  */
+@SlowTest
 class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 
 	@Test

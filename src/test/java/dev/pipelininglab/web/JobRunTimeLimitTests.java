@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -21,6 +22,7 @@ import static org.awaitility.Awaitility.await;
  * job's record repeats its run: posted back, it runs the same.
  */
 @TestPropertySource(properties = "lab.limits.max-run-time=3s")
+@SlowTest
 class JobRunTimeLimitTests extends JobsOnTestRedis {
 
 	@Autowired

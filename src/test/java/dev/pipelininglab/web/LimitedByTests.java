@@ -5,6 +5,7 @@ import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.MediaType;
@@ -19,6 +20,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * cases whose answer is known: round trips through a relay, a rate asked for, a million
  * pipelined commands on loopback, and a variant that hands Redis the work.
  */
+@SlowTest
 @SharedRedis
 class LimitedByTests extends MockMvcOnTestRedis {
 

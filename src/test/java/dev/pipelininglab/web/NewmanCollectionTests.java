@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.pipelininglab.testsupport.Commands;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +21,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * there is no {@code npx}, unless {@code LAB_REQUIRE_NEWMAN=true} (set by
  * {@code .ci/run}), where that fails. Reports go to {@code target/newman}.
  */
+@SlowTest
 class NewmanCollectionTests extends AppOnTestRedis {
 
 	private static final Path COLLECTION = Path.of("postman", "pipelining-lab.postman_collection.json");

@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -26,6 +27,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * held up.
  */
 @SharedRedis
+@SlowTest
 class OfferedRateTests extends MockMvcOnTestRedis {
 
 	@Autowired

@@ -2,6 +2,7 @@ package dev.pipelininglab.web;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,6 +17,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * and reads back exactly what ran.
  */
 @SharedRedis
+@SlowTest
 class RunByTimeTests extends MockMvcOnTestRedis {
 
 	@Test

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,6 +27,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * it was never called).
  */
 @WebMvcTest(controllers = { RunController.class, IndexController.class, MissingSegments.class })
+@SlowTest
 class RunControllerBadInputTests extends WebLayerWithStandIns {
 
 	@AfterEach

@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.test.context.SpringBootTest;
@@ -19,6 +20,7 @@ import static org.awaitility.Awaitility.await;
  * round trips (or a warm-up of fifty).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "lab.limits.max-run-time=2s")
+@SlowTest
 class RunTimeLimitTests extends JobsOnTestRedis {
 
 	/**

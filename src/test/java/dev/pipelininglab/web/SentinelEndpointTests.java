@@ -6,6 +6,7 @@ import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SentinelRedis;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -17,6 +18,7 @@ import org.springframework.test.context.TestPropertySource;
  */
 @SharedRedis(RedisTopology.SENTINEL)
 @TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
+@SlowTest
 class SentinelEndpointTests extends EndpointContract {
 
 	@Autowired

@@ -9,6 +9,7 @@ import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SentinelRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.slf4j.Logger;
@@ -29,6 +30,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @OwnRedis(RedisTopology.SENTINEL)
 @ExtendWith(OutputCaptureExtension.class)
+@SlowTest
 class SentinelFailoverTests extends MockMvcThroughFailover {
 
 	private static final Logger log = LoggerFactory.getLogger(SentinelFailoverTests.class);

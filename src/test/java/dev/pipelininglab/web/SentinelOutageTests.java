@@ -8,6 +8,7 @@ import java.time.Duration;
 import com.jayway.jsonpath.DocumentContext;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.SentinelRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -24,6 +25,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * every answer names the master in use.
  */
 @OwnRedis(RedisTopology.SENTINEL)
+@SlowTest
 class SentinelOutageTests extends MockMvcThroughFailover {
 
 	@Autowired

@@ -11,6 +11,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.TestLettuce;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.ScanArgs;
@@ -31,6 +32,7 @@ import static org.awaitility.Awaitility.await;
  * (warm-up included) plus 10,000, every key it left carries an expiry, and once they do
  * the lab sends nothing more for it.
  */
+@SlowTest
 class StoppedRunsLeaveOnlyWhatTheyWroteTests extends JobsOnTestRedis {
 
 	/** The allowance beside one command per key written. */

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.JavascriptExecutor;
@@ -20,6 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * and flush policy filled in, with a copy button, and the RTT projection is drawn with
  * the measured point of each variant on it.
  */
+@SlowTest
 class TakeHomeBrowserTests extends BrowserOnTestRedis {
 
 	@Test

@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 
 import dev.pipelininglab.testsupport.Flood;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
@@ -34,6 +35,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * {@code -Dlab.screenshots=docs} also takes those of the README and docs/web-and-jobs.md
  * (a 1M compare and a sweep).
  */
+@SlowTest
 class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	@Test

@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.Outages;
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -30,6 +31,7 @@ import static org.awaitility.Awaitility.await;
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, properties = "spring.data.redis.timeout=5s")
 @OwnRedis
+@SlowTest
 class WebPageRedisLossBrowserTests {
 
 	/**
