@@ -153,6 +153,21 @@ class ArchitectureTests {
 		.because("redis.lettuce extends Lettuce's internals, which may change in any Lettuce release:"
 				+ " one package uses it, so an upgrade breaks in one place (LettuceHooksContractTests)");
 
+	static final ArchRule TOMCAT_HOOK_ONLY_FOR_WEB = noClasses().that()
+		.resideOutsideOfPackages(BASE + ".web", BASE + ".web.tomcat")
+		.should()
+		.dependOnClassesThat()
+		.resideInAPackage(BASE + ".web.tomcat")
+		.because("web.tomcat reads Tomcat's internals, which may move in any Tomcat release: only web uses"
+				+ " it, so an upgrade breaks in one place (TomcatHooksContractTests)");
+
+	static final ArchRule REFLECTION_ONLY_IN_THE_HOOK_PACKAGES = noClasses().that()
+		.resideOutsideOfPackages(BASE + ".redis.lettuce", BASE + ".web.tomcat")
+		.should()
+		.callMethodWhere(named("setAccessible or getDeclaredField(s)", "setAccessible|getDeclaredFields?"))
+		.because("reading a library's or the container's private state is a hook, and hooks live in their"
+				+ " fenced packages, each with a contract test");
+
 	static final ArchRule LETTUCE_INTERNALS_ONLY_IN_THEIR_PACKAGE = noClasses().that()
 		.resideOutsideOfPackage(BASE + ".redis.lettuce")
 		.should()
@@ -242,6 +257,12 @@ class ArchitectureTests {
 	}
 
 	@Test
+	void onlyTheWebPackageUsesTheTomcatHookAndNothingElseReadsPrivateState() {
+		TOMCAT_HOOK_ONLY_FOR_WEB.check(MAIN);
+		REFLECTION_ONLY_IN_THE_HOOK_PACKAGES.check(MAIN);
+	}
+
+	@Test
 	void lettuceInternalsAreExtendedInOnePackage() {
 		LETTUCE_INTERNALS_ONLY_IN_THEIR_PACKAGE.check(MAIN);
 	}
@@ -267,6 +288,23 @@ class ArchitectureTests {
 		for (ArchRule rule : Set.of(NO_FLUSH, NO_KEYS_PATTERN, NO_DANGEROUS_COMMAND_TYPES)) {
 			assertThatNoException().as(rule.getDescription()).isThrownBy(() -> rule.check(innocent));
 		}
+	}
+
+	@Test
+	void theReflectionRuleRecognisesAFieldMadeAccessible() {
+		assertThatExceptionOfType(AssertionError.class).isThrownBy(() -> REFLECTION_ONLY_IN_THE_HOOK_PACKAGES
+			.check(new ClassFileImporter().importClasses(ReadsPrivateState.class)));
+	}
+
+	/** What the reflection rule looks for, outside the hook packages. */
+	static final class ReadsPrivateState {
+
+		Object read(Object target) throws ReflectiveOperationException {
+			java.lang.reflect.Field field = target.getClass().getDeclaredField("value");
+			field.setAccessible(true);
+			return field.get(target);
+		}
+
 	}
 
 	@Test

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 
 import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.web.tomcat.CallerConnection;
 import dev.pipelininglab.run.RunObserver;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;

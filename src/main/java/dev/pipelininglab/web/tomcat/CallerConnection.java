@@ -1,4 +1,4 @@
-package dev.pipelininglab.web;
+package dev.pipelininglab.web.tomcat;
 
 import java.io.IOException;
 import java.lang.reflect.Field;
@@ -24,11 +24,14 @@ import org.slf4j.LoggerFactory;
  * Tomcat's buffer for it. Probes are at most one per {@link #INTERVAL_NANOS}, so a loop
  * of a million commands costs a few hundred reads, not a million.
  * <p>
- * Tomcat hides the socket from the Servlet API; it is reached through its request facade.
- * Where that fails (another server, MockMvc, a Tomcat that moved the field), the caller
- * counts as connected and runs end as before: by their own end, max-run-time or shutdown.
+ * Tomcat hides the socket from the Servlet API (which learns of a hang-up only on a read
+ * or write, and a GET run writes once, at its end), so it is reached through Tomcat's
+ * request facade: the one hook into the container, fenced in this package and checked
+ * against the Tomcat in use by {@code TomcatHooksContractTests}. Where it fails (another
+ * server, MockMvc), the caller counts as connected and runs end as before: by their own
+ * end, max-run-time or shutdown.
  */
-final class CallerConnection {
+public final class CallerConnection {
 
 	private static final Logger log = LoggerFactory.getLogger(CallerConnection.class);
 
@@ -53,8 +56,10 @@ final class CallerConnection {
 		this.socket = socket;
 	}
 
-	/** The connection {@code request} arrived on, or one that always counts as open. */
-	static CallerConnection of(ServletRequest request) {
+	/**
+	 * The connection {@code request} arrived on, or one that always counts as open.
+	 */
+	public static CallerConnection of(ServletRequest request) {
 		ServletRequest unwrapped = request;
 		while (unwrapped instanceof ServletRequestWrapper wrapper) {
 			unwrapped = wrapper.getRequest();
@@ -80,7 +85,7 @@ final class CallerConnection {
 	 * True once the client closed or reset the connection. Safe from several threads
 	 * (runs with many clients ask from each): one probes, the others read its answer.
 	 */
-	boolean gone() {
+	public boolean gone() {
 		SocketWrapperBase<?> socket = this.socket;
 		if (socket == null || this.gone) {
 			return this.gone;
