@@ -779,8 +779,27 @@
       animation: false,
       indexAxis: 'y',
       plugins,
-      scales: { x: xAxis, y: { ticks: { autoSkip: false } } },
+      scales: {
+        x: xAxis,
+        y: variantAxis(),
+      },
     };
+  }
+
+  // On a phone a long variant name would take the plot's width or be cut at the edge: it wraps at its dashes.
+  function variantAxis() {
+    return { ticks: { autoSkip: false, callback(value) { return narrowLabel(this.getLabelForValue(value), this.chart); } } };
+  }
+
+  function narrowLabel(label, chart) {
+    if (chart.width >= 560 || label.length <= 16) return label;
+    const lines = [];
+    for (const part of label.split(/(?<=-)/)) {
+      const last = lines.length - 1;
+      if (last >= 0 && (lines[last] + part).length <= 16) lines[last] += part;
+      else lines.push(part);
+    }
+    return lines;
   }
 
   // Like the throughput axis, but for figures below 1 (0.002 reads per command): a log axis from the power of ten
@@ -1063,7 +1082,7 @@
             tooltip: { callbacks: { label: (item) => num(item.raw) + ' ops/s' + (sorted[item.dataIndex].speedup != null
               ? ', ' + ratio(sorted[item.dataIndex].speedup) + ' the loop' : '') } },
           },
-          scales: { x: valueAxis, y: { ticks: { autoSkip: false } } },
+          scales: { x: valueAxis, y: variantAxis() },
         },
       });
       canvas.parentElement.style.height = Math.max(12, 4 + 2.6 * sorted.length) + 'rem';

@@ -177,7 +177,7 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 	}
 
 	@Test
-	void chartsKeepOneColourBlindSafeColourPerVariantAShortLegendAndNoBarHiddenAtTheAxis() {
+	void chartsKeepOneColourBlindSafeColourPerVariantAShortLegendNoBarHiddenAtTheAxisAndPhoneLabelsThatFit() {
 		firstVisit();
 		chromium.setField("count", "3000");
 		chromium.moreSettings();
@@ -250,6 +250,22 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 		assertThat(Double.parseDouble(figures[2])).isGreaterThanOrEqualTo(200);
 		assertThat(Double.parseDouble(figures[0])).isGreaterThanOrEqualTo(150);
 		assertThat(Double.parseDouble(figures[1])).isLessThanOrEqualTo(Double.parseDouble(figures[2]));
+		// The bar charts' variant names wrap at their dashes rather than being cut at the
+		// edge or taking the plot's width.
+		Object labels = js("""
+				return ['chart', 'latency-chart', 'server-calls-chart', 'server-cpu-chart'].map((id) => {
+				  const chart = Chart.getChart(id);
+				  chart.resize();
+				  const longest = Math.max(...chart.scales.y.ticks.flatMap((t) => [].concat(t.label))
+				    .map((line) => String(line).length));
+				  return id + ':' + longest + ':' + Math.round(chart.scales.y.width) + ':' + Math.round(chart.width);
+				}).join(' ');""");
+		System.out.println("[browser] 390 px bar labels (chart:longest line:axis width:chart width) " + labels);
+		assertThat(String.valueOf(labels).split(" ")).allSatisfy((chart) -> {
+			String[] parts = chart.split(":");
+			assertThat(Integer.parseInt(parts[1])).as(chart).isLessThanOrEqualTo(16);
+			assertThat(Double.parseDouble(parts[2])).as(chart).isLessThan(Double.parseDouble(parts[3]) * 0.55);
+		});
 	}
 
 	private String finished(String body) throws Exception {
