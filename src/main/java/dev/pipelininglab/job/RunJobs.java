@@ -52,16 +52,6 @@ public class RunJobs implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(RunJobs.class);
 
-	/**
-	 * Told to a client that is turned away while no job has started yet to tell better.
-	 */
-	private static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
-
-	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
-
-	/** How often a queued job waiting for a run slot looks whether it was cancelled. */
-	private static final Duration SLOT_CHECK = Duration.ofMillis(200);
-
 	private final RunStore store;
 
 	private final RunMetrics metrics;
@@ -82,12 +72,6 @@ public class RunJobs implements SmartLifecycle {
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/**
-	 * Jobs running or waiting on this instance; the bound is checked on this count, not
-	 * on the pool's queue.
-	 */
-	private final AtomicInteger admitted = new AtomicInteger();
-
-	/**
 	 * Made on start and shut down on stop: a stopped context can be started again (test
 	 * contexts are paused).
 	 */
@@ -105,13 +89,13 @@ public class RunJobs implements SmartLifecycle {
 
 	private final LimitProperties limits;
 
-	private final RunSlots slots;
+	private final JobAdmission admission;
 
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
 			RunSlots slots) {
 		this.limits = limits;
-		this.slots = slots;
+		this.admission = new JobAdmission(settings, slots);
 		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
 		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
@@ -132,25 +116,10 @@ public class RunJobs implements SmartLifecycle {
 	 */
 	public RunRecord submit(RunPlan plan) {
 		if (!this.running) {
-			throw new JobsFullException("This instance is shutting down and accepts no new runs", DEFAULT_RETRY_AFTER);
+			throw new JobsFullException("This instance is shutting down and accepts no new runs",
+					JobAdmission.DEFAULT_RETRY_AFTER);
 		}
-		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
-		if (this.admitted.incrementAndGet() > limit) {
-			this.admitted.decrementAndGet();
-			throw new JobsFullException("This instance already runs " + this.settings.maxConcurrent() + " runs"
-					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
-					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
-		}
-		// GET runs and jobs share the run slots: without a queue, a job that finds none
-		// free
-		// is turned away as a GET run would be after its wait.
-		boolean slot = this.slots.takeFree();
-		if (!slot && this.settings.queueCapacity() == 0) {
-			this.admitted.decrementAndGet();
-			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
-					+ " runs at once, GET runs and jobs together: lab.admission.max-concurrent); try again later",
-					retryAfter());
-		}
+		boolean slot = this.admission.admit(this::retryAfter);
 		Job job;
 		try {
 			Instant now = this.clock.instant();
@@ -163,10 +132,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 		}
 		catch (RuntimeException ex) {
-			this.admitted.decrementAndGet();
-			if (slot) {
-				this.slots.release();
-			}
+			this.admission.undo(slot);
 			throw ex;
 		}
 		try {
@@ -186,7 +152,7 @@ public class RunJobs implements SmartLifecycle {
 				this.active.remove(job.id);
 				finish(job, RunStatus.CANCELLED, null, null, null, shutdownProblem());
 				throw new JobsFullException("This instance is shutting down and accepts no new runs",
-						DEFAULT_RETRY_AFTER);
+						JobAdmission.DEFAULT_RETRY_AFTER);
 			}
 			return record;
 		}
@@ -278,7 +244,7 @@ public class RunJobs implements SmartLifecycle {
 
 	/** Jobs running or waiting on this instance. */
 	public int active() {
-		return this.admitted.get();
+		return this.admission.active();
 	}
 
 	private void execute(Job job) {
@@ -286,7 +252,7 @@ public class RunJobs implements SmartLifecycle {
 			if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
 				job.requestCancel();
 			}
-			awaitRunSlot(job);
+			this.admission.awaitRunSlot(job);
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
 				finish(job, RunStatus.CANCELLED, null, null, null, job.shuttingDown() ? shutdownProblem() : null);
@@ -343,27 +309,7 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private void freeSlot(Job job) {
-		if (job.freeSlot()) {
-			this.admitted.decrementAndGet();
-		}
-		if (job.releaseRunSlot()) {
-			this.slots.release();
-		}
-	}
-
-	/** A queued job waits for a run slot, as long as it is not cancelled. */
-	private void awaitRunSlot(Job job) {
-		try {
-			while (!job.holdsRunSlot() && !job.cancelled()) {
-				if (this.slots.take(SLOT_CHECK)) {
-					job.holdRunSlot();
-				}
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			job.shutDown();
-		}
+		this.admission.free(job);
 	}
 
 	/** Callers hold the job's lock: see {@link JobRecords#save}. */
@@ -389,13 +335,7 @@ public class RunJobs implements SmartLifecycle {
 	 * past their max-run-time; a few seconds when none can tell.
 	 */
 	public Duration retryAfter() {
-		return this.active.values()
-			.stream()
-			.map(Job::remaining)
-			.filter(Objects::nonNull)
-			.min(Duration::compareTo)
-			.map((remaining) -> remaining.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : remaining)
-			.orElse(DEFAULT_RETRY_AFTER);
+		return JobAdmission.retryAfter(this.active.values());
 	}
 
 	private RunRecord.Problem shutdownProblem() {

@@ -1,0 +1,118 @@
+package dev.pipelininglab.job;
+
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+import dev.pipelininglab.run.RunSlots;
+
+/**
+ * Which jobs may run on this instance: at most {@code lab.jobs.max-concurrent} at once
+ * and {@code lab.jobs.queue-capacity} waiting, each running one holding one of the run
+ * slots GET runs take too ({@link RunSlots}), so every measurement counts against one
+ * limit.
+ */
+final class JobAdmission {
+
+	/** Told to a client that is turned away while no running job can tell better. */
+	static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
+
+	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
+
+	/** How often a queued job waiting for a run slot looks whether it was cancelled. */
+	private static final Duration SLOT_CHECK = Duration.ofMillis(200);
+
+	/**
+	 * Jobs running or waiting on this instance; the bound is checked on this count, not
+	 * on the pool's queue.
+	 */
+	private final AtomicInteger admitted = new AtomicInteger();
+
+	private final JobProperties settings;
+
+	private final RunSlots slots;
+
+	JobAdmission(JobProperties settings, RunSlots slots) {
+		this.settings = settings;
+		this.slots = slots;
+	}
+
+	/**
+	 * Admits a job before it is made.
+	 * @param retryAfter when to come back, for a refusal
+	 * @return whether it took a run slot already (else it waits for one in the queue)
+	 * @throws JobsFullException when every job place, or every run slot without a queue
+	 * to wait in, is taken
+	 */
+	boolean admit(Supplier<Duration> retryAfter) {
+		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
+		if (this.admitted.incrementAndGet() > limit) {
+			this.admitted.decrementAndGet();
+			throw new JobsFullException("This instance already runs " + this.settings.maxConcurrent() + " runs"
+					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
+					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter.get());
+		}
+		boolean slot = this.slots.takeFree();
+		if (!slot && this.settings.queueCapacity() == 0) {
+			this.admitted.decrementAndGet();
+			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
+					+ " runs at once, GET runs and jobs together: lab.admission.max-concurrent); try again later",
+					retryAfter.get());
+		}
+		return slot;
+	}
+
+	/** Takes back an admission whose job could not be made. */
+	void undo(boolean slot) {
+		this.admitted.decrementAndGet();
+		if (slot) {
+			this.slots.release();
+		}
+	}
+
+	/** Gives back the job's place and run slot, once each. */
+	void free(Job job) {
+		if (job.freeSlot()) {
+			this.admitted.decrementAndGet();
+		}
+		if (job.releaseRunSlot()) {
+			this.slots.release();
+		}
+	}
+
+	/** A queued job waits for a run slot, as long as it is not cancelled. */
+	void awaitRunSlot(Job job) {
+		try {
+			while (!job.holdsRunSlot() && !job.cancelled()) {
+				if (this.slots.take(SLOT_CHECK)) {
+					job.holdRunSlot();
+				}
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			job.shutDown();
+		}
+	}
+
+	/** Jobs running or waiting. */
+	int active() {
+		return this.admitted.get();
+	}
+
+	/**
+	 * When a slot is likely free again, from the pace of {@code jobs} and never past
+	 * their max-run-time; a few seconds when none can tell.
+	 */
+	static Duration retryAfter(Collection<Job> jobs) {
+		return jobs.stream()
+			.map(Job::remaining)
+			.filter(Objects::nonNull)
+			.min(Duration::compareTo)
+			.map((remaining) -> remaining.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : remaining)
+			.orElse(DEFAULT_RETRY_AFTER);
+	}
+
+}
