@@ -17,7 +17,9 @@ import org.springframework.http.MediaType;
  * Tomcat's own error answers (a request it refuses before any servlet sees it: bad
  * percent-encoding in the path, a request line or header over its limits) as problem+json
  * instead of its HTML page. Errors inside the app never get here: they are answered by
- * Spring MVC or the {@code /error} controller, which write a body first.
+ * Spring MVC or the {@code /error} controller, which write a body first. By hand because
+ * Tomcat answers these before any filter or servlet, where no Spring or Boot feature
+ * reaches.
  */
 class ProblemReportValve extends ErrorReportValve {
 

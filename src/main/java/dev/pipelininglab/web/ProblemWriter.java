@@ -15,6 +15,8 @@ import org.springframework.http.MediaType;
 /**
  * Problem bodies for answers given before Spring MVC sees the request (the request guard,
  * Tomcat's own error report): the same fields as a {@code ProblemDetail} rendered by MVC.
+ * By hand because MVC's message converters write a {@code ProblemDetail} only for a
+ * handler.
  */
 final class ProblemWriter {
 
