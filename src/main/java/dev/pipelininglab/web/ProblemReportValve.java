@@ -10,8 +10,9 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 
-import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 
 /**
  * Tomcat's own error answers (a request it refuses before any servlet sees it: bad
@@ -36,14 +37,12 @@ class ProblemReportValve extends ErrorReportValve {
 		if (!ioAllowed.get()) {
 			return;
 		}
-		HttpStatus status = HttpStatus.resolve(code);
-		String body = (code == 400)
-				? ProblemWriter.body(ProblemType.MALFORMED_REQUEST,
+		String body = ProblemWriter.body((code == 400)
+				? Problems.problem(ProblemType.MALFORMED_REQUEST,
 						"The server could not read the request: bad percent-encoding in the path, or a request line"
-								+ " or header longer than it accepts.",
-						null)
-				: ProblemWriter.body("about:blank", (status != null) ? status : HttpStatus.BAD_REQUEST,
-						(status != null) ? status.getReasonPhrase() : "Error", "The server refused the request.", null);
+								+ " or header longer than it accepts.")
+				: ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(code), "The server refused the request."),
+				null);
 		try {
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			response.setCharacterEncoding("UTF-8");
