@@ -11,6 +11,7 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.servlet.HandlerInterceptor;
 
@@ -38,13 +39,10 @@ class AcceptCheck implements HandlerInterceptor {
 		catch (InvalidMediaTypeException ex) {
 			// Written here: Spring MVC would read the same Accept again to render the
 			// problem, fail, and answer with no body at all.
-			response.setStatus(HttpStatus.NOT_ACCEPTABLE.value());
-			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-			response.setCharacterEncoding("UTF-8");
-			response.getWriter()
-				.write(ProblemWriter.body("about:blank", HttpStatus.NOT_ACCEPTABLE, "Not Acceptable",
-						"Accept cannot be read; ask for one of " + producible + " or leave Accept out.",
-						request.getRequestURI()));
+			ProblemWriter.write(response,
+					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_ACCEPTABLE,
+							"Accept cannot be read; ask for one of " + producible + " or leave Accept out."),
+					request.getRequestURI());
 			return false;
 		}
 		if (accepted.isEmpty() || accepted.stream()

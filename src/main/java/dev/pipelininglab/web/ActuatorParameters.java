@@ -36,8 +36,10 @@ class ActuatorParameters extends OncePerRequestFilter {
 		List<String> known = (segments.length > 2) ? KNOWN.getOrDefault(segments[2], List.of()) : List.of();
 		for (String name : request.getParameterMap().keySet()) {
 			if (!known.contains(name)) {
-				ProblemWriter.writeInvalidParameter(response, name,
-						name + " " + ParameterCheck.unknown("this endpoint has no such parameter", known, name),
+				ProblemWriter.write(response,
+						Problems.invalidParameter(name,
+								name + " "
+										+ ParameterCheck.unknown("this endpoint has no such parameter", known, name)),
 						request.getRequestURI());
 				return;
 			}

@@ -13,7 +13,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
@@ -37,14 +37,10 @@ class BodyLimit extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		if (request.getContentLengthLong() > this.maxBytes) {
-			response.setStatus(HttpStatus.CONTENT_TOO_LARGE.value());
-			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-			response.setCharacterEncoding("UTF-8");
-			response.getWriter()
-				.write(ProblemWriter.body("about:blank", HttpStatus.CONTENT_TOO_LARGE, "Content Too Large",
-						"The body has " + request.getContentLengthLong() + " bytes; this app reads at most "
-								+ this.maxBytes + " (lab.limits.max-body-bytes), and a run's JSON takes a few hundred.",
-						request.getRequestURI()));
+			ProblemWriter.write(response, ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+					"The body has " + request.getContentLengthLong() + " bytes; this app reads at most " + this.maxBytes
+							+ " (lab.limits.max-body-bytes), and a run's JSON takes a few hundred."),
+					request.getRequestURI());
 			return;
 		}
 		chain.doFilter(new Bounded(request, this.maxBytes), response);

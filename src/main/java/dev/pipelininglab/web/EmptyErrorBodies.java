@@ -14,7 +14,8 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
 /**
  * Actuator endpoints answer some errors with a status and no body
  * ({@code /actuator/metrics/nonexistent} is a bare 404); those go to the error page,
- * which gives them a problem body like every other error.
+ * which gives them a problem body like every other error. By hand because Actuator
+ * returns these as plain responses, not exceptions, so no exception handler sees them.
  */
 @Component
 class EmptyErrorBodies extends OncePerRequestFilter {

@@ -31,9 +31,10 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 
 import org.springframework.beans.TypeMismatchException;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
-import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -41,16 +42,19 @@ import org.springframework.validation.FieldError;
 import org.springframework.web.bind.MethodArgumentNotValidException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
-import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
 
 /**
- * Every failure becomes an RFC 9457 {@code application/problem+json} answer with a stable
- * {@code type} and a detail a person understands; stack traces stay in the log.
+ * The lab's own failures, and the binding errors that must name a parameter, as RFC 9457
+ * {@code application/problem+json} answers with the catalogue's stable {@code type}.
+ * Spring MVC's other exceptions are Boot's {@code ProblemDetailsExceptionHandler}'s
+ * ({@code spring.mvc.problemdetails.enabled}), which this advice precedes and leaves in
+ * place by not being a {@code ResponseEntityExceptionHandler}; anything else goes to the
+ * error page and is logged there.
  */
 @RestControllerAdvice
-class ProblemAdvice extends ResponseEntityExceptionHandler {
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class ProblemAdvice {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
@@ -81,37 +85,33 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ProblemDetail invalidParameter(InvalidParameterException ex) {
-		return parameterProblem(ex.parameter(), ex.getMessage());
+		return Problems.invalidParameter(ex.parameter(), ex.getMessage());
 	}
 
-	@Override
-	protected @Nullable ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
-			HttpStatusCode status, WebRequest request) {
+	@ExceptionHandler
+	ProblemDetail typeMismatch(TypeMismatchException ex) {
 		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
 				: ex.getPropertyName();
 		String expected = expected(name, false);
-		return ResponseEntity.badRequest()
-			.body(parameterProblem(name, name + " must be " + expected + ", got '" + ex.getValue() + "'"));
+		return Problems.invalidParameter(name, name + " must be " + expected + ", got '" + ex.getValue() + "'");
 	}
 
 	/**
 	 * Query parameters bind to {@link RunParams}; a value of the wrong type fails that
 	 * binding.
 	 */
-	@Override
-	protected @Nullable ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
-			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+	@ExceptionHandler
+	ProblemDetail argumentNotValid(MethodArgumentNotValidException ex) {
 		FieldError error = ex.getBindingResult().getFieldError();
 		String name = (error != null) ? error.getField() : ex.getParameter().getParameterName();
 		Object value = (error != null) ? error.getRejectedValue() : null;
 		String expected = expected(name, false);
-		return ResponseEntity.badRequest()
-			.body(parameterProblem(name, name + " must be " + expected + ", got '" + value + "'"));
+		return Problems.invalidParameter(name, name + " must be " + expected + ", got '" + value + "'");
 	}
 
 	@ExceptionHandler
 	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
-		return parameterProblem(ex.parameter(), ex.getMessage());
+		return Problems.invalidParameter(ex.parameter(), ex.getMessage());
 	}
 
 	@ExceptionHandler
@@ -121,7 +121,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ProblemDetail connectorUnsupported(Connections.ConnectorUnsupportedException ex) {
-		return parameterProblem("connector", ex.getMessage());
+		return Problems.invalidParameter("connector", ex.getMessage());
 	}
 
 	@ExceptionHandler
@@ -200,12 +200,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	 * closed request"), since nobody reads it.
 	 */
 	@ExceptionHandler
-	ResponseEntity<ProblemDetail> runStopped(RunCancelledException ex, HttpServletRequest request) {
+	ResponseEntity<?> runStopped(RunCancelledException ex, HttpServletRequest request) {
 		GetRunStops.Reason reason = GetRunStops.reason(request);
 		if (this.shutdown.stopping() || reason == GetRunStops.Reason.SHUTDOWN) {
 			log.info("Stopped a run between commands: the app is shutting down");
-			return answer(
-					problem(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance())));
+			return ResponseEntity
+				.of(Problems.problem(ProblemType.INSTANCE_SHUTDOWN,
+						ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance())))
+				.build();
 		}
 		if (reason == GetRunStops.Reason.CALLER_GONE) {
 			log.info("Stopped GET {} between commands after {} s: its caller hung up; its run slot is free",
@@ -215,18 +217,15 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		}
 		Duration limit = this.properties.limits().maxRunTime();
 		log.info("Stopped a run after lab.limits.max-run-time ({})", limit);
-		return answer(problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED.detail(limit.toString(),
-				"what it had written stays under the prefix (DELETE /keys removes it).")));
-	}
-
-	private static ResponseEntity<ProblemDetail> answer(ProblemDetail problem) {
-		return ResponseEntity.status(problem.getStatus()).body(problem);
+		return ResponseEntity.of(Problems.problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED
+			.detail(limit.toString(), "what it had written stays under the prefix (DELETE /keys removes it).")))
+			.build();
 	}
 
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> jobsFull(JobsFullException ex) {
 		long seconds = Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000);
-		ProblemDetail problem = problem(ProblemType.TOO_BUSY, ex.getMessage());
+		ProblemDetail problem = Problems.problem(ProblemType.TOO_BUSY, ex.getMessage());
 		problem.setProperty("retryAfterSeconds", seconds);
 		return ResponseEntity.status(Problems.status(ProblemType.TOO_BUSY))
 			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
@@ -235,14 +234,14 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	@ExceptionHandler
 	ProblemDetail runNotFound(RunNotFoundException ex) {
-		ProblemDetail problem = problem(ProblemType.RUN_NOT_FOUND, ex.getMessage());
+		ProblemDetail problem = Problems.problem(ProblemType.RUN_NOT_FOUND, ex.getMessage());
 		problem.setProperty("id", ex.id());
 		return problem;
 	}
 
 	@ExceptionHandler
 	ProblemDetail runFinished(RunFinishedException ex) {
-		ProblemDetail problem = problem(ProblemType.RUN_FINISHED, ex.getMessage());
+		ProblemDetail problem = Problems.problem(ProblemType.RUN_FINISHED, ex.getMessage());
 		problem.setProperty("id", ex.run().id());
 		problem.setProperty("runStatus", ex.run().status());
 		return problem;
@@ -253,9 +252,8 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 	 * field the body does not have: a 400 naming that field, or {@code body} when the
 	 * JSON itself is broken or missing.
 	 */
-	@Override
-	protected @Nullable ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-			HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+	@ExceptionHandler
+	ProblemDetail messageNotReadable(HttpMessageNotReadableException ex) {
 		String name = "body";
 		String detail = "body must be a JSON object with the run's fields";
 		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
@@ -294,7 +292,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 		if (ex.getCause() == null) {
 			detail += ", and there was none";
 		}
-		return ResponseEntity.badRequest().body(parameterProblem(name, detail));
+		return Problems.invalidParameter(name, detail);
 	}
 
 	/**
@@ -307,10 +305,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			.replaceAll("\\s*\\([^()]*Feature[^()]*\\)", "")
 			.replaceAll("[^.;:(]*Feature[^.;:)]*", "")
 			.strip();
-	}
-
-	private static ProblemDetail parameterProblem(@Nullable String parameter, @Nullable String detail) {
-		return Problems.invalidParameter(parameter, detail);
 	}
 
 	/**
@@ -333,12 +327,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 
 	private static String plain(@Nullable Number number) {
 		return (number != null) ? new BigDecimal(number.toString()).stripTrailingZeros().toPlainString() : "";
-	}
-
-	@ExceptionHandler
-	ProblemDetail unexpected(Exception ex) {
-		log.error("Unexpected failure", ex);
-		return Problems.of(ProblemType.UNEXPECTED, "request", "processed");
 	}
 
 	/**
@@ -402,7 +390,7 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 					? type.detail(finding.summary()) : ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 		};
-		ProblemDetail problem = problem(type, detail);
+		ProblemDetail problem = Problems.problem(type, detail);
 		problem.setProperty("redis", this.topology.nodes());
 		if (finding != null) {
 			finding.details().forEach(problem::setProperty);
@@ -411,10 +399,6 @@ class ProblemAdvice extends ResponseEntityExceptionHandler {
 			problem.setProperty("key", key);
 		}
 		return problem;
-	}
-
-	private static ProblemDetail problem(ProblemType type, @Nullable String detail) {
-		return Problems.problem(type, detail);
 	}
 
 }

@@ -2,17 +2,13 @@ package dev.pipelininglab.web;
 
 import dev.pipelininglab.ProblemType;
 import java.net.URI;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.HashSet;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 import io.swagger.v3.oas.annotations.Hidden;
-import jakarta.servlet.DispatcherType;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletRequestWrapper;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.webmvc.error.ErrorController;
@@ -21,16 +17,17 @@ import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.HttpRequestMethodNotSupportedException;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMapping;
-import org.springframework.web.util.ServletRequestPathUtils;
+import org.springframework.http.server.PathContainer;
 
 /**
  * The servlet container's error page ({@code /error}) as problem+json, in place of Boot's
  * own JSON: errors answered outside Spring MVC's exception handling, such as Tomcat
- * refusing {@code TRACE} or an Actuator endpoint answering a bare 404.
+ * refusing {@code TRACE} or an Actuator endpoint answering a bare 404. By hand because
+ * Boot 4.1's error controller renders its {@code ErrorAttributes} map, never problem+json
+ * (spring-boot issue 43850).
  */
 @Hidden
 @RestController
@@ -79,89 +76,25 @@ class ProblemErrorController implements ErrorController {
 	}
 
 	/**
-	 * The methods the handler mappings take for the failed request's path: Tomcat's own
-	 * {@code Allow} lists every method the dispatcher servlet implements. A 405 reaches
-	 * the error page only when Tomcat refused the method before Spring MVC saw the
-	 * request ({@code TRACE}); the error dispatch itself is a GET.
+	 * The methods the handler mappings declare for the failed request's path: Tomcat's
+	 * own {@code Allow} lists every method the dispatcher servlet implements. A 405
+	 * reaches the error page only when Tomcat refused the method before Spring MVC saw
+	 * the request ({@code TRACE}); the error dispatch itself is a GET.
 	 */
 	private Set<HttpMethod> allowedMethods(HttpServletRequest request, String path) {
-		HttpServletRequest probe = new OriginalRequest(request, path);
-		ServletRequestPathUtils.parseAndCache(probe);
-		for (RequestMappingInfoHandlerMapping mapping : this.mappings.orderedStream().toList()) {
-			try {
-				if (mapping.getHandler(probe) != null) {
-					break;
-				}
-			}
-			catch (HttpRequestMethodNotSupportedException ex) {
-				Set<HttpMethod> supported = ex.getSupportedHttpMethods();
-				if (supported != null && !supported.isEmpty()) {
-					return supported;
-				}
-			}
-			catch (Exception ex) {
-				// Not this mapping's path: try the next one.
-			}
-		}
+		PathContainer route = PathContainer.parsePath(path.substring(request.getContextPath().length()));
+		Set<HttpMethod> allowed = this.mappings.orderedStream()
+			.flatMap((mapping) -> mapping.getHandlerMethods().keySet().stream())
+			.filter((info) -> info.getPathPatternsCondition() != null
+					&& info.getPathPatternsCondition().getPatterns().stream().anyMatch((p) -> p.matches(route)))
+			.flatMap((info) -> info.getMethodsCondition().getMethods().stream())
+			.map((method) -> HttpMethod.valueOf(method.name()))
+			.collect(Collectors.toCollection(HashSet::new));
 		// Static resources, the fallback for every other path, take reads only.
-		return Set.of(HttpMethod.GET, HttpMethod.HEAD);
-	}
-
-	/**
-	 * The request as it first arrived, for a second lookup in the handler mappings;
-	 * attributes the lookup writes stay here, not on the error dispatch.
-	 */
-	private static final class OriginalRequest extends HttpServletRequestWrapper {
-
-		private final String path;
-
-		private final Map<String, Object> attributes = new HashMap<>();
-
-		OriginalRequest(HttpServletRequest request, String path) {
-			super(request);
-			this.path = path;
+		if (allowed.isEmpty() || allowed.contains(HttpMethod.GET)) {
+			allowed.addAll(Set.of(HttpMethod.GET, HttpMethod.HEAD));
 		}
-
-		@Override
-		public String getMethod() {
-			return HttpMethod.TRACE.name();
-		}
-
-		@Override
-		public DispatcherType getDispatcherType() {
-			return DispatcherType.REQUEST;
-		}
-
-		@Override
-		public String getRequestURI() {
-			return this.path;
-		}
-
-		@Override
-		public String getServletPath() {
-			return this.path.substring(getContextPath().length());
-		}
-
-		@Override
-		public @Nullable String getPathInfo() {
-			return null;
-		}
-
-		@Override
-		public @Nullable Object getAttribute(String name) {
-			return this.attributes.containsKey(name) ? this.attributes.get(name) : super.getAttribute(name);
-		}
-
-		@Override
-		public void setAttribute(String name, Object value) {
-			this.attributes.put(name, value);
-		}
-
-		@Override
-		public void removeAttribute(String name) {
-			this.attributes.put(name, null);
-		}
-
+		return allowed;
 	}
 
 }

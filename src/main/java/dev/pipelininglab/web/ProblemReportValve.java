@@ -10,14 +10,17 @@ import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.apache.coyote.ActionCode;
 
-import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
 
 /**
  * Tomcat's own error answers (a request it refuses before any servlet sees it: bad
  * percent-encoding in the path, a request line or header over its limits) as problem+json
  * instead of its HTML page. Errors inside the app never get here: they are answered by
- * Spring MVC or the {@code /error} controller, which write a body first.
+ * Spring MVC or the {@code /error} controller, which write a body first. By hand because
+ * Tomcat answers these before any filter or servlet, where no Spring or Boot feature
+ * reaches.
  */
 class ProblemReportValve extends ErrorReportValve {
 
@@ -34,14 +37,12 @@ class ProblemReportValve extends ErrorReportValve {
 		if (!ioAllowed.get()) {
 			return;
 		}
-		HttpStatus status = HttpStatus.resolve(code);
-		String body = (code == 400)
-				? ProblemWriter.body(ProblemType.MALFORMED_REQUEST,
+		String body = ProblemWriter.body((code == 400)
+				? Problems.problem(ProblemType.MALFORMED_REQUEST,
 						"The server could not read the request: bad percent-encoding in the path, or a request line"
-								+ " or header longer than it accepts.",
-						null)
-				: ProblemWriter.body("about:blank", (status != null) ? status : HttpStatus.BAD_REQUEST,
-						(status != null) ? status.getReasonPhrase() : "Error", "The server refused the request.", null);
+								+ " or header longer than it accepts.")
+				: ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(code), "The server refused the request."),
+				null);
 		try {
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			response.setCharacterEncoding("UTF-8");

@@ -4,17 +4,20 @@ import dev.pipelininglab.ProblemType;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Objects;
 
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
 import org.springframework.http.MediaType;
 
 /**
  * Problem bodies for answers given before Spring MVC sees the request (the request guard,
  * Tomcat's own error report): the same fields as a {@code ProblemDetail} rendered by MVC.
+ * By hand because MVC's message converters write a {@code ProblemDetail} only for a
+ * handler.
  */
 final class ProblemWriter {
 
@@ -23,40 +26,33 @@ final class ProblemWriter {
 	private ProblemWriter() {
 	}
 
-	static String body(ProblemType type, String detail, @Nullable String instance) {
-		return body(type.uri().toString(), Problems.status(type), type.title(), detail, instance);
-	}
-
-	static String body(String type, HttpStatus status, String title, String detail, @Nullable String instance) {
-		Map<String, Object> problem = new LinkedHashMap<>();
-		problem.put("type", type);
-		problem.put("title", title);
-		problem.put("status", status.value());
-		problem.put("detail", detail);
-		if (instance != null) {
-			problem.put("instance", instance);
+	/** The fields MVC renders for this problem, empty ones left out. */
+	static String body(ProblemDetail problem, @Nullable String instance) {
+		Map<String, @Nullable Object> fields = new LinkedHashMap<>();
+		fields.put("type", problem.getType());
+		fields.put("title", problem.getTitle());
+		fields.put("status", problem.getStatus());
+		fields.put("detail", problem.getDetail());
+		fields.put("instance", instance);
+		Map<String, Object> properties = problem.getProperties();
+		if (properties != null) {
+			fields.putAll(properties);
 		}
-		return JSON.writeValueAsString(problem);
-	}
-
-	/** An {@code invalid-parameter} problem, naming the parameter as MVC's answers do. */
-	static void writeInvalidParameter(HttpServletResponse response, String parameter, String detail,
-			@Nullable String instance) throws IOException {
-		Map<String, Object> problem = JSON.readValue(body(ProblemType.INVALID_PARAMETER, detail, instance),
-				LinkedHashMap.class);
-		problem.put("parameter", parameter);
-		response.setStatus(Problems.status(ProblemType.INVALID_PARAMETER).value());
-		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
-		response.setCharacterEncoding("UTF-8");
-		response.getWriter().write(JSON.writeValueAsString(problem));
+		fields.values().removeIf(Objects::isNull);
+		return JSON.writeValueAsString(fields);
 	}
 
 	static void write(HttpServletResponse response, ProblemType type, String detail, @Nullable String instance)
 			throws IOException {
-		response.setStatus(Problems.status(type).value());
+		write(response, Problems.problem(type, detail), instance);
+	}
+
+	static void write(HttpServletResponse response, ProblemDetail problem, @Nullable String instance)
+			throws IOException {
+		response.setStatus(problem.getStatus());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setCharacterEncoding("UTF-8");
-		response.getWriter().write(body(type, detail, instance));
+		response.getWriter().write(body(problem, instance));
 	}
 
 }

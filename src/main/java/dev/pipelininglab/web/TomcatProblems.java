@@ -12,7 +12,9 @@ import org.springframework.stereotype.Component;
 
 /**
  * Puts {@link ProblemReportValve} in place of Tomcat's HTML error report. Runs after
- * Boot's own Tomcat customizer, which adds an {@link ErrorReportValve} to the host.
+ * Boot's own Tomcat customizer, which adds an {@link ErrorReportValve} to the host. By
+ * hand because Boot's valve has settings (no report, no server info) but no way to be
+ * replaced.
  */
 @Component
 class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {

@@ -55,6 +55,24 @@ class HostileRequestTests extends AppOnTestRedis {
 	}
 
 	/**
+	 * Spring MVC's own refusals are Boot's problem details
+	 * ({@code spring.mvc.problemdetails.enabled}): the lab's advice adds its own answers
+	 * without taking Boot's handler's place.
+	 */
+	@Test
+	void springMvcsOwnRefusalsAreAnsweredByBootsProblemDetailsHandler(
+			@org.springframework.beans.factory.annotation.Autowired org.springframework.context.ApplicationContext context) {
+		assertThat(context
+			.getBeansOfType(org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler.class)
+			.values()).singleElement()
+			.extracting((handler) -> handler.getClass().getSimpleName())
+			.isEqualTo("ProblemDetailsExceptionHandler");
+		RawHttp put = RawHttp.send(this.port, "PUT", "/pipeping/1");
+		assertProblem(put, 405, "PUT /pipeping/1");
+		assertThat(put.header("Allow")).as(put.toString()).contains("GET").doesNotContain("PUT");
+	}
+
+	/**
 	 * Every endpoint the lab answers itself names a parameter it does not take, those
 	 * without any parameter too: {@code DELETE /keys?pattern=*} must not look as if it
 	 * deleted by a pattern.
