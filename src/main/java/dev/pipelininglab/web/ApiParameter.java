@@ -32,7 +32,7 @@ enum ApiParameter {
 	OP("op", In.PATH, Type.STRING, Endpoints.MULTIPLE, "/compare and /sweep",
 			"The command to run: set, get, rpop, ping, incr, hset, sadd, zadd, lpush or mixed (SETs and GETs"
 					+ " interleaved as ratio= says)",
-			"set", (lab) -> Bounds.pattern("^(set|get|rpop|ping|incr|hset|sadd|zadd|lpush|mixed)$")),
+			"set", (lab) -> Bounds.pattern("^(" + String.join("|", RunEndpoint.OPERATIONS) + ")$")),
 
 	ID("id", In.PATH, Type.STRING, Endpoints.JOB, "/runs/{id}", "The run's id, from the Location of POST /runs",
 			"0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),

@@ -1,14 +1,12 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.Operation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
@@ -23,11 +21,6 @@ import org.springframework.web.bind.annotation.ResponseBody;
 @Controller
 class IndexController {
 
-	private static final String COMPARABLE = Stream.of(Operation.values())
-		.filter(Operation::comparable)
-		.map(Operation::label)
-		.collect(Collectors.joining(", "));
-
 	static final List<Endpoint> ENDPOINTS = Stream
 		.of(RunEndpoint.ALL.stream()
 			.map((run) -> Endpoint.admitted("GET", run.path(), run.example(), run.description()))
@@ -35,7 +28,7 @@ class IndexController {
 				List.of(Endpoint.admitted(
 						"GET", "/compare/{op}/{count}", "/compare/set/100000",
 						"every variant (or those in variants=) side by side on the same keys, with speedups against the"
-								+ " loop (op: " + COMPARABLE + ")"),
+								+ " loop (op: " + String.join(", ", RunEndpoint.OPERATIONS) + ")"),
 						Endpoint.admitted(
 								"GET", "/sweep/{op}/{count}", "/sweep/set/100000",
 								"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),

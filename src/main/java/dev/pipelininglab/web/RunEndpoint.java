@@ -35,6 +35,12 @@ record RunEndpoint(String name, Operation operation, Mode mode, String descripti
 	private static final Set<Operation> LETTUCE_ONLY = EnumSet.of(Operation.INCR, Operation.HSET, Operation.SADD,
 			Operation.ZADD, Operation.LPUSH);
 
+	/** What {@code /compare} and {@code /sweep} take as {@code op}. */
+	static final List<String> OPERATIONS = Stream.of(Operation.values())
+		.filter(Operation::comparable)
+		.map(Operation::label)
+		.toList();
+
 	/**
 	 * Every operation in every way ({@code /pipe<op>}, {@code /loop<op>}); what only
 	 * fills data for another (RPUSH) runs pipelined at a name of its own.
