@@ -16,7 +16,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * catalogue. An annotation's paths must be constants; these come from the operations, and
  * each stays a pattern of its own, so Spring MVC matches, reports (the pattern the
  * parameter check and the API description read) and 404s unknown names as for any
- * {@code @GetMapping}.
+ * {@code @GetMapping}. Boot takes a {@code WebMvcRegistrations} only while it is the only
+ * one: a second would leave the run endpoints unmapped, and every endpoint test fail.
  */
 @Component
 class RunEndpointMappings implements WebMvcRegistrations {
