@@ -35,6 +35,10 @@ record RunEndpoint(String name, Operation operation, Mode mode, String descripti
 	private static final Set<Operation> LETTUCE_ONLY = EnumSet.of(Operation.INCR, Operation.HSET, Operation.SADD,
 			Operation.ZADD, Operation.LPUSH);
 
+	/** The modes every operation has an endpoint in. */
+	static final List<Way> WAYS = List.of(new Way(Mode.PIPELINED, "pipe", " through executePipelined"),
+			new Way(Mode.LOOP, "loop", ", one blocking call each"));
+
 	/** What {@code /compare} and {@code /sweep} take as {@code op}. */
 	static final List<String> OPERATIONS = Stream.of(Operation.values())
 		.filter(Operation::comparable)
@@ -48,35 +52,14 @@ record RunEndpoint(String name, Operation operation, Mode mode, String descripti
 	static final List<RunEndpoint> ALL = Stream.concat(
 			Stream.of(Operation.values())
 				.filter(Operation::comparable)
-				.flatMap((operation) -> Stream.of(Way.values())
-					.map((way) -> new RunEndpoint(way.prefix + operation.label(), operation, way.mode,
-							operation.summary() + way.suffix))),
+				.flatMap((operation) -> WAYS.stream()
+					.map((way) -> new RunEndpoint(way.prefix() + operation.label(), operation, way.mode(),
+							operation.summary() + way.suffix()))),
 			Stream.of(Operation.values())
 				.filter((operation) -> !operation.comparable())
 				.map((operation) -> new RunEndpoint("listinput", operation, Mode.PIPELINED,
 						operation.summary() + " (pipelined) so RPOP has data")))
 		.toList();
-
-	/**
-	 * The modes every operation has an endpoint in: its path prefix, and how it sends.
-	 */
-	enum Way {
-
-		PIPE(Mode.PIPELINED, "pipe", " through executePipelined"), LOOP(Mode.LOOP, "loop", ", one blocking call each");
-
-		private final Mode mode;
-
-		final String prefix;
-
-		private final String suffix;
-
-		Way(Mode mode, String prefix, String suffix) {
-			this.mode = mode;
-			this.prefix = prefix;
-			this.suffix = suffix;
-		}
-
-	}
 
 	/** The path pattern Spring MVC maps. */
 	String path() {
@@ -119,9 +102,14 @@ record RunEndpoint(String name, Operation operation, Mode mode, String descripti
 	 * name in one of the ways.
 	 */
 	static String namesPattern() {
-		return Stream
-			.concat(Stream.of(Way.values()).map((way) -> way.prefix + "[a-z]+"), ALL.stream().map(RunEndpoint::name))
+		return Stream.concat(WAYS.stream().map((way) -> way.prefix() + "[a-z]+"), ALL.stream().map(RunEndpoint::name))
 			.collect(Collectors.joining("|"));
+	}
+
+	/**
+	 * A mode every operation has an endpoint in: its path prefix, and how it sends.
+	 */
+	record Way(Mode mode, String prefix, String suffix) {
 	}
 
 	/**
