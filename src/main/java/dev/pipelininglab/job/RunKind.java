@@ -10,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonValue;
 public enum RunKind {
 
 	/**
-	 * One operation in one mode, like {@code /pipeset/{count}} or
+	 * One operation in one mode, like {@code /pipeget/{count}} or
 	 * {@code /loopget/{count}}.
 	 */
 	SINGLE,

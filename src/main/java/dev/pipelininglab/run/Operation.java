@@ -14,42 +14,53 @@ import org.jspecify.annotations.Nullable;
  */
 public enum Operation {
 
-	SET(new SetCommand()), GET(new GetCommand()), RPOP(new RpopCommand()),
+	SET(new SetCommand(), "SET count keys"), GET(new GetCommand(), "GET count keys"),
+	RPOP(new RpopCommand(), "RPOP count elements of the demo list"),
 
 	/**
 	 * No key at all: the command the Redis docs' own pipelining benchmark and the
 	 * go-redis example use.
 	 */
-	PING(new PingCommand()),
+	PING(new PingCommand(), "PING count times"),
 
 	/** Fills the demo list so RPOP has something to pop. */
-	RPUSH(new RpushCommand()),
+	RPUSH(new RpushCommand(), "RPUSH count elements onto the demo list"),
 
 	/** Increments one counter once per item, so it ends at the number of INCRs sent. */
-	INCR(new IncrCommand()),
+	INCR(new IncrCommand(), "INCR one counter count times"),
 
 	/** Sets field {@code field:<i>} of one hash to the item's value. */
-	HSET(new HsetCommand()),
+	HSET(new HsetCommand(), "HSET count fields of one hash"),
 
 	/** Adds the item's value to one set. */
-	SADD(new SaddCommand()),
+	SADD(new SaddCommand(), "SADD count members to one set"),
 
 	/** Adds the item's value to one sorted set with the item's index as score. */
-	ZADD(new ZaddCommand()),
+	ZADD(new ZaddCommand(), "ZADD count members to one sorted set, scored by index"),
 
 	/** Pushes the item's value onto the head of the demo list. */
-	LPUSH(new LpushCommand()),
+	LPUSH(new LpushCommand(), "LPUSH count elements onto the demo list"),
 
 	/**
 	 * SETs and GETs interleaved in the proportion {@code ratio=} gives, like memtier's
 	 * {@code --ratio}.
 	 */
-	MIXED(new MixedCommand());
+	MIXED(new MixedCommand(), "SETs and GETs interleaved as ratio= says (default 1:10)");
 
 	private final Command command;
 
-	Operation(Command command) {
+	private final String summary;
+
+	Operation(Command command, String summary) {
 		this.command = command;
+		this.summary = summary;
+	}
+
+	/**
+	 * What a run of it sends, for people: the run endpoints' descriptions start with it.
+	 */
+	public String summary() {
+		return this.summary;
 	}
 
 	/** What the operation sends in each mode, and how its replies count. */

@@ -4,8 +4,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Ratio;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +32,7 @@ enum ApiParameter {
 	OP("op", In.PATH, Type.STRING, Endpoints.MULTIPLE, "/compare and /sweep",
 			"The command to run: set, get, rpop, ping, incr, hset, sadd, zadd, lpush or mixed (SETs and GETs"
 					+ " interleaved as ratio= says)",
-			"set", (lab) -> Bounds.pattern("^(set|get|rpop|ping|incr|hset|sadd|zadd|lpush|mixed)$")),
+			"set", (lab) -> Bounds.pattern("^(" + String.join("|", RunEndpoint.OPERATIONS) + ")$")),
 
 	ID("id", In.PATH, Type.STRING, Endpoints.JOB, "/runs/{id}", "The run's id, from the Location of POST /runs",
 			"0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
@@ -357,36 +360,27 @@ enum ApiParameter {
 
 		static final String JOBS = "/runs";
 
-		static final List<String> PIPELINED = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
-				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",
-				"/pipelpush/{count}", "/pipemixed/{count}", "/listinput/{count}", COMPARE, SWEEP);
+		static final List<String> PIPELINED = runs((run) -> run.mode() == Mode.PIPELINED, COMPARE, SWEEP);
 
-		static final List<String> SETS = List.of("/pipeset/{count}", "/loopset/{count}", COMPARE, SWEEP);
+		static final List<String> SETS = runs((run) -> run.operation() == Operation.SET, COMPARE, SWEEP);
 
 		static final List<String> MULTIPLE = List.of(COMPARE, SWEEP);
 
-		static final List<String> MIXED = List.of("/pipemixed/{count}", "/loopmixed/{count}", COMPARE, SWEEP);
+		static final List<String> MIXED = runs((run) -> run.operation() == Operation.MIXED, COMPARE, SWEEP);
 
 		/**
 		 * Runs with a key per item; in /compare and /sweep it depends on the operation,
 		 * checked there.
 		 */
-		static final List<String> KEYED = List.of("/pipeset/{count}", "/pipeget/{count}", "/loopset/{count}",
-				"/loopget/{count}", COMPARE, SWEEP);
+		static final List<String> KEYED = runs((run) -> run.operation().takesKeyWalk(), COMPARE, SWEEP);
 
-		static final List<String> RUNS = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
-				"/pipeping/{count}", "/pipeincr/{count}", "/pipehset/{count}", "/pipesadd/{count}", "/pipezadd/{count}",
-				"/pipelpush/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
-				"/loopincr/{count}", "/loophset/{count}", "/loopsadd/{count}", "/loopzadd/{count}",
-				"/looplpush/{count}", "/pipemixed/{count}", "/loopmixed/{count}", "/listinput/{count}", COMPARE, SWEEP);
+		static final List<String> RUNS = runs((run) -> true, COMPARE, SWEEP);
 
 		/**
 		 * Runs whose command carries values; in /compare and /sweep it depends on the
 		 * operation, checked there.
 		 */
-		static final List<String> VALUES = RUNS.stream()
-			.filter((path) -> !path.contains("ping") && !path.contains("incr"))
-			.toList();
+		static final List<String> VALUES = runs((run) -> run.operation().carriesValues(), COMPARE, SWEEP);
 
 		static final String RECIPE = "/recipes/{variant}";
 
@@ -402,14 +396,16 @@ enum ApiParameter {
 
 		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events", REPORT);
 
-		static final List<String> CONNECTOR = List.of("/pipeset/{count}", "/pipeget/{count}", "/piperpop/{count}",
-				"/pipeping/{count}", "/loopset/{count}", "/loopget/{count}", "/looprpop/{count}", "/loopping/{count}",
-				"/pipemixed/{count}", "/loopmixed/{count}", "/listinput/{count}", SWEEP);
+		static final List<String> CONNECTOR = runs(RunEndpoint::takesConnector, SWEEP);
 
-		static final List<String> CONNECTION = List.of("/loopset/{count}", "/loopget/{count}", "/looprpop/{count}",
-				"/loopping/{count}", "/loopmixed/{count}", COMPARE);
+		static final List<String> CONNECTION = runs((run) -> run.takesConnector() && run.mode() == Mode.LOOP, COMPARE);
 
 		private Endpoints() {
+		}
+
+		/** The run endpoints {@code which} selects, then {@code others}. */
+		private static List<String> runs(Predicate<RunEndpoint> which, String... others) {
+			return Stream.concat(RunEndpoint.paths(which).stream(), Stream.of(others)).toList();
 		}
 
 	}

@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.Operation;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
@@ -22,50 +21,39 @@ import org.springframework.web.bind.annotation.ResponseBody;
 @Controller
 class IndexController {
 
-	static final List<Endpoint> ENDPOINTS = Stream.of(
-			List.of(Endpoint.counting("/pipeset", "SET count keys through executePipelined"),
-					Endpoint.counting("/pipeget", "GET count keys through executePipelined"),
-					Endpoint.counting("/piperpop", "RPOP count elements of the demo list through executePipelined"),
-					Endpoint.counting("/pipeping", "PING count times through executePipelined"),
-					Endpoint.counting("/loopset", "SET count keys, one blocking call each"),
-					Endpoint.counting("/loopget", "GET count keys, one blocking call each"),
-					Endpoint.counting("/looprpop", "RPOP count elements, one blocking call each"),
-					Endpoint.counting("/loopping", "PING count times, one blocking call each")),
-			Endpoint.pipeAndLoop(Operation.INCR, "INCR one counter count times"),
-			Endpoint.pipeAndLoop(Operation.HSET, "HSET count fields of one hash"),
-			Endpoint.pipeAndLoop(Operation.SADD, "SADD count members to one set"),
-			Endpoint.pipeAndLoop(Operation.ZADD, "ZADD count members to one sorted set, scored by index"),
-			Endpoint.pipeAndLoop(Operation.LPUSH, "LPUSH count elements onto the demo list"),
-			Endpoint.pipeAndLoop(Operation.MIXED, "SETs and GETs interleaved as ratio= says (default 1:10)"),
-			List.of(Endpoint.counting("/listinput",
-					"RPUSH count elements onto the demo list (pipelined) so RPOP has data"),
-					Endpoint.admitted("GET", "/compare/{op}/{count}", "/compare/set/100000",
-							"every variant (or those in variants=) side by side on the same keys, with speedups against the"
-									+ " loop (op: set, get, rpop, ping, incr, hset, sadd, zadd, lpush, mixed)"),
-					Endpoint.admitted("GET", "/sweep/{op}/{count}", "/sweep/set/100000",
-							"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
-					new Endpoint("GET", "/recipes/{variant}", "/recipes/pipelined-buffered-500?batchSize=1000",
-							"the smallest Spring Boot code for a variant, tested against real Redis, with batchSize and the"
-									+ " flush policy filled in: JSON with its cost and catch, or the Java file for"
-									+ " Accept: text/plain"),
-					Endpoint.admitted("DELETE", "/keys", "/keys",
-							"remove every demo key (SCAN + UNLINK on the prefix)"),
-					new Endpoint("POST", "/runs", "/runs",
-							"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants, ...);"
-									+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
-					new Endpoint("GET", "/runs", "/runs?limit=20",
-							"recent runs, newest first, from their records in Redis"),
-					new Endpoint("GET", "/runs/{id}", "/runs/{id}",
-							"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
-					new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
-							"Server-Sent Events with the run's record on every change, until a final status"),
-					new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
-					new Endpoint("GET", "/runs/{id}/report.{format}", "/runs/{id}/report.csv",
-							"a run as a download: json, csv, md (Markdown table) or txt"),
-					new Endpoint("GET", "/runs/compare", "/runs/compare?a={id}&b={id}",
-							"two runs side by side, each figure of b as a ratio of a's"),
-					new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html",
-							"the API description, browsable; spec at /v3/api-docs")))
+	static final List<Endpoint> ENDPOINTS = Stream
+		.of(RunEndpoint.ALL.stream()
+			.map((run) -> Endpoint.admitted("GET", run.path(), run.example(), run.description()))
+			.toList(),
+				List.of(Endpoint.admitted(
+						"GET", "/compare/{op}/{count}", "/compare/set/100000",
+						"every variant (or those in variants=) side by side on the same keys, with speedups against the"
+								+ " loop (op: " + String.join(", ", RunEndpoint.OPERATIONS) + ")"),
+						Endpoint.admitted(
+								"GET", "/sweep/{op}/{count}", "/sweep/set/100000",
+								"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
+						new Endpoint("GET", "/recipes/{variant}", "/recipes/pipelined-buffered-500?batchSize=1000",
+								"the smallest Spring Boot code for a variant, tested against real Redis, with batchSize and the"
+										+ " flush policy filled in: JSON with its cost and catch, or the Java file for"
+										+ " Accept: text/plain"),
+						Endpoint.admitted("DELETE", "/keys", "/keys",
+								"remove every demo key (SCAN + UNLINK on the prefix)"),
+						new Endpoint("POST", "/runs", "/runs",
+								"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants, ...);"
+										+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
+						new Endpoint("GET", "/runs", "/runs?limit=20",
+								"recent runs, newest first, from their records in Redis"),
+						new Endpoint("GET", "/runs/{id}", "/runs/{id}",
+								"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
+						new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
+								"Server-Sent Events with the run's record on every change, until a final status"),
+						new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
+						new Endpoint("GET", "/runs/{id}/report.{format}", "/runs/{id}/report.csv",
+								"a run as a download: json, csv, md (Markdown table) or txt"),
+						new Endpoint("GET", "/runs/compare", "/runs/compare?a={id}&b={id}",
+								"two runs side by side, each figure of b as a ratio of a's"),
+						new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html",
+								"the API description, browsable; spec at /v3/api-docs")))
 		.flatMap(List::stream)
 		.toList();
 
@@ -133,23 +121,6 @@ class IndexController {
 
 		static Endpoint admitted(String method, String path, String example, String description) {
 			return new Endpoint(method, path, example, description, true);
-		}
-
-		/**
-		 * A GET endpoint that runs {@code count} commands: {@code <path>/{count}}, shown
-		 * with 10000.
-		 */
-		static Endpoint counting(String path, String description) {
-			return admitted("GET", path + "/{count}", path + "/10000", description);
-		}
-
-		/**
-		 * The pipelined and the loop endpoint of {@code operation}: {@code /pipe<op>} and
-		 * {@code /loop<op>}, {@code what} they send either way.
-		 */
-		static List<Endpoint> pipeAndLoop(Operation operation, String what) {
-			return List.of(counting("/pipe" + operation.label(), what + " through executePipelined"),
-					counting("/loop" + operation.label(), what + ", one blocking call each"));
 		}
 
 	}

@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
 import io.swagger.v3.oas.annotations.Hidden;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -7,7 +9,7 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The run endpoints with a path segment left out ({@code /pipeset/},
+ * The run endpoints with a path segment left out ({@code /loopget/},
  * {@code /compare/set}): a 400 that names the missing parameter and shows the right form,
  * rather than a bare 404. Never touches Redis.
  */
@@ -17,14 +19,10 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class MissingSegments {
 
-	@GetMapping({ "/pipeset", "/pipeset/", "/pipeget", "/pipeget/", "/piperpop", "/piperpop/", "/pipeping",
-			"/pipeping/", "/loopset", "/loopset/", "/loopget", "/loopget/", "/looprpop", "/looprpop/", "/loopping",
-			"/loopping/", "/listinput", "/listinput/", "/pipeincr", "/pipeincr/", "/pipehset", "/pipehset/",
-			"/pipesadd", "/pipesadd/", "/pipezadd", "/pipezadd/", "/pipelpush", "/pipelpush/", "/loopincr",
-			"/loopincr/", "/loophset", "/loophset/", "/loopsadd", "/loopsadd/", "/loopzadd", "/loopzadd/", "/looplpush",
-			"/looplpush/", "/pipemixed", "/pipemixed/", "/loopmixed", "/loopmixed/" })
+	@RunEndpoint.Mapped({ "", "/" })
 	void count() {
-		throw new InvalidParameterException("count", "must be given in the path, e.g. /pipeset/10000");
+		throw new InvalidParameterException("count",
+				"must be given in the path, e.g. " + RunEndpoint.of(Operation.SET, Mode.PIPELINED).example());
 	}
 
 	@GetMapping({ "/compare", "/compare/", "/sweep", "/sweep/" })

@@ -37,11 +37,12 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 	private static final Logger log = LoggerFactory.getLogger(RequestGuard.class);
 
 	/**
-	 * The GET endpoints that write to Redis; every other method that is not a read writes
-	 * too.
+	 * The GET endpoints that write to Redis, with any path below them, and any name in
+	 * their ways ({@code /pipe<anything>}, so a misspelt one is refused too); every other
+	 * method that is not a read writes too.
 	 */
 	private static final Pattern RUN_PATHS = Pattern
-		.compile("/(pipe|loop)[a-z]+(/.*)?|/(listinput|compare|sweep)(/.*)?");
+		.compile("/(" + RunEndpoint.namesPattern() + "|compare|sweep)(/.*)?");
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
@@ -101,7 +102,7 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 
 	/**
 	 * Decided on the path Spring MVC routes by, decoded and without path parameters: on
-	 * the raw URI, {@code /%70ipeset/1} and {@code /pipeset;x=1/1} passed for reads, and
+	 * the raw URI, {@code /%70ipeget/1} and {@code /pipeget;x=1/1} passed for reads, and
 	 * then ran and wrote.
 	 */
 	private static boolean writes(HttpServletRequest request) {

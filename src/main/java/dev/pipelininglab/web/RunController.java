@@ -3,8 +3,6 @@ package dev.pipelininglab.web;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
-import dev.pipelininglab.run.Mode;
-import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSpec;
@@ -41,109 +39,14 @@ class RunController {
 		this.stops = stops;
 	}
 
-	@GetMapping("/pipeset/{count}")
-	RunResult pipeSet(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.SET, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipeget/{count}")
-	RunResult pipeGet(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.GET, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/piperpop/{count}")
-	RunResult pipeRpop(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.RPOP, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipeping/{count}")
-	RunResult pipePing(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.PING, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/loopset/{count}")
-	RunResult loopSet(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.SET, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/loopget/{count}")
-	RunResult loopGet(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.GET, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/looprpop/{count}")
-	RunResult loopRpop(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.RPOP, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/loopping/{count}")
-	RunResult loopPing(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.PING, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/pipeincr/{count}")
-	RunResult pipeIncr(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.INCR, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipehset/{count}")
-	RunResult pipeHset(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.HSET, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipesadd/{count}")
-	RunResult pipeSadd(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.SADD, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipezadd/{count}")
-	RunResult pipeZadd(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.ZADD, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipelpush/{count}")
-	RunResult pipeLpush(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.LPUSH, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/loopincr/{count}")
-	RunResult loopIncr(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.INCR, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/loophset/{count}")
-	RunResult loopHset(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.HSET, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/loopsadd/{count}")
-	RunResult loopSadd(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.SADD, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/loopzadd/{count}")
-	RunResult loopZadd(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.ZADD, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/looplpush/{count}")
-	RunResult loopLpush(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.LPUSH, Mode.LOOP, count, params, request);
-	}
-
-	@GetMapping("/listinput/{count}")
-	RunResult listInput(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.RPUSH, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/pipemixed/{count}")
-	RunResult pipeMixed(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.MIXED, Mode.PIPELINED, count, params, request);
-	}
-
-	@GetMapping("/loopmixed/{count}")
-	RunResult loopMixed(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		return run(Operation.MIXED, Mode.LOOP, count, params, request);
+	/**
+	 * Every run endpoint of the catalogue: the one matched names the operation and mode.
+	 */
+	@RunEndpoint.Mapped("/{count}")
+	RunResult run(@PathVariable long count, RunParams params, HttpServletRequest request) {
+		RunEndpoint endpoint = RunEndpoint.matched(request);
+		return this.runs.run(this.requests.single(endpoint.operation(), endpoint.mode(), count, params),
+				this.stops.of(request));
 	}
 
 	@GetMapping("/compare/{op}/{count}")
@@ -164,10 +67,6 @@ class RunController {
 	@DeleteMapping("/keys")
 	Cleanup deleteKeys() {
 		return new Cleanup(this.keys.scanPattern(), this.cleaner.deleteAll());
-	}
-
-	private RunResult run(Operation operation, Mode mode, long count, RunParams params, HttpServletRequest request) {
-		return this.runs.run(this.requests.single(operation, mode, count, params), this.stops.of(request));
 	}
 
 	/** What {@code DELETE /keys} removed. */

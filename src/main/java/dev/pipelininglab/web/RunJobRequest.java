@@ -12,7 +12,7 @@ import tools.jackson.databind.annotation.JsonDeserialize;
 
 /**
  * The body of {@code POST /runs}. It mirrors the GET endpoints: {@code kind} picks the
- * endpoint (a single run like {@code /pipeset/{count}}, {@code compare} like
+ * endpoint (a single run like {@code /pipeget/{count}}, {@code compare} like
  * {@code /compare/{op}/{count}}, {@code sweep} like {@code /sweep/{op}/{count}}),
  * {@code operation}, {@code mode} and {@code count} stand for the path, and the other
  * fields are the query parameters, with the same names, defaults and bounds

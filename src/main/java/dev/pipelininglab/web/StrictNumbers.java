@@ -12,7 +12,7 @@ import org.springframework.web.bind.annotation.InitBinder;
 /**
  * Numbers in paths and query parameters are read by {@link PlainNumbers}, as every other
  * number the lab reads. Spring's default conversion also reads hexadecimal
- * ({@code /pipeset/0x10} would run 16 commands), a plus sign and non-ASCII digits; here
+ * ({@code /pipeget/0x10} would run 16 commands), a plus sign and non-ASCII digits; here
  * any of those is a 400 naming the parameter, like any other malformed number.
  */
 @ControllerAdvice(basePackages = "dev.pipelininglab")

@@ -21,7 +21,8 @@ class RunAdmissionTests {
 
 	/**
 	 * Every handler that runs commands is gated: the gate's paths come from the
-	 * catalogue, and the catalogue lists every mapping of the controller that runs them.
+	 * catalogue, and the catalogue lists every mapping of the controller that runs them
+	 * (the single runs mapped from the same catalogue, the others by their annotation).
 	 */
 	@Test
 	void everyRunEndpointOfTheControllerIsAdmitted() {
@@ -36,6 +37,10 @@ class RunAdmissionTests {
 			}
 			if (delete != null) {
 				mapped.addAll(java.util.List.of(delete.value()));
+			}
+			RunEndpoint.Mapped runs = method.getAnnotation(RunEndpoint.Mapped.class);
+			if (runs != null) {
+				mapped.addAll(java.util.List.of(RunEndpoint.paths(runs)));
 			}
 		}
 		org.assertj.core.api.Assertions.assertThat(mapped).hasSize(24);

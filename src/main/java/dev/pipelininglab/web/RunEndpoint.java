@@ -1,0 +1,135 @@
+package dev.pipelininglab.web;
+
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
+import jakarta.servlet.http.HttpServletRequest;
+
+import org.springframework.web.servlet.HandlerMapping;
+
+/**
+ * A single-run endpoint, {@code /<name>/{count}}: one operation in one mode. {@link #ALL}
+ * is made from the operations themselves and is the one list the mappings, the admission
+ * gate, the cross-site guard, the index, the parameter catalogue and the API description
+ * read, so an operation added to {@link Operation} has its endpoints everywhere at once.
+ *
+ * @param name the path's first segment, e.g. {@code pipeget}
+ * @param description what it sends, for the index and the API description
+ */
+record RunEndpoint(String name, Operation operation, Mode mode, String description) {
+
+	/**
+	 * redis-benchmark's tests: offered with Lettuce only, so {@code connector=} and
+	 * {@code connection=} do not apply to them.
+	 */
+	private static final Set<Operation> LETTUCE_ONLY = EnumSet.of(Operation.INCR, Operation.HSET, Operation.SADD,
+			Operation.ZADD, Operation.LPUSH);
+
+	/** The modes every operation has an endpoint in. */
+	static final List<Way> WAYS = List.of(new Way(Mode.PIPELINED, "pipe", " through executePipelined"),
+			new Way(Mode.LOOP, "loop", ", one blocking call each"));
+
+	/** What {@code /compare} and {@code /sweep} take as {@code op}. */
+	static final List<String> OPERATIONS = Stream.of(Operation.values())
+		.filter(Operation::comparable)
+		.map(Operation::label)
+		.toList();
+
+	/**
+	 * Every operation in every way ({@code /pipe<op>}, {@code /loop<op>}); what only
+	 * fills data for another (RPUSH) runs pipelined at a name of its own.
+	 */
+	static final List<RunEndpoint> ALL = Stream.concat(
+			Stream.of(Operation.values())
+				.filter(Operation::comparable)
+				.flatMap((operation) -> WAYS.stream()
+					.map((way) -> new RunEndpoint(way.prefix() + operation.label(), operation, way.mode(),
+							operation.summary() + way.suffix()))),
+			Stream.of(Operation.values())
+				.filter((operation) -> !operation.comparable())
+				.map((operation) -> new RunEndpoint("listinput", operation, Mode.PIPELINED,
+						operation.summary() + " (pipelined) so RPOP has data")))
+		.toList();
+
+	/** The path pattern Spring MVC maps. */
+	String path() {
+		return "/" + this.name + "/{count}";
+	}
+
+	/** The path with 10000 for the count. */
+	String example() {
+		return "/" + this.name + "/10000";
+	}
+
+	/** Whether {@code connector=} applies (to the loop, {@code connection=} too). */
+	boolean takesConnector() {
+		return !LETTUCE_ONLY.contains(this.operation);
+	}
+
+	static RunEndpoint of(Operation operation, Mode mode) {
+		return ALL.stream()
+			.filter((endpoint) -> endpoint.operation == operation && endpoint.mode == mode)
+			.findFirst()
+			.orElseThrow();
+	}
+
+	/** The path patterns of the endpoints {@code which} selects, in catalogue order. */
+	static List<String> paths(Predicate<RunEndpoint> which) {
+		return ALL.stream().filter(which).map(RunEndpoint::path).toList();
+	}
+
+	/**
+	 * The endpoint a request was mapped to, from the pattern Spring MVC matched (one
+	 * handler serves them all).
+	 */
+	static RunEndpoint matched(HttpServletRequest request) {
+		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+		return ALL.stream().filter((endpoint) -> endpoint.path().equals(pattern)).findFirst().orElseThrow();
+	}
+
+	/**
+	 * A regular expression for the first path segment of every run endpoint, and of any
+	 * name in one of the ways.
+	 */
+	static String namesPattern() {
+		return Stream.concat(WAYS.stream().map((way) -> way.prefix() + "[a-z]+"), ALL.stream().map(RunEndpoint::name))
+			.collect(Collectors.joining("|"));
+	}
+
+	/**
+	 * A mode every operation has an endpoint in: its path prefix, and how it sends.
+	 */
+	record Way(Mode mode, String prefix, String suffix) {
+	}
+
+	/**
+	 * Maps a GET handler method to every endpoint of the catalogue, each path followed by
+	 * each of {@link #value()} ({@code "/{count}"} for the run itself). Read by
+	 * {@link RunEndpointMappings}.
+	 */
+	@Target(ElementType.METHOD)
+	@Retention(RetentionPolicy.RUNTIME)
+	@interface Mapped {
+
+		String[] value();
+
+	}
+
+	/** The paths a {@link Mapped} method answers. */
+	static String[] paths(Mapped mapped) {
+		return ALL.stream()
+			.flatMap((endpoint) -> Stream.of(mapped.value()).map((suffix) -> "/" + endpoint.name + suffix))
+			.toArray(String[]::new);
+	}
+
+}
