@@ -29,6 +29,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
@@ -39,12 +40,15 @@ import org.springframework.stereotype.Component;
  * ever. Both are untimed.
  */
 @Component
-class Safeguards implements DisposableBean {
+class Safeguards implements DisposableBean, SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
 
 	/** The longest a run waits for an earlier run's background expiry. */
 	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
+
+	/** The longest a closing app waits for a stopped run's expiry. */
+	private static final Duration SHUTDOWN_EXPIRY_WAIT = Duration.ofSeconds(20);
 
 	/** How often a run waiting for them checks whether it was stopped. */
 	private static final Duration CHECK_EVERY = Duration.ofMillis(100);
@@ -63,6 +67,8 @@ class Safeguards implements DisposableBean {
 	 * would otherwise wait for millions of EXPIREs.
 	 */
 	private final Queue<Future<?>> pending = new ConcurrentLinkedQueue<>();
+
+	private volatile boolean running;
 
 	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "key-expiry");
@@ -254,6 +260,54 @@ class Safeguards implements DisposableBean {
 	@Override
 	public void destroy() {
 		this.later.shutdownNow();
+	}
+
+	/**
+	 * A closing app: the runs it stopped (GET runs and jobs stop in earlier phases) still
+	 * give what they wrote its expiry, bounded by the keys they wrote, before the Redis
+	 * connections close in a later phase.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		long deadline = System.nanoTime() + SHUTDOWN_EXPIRY_WAIT.toNanos();
+		for (Future<?> next : this.pending) {
+			try {
+				next.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			}
+			catch (TimeoutException ex) {
+				log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
+						+ " removes them", SHUTDOWN_EXPIRY_WAIT);
+				return;
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				return;
+			}
+			catch (ExecutionException ex) {
+				log.debug("A background expiry did not finish: {}", ex.toString());
+			}
+		}
+		this.pending.removeIf(Future::isDone);
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * After the web server and the jobs have stopped their runs, before Spring Data
+	 * Redis' connection factory (phase 0) closes the connections.
+	 */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 4096;
 	}
 
 	/** The specs by the key layout they write under, in order. */

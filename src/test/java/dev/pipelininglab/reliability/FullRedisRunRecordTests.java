@@ -59,9 +59,12 @@ class FullRedisRunRecordTests {
 			// This instance answers from the final state it keeps in memory at once...
 			assertThat(runStatus(id)).as("the record this instance answers while Redis refuses writes")
 				.isEqualTo("FAILED");
-			// ...while the copy every instance reads is the last one Redis took: QUEUED or
-			// RUNNING, or already FAILED when Redis freed the failed batch's query buffer in
-			// its cron and took a retry (the run's own expiry no longer holds the connection
+			// ...while the copy every instance reads is the last one Redis took: QUEUED
+			// or
+			// RUNNING, or already FAILED when Redis freed the failed batch's query buffer
+			// in
+			// its cron and took a retry (the run's own expiry no longer holds the
+			// connection
 			// busy for seconds); never anything else.
 			assertThat(storedStatus(admin, id)).as("the record in Redis while it refuses writes")
 				.isIn("QUEUED", "RUNNING", "FAILED");

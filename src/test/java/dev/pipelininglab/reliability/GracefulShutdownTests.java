@@ -15,6 +15,8 @@ import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.localredis.RedisServerProcess;
 import dev.pipelininglab.testsupport.ChildProcesses;
 import dev.pipelininglab.testsupport.Http;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +32,8 @@ import static org.awaitility.Awaitility.await;
  * long run is in flight stops the run between commands, answers it with a 503
  * {@code instance-shutdown} problem (graceful shutdown no longer waits for a run that can
  * last hours), and then stops that redis-server: no process outlives the application.
+ * What such a run wrote keeps its expiry: the closing app gives it before its connections
+ * close.
  */
 @SlowTest
 class GracefulShutdownTests {
@@ -80,6 +84,39 @@ class GracefulShutdownTests {
 			.until(() -> ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive).isEmpty());
 		assertThat(ChildProcesses.live()).as("no orphan processes").isEqualTo(childrenBefore);
 		assertThat(listens(redisPort)).as("something still listens on the Redis port").isFalse();
+	}
+
+	@Test
+	void whatARunStoppedByTheClosingAppWroteKeepsItsExpiry() throws Exception {
+		try (StandaloneRedis redis = RedisTestServers.newStandalone();
+				Admin admin = Admin.connect(redis.host(), redis.port())) {
+			ConfigurableApplicationContext app = new SpringApplicationBuilder(PipeliningLabApplication.class).run(
+					"--server.port=0", "--spring.main.banner-mode=off", "--spring.data.redis.host=" + redis.host(),
+					"--spring.data.redis.port=" + redis.port());
+			int port = Integer.parseInt(app.getEnvironment().getProperty("local.server.port"));
+			Http http = new Http(port, Duration.ofSeconds(120));
+			// Pipelined, so hundreds of thousands of keys are written before the close:
+			// their expiry takes longer than the rest of the shutdown.
+			CompletableFuture<HttpResponse<String>> inFlight = CompletableFuture
+				.supplyAsync(() -> http.get("/pipeset/5000000?batchSize=" + BATCH));
+			await().atMost(Duration.ofSeconds(60))
+				.until(() -> admin.sync().exists("pipelining-lab:key:300000") == 1 || inFlight.isDone());
+			assertThat(inFlight).as("still running when shutdown starts").isNotDone();
+
+			app.close();
+
+			assertThat(inFlight.get(60, TimeUnit.SECONDS).statusCode()).isEqualTo(503);
+			// Every key the stopped run wrote, up to the last, carries the expiry.
+			long written = 0;
+			while (admin.sync().exists("pipelining-lab:key:" + written) == 1) {
+				written += BATCH;
+			}
+			assertThat(written).as("keys written").isGreaterThan(300_000);
+			for (long key = 0; key < written; key += 997) {
+				assertThat(admin.sync().ttl("pipelining-lab:key:" + key)).as("TTL of key " + key).isPositive();
+			}
+			assertThat(admin.sync().ttl("pipelining-lab:key:" + (written - BATCH))).isPositive();
+		}
 	}
 
 	private static boolean listens(int port) {
