@@ -176,7 +176,8 @@ enum ApiParameter {
 						.map(ResultTable.Column::key)
 						.collect(java.util.stream.Collectors.joining(", "))
 					+ ". Default: for Accept: text/plain " + String.join(",", TableColumns.SHORT)
-					+ " (a sweep adds batch), which fits 100 columns; every figure for CSV, Markdown and"
+					+ " (a sweep adds batch; limited is left out where longer cells would pass the width, and"
+					+ " said under the table anyway), which fits 100 columns; every figure for CSV, Markdown and"
 					+ " /runs/{id}/report.{format}",
 			"variant,batch,ops/s,p99-ms", (lab) -> Bounds.NONE),
 

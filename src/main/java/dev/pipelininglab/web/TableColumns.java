@@ -54,9 +54,28 @@ final class TableColumns {
 			if (sweep) {
 				keys.add(1, "batch");
 			}
-			return named(keys);
+			List<ResultTable.Column<RunResult>> columns = named(keys);
+			// What held each run back is said again under the table, a line per result:
+			// the
+			// column goes where longer cells (reads' hits and misses) would pass the
+			// width.
+			return (width(columns, rows) <= WIDTH) ? columns
+					: columns.stream().filter((column) -> !column.key().equals("limited")).toList();
 		}
 		return asked.equals("all") ? ResultTable.FIGURES : named(List.of(asked.split(",", -1)));
+	}
+
+	/** The width of the table {@code columns} make of {@code rows}, two spaces apart. */
+	private static int width(List<ResultTable.Column<RunResult>> columns, List<RunResult> rows) {
+		int width = 2 * (columns.size() - 1);
+		for (ResultTable.Column<RunResult> column : columns) {
+			int widest = column.name().length();
+			for (RunResult row : rows) {
+				widest = Math.max(widest, column.shown(row).length());
+			}
+			width += widest;
+		}
+		return width;
 	}
 
 	/** Checks a {@code columns=} value before anything runs. */

@@ -60,6 +60,14 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 			.containsPattern(" 1x +[0-9.]+/[0-9.]+ ");
 		assertThat(text.body()).contains("summary: SET ");
 
+		// Reads say hits and misses: what held each run back then stays in the lines
+		// under
+		// the table, and the table still fits.
+		HttpResponse<String> reads = get("/compare/get/20000", "text/plain");
+		assertThat(reads.body().lines())
+			.allSatisfy((line) -> assertThat(line.length()).as(line).isLessThanOrEqualTo(100));
+		assertThat(reads.body()).contains("\nlimited by: loop: ");
+
 		HttpResponse<String> sweep = get("/sweep/set/2000?batchSizes=10,100", "text/plain");
 		assertThat(sweep.body().lines().toList().get(2).split(" {2,}")).containsExactly("variant", "batch", "ops/s",
 				"p50/p99 ms", "limited", "checked");
