@@ -47,7 +47,7 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 
 	static final double BUSY = 0.85;
 
-	static final double MACHINE_BUSY = 0.9;
+	static final double MACHINE_BUSY = 0.7;
 
 	static final double PROCESS_MIN_MILLIS = 100;
 

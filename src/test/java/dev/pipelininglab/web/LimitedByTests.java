@@ -59,7 +59,7 @@ class LimitedByTests extends MockMvcOnTestRedis {
 		if (what.equals("undetermined")) {
 			// Only when other work (builds, other test JVMs) filled this machine and used
 			// more of it than the run did: its figures then say so.
-			assertThat(((Number) evidence.get("machineBusy")).doubleValue()).as(body).isGreaterThanOrEqualTo(0.9);
+			assertThat(((Number) evidence.get("machineBusy")).doubleValue()).as(body).isGreaterThanOrEqualTo(0.7);
 			assertThat((String) limit.get("sentence")).as(body).contains("other work took most of them");
 		}
 		else {
