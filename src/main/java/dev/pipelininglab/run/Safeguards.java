@@ -35,9 +35,10 @@ import org.springframework.stereotype.Component;
 
 /**
  * What keeps a run from hurting a shared Redis, on the one measuring path: before it
- * writes anything, the memory preflight on what it will store at its peak; after it, an
- * expiry on every key it leaves ({@code lab.keys.expire-after}), so nothing stays for
- * ever. Both are untimed.
+ * writes anything, the memory preflight on what the whole request stores at its peak;
+ * after it, however it ended, an expiry ({@code lab.keys.expire-after}) on the keys it
+ * wrote ({@link Written}) and no others, so nothing stays for ever and a stop costs Redis
+ * no more than what was written. Both are untimed.
  */
 @Component
 class Safeguards implements DisposableBean, SmartLifecycle {
@@ -50,7 +51,9 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 	/** The longest a closing app waits for a stopped run's expiry. */
 	private static final Duration SHUTDOWN_EXPIRY_WAIT = Duration.ofSeconds(20);
 
-	/** How often a run waiting for them checks whether it was stopped. */
+	/**
+	 * How often a run waiting for an earlier run's expiry checks whether it was stopped.
+	 */
 	private static final Duration CHECK_EVERY = Duration.ofMillis(100);
 
 	private final Preflight preflight;

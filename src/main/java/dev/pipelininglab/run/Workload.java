@@ -96,8 +96,9 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	/**
-	 * The key indexes a run of {@code count} items may touch, {@code 0} up to this: what
-	 * preparing, expiring and reading back cover.
+	 * The key indexes a run of {@code count} items may touch lie below this: the key
+	 * space of a walk, else the items' own. What is prepared and expired is the keys the
+	 * items reach ({@link Written}), not this range.
 	 */
 	long keyRange(long count) {
 		return (this.keyWalk != null) ? this.keyWalk.size() : count;

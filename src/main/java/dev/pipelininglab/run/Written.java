@@ -56,12 +56,6 @@ final class Written {
 		this.oneKeys.removeAll(Set.of(oneKeys));
 	}
 
-	/** How many keys are known to be written, for the log and the tests. */
-	synchronized long count() {
-		return this.oneKeys.size()
-				+ this.perItem.values().stream().mapToLong((keys) -> keys.indexes.cardinality()).sum();
-	}
-
 	/** Gives every key written an expiry; each key once. */
 	void expire(DemoData data, java.time.Duration after) {
 		Map<KeySpace, BitSet> perItem = new LinkedHashMap<>();
