@@ -9,9 +9,9 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
  * is configured with.
  */
 // Spring Boot's servlet security would ask for credentials on loopback too (and log a
-// generated password at every start); web.ListenerSecurity secures the app only where it
-// listens beyond loopback. By name here, so a spring.autoconfigure.exclude of the user's
-// own does not bring them back.
+// generated password at every start); web.guard.ListenerSecurity secures the app only
+// where it listens beyond loopback. By name here, so a spring.autoconfigure.exclude of
+// the user's own does not bring them back.
 @SpringBootApplication(excludeName = {
 		"org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration",
 		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",

@@ -10,7 +10,8 @@ import org.jspecify.annotations.Nullable;
  * how its detail starts, so clients can branch on the type rather than on the wording of
  * a detail. The HTTP answers, the records of failed jobs and the API description all take
  * them from here; the HTTP side (each type's status, the {@code ProblemDetail}) is
- * {@code web.Problems}, so code outside the web layer names a problem without Spring Web.
+ * {@code web.problem.Problems}, so code outside the web layer names a problem without
+ * Spring Web.
  */
 public enum ProblemType {
 

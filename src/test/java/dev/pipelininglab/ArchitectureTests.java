@@ -49,8 +49,9 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * </pre>
  *
  * <ul>
- * <li>{@code web} (controllers, request checks, problem details, the page, event streams)
- * is the only package that speaks HTTP; nothing depends on it.</li>
+ * <li>{@code web} and its sub-packages (the run API, problem details, request guards,
+ * output formats, recipes, jobs) are the only packages that speak HTTP; nothing depends
+ * on them.</li>
  * <li>{@code job} runs measurements in the background and keeps their records; it names
  * problems by {@link ProblemType} and leaves their HTTP form to {@code web}.</li>
  * <li>{@code run} measures: one run specification, one measuring path, the runners; it

@@ -9,6 +9,7 @@ import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.web.problem.Problems;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;

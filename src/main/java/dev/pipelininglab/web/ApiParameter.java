@@ -10,6 +10,9 @@ import java.util.stream.Stream;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Ratio;
+import dev.pipelininglab.web.job.RunJobRequest;
+import dev.pipelininglab.web.text.ResultTable;
+import dev.pipelininglab.web.text.TableColumns;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * A new parameter is one entry here, a field of {@link RunParams} (and
  * {@link RunJobRequest} for {@code POST /runs}), and its check in {@link RunRequests}.
  */
-enum ApiParameter {
+public enum ApiParameter {
 
 	COUNT("count", In.PATH, Type.INTEGER, Endpoints.RUNS, "every run",
 			"How many commands: keys to SET or GET, elements to RPOP, RPUSH or LPUSH, PINGs, INCRs, hash fields, set"
@@ -213,7 +216,7 @@ enum ApiParameter {
 	}
 
 	/** The name as written in a URL or a {@code POST /runs} body. */
-	String parameterName() {
+	public String parameterName() {
 		return this.parameterName;
 	}
 
@@ -221,7 +224,7 @@ enum ApiParameter {
 		return this.in;
 	}
 
-	Type type() {
+	public Type type() {
 		return this.type;
 	}
 
@@ -248,11 +251,11 @@ enum ApiParameter {
 		return this.example;
 	}
 
-	Bounds bounds(LabSettings lab) {
+	public Bounds bounds(LabSettings lab) {
 		return this.bounds.apply(lab);
 	}
 
-	static Optional<ApiParameter> named(@Nullable String name) {
+	public static Optional<ApiParameter> named(@Nullable String name) {
 		return Stream.of(values()).filter((parameter) -> parameter.parameterName.equals(name)).findFirst();
 	}
 
@@ -285,7 +288,7 @@ enum ApiParameter {
 	 * The type as a client writes it; a list is comma-separated in a URL, an array in
 	 * JSON.
 	 */
-	enum Type {
+	public enum Type {
 
 		INTEGER, NUMBER, STRING, LIST;
 
@@ -300,7 +303,7 @@ enum ApiParameter {
 	 * What a parameter may be: inclusive bounds for numbers, a pattern for text, and the
 	 * default when it is left out ({@code null} when leaving it out means "none").
 	 */
-	record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
+	public record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
 			@Nullable String pattern) {
 
 		static final Bounds NONE = new Bounds(null, null, null, null);

@@ -18,7 +18,7 @@ import org.springframework.stereotype.Component;
  * are cancelled with {@code DELETE /runs/{id}}.
  */
 @Component
-class GetRunStops {
+public class GetRunStops {
 
 	private static final String REASON = GetRunStops.class.getName() + ".reason";
 
@@ -55,17 +55,17 @@ class GetRunStops {
 	}
 
 	/** Why the run {@code request} asked for was stopped, if this stopped it. */
-	static @Nullable Reason reason(HttpServletRequest request) {
+	public static @Nullable Reason reason(HttpServletRequest request) {
 		return (request.getAttribute(REASON) instanceof Reason reason) ? reason : null;
 	}
 
 	/** How long the run {@code request} asked for has been going. */
-	static Duration elapsed(HttpServletRequest request) {
+	public static Duration elapsed(HttpServletRequest request) {
 		return (request.getAttribute(STARTED) instanceof Long started) ? Duration.ofNanos(System.nanoTime() - started)
 				: Duration.ZERO;
 	}
 
-	enum Reason {
+	public enum Reason {
 
 		SHUTDOWN, MAX_RUN_TIME, CALLER_GONE
 

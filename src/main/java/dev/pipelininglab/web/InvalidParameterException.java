@@ -4,16 +4,16 @@ package dev.pipelininglab.web;
  * A request parameter outside what the lab accepts; becomes a 400 problem naming the
  * parameter.
  */
-class InvalidParameterException extends RuntimeException {
+public class InvalidParameterException extends RuntimeException {
 
 	private final String parameter;
 
-	InvalidParameterException(String parameter, String message) {
+	public InvalidParameterException(String parameter, String message) {
 		super(parameter + " " + message);
 		this.parameter = parameter;
 	}
 
-	String parameter() {
+	public String parameter() {
 		return this.parameter;
 	}
 

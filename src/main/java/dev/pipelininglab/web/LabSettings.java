@@ -15,6 +15,6 @@ import org.springframework.stereotype.Component;
  * @param jobs {@code lab.jobs.*}
  */
 @Component
-record LabSettings(LimitProperties limits, PipelineProperties pipeline, JobProperties jobs) {
+public record LabSettings(LimitProperties limits, PipelineProperties pipeline, JobProperties jobs) {
 
 }

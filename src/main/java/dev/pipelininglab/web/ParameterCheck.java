@@ -5,6 +5,8 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
+import dev.pipelininglab.web.text.TableColumns;
+
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
@@ -21,7 +23,7 @@ import org.springframework.web.servlet.HandlerMapping;
  * without parameters included ({@code DELETE /keys?pattern=*} deletes the lab's keys,
  * never a pattern's).
  */
-class ParameterCheck implements HandlerInterceptor {
+public class ParameterCheck implements HandlerInterceptor {
 
 	/** The page's permalinks: {@code /?run=<id>}, {@code /?a=<id>&b=<id>}. */
 	private static final List<String> PERMALINKS = List.of("run", "a", "b");
@@ -71,7 +73,7 @@ class ParameterCheck implements HandlerInterceptor {
 	 * The detail for a name nobody knows: what it is not, the nearest known name when one
 	 * is close enough to be a typo, and the known ones.
 	 */
-	static String unknown(String what, Collection<String> known, String name) {
+	public static String unknown(String what, Collection<String> known, String name) {
 		String nearest = nearest(name, known);
 		return "must be left out: " + what + ((nearest != null) ? "; did you mean " + nearest + "?" : "") + " (known: "
 				+ (known.isEmpty() ? "none" : String.join(", ", known)) + ")";

@@ -6,6 +6,8 @@ import java.util.function.Supplier;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.run.RunSlots;
+import dev.pipelininglab.web.guard.AcceptCheck;
+import dev.pipelininglab.web.problem.Problems;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;

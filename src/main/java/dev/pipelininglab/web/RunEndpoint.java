@@ -26,7 +26,7 @@ import org.springframework.web.servlet.HandlerMapping;
  * @param name the path's first segment, e.g. {@code pipeget}
  * @param description what it sends, for the index and the API description
  */
-record RunEndpoint(String name, Operation operation, Mode mode, String description) {
+public record RunEndpoint(String name, Operation operation, Mode mode, String description) {
 
 	/**
 	 * redis-benchmark's tests: offered with Lettuce only, so {@code connector=} and
@@ -101,7 +101,7 @@ record RunEndpoint(String name, Operation operation, Mode mode, String descripti
 	 * A regular expression for the first path segment of every run endpoint, and of any
 	 * name in one of the ways.
 	 */
-	static String namesPattern() {
+	public static String namesPattern() {
 		return Stream.concat(WAYS.stream().map((way) -> way.prefix() + "[a-z]+"), ALL.stream().map(RunEndpoint::name))
 			.collect(Collectors.joining("|"));
 	}

@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.web.text.ResultTextConverter;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -37,7 +39,7 @@ import org.jspecify.annotations.Nullable;
  * @param columns the columns of a text, CSV or Markdown answer; it shapes the answer, not
  * the run, so {@link ResultTextConverter} reads it and nothing here does
  */
-record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
+public record RunParams(@Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
 		@Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat, @Nullable String variants,
 		@Nullable String batchSizes, @Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients,
 		@Nullable String connector, @Nullable String connection, @Nullable Integer rate, @Nullable Integer duration,

@@ -17,6 +17,7 @@ import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.run.Workload;
+import dev.pipelininglab.web.job.RunJobRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -26,7 +27,7 @@ import org.springframework.stereotype.Component;
  * touches Redis.
  */
 @Component
-class RunRequests {
+public class RunRequests {
 
 	static final List<Integer> DEFAULT_SWEEP = List.of(1, 10, 100, 1000, 10000);
 
@@ -146,7 +147,7 @@ class RunRequests {
 	 * field that endpoint would not take is rejected the same way as the query parameter
 	 * would be.
 	 */
-	RunPlan plan(RunJobRequest body) {
+	public RunPlan plan(RunJobRequest body) {
 		RunKind kind = kind(body);
 		if (body.variants() != null) {
 			// Each entry is one variant, as each array entry is one batch size; a comma
@@ -210,7 +211,7 @@ class RunRequests {
 	static final int PLAIN_VALUE_BYTES = 16;
 
 	/** How many runs {@code GET /runs} lists. */
-	int listLimit(@Nullable Integer limit) {
+	public int listLimit(@Nullable Integer limit) {
 		return (int) within(ApiParameter.LIMIT, limit);
 	}
 

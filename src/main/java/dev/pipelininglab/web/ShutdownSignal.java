@@ -10,13 +10,13 @@ import org.springframework.stereotype.Component;
  * length (or until the grace period kills it mid-batch).
  */
 @Component
-class ShutdownSignal implements SmartLifecycle {
+public class ShutdownSignal implements SmartLifecycle {
 
 	private volatile boolean running;
 
 	private volatile boolean stopping;
 
-	boolean stopping() {
+	public boolean stopping() {
 		return this.stopping;
 	}
 

@@ -49,8 +49,8 @@ class ReconnectNoiseTests {
 		assertThat(decide(this.reconnected, Level.INFO, "Reconnected to {}, Channel {}", "127.0.0.1:7379"))
 			.isEqualTo(FilterReply.DENY);
 		// Other loggers are not touched.
-		assertThat(decide(this.context.getLogger("dev.pipelininglab.web.ProblemAdvice"), Level.WARN, "Run failed at {}",
-				"127.0.0.1:7379"))
+		assertThat(decide(this.context.getLogger("dev.pipelininglab.web.problem.ProblemAdvice"), Level.WARN,
+				"Run failed at {}", "127.0.0.1:7379"))
 			.isEqualTo(FilterReply.NEUTRAL);
 	}
 

@@ -15,6 +15,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.web.job.RunJobController;
+import dev.pipelininglab.web.job.RunJobRequest;
+import dev.pipelininglab.web.recipe.RecipeController;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.web.bind.annotation.PathVariable;

@@ -9,6 +9,7 @@ import dev.pipelininglab.testsupport.Flood;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import dev.pipelininglab.web.text.ResultTextConverter;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.http.MediaType;

@@ -1,6 +1,7 @@
 package dev.pipelininglab.web;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.web.problem.Problems;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

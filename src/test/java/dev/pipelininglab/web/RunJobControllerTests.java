@@ -17,6 +17,7 @@ import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.web.job.RunJobController;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,6 +1,7 @@
 package dev.pipelininglab.web;
 
 import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.web.job.RunJobController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

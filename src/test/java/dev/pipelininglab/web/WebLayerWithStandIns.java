@@ -14,6 +14,8 @@ import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.AdmissionProperties;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
+import dev.pipelininglab.web.guard.SecurityProperties;
+import dev.pipelininglab.web.job.RunEvents;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;

@@ -1,0 +1,58 @@
+package dev.pipelininglab.web.guard;
+
+import java.io.IOException;
+import java.util.Collections;
+import java.util.List;
+
+import dev.pipelininglab.web.problem.ProblemWriter;
+import dev.pipelininglab.web.text.ResultTextConverter;
+
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
+import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.servlet.HandlerInterceptor;
+
+/**
+ * Settles the answer's format before a run starts: Spring MVC picks it only when it
+ * writes the answer, so a run asked for {@code Accept: image/png} used to write its keys
+ * and then answer 406. An {@code Accept} no result format satisfies (JSON, or text, CSV
+ * and Markdown tables for GET runs) is refused here, before anything reaches Redis.
+ */
+public class AcceptCheck implements HandlerInterceptor {
+
+	private static final List<MediaType> RESULTS = List.of(MediaType.APPLICATION_JSON, ResultTextConverter.TEXT,
+			ResultTextConverter.CSV, ResultTextConverter.MARKDOWN);
+
+	private static final List<MediaType> JSON_ONLY = List.of(MediaType.APPLICATION_JSON);
+
+	@Override
+	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
+			throws HttpMediaTypeNotAcceptableException, IOException {
+		List<MediaType> producible = "GET".equals(request.getMethod()) ? RESULTS : JSON_ONLY;
+		List<MediaType> accepted;
+		try {
+			accepted = MediaType.parseMediaTypes(Collections.list(request.getHeaders(HttpHeaders.ACCEPT)));
+		}
+		catch (InvalidMediaTypeException ex) {
+			// Written here: Spring MVC would read the same Accept again to render the
+			// problem, fail, and answer with no body at all.
+			ProblemWriter.write(response,
+					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_ACCEPTABLE,
+							"Accept cannot be read; ask for one of " + producible + " or leave Accept out."),
+					request.getRequestURI());
+			return false;
+		}
+		if (accepted.isEmpty() || accepted.stream()
+			.anyMatch((type) -> type.getQualityValue() > 0 && producible.stream().anyMatch(type::isCompatibleWith))) {
+			return true;
+		}
+		throw new HttpMediaTypeNotAcceptableException(producible);
+	}
+
+}

@@ -1,0 +1,54 @@
+package dev.pipelininglab.web.guard;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+
+import dev.pipelininglab.web.ParameterCheck;
+import dev.pipelininglab.web.problem.ProblemWriter;
+import dev.pipelininglab.web.problem.Problems;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import org.springframework.stereotype.Component;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+/**
+ * The same rule as {@link ParameterCheck} for the Actuator endpoints the lab exposes,
+ * which Spring MVC's interceptors do not see: a query parameter an endpoint does not take
+ * is a 400 naming it, not silently ignored.
+ */
+@Component
+class ActuatorParameters extends OncePerRequestFilter {
+
+	/** What each exposed endpoint takes; the rest take none. */
+	private static final Map<String, List<String>> KNOWN = Map.of("metrics", List.of("tag"), "prometheus",
+			List.of("includedNames"));
+
+	@Override
+	protected boolean shouldNotFilter(HttpServletRequest request) {
+		return !request.getRequestURI().startsWith("/actuator");
+	}
+
+	@Override
+	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+			throws ServletException, IOException {
+		String[] segments = request.getRequestURI().split("/");
+		List<String> known = (segments.length > 2) ? KNOWN.getOrDefault(segments[2], List.of()) : List.of();
+		for (String name : request.getParameterMap().keySet()) {
+			if (!known.contains(name)) {
+				ProblemWriter.write(response,
+						Problems.invalidParameter(name,
+								name + " "
+										+ ParameterCheck.unknown("this endpoint has no such parameter", known, name)),
+						request.getRequestURI());
+				return;
+			}
+		}
+		chain.doFilter(request, response);
+	}
+
+}

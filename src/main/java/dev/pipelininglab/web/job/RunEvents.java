@@ -1,0 +1,231 @@
+package dev.pipelininglab.web.job;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+
+import dev.pipelininglab.job.JobProperties;
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunNotFoundException;
+import dev.pipelininglab.job.RunRecord;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.http.MediaType;
+import org.springframework.stereotype.Component;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * {@code GET /runs/{id}/events}: Server-Sent Events named {@code run}, each carrying the
+ * run's record, sent whenever its status or progress changes; the stream ends after the
+ * first record with a final status. Each stream polls the record in Redis, so it follows
+ * a job run by any instance.
+ */
+@Component
+public class RunEvents implements SmartLifecycle {
+
+	private static final Logger log = LoggerFactory.getLogger(RunEvents.class);
+
+	static final String EVENT = "run";
+
+	/**
+	 * Proxies drop connections that stay silent; a comment line now and then keeps a slow
+	 * run's stream open.
+	 */
+	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
+
+	private final RunJobs jobs;
+
+	private final JobProperties settings;
+
+	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
+
+	/**
+	 * Made on start and shut down on stop: a stopped context can be started again (test
+	 * contexts are paused).
+	 */
+	private volatile @Nullable ScheduledExecutorService pollers;
+
+	private volatile boolean running;
+
+	RunEvents(RunJobs jobs, JobProperties settings) {
+		this.jobs = jobs;
+		this.settings = settings;
+	}
+
+	/**
+	 * @throws RunNotFoundException before any event, so the client gets a 404 rather than
+	 * an empty stream
+	 */
+	public SseEmitter stream(String id) {
+		RunRecord first = this.jobs.get(id);
+		SseEmitter emitter = new SseEmitter(this.settings.eventsTimeout().toMillis());
+		Stream stream = new Stream(id, emitter);
+		emitter.onCompletion(stream::close);
+		emitter.onTimeout(stream::end);
+		emitter.onError((ex) -> stream.close());
+		ScheduledExecutorService executor = this.pollers;
+		if (!stream.send(first) || first.status().terminal() || !this.running || executor == null) {
+			stream.end();
+			return emitter;
+		}
+		this.streams.add(stream);
+		long interval = this.settings.progressInterval().toMillis();
+		try {
+			stream.poller = executor.scheduleWithFixedDelay(stream::poll, interval, interval, TimeUnit.MILLISECONDS);
+		}
+		catch (RejectedExecutionException ex) {
+			// Stopping right now: the client gets what there is and can ask again.
+			stream.end();
+		}
+		return emitter;
+	}
+
+	private final class Stream {
+
+		private final String id;
+
+		private final SseEmitter emitter;
+
+		private volatile @Nullable ScheduledFuture<?> poller;
+
+		private @Nullable RunRecord last;
+
+		private long lastSentNanos;
+
+		private long sequence;
+
+		Stream(String id, SseEmitter emitter) {
+			this.id = id;
+			this.emitter = emitter;
+		}
+
+		synchronized void poll() {
+			try {
+				RunRecord record = RunEvents.this.jobs.find(this.id).orElse(null);
+				if (record == null) {
+					// Expired or removed with the demo keys mid-stream: nothing more will
+					// come.
+					end();
+					return;
+				}
+				if (changed(record)) {
+					if (!send(record)) {
+						return;
+					}
+				}
+				else if (System.nanoTime() - this.lastSentNanos > KEEP_ALIVE.toNanos()) {
+					this.emitter.send(SseEmitter.event().comment("keep-alive"));
+					this.lastSentNanos = System.nanoTime();
+				}
+				if (record.status().terminal()) {
+					end();
+				}
+			}
+			catch (IOException | IllegalStateException ex) {
+				// The client went away, or the response already completed.
+				close();
+			}
+			catch (RuntimeException ex) {
+				// Redis unreachable for a moment: keep the stream and look again next
+				// time.
+				log.debug("Cannot read run {} for its event stream: {}", this.id, ex.getMessage());
+			}
+		}
+
+		private boolean changed(RunRecord record) {
+			RunRecord previous = this.last;
+			return previous == null || previous.status() != record.status()
+					|| previous.cancelRequested() != record.cancelRequested()
+					|| !Objects.equals(previous.progress(), record.progress());
+		}
+
+		synchronized boolean send(RunRecord record) {
+			try {
+				this.emitter.send(SseEmitter.event()
+					.id(Long.toString(++this.sequence))
+					.name(EVENT)
+					.data(record, MediaType.APPLICATION_JSON));
+				this.last = record;
+				this.lastSentNanos = System.nanoTime();
+				return true;
+			}
+			catch (IOException | IllegalStateException ex) {
+				close();
+				return false;
+			}
+		}
+
+		/**
+		 * Completes the response normally, so the client sees the stream end after the
+		 * final record.
+		 */
+		void end() {
+			close();
+			try {
+				this.emitter.complete();
+			}
+			catch (IllegalStateException ex) {
+				// already completed
+			}
+		}
+
+		void close() {
+			ScheduledFuture<?> task = this.poller;
+			if (task != null) {
+				task.cancel(false);
+			}
+			RunEvents.this.streams.remove(this);
+		}
+
+	}
+
+	@Override
+	public void start() {
+		this.pollers = Executors.newScheduledThreadPool(2, RunJobs.daemonThreads("run-events-"));
+		this.running = true;
+	}
+
+	/**
+	 * Sends each stream its run's state (final by now, since jobs stopped first) and ends
+	 * it, so the web server's graceful shutdown does not wait for streams that would
+	 * otherwise stay open.
+	 */
+	@Override
+	public void stop() {
+		this.running = false;
+		for (Stream stream : List.copyOf(this.streams)) {
+			stream.poll();
+			stream.end();
+		}
+		ScheduledExecutorService executor = this.pollers;
+		if (executor != null) {
+			executor.shutdownNow();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Just after {@link RunJobs} stops (a lower phase stops later), still before the web
+	 * server stops.
+	 */
+	@Override
+	public int getPhase() {
+		return SmartLifecycle.DEFAULT_PHASE - 1;
+	}
+
+}

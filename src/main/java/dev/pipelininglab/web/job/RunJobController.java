@@ -1,0 +1,153 @@
+package dev.pipelininglab.web.job;
+
+import java.net.URI;
+import java.util.List;
+
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunKind;
+import dev.pipelininglab.job.RunPlan;
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.web.InvalidParameterException;
+import dev.pipelininglab.web.RunRequests;
+import dev.pipelininglab.web.text.ResultTextConverter;
+import dev.pipelininglab.web.text.RunPair;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.ContentDisposition;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
+
+/**
+ * Runs as jobs, for runs too long for one request: start one, follow it, cancel it, list
+ * recent ones. The body of {@code POST /runs} is checked by the same {@link RunRequests}
+ * as the GET endpoints, so bounds and messages match.
+ */
+@RestController
+@RequestMapping("/runs")
+public class RunJobController {
+
+	private final RunJobs jobs;
+
+	private final RunEvents events;
+
+	private final RunRequests requests;
+
+	private final RunService runs;
+
+	RunJobController(RunJobs jobs, RunEvents events, RunRequests requests, RunService runs) {
+		this.jobs = jobs;
+		this.events = events;
+		this.requests = requests;
+		this.runs = runs;
+	}
+
+	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
+		RunPlan plan = this.requests.plan(body);
+		if (plan.kind() == RunKind.SINGLE) {
+			// A comparison lists what it cannot run as skipped; a single run that cannot
+			// run is a bad request.
+			String reason = this.runs.unsupported(plan.base());
+			if (reason != null) {
+				throw new InvalidParameterException("mode",
+						"must be one that can run " + plan.base().operation().label() + " here: "
+								+ plan.base().mode().label() + " cannot, because " + reason);
+			}
+		}
+		RunRecord record = this.jobs.submit(plan);
+		return ResponseEntity.accepted()
+			.location(URI.create(request.getContextPath() + "/runs/" + record.id()))
+			.body(record);
+	}
+
+	@GetMapping
+	RunJobs.History list(@RequestParam(required = false) @Nullable Integer limit) {
+		return this.jobs.recent(this.requests.listLimit(limit));
+	}
+
+	@GetMapping("/{id}")
+	RunRecord get(@PathVariable String id) {
+		return this.jobs.get(id);
+	}
+
+	/**
+	 * Two runs side by side, each figure of B as a ratio of A's. Any Accept the run
+	 * endpoints answer (JSON, text, CSV, Markdown).
+	 */
+	@GetMapping("/compare")
+	RunPair compare(@RequestParam String a, @RequestParam String b) {
+		return RunPair.of(this.jobs.get(a), this.jobs.get(b));
+	}
+
+	/**
+	 * A run as a file to keep or paste: {@code json} (the record), {@code csv},
+	 * {@code md} (a Markdown table) or {@code txt}, named after what ran.
+	 */
+	@GetMapping("/{id}/report.{format}")
+	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format,
+			@RequestParam(required = false) @Nullable String columns) {
+		Report report = Report.fromExtension(format);
+		RunRecord record = this.jobs.get(id);
+		String name = "pipelining-lab-" + record.kind().label() + "-" + record.request().operation() + "-"
+				+ record.request().count() + "-" + record.id().substring(0, 8) + "." + report.extension;
+		ResponseEntity.BodyBuilder answer = ResponseEntity.ok()
+			.contentType(report.type)
+			.header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(name).build().toString());
+		return (report == Report.JSON) ? answer.body(record)
+				: answer.body(ResultTextConverter.render(record, report.type.getSubtype(),
+						// A file keeps every figure, a terminal only what fits.
+						(columns != null) ? columns : "all"));
+	}
+
+	enum Report {
+
+		JSON("json", MediaType.APPLICATION_JSON), CSV("csv", ResultTextConverter.CSV),
+		MARKDOWN("md", ResultTextConverter.MARKDOWN), TEXT("txt", ResultTextConverter.TEXT);
+
+		final String extension;
+
+		final MediaType type;
+
+		Report(String extension, MediaType type) {
+			this.extension = extension;
+			this.type = type;
+		}
+
+		static Report fromExtension(String extension) {
+			for (Report report : values()) {
+				if (report.extension.equals(extension)) {
+					return report;
+				}
+			}
+			throw new InvalidParameterException("format", "must be json, csv, md or txt (got '" + extension + "')");
+		}
+
+	}
+
+	/**
+	 * Cancellation takes effect between batches, on whichever instance runs the job:
+	 * hence 202.
+	 */
+	@DeleteMapping("/{id}")
+	ResponseEntity<RunRecord> cancel(@PathVariable String id) {
+		return ResponseEntity.accepted().body(this.jobs.cancel(id));
+	}
+
+	@GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
+	SseEmitter events(@PathVariable String id) {
+		return this.events.stream(id);
+	}
+
+}

@@ -1,0 +1,411 @@
+package dev.pipelininglab.web.problem;
+
+import java.time.Duration;
+
+import java.math.BigDecimal;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.job.JobsFullException;
+import dev.pipelininglab.job.RunFinishedException;
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunNotFoundException;
+import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RedisDiagnosis;
+import dev.pipelininglab.redis.RunRefusedException;
+import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.run.CrossSlotTransactionException;
+import dev.pipelininglab.run.RunCancelledException;
+import dev.pipelininglab.run.RunFailedException;
+import dev.pipelininglab.run.UnsupportedRunException;
+import dev.pipelininglab.web.ApiParameter;
+import dev.pipelininglab.web.GetRunStops;
+import dev.pipelininglab.web.InvalidParameterException;
+import dev.pipelininglab.web.LabSettings;
+import dev.pipelininglab.web.ParameterCheck;
+import dev.pipelininglab.web.RunParams;
+import dev.pipelininglab.web.ShutdownSignal;
+import jakarta.servlet.http.HttpServletRequest;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.exc.StreamReadException;
+import tools.jackson.databind.exc.InvalidFormatException;
+import tools.jackson.databind.exc.UnrecognizedPropertyException;
+
+import org.springframework.beans.TypeMismatchException;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.dao.DataAccessException;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.validation.FieldError;
+import org.springframework.web.bind.MethodArgumentNotValidException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+
+/**
+ * The lab's own failures, and the binding errors that must name a parameter, as RFC 9457
+ * {@code application/problem+json} answers with the catalogue's stable {@code type}.
+ * Spring MVC's other exceptions are Boot's {@code ProblemDetailsExceptionHandler}'s
+ * ({@code spring.mvc.problemdetails.enabled}), which this advice precedes and leaves in
+ * place by not being a {@code ResponseEntityExceptionHandler}; anything else goes to the
+ * error page and is logged there.
+ */
+@RestControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class ProblemAdvice {
+
+	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
+
+	/** Not in HttpStatus: nginx's code for a client that closed the connection first. */
+	private static final int CLIENT_CLOSED_REQUEST = 499;
+
+	/** How Jackson's strict duplicate detection names the repeated field. */
+	private static final Pattern DUPLICATE = Pattern.compile("Duplicate (?:Object property|field) \"([^\"]+)\"");
+
+	private final Topology topology;
+
+	private final LabSettings properties;
+
+	private final RedisDiagnosis diagnosis;
+
+	private final ShutdownSignal shutdown;
+
+	private final RunJobs jobs;
+
+	ProblemAdvice(Topology topology, LabSettings properties, RedisDiagnosis diagnosis, ShutdownSignal shutdown,
+			RunJobs jobs) {
+		this.shutdown = shutdown;
+		this.jobs = jobs;
+		this.topology = topology;
+		this.properties = properties;
+		this.diagnosis = diagnosis;
+	}
+
+	@ExceptionHandler
+	ProblemDetail invalidParameter(InvalidParameterException ex) {
+		return Problems.invalidParameter(ex.parameter(), ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ProblemDetail typeMismatch(TypeMismatchException ex) {
+		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
+				: ex.getPropertyName();
+		String expected = expected(name, false);
+		return Problems.invalidParameter(name, name + " must be " + expected + ", got '" + ex.getValue() + "'");
+	}
+
+	/**
+	 * Query parameters bind to {@link RunParams}; a value of the wrong type fails that
+	 * binding.
+	 */
+	@ExceptionHandler
+	ProblemDetail argumentNotValid(MethodArgumentNotValidException ex) {
+		FieldError error = ex.getBindingResult().getFieldError();
+		String name = (error != null) ? error.getField() : ex.getParameter().getParameterName();
+		Object value = (error != null) ? error.getRejectedValue() : null;
+		String expected = expected(name, false);
+		return Problems.invalidParameter(name, name + " must be " + expected + ", got '" + value + "'");
+	}
+
+	@ExceptionHandler
+	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
+		return Problems.invalidParameter(ex.parameter(), ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ProblemDetail crossSlotTransaction(CrossSlotTransactionException ex) {
+		return Problems.problem(ProblemType.CROSS_SLOT_TRANSACTION, ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ProblemDetail connectorUnsupported(Connections.ConnectorUnsupportedException ex) {
+		return Problems.invalidParameter("connector", ex.getMessage());
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
+		Throwable cause = RedisFailure.causeOf(ex);
+		Diagnosed diagnosed = diagnose(RedisFailure.classify(cause));
+		ProblemType type = diagnosed.type();
+		ProblemDetail problem = redisProblem(diagnosed, cause, ex.key());
+		problem.setProperty("operation", ex.spec().operation());
+		problem.setProperty("mode", ex.spec().mode());
+		problem.setProperty("batchesCompleted", ex.batchesCompleted());
+		problem.setProperty("batchesTotal", ex.batchesTotal());
+		problem.setProperty("acknowledged", ex.acknowledged());
+		problem.setProperty("rejected", ex.rejected());
+		problem.setProperty("unconfirmed", ex.unconfirmed());
+		if (ex.written() != null) {
+			problem.setProperty("written", ex.written());
+		}
+		if (ex.verified() != null) {
+			problem.setProperty("verified", ex.verified());
+		}
+		if (type == ProblemType.REDIS_ERROR_REPLY) {
+			// Pipelines are not atomic: say plainly what is known to have happened and
+			// what may have.
+			// Redis' reply (the end of the detail so far) carries no full stop of its
+			// own.
+			String reply = Objects.requireNonNullElse(problem.getDetail(), "");
+			problem.setDetail(reply + (reply.endsWith(".") ? "" : ".") + " " + ex.acknowledged()
+					+ " commands succeeded before the" + " failure and stay done"
+					+ ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
+							+ " failing batch may have run too (commands in a pipeline run independently)" : "")
+					+ ((ex.verified() != null) ? "; " + ex.verified() + " of the run's keys hold their value now"
+							+ " (read back after the failure)" : "")
+					+ ".");
+		}
+		// The run's own message names the wrapper ("Pipeline contained one or more
+		// invalid commands" even for a timeout); the innermost cause says what happened.
+		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
+				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
+		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
+	}
+
+	/**
+	 * The memory preflight refused the run before it wrote a key: what it would need,
+	 * what is free, and on which server.
+	 */
+	@ExceptionHandler
+	ProblemDetail runRefused(RunRefusedException ex) {
+		ProblemType type = Problems.refusal(ex);
+		log.info("Refused a run before it started ({}): {}", type, ex.getMessage());
+		return Problems.refused(ex);
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> redisFailed(DataAccessException ex) {
+		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex));
+		ProblemType type = diagnosed.type();
+		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
+		return ResponseEntity.status(Problems.status(type))
+			.headers(retryAfter(type))
+			.body(redisProblem(diagnosed, ex, null));
+	}
+
+	/** A busy app asks the client to come back shortly, rather than to give up. */
+	private static HttpHeaders retryAfter(ProblemType type) {
+		HttpHeaders headers = new HttpHeaders();
+		if (type == ProblemType.TOO_BUSY) {
+			headers.set(HttpHeaders.RETRY_AFTER, "1");
+		}
+		return headers;
+	}
+
+	/**
+	 * A GET run stopped between commands (GetRunStops says why); its slot is free. A
+	 * caller that hung up gets no body, only 499 in the access log (nginx's "client
+	 * closed request"), since nobody reads it.
+	 */
+	@ExceptionHandler
+	ResponseEntity<?> runStopped(RunCancelledException ex, HttpServletRequest request) {
+		GetRunStops.Reason reason = GetRunStops.reason(request);
+		if (this.shutdown.stopping() || reason == GetRunStops.Reason.SHUTDOWN) {
+			log.info("Stopped a run between commands: the app is shutting down");
+			return ResponseEntity
+				.of(Problems.problem(ProblemType.INSTANCE_SHUTDOWN,
+						ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance())))
+				.build();
+		}
+		if (reason == GetRunStops.Reason.CALLER_GONE) {
+			log.info("Stopped GET {} between commands after {} s: its caller hung up; its run slot is free",
+					request.getRequestURI(),
+					String.format(java.util.Locale.ROOT, "%.1f", GetRunStops.elapsed(request).toMillis() / 1000.0));
+			return ResponseEntity.status(CLIENT_CLOSED_REQUEST).build();
+		}
+		Duration limit = this.properties.limits().maxRunTime();
+		log.info("Stopped a run after lab.limits.max-run-time ({})", limit);
+		return ResponseEntity.of(Problems.problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED
+			.detail(limit.toString(), "what it had written stays under the prefix (DELETE /keys removes it).")))
+			.build();
+	}
+
+	@ExceptionHandler
+	ResponseEntity<ProblemDetail> jobsFull(JobsFullException ex) {
+		long seconds = Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000);
+		ProblemDetail problem = Problems.problem(ProblemType.TOO_BUSY, ex.getMessage());
+		problem.setProperty("retryAfterSeconds", seconds);
+		return ResponseEntity.status(Problems.status(ProblemType.TOO_BUSY))
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+			.body(problem);
+	}
+
+	@ExceptionHandler
+	ProblemDetail runNotFound(RunNotFoundException ex) {
+		ProblemDetail problem = Problems.problem(ProblemType.RUN_NOT_FOUND, ex.getMessage());
+		problem.setProperty("id", ex.id());
+		return problem;
+	}
+
+	@ExceptionHandler
+	ProblemDetail runFinished(RunFinishedException ex) {
+		ProblemDetail problem = Problems.problem(ProblemType.RUN_FINISHED, ex.getMessage());
+		problem.setProperty("id", ex.run().id());
+		problem.setProperty("runStatus", ex.run().status());
+		return problem;
+	}
+
+	/**
+	 * A {@code POST /runs} body that is not JSON, has a field of the wrong type, or a
+	 * field the body does not have: a 400 naming that field, or {@code body} when the
+	 * JSON itself is broken or missing.
+	 */
+	@ExceptionHandler
+	ProblemDetail messageNotReadable(HttpMessageNotReadableException ex) {
+		String name = "body";
+		String detail = "body must be a JSON object with the run's fields";
+		for (Throwable cause = ex.getCause(); cause != null; cause = cause.getCause()) {
+			if (cause instanceof UnrecognizedPropertyException unknown) {
+				name = unknown.getPropertyName();
+				detail = name + " " + ParameterCheck.unknown("the body has no such field",
+						unknown.getKnownPropertyIds().stream().map(String::valueOf).sorted().toList(), name);
+				break;
+			}
+			Matcher duplicate = (cause instanceof StreamReadException) ? DUPLICATE.matcher(cause.getMessage()) : null;
+			if (duplicate != null && duplicate.find()) {
+				name = duplicate.group(1);
+				detail = name + " must be given once, got it twice";
+				break;
+			}
+			if (cause instanceof JacksonException jackson) {
+				String field = jackson.getPath()
+					.stream()
+					.map(JacksonException.Reference::getPropertyName)
+					.filter(java.util.Objects::nonNull)
+					.findFirst()
+					.orElse(null);
+				if (field != null) {
+					name = field;
+					detail = field + " must be " + expected(field, true)
+							+ ((cause instanceof InvalidFormatException invalid) ? ", got '" + invalid.getValue() + "'"
+									: "");
+				}
+				else if (cause instanceof StreamReadException) {
+					// Broken JSON: the parser says where.
+					detail += ": " + inApiWords(jackson.getOriginalMessage());
+				}
+				break;
+			}
+		}
+		if (ex.getCause() == null) {
+			detail += ", and there was none";
+		}
+		return Problems.invalidParameter(name, detail);
+	}
+
+	/**
+	 * The parser's account of broken JSON, without the parser's own switches
+	 * ({@code JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS}, "Feature 'ALLOW_COMMENTS' not
+	 * enabled"): they are the JSON library's settings, not something a client can change.
+	 */
+	static String inApiWords(String message) {
+		return message.replaceAll(":?\\s*enable `[^`]*` to allow", "")
+			.replaceAll("\\s*\\([^()]*Feature[^()]*\\)", "")
+			.replaceAll("[^.;:(]*Feature[^.;:)]*", "")
+			.strip();
+	}
+
+	/**
+	 * What a parameter (or body field) must be, from the catalogue: a malformed
+	 * {@code /pipeset/abc} is told the real bounds, not those of a Java {@code long}.
+	 */
+	private String expected(@Nullable String name, boolean json) {
+		return ApiParameter.named(name).map((parameter) -> {
+			ApiParameter.Bounds bounds = parameter.bounds(this.properties);
+			return switch (parameter.type()) {
+				case INTEGER -> "a whole number between " + bounds.minimum() + " and " + bounds.maximum();
+				case NUMBER ->
+					"a number of milliseconds between " + plain(bounds.minimum()) + " and " + plain(bounds.maximum());
+				case STRING -> json ? "a string" : "text";
+				case LIST -> !json ? "a comma-separated list"
+						: (parameter == ApiParameter.BATCH_SIZES) ? "an array of whole numbers" : "an array of strings";
+			};
+		}).orElse(json ? "a string" : "a valid value");
+	}
+
+	private static String plain(@Nullable Number number) {
+		return (number != null) ? new BigDecimal(number.toString()).stripTrailingZeros().toPlainString() : "";
+	}
+
+	/**
+	 * Lettuce says only "not connected" when a master or node is gone, and nothing about
+	 * which; on sentinel and cluster the diagnosis finds out (the sentinels' named
+	 * master, the nodes of the slot map), so the answer names the missing piece and its
+	 * address. Standalone has one address, already named.
+	 */
+	private Diagnosed diagnose(ProblemType type) {
+		boolean unavailable = type == ProblemType.REDIS_UNAVAILABLE || type == ProblemType.REDIS_CLUSTER_DOWN;
+		if (!unavailable || this.topology.kind() == Topology.Kind.STANDALONE) {
+			return new Diagnosed(type, null);
+		}
+		RedisDiagnosis.Finding finding = this.diagnosis.diagnose();
+		if (finding.writable()) {
+			// Writable again by now: say what failed, without a cause that no longer
+			// holds.
+			return new Diagnosed(type, null);
+		}
+		ProblemType refined = switch (finding.cause()) {
+			case MASTER_UNREACHABLE -> ProblemType.REDIS_MASTER_UNREACHABLE;
+			case SENTINELS_UNREACHABLE -> ProblemType.REDIS_SENTINELS_UNREACHABLE;
+			case CLUSTER_DOWN -> ProblemType.REDIS_CLUSTER_DOWN;
+			case NODE_UNREACHABLE -> ProblemType.REDIS_NODE_UNREACHABLE;
+			case REDIS_UNREACHABLE -> ProblemType.REDIS_UNAVAILABLE;
+			case AUTH_FAILED -> ProblemType.REDIS_AUTH_FAILED;
+		};
+		// A CLUSTERDOWN reply is a cluster that is down, whatever the slot map says
+		// meanwhile.
+		return new Diagnosed((type == ProblemType.REDIS_CLUSTER_DOWN) ? type : refined, finding);
+	}
+
+	/**
+	 * Quotes the node's reply only when a node sent one: a failure the client raised
+	 * itself is told by the diagnosis alone.
+	 */
+	private static String clusterDown(Throwable cause, String summary) {
+		String reply = RedisFailure.errorReply(cause);
+		return (reply != null) ? ProblemType.REDIS_CLUSTER_DOWN.detail(reply, summary)
+				: ProblemType.REDIS_NODE_UNREACHABLE.detail(summary);
+	}
+
+	private record Diagnosed(ProblemType type, RedisDiagnosis.@Nullable Finding finding) {
+	}
+
+	private ProblemDetail redisProblem(Diagnosed diagnosed, Throwable cause, @Nullable String key) {
+		ProblemType type = diagnosed.type();
+		RedisDiagnosis.Finding finding = diagnosed.finding();
+		String detail = switch (type) {
+			case REDIS_TIMEOUT -> type.detail(this.topology.describe());
+			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
+					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
+			case REDIS_AUTH_FAILED -> (RedisFailure.authRefusal(cause) == null && finding != null) ? finding.summary()
+					: type.detail(this.topology.describe(), RedisFailure.authRefusal(cause));
+			case REDIS_ERROR_REPLY ->
+				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
+			case REDIS_CLUSTER_DOWN -> clusterDown(cause, (finding != null) ? finding.summary()
+					: "The cluster takes writes again once every slot has a reachable master.");
+			// Found by the diagnosis, which always has a finding for them.
+			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE -> (finding != null)
+					? type.detail(finding.summary()) : ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
+			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
+		};
+		ProblemDetail problem = Problems.problem(type, detail);
+		problem.setProperty("redis", this.topology.nodes());
+		if (finding != null) {
+			finding.details().forEach(problem::setProperty);
+		}
+		if (key != null && type == ProblemType.REDIS_ERROR_REPLY) {
+			problem.setProperty("key", key);
+		}
+		return problem;
+	}
+
+}

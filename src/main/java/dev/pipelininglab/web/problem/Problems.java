@@ -1,0 +1,114 @@
+package dev.pipelininglab.web.problem;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.RunRefusedException;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ProblemDetail;
+
+/**
+ * The HTTP side of the problem catalogue ({@link ProblemType}): each type's status, and
+ * the {@link ProblemDetail} that carries its type, title, status and detail.
+ */
+public final class Problems {
+
+	private static final int QUOTED = 40;
+
+	private static final Pattern QUOTE = Pattern.compile("'([^']*)'");
+
+	private Problems() {
+	}
+
+	/** The status every answer of this type has. */
+	public static HttpStatus status(ProblemType type) {
+		return switch (type) {
+			case INVALID_PARAMETER, MALFORMED_REQUEST -> HttpStatus.BAD_REQUEST;
+			case HOST_NOT_ALLOWED, CROSS_SITE_REQUEST -> HttpStatus.FORBIDDEN;
+			case CREDENTIALS_REQUIRED -> HttpStatus.UNAUTHORIZED;
+			case RUN_NOT_FOUND, RECIPE_NOT_FOUND -> HttpStatus.NOT_FOUND;
+			case REDIS_ERROR_REPLY, CROSS_SLOT_TRANSACTION, RUN_FINISHED, RUN_DOES_NOT_FIT, EVICTION_RISK ->
+				HttpStatus.CONFLICT;
+			case TOO_BUSY -> HttpStatus.TOO_MANY_REQUESTS;
+			case RUN_ABANDONED, UNEXPECTED -> HttpStatus.INTERNAL_SERVER_ERROR;
+			case REDIS_UNAVAILABLE, REDIS_TIMEOUT, REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE,
+					REDIS_CLUSTER_DOWN, REDIS_NODE_UNREACHABLE, REDIS_AUTH_FAILED, RUN_TIME_EXCEEDED,
+					INSTANCE_SHUTDOWN ->
+				HttpStatus.SERVICE_UNAVAILABLE;
+		};
+	}
+
+	/** The problem with this type, title and status, and the detail it starts with. */
+	public static ProblemDetail of(ProblemType type, @Nullable Object... values) {
+		return problem(type, type.detail(values));
+	}
+
+	/** The problem with this type, title and status, and the given detail. */
+	public static ProblemDetail problem(ProblemType type, @Nullable String detail) {
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status(type), detail);
+		problem.setType(type.uri());
+		problem.setTitle(type.title());
+		return problem;
+	}
+
+	/** The type of a preflight's refusal. */
+	static ProblemType refusal(RunRefusedException ex) {
+		return (ex.reason() == RunRefusedException.Reason.EVICTION_RISK) ? ProblemType.EVICTION_RISK
+				: ProblemType.RUN_DOES_NOT_FIT;
+	}
+
+	/**
+	 * A preflight's refusal, with what a client can act on: the estimate, what is free,
+	 * the server, its limit and policy, and about the largest count that fits.
+	 */
+	static ProblemDetail refused(RunRefusedException ex) {
+		ProblemDetail problem = problem(refusal(ex), ex.getMessage());
+		problem.setProperty("node", ex.node());
+		problem.setProperty("estimateBytes", ex.estimateBytes());
+		problem.setProperty("freeBytes", ex.freeBytes());
+		problem.setProperty("usedMemoryBytes", ex.usedMemoryBytes());
+		problem.setProperty("limitBytes", ex.limitBytes());
+		problem.setProperty("limit", ex.limitName());
+		problem.setProperty("marginBytes", ex.marginBytes());
+		if (ex.maxmemoryPolicy() != null) {
+			problem.setProperty("maxmemoryPolicy", ex.maxmemoryPolicy());
+		}
+		problem.setProperty("fittingCount", ex.fittingCount());
+		return problem;
+	}
+
+	/**
+	 * The problem that answers a parameter outside what the lab accepts: the detail
+	 * starts with the parameter's name, and {@code parameter} names it.
+	 */
+	public static ProblemDetail invalidParameter(@Nullable String parameter, @Nullable String detail) {
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, (detail != null) ? quotedShort(detail) : null);
+		problem.setProperty("parameter", parameter);
+		return problem;
+	}
+
+	/**
+	 * A value the client sent is quoted by its first {@value #QUOTED} characters, with
+	 * control characters shown as escapes: a 16 KB bad value does not come back as a 16
+	 * KB detail, and an invisible character is seen.
+	 */
+	static String quotedShort(String detail) {
+		StringBuilder out = new StringBuilder();
+		Matcher quoted = QUOTE.matcher(detail);
+		while (quoted.find()) {
+			String value = quoted.group(1);
+			String shown = (value.length() > QUOTED) ? value.substring(0, QUOTED) + "\u2026" : value;
+			StringBuilder escaped = new StringBuilder();
+			shown.codePoints()
+				.forEach((c) -> escaped.append(
+						Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
+			quoted.appendReplacement(out, Matcher.quoteReplacement("'" + escaped + "'"));
+		}
+		quoted.appendTail(out);
+		return out.toString();
+	}
+
+}

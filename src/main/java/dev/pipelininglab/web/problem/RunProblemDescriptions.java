@@ -1,0 +1,75 @@
+package dev.pipelininglab.web.problem;
+
+import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.job.RunProblems;
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RunRefusedException;
+import dev.pipelininglab.run.CrossSlotTransactionException;
+import dev.pipelininglab.run.RunFailedException;
+import dev.pipelininglab.run.UnsupportedRunException;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
+import org.springframework.stereotype.Component;
+
+/**
+ * A failed job is described with the problem type and title the same failure gets from a
+ * GET endpoint.
+ */
+@Component
+class RunProblemDescriptions implements RunProblems {
+
+	private static final Logger log = LoggerFactory.getLogger(RunProblemDescriptions.class);
+
+	@Override
+	public RunRecord.Problem describe(RuntimeException failure) {
+		if (failure instanceof RunFailedException failed) {
+			Throwable cause = RedisFailure.causeOf(failed);
+			ProblemType type = RedisFailure.classify(cause);
+			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
+					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : withCause(cause);
+			return problem(type,
+					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
+							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
+							+ failed.acknowledged() + " replies): " + reason);
+		}
+		if (failure instanceof CrossSlotTransactionException crossSlot) {
+			return problem(ProblemType.CROSS_SLOT_TRANSACTION, crossSlot.getMessage());
+		}
+		if (failure instanceof RunRefusedException refused) {
+			return problem(Problems.refusal(refused), refused.getMessage());
+		}
+		if (failure instanceof DataAccessException redis) {
+			return problem(RedisFailure.classify(redis), withCause(redis));
+		}
+		if (failure instanceof UnsupportedRunException
+				|| failure instanceof Connections.ConnectorUnsupportedException) {
+			return problem(ProblemType.INVALID_PARAMETER, failure.getMessage());
+		}
+		log.error("Unexpected failure of a run", failure);
+		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
+	}
+
+	/**
+	 * Spring's "Redis exception" (or "Unable to connect to Redis") with what it wraps,
+	 * such as "Connection refused: /127.0.0.1:6379": the cause a person can act on.
+	 */
+	static @Nullable String withCause(Throwable failure) {
+		String message = failure.getMessage();
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
+		String cause = root.getMessage();
+		if (root == failure || cause == null || (message != null && message.contains(cause))) {
+			return message;
+		}
+		return (message != null) ? message + ": " + cause : cause;
+	}
+
+	private static RunRecord.Problem problem(ProblemType type, @Nullable String detail) {
+		return RunRecord.Problem.of(type, detail);
+	}
+
+}

@@ -1,0 +1,55 @@
+package dev.pipelininglab.web.recipe;
+
+import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.web.InvalidParameterException;
+import dev.pipelininglab.web.LabSettings;
+import dev.pipelininglab.web.problem.Problems;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /recipes/{variant}}: the code for a variant in an app of one's own, as JSON
+ * (with its cost and catch) or, for {@code Accept: text/plain}, the Java file alone.
+ * Reads files only; Redis is not involved.
+ */
+@RestController
+public class RecipeController {
+
+	private final Recipes recipes;
+
+	private final int maxBatchSize;
+
+	RecipeController(Recipes recipes, LabSettings settings) {
+		this.recipes = recipes;
+		this.maxBatchSize = settings.limits().maxBatchSize();
+	}
+
+	@GetMapping("/recipes/{variant}")
+	Recipes.Recipe recipe(@PathVariable String variant, @RequestParam(required = false) @Nullable Integer batchSize) {
+		Variant parsed;
+		try {
+			parsed = Variant.valueOf(variant);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidParameterException("variant", "must name a known variant: " + ex.getMessage());
+		}
+		if (batchSize != null && (batchSize < 1 || batchSize > this.maxBatchSize)) {
+			throw new InvalidParameterException("batchSize",
+					"must be between 1 and " + this.maxBatchSize + ", got " + batchSize);
+		}
+		String nowhere = parsed.runsNowhere();
+		if (nowhere != null) {
+			throw new ErrorResponseException(HttpStatus.NOT_FOUND, Problems.of(ProblemType.RECIPE_NOT_FOUND, nowhere),
+					null);
+		}
+		return this.recipes.recipe(parsed, batchSize);
+	}
+
+}

@@ -1,0 +1,52 @@
+package dev.pipelininglab.web.recipe;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+import dev.pipelininglab.web.text.ResultTextConverter;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpInputMessage;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.AbstractHttpMessageConverter;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+
+/**
+ * A recipe as {@code text/plain}: the Java file alone, ready to save as
+ * {@code <recipe>.java}; as {@code text/markdown}, its cost and catch above the file in a
+ * code block. Comes after Jackson, so JSON stays the default.
+ */
+public final class RecipeTextConverter extends AbstractHttpMessageConverter<Recipes.Recipe> {
+
+	public RecipeTextConverter() {
+		super(StandardCharsets.UTF_8, ResultTextConverter.TEXT, ResultTextConverter.MARKDOWN);
+	}
+
+	@Override
+	protected boolean supports(Class<?> clazz) {
+		return Recipes.Recipe.class.isAssignableFrom(clazz);
+	}
+
+	@Override
+	protected boolean canRead(@Nullable MediaType mediaType) {
+		return false;
+	}
+
+	@Override
+	protected Recipes.Recipe readInternal(Class<? extends Recipes.Recipe> clazz, HttpInputMessage input) {
+		throw new HttpMessageNotReadableException("Recipes are written, not read", input);
+	}
+
+	@Override
+	protected void writeInternal(Recipes.Recipe recipe, HttpOutputMessage output) throws IOException {
+		MediaType type = output.getHeaders().getContentType();
+		String text = (type != null && type.getSubtype().equals("markdown"))
+				? "**" + recipe.variant() + "** (`" + recipe.path() + "`)\n\nCost: " + recipe.cost() + "\n\nCatch: "
+						+ recipe.catchText() + "\n\n```java\n" + recipe.source() + "```\n"
+				: recipe.source();
+		output.getBody().write(text.getBytes(StandardCharsets.UTF_8));
+	}
+
+}

@@ -1,0 +1,236 @@
+package dev.pipelininglab.web.recipe;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.redis.Writes;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.web.LabSettings;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.stereotype.Component;
+
+/**
+ * The code an app needs to do what a variant does: one Java source file per way of
+ * sending, kept in {@code src/main/resources/recipes/} and compiled and run against real
+ * Redis servers by {@code RecipeTests}, with the run's batch size and flush policy filled
+ * in. The answer's cost and catch are read from the file's own comment, so nothing here
+ * can drift from the code.
+ */
+@Component
+class Recipes {
+
+	/** Where the files are, in the repository and on the classpath. */
+	static final String FOLDER = "src/main/resources/recipes/";
+
+	/** The one line a template states its batch size on, filled in per request. */
+	static final Pattern BATCH_SIZE = Pattern.compile("static final int BATCH_SIZE = (\\d+);");
+
+	/** The one flush policy a pipelined template sets, filled in per request. */
+	static final String FLUSH_POLICY = "PipeliningFlushPolicy.buffered(500)";
+
+	private static final Pattern COST = Pattern.compile("Cost: (.+?)\\n \\*( <p>|/)", Pattern.DOTALL);
+
+	private static final Pattern CATCH = Pattern.compile("Catch: (.+?)\\n \\*( <p>|/)", Pattern.DOTALL);
+
+	/** The files, one per way of sending; Jedis shares all but the pipeline's. */
+	enum File {
+
+		LOOP("LoopRecipe"), PIPELINED("PipelinedRecipe"), JEDIS_PIPELINED("JedisPipelinedRecipe"),
+		MULTI_KEY("MultiKeyRecipe"), HASH_TAG("HashTagRecipe"), SCRIPT("ScriptRecipe"), ASYNC("AsyncRecipe"),
+		TRANSACTION("TransactionRecipe"), PIPELINED_TRANSACTION("PipelinedTransactionRecipe"),
+		REACTIVE("ReactiveRecipe"), PIPELINED_BY_NODE("NodeGroupedRecipe");
+
+		final String className;
+
+		File(String className) {
+			this.className = className;
+		}
+
+		String path() {
+			return FOLDER + this.className + ".java";
+		}
+
+		static File of(Variant variant) {
+			return switch (variant.mode()) {
+				case LOOP -> LOOP;
+				case PIPELINED -> (variant.connector() == Connector.JEDIS) ? JEDIS_PIPELINED : PIPELINED;
+				case MULTI_KEY -> MULTI_KEY;
+				case MULTI_KEY_HASHTAG -> HASH_TAG;
+				case SCRIPT -> SCRIPT;
+				case ASYNC -> ASYNC;
+				case TRANSACTION, TRANSACTION_HASHTAG -> TRANSACTION;
+				case PIPELINED_TRANSACTION -> PIPELINED_TRANSACTION;
+				case REACTIVE -> REACTIVE;
+				case PIPELINED_BY_NODE -> PIPELINED_BY_NODE;
+			};
+		}
+
+	}
+
+	private final Map<File, String> sources = new EnumMap<>(File.class);
+
+	private final FlushPolicy defaultPolicy;
+
+	private final int defaultBatchSize;
+
+	/**
+	 * The bean a pipelined template declares to set the flush policy: left out where the
+	 * policy is Spring Data Redis' default already.
+	 */
+	private static final Pattern POLICY_BEAN = Pattern.compile(
+			"\\t@Bean\\n\\tstatic BeanPostProcessor pipeliningFlushPolicy\\(\\) \\{.*?\\n\\t}\\n\\n", Pattern.DOTALL);
+
+	private final Topology topology;
+
+	Recipes(LabSettings settings, Topology topology) {
+		for (File file : File.values()) {
+			this.sources.put(file, read(file));
+		}
+		this.defaultPolicy = settings.pipeline().flushPolicy();
+		this.defaultBatchSize = settings.limits().defaultBatchSize();
+		this.topology = topology;
+	}
+
+	private static String read(File file) {
+		try (InputStream in = new ClassPathResource("recipes/" + file.className + ".java").getInputStream()) {
+			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("The recipe " + file.path() + " is missing from the classpath", ex);
+		}
+	}
+
+	/** The template as kept in the repository. */
+	String source(File file) {
+		return java.util.Objects.requireNonNull(this.sources.get(file), file.className);
+	}
+
+	/**
+	 * @param batchSize the run's batch size, or null for the lab's default
+	 */
+	Recipe recipe(Variant variant, @Nullable Integer batchSize) {
+		File file = File.of(variant);
+		String template = source(file);
+		boolean batched = variant.mode() != Mode.LOOP;
+		int size = (batchSize != null) ? batchSize : this.defaultBatchSize;
+		String source = batched ? BATCH_SIZE.matcher(template)
+			.replaceFirst(Matcher.quoteReplacement("static final int BATCH_SIZE = " + size + ";")) : template;
+		FlushPolicy policy = null;
+		if (file == File.PIPELINED) {
+			policy = variant.policyOr(this.defaultPolicy);
+			source = (policy.kind() == FlushPolicy.Kind.FLUSH_EACH_COMMAND) ? withoutPolicyBean(source)
+					: source.replace(FLUSH_POLICY, lettuceCall(policy));
+		}
+		boolean jedis = variant.connector() == Connector.JEDIS;
+		String properties = jedis ? "spring.data.redis.client-type=jedis" : null;
+		if (jedis && file != File.JEDIS_PIPELINED) {
+			source = "// With Jedis: spring.data.redis.client-type=jedis, and redis.clients:jedis on the classpath.\n"
+					+ source;
+		}
+		return new Recipe(variant.label(), file.className, file.path(), batched ? size : null,
+				(policy != null) ? policy.toString() : null, properties, first(COST, template), first(CATCH, template),
+				note(variant), source);
+	}
+
+	/**
+	 * A pipelined template for Spring Data Redis' default policy: no bean to set what is
+	 * set already, and none of the imports only it used.
+	 */
+	static String withoutPolicyBean(String source) {
+		String without = POLICY_BEAN.matcher(source)
+			.replaceFirst(
+					Matcher.quoteReplacement("\t// No flush policy to set: flushEachCommand() is Spring Data Redis'"
+							+ " default, one socket write per command.\n\n"));
+		for (String used : new String[] { "org.springframework.beans.factory.config.BeanPostProcessor",
+				"org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy",
+				"org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory" }) {
+			without = without.replace("import " + used + ";\n", "");
+		}
+		return without;
+	}
+
+	/** The Java expression for a policy, as the template writes it. */
+	static String lettuceCall(FlushPolicy policy) {
+		return switch (policy.kind()) {
+			case FLUSH_EACH_COMMAND -> "PipeliningFlushPolicy.flushEachCommand()";
+			case FLUSH_ON_CLOSE -> "PipeliningFlushPolicy.flushOnClose()";
+			case BUFFERED -> "PipeliningFlushPolicy.buffered(" + policy.bufferSize() + ")";
+		};
+	}
+
+	private @Nullable String note(Variant variant) {
+		String cluster = clusterOnly(variant);
+		String writes = writes(variant);
+		return (cluster != null && writes != null) ? cluster + " " + writes : (cluster != null) ? cluster : writes;
+	}
+
+	/**
+	 * For a variant made for a cluster, on a lab that is not one: where the code runs and
+	 * that this lab cannot show it.
+	 */
+	private @Nullable String clusterOnly(Variant variant) {
+		if (this.topology.kind() == Topology.Kind.CLUSTER) {
+			return null;
+		}
+		String what = switch (variant.mode()) {
+			case PIPELINED_BY_NODE -> "one pipeline per cluster master";
+			case TRANSACTION_HASHTAG -> "a MULTI/EXEC whose keys share one cluster hash slot";
+			case MULTI_KEY_HASHTAG -> "multi-key commands whose keys share one cluster hash slot";
+			default -> null;
+		};
+		return (what != null) ? "Cluster only: " + variant.label() + " is " + what + ". This lab is connected to a "
+				+ this.topology.kind().toString().toLowerCase(java.util.Locale.ROOT) + " Redis, where it does not run"
+				+ " (a comparison skips it); the code is for an app on a Redis Cluster." : null;
+	}
+
+	private static @Nullable String writes(Variant variant) {
+		if (variant.writes() == Writes.PER_FLUSH) {
+			return "The lab's per-flush writing is its own Lettuce endpoint (src/main/java/dev/pipelininglab/redis/lettuce/"
+					+ "BatchWritingEndpoint.java and BatchWritingRedisClient.java), not a setting: this recipe writes"
+					+ " per command, as Lettuce and every Spring app do (the variant without -per-flush).";
+		}
+		return null;
+	}
+
+	private static String first(Pattern pattern, String template) {
+		Matcher matcher = pattern.matcher(template);
+		if (!matcher.find()) {
+			throw new IllegalStateException("A recipe states no " + pattern.pattern().substring(0, 5));
+		}
+		return matcher.group(1).replaceAll("\\s*\\n \\* ?", " ").replaceAll("\\{@code ([^}]*)}", "$1").trim();
+	}
+
+	/**
+	 * @param recipe the file's class name
+	 * @param path the file in the repository
+	 * @param batchSize commands per round trip filled in ({@code BATCH_SIZE}); absent for
+	 * the loop
+	 * @param flushPolicy Lettuce pipelines: the flush policy filled in
+	 * @param properties Spring Boot properties the recipe needs beyond
+	 * {@code spring.data.redis.*}
+	 * @param cost what it costs, from the file's comment
+	 * @param catchText what to watch for, from the file's comment
+	 * @param note where the variant does more than the recipe
+	 * @param source the file with batch size and flush policy filled in
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	record Recipe(String variant, String recipe, String path, @Nullable Integer batchSize, @Nullable String flushPolicy,
+			@Nullable String properties, String cost, @JsonProperty("catch") String catchText, @Nullable String note,
+			String source) {
+	}
+
+}

@@ -1,0 +1,420 @@
+package dev.pipelininglab.web.text;
+
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import dev.pipelininglab.run.LoopCeiling;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.RunResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Results as a table for people and spreadsheets: aligned text in the spirit of
+ * {@code redis-benchmark} (for {@code Accept: text/plain}), CSV and Markdown (exports).
+ * Every format is drawn from the one column list below, so a new figure is one line
+ * there.
+ */
+public final class ResultTable {
+
+	/** What every row of a CSV repeats, so a row stands on its own in a spreadsheet. */
+	static final List<Column<RunResult>> CONTEXT = List.of(Column.text("operation", (r) -> r.ran().operation().label()),
+			Column.number("count", (r) -> r.ran().count(), Format.WHOLE),
+			Column.text("topology", (r) -> r.ran().topology()));
+
+	/**
+	 * The figures of each result, in the order shown. A column whose values are all empty
+	 * is left out of text and Markdown tables.
+	 */
+	static final List<Column<RunResult>> FIGURES = List.of(Column.text("variant", (r) -> r.ran().variant()),
+			Column.number("batch", (r) -> r.ran().batchSize(), Format.WHOLE),
+			Column.number("round trips", (r) -> r.ran().batches(), Format.WHOLE),
+			Column.number("elapsed ms", (r) -> r.timing().elapsedMillis(), Format.MILLIS),
+			Column.number("min ms", (r) -> extreme(r.timing().repeatMillis(), false), Format.MILLIS),
+			Column.number("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
+			Column.number("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
+			Column.number("speedup", RunResult::speedup, Format.RATIO),
+			// What held the pass back, in a word; the sentence goes under the table.
+			Column.text("limited", (r) -> (r.limitedBy() != null) ? r.limitedBy().what().label() : null),
+			Column.number("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
+			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
+			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
+			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
+			// Redis before and after the whole run, as the page shows them.
+			Column.number("redis keys before",
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().keyCount() != null)
+							? r.serverSide().server().keyCount().before() : null,
+					Format.WHOLE),
+			Column.number("redis keys after",
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().keyCount() != null)
+							? r.serverSide().server().keyCount().after() : null,
+					Format.WHOLE),
+			Column.number("redis MB before",
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().usedMemoryBytes() != null)
+							? r.serverSide().server().usedMemoryBytes().before() / 1048576.0 : null,
+					Format.FIGURE),
+			Column.number("redis MB after",
+					(r) -> (r.serverSide().server() != null && r.serverSide().server().usedMemoryBytes() != null)
+							? r.serverSide().server().usedMemoryBytes().after() / 1048576.0 : null,
+					Format.FIGURE),
+			// What the page shows beside the table, so every format carries every figure:
+			// the server's side per item sent (the page's unit), and latency.
+			Column.number("server reads/item",
+					(r) -> perItem(r, (r.serverSide().server() != null) ? r.serverSide().server().reads() : null),
+					Format.FIGURE),
+			Column.number("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
+			Column.text("latency per", (r) -> (r.load().latency() != null) ? r.load().latency().per().label() : null),
+			Column.number("p50 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p50() : null,
+					Format.FIGURE),
+			Column.number("p90 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p90() : null,
+					Format.FIGURE),
+			Column.number("p99 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p99() : null,
+					Format.FIGURE),
+			Column.number("p99.9 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p999() : null,
+					Format.FIGURE),
+			Column.number("latency max ms", (r) -> (r.load().latency() != null) ? r.load().latency().max() : null,
+					Format.FIGURE),
+			Column.number("MB/s",
+					(r) -> (r.load().payload() != null) ? r.load().payload().bytesPerSecond() / 1e6 : null,
+					Format.FIGURE),
+			Column.text("checked", ResultTable::checked));
+
+	private ResultTable() {
+	}
+
+	/**
+	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
+	 * to the loop, and the loop ceiling its own round trips imply; the title and the
+	 * summary wrapped at {@value TableColumns#WIDTH} columns.
+	 */
+	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
+		String summary = lines(summary(rows), foreign(rows), evicted(rows));
+		return text(TableColumns.wrap(title), shown(columns, rows), rows,
+				(summary != null) ? TableColumns.wrap(summary) : null);
+	}
+
+	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
+	static <T> String text(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
+		List<List<String>> cells = new ArrayList<>();
+		cells.add(columns.stream().map(Column::name).toList());
+		rows.forEach((row) -> cells.add(columns.stream().map((column) -> column.shown(row)).toList()));
+		int[] widths = new int[columns.size()];
+		cells.forEach((line) -> {
+			for (int i = 0; i < widths.length; i++) {
+				widths[i] = Math.max(widths[i], line.get(i).length());
+			}
+		});
+		StringBuilder out = new StringBuilder(title).append("\n\n");
+		for (List<String> line : cells) {
+			List<String> padded = new ArrayList<>();
+			for (int i = 0; i < widths.length; i++) {
+				String cell = line.get(i);
+				String pad = " ".repeat(widths[i] - cell.length());
+				padded.add(columns.get(i).format() == Format.TEXT ? cell + pad : pad + cell);
+			}
+			out.append(String.join("  ", padded).stripTrailing()).append('\n');
+		}
+		if (summary != null) {
+			out.append('\n').append(summary).append('\n');
+		}
+		return out.toString();
+	}
+
+	/**
+	 * A header line and one line per result, numbers as plain numbers to the precision
+	 * the JSON answer shows.
+	 */
+	static String resultsCsv(List<Column<RunResult>> figures, List<RunResult> rows) {
+		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
+		columns.addAll(figures);
+		// Text and Markdown list the notes under the table; a spreadsheet keeps each
+		// beside its row.
+		columns.add(Column.text("note", (r) -> r.notes().note()));
+		columns.add(Column.text("limited by", (r) -> (r.limitedBy() != null) ? r.limitedBy().sentence() : null));
+		return csv(columns, rows);
+	}
+
+	static <T> String csv(List<Column<T>> columns, List<T> rows) {
+		StringBuilder out = new StringBuilder();
+		out.append(columns.stream().map((column) -> csvCell(column.name())).collect(Collectors.joining(",")))
+			.append("\r\n");
+		for (T row : rows) {
+			out.append(columns.stream().map((column) -> csvCell(column.raw(row))).collect(Collectors.joining(",")))
+				.append("\r\n");
+		}
+		return out.toString();
+	}
+
+	/**
+	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
+	 */
+	static String markdown(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
+		return markdown(title, shown(columns, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
+	}
+
+	/**
+	 * A warning for each result measured while the servers processed commands the run did
+	 * not send; null when none was.
+	 */
+	static @Nullable String foreign(List<RunResult> rows) {
+		String warnings = rows.stream()
+			.filter((row) -> row.serverSide().foreignCommands() != null)
+			.map((row) -> "warning: " + row.ran().variant() + ": the servers processed "
+					+ Format.WHOLE.shown(row.serverSide().foreignCommands())
+					+ " commands beyond the run's own during a timed pass: another client was busy on the same"
+					+ " Redis, so these figures measure it too")
+			.collect(Collectors.joining("\n"));
+		return warnings.isEmpty() ? null : warnings;
+	}
+
+	/**
+	 * A warning for each result during which Redis evicted keys; null when none did.
+	 */
+	static @Nullable String evicted(List<RunResult> rows) {
+		String warnings = rows.stream()
+			.filter((row) -> evictedKeys(row) != null)
+			.map((row) -> "warning: " + row.ran().variant() + ": Redis evicted " + Format.WHOLE.shown(evictedKeys(row))
+					+ " keys during this run to stay under maxmemory: keys that are not the lab's may be among them")
+			.collect(Collectors.joining("\n"));
+		return warnings.isEmpty() ? null : warnings;
+	}
+
+	/** Keys the servers evicted during the run, when they evicted any. */
+	private static @Nullable Long evictedKeys(RunResult row) {
+		dev.pipelininglab.redis.ServerStats server = row.serverSide().server();
+		Long evicted = (server != null) ? server.evictedKeys() : null;
+		return (evicted != null && evicted > 0) ? evicted : null;
+	}
+
+	/** The non-null lines, one under the other; null when there are none. */
+	static @Nullable String lines(@Nullable String... lines) {
+		String joined = java.util.Arrays.stream(lines).filter(Objects::nonNull).collect(Collectors.joining("\n"));
+		return joined.isEmpty() ? null : joined;
+	}
+
+	static <T> String markdown(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
+		StringBuilder out = new StringBuilder("### ").append(title).append("\n\n");
+		out.append(columns.stream().map(Column::name).collect(Collectors.joining(" | ", "| ", " |\n")));
+		out.append(columns.stream()
+			.map((column) -> column.format() == Format.TEXT ? "---" : "---:")
+			.collect(Collectors.joining(" | ", "| ", " |\n")));
+		for (T row : rows) {
+			out.append(columns.stream()
+				.map((column) -> column.shown(row).replace("|", "\\|"))
+				.collect(Collectors.joining(" | ", "| ", " |\n")));
+		}
+		if (summary != null) {
+			out.append('\n').append(summary).append('\n');
+		}
+		return out.toString();
+	}
+
+	static @Nullable String summary(List<RunResult> rows) {
+		if (rows.isEmpty()) {
+			return null;
+		}
+		RunResult fastest = rows.stream()
+			.max((a, b) -> Double.compare(a.timing().opsPerSecond(), b.timing().opsPerSecond()))
+			.orElseThrow();
+		StringBuilder line = new StringBuilder("summary: ");
+		line.append(fastest.ran().operation().label().toUpperCase(Locale.ROOT))
+			.append(' ')
+			.append(fastest.ran().variant())
+			.append(": ")
+			.append(Format.WHOLE.shown(fastest.commandsRan()))
+			.append(" commands in ")
+			.append(Format.MILLIS.shown(fastest.timing().elapsedMillis()))
+			.append(" ms, ")
+			.append(Format.WHOLE.shown(fastest.timing().opsPerSecond()))
+			.append(" ops/s");
+		RunResult loop = rows.stream().filter((row) -> row.ran().mode() == Mode.LOOP).findFirst().orElse(null);
+		if (rows.size() > 1 && fastest.speedup() != null) {
+			line.append(", ")
+				.append(Format.RATIO.shown(fastest.speedup()))
+				.append((loop != null) ? " the loop" : " the first variant");
+		}
+		// The same sentence as the page and /compare's summary, from the loop's own round
+		// trips: a bound its figure never breaks.
+		String ceiling = LoopCeiling.sentence(rows);
+		if (ceiling != null) {
+			line.append(". ").append(ceiling);
+		}
+		return line.toString();
+	}
+
+	/** The columns that have a value in at least one row. */
+	static <T> List<Column<T>> shown(List<Column<T>> columns, Collection<T> rows) {
+		return columns.stream()
+			.filter((column) -> rows.stream().map(column.value()).anyMatch(Objects::nonNull))
+			.toList();
+	}
+
+	private static @Nullable Double extreme(@Nullable List<Double> values, boolean max) {
+		if (values == null || values.isEmpty()) {
+			return null;
+		}
+		return max ? values.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
+				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+	}
+
+	/** Items the run sent: its count, times the requests of a fan-out. */
+	private static @Nullable Double perItem(RunResult r, @Nullable Number value) {
+		if (value == null || r.serverSide().server() == null || r.serverSide().server().commands() == 0) {
+			return null;
+		}
+		return value.doubleValue()
+				/ (r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
+	}
+
+	private static @Nullable Double cpuPerItem(RunResult r) {
+		if (r.serverSide().server() == null || r.serverSide().server().cpuMicrosPerCommand() == null) {
+			return null;
+		}
+		return perItem(r, r.serverSide().server().cpuMicrosPerCommand() * r.serverSide().server().commands());
+	}
+
+	private static @Nullable String checked(RunResult r) {
+		if (r.counts().verified() != null) {
+			return Format.WHOLE.shown(r.counts().verified()) + " verified";
+		}
+		if (r.counts().hits() != null) {
+			return Format.WHOLE.shown(r.counts().hits()) + " hits, " + Format.WHOLE.shown(r.counts().misses())
+					+ " misses";
+		}
+		if (r.counts().popped() != null) {
+			return Format.WHOLE.shown(r.counts().popped()) + " popped, " + Format.WHOLE.shown(r.counts().empty())
+					+ " empty";
+		}
+		if (r.counts().pongs() != null) {
+			return Format.WHOLE.shown(r.counts().pongs()) + " PONG";
+		}
+		if (r.counts().written() != null) {
+			return Format.WHOLE.shown(r.counts().written()) + " written";
+		}
+		return null;
+	}
+
+	private static String csvCell(String value) {
+		if (value.contains(",") || value.contains("\"") || value.contains("\n")) {
+			return '"' + value.replace("\"", "\"\"") + '"';
+		}
+		return value;
+	}
+
+	enum Format {
+
+		/**
+		 * FIGURE: three significant digits, for figures far below 1 (0.00213); PAIR: two
+		 * figures as {@code a/b}.
+		 */
+		TEXT, WHOLE, MILLIS, RATIO, FIGURE, PAIR;
+
+		/** For people: grouped digits, sensible precision. */
+		String shown(@Nullable Object value) {
+			if (value == null) {
+				return "";
+			}
+			return switch (this) {
+				case TEXT -> value.toString();
+				case WHOLE -> String.format(Locale.ROOT, "%,d", Math.round(((Number) value).doubleValue()));
+				case MILLIS -> millis(((Number) value).doubleValue());
+				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
+				case FIGURE -> significant(((Number) value).doubleValue(), 3);
+				case PAIR -> ((List<?>) value).stream().map(FIGURE::shown).collect(Collectors.joining("/"));
+			};
+		}
+
+		/**
+		 * For machines: plain numbers, no digit grouping, to the precision the JSON
+		 * answer has (milliseconds to the microsecond, rates to a tenth, figures per item
+		 * to four significant digits): 16.806076049804688 ms is 16.806.
+		 */
+		String raw(@Nullable Object value) {
+			if (value == null) {
+				return "";
+			}
+			if (!(value instanceof Double) && !(value instanceof List<?>)) {
+				return value.toString();
+			}
+			return switch (this) {
+				case TEXT -> value.toString();
+				case WHOLE -> decimals((Double) value, 1);
+				case MILLIS -> decimals((Double) value, 3);
+				case RATIO -> significant((Double) value, 3);
+				case FIGURE ->
+					(Math.abs((Double) value) >= 0.1) ? decimals((Double) value, 3) : significant((Double) value, 4);
+				case PAIR -> ((List<?>) value).stream().map(MILLIS::raw).collect(Collectors.joining("/"));
+			};
+		}
+
+		private static String decimals(double value, int places) {
+			if (!Double.isFinite(value)) {
+				return Double.toString(value);
+			}
+			return new BigDecimal(value).setScale(places, java.math.RoundingMode.HALF_UP)
+				.stripTrailingZeros()
+				.toPlainString();
+		}
+
+		private static String millis(double value) {
+			// Three significant digits below 100 ms, whole milliseconds above: what the
+			// clock and the noise of a shared machine support.
+			if (value >= 100) {
+				return String.format(Locale.ROOT, "%,.1f", value);
+			}
+			return significant(value, 3);
+		}
+
+	}
+
+	/**
+	 * {@code 45.4545} to {@code 45.5}, {@code 1.0} to {@code 1}, {@code 0.08412} to
+	 * {@code 0.0841}.
+	 */
+	static String significant(double value, int digits) {
+		if (value == 0 || !Double.isFinite(value)) {
+			return (value == 0) ? "0" : Double.toString(value);
+		}
+		return new BigDecimal(value).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
+	}
+
+	/**
+	 * @param name header in every format
+	 * @param value the figure of one result, or null where it does not apply
+	 * @param format how it is written
+	 */
+	public record Column<T>(String name, Function<T, @Nullable Object> value, Format format) {
+
+		static <T> Column<T> text(String name, Function<T, @Nullable Object> value) {
+			return new Column<>(name, value, Format.TEXT);
+		}
+
+		static <T> Column<T> number(String name, Function<T, @Nullable Object> value, Format format) {
+			return new Column<>(name, value, format);
+		}
+
+		String shown(T row) {
+			return this.format.shown(this.value.apply(row));
+		}
+
+		String raw(T row) {
+			return this.format.raw(this.value.apply(row));
+		}
+
+		/**
+		 * How {@code columns=} names it: lower case, a dash for each space ({@code µ} as
+		 * {@code u}).
+		 */
+		public String key() {
+			return this.name.toLowerCase(Locale.ROOT).replace('µ', 'u').replace(' ', '-');
+		}
+
+	}
+
+}

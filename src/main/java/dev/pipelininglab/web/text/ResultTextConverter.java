@@ -1,0 +1,201 @@
+package dev.pipelininglab.web.text;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.Recommendation;
+import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.Sweep;
+import dev.pipelininglab.web.ApiParameter;
+import dev.pipelininglab.web.ParameterCheck;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.http.HttpInputMessage;
+import org.springframework.http.HttpOutputMessage;
+import org.springframework.http.MediaType;
+import org.springframework.http.converter.AbstractHttpMessageConverter;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.context.request.RequestContextHolder;
+import org.springframework.web.context.request.ServletRequestAttributes;
+
+/**
+ * Writes results, comparisons, sweeps, run records, two-run comparisons and problems as
+ * {@code text/plain} (an aligned table with a summary line, for a terminal),
+ * {@code text/csv} and {@code text/markdown}, all through {@link ResultTable}. JSON stays
+ * the default: this converter comes after Jackson, so it only answers when asked by
+ * {@code Accept}.
+ */
+public final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
+
+	public static final MediaType CSV = new MediaType("text", "csv", StandardCharsets.UTF_8);
+
+	public static final MediaType MARKDOWN = new MediaType("text", "markdown", StandardCharsets.UTF_8);
+
+	public static final MediaType TEXT = new MediaType("text", "plain", StandardCharsets.UTF_8);
+
+	ResultTextConverter() {
+		super(StandardCharsets.UTF_8, TEXT, CSV, MARKDOWN);
+	}
+
+	@Override
+	protected boolean supports(Class<?> clazz) {
+		return RunResult.class.isAssignableFrom(clazz) || Comparison.class.isAssignableFrom(clazz)
+				|| Sweep.class.isAssignableFrom(clazz) || RunRecord.class.isAssignableFrom(clazz)
+				|| RunPair.class.isAssignableFrom(clazz);
+	}
+
+	@Override
+	protected boolean canRead(@Nullable MediaType mediaType) {
+		return false;
+	}
+
+	@Override
+	protected Object readInternal(Class<?> clazz, HttpInputMessage input) {
+		throw new HttpMessageNotReadableException("Tables are written, not read", input);
+	}
+
+	@Override
+	protected void writeInternal(Object value, HttpOutputMessage output) throws IOException {
+		MediaType type = output.getHeaders().getContentType();
+		String format = (type != null) ? type.getSubtype() : "plain";
+		output.getBody().write(render(value, format, asked()).getBytes(StandardCharsets.UTF_8));
+	}
+
+	/**
+	 * The request's {@code columns=}, checked by {@link ParameterCheck} before the run: a
+	 * converter is handed the answer, not the request.
+	 */
+	private static @Nullable String asked() {
+		return (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
+				? attributes.getRequest().getParameter(ApiParameter.COLUMNS.parameterName()) : null;
+	}
+
+	/**
+	 * @param format {@code plain}, {@code csv} or {@code markdown}
+	 * @param columns {@code columns=} as asked, or null for the format's default
+	 */
+	public static String render(Object value, String format, @Nullable String columns) {
+		if (value instanceof RunPair pair) {
+			return pair.render(format);
+		}
+		List<RunResult> rows;
+		String title;
+		String extra = "";
+		if (value instanceof RunResult result) {
+			rows = List.of(result);
+			title = result.ran().operation().label().toUpperCase(Locale.ROOT) + " " + result.ran().variant() + ", "
+					+ ResultTable.Format.WHOLE.shown(result.ran().count()) + " commands on " + result.ran().topology();
+		}
+		else if (value instanceof Comparison comparison) {
+			rows = comparison.results();
+			title = "compare " + label(comparison.operation().label(), comparison.count(), comparison.topology());
+			extra = skipped(comparison.skipped());
+		}
+		else if (value instanceof Sweep sweep) {
+			rows = sweep.results();
+			title = "sweep " + label(sweep.operation().label(), sweep.count(), sweep.topology());
+			extra = recommended(sweep.recommendation());
+		}
+		else {
+			RunRecord record = (RunRecord) value;
+			rows = (record.results() != null) ? record.results() : List.of();
+			title = title(record);
+			extra = skipped(record.skipped()) + recommended(record.recommendation());
+			if (record.problem() != null) {
+				extra += record.problem().title() + ": " + record.problem().detail() + "\n";
+			}
+			if (Boolean.TRUE.equals(record.overlapped())) {
+				extra += "warning: another run of this app was measuring at the same time, so these figures measure"
+						+ " each other too\n";
+			}
+			extra += environment(record.environment());
+		}
+		extra = notes(rows) + limits(rows) + extra;
+		List<ResultTable.Column<RunResult>> shown = TableColumns.columns(columns, format, rows);
+		return switch (format) {
+			case "csv" -> ResultTable.resultsCsv(shown, rows);
+			case "markdown" -> ResultTable.markdown(title, shown, rows) + extra;
+			default -> ResultTable.text(title, shown, rows) + (extra.isEmpty() ? "" : TableColumns.wrap(extra));
+		};
+	}
+
+	/** The one line that names a run: what, how many, where, and how it ended. */
+	static String title(RunRecord record) {
+		RunRecord.Request request = record.request();
+		String what = (request.mode() != null) ? request.operation().toUpperCase(Locale.ROOT) + " " + request.mode()
+				: record.kind().label() + " " + request.operation().toUpperCase(Locale.ROOT);
+		return what + ", " + ResultTable.Format.WHOLE.shown(request.count()) + " commands · " + record.status()
+				+ " · run " + record.id() + ((record.finishedAt() != null) ? " · " + record.finishedAt() : "");
+	}
+
+	private static String label(String operation, long count, String topology) {
+		return operation.toUpperCase(Locale.ROOT) + ", " + ResultTable.Format.WHOLE.shown(count) + " commands on "
+				+ topology;
+	}
+
+	/**
+	 * What the page lists under the table: each result's note (how a cluster split a
+	 * multi-key command, a pause of the JVM during a timed pass, ...).
+	 */
+	private static String notes(List<RunResult> rows) {
+		StringBuilder out = new StringBuilder();
+		rows.stream()
+			.filter((row) -> row.notes().note() != null)
+			.forEach((row) -> out.append("note: ")
+				.append(row.ran().variant())
+				.append(": ")
+				.append(row.notes().note())
+				.append('\n'));
+		return out.toString();
+	}
+
+	/**
+	 * What held each result back, in a sentence; the table's {@code limited} in a word.
+	 */
+	private static String limits(List<RunResult> rows) {
+		StringBuilder out = new StringBuilder();
+		rows.stream()
+			.filter((row) -> row.limitedBy() != null)
+			.forEach((row) -> out.append("limited by: ")
+				.append(row.ran().variant())
+				.append(": ")
+				.append(row.limitedBy().sentence())
+				.append('\n'));
+		return out.toString();
+	}
+
+	/** What the figures were measured on, as the page says it. */
+	private static String environment(RunRecord.@Nullable Environment environment) {
+		if (environment == null) {
+			return "";
+		}
+		return "measured on: Redis " + Objects.requireNonNullElse(environment.redisVersion(), "?") + " ("
+				+ environment.topology() + ") · " + environment.jvm() + " · " + environment.cores()
+				+ " cores · default flush policy " + environment.flushPolicy() + ", writes " + environment.writes()
+				+ "\n";
+	}
+
+	private static String skipped(@Nullable List<Comparison.Skipped> skipped) {
+		if (skipped == null || skipped.isEmpty()) {
+			return "";
+		}
+		StringBuilder out = new StringBuilder();
+		skipped.forEach((
+				skip) -> out.append("skipped ").append(skip.variant()).append(": ").append(skip.reason()).append('\n'));
+		return out.toString();
+	}
+
+	private static String recommended(@Nullable Recommendation recommendation) {
+		return (recommendation != null) ? "recommended: " + recommendation.summary() + "\n" : "";
+	}
+
+	private static String quote(@Nullable String value) {
+		return (value == null) ? "" : '"' + value.replace("\"", "\"\"") + '"';
+	}
+
+}

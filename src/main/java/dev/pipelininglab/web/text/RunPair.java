@@ -1,0 +1,115 @@
+package dev.pipelininglab.web.text;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.run.RunResult;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * {@code GET /runs/compare?a=..&b=..}: two finished runs side by side, each figure of B
+ * as a ratio of A's, matched by variant and batch size. What one does with a benchmark
+ * before and after a change of setting.
+ *
+ * @param a the first run, as its one-line title
+ * @param b the second run
+ * @param rows one per variant and batch size found in either run
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record RunPair(Side a, Side b, List<Row> rows) {
+
+	static final List<ResultTable.Column<Row>> COLUMNS = List.of(ResultTable.Column.text("variant", Row::variant),
+			ResultTable.Column.number("batch", Row::batchSize, ResultTable.Format.WHOLE),
+			ResultTable.Column.number("A ops/s", Row::aOpsPerSecond, ResultTable.Format.WHOLE),
+			ResultTable.Column.number("B ops/s", Row::bOpsPerSecond, ResultTable.Format.WHOLE),
+			ResultTable.Column.number("B/A ops/s", Row::opsRatio, ResultTable.Format.RATIO),
+			ResultTable.Column.number("A ms", Row::aElapsedMillis, ResultTable.Format.MILLIS),
+			ResultTable.Column.number("B ms", Row::bElapsedMillis, ResultTable.Format.MILLIS),
+			ResultTable.Column.number("B/A ms", Row::elapsedRatio, ResultTable.Format.RATIO));
+
+	/**
+	 * @param id the run's id
+	 * @param title what it ran, how it ended
+	 * @param request what was asked, defaults filled in
+	 * @param finishedAt when it ended: with the request, how the page names the run
+	 */
+	record Side(String id, String title, RunRecord.Request request, @Nullable Instant finishedAt) {
+	}
+
+	/**
+	 * @param opsRatio B's ops/s divided by A's: above 1, B is faster
+	 * @param elapsedRatio B's elapsed time divided by A's
+	 * @param withinSpread both runs repeated their passes: true when the min-max ranges
+	 * of their pass times overlap, so the difference is within their own noise
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	record Row(String variant, int batchSize, @Nullable Double aOpsPerSecond, @Nullable Double bOpsPerSecond,
+			@Nullable Double opsRatio, @Nullable Double aElapsedMillis, @Nullable Double bElapsedMillis,
+			@Nullable Double elapsedRatio, @Nullable Boolean withinSpread) {
+	}
+
+	public static RunPair of(RunRecord a, RunRecord b) {
+		List<RunResult> left = Objects.requireNonNullElse(a.results(), List.of());
+		List<RunResult> right = Objects.requireNonNullElse(b.results(), List.of());
+		List<Row> rows = new ArrayList<>();
+		for (RunResult one : left) {
+			RunResult other = right.stream().filter((candidate) -> sameFigure(one, candidate)).findFirst().orElse(null);
+			rows.add(row(one, other));
+		}
+		for (RunResult other : right) {
+			if (left.stream().noneMatch((one) -> sameFigure(one, other))) {
+				rows.add(row(null, other));
+			}
+		}
+		return new RunPair(side(a), side(b), rows);
+	}
+
+	private static boolean sameFigure(RunResult one, RunResult other) {
+		return one.ran().variant().equals(other.ran().variant()) && one.ran().batchSize() == other.ran().batchSize();
+	}
+
+	private static Row row(@Nullable RunResult a, @Nullable RunResult b) {
+		RunResult named = (a != null) ? a : Objects.requireNonNull(b);
+		Double opsRatio = (a != null && b != null && a.timing().opsPerSecond() > 0)
+				? Double.valueOf(ResultTable.significant(b.timing().opsPerSecond() / a.timing().opsPerSecond(), 3))
+				: null;
+		Double elapsedRatio = (a != null && b != null && a.timing().elapsedMillis() > 0)
+				? Double.valueOf(ResultTable.significant(b.timing().elapsedMillis() / a.timing().elapsedMillis(), 3))
+				: null;
+		return new Row(named.ran().variant(), named.ran().batchSize(), (a != null) ? a.timing().opsPerSecond() : null,
+				(b != null) ? b.timing().opsPerSecond() : null, opsRatio,
+				(a != null) ? a.timing().elapsedMillis() : null, (b != null) ? b.timing().elapsedMillis() : null,
+				elapsedRatio, withinSpread(a, b));
+	}
+
+	private static @Nullable Boolean withinSpread(@Nullable RunResult a, @Nullable RunResult b) {
+		List<Double> left = (a != null) ? a.timing().repeatMillis() : null;
+		List<Double> right = (b != null) ? b.timing().repeatMillis() : null;
+		if (left == null || right == null || left.isEmpty() || right.isEmpty()) {
+			return null;
+		}
+		double leftMin = left.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+		double leftMax = left.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+		double rightMin = right.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+		double rightMax = right.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
+		return leftMin <= rightMax && rightMin <= leftMax;
+	}
+
+	private static Side side(RunRecord record) {
+		return new Side(record.id(), ResultTextConverter.title(record), record.request(), record.finishedAt());
+	}
+
+	String render(String format) {
+		String title = "A: " + this.a.title() + "\nB: " + this.b.title();
+		return switch (format) {
+			case "csv" -> ResultTable.csv(COLUMNS, this.rows);
+			case "markdown" -> ResultTable.markdown(title, COLUMNS, this.rows, null);
+			default -> ResultTable.text(title, COLUMNS, this.rows, null);
+		};
+	}
+
+}
