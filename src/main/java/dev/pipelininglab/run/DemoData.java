@@ -269,29 +269,21 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	/** Whether any of the first {@value #PROBE} keys of {@code indexes} exists. */
 	private boolean anyExists(KeySpace keys, BitSet indexes) {
 		int[] first = indexes.stream().limit(PROBE).toArray();
-		if (first.length == 0) {
-			return false;
-		}
-		Route route = this.connections.primary();
-		List<Object> replies = route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
-			NodeConnections.connect(connection, route.lettuce());
-			for (int index : first) {
-				connection.keyCommands().exists(keys.keyBytes(index));
-			}
-			return null;
-		});
-		return replies.stream()
-			.anyMatch((reply) -> Boolean.TRUE.equals(reply)
-					|| (reply instanceof Number number && number.longValue() > 0));
+		return (first.length > 0)
+				&& send(keys, first, (connection, key) -> connection.keyCommands().exists(key)).stream()
+					.anyMatch((reply) -> Boolean.TRUE.equals(reply)
+							|| (reply instanceof Number number && number.longValue() > 0));
 	}
 
 	/**
 	 * Sends one command per key of {@code batch} in one pipeline on the direct
 	 * connection.
+	 * @return the replies, in order
 	 */
-	private void send(KeySpace keys, int[] batch, java.util.function.BiConsumer<RedisConnection, byte[]> command) {
+	private List<Object> send(KeySpace keys, int[] batch,
+			java.util.function.BiConsumer<RedisConnection, byte[]> command) {
 		Route route = this.connections.primary();
-		route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
+		return route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 			NodeConnections.connect(connection, route.lettuce());
 			for (int index : batch) {
 				command.accept(connection, keys.keyBytes(index));

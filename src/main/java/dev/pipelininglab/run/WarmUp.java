@@ -89,12 +89,7 @@ class WarmUp {
 		}
 		sent.addAndGet(warmup.count());
 		command.clearWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec));
-		if (oneKey != null) {
-			written.removed(warmupKeys, oneKey);
-		}
-		else {
-			written.removed(warmupKeys);
-		}
+		written.removed(warmupKeys, oneKey);
 	}
 
 	/**

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 
 import dev.pipelininglab.redis.KeySpace;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The keys one request may have written so far, as its phases report them (warm-up,
@@ -50,10 +51,13 @@ final class Written {
 		this.oneKeys.add(key);
 	}
 
-	/** What was written under {@code keys} is gone again: a warm-up cleared its keys. */
-	synchronized void removed(KeySpace keys, String... oneKeys) {
+	/**
+	 * What was written under {@code keys} is gone again: a warm-up cleared its keys, or
+	 * its one key {@code oneKey} (null for none).
+	 */
+	synchronized void removed(KeySpace keys, @Nullable String oneKey) {
 		this.perItem.remove(keys.keyPattern());
-		this.oneKeys.removeAll(Set.of(oneKeys));
+		this.oneKeys.remove(oneKey);
 	}
 
 	/** Gives every key written an expiry; each key once. */
