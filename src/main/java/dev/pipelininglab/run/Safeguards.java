@@ -232,11 +232,22 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 	 * must not run beside the next run's timed pass, whose figures they would skew.
 	 */
 	private void awaitExpiries(RunObserver observer) {
-		long deadline = System.nanoTime() + MAX_EXPIRY_WAIT.toNanos();
+		if (!awaitPending(MAX_EXPIRY_WAIT, observer)) {
+			log.debug("A background expiry still runs after {}", MAX_EXPIRY_WAIT);
+		}
+	}
+
+	/**
+	 * Waits for the pending expiries, at most {@code limit}, in slices so that a run
+	 * whose caller hangs up meanwhile is not kept waiting
+	 * ({@link RunCancelledException}).
+	 * @return false when {@code limit} passed first
+	 */
+	private boolean awaitPending(Duration limit, RunObserver observer) {
+		long deadline = System.nanoTime() + limit.toNanos();
 		Future<?> next;
 		while ((next = this.pending.peek()) != null) {
 			try {
-				// In slices, so a caller that hangs up meanwhile is not kept waiting.
 				next.get(CHECK_EVERY.toMillis(), TimeUnit.MILLISECONDS);
 				this.pending.remove(next);
 			}
@@ -245,19 +256,19 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 					throw new RunCancelledException();
 				}
 				if (System.nanoTime() - deadline > 0) {
-					log.debug("A background expiry still runs after {}", MAX_EXPIRY_WAIT);
-					return;
+					return false;
 				}
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				return;
+				return true;
 			}
 			catch (ExecutionException ex) {
 				this.pending.remove(next);
 				log.debug("A background expiry did not finish: {}", ex.toString());
 			}
 		}
+		return true;
 	}
 
 	@Override
@@ -273,25 +284,10 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
-		long deadline = System.nanoTime() + SHUTDOWN_EXPIRY_WAIT.toNanos();
-		for (Future<?> next : this.pending) {
-			try {
-				next.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			}
-			catch (TimeoutException ex) {
-				log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
-						+ " removes them", SHUTDOWN_EXPIRY_WAIT);
-				return;
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-			catch (ExecutionException ex) {
-				log.debug("A background expiry did not finish: {}", ex.toString());
-			}
+		if (!awaitPending(SHUTDOWN_EXPIRY_WAIT, RunObserver.NONE)) {
+			log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
+					+ " removes them", SHUTDOWN_EXPIRY_WAIT);
 		}
-		this.pending.removeIf(Future::isDone);
 	}
 
 	@Override
