@@ -46,6 +46,19 @@ public final class NodeStats {
 		return Long.parseLong(info.getOrDefault(field, "0"));
 	}
 
+	/**
+	 * The commands a clean-up sends, EXPIRE, UNLINK and DEL, as {@code node} counted
+	 * them: what a stopped run may cost a shared Redis after it stopped.
+	 */
+	public static long cleanupCalls(RedisServerProcess node) {
+		return calls(node, "EXPIRE") + calls(node, "UNLINK") + calls(node, "DEL");
+	}
+
+	/** How many keys {@code node} holds ({@code DBSIZE}). */
+	public static long keys(RedisServerProcess node) {
+		return Topologies.on(node, (jedis) -> jedis.dbSize());
+	}
+
 	/** Sum of {@link #calls} over {@code nodes}. */
 	public static long calls(List<RedisServerProcess> nodes, String command) {
 		return nodes.stream().mapToLong((node) -> calls(node, command)).sum();

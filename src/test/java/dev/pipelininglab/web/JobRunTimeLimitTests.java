@@ -3,8 +3,12 @@ package dev.pipelininglab.web;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.NodeStats;
+import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
@@ -33,6 +37,8 @@ class JobRunTimeLimitTests extends JobsOnTestRedis {
 
 	@Test
 	void aJobStillRunningAtMaxRunTimeEndsFailedAndItsKeysKeepTheirExpiry() throws Exception {
+		RedisServerProcess server = RedisTestServers.standalone().process();
+		long cleanupBefore = NodeStats.cleanupCalls(server);
 		String id = JsonPath.read(http().postJson("/runs", ENDLESS_LOOP).body(), "$.id");
 
 		await().atMost(Duration.ofSeconds(20))
@@ -41,6 +47,17 @@ class JobRunTimeLimitTests extends JobsOnTestRedis {
 		assertThat(JsonPath.<String>read(record, "$.problem.type"))
 			.isEqualTo("urn:pipelining-lab:problem:run-time-exceeded");
 		await().atMost(Duration.ofSeconds(20)).until(() -> this.redis.getExpire("pipelining-lab:key:0") > 0);
+		// The clean-up costs at most one command per key written, plus the issue's
+		// 10,000,
+		// and then nothing more.
+		long written = NodeStats.keys(server);
+		AtomicLong settled = new AtomicLong(-1);
+		await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(30)).until(() -> {
+			long now = NodeStats.cleanupCalls(server);
+			return settled.getAndSet(now) == now;
+		});
+		assertThat(settled.get() - cleanupBefore).as("EXPIREs, UNLINKs and DELs for %d keys", written)
+			.isLessThanOrEqualTo(written + 10_000);
 	}
 
 	@Test

@@ -117,8 +117,7 @@ class StoppedRunsLeaveOnlyWhatTheyWroteTests extends JobsOnTestRedis {
 	}
 
 	private long cleanupCommands() {
-		return NodeStats.calls(this.redis, "EXPIRE") + NodeStats.calls(this.redis, "UNLINK")
-				+ NodeStats.calls(this.redis, "DEL");
+		return NodeStats.cleanupCalls(this.redis);
 	}
 
 	private RedisCommands<String, String> sync() {
