@@ -34,10 +34,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The API description at {@code /v3/api-docs} (and Swagger UI at
- * {@code /swagger-ui.html}). Written here rather than in annotations on the controllers
- * so the bounds it states are the configured ones ({@code lab.limits.*}), and so the
- * controllers stay readable. Endpoint summaries come from the index page's own list.
+ * The API description ({@code /v3/api-docs}) from the catalogue and the index's list
+ * rather than annotations, so the bounds it states are the configured ones.
  */
 @Configuration(proxyBeanMethods = false)
 class ApiDocumentation {
@@ -158,13 +156,9 @@ class ApiDocumentation {
 			});
 		}
 
-		/**
-		 * An invalid-parameter problem whose example is {@code parameter} below its lower
-		 * bound.
-		 */
-		private static void outOfBounds(ApiResponses responses, String description, String parameter, long max) {
-			problem(responses, description, ProblemType.INVALID_PARAMETER,
-					parameter + " must be between 1 and " + max + ", got 0", Map.of("parameter", parameter));
+		private static void outOfBounds(ApiResponses responses, String parameter, long max) {
+			problem(responses, ProblemType.INVALID_PARAMETER, parameter + " must be between 1 and " + max + ", got 0",
+					Map.of("parameter", parameter));
 		}
 
 		private void responses(String verb, String path, Operation operation) {
@@ -173,12 +167,8 @@ class ApiDocumentation {
 			boolean runEndpoint = ApiParameter.COUNT.endpoints().contains(path);
 			if (runEndpoint) {
 				response(responses, "200").description("The run is done: what it measured and what it verified");
-				outOfBounds(responses, "A parameter is out of bounds, malformed, or does not apply to this endpoint",
-						"batchSize", this.limits.maxBatchSize());
-				problem(responses,
-						"Redis refused a command (e.g. WRONGTYPE on the demo list), or the memory preflight refused"
-								+ " the run before it wrote anything: run-does-not-fit, eviction-risk",
-						ProblemType.REDIS_ERROR_REPLY,
+				outOfBounds(responses, "batchSize", this.limits.maxBatchSize());
+				problem(responses, ProblemType.REDIS_ERROR_REPLY,
 						ProblemType.REDIS_ERROR_REPLY.detail("a command on pipelining-lab:list",
 								"WRONGTYPE Operation against a key holding the wrong kind of value"),
 						Map.of("key", "pipelining-lab:list"));
@@ -192,14 +182,8 @@ class ApiDocumentation {
 										new Header().description("/runs/{id} of the new run")
 											.schema(new StringSchema()))
 								.content(json("#/components/schemas/RunRecord")));
-					outOfBounds(responses,
-							"The body is not JSON, has a field of the wrong type or an unknown"
-									+ " field, or a value is out of bounds; parameter names the field (or body)",
-							"count", this.limits.maxCount());
-					problem(responses,
-							"Every run slot of this instance is taken (lab.jobs.max-concurrent);"
-									+ " Retry-After says when to try again",
-							ProblemType.TOO_BUSY,
+					outOfBounds(responses, "count", this.limits.maxCount());
+					problem(responses, ProblemType.TOO_BUSY,
 							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
 									+ " try again later",
 							Map.of("retryAfterSeconds", 5));
@@ -208,8 +192,7 @@ class ApiDocumentation {
 								.schema(new IntegerSchema()));
 				}
 				case "GET /runs" -> {
-					response(responses, "200").description("Recent runs, newest first");
-					problem(responses, "limit is out of bounds", ProblemType.INVALID_PARAMETER,
+					problem(responses, ProblemType.INVALID_PARAMETER,
 							"limit must be between 1 and " + this.properties.jobs().history() + ", got 0",
 							Map.of("parameter", "limit"));
 				}
@@ -221,16 +204,15 @@ class ApiDocumentation {
 				}
 				case "GET /runs/{id}/report.{format}" -> {
 					response(responses, "200").description("The run as a file (Content-Disposition: attachment)");
-					problem(responses, "format is not one of json, csv, md, txt", ProblemType.INVALID_PARAMETER,
-							"format must be json, csv, md or txt (got 'exe')", Map.of("parameter", "format"));
+					problem(responses, ProblemType.INVALID_PARAMETER, "format must be json, csv, md or txt (got 'exe')",
+							Map.of("parameter", "format"));
 					notFound(responses);
 				}
 				case "GET /runs/compare" -> {
 					response(responses, "200")
 						.description("Both runs' figures matched by variant and batch size, with b/a ratios; a table"
 								+ " for Accept: text/plain, text/csv or text/markdown");
-					problem(responses, "a or b is missing", ProblemType.INVALID_PARAMETER, "a is required",
-							Map.of("parameter", "a"));
+					problem(responses, ProblemType.INVALID_PARAMETER, "a is required", Map.of("parameter", "a"));
 					notFound(responses);
 				}
 				case "DELETE /runs/{id}" -> {
@@ -241,8 +223,7 @@ class ApiDocumentation {
 										"Cancel requested: the run stops before its next batch and becomes CANCELLED")
 								.content(json("#/components/schemas/RunRecord")));
 					notFound(responses);
-					problem(responses, "The run has already finished", ProblemType.RUN_FINISHED,
-							ProblemType.RUN_FINISHED.detail(EXAMPLE_ID, "DONE"),
+					problem(responses, ProblemType.RUN_FINISHED, ProblemType.RUN_FINISHED.detail(EXAMPLE_ID, "DONE"),
 							Map.of("id", EXAMPLE_ID, "runStatus", "DONE"));
 				}
 				case "GET /runs/{id}/events" -> {
@@ -260,31 +241,29 @@ class ApiDocumentation {
 				case "GET /recipes/{variant}" -> {
 					response(responses, "200").description("The recipe: JSON with its cost, catch and source, or the"
 							+ " Java source alone for Accept: text/plain");
-					problem(responses, "variant is not a known variant, or batchSize is out of bounds",
-							ProblemType.INVALID_PARAMETER, "variant must name a known variant: Unknown variant 'pipe'",
+					problem(responses, ProblemType.INVALID_PARAMETER,
+							"variant must name a known variant: Unknown variant 'pipe'",
 							Map.of("parameter", "variant"));
 				}
 				case "DELETE /keys" -> response(responses, "200").description("How many demo keys were removed");
-				case "GET /" ->
-					response(responses, "200").description("The web page for browsers (text/html), the list of"
-							+ " endpoints for Accept: application/json");
 				default -> {
 				}
 			}
 			// The index and the recipes read no Redis.
 			if (!endpoint.equals("GET /") && !path.startsWith("/recipes")) {
-				problem(responses, "Redis cannot be reached or did not answer in time", ProblemType.REDIS_UNAVAILABLE,
+				problem(responses, ProblemType.REDIS_UNAVAILABLE,
 						ProblemType.REDIS_UNAVAILABLE.detail("Redis at localhost:6379"),
 						Map.of("redis", List.of("localhost:6379")));
 			}
 		}
 
 		private static void notFound(ApiResponses responses) {
-			problem(responses, "No run has this id: it never existed, expired, or DELETE /keys removed it",
-					ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID), Map.of("id", EXAMPLE_ID));
+			problem(responses, ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID),
+					Map.of("id", EXAMPLE_ID));
 		}
 
-		private static void problem(ApiResponses responses, String description, ProblemType type, String detail,
+		/** Described by the catalogue's title; the example shows what else it says. */
+		private static void problem(ApiResponses responses, ProblemType type, String detail,
 				Map<String, Object> extra) {
 			Map<String, Object> example = new LinkedHashMap<>();
 			example.put("type", type.uri().toString());
@@ -293,15 +272,12 @@ class ApiDocumentation {
 			example.put("detail", detail);
 			example.putAll(extra);
 			responses.addApiResponse(String.valueOf(Problems.status(type).value()),
-					new ApiResponse().description(description)
+					new ApiResponse().description(type.title())
 						.content(new Content().addMediaType(PROBLEM_JSON,
 								new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))
 									.example(example))));
 		}
 
-		/**
-		 * The answer springdoc describes for {@code status}, from the controller method.
-		 */
 		private static ApiResponse response(ApiResponses responses, String status) {
 			return Objects.requireNonNull(responses.get(status), () -> "no " + status + " answer described");
 		}
@@ -316,11 +292,9 @@ class ApiDocumentation {
 			operation.getRequestBody()
 				.description("The run to start. kind picks the GET endpoint it mirrors (single, compare, sweep;"
 						+ " inferred from variants or batchSizes when left out); the other fields are that endpoint's"
-						+ " path and query parameters, with the same names, defaults and bounds: count 1 to "
-						+ this.limits.maxCount() + ", batchSize 1 to " + this.limits.maxBatchSize() + " and at most"
-						+ " count, sample 0 to " + this.limits.maxSample() + ", repeat 1 to " + this.limits.maxRepeat()
-						+ ". Unknown fields, a field given twice, and fractions or strings where a whole number belongs are"
-						+ " rejected; each entry of variants is one variant.");
+						+ " path and query parameters, with the same names, defaults and bounds. Unknown fields, a"
+						+ " field given twice, and fractions or strings where a whole number belongs are rejected; each"
+						+ " entry of variants is one variant.");
 			body.addExamples("single",
 					new Example().summary("One pipelined SET run")
 						.value(Map.of("kind", "single", "operation", "set", "mode", "pipelined", "count", 1000000,

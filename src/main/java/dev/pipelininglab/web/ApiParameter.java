@@ -16,14 +16,10 @@ import dev.pipelininglab.web.text.TableColumns;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every parameter of the API, once: its name, where it goes, its type, its bounds and
- * default (from {@code lab.limits.*} where configurable), the endpoints it applies to and
- * what it means. {@link RunRequests} checks against it, {@link ParameterCheck} rejects
- * names it does not list, and the API description, the {@code GET /} listing (which the
- * page reads for its hints) and the README table are made from it or checked against it.
- * <p>
- * A new parameter is one entry here, a field of {@link RunParams} (and
- * {@link RunJobRequest} for {@code POST /runs}), and its check in {@link RunRequests}.
+ * Every parameter of the API, once, with its bounds and meaning: the checks, the API
+ * description, {@code GET /} and the README table are made from it or checked against it.
+ * A new one is an entry here, a field of {@link RunParams} and {@link RunJobRequest}, and
+ * its check in {@link RunRequests}.
  */
 public enum ApiParameter {
 
@@ -215,7 +211,6 @@ public enum ApiParameter {
 		this.bounds = bounds;
 	}
 
-	/** The name as written in a URL or a {@code POST /runs} body. */
 	public String parameterName() {
 		return this.parameterName;
 	}
@@ -228,21 +223,15 @@ public enum ApiParameter {
 		return this.type;
 	}
 
-	/** Path patterns of the endpoints that take it, as Spring MVC maps them. */
 	List<String> endpoints() {
 		return this.endpoints;
 	}
 
-	/** Where it applies, for people: the README column and "must be left out" details. */
 	String appliesTo() {
 		return this.appliesTo;
 	}
 
-	String description() {
-		return this.description;
-	}
-
-	/** The description with what this app is configured to do filled in. */
+	/** With what this app is configured to do filled in. */
 	String description(LabSettings lab) {
 		return this.description.replace(Constants.APP_POLICY, lab.pipeline().flushPolicy().toString());
 	}
@@ -259,16 +248,12 @@ public enum ApiParameter {
 		return Stream.of(values()).filter((parameter) -> parameter.parameterName.equals(name)).findFirst();
 	}
 
-	/** The query parameters an endpoint (a path pattern) takes, in catalogue order. */
 	static List<ApiParameter> query(String pattern) {
 		return Stream.of(values())
 			.filter((parameter) -> parameter.in == In.QUERY && parameter.endpoints.contains(pattern))
 			.toList();
 	}
 
-	/**
-	 * Whether any parameter names this path pattern, i.e. it is an endpoint of the API.
-	 */
 	static boolean describes(String pattern) {
 		return Stream.of(values()).anyMatch((parameter) -> parameter.endpoints.contains(pattern));
 	}
@@ -284,10 +269,7 @@ public enum ApiParameter {
 
 	}
 
-	/**
-	 * The type as a client writes it; a list is comma-separated in a URL, an array in
-	 * JSON.
-	 */
+	/** A list is comma-separated in a URL, an array in JSON. */
 	public enum Type {
 
 		INTEGER, NUMBER, STRING, LIST;
@@ -300,8 +282,8 @@ public enum ApiParameter {
 	}
 
 	/**
-	 * What a parameter may be: inclusive bounds for numbers, a pattern for text, and the
-	 * default when it is left out ({@code null} when leaving it out means "none").
+	 * Inclusive bounds, a pattern, and the default ({@code null}: leaving it out means
+	 * none).
 	 */
 	public record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
 			@Nullable String pattern) {
@@ -328,16 +310,13 @@ public enum ApiParameter {
 		static final long DEFAULT_SEED = 1;
 
 		/**
-		 * A week: long enough for any demo, short enough that a typo does not leave keys
-		 * for years.
+		 * A week: long enough for a demo, short enough that a typo leaves no keys for
+		 * years.
 		 */
 		static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
 
 		/**
-		 * One microsecond. The relay holds each direction for half the RTT on a Netty
-		 * event loop, which schedules in nanoseconds but wakes its selector in whole
-		 * milliseconds when idle: below a microsecond a value would round to no delay at
-		 * all, and the run would silently go without a relay.
+		 * Below a microsecond the relay's Netty delay rounds to none: silently no relay.
 		 */
 		static final double MIN_RTT_MILLIS = 0.001;
 
@@ -372,23 +351,16 @@ public enum ApiParameter {
 
 		static final List<String> MIXED = runs((run) -> run.operation() == Operation.MIXED, COMPARE, SWEEP);
 
-		/**
-		 * Runs with a key per item; in /compare and /sweep it depends on the operation,
-		 * checked there.
-		 */
+		/** In /compare and /sweep it depends on the operation, checked there. */
 		static final List<String> KEYED = runs((run) -> run.operation().takesKeyWalk(), COMPARE, SWEEP);
 
 		static final List<String> RUNS = runs((run) -> true, COMPARE, SWEEP);
 
-		/**
-		 * Runs whose command carries values; in /compare and /sweep it depends on the
-		 * operation, checked there.
-		 */
+		/** In /compare and /sweep it depends on the operation, checked there. */
 		static final List<String> VALUES = runs((run) -> run.operation().carriesValues(), COMPARE, SWEEP);
 
 		static final String RECIPE = "/recipes/{variant}";
 
-		/** What answers a table for {@code Accept: text/plain}, CSV or Markdown. */
 		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of("/runs/{id}/report.{format}"))
 			.toList();
 
@@ -407,7 +379,6 @@ public enum ApiParameter {
 		private Endpoints() {
 		}
 
-		/** The run endpoints {@code which} selects, then {@code others}. */
 		private static List<String> runs(Predicate<RunEndpoint> which, String... others) {
 			return Stream.concat(RunEndpoint.paths(which).stream(), Stream.of(others)).toList();
 		}

@@ -82,18 +82,11 @@ class IndexController {
 		return new Index("pipelining-lab", this.topology, this.parameters, ENDPOINTS, this.settings.all());
 	}
 
-	/**
-	 * @param settings every client tuning the lab knows of: its value here, Spring Boot's
-	 * default, and how to set it in another app
-	 */
 	record Index(String name, Topology topology, List<Parameter> parameters, List<Endpoint> endpoints,
 			List<ClientSettings.Tuning> settings) {
 	}
 
-	/**
-	 * A parameter of the catalogue with its configured bounds; the page shows them next
-	 * to its fields.
-	 */
+	/** With its configured bounds, which the page shows next to its fields. */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	record Parameter(String name, String in, String type, @Nullable Number minimum, @Nullable Number maximum,
 			@JsonProperty("default") @Nullable Object defaultValue, @Nullable String pattern, List<String> endpoints,
@@ -109,9 +102,8 @@ class IndexController {
 	}
 
 	/**
-	 * @param admitted whether requests to it run on Redis within
-	 * {@code lab.admission.max-concurrent} ({@link RunAdmission} gates exactly these, so
-	 * an endpoint added here cannot miss the gate); jobs have their own slots
+	 * @param admitted whether {@link RunAdmission} gates it: a new endpoint cannot miss
+	 * the gate
 	 */
 	record Endpoint(String method, String path, String example, String description, boolean admitted) {
 

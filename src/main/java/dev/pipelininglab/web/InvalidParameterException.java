@@ -1,9 +1,6 @@
 package dev.pipelininglab.web;
 
-/**
- * A request parameter outside what the lab accepts; becomes a 400 problem naming the
- * parameter.
- */
+/** A request parameter outside what the lab accepts: a 400 problem naming it. */
 public class InvalidParameterException extends RuntimeException {
 
 	private final String parameter;

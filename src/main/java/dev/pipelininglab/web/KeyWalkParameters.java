@@ -5,18 +5,15 @@ import dev.pipelininglab.run.Operation;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks {@code keys}, {@code pattern} and {@code seed} and turns them into the run's key
- * walk; kept apart from {@link RunRequests} as one load shape of its own.
+ * Checks {@code keys}, {@code pattern} and {@code seed}: the run's key walk, one load
+ * shape.
  */
 final class KeyWalkParameters {
 
 	private KeyWalkParameters() {
 	}
 
-	/**
-	 * The key space and how the run walks it, or null when none of keys, pattern and seed
-	 * is given: item i on key i, as always.
-	 */
+	/** Null when none is given: item i on key i. */
 	static @Nullable KeyWalk walk(Operation operation, long count, RunParams params, Bounded within) {
 		if (params.keys() == null && params.pattern() == null && params.seed() == null) {
 			return null;
@@ -45,7 +42,6 @@ final class KeyWalkParameters {
 		return walk;
 	}
 
-	/** A parameter's value, or its default, checked against the catalogue's bounds. */
 	@FunctionalInterface
 	interface Bounded {
 

@@ -7,12 +7,8 @@ import dev.pipelininglab.redis.PipelineProperties;
 import org.springframework.stereotype.Component;
 
 /**
- * The settings the web layer checks requests against and describes: the limits, the
- * default flush policy and writes, and how jobs are kept.
- *
- * @param limits {@code lab.limits.*}
- * @param pipeline {@code lab.pipeline.*}
- * @param jobs {@code lab.jobs.*}
+ * The settings ({@code lab.limits.*}, {@code lab.pipeline.*}, {@code lab.jobs.*})
+ * requests are checked against.
  */
 @Component
 public record LabSettings(LimitProperties limits, PipelineProperties pipeline, JobProperties jobs) {

@@ -9,12 +9,9 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * The run endpoints with a path segment left out ({@code /loopget/},
- * {@code /compare/set}): a 400 that names the missing parameter and shows the right form,
- * rather than a bare 404. Never touches Redis.
+ * Run endpoints missing a path segment ({@code /loopget/}, {@code /compare/set}): a 400
+ * naming it rather than a bare 404; hidden from the API description.
  */
-// Not part of the API description: these paths exist only to answer a helpful 400 for a
-// malformed URL.
 @Hidden
 @RestController
 class MissingSegments {
@@ -32,7 +29,7 @@ class MissingSegments {
 
 	@GetMapping({ "/compare/{op}", "/compare/{op}/", "/sweep/{op}", "/sweep/{op}/" })
 	void count(@PathVariable String op) {
-		// A wrong operation is the first thing to fix, so it is named first.
+		// A wrong operation is the first thing to fix.
 		RunRequests.operation(op);
 		throw new InvalidParameterException("count", "must be given in the path, e.g. /compare/" + op + "/10000");
 	}

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.pipelininglab.web.text.TableColumns;
@@ -15,17 +16,11 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
- * Rejects a query parameter an endpoint does not take, before anything else looks at the
- * request: a misspelt {@code ?bacthSize=5} is a 400 naming the nearest known parameter,
- * as an unknown field of a {@code POST /runs} body is, rather than a run with the default
- * the client did not ask for. A parameter given twice is rejected too, since only one of
- * the values could be used. That holds on every endpoint the lab answers itself, those
- * without parameters included ({@code DELETE /keys?pattern=*} deletes the lab's keys,
- * never a pattern's).
+ * Rejects, before anything runs, a query parameter an endpoint does not take (a misspelt
+ * {@code ?bacthSize=5} would run with a default nobody asked for) or one given twice.
  */
 public class ParameterCheck implements HandlerInterceptor {
 
-	/** The page's permalinks: {@code /?run=<id>}, {@code /?a=<id>&b=<id>}. */
 	private static final List<String> PERMALINKS = List.of("run", "a", "b");
 
 	@Override
@@ -41,8 +36,8 @@ public class ParameterCheck implements HandlerInterceptor {
 			String name = parameter.getKey();
 			if (!known.contains(name)) {
 				throw new InvalidParameterException(name, ApiParameter.named(name)
-					// A path parameter of another endpoint (variant) read as a typo of a
-					// query one here (variants) gets the suggestion.
+					// A path parameter elsewhere (variant) read as a typo here
+					// (variants).
 					.filter((other) -> other.in() == ApiParameter.In.QUERY || nearest(name, known) == null)
 					.map((other) -> "must be left out: it applies to " + other.appliesTo() + " only")
 					.orElseGet(() -> unknown("this endpoint has no such parameter", known, name)));
@@ -51,8 +46,7 @@ public class ParameterCheck implements HandlerInterceptor {
 				throw new InvalidParameterException(name, "must be given once, got " + parameter.getValue().length
 						+ " values; lists such as batchSizes are comma-separated");
 			}
-			// It shapes the table the answer is written as, after the run: a typo in it
-			// must not cost a run first.
+			// Read after the run: a typo in it must not cost a run first.
 			if (name.equals(ApiParameter.COLUMNS.parameterName())) {
 				TableColumns.check(parameter.getValue()[0]);
 			}
@@ -60,19 +54,11 @@ public class ParameterCheck implements HandlerInterceptor {
 		return true;
 	}
 
-	/**
-	 * The endpoints the lab answers itself: its catalogue, the index and the API
-	 * description (Spring MVC handles the rest, such as static files and errors).
-	 */
 	private static boolean owned(String path) {
 		return ApiParameter.describes(path) || path.equals("/") || path.startsWith("/v3/api-docs")
 				|| IndexController.ENDPOINTS.stream().anyMatch((endpoint) -> endpoint.path().equals(path));
 	}
 
-	/**
-	 * The detail for a name nobody knows: what it is not, the nearest known name when one
-	 * is close enough to be a typo, and the known ones.
-	 */
 	public static String unknown(String what, Collection<String> known, String name) {
 		String nearest = nearest(name, known);
 		return "must be left out: " + what + ((nearest != null) ? "; did you mean " + nearest + "?" : "") + " (known: "
@@ -80,17 +66,16 @@ public class ParameterCheck implements HandlerInterceptor {
 	}
 
 	static @Nullable String nearest(String name, Collection<String> known) {
-		String lower = name.toLowerCase(java.util.Locale.ROOT);
+		String lower = name.toLowerCase(Locale.ROOT);
 		return known.stream()
-			.min(Comparator.comparingInt((candidate) -> distance(lower, candidate.toLowerCase(java.util.Locale.ROOT))))
-			.filter((candidate) -> distance(lower, candidate.toLowerCase(java.util.Locale.ROOT)) <= Math.max(2,
+			.min(Comparator.comparingInt((candidate) -> distance(lower, candidate.toLowerCase(Locale.ROOT))))
+			.filter((candidate) -> distance(lower, candidate.toLowerCase(Locale.ROOT)) <= Math.max(2,
 					candidate.length() / 3))
 			.orElse(null);
 	}
 
 	/**
-	 * Edits (insert, delete, replace, swap two neighbours) from one name to another: a
-	 * swapped pair of letters, the commonest typo, counts once.
+	 * Damerau-Levenshtein: a swapped pair of letters, the commonest typo, counts once.
 	 */
 	private static int distance(String a, String b) {
 		int[][] d = new int[a.length() + 1][b.length() + 1];

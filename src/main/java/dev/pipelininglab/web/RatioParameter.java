@@ -4,16 +4,12 @@ import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Ratio;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Checks {@code ratio}, how a mixed run interleaves SET and GET; kept apart from
- * {@link RunRequests} as one load shape of its own.
- */
+/** Checks {@code ratio}, how a mixed run interleaves SET and GET: one load shape. */
 final class RatioParameter {
 
 	private RatioParameter() {
 	}
 
-	/** {@code ratio=}: mixed runs only, {@code W:R} with both sides in bounds. */
 	static Ratio ratio(Operation operation, @Nullable String text) {
 		if (text == null) {
 			return Ratio.DEFAULT;

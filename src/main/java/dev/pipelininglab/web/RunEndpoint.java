@@ -28,14 +28,10 @@ import org.springframework.web.servlet.HandlerMapping;
  */
 public record RunEndpoint(String name, Operation operation, Mode mode, String description) {
 
-	/**
-	 * redis-benchmark's tests: offered with Lettuce only, so {@code connector=} and
-	 * {@code connection=} do not apply to them.
-	 */
+	/** redis-benchmark's tests, offered with Lettuce only. */
 	private static final Set<Operation> LETTUCE_ONLY = EnumSet.of(Operation.INCR, Operation.HSET, Operation.SADD,
 			Operation.ZADD, Operation.LPUSH);
 
-	/** The modes every operation has an endpoint in. */
 	static final List<Way> WAYS = List.of(new Way(Mode.PIPELINED, "pipe", " through executePipelined"),
 			new Way(Mode.LOOP, "loop", ", one blocking call each"));
 
@@ -46,8 +42,7 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 		.toList();
 
 	/**
-	 * Every operation in every way ({@code /pipe<op>}, {@code /loop<op>}); what only
-	 * fills data for another (RPUSH) runs pipelined at a name of its own.
+	 * Every operation in every way; RPUSH, which only fills data, at a name of its own.
 	 */
 	static final List<RunEndpoint> ALL = Stream.concat(
 			Stream.of(Operation.values())
@@ -61,12 +56,10 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 						operation.summary() + " (pipelined) so RPOP has data")))
 		.toList();
 
-	/** The path pattern Spring MVC maps. */
 	String path() {
 		return "/" + this.name + "/{count}";
 	}
 
-	/** The path with 10000 for the count. */
 	String example() {
 		return "/" + this.name + "/10000";
 	}
@@ -83,32 +76,24 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 			.orElseThrow();
 	}
 
-	/** The path patterns of the endpoints {@code which} selects, in catalogue order. */
 	static List<String> paths(Predicate<RunEndpoint> which) {
 		return ALL.stream().filter(which).map(RunEndpoint::path).toList();
 	}
 
-	/**
-	 * The endpoint a request was mapped to, from the pattern Spring MVC matched (one
-	 * handler serves them all).
-	 */
+	/** One handler serves them all: the pattern Spring MVC matched says which. */
 	static RunEndpoint matched(HttpServletRequest request) {
 		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
 		return ALL.stream().filter((endpoint) -> endpoint.path().equals(pattern)).findFirst().orElseThrow();
 	}
 
 	/**
-	 * A regular expression for the first path segment of every run endpoint, and of any
-	 * name in one of the ways.
+	 * The first path segment of every run endpoint, and of any name in one of the ways.
 	 */
 	public static String namesPattern() {
 		return Stream.concat(WAYS.stream().map((way) -> way.prefix() + "[a-z]+"), ALL.stream().map(RunEndpoint::name))
 			.collect(Collectors.joining("|"));
 	}
 
-	/**
-	 * A mode every operation has an endpoint in: its path prefix, and how it sends.
-	 */
 	record Way(Mode mode, String prefix, String suffix) {
 	}
 
@@ -125,7 +110,6 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 
 	}
 
-	/** The paths a {@link Mapped} method answers. */
 	static String[] paths(Mapped mapped) {
 		return ALL.stream()
 			.flatMap((endpoint) -> Stream.of(mapped.value()).map((suffix) -> "/" + endpoint.name + suffix))

@@ -12,12 +12,9 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfo;
 import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
- * Maps a method marked {@link RunEndpoint.Mapped} to the paths of the run endpoint
- * catalogue. An annotation's paths must be constants; these come from the operations, and
- * each stays a pattern of its own, so Spring MVC matches, reports (the pattern the
- * parameter check and the API description read) and 404s unknown names as for any
- * {@code @GetMapping}. Boot takes a {@code WebMvcRegistrations} only while it is the only
- * one: a second would leave the run endpoints unmapped, and every endpoint test fail.
+ * Maps {@link RunEndpoint.Mapped} methods to the catalogue's paths, which an annotation
+ * cannot hold as constants; Boot takes a {@code WebMvcRegistrations} only while it is the
+ * only one.
  */
 @Component
 class RunEndpointMappings implements WebMvcRegistrations {
@@ -27,7 +24,6 @@ class RunEndpointMappings implements WebMvcRegistrations {
 		return new CatalogueMapping();
 	}
 
-	/** Spring MVC's own mapping, with the catalogue's paths for marked methods. */
 	static final class CatalogueMapping extends RequestMappingHandlerMapping {
 
 		@Override

@@ -6,8 +6,7 @@ import dev.pipelininglab.run.Mode;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Checks {@code connector} and {@code connection}, who sends a run's commands, and says
- * what each combination cannot do; kept apart from {@link RunRequests}.
+ * Checks {@code connector} and {@code connection}, and says what a combination cannot do.
  */
 final class SenderParameters {
 
@@ -23,11 +22,7 @@ final class SenderParameters {
 					() -> new InvalidParameterException("connector", "must be lettuce or jedis, got '" + text + "'"));
 	}
 
-	/**
-	 * Lettuce shares one connection by default, as Spring Boot does; Jedis always pools.
-	 * The choice exists only for blocking template calls: a pipeline always takes a
-	 * dedicated pooled connection.
-	 */
+	/** Lettuce shares one connection by default, as Boot does; Jedis always pools. */
 	static Sharing sharing(Mode mode, Connector connector, @Nullable String text) {
 		if (text == null) {
 			return (connector == Connector.JEDIS) ? Sharing.POOLED : Sharing.SHARED;

@@ -19,10 +19,8 @@ import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Settles the answer's format before a run starts: Spring MVC picks it only when it
- * writes the answer, so a run asked for {@code Accept: image/png} used to write its keys
- * and then answer 406. An {@code Accept} no result format satisfies (JSON, or text, CSV
- * and Markdown tables for GET runs) is refused here, before anything reaches Redis.
+ * Refuses an {@code Accept} no answer format satisfies before the run: Spring MVC decides
+ * only when it writes the answer, after the keys were written.
  */
 public class AcceptCheck implements HandlerInterceptor {
 
@@ -40,8 +38,7 @@ public class AcceptCheck implements HandlerInterceptor {
 			accepted = MediaType.parseMediaTypes(Collections.list(request.getHeaders(HttpHeaders.ACCEPT)));
 		}
 		catch (InvalidMediaTypeException ex) {
-			// Written here: Spring MVC would read the same Accept again to render the
-			// problem, fail, and answer with no body at all.
+			// Written here: Spring MVC would fail on the same Accept and send no body.
 			ProblemWriter.write(response,
 					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_ACCEPTABLE,
 							"Accept cannot be read; ask for one of " + producible + " or leave Accept out."),

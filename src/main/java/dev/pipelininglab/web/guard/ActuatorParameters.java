@@ -17,9 +17,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The same rule as {@link ParameterCheck} for the Actuator endpoints the lab exposes,
- * which Spring MVC's interceptors do not see: a query parameter an endpoint does not take
- * is a 400 naming it, not silently ignored.
+ * {@link ParameterCheck}'s rule for the Actuator endpoints, which interceptors do not
+ * see.
  */
 @Component
 class ActuatorParameters extends OncePerRequestFilter {

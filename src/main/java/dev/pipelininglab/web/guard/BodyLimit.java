@@ -19,11 +19,9 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Bounds request bodies by {@code lab.limits.max-body-bytes} before anything parses them:
- * a 50 MB {@code variants} array was parsed in full before its 400, and four at once ran
- * the parser out of memory. A declared length over the limit is a 413 at once; a body
- * without one (chunked) is cut off at the limit, which the JSON reader answers as a
- * malformed request.
+ * Bounds request bodies by {@code lab.limits.max-body-bytes} before anything parses them
+ * (four 50 MB bodies ran the parser out of memory): a 413 for a declared length, a cut
+ * for a chunked one.
  */
 @Component
 class BodyLimit extends OncePerRequestFilter {
@@ -47,7 +45,6 @@ class BodyLimit extends OncePerRequestFilter {
 		chain.doFilter(new Bounded(request, this.maxBytes), response);
 	}
 
-	/** A request whose body ends, for its reader, after {@code maxBytes}. */
 	private static final class Bounded extends HttpServletRequestWrapper {
 
 		private final int maxBytes;

@@ -29,18 +29,10 @@ import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.util.StringUtils;
 
 /**
- * Who may reach the app, decided by where it listens. On loopback (the default
- * {@code server.address: 127.0.0.1}) only this machine reaches the port and nothing is
- * asked: no security filter exists. Beyond it (another address, or none, which is every
- * interface), anyone who reaches the port could load the user's Redis and delete the
- * lab's keys, and the {@code Host} check stops a rebinding browser, not a neighbour:
- * every endpoint but the health probes then needs HTTP Basic with Spring Boot's own
- * {@code spring.security.user.*}, and the app does not start without them unless
- * {@code lab.security.open=true} says the port is the user's alone.
- * <p>
- * Spring Boot's servlet security auto-configuration is excluded
- * ({@code PipeliningLabApplication}), as it would secure loopback too; Boot still binds
- * {@code spring.security.user.*} and registers the filter chain built here.
+ * On loopback nothing is asked; beyond it, HTTP Basic with Boot's
+ * {@code spring.security.user.*} (or {@code lab.security.open=true}), else no start.
+ * Boot's servlet security auto-configuration is excluded because it would secure loopback
+ * too.
  */
 @Configuration(proxyBeanMethods = false)
 class ListenerSecurity {
@@ -67,8 +59,7 @@ class ListenerSecurity {
 	}
 
 	/**
-	 * Loopback only when the address is one: blank is Tomcat's every interface, and a
-	 * name that does not resolve fails Tomcat's bind anyway.
+	 * Blank is every interface; a name that does not resolve fails Tomcat's bind anyway.
 	 */
 	static boolean onLoopback(String address) {
 		if (address.isBlank()) {
@@ -82,16 +73,11 @@ class ListenerSecurity {
 		}
 	}
 
-	/**
-	 * A password with text: Boot generates one when none is set, and an empty
-	 * {@code SPRING_SECURITY_USER_PASSWORD} (a Secret left blank) must not be a password
-	 * anyone could send.
-	 */
+	/** Text, not Boot's generated one, and not a Secret left blank. */
 	static boolean credentialsGiven(Environment environment) {
 		return StringUtils.hasText(environment.getProperty("spring.security.user.password"));
 	}
 
-	/** Beyond loopback with credentials: the one case with a security filter. */
 	static final class BeyondLoopbackWithCredentials implements Condition {
 
 		@Override
@@ -108,16 +94,12 @@ class ListenerSecurity {
 	static class BasicAuthentication {
 
 		/**
-		 * How Boot treats a configured password: one that names its encoding
-		 * ({@code {bcrypt}...}) is kept, any other is plain text.
+		 * As Boot reads a password: {@code {bcrypt}...} names its encoding, else plain.
 		 */
 		private static final Pattern ENCODED = Pattern.compile("^\\{.+}.*$");
 
 		/**
-		 * What the lab needs of Spring Security is who may ask: its own request guard
-		 * (RequestGuard, before this chain) stays the defence against other sites' pages,
-		 * so CSRF tokens are off and the page's POSTs and {@code curl -X DELETE} work
-		 * with credentials alone. No session: every request carries them.
+		 * No CSRF tokens or sessions: RequestGuard, before this chain, stops other sites.
 		 */
 		@Bean
 		SecurityFilterChain basicAuthentication(HttpSecurity http) {
@@ -127,12 +109,10 @@ class ListenerSecurity {
 						ProblemType.CREDENTIALS_REQUIRED.detail(), request.getRequestURI());
 			};
 			return http.authorizeHttpRequests((requests) -> requests
-				// An error page or an async dispatch (event streams) follows a request
-				// that was let in.
+				// Error pages and async dispatches follow a request already let in.
 				.dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC)
 				.permitAll()
-				// The probes: statuses only (application.yml), and the kubelet or
-				// Compose's healthcheck has no credentials.
+				// The probes' callers (kubelet, Compose) have no credentials.
 				.requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
 				.permitAll()
 				.anyRequest()
@@ -144,7 +124,6 @@ class ListenerSecurity {
 				.build();
 		}
 
-		/** The one user, from Boot's own {@code spring.security.user.*}. */
 		@Bean
 		InMemoryUserDetailsManager labUser(org.springframework.boot.security.autoconfigure.SecurityProperties boot) {
 			var user = boot.getUser();

@@ -27,11 +27,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UrlPathHelper;
 
 /**
- * Turns away, before anything else runs, what no handler should see: a {@code Host} this
- * server is not (DNS rebinding), a run or delete sent by another site's page (the run
- * endpoints are GETs that write, and a browser sends those from any page), and a query
- * string that is not valid percent-encoded UTF-8 (Tomcat decodes it lazily and would
- * throw from the middle of a handler).
+ * Turns away, first, a foreign {@code Host} (DNS rebinding), a run or delete from another
+ * site's page (run endpoints are GETs that write), and a query string Tomcat cannot
+ * decode.
  */
 @Component
 class RequestGuard extends OncePerRequestFilter implements Ordered {
@@ -39,16 +37,16 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 	private static final Logger log = LoggerFactory.getLogger(RequestGuard.class);
 
 	/**
-	 * The GET endpoints that write to Redis, with any path below them, and any name in
-	 * their ways ({@code /pipe<anything>}, so a misspelt one is refused too); every other
-	 * method that is not a read writes too.
+	 * GETs that write, misspelt ones ({@code /pipe<anything>}) and paths below included.
 	 */
 	private static final Pattern RUN_PATHS = Pattern
 		.compile("/(" + RunEndpoint.namesPattern() + "|compare|sweep)(/.*)?");
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
-	/** Decodes and drops {@code ;parameters}, as the path Spring MVC matches does. */
+	/**
+	 * The path Spring MVC matches: on the raw one, {@code /%70ipeget/1} passed as a read.
+	 */
 	private static final UrlPathHelper ROUTED = new UrlPathHelper();
 
 	static {
@@ -102,25 +100,18 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 		chain.doFilter(request, response);
 	}
 
-	/**
-	 * Decided on the path Spring MVC routes by, decoded and without path parameters: on
-	 * the raw URI, {@code /%70ipeget/1} and {@code /pipeget;x=1/1} passed for reads, and
-	 * then ran and wrote.
-	 */
 	private static boolean writes(HttpServletRequest request) {
 		return !READS.contains(request.getMethod())
 				|| RUN_PATHS.matcher(ROUTED.getPathWithinApplication(request)).matches();
 	}
 
 	/**
-	 * A browser says where a request comes from: {@code Sec-Fetch-Site} in current ones,
-	 * {@code Origin} on every non-GET and on cross-origin fetches. Clients that are not
-	 * browsers (curl, Postman, scripts) send neither.
+	 * Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl and scripts neither.
 	 */
 	private static boolean crossSite(HttpServletRequest request) {
-		// same-site is another origin too (another port of 127.0.0.1 is the same site),
-		// and a browser sends no Origin with a plain GET: only same-origin is the lab's
-		// own page.
+		// same-site is another origin too (another port of 127.0.0.1): only same-origin
+		// is
+		// the lab's own page.
 		String site = request.getHeader("Sec-Fetch-Site");
 		if ("cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site)) {
 			return true;

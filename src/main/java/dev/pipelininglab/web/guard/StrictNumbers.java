@@ -10,10 +10,8 @@ import org.springframework.web.bind.annotation.ControllerAdvice;
 import org.springframework.web.bind.annotation.InitBinder;
 
 /**
- * Numbers in paths and query parameters are read by {@link PlainNumbers}, as every other
- * number the lab reads. Spring's default conversion also reads hexadecimal
- * ({@code /pipeget/0x10} would run 16 commands), a plus sign and non-ASCII digits; here
- * any of those is a 400 naming the parameter, like any other malformed number.
+ * Path and query numbers read by {@link PlainNumbers}: Spring's conversion also takes
+ * hexadecimal ({@code /pipeget/0x10}), a plus sign and non-ASCII digits.
  */
 @ControllerAdvice(basePackages = "dev.pipelininglab")
 class StrictNumbers {
@@ -36,11 +34,7 @@ class StrictNumbers {
 			this.parser = parser;
 		}
 
-		/**
-		 * An empty value ({@code duration=}) is malformed, not absent: a parameter left
-		 * out is simply not given. A NumberFormatException becomes a type mismatch, which
-		 * the problem handlers answer as a 400 naming the parameter.
-		 */
+		/** An empty value ({@code duration=}) is malformed, not absent. */
 		@Override
 		public void setAsText(String text) {
 			setValue(this.parser.apply(text));

@@ -26,10 +26,8 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * {@code GET /runs/{id}/events}: Server-Sent Events named {@code run}, each carrying the
- * run's record, sent whenever its status or progress changes; the stream ends after the
- * first record with a final status. Each stream polls the record in Redis, so it follows
- * a job run by any instance.
+ * {@code GET /runs/{id}/events}: the run's record on each change until a final status,
+ * polled from Redis so a job run by any instance can be followed.
  */
 @Component
 public class RunEvents implements SmartLifecycle {
@@ -39,8 +37,7 @@ public class RunEvents implements SmartLifecycle {
 	static final String EVENT = "run";
 
 	/**
-	 * Proxies drop connections that stay silent; a comment line now and then keeps a slow
-	 * run's stream open.
+	 * Proxies drop silent connections; a comment now and then keeps a slow run's open.
 	 */
 	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
@@ -51,8 +48,7 @@ public class RunEvents implements SmartLifecycle {
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
 	/**
-	 * Made on start and shut down on stop: a stopped context can be started again (test
-	 * contexts are paused).
+	 * Made on start: a stopped context can be started again (test contexts are paused).
 	 */
 	private volatile @Nullable ScheduledExecutorService pollers;
 
@@ -64,8 +60,7 @@ public class RunEvents implements SmartLifecycle {
 	}
 
 	/**
-	 * @throws RunNotFoundException before any event, so the client gets a 404 rather than
-	 * an empty stream
+	 * @throws RunNotFoundException before any event: a 404 rather than an empty stream
 	 */
 	public SseEmitter stream(String id) {
 		RunRecord first = this.jobs.get(id);
@@ -85,7 +80,6 @@ public class RunEvents implements SmartLifecycle {
 			stream.poller = executor.scheduleWithFixedDelay(stream::poll, interval, interval, TimeUnit.MILLISECONDS);
 		}
 		catch (RejectedExecutionException ex) {
-			// Stopping right now: the client gets what there is and can ask again.
 			stream.end();
 		}
 		return emitter;
@@ -114,8 +108,7 @@ public class RunEvents implements SmartLifecycle {
 			try {
 				RunRecord record = RunEvents.this.jobs.find(this.id).orElse(null);
 				if (record == null) {
-					// Expired or removed with the demo keys mid-stream: nothing more will
-					// come.
+					// Expired or removed with the demo keys: nothing more will come.
 					end();
 					return;
 				}
@@ -133,12 +126,10 @@ public class RunEvents implements SmartLifecycle {
 				}
 			}
 			catch (IOException | IllegalStateException ex) {
-				// The client went away, or the response already completed.
 				close();
 			}
 			catch (RuntimeException ex) {
-				// Redis unreachable for a moment: keep the stream and look again next
-				// time.
+				// Redis unreachable for a moment: look again next time.
 				log.debug("Cannot read run {} for its event stream: {}", this.id, ex.getMessage());
 			}
 		}
@@ -166,17 +157,13 @@ public class RunEvents implements SmartLifecycle {
 			}
 		}
 
-		/**
-		 * Completes the response normally, so the client sees the stream end after the
-		 * final record.
-		 */
 		void end() {
 			close();
 			try {
 				this.emitter.complete();
 			}
 			catch (IllegalStateException ex) {
-				// already completed
+				// Completed already.
 			}
 		}
 
@@ -196,11 +183,7 @@ public class RunEvents implements SmartLifecycle {
 		this.running = true;
 	}
 
-	/**
-	 * Sends each stream its run's state (final by now, since jobs stopped first) and ends
-	 * it, so the web server's graceful shutdown does not wait for streams that would
-	 * otherwise stay open.
-	 */
+	/** Ends every stream with its run's final state: graceful shutdown waits for none. */
 	@Override
 	public void stop() {
 		this.running = false;
@@ -219,10 +202,7 @@ public class RunEvents implements SmartLifecycle {
 		return this.running;
 	}
 
-	/**
-	 * Just after {@link RunJobs} stops (a lower phase stops later), still before the web
-	 * server stops.
-	 */
+	/** Stops after {@link RunJobs}, before the web server. */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 1;

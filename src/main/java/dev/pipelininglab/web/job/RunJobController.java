@@ -30,9 +30,8 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
 /**
- * Runs as jobs, for runs too long for one request: start one, follow it, cancel it, list
- * recent ones. The body of {@code POST /runs} is checked by the same {@link RunRequests}
- * as the GET endpoints, so bounds and messages match.
+ * Runs as jobs, for runs too long for one request: start, follow, cancel, list; bodies
+ * checked by the GET endpoints' {@link RunRequests}.
  */
 @RestController
 @RequestMapping("/runs")
@@ -57,8 +56,8 @@ public class RunJobController {
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
-			// A comparison lists what it cannot run as skipped; a single run that cannot
-			// run is a bad request.
+			// A comparison skips what cannot run; a single run that cannot is a bad
+			// request.
 			String reason = this.runs.unsupported(plan.base());
 			if (reason != null) {
 				throw new InvalidParameterException("mode",
@@ -82,19 +81,11 @@ public class RunJobController {
 		return this.jobs.get(id);
 	}
 
-	/**
-	 * Two runs side by side, each figure of B as a ratio of A's. Any Accept the run
-	 * endpoints answer (JSON, text, CSV, Markdown).
-	 */
 	@GetMapping("/compare")
 	RunPair compare(@RequestParam String a, @RequestParam String b) {
 		return RunPair.of(this.jobs.get(a), this.jobs.get(b));
 	}
 
-	/**
-	 * A run as a file to keep or paste: {@code json} (the record), {@code csv},
-	 * {@code md} (a Markdown table) or {@code txt}, named after what ran.
-	 */
 	@GetMapping("/{id}/report.{format}")
 	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format,
 			@RequestParam(required = false) @Nullable String columns) {
@@ -136,10 +127,7 @@ public class RunJobController {
 
 	}
 
-	/**
-	 * Cancellation takes effect between batches, on whichever instance runs the job:
-	 * hence 202.
-	 */
+	/** 202: the run stops between batches, on whichever instance runs it. */
 	@DeleteMapping("/{id}")
 	ResponseEntity<RunRecord> cancel(@PathVariable String id) {
 		return ResponseEntity.accepted().body(this.jobs.cancel(id));

@@ -12,10 +12,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
- * Actuator endpoints answer some errors with a status and no body
- * ({@code /actuator/metrics/nonexistent} is a bare 404); those go to the error page,
- * which gives them a problem body like every other error. By hand because Actuator
- * returns these as plain responses, not exceptions, so no exception handler sees them.
+ * Sends Actuator's bodiless errors ({@code /actuator/metrics/nonexistent}) to the error
+ * page: by hand because they are plain responses, which no exception handler sees.
  */
 @Component
 class EmptyErrorBodies extends OncePerRequestFilter {

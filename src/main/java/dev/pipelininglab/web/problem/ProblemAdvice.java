@@ -52,12 +52,9 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
 /**
- * The lab's own failures, and the binding errors that must name a parameter, as RFC 9457
- * {@code application/problem+json} answers with the catalogue's stable {@code type}.
- * Spring MVC's other exceptions are Boot's {@code ProblemDetailsExceptionHandler}'s
- * ({@code spring.mvc.problemdetails.enabled}), which this advice precedes and leaves in
- * place by not being a {@code ResponseEntityExceptionHandler}; anything else goes to the
- * error page and is logged there.
+ * The lab's own failures, and binding errors that must name a parameter, as problems with
+ * the catalogue's {@code type}; not a {@code ResponseEntityExceptionHandler}, so Boot's
+ * ({@code spring.mvc.problemdetails.enabled}) answers the rest of Spring MVC's.
  */
 @RestControllerAdvice
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -65,7 +62,7 @@ class ProblemAdvice {
 
 	private static final Logger log = LoggerFactory.getLogger(ProblemAdvice.class);
 
-	/** Not in HttpStatus: nginx's code for a client that closed the connection first. */
+	/** nginx's "client closed request", not in HttpStatus. */
 	private static final int CLIENT_CLOSED_REQUEST = 499;
 
 	/** How Jackson's strict duplicate detection names the repeated field. */
@@ -83,11 +80,11 @@ class ProblemAdvice {
 
 	ProblemAdvice(Topology topology, LabSettings properties, RedisDiagnosis diagnosis, ShutdownSignal shutdown,
 			RunJobs jobs) {
-		this.shutdown = shutdown;
-		this.jobs = jobs;
 		this.topology = topology;
 		this.properties = properties;
 		this.diagnosis = diagnosis;
+		this.shutdown = shutdown;
+		this.jobs = jobs;
 	}
 
 	@ExceptionHandler
@@ -97,23 +94,20 @@ class ProblemAdvice {
 
 	@ExceptionHandler
 	ProblemDetail typeMismatch(TypeMismatchException ex) {
-		String name = (ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
-				: ex.getPropertyName();
-		String expected = expected(name, false);
-		return Problems.invalidParameter(name, name + " must be " + expected + ", got '" + ex.getValue() + "'");
+		return mismatch((ex instanceof MethodArgumentTypeMismatchException mismatch) ? mismatch.getName()
+				: ex.getPropertyName(), ex.getValue());
 	}
 
-	/**
-	 * Query parameters bind to {@link RunParams}; a value of the wrong type fails that
-	 * binding.
-	 */
+	/** A query parameter of the wrong type fails binding to {@link RunParams}. */
 	@ExceptionHandler
 	ProblemDetail argumentNotValid(MethodArgumentNotValidException ex) {
 		FieldError error = ex.getBindingResult().getFieldError();
-		String name = (error != null) ? error.getField() : ex.getParameter().getParameterName();
-		Object value = (error != null) ? error.getRejectedValue() : null;
-		String expected = expected(name, false);
-		return Problems.invalidParameter(name, name + " must be " + expected + ", got '" + value + "'");
+		return mismatch((error != null) ? error.getField() : ex.getParameter().getParameterName(),
+				(error != null) ? error.getRejectedValue() : null);
+	}
+
+	private ProblemDetail mismatch(@Nullable String name, @Nullable Object value) {
+		return Problems.invalidParameter(name, name + " must be " + expected(name, false) + ", got '" + value + "'");
 	}
 
 	@ExceptionHandler
@@ -151,10 +145,7 @@ class ProblemAdvice {
 			problem.setProperty("verified", ex.verified());
 		}
 		if (type == ProblemType.REDIS_ERROR_REPLY) {
-			// Pipelines are not atomic: say plainly what is known to have happened and
-			// what may have.
-			// Redis' reply (the end of the detail so far) carries no full stop of its
-			// own.
+			// Pipelines are not atomic: say what is known to have run and what may have.
 			String reply = Objects.requireNonNullElse(problem.getDetail(), "");
 			problem.setDetail(reply + (reply.endsWith(".") ? "" : ".") + " " + ex.acknowledged()
 					+ " commands succeeded before the" + " failure and stay done"
@@ -164,17 +155,14 @@ class ProblemAdvice {
 							+ " (read back after the failure)" : "")
 					+ ".");
 		}
-		// The run's own message names the wrapper ("Pipeline contained one or more
-		// invalid commands" even for a timeout); the innermost cause says what happened.
+		// The run's message names the wrapper even for a timeout; the innermost cause
+		// says
+		// what happened.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
 	}
 
-	/**
-	 * The memory preflight refused the run before it wrote a key: what it would need,
-	 * what is free, and on which server.
-	 */
 	@ExceptionHandler
 	ProblemDetail runRefused(RunRefusedException ex) {
 		ProblemType type = Problems.refusal(ex);
@@ -192,7 +180,7 @@ class ProblemAdvice {
 			.body(redisProblem(diagnosed, ex, null));
 	}
 
-	/** A busy app asks the client to come back shortly, rather than to give up. */
+	/** A busy app asks the client to come back shortly rather than give up. */
 	private static HttpHeaders retryAfter(ProblemType type) {
 		HttpHeaders headers = new HttpHeaders();
 		if (type == ProblemType.TOO_BUSY) {
@@ -201,11 +189,7 @@ class ProblemAdvice {
 		return headers;
 	}
 
-	/**
-	 * A GET run stopped between commands (GetRunStops says why); its slot is free. A
-	 * caller that hung up gets no body, only 499 in the access log (nginx's "client
-	 * closed request"), since nobody reads it.
-	 */
+	/** A GET run stopped between commands; a caller that hung up gets a bodiless 499. */
 	@ExceptionHandler
 	ResponseEntity<?> runStopped(RunCancelledException ex, HttpServletRequest request) {
 		GetRunStops.Reason reason = GetRunStops.reason(request);
@@ -254,11 +238,7 @@ class ProblemAdvice {
 		return problem;
 	}
 
-	/**
-	 * A {@code POST /runs} body that is not JSON, has a field of the wrong type, or a
-	 * field the body does not have: a 400 naming that field, or {@code body} when the
-	 * JSON itself is broken or missing.
-	 */
+	/** A {@code POST /runs} body: names the field at fault, or {@code body}. */
 	@ExceptionHandler
 	ProblemDetail messageNotReadable(HttpMessageNotReadableException ex) {
 		String name = "body";
@@ -280,7 +260,7 @@ class ProblemAdvice {
 				String field = jackson.getPath()
 					.stream()
 					.map(JacksonException.Reference::getPropertyName)
-					.filter(java.util.Objects::nonNull)
+					.filter(Objects::nonNull)
 					.findFirst()
 					.orElse(null);
 				if (field != null) {
@@ -290,7 +270,6 @@ class ProblemAdvice {
 									: "");
 				}
 				else if (cause instanceof StreamReadException) {
-					// Broken JSON: the parser says where.
 					detail += ": " + inApiWords(jackson.getOriginalMessage());
 				}
 				break;
@@ -303,9 +282,7 @@ class ProblemAdvice {
 	}
 
 	/**
-	 * The parser's account of broken JSON, without the parser's own switches
-	 * ({@code JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS}, "Feature 'ALLOW_COMMENTS' not
-	 * enabled"): they are the JSON library's settings, not something a client can change.
+	 * The parser's account of broken JSON without its own switches, which no client sets.
 	 */
 	static String inApiWords(String message) {
 		return message.replaceAll(":?\\s*enable `[^`]*` to allow", "")
@@ -314,10 +291,7 @@ class ProblemAdvice {
 			.strip();
 	}
 
-	/**
-	 * What a parameter (or body field) must be, from the catalogue: a malformed
-	 * {@code /pipeset/abc} is told the real bounds, not those of a Java {@code long}.
-	 */
+	/** From the catalogue: {@code /pipeset/abc} is told the real bounds, not a long's. */
 	private String expected(@Nullable String name, boolean json) {
 		return ApiParameter.named(name).map((parameter) -> {
 			ApiParameter.Bounds bounds = parameter.bounds(this.properties);
@@ -337,10 +311,8 @@ class ProblemAdvice {
 	}
 
 	/**
-	 * Lettuce says only "not connected" when a master or node is gone, and nothing about
-	 * which; on sentinel and cluster the diagnosis finds out (the sentinels' named
-	 * master, the nodes of the slot map), so the answer names the missing piece and its
-	 * address. Standalone has one address, already named.
+	 * Lettuce says only "not connected"; on sentinel and cluster the diagnosis names the
+	 * missing master or node and its address.
 	 */
 	private Diagnosed diagnose(ProblemType type) {
 		boolean unavailable = type == ProblemType.REDIS_UNAVAILABLE || type == ProblemType.REDIS_CLUSTER_DOWN;
@@ -349,8 +321,7 @@ class ProblemAdvice {
 		}
 		RedisDiagnosis.Finding finding = this.diagnosis.diagnose();
 		if (finding.writable()) {
-			// Writable again by now: say what failed, without a cause that no longer
-			// holds.
+			// Writable again: no cause that no longer holds.
 			return new Diagnosed(type, null);
 		}
 		ProblemType refined = switch (finding.cause()) {
@@ -361,15 +332,11 @@ class ProblemAdvice {
 			case REDIS_UNREACHABLE -> ProblemType.REDIS_UNAVAILABLE;
 			case AUTH_FAILED -> ProblemType.REDIS_AUTH_FAILED;
 		};
-		// A CLUSTERDOWN reply is a cluster that is down, whatever the slot map says
-		// meanwhile.
+		// A CLUSTERDOWN reply is a cluster down, whatever the slot map says meanwhile.
 		return new Diagnosed((type == ProblemType.REDIS_CLUSTER_DOWN) ? type : refined, finding);
 	}
 
-	/**
-	 * Quotes the node's reply only when a node sent one: a failure the client raised
-	 * itself is told by the diagnosis alone.
-	 */
+	/** Quotes a node's reply only when a node sent one. */
 	private static String clusterDown(Throwable cause, String summary) {
 		String reply = RedisFailure.errorReply(cause);
 		return (reply != null) ? ProblemType.REDIS_CLUSTER_DOWN.detail(reply, summary)
@@ -392,7 +359,6 @@ class ProblemAdvice {
 				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
 			case REDIS_CLUSTER_DOWN -> clusterDown(cause, (finding != null) ? finding.summary()
 					: "The cluster takes writes again once every slot has a reachable master.");
-			// Found by the diagnosis, which always has a finding for them.
 			case REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE, REDIS_NODE_UNREACHABLE -> (finding != null)
 					? type.detail(finding.summary()) : ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());

@@ -23,11 +23,9 @@ import org.springframework.web.servlet.mvc.method.RequestMappingInfoHandlerMappi
 import org.springframework.http.server.PathContainer;
 
 /**
- * The servlet container's error page ({@code /error}) as problem+json, in place of Boot's
- * own JSON: errors answered outside Spring MVC's exception handling, such as Tomcat
- * refusing {@code TRACE} or an Actuator endpoint answering a bare 404. By hand because
- * Boot 4.1's error controller renders its {@code ErrorAttributes} map, never problem+json
- * (spring-boot issue 43850).
+ * The error page ({@code /error}: Tomcat refusing {@code TRACE}, Actuator's bare 404) as
+ * problem+json: by hand because Boot 4.1's error controller renders its
+ * {@code ErrorAttributes} map, never a problem (spring-boot issue 43850).
  */
 @Hidden
 @RestController
@@ -50,8 +48,6 @@ class ProblemErrorController implements ErrorController {
 		ProblemDetail problem = ProblemDetail.forStatus(status);
 		HttpHeaders headers = new HttpHeaders();
 		if (status.is5xxServerError()) {
-			// The status the container chose, with the catalogue's type, title and
-			// detail.
 			problem = Problems.of(ProblemType.UNEXPECTED, "request", "processed");
 			problem.setStatus(status);
 		}
@@ -69,18 +65,13 @@ class ProblemErrorController implements ErrorController {
 				problem.setInstance(URI.create(path));
 			}
 			catch (IllegalArgumentException ex) {
-				// Not a valid URI reference: the answer does without it.
+				// Not a valid URI reference: no instance.
 			}
 		}
 		return ResponseEntity.status(status).headers(headers).body(problem);
 	}
 
-	/**
-	 * The methods the handler mappings declare for the failed request's path: Tomcat's
-	 * own {@code Allow} lists every method the dispatcher servlet implements. A 405
-	 * reaches the error page only when Tomcat refused the method before Spring MVC saw
-	 * the request ({@code TRACE}); the error dispatch itself is a GET.
-	 */
+	/** The mappings' methods for the path: Tomcat's own {@code Allow} lists them all. */
 	private Set<HttpMethod> allowedMethods(HttpServletRequest request, String path) {
 		PathContainer route = PathContainer.parsePath(path.substring(request.getContextPath().length()));
 		Set<HttpMethod> allowed = this.mappings.orderedStream()
@@ -90,7 +81,7 @@ class ProblemErrorController implements ErrorController {
 			.flatMap((info) -> info.getMethodsCondition().getMethods().stream())
 			.map((method) -> HttpMethod.valueOf(method.name()))
 			.collect(Collectors.toCollection(HashSet::new));
-		// Static resources, the fallback for every other path, take reads only.
+		// Static resources, every other path's fallback, take reads only.
 		if (allowed.isEmpty() || allowed.contains(HttpMethod.GET)) {
 			allowed.addAll(Set.of(HttpMethod.GET, HttpMethod.HEAD));
 		}

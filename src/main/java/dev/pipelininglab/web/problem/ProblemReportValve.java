@@ -15,20 +15,15 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 
 /**
- * Tomcat's own error answers (a request it refuses before any servlet sees it: bad
- * percent-encoding in the path, a request line or header over its limits) as problem+json
- * instead of its HTML page. Errors inside the app never get here: they are answered by
- * Spring MVC or the {@code /error} controller, which write a body first. By hand because
- * Tomcat answers these before any filter or servlet, where no Spring or Boot feature
- * reaches.
+ * Tomcat's own refusals (bad path encoding, a request line or header over its limits) as
+ * problem+json: by hand because they happen before any filter or servlet Spring reaches.
  */
 class ProblemReportValve extends ErrorReportValve {
 
 	@Override
 	protected void report(Request request, Response response, Throwable throwable) {
 		int code = response.getStatus();
-		// The same guards as Tomcat's own report: only errors, only once, only while the
-		// connection can still take a body.
+		// Tomcat's own report's guards: errors only, once, while a body can still go out.
 		if (code < 400 || response.getContentWritten() > 0 || !response.setErrorReported()) {
 			return;
 		}
@@ -41,8 +36,7 @@ class ProblemReportValve extends ErrorReportValve {
 				? Problems.problem(ProblemType.MALFORMED_REQUEST,
 						"The server could not read the request: bad percent-encoding in the path, or a request line"
 								+ " or header longer than it accepts.")
-				: ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(code), "The server refused the request."),
-				null);
+				: ProblemDetail.forStatusAndDetail(HttpStatusCode.valueOf(code), "The server refused the request."));
 		try {
 			response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 			response.setCharacterEncoding("UTF-8");
@@ -53,7 +47,6 @@ class ProblemReportValve extends ErrorReportValve {
 			}
 		}
 		catch (IOException | IllegalStateException ex) {
-			// The client is gone or the response was taken: nothing more to tell it.
 		}
 	}
 

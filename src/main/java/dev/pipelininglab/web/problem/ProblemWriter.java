@@ -2,44 +2,32 @@ package dev.pipelininglab.web.problem;
 
 import dev.pipelininglab.ProblemType;
 import java.io.IOException;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.Objects;
+import java.net.URI;
 
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.MediaType;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 
 /**
- * Problem bodies for answers given before Spring MVC sees the request (the request guard,
- * Tomcat's own error report): the same fields as a {@code ProblemDetail} rendered by MVC.
- * By hand because MVC's message converters write a {@code ProblemDetail} only for a
- * handler.
+ * Problem bodies for answers given before Spring MVC sees the request (the request
+ * guards, Tomcat's own error report), rendered with Spring's own {@code ProblemDetail}
+ * mixin.
  */
 public final class ProblemWriter {
 
-	private static final JsonMapper JSON = JsonMapper.builder().build();
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+		.build();
 
 	private ProblemWriter() {
 	}
 
-	/** The fields MVC renders for this problem, empty ones left out. */
-	static String body(ProblemDetail problem, @Nullable String instance) {
-		Map<String, @Nullable Object> fields = new LinkedHashMap<>();
-		fields.put("type", problem.getType());
-		fields.put("title", problem.getTitle());
-		fields.put("status", problem.getStatus());
-		fields.put("detail", problem.getDetail());
-		fields.put("instance", instance);
-		Map<String, Object> properties = problem.getProperties();
-		if (properties != null) {
-			fields.putAll(properties);
-		}
-		fields.values().removeIf(Objects::isNull);
-		return JSON.writeValueAsString(fields);
+	static String body(ProblemDetail problem) {
+		return JSON.writeValueAsString(problem);
 	}
 
 	public static void write(HttpServletResponse response, ProblemType type, String detail, @Nullable String instance)
@@ -49,10 +37,11 @@ public final class ProblemWriter {
 
 	public static void write(HttpServletResponse response, ProblemDetail problem, @Nullable String instance)
 			throws IOException {
+		problem.setInstance((instance != null) ? URI.create(instance) : null);
 		response.setStatus(problem.getStatus());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setCharacterEncoding("UTF-8");
-		response.getWriter().write(body(problem, instance));
+		response.getWriter().write(body(problem));
 	}
 
 }

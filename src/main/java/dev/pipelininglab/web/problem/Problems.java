@@ -10,10 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 
-/**
- * The HTTP side of the problem catalogue ({@link ProblemType}): each type's status, and
- * the {@link ProblemDetail} that carries its type, title, status and detail.
- */
+/** The HTTP side of {@link ProblemType}: each type's status and {@link ProblemDetail}. */
 public final class Problems {
 
 	private static final int QUOTED = 40;
@@ -23,7 +20,6 @@ public final class Problems {
 	private Problems() {
 	}
 
-	/** The status every answer of this type has. */
 	public static HttpStatus status(ProblemType type) {
 		return switch (type) {
 			case INVALID_PARAMETER, MALFORMED_REQUEST -> HttpStatus.BAD_REQUEST;
@@ -41,12 +37,10 @@ public final class Problems {
 		};
 	}
 
-	/** The problem with this type, title and status, and the detail it starts with. */
 	public static ProblemDetail of(ProblemType type, @Nullable Object... values) {
 		return problem(type, type.detail(values));
 	}
 
-	/** The problem with this type, title and status, and the given detail. */
 	public static ProblemDetail problem(ProblemType type, @Nullable String detail) {
 		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status(type), detail);
 		problem.setType(type.uri());
@@ -54,15 +48,13 @@ public final class Problems {
 		return problem;
 	}
 
-	/** The type of a preflight's refusal. */
 	static ProblemType refusal(RunRefusedException ex) {
 		return (ex.reason() == RunRefusedException.Reason.EVICTION_RISK) ? ProblemType.EVICTION_RISK
 				: ProblemType.RUN_DOES_NOT_FIT;
 	}
 
 	/**
-	 * A preflight's refusal, with what a client can act on: the estimate, what is free,
-	 * the server, its limit and policy, and about the largest count that fits.
+	 * A preflight's refusal with what a client can act on, such as the count that fits.
 	 */
 	static ProblemDetail refused(RunRefusedException ex) {
 		ProblemDetail problem = problem(refusal(ex), ex.getMessage());
@@ -80,10 +72,6 @@ public final class Problems {
 		return problem;
 	}
 
-	/**
-	 * The problem that answers a parameter outside what the lab accepts: the detail
-	 * starts with the parameter's name, and {@code parameter} names it.
-	 */
 	public static ProblemDetail invalidParameter(@Nullable String parameter, @Nullable String detail) {
 		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, (detail != null) ? quotedShort(detail) : null);
 		problem.setProperty("parameter", parameter);
@@ -91,9 +79,7 @@ public final class Problems {
 	}
 
 	/**
-	 * A value the client sent is quoted by its first {@value #QUOTED} characters, with
-	 * control characters shown as escapes: a 16 KB bad value does not come back as a 16
-	 * KB detail, and an invisible character is seen.
+	 * Quoted values cut and control characters escaped: no 16 KB echo, no invisible one.
 	 */
 	static String quotedShort(String detail) {
 		StringBuilder out = new StringBuilder();

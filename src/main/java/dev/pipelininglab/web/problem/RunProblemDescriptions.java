@@ -16,10 +16,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
 
-/**
- * A failed job is described with the problem type and title the same failure gets from a
- * GET endpoint.
- */
+/** A failed job gets the problem type and title the same failure gets from a GET. */
 @Component
 class RunProblemDescriptions implements RunProblems {
 
@@ -54,10 +51,7 @@ class RunProblemDescriptions implements RunProblems {
 		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
 	}
 
-	/**
-	 * Spring's "Redis exception" (or "Unable to connect to Redis") with what it wraps,
-	 * such as "Connection refused: /127.0.0.1:6379": the cause a person can act on.
-	 */
+	/** Spring's "Redis exception" with the cause a person can act on, if it wraps one. */
 	static @Nullable String withCause(Throwable failure) {
 		String message = failure.getMessage();
 		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);

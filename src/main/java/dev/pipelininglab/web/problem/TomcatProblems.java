@@ -11,10 +11,8 @@ import org.springframework.core.Ordered;
 import org.springframework.stereotype.Component;
 
 /**
- * Puts {@link ProblemReportValve} in place of Tomcat's HTML error report. Runs after
- * Boot's own Tomcat customizer, which adds an {@link ErrorReportValve} to the host. By
- * hand because Boot's valve has settings (no report, no server info) but no way to be
- * replaced.
+ * Puts {@link ProblemReportValve} in place of the {@link ErrorReportValve} Boot adds: by
+ * hand because Boot's valve can be configured but not replaced.
  */
 @Component
 class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {

@@ -15,9 +15,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /recipes/{variant}}: the code for a variant in an app of one's own, as JSON
- * (with its cost and catch) or, for {@code Accept: text/plain}, the Java file alone.
- * Reads files only; Redis is not involved.
+ * {@code GET /recipes/{variant}}: a variant's code as JSON or, for text, the Java file.
  */
 @RestController
 public class RecipeController {

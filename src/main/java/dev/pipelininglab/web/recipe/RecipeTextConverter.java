@@ -14,9 +14,7 @@ import org.springframework.http.converter.AbstractHttpMessageConverter;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 
 /**
- * A recipe as {@code text/plain}: the Java file alone, ready to save as
- * {@code <recipe>.java}; as {@code text/markdown}, its cost and catch above the file in a
- * code block. Comes after Jackson, so JSON stays the default.
+ * A recipe as the Java file alone, or as Markdown with its cost and catch; after Jackson.
  */
 public final class RecipeTextConverter extends AbstractHttpMessageConverter<Recipes.Recipe> {
 

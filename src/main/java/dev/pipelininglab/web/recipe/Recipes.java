@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,29 +25,24 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.stereotype.Component;
 
 /**
- * The code an app needs to do what a variant does: one Java source file per way of
- * sending, kept in {@code src/main/resources/recipes/} and compiled and run against real
- * Redis servers by {@code RecipeTests}, with the run's batch size and flush policy filled
- * in. The answer's cost and catch are read from the file's own comment, so nothing here
- * can drift from the code.
+ * A Java file per way of sending ({@code src/main/resources/recipes/}, run by
+ * {@code RecipeTests}) with batch size and flush policy filled in; cost and catch come
+ * from the file's own comment, so they cannot drift from the code.
  */
 @Component
 class Recipes {
 
-	/** Where the files are, in the repository and on the classpath. */
 	static final String FOLDER = "src/main/resources/recipes/";
 
-	/** The one line a template states its batch size on, filled in per request. */
 	static final Pattern BATCH_SIZE = Pattern.compile("static final int BATCH_SIZE = (\\d+);");
 
-	/** The one flush policy a pipelined template sets, filled in per request. */
 	static final String FLUSH_POLICY = "PipeliningFlushPolicy.buffered(500)";
 
 	private static final Pattern COST = Pattern.compile("Cost: (.+?)\\n \\*( <p>|/)", Pattern.DOTALL);
 
 	private static final Pattern CATCH = Pattern.compile("Catch: (.+?)\\n \\*( <p>|/)", Pattern.DOTALL);
 
-	/** The files, one per way of sending; Jedis shares all but the pipeline's. */
+	/** Jedis shares all but the pipeline's. */
 	enum File {
 
 		LOOP("LoopRecipe"), PIPELINED("PipelinedRecipe"), JEDIS_PIPELINED("JedisPipelinedRecipe"),
@@ -87,10 +83,7 @@ class Recipes {
 
 	private final int defaultBatchSize;
 
-	/**
-	 * The bean a pipelined template declares to set the flush policy: left out where the
-	 * policy is Spring Data Redis' default already.
-	 */
+	/** Left out where the policy is Spring Data Redis' default already. */
 	private static final Pattern POLICY_BEAN = Pattern.compile(
 			"\\t@Bean\\n\\tstatic BeanPostProcessor pipeliningFlushPolicy\\(\\) \\{.*?\\n\\t}\\n\\n", Pattern.DOTALL);
 
@@ -114,14 +107,10 @@ class Recipes {
 		}
 	}
 
-	/** The template as kept in the repository. */
 	String source(File file) {
-		return java.util.Objects.requireNonNull(this.sources.get(file), file.className);
+		return Objects.requireNonNull(this.sources.get(file), file.className);
 	}
 
-	/**
-	 * @param batchSize the run's batch size, or null for the lab's default
-	 */
 	Recipe recipe(Variant variant, @Nullable Integer batchSize) {
 		File file = File.of(variant);
 		String template = source(file);
@@ -146,10 +135,6 @@ class Recipes {
 				note(variant), source);
 	}
 
-	/**
-	 * A pipelined template for Spring Data Redis' default policy: no bean to set what is
-	 * set already, and none of the imports only it used.
-	 */
 	static String withoutPolicyBean(String source) {
 		String without = POLICY_BEAN.matcher(source)
 			.replaceFirst(
@@ -163,7 +148,6 @@ class Recipes {
 		return without;
 	}
 
-	/** The Java expression for a policy, as the template writes it. */
 	static String lettuceCall(FlushPolicy policy) {
 		return switch (policy.kind()) {
 			case FLUSH_EACH_COMMAND -> "PipeliningFlushPolicy.flushEachCommand()";
@@ -178,10 +162,6 @@ class Recipes {
 		return (cluster != null && writes != null) ? cluster + " " + writes : (cluster != null) ? cluster : writes;
 	}
 
-	/**
-	 * For a variant made for a cluster, on a lab that is not one: where the code runs and
-	 * that this lab cannot show it.
-	 */
 	private @Nullable String clusterOnly(Variant variant) {
 		if (this.topology.kind() == Topology.Kind.CLUSTER) {
 			return null;
@@ -215,17 +195,7 @@ class Recipes {
 	}
 
 	/**
-	 * @param recipe the file's class name
-	 * @param path the file in the repository
-	 * @param batchSize commands per round trip filled in ({@code BATCH_SIZE}); absent for
-	 * the loop
-	 * @param flushPolicy Lettuce pipelines: the flush policy filled in
-	 * @param properties Spring Boot properties the recipe needs beyond
-	 * {@code spring.data.redis.*}
-	 * @param cost what it costs, from the file's comment
-	 * @param catchText what to watch for, from the file's comment
-	 * @param note where the variant does more than the recipe
-	 * @param source the file with batch size and flush policy filled in
+	 * @param properties what the recipe needs beyond {@code spring.data.redis.*}
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	record Recipe(String variant, String recipe, String path, @Nullable Integer batchSize, @Nullable String flushPolicy,

@@ -11,15 +11,15 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.pipelininglab.run.LoopCeiling;
+import dev.pipelininglab.run.Latency;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Results as a table for people and spreadsheets: aligned text in the spirit of
- * {@code redis-benchmark} (for {@code Accept: text/plain}), CSV and Markdown (exports).
- * Every format is drawn from the one column list below, so a new figure is one line
- * there.
+ * Results as aligned text ({@code redis-benchmark}'s spirit), CSV and Markdown, all from
+ * one column list, so a new figure is one line there.
  */
 public final class ResultTable {
 
@@ -28,10 +28,7 @@ public final class ResultTable {
 			Column.number("count", (r) -> r.ran().count(), Format.WHOLE),
 			Column.text("topology", (r) -> r.ran().topology()));
 
-	/**
-	 * The figures of each result, in the order shown. A column whose values are all empty
-	 * is left out of text and Markdown tables.
-	 */
+	/** In the order shown; text and Markdown leave out a column empty in every row. */
 	static final List<Column<RunResult>> FIGURES = List.of(Column.text("variant", (r) -> r.ran().variant()),
 			Column.number("batch", (r) -> r.ran().batchSize(), Format.WHOLE),
 			Column.number("round trips", (r) -> r.ran().batches(), Format.WHOLE),
@@ -46,40 +43,30 @@ public final class ResultTable {
 			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
 			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
 			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
-			// Redis before and after the whole run, as the page shows them.
+			// Redis before and after the whole run, and what the page shows beside the
+			// table.
 			Column.number("redis keys before",
-					(r) -> (r.serverSide().server() != null && r.serverSide().server().keyCount() != null)
-							? r.serverSide().server().keyCount().before() : null,
-					Format.WHOLE),
+					(r) -> server(r, (s) -> (s.keyCount() != null) ? s.keyCount().before() : null), Format.WHOLE),
 			Column.number("redis keys after",
-					(r) -> (r.serverSide().server() != null && r.serverSide().server().keyCount() != null)
-							? r.serverSide().server().keyCount().after() : null,
-					Format.WHOLE),
+					(r) -> server(r, (s) -> (s.keyCount() != null) ? s.keyCount().after() : null), Format.WHOLE),
 			Column.number("redis MB before",
-					(r) -> (r.serverSide().server() != null && r.serverSide().server().usedMemoryBytes() != null)
-							? r.serverSide().server().usedMemoryBytes().before() / 1048576.0 : null,
+					(r) -> server(r,
+							(s) -> (s.usedMemoryBytes() != null) ? s.usedMemoryBytes().before() / 1048576.0 : null),
 					Format.FIGURE),
 			Column.number("redis MB after",
-					(r) -> (r.serverSide().server() != null && r.serverSide().server().usedMemoryBytes() != null)
-							? r.serverSide().server().usedMemoryBytes().after() / 1048576.0 : null,
+					(r) -> server(r,
+							(s) -> (s.usedMemoryBytes() != null) ? s.usedMemoryBytes().after() / 1048576.0 : null),
 					Format.FIGURE),
-			// What the page shows beside the table, so every format carries every figure:
-			// the server's side per item sent (the page's unit), and latency.
 			Column.number("server reads/item",
 					(r) -> perItem(r, (r.serverSide().server() != null) ? r.serverSide().server().reads() : null),
 					Format.FIGURE),
 			Column.number("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
-			Column.text("latency per", (r) -> (r.load().latency() != null) ? r.load().latency().per().label() : null),
-			Column.number("p50 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p50() : null,
-					Format.FIGURE),
-			Column.number("p90 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p90() : null,
-					Format.FIGURE),
-			Column.number("p99 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p99() : null,
-					Format.FIGURE),
-			Column.number("p99.9 ms", (r) -> (r.load().latency() != null) ? r.load().latency().p999() : null,
-					Format.FIGURE),
-			Column.number("latency max ms", (r) -> (r.load().latency() != null) ? r.load().latency().max() : null,
-					Format.FIGURE),
+			Column.text("latency per", (r) -> latency(r, (latency) -> latency.per().label())),
+			Column.number("p50 ms", (r) -> latency(r, Latency::p50), Format.FIGURE),
+			Column.number("p90 ms", (r) -> latency(r, Latency::p90), Format.FIGURE),
+			Column.number("p99 ms", (r) -> latency(r, Latency::p99), Format.FIGURE),
+			Column.number("p99.9 ms", (r) -> latency(r, Latency::p999), Format.FIGURE),
+			Column.number("latency max ms", (r) -> latency(r, Latency::max), Format.FIGURE),
 			Column.number("MB/s",
 					(r) -> (r.load().payload() != null) ? r.load().payload().bytesPerSecond() / 1e6 : null,
 					Format.FIGURE),
@@ -88,18 +75,24 @@ public final class ResultTable {
 	private ResultTable() {
 	}
 
+	private static @Nullable Object server(RunResult r, Function<ServerStats, @Nullable Object> figure) {
+		ServerStats server = r.serverSide().server();
+		return (server != null) ? figure.apply(server) : null;
+	}
+
+	private static @Nullable Object latency(RunResult r, Function<Latency, @Nullable Object> figure) {
+		return (r.load().latency() != null) ? figure.apply(r.load().latency()) : null;
+	}
+
 	/**
-	 * An aligned table under a title, and a summary line: the fastest variant, its ratio
-	 * to the loop, and the loop ceiling its own round trips imply; the title and the
-	 * summary wrapped at {@value TableColumns#WIDTH} columns.
+	 * The table with its summary line, title and summary wrapped to the terminal's width.
 	 */
 	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
-		String summary = lines(summary(rows), foreign(rows), evicted(rows));
+		String summary = under(rows);
 		return text(TableColumns.wrap(title), shown(columns, rows), rows,
 				(summary != null) ? TableColumns.wrap(summary) : null);
 	}
 
-	/** Any rows as an aligned table: text left-aligned, numbers right-aligned. */
 	static <T> String text(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
 		List<List<String>> cells = new ArrayList<>();
 		cells.add(columns.stream().map(Column::name).toList());
@@ -126,15 +119,10 @@ public final class ResultTable {
 		return out.toString();
 	}
 
-	/**
-	 * A header line and one line per result, numbers as plain numbers to the precision
-	 * the JSON answer shows.
-	 */
 	static String resultsCsv(List<Column<RunResult>> figures, List<RunResult> rows) {
 		List<Column<RunResult>> columns = new ArrayList<>(CONTEXT);
 		columns.addAll(figures);
-		// Text and Markdown list the notes under the table; a spreadsheet keeps each
-		// beside its row.
+		// A spreadsheet keeps each note beside its row, not under the table.
 		columns.add(Column.text("note", (r) -> r.notes().note()));
 		columns.add(Column.text("limited by", (r) -> (r.limitedBy() != null) ? r.limitedBy().sentence() : null));
 		return csv(columns, rows);
@@ -151,48 +139,38 @@ public final class ResultTable {
 		return out.toString();
 	}
 
-	/**
-	 * A GitHub-flavoured Markdown table under a heading, to paste into a pull request.
-	 */
 	static String markdown(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
-		return markdown(title, shown(columns, rows), rows, lines(summary(rows), foreign(rows), evicted(rows)));
+		return markdown(title, shown(columns, rows), rows, under(rows));
+	}
+
+	/** The summary, and warnings of results another client or an eviction disturbed. */
+	private static @Nullable String under(List<RunResult> rows) {
+		return lines(summary(rows), perRow(rows, "warning: ",
+				(row) -> (row.serverSide().foreignCommands() != null) ? "the servers processed "
+						+ Format.WHOLE.shown(row.serverSide().foreignCommands())
+						+ " commands beyond the run's own during a timed pass: another client was busy on the same"
+						+ " Redis, so these figures measure it too" : null),
+				perRow(rows, "warning: ",
+						(row) -> (evictedKeys(row) != null) ? "Redis evicted " + Format.WHOLE.shown(evictedKeys(row))
+								+ " keys during this run to stay under maxmemory: keys that are not the lab's may be"
+								+ " among them" : null));
 	}
 
 	/**
-	 * A warning for each result measured while the servers processed commands the run did
-	 * not send; null when none was.
+	 * A line per row with a text, after the label and the row's variant; null for none.
 	 */
-	static @Nullable String foreign(List<RunResult> rows) {
-		String warnings = rows.stream()
-			.filter((row) -> row.serverSide().foreignCommands() != null)
-			.map((row) -> "warning: " + row.ran().variant() + ": the servers processed "
-					+ Format.WHOLE.shown(row.serverSide().foreignCommands())
-					+ " commands beyond the run's own during a timed pass: another client was busy on the same"
-					+ " Redis, so these figures measure it too")
-			.collect(Collectors.joining("\n"));
-		return warnings.isEmpty() ? null : warnings;
+	static @Nullable String perRow(List<RunResult> rows, String label, Function<RunResult, @Nullable String> text) {
+		return lines(rows.stream()
+			.map((row) -> (text.apply(row) != null) ? label + row.ran().variant() + ": " + text.apply(row) : null)
+			.toArray(String[]::new));
 	}
 
-	/**
-	 * A warning for each result during which Redis evicted keys; null when none did.
-	 */
-	static @Nullable String evicted(List<RunResult> rows) {
-		String warnings = rows.stream()
-			.filter((row) -> evictedKeys(row) != null)
-			.map((row) -> "warning: " + row.ran().variant() + ": Redis evicted " + Format.WHOLE.shown(evictedKeys(row))
-					+ " keys during this run to stay under maxmemory: keys that are not the lab's may be among them")
-			.collect(Collectors.joining("\n"));
-		return warnings.isEmpty() ? null : warnings;
-	}
-
-	/** Keys the servers evicted during the run, when they evicted any. */
 	private static @Nullable Long evictedKeys(RunResult row) {
-		dev.pipelininglab.redis.ServerStats server = row.serverSide().server();
+		ServerStats server = row.serverSide().server();
 		Long evicted = (server != null) ? server.evictedKeys() : null;
 		return (evicted != null && evicted > 0) ? evicted : null;
 	}
 
-	/** The non-null lines, one under the other; null when there are none. */
 	static @Nullable String lines(@Nullable String... lines) {
 		String joined = java.util.Arrays.stream(lines).filter(Objects::nonNull).collect(Collectors.joining("\n"));
 		return joined.isEmpty() ? null : joined;
@@ -239,8 +217,6 @@ public final class ResultTable {
 				.append(Format.RATIO.shown(fastest.speedup()))
 				.append((loop != null) ? " the loop" : " the first variant");
 		}
-		// The same sentence as the page and /compare's summary, from the loop's own round
-		// trips: a bound its figure never breaks.
 		String ceiling = LoopCeiling.sentence(rows);
 		if (ceiling != null) {
 			line.append(". ").append(ceiling);
@@ -248,7 +224,6 @@ public final class ResultTable {
 		return line.toString();
 	}
 
-	/** The columns that have a value in at least one row. */
 	static <T> List<Column<T>> shown(List<Column<T>> columns, Collection<T> rows) {
 		return columns.stream()
 			.filter((column) -> rows.stream().map(column.value()).anyMatch(Objects::nonNull))
@@ -263,7 +238,7 @@ public final class ResultTable {
 				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
 	}
 
-	/** Items the run sent: its count, times the requests of a fan-out. */
+	/** Per item sent: its count, times the requests of a fan-out. */
 	private static @Nullable Double perItem(RunResult r, @Nullable Number value) {
 		if (value == null || r.serverSide().server() == null || r.serverSide().server().commands() == 0) {
 			return null;
@@ -315,7 +290,6 @@ public final class ResultTable {
 		 */
 		TEXT, WHOLE, MILLIS, RATIO, FIGURE, PAIR;
 
-		/** For people: grouped digits, sensible precision. */
 		String shown(@Nullable Object value) {
 			if (value == null) {
 				return "";
@@ -330,11 +304,7 @@ public final class ResultTable {
 			};
 		}
 
-		/**
-		 * For machines: plain numbers, no digit grouping, to the precision the JSON
-		 * answer has (milliseconds to the microsecond, rates to a tenth, figures per item
-		 * to four significant digits): 16.806076049804688 ms is 16.806.
-		 */
+		/** For machines: plain numbers, to the JSON answer's precision (16.806 ms). */
 		String raw(@Nullable Object value) {
 			if (value == null) {
 				return "";
@@ -363,8 +333,7 @@ public final class ResultTable {
 		}
 
 		private static String millis(double value) {
-			// Three significant digits below 100 ms, whole milliseconds above: what the
-			// clock and the noise of a shared machine support.
+			// What the clock and a shared machine's noise support.
 			if (value >= 100) {
 				return String.format(Locale.ROOT, "%,.1f", value);
 			}
@@ -373,10 +342,6 @@ public final class ResultTable {
 
 	}
 
-	/**
-	 * {@code 45.4545} to {@code 45.5}, {@code 1.0} to {@code 1}, {@code 0.08412} to
-	 * {@code 0.0841}.
-	 */
 	static String significant(double value, int digits) {
 		if (value == 0 || !Double.isFinite(value)) {
 			return (value == 0) ? "0" : Double.toString(value);
@@ -384,11 +349,7 @@ public final class ResultTable {
 		return new BigDecimal(value).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
 	}
 
-	/**
-	 * @param name header in every format
-	 * @param value the figure of one result, or null where it does not apply
-	 * @param format how it is written
-	 */
+	/** A column of every format; its value is null where it does not apply. */
 	public record Column<T>(String name, Function<T, @Nullable Object> value, Format format) {
 
 		static <T> Column<T> text(String name, Function<T, @Nullable Object> value) {
@@ -407,10 +368,7 @@ public final class ResultTable {
 			return this.format.raw(this.value.apply(row));
 		}
 
-		/**
-		 * How {@code columns=} names it: lower case, a dash for each space ({@code µ} as
-		 * {@code u}).
-		 */
+		/** How {@code columns=} names it. */
 		public String key() {
 			return this.name.toLowerCase(Locale.ROOT).replace('µ', 'u').replace(' ', '-');
 		}

@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.Comparison;
@@ -12,7 +13,6 @@ import dev.pipelininglab.run.Recommendation;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.web.ApiParameter;
-import dev.pipelininglab.web.ParameterCheck;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.HttpInputMessage;
@@ -24,11 +24,8 @@ import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
 
 /**
- * Writes results, comparisons, sweeps, run records, two-run comparisons and problems as
- * {@code text/plain} (an aligned table with a summary line, for a terminal),
- * {@code text/csv} and {@code text/markdown}, all through {@link ResultTable}. JSON stays
- * the default: this converter comes after Jackson, so it only answers when asked by
- * {@code Accept}.
+ * Results, comparisons, sweeps and run records as {@link ResultTable}s for
+ * {@code text/plain}, CSV and Markdown; after Jackson, so JSON stays the default.
  */
 public final class ResultTextConverter extends AbstractHttpMessageConverter<Object> {
 
@@ -66,10 +63,7 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 		output.getBody().write(render(value, format, asked()).getBytes(StandardCharsets.UTF_8));
 	}
 
-	/**
-	 * The request's {@code columns=}, checked by {@link ParameterCheck} before the run: a
-	 * converter is handed the answer, not the request.
-	 */
+	/** A converter is handed the answer, not the request with its {@code columns=}. */
 	private static @Nullable String asked() {
 		return (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
 				? attributes.getRequest().getParameter(ApiParameter.COLUMNS.parameterName()) : null;
@@ -77,7 +71,6 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 
 	/**
 	 * @param format {@code plain}, {@code csv} or {@code markdown}
-	 * @param columns {@code columns=} as asked, or null for the format's default
 	 */
 	public static String render(Object value, String format, @Nullable String columns) {
 		if (value instanceof RunPair pair) {
@@ -115,7 +108,7 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 			}
 			extra += environment(record.environment());
 		}
-		extra = notes(rows) + limits(rows) + extra;
+		extra = notes(rows) + extra;
 		List<ResultTable.Column<RunResult>> shown = TableColumns.columns(columns, format, rows);
 		return switch (format) {
 			case "csv" -> ResultTable.resultsCsv(shown, rows);
@@ -124,7 +117,6 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 		};
 	}
 
-	/** The one line that names a run: what, how many, where, and how it ended. */
 	static String title(RunRecord record) {
 		RunRecord.Request request = record.request();
 		String what = (request.mode() != null) ? request.operation().toUpperCase(Locale.ROOT) + " " + request.mode()
@@ -138,38 +130,13 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 				+ topology;
 	}
 
-	/**
-	 * What the page lists under the table: each result's note (how a cluster split a
-	 * multi-key command, a pause of the JVM during a timed pass, ...).
-	 */
+	/** What the page lists under the table: each result's note, and what held it back. */
 	private static String notes(List<RunResult> rows) {
-		StringBuilder out = new StringBuilder();
-		rows.stream()
-			.filter((row) -> row.notes().note() != null)
-			.forEach((row) -> out.append("note: ")
-				.append(row.ran().variant())
-				.append(": ")
-				.append(row.notes().note())
-				.append('\n'));
-		return out.toString();
+		String lines = ResultTable.lines(ResultTable.perRow(rows, "note: ", (row) -> row.notes().note()), ResultTable
+			.perRow(rows, "limited by: ", (row) -> (row.limitedBy() != null) ? row.limitedBy().sentence() : null));
+		return (lines != null) ? lines + "\n" : "";
 	}
 
-	/**
-	 * What held each result back, in a sentence; the table's {@code limited} in a word.
-	 */
-	private static String limits(List<RunResult> rows) {
-		StringBuilder out = new StringBuilder();
-		rows.stream()
-			.filter((row) -> row.limitedBy() != null)
-			.forEach((row) -> out.append("limited by: ")
-				.append(row.ran().variant())
-				.append(": ")
-				.append(row.limitedBy().sentence())
-				.append('\n'));
-		return out.toString();
-	}
-
-	/** What the figures were measured on, as the page says it. */
 	private static String environment(RunRecord.@Nullable Environment environment) {
 		if (environment == null) {
 			return "";
@@ -184,18 +151,13 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 		if (skipped == null || skipped.isEmpty()) {
 			return "";
 		}
-		StringBuilder out = new StringBuilder();
-		skipped.forEach((
-				skip) -> out.append("skipped ").append(skip.variant()).append(": ").append(skip.reason()).append('\n'));
-		return out.toString();
+		return skipped.stream()
+			.map((skip) -> "skipped " + skip.variant() + ": " + skip.reason() + "\n")
+			.collect(Collectors.joining());
 	}
 
 	private static String recommended(@Nullable Recommendation recommendation) {
 		return (recommendation != null) ? "recommended: " + recommendation.summary() + "\n" : "";
-	}
-
-	private static String quote(@Nullable String value) {
-		return (value == null) ? "" : '"' + value.replace("\"", "\"\"") + '"';
 	}
 
 }

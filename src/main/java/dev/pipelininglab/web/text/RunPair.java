@@ -11,13 +11,8 @@ import dev.pipelininglab.run.RunResult;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code GET /runs/compare?a=..&b=..}: two finished runs side by side, each figure of B
- * as a ratio of A's, matched by variant and batch size. What one does with a benchmark
- * before and after a change of setting.
- *
- * @param a the first run, as its one-line title
- * @param b the second run
- * @param rows one per variant and batch size found in either run
+ * {@code GET /runs/compare?a=..&b=..}: two runs side by side, each figure of B as a ratio
+ * of A's, a row per variant and batch size found in either.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record RunPair(Side a, Side b, List<Row> rows) {
@@ -31,20 +26,11 @@ public record RunPair(Side a, Side b, List<Row> rows) {
 			ResultTable.Column.number("B ms", Row::bElapsedMillis, ResultTable.Format.MILLIS),
 			ResultTable.Column.number("B/A ms", Row::elapsedRatio, ResultTable.Format.RATIO));
 
-	/**
-	 * @param id the run's id
-	 * @param title what it ran, how it ended
-	 * @param request what was asked, defaults filled in
-	 * @param finishedAt when it ended: with the request, how the page names the run
-	 */
 	record Side(String id, String title, RunRecord.Request request, @Nullable Instant finishedAt) {
 	}
 
 	/**
-	 * @param opsRatio B's ops/s divided by A's: above 1, B is faster
-	 * @param elapsedRatio B's elapsed time divided by A's
-	 * @param withinSpread both runs repeated their passes: true when the min-max ranges
-	 * of their pass times overlap, so the difference is within their own noise
+	 * @param withinSpread whether the runs' pass-time ranges overlap: within their noise
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	record Row(String variant, int batchSize, @Nullable Double aOpsPerSecond, @Nullable Double bOpsPerSecond,

@@ -10,28 +10,22 @@ import dev.pipelininglab.web.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Which of {@link ResultTable}'s columns an answer shows ({@code columns=}), and the
- * width a terminal's answer keeps to: kept apart from the column list itself, so a new
- * figure stays one line there.
+ * Which of {@link ResultTable}'s columns an answer shows ({@code columns=}), and its
+ * width.
  */
 public final class TableColumns {
 
-	/** Median and 99th percentile in one column: what a terminal has room for. */
 	static final ResultTable.Column<RunResult> P50_P99 = ResultTable.Column.number("p50/p99 ms",
 			(r) -> (r.load().latency() != null) ? List.of(r.load().latency().p50(), r.load().latency().p99()) : null,
 			ResultTable.Format.PAIR);
 
 	/**
-	 * {@code text/plain}'s columns unless {@code columns=} asks for others: what fits a
-	 * terminal of {@value #WIDTH} columns, as {@code redis-benchmark -q} prints one line
-	 * per test. A sweep adds the batch size, the one thing that differs between its rows.
+	 * {@code text/plain}'s default: what fits a terminal, as {@code redis-benchmark -q}.
 	 */
 	public static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "limited", "checked");
 
-	/** The width a terminal answer keeps to by default, its prose wrapped to it. */
 	static final int WIDTH = 100;
 
-	/** Every column {@code columns=} can name, by {@link ResultTable.Column#key()}. */
 	public static final List<ResultTable.Column<RunResult>> NAMED = Stream
 		.concat(ResultTable.FIGURES.stream(), Stream.of(P50_P99))
 		.toList();
@@ -39,12 +33,6 @@ public final class TableColumns {
 	private TableColumns() {
 	}
 
-	/**
-	 * The columns a {@code columns=} value asks for, in its order: {@code all} (every
-	 * figure), or keys of {@link #NAMED} separated by commas; null for the format's own
-	 * default ({@link #SHORT} for text, every figure for CSV and Markdown).
-	 * @throws InvalidParameterException naming {@code columns} for a key it does not know
-	 */
 	static List<ResultTable.Column<RunResult>> columns(@Nullable String asked, String format, List<RunResult> rows) {
 		if (asked == null) {
 			if (!format.equals("plain")) {
@@ -56,9 +44,8 @@ public final class TableColumns {
 				keys.add(1, "batch");
 			}
 			List<ResultTable.Column<RunResult>> columns = named(keys);
-			// What held each run back is said again under the table, a line per result:
+			// limited is said under the table too: the column goes where it would pass
 			// the
-			// column goes where longer cells (reads' hits and misses) would pass the
 			// width.
 			return (width(columns, rows) <= WIDTH) ? columns
 					: columns.stream().filter((column) -> !column.key().equals("limited")).toList();
@@ -66,7 +53,6 @@ public final class TableColumns {
 		return asked.equals("all") ? ResultTable.FIGURES : named(List.of(asked.split(",", -1)));
 	}
 
-	/** The width of the table {@code columns} make of {@code rows}, two spaces apart. */
 	private static int width(List<ResultTable.Column<RunResult>> columns, List<RunResult> rows) {
 		int width = 2 * (columns.size() - 1);
 		for (ResultTable.Column<RunResult> column : columns) {
@@ -79,7 +65,6 @@ public final class TableColumns {
 		return width;
 	}
 
-	/** Checks a {@code columns=} value before anything runs. */
 	public static void check(String asked) {
 		if (!asked.equals("all")) {
 			named(List.of(asked.split(",", -1)));
@@ -99,10 +84,7 @@ public final class TableColumns {
 		return columns;
 	}
 
-	/**
-	 * Lines longer than {@value #WIDTH} characters broken between words, the rest of each
-	 * indented by two spaces.
-	 */
+	/** Long lines broken between words, their rest indented by two spaces. */
 	static String wrap(String text) {
 		StringBuilder out = new StringBuilder();
 		for (String line : text.split("\n", -1)) {

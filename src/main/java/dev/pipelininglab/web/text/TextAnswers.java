@@ -9,9 +9,7 @@ import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * {@code Accept: text/plain}, {@code text/csv} or {@code text/markdown} on any run,
- * comparison or sweep endpoint answers a table. Added after the default converters, so a
- * client that accepts anything still gets JSON.
+ * Text, CSV and Markdown answers, after the default converters so JSON stays the default.
  */
 @Configuration(proxyBeanMethods = false)
 class TextAnswers implements WebMvcConfigurer {

@@ -15,21 +15,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Whether the HTTP client that asked for a GET run is still connected. A servlet learns
- * that a client hung up only when it writes or reads, and a GET run writes its answer
- * only at the end: a {@code curl --max-time 10} would leave an hour's run going, holding
- * a run slot. So the run asks between round trips, and this probes the request's own
- * socket with one non-blocking read (Tomcat's {@code isReadyForRead}): end of stream or a
- * reset means the client is gone; bytes that arrive (a pipelined next request) stay in
- * Tomcat's buffer for it. Probes are at most one per {@link #INTERVAL_NANOS}, so a loop
- * of a million commands costs a few hundred reads, not a million.
- * <p>
- * Tomcat hides the socket from the Servlet API (which learns of a hang-up only on a read
- * or write, and a GET run writes once, at its end), so it is reached through Tomcat's
- * request facade: the one hook into the container, fenced in this package and checked
- * against the Tomcat in use by {@code TomcatHooksContractTests}. Where it fails (another
- * server, MockMvc), the caller counts as connected and runs end as before: by their own
- * end, max-run-time or shutdown.
+ * Whether a GET run's caller is still connected: the Servlet API learns of a hang-up only
+ * on a read or write, and a GET run writes once, at its end. So this probes the socket,
+ * reached through Tomcat's request facade (checked by {@code TomcatHooksContractTests}),
+ * with a non-blocking read at most once per {@link #INTERVAL_NANOS}; where that fails
+ * (another server, MockMvc) the caller counts as connected.
  */
 public final class CallerConnection {
 
@@ -56,9 +46,6 @@ public final class CallerConnection {
 		this.socket = socket;
 	}
 
-	/**
-	 * The connection {@code request} arrived on, or one that always counts as open.
-	 */
 	public static CallerConnection of(ServletRequest request) {
 		ServletRequest unwrapped = request;
 		while (unwrapped instanceof ServletRequestWrapper wrapper) {
@@ -81,10 +68,7 @@ public final class CallerConnection {
 		return UNKNOWN;
 	}
 
-	/**
-	 * True once the client closed or reset the connection. Safe from several threads
-	 * (runs with many clients ask from each): one probes, the others read its answer.
-	 */
+	/** Safe from a run's several clients: one probes, the others read its answer. */
 	public boolean gone() {
 		SocketWrapperBase<?> socket = this.socket;
 		if (socket == null || this.gone) {
