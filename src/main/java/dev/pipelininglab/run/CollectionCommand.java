@@ -18,7 +18,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * server, the collection is sized by its memory shape, read back item by item and matched
  * afterwards, and the answer notes what the one key holds.
  */
-abstract class CollectionCommand extends Command {
+abstract class CollectionCommand extends Command implements Command.MultiKey, Command.Scripted, Command.Verified {
 
 	private final MemoryShape shape;
 
@@ -42,7 +42,7 @@ abstract class CollectionCommand extends Command {
 	abstract void sendBatch(RedisConnection connection, Pass pass, long from, long to);
 
 	@Override
-	final void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+	public final void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		template.execute((RedisCallback<@Nullable Object>) (connection) -> {
 			sendBatch(connection, pass, from, to);
 			return null;
@@ -51,7 +51,7 @@ abstract class CollectionCommand extends Command {
 	}
 
 	@Override
-	String multiKeyForm() {
+	public String multiKeyForm() {
 		return "one " + name() + " with many arguments per batch";
 	}
 
@@ -62,13 +62,13 @@ abstract class CollectionCommand extends Command {
 	 * {@link #scriptArguments} gives.
 	 */
 	@Override
-	String script() {
+	public String script() {
 		return "for i, value in ipairs(ARGV) do redis.call('" + name() + "', KEYS[1], value) end return #ARGV";
 	}
 
 	/** The one key, then the value of each item {@code from} to {@code to}. */
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		int size = (int) (to - from);
 		byte[][] keysAndArgs = new byte[1 + size][];
 		keysAndArgs[0] = pass.keyBytes();
@@ -91,11 +91,6 @@ abstract class CollectionCommand extends Command {
 			keysAndArgs[2 + i * 2] = pass.valueBytes(from + i);
 		}
 		return keysAndArgs;
-	}
-
-	@Override
-	final boolean verifies() {
-		return true;
 	}
 
 	/** One member per item: a run's repeats and requests write the same ones again. */

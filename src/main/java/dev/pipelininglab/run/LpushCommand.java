@@ -41,13 +41,13 @@ final class LpushCommand extends CollectionCommand {
 	}
 
 	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
 		// One LRANGE per batch: positions from..to-1 of the list.
 		connection.listCommands().lRange(key, from, to - 1);
 	}
 
 	@Override
-	long readBackItem(long index, long count) {
+	public long readBackItem(long index, long count) {
 		// Pushed onto the head, so the list holds the items last first.
 		return count - 1 - index;
 	}

@@ -88,7 +88,7 @@ public enum Operation {
 
 	/** Whether {@code ttl=} applies: SET's expiry. */
 	public boolean takesTtl() {
-		return this.command.expires();
+		return this.command instanceof Command.Expiring;
 	}
 
 	/**
@@ -96,7 +96,7 @@ public enum Operation {
 	 * one command on it (SET, GET); a mix's GETs read the keys its SETs wrote.
 	 */
 	public boolean takesKeyWalk() {
-		return this.command.keyPerItem() && !this.command.mixesCommands();
+		return this.command.keyPerItem() && !takesRatio();
 	}
 
 	/** Whether its items have keys at all: PING has none. */
@@ -106,7 +106,7 @@ public enum Operation {
 
 	/** Whether {@code ratio=} applies: a mix of commands. */
 	public boolean takesRatio() {
-		return this.command.mixesCommands();
+		return this.command instanceof MixedCommand;
 	}
 
 	/**
@@ -119,7 +119,7 @@ public enum Operation {
 
 	/** Whether a comparison writes the keys first, for it to read: GET. */
 	public boolean needsPreparedData() {
-		return this.command.readsPreparedKeys();
+		return this.command instanceof Command.Prepared;
 	}
 
 	/**
@@ -136,6 +136,39 @@ public enum Operation {
 	 */
 	public boolean comparable() {
 		return this.command.comparable();
+	}
+
+	/**
+	 * Why variant {@code mode} cannot send it: its command lacks what the mode asks for
+	 * (a multi-key form, a script, a reactive form) or a key per item to group or tag by.
+	 * Every such answer is written here.
+	 */
+	String lacks(Mode mode) {
+		String name = this.command.name();
+		String fillsOnly = "the lab fills lists with pipelined RPUSH only";
+		String interleaved = "only a per-item variant keeps SETs and GETs interleaved item by item";
+		return switch (mode) {
+			case MULTI_KEY -> switch (this) {
+				case INCR -> "INCR has no multi-argument form (INCRBY would add the batch in one command, which is"
+						+ " different work)";
+				case RPUSH -> fillsOnly + " (LPUSH has a multi-argument form)";
+				case MIXED -> "a batch as one MSET and one MGET would send every SET before every GET; " + interleaved;
+				default -> name + " has no multi-key form";
+			};
+			case MULTI_KEY_HASHTAG -> switch (this) {
+				case RPUSH -> fillsOnly;
+				case RPOP -> "RPOP key count works on one key already (variant multi-key)";
+				case PING -> "PING has no keys";
+				default -> name + " works on one key already, so its slot is one (variant multi-key)";
+			};
+			case SCRIPT -> (this == RPUSH) ? fillsOnly + " (LPUSH has a script)"
+					: "the lab's scripts each run one command over a batch's keys; " + interleaved;
+			case PIPELINED_BY_NODE -> (this == PING) ? "PING has no key, so no master to group it by"
+					: name + " works on one key, so a whole batch goes to one master: variant pipelined sends exactly"
+							+ " that";
+			case REACTIVE -> "the reactive variant sends SET and GET, the commands it is compared on";
+			default -> throw new IllegalArgumentException(mode.label() + " asks nothing of an operation");
+		};
 	}
 
 	public static Optional<Operation> fromLabel(String label) {

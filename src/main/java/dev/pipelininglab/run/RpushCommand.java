@@ -2,21 +2,17 @@ package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * RPUSH: appends the item's value to the demo list; how the lab fills the list RPOP pops,
- * so it only ever adds.
+ * so it only ever adds, item by item.
  */
 final class RpushCommand extends Command {
-
-	private static final String FILLS_ONLY = "the lab fills lists with pipelined RPUSH only";
 
 	RpushCommand() {
 		super("RPUSH", true, KeySpace::listKey);
@@ -36,26 +32,6 @@ final class RpushCommand extends Command {
 	@Override
 	RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key) {
 		return commands.rpush(key, pass.valueBytes(item));
-	}
-
-	@Override
-	String multiKeyUnsupported(RunSpec spec) {
-		return FILLS_ONLY + " (LPUSH has a multi-argument form)";
-	}
-
-	@Override
-	String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return FILLS_ONLY;
-	}
-
-	@Override
-	@Nullable String script() {
-		return null;
-	}
-
-	@Override
-	String scriptUnsupported(RunSpec spec) {
-		return FILLS_ONLY + " (LPUSH has a script)";
 	}
 
 	@Override
