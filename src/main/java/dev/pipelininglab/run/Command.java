@@ -86,20 +86,11 @@ abstract class Command {
 
 	/**
 	 * Whether it only reads, so replicas may serve it and their counts are the run's: GET
-	 * and PING. RPOP answers values but removes them, so its replicas replay it.
+	 * and PING. RPOP answers values but removes them off its one key, so its replicas
+	 * replay it.
 	 */
-	boolean readsOnly() {
-		return false;
-	}
-
-	/** Whether comparisons and sweeps take it; RPUSH only fills the list. */
-	boolean comparable() {
-		return true;
-	}
-
-	/** Whether its one key is a counter, whose gain over the run is what it verified. */
-	boolean counts() {
-		return false;
+	final boolean readsOnly() {
+		return !this.writes && this.oneKey == null;
 	}
 
 	/** This command as a run with {@code workload} sends it: a mix takes its ratio. */

@@ -94,9 +94,4 @@ final class GetCommand extends Command
 		return new Replies(tally.values(), tally.nils(), null, null, null);
 	}
 
-	@Override
-	boolean readsOnly() {
-		return true;
-	}
-
 }

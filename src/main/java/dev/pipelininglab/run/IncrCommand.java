@@ -21,11 +21,6 @@ final class IncrCommand extends Command implements Command.Scripted {
 	}
 
 	@Override
-	boolean counts() {
-		return true;
-	}
-
-	@Override
 	void count(@Nullable Object reply, Tally tally) {
 		// The counter's new value is worth showing.
 		tally.reply(reply);

@@ -9,42 +9,20 @@ import dev.pipelininglab.redis.KeySpace;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis command a run sends, once per item. INCR, HSET, SADD, ZADD and LPUSH are
- * redis-benchmark's default tests and, like there, each works on one key of its own.
+ * The Redis command a run sends, once per item: the catalogue of operations, each with
+ * the {@link Command} that sends it. INCR, HSET, SADD, ZADD and LPUSH are
+ * redis-benchmark's default tests and, like there, each works on one key of its own;
+ * MIXED interleaves SETs and GETs like memtier's {@code --ratio}.
  */
 public enum Operation {
 
 	SET(new SetCommand(), "SET count keys"), GET(new GetCommand(), "GET count keys"),
-	RPOP(new RpopCommand(), "RPOP count elements of the demo list"),
-
-	/**
-	 * No key at all: the command the Redis docs' own pipelining benchmark and the
-	 * go-redis example use.
-	 */
-	PING(new PingCommand(), "PING count times"),
-
-	/** Fills the demo list so RPOP has something to pop. */
+	RPOP(new RpopCommand(), "RPOP count elements of the demo list"), PING(new PingCommand(), "PING count times"),
 	RPUSH(new RpushCommand(), "RPUSH count elements onto the demo list"),
-
-	/** Increments one counter once per item, so it ends at the number of INCRs sent. */
-	INCR(new IncrCommand(), "INCR one counter count times"),
-
-	/** Sets field {@code field:<i>} of one hash to the item's value. */
-	HSET(new HsetCommand(), "HSET count fields of one hash"),
-
-	/** Adds the item's value to one set. */
+	INCR(new IncrCommand(), "INCR one counter count times"), HSET(new HsetCommand(), "HSET count fields of one hash"),
 	SADD(new SaddCommand(), "SADD count members to one set"),
-
-	/** Adds the item's value to one sorted set with the item's index as score. */
 	ZADD(new ZaddCommand(), "ZADD count members to one sorted set, scored by index"),
-
-	/** Pushes the item's value onto the head of the demo list. */
 	LPUSH(new LpushCommand(), "LPUSH count elements onto the demo list"),
-
-	/**
-	 * SETs and GETs interleaved in the proportion {@code ratio=} gives, like memtier's
-	 * {@code --ratio}.
-	 */
 	MIXED(new MixedCommand(), "SETs and GETs interleaved as ratio= says (default 1:10)");
 
 	private final Command command;
@@ -135,7 +113,7 @@ public enum Operation {
 	 * pops, so it runs alone, as {@code /listinput} does.
 	 */
 	public boolean comparable() {
-		return this.command.comparable();
+		return this != RPUSH;
 	}
 
 	/**

@@ -30,11 +30,6 @@ final class PingCommand extends Command implements Command.Scripted {
 	}
 
 	@Override
-	boolean readsOnly() {
-		return true;
-	}
-
-	@Override
 	void send(RedisConnection connection, Pass pass, long item) {
 		Ping.once(connection);
 	}

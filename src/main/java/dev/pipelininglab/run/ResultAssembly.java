@@ -81,7 +81,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			verified = readBack.verified();
 			sample = read.sample();
 		}
-		else if (command.counts()) {
+		else if (command instanceof IncrCommand) {
 			// What the counter gained, as read back: exactly the INCRs sent when nothing
 			// else touched it.
 			verified = this.data.counter(keys) - passes.counterBefore();

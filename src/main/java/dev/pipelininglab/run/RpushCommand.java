@@ -45,9 +45,4 @@ final class RpushCommand extends Command {
 		return new Footprint(MemoryShape.LIST, base.itemsPerPass() * base.repeat() * variants);
 	}
 
-	@Override
-	boolean comparable() {
-		return false;
-	}
-
 }

@@ -51,7 +51,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			if (prepare) {
 				prepare(spec, keys, observer, variant, written);
 			}
-			if (spec.operation().command().counts()) {
+			if (spec.operation().command() instanceof IncrCommand) {
 				counterBefore = this.data.counter(keys);
 			}
 			ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
