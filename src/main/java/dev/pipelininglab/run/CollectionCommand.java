@@ -22,17 +22,19 @@ abstract class CollectionCommand extends Command implements Command.MultiKey, Co
 
 	private final MemoryShape shape;
 
-	private final Note note;
+	private final @Nullable LongFunction<String> holds;
 
 	/**
 	 * @param oneKey names the collection's key
 	 * @param shape how the collection sits in memory, for the preflight
-	 * @param note what a run writes on the one key, for the answer's note
+	 * @param holds what the one key holds after {@code count} items, for the answer's
+	 * note; null for a note of its own
 	 */
-	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape, Note note) {
+	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape,
+			@Nullable LongFunction<String> holds) {
 		super(name, true, oneKey);
 		this.shape = shape;
-		this.note = note;
+		this.holds = holds;
 	}
 
 	/**
@@ -100,28 +102,9 @@ abstract class CollectionCommand extends Command implements Command.MultiKey, Co
 	}
 
 	@Override
-	final String oneKeyNote(RunSpec spec, String key) {
-		return this.note.of(name(), spec.count(), key);
-	}
-
-	/**
-	 * The note of a write that leaves one key holding what {@code holds} says of
-	 * {@code count} items, not a key per item.
-	 */
-	static Note holding(LongFunction<String> holds) {
-		return (name, count, key) -> name + " writes one key, " + key + ", " + holds.apply(count) + ", not " + count
-				+ " keys";
-	}
-
-	/**
-	 * The one-key note of command {@code name}'s run of {@code count} items on
-	 * {@code key}.
-	 */
-	@FunctionalInterface
-	interface Note {
-
-		String of(String name, long count, String key);
-
+	@Nullable String oneKeyNote(RunSpec spec, String key) {
+		return (this.holds != null) ? name() + " writes one key, " + key + ", " + this.holds.apply(spec.count())
+				+ ", not " + spec.count() + " keys" : null;
 	}
 
 }

@@ -15,7 +15,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class HsetCommand extends CollectionCommand {
 
 	HsetCommand() {
-		super("HSET", KeySpace::hashKey, MemoryShape.HASH, holding((count) -> "with " + count + " fields (field:<i>)"));
+		super("HSET", KeySpace::hashKey, MemoryShape.HASH, (count) -> "with " + count + " fields (field:<i>)");
 	}
 
 	@Override

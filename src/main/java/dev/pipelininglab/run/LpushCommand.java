@@ -15,8 +15,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class LpushCommand extends CollectionCommand {
 
 	LpushCommand() {
-		super("LPUSH", KeySpace::listKey, MemoryShape.LIST,
-				(name, count, key) -> "LPUSH pushes " + count + " elements onto one key, " + key);
+		super("LPUSH", KeySpace::listKey, MemoryShape.LIST, null);
+	}
+
+	@Override
+	String oneKeyNote(RunSpec spec, String key) {
+		return "LPUSH pushes " + spec.count() + " elements onto one key, " + key;
 	}
 
 	@Override

@@ -16,7 +16,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class SaddCommand extends CollectionCommand {
 
 	SaddCommand() {
-		super("SADD", KeySpace::setKey, MemoryShape.SET, holding((count) -> "a set with " + count + " members"));
+		super("SADD", KeySpace::setKey, MemoryShape.SET, (count) -> "a set with " + count + " members");
 	}
 
 	@Override

@@ -18,7 +18,7 @@ final class ZaddCommand extends CollectionCommand {
 
 	ZaddCommand() {
 		super("ZADD", KeySpace::sortedSetKey, MemoryShape.ZSET,
-				holding((count) -> "a sorted set with " + count + " members scored by their index"));
+				(count) -> "a sorted set with " + count + " members scored by their index");
 	}
 
 	@Override
