@@ -51,7 +51,7 @@ final class Clients {
 		AtomicBoolean stop = new AtomicBoolean();
 		// Commands timed one by one are also timed per command when a run mixes them.
 		Command command = spec.operation().command().forRun(spec.workload());
-		Command split = (per == Latency.Per.COMMAND && command.mixesCommands()) ? command : null;
+		Command split = (per == Latency.Per.COMMAND && command instanceof MixedCommand) ? command : null;
 		for (int k = 0; k < clients; k++) {
 			runs.add(new Client(k, from(spec.count(), clients, k), to(spec.count(), clients, k), spec.sample(), per,
 					split));

@@ -18,21 +18,23 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * server, the collection is sized by its memory shape, read back item by item and matched
  * afterwards, and the answer notes what the one key holds.
  */
-abstract class CollectionCommand extends Command {
+abstract class CollectionCommand extends Command implements Command.MultiKey, Command.Scripted, Command.Verified {
 
 	private final MemoryShape shape;
 
-	private final Note note;
+	private final @Nullable LongFunction<String> holds;
 
 	/**
 	 * @param oneKey names the collection's key
 	 * @param shape how the collection sits in memory, for the preflight
-	 * @param note what a run writes on the one key, for the answer's note
+	 * @param holds what the one key holds after {@code count} items, for the answer's
+	 * note; null for a note of its own
 	 */
-	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape, Note note) {
+	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape,
+			@Nullable LongFunction<String> holds) {
 		super(name, true, oneKey);
 		this.shape = shape;
-		this.note = note;
+		this.holds = holds;
 	}
 
 	/**
@@ -42,7 +44,7 @@ abstract class CollectionCommand extends Command {
 	abstract void sendBatch(RedisConnection connection, Pass pass, long from, long to);
 
 	@Override
-	final void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+	public final void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		template.execute((RedisCallback<@Nullable Object>) (connection) -> {
 			sendBatch(connection, pass, from, to);
 			return null;
@@ -51,7 +53,7 @@ abstract class CollectionCommand extends Command {
 	}
 
 	@Override
-	String multiKeyForm() {
+	public String multiKeyForm() {
 		return "one " + name() + " with many arguments per batch";
 	}
 
@@ -62,13 +64,13 @@ abstract class CollectionCommand extends Command {
 	 * {@link #scriptArguments} gives.
 	 */
 	@Override
-	String script() {
+	public String script() {
 		return "for i, value in ipairs(ARGV) do redis.call('" + name() + "', KEYS[1], value) end return #ARGV";
 	}
 
 	/** The one key, then the value of each item {@code from} to {@code to}. */
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		int size = (int) (to - from);
 		byte[][] keysAndArgs = new byte[1 + size][];
 		keysAndArgs[0] = pass.keyBytes();
@@ -93,11 +95,6 @@ abstract class CollectionCommand extends Command {
 		return keysAndArgs;
 	}
 
-	@Override
-	final boolean verifies() {
-		return true;
-	}
-
 	/** One member per item: a run's repeats and requests write the same ones again. */
 	@Override
 	Footprint footprint(RunSpec base, int variants, boolean prepared) {
@@ -105,28 +102,9 @@ abstract class CollectionCommand extends Command {
 	}
 
 	@Override
-	final String oneKeyNote(RunSpec spec, String key) {
-		return this.note.of(name(), spec.count(), key);
-	}
-
-	/**
-	 * The note of a write that leaves one key holding what {@code holds} says of
-	 * {@code count} items, not a key per item.
-	 */
-	static Note holding(LongFunction<String> holds) {
-		return (name, count, key) -> name + " writes one key, " + key + ", " + holds.apply(count) + ", not " + count
-				+ " keys";
-	}
-
-	/**
-	 * The one-key note of command {@code name}'s run of {@code count} items on
-	 * {@code key}.
-	 */
-	@FunctionalInterface
-	interface Note {
-
-		String of(String name, long count, String key);
-
+	@Nullable String oneKeyNote(RunSpec spec, String key) {
+		return (this.holds != null) ? name() + " writes one key, " + key + ", " + this.holds.apply(spec.count())
+				+ ", not " + spec.count() + " keys" : null;
 	}
 
 }

@@ -122,7 +122,8 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	ReadBack verify(Command command, KeySpace keys, long items, int batchSize, int valueSize, Tally sample,
 			RunObserver observer) {
 		// A mix reads back its SET items only.
-		return verify(command, keys, 0, command.readBackCount(items), batchSize, valueSize, sample, observer);
+		return verify(command, keys, 0, ((Command.Verified) command).readBackCount(items), batchSize, valueSize, sample,
+				observer);
 	}
 
 	/**
@@ -131,12 +132,13 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	 */
 	ReadBack verify(Command command, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer) {
+		Command.Verified written = (Command.Verified) command;
 		long verified = 0;
 		long missing = 0;
 		long changed = 0;
 		for (Clients.Reach range : ranges) {
-			ReadBack part = verify(command, keys, command.readBackCount(range.from()),
-					command.readBackCount(range.to()), batchSize, valueSize, sample, observer);
+			ReadBack part = verify(command, keys, written.readBackCount(range.from()),
+					written.readBackCount(range.to()), batchSize, valueSize, sample, observer);
 			verified += part.verified();
 			missing += part.missing();
 			changed += part.changed();
@@ -151,6 +153,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		// Reads where GET runs read: from replicas, when read-from says so, once they
 		// have caught up.
 		this.replicas.await();
+		Command.Verified written = (Command.Verified) command;
 		String one = command.key(keys);
 		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
 		long verified = 0;
@@ -162,7 +165,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 			long start = from;
 			List<Object> replies = route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
-				command.readBack(connection, keys, key, valueSize, start, to);
+				written.readBack(connection, keys, key, valueSize, start, to);
 				return null;
 			});
 			long i = start;
@@ -170,11 +173,11 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 				// LRANGE answers the whole batch in one reply; the others one per item.
 				List<?> values = (reply instanceof List<?> list) ? list : java.util.Collections.singletonList(reply);
 				for (Object value : values) {
-					long item = command.readBackItem(i, count);
+					long item = written.readBackItem(i, count);
 					byte[] expected = keys.valueBytes(item, valueSize);
-					if (command.matches(value, expected, item)) {
+					if (written.matches(value, expected, item)) {
 						verified++;
-						if (command.samplesReply()) {
+						if (written.samplesReply()) {
 							sample.value(text(value));
 						}
 						else {

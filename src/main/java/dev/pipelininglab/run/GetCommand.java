@@ -3,7 +3,6 @@ package dev.pipelininglab.run;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -16,10 +15,11 @@ import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** GET: reads one key per item, the keys a SET run or the lab's set-up wrote. */
-final class GetCommand extends Command {
+final class GetCommand extends Command
+		implements Command.MultiKey, Command.Scripted, Command.Reactive, Command.Prepared {
 
 	GetCommand() {
-		super("GET", false);
+		super("GET", false, null);
 	}
 
 	@Override
@@ -38,7 +38,7 @@ final class GetCommand extends Command {
 	}
 
 	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+	public void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		List<String> batch = new ArrayList<>((int) (to - from));
 		for (long i = from; i < to; i++) {
 			batch.add(pass.key(i));
@@ -47,38 +47,32 @@ final class GetCommand extends Command {
 	}
 
 	@Override
-	@Nullable String multiKeyName() {
+	public String multiKeyName() {
 		return "MGET";
 	}
 
 	@Override
-	String script() {
+	public String script() {
 		return "local values = {} for i, key in ipairs(KEYS) do values[i] = redis.call('GET', key) end"
 				+ " return values";
 	}
 
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[size][];
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[i] = pass.keyBytes(from + i);
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
+		byte[][] keys = new byte[(int) (to - from)][];
+		for (int i = 0; i < keys.length; i++) {
+			keys[i] = pass.keyBytes(from + i);
 		}
-		return keysAndArgs;
+		return keys;
 	}
 
 	@Override
-	ReturnType scriptReturns() {
+	public ReturnType scriptReturns() {
 		return ReturnType.MULTI;
 	}
 
 	@Override
-	@Nullable String reactiveUnsupported() {
-		return null;
-	}
-
-	@Override
-	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+	public Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
 		return template.opsForValue()
 			.get(pass.keyBytes(item))
 			.map(ReactiveRunner::text)
@@ -98,16 +92,6 @@ final class GetCommand extends Command {
 	@Override
 	Replies replies(Tally tally) {
 		return new Replies(tally.values(), tally.nils(), null, null, null);
-	}
-
-	@Override
-	boolean readsOnly() {
-		return true;
-	}
-
-	@Override
-	boolean readsPreparedKeys() {
-		return true;
 	}
 
 }

@@ -35,7 +35,8 @@ class HashTagRunner implements BatchRunner {
 			return "hash tags only decide which cluster node holds a key; on " + topology.kind()
 					+ " this is the multi-key variant under other key names";
 		}
-		return spec.operation().command().hashTagUnsupported(spec, topology);
+		return spec.operation().command().keyPerItem() ? this.multiKey.unsupported(spec, topology)
+				: spec.operation().lacks(mode());
 	}
 
 	@Override
@@ -50,7 +51,7 @@ class HashTagRunner implements BatchRunner {
 
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
-		String command = spec.operation().command().multiKeyName();
+		String command = MultiKeyRunner.name(spec.operation().command());
 		long idle = spread.keysPerNode().size() - spread.mastersUsed();
 		return new ClusterEffect(spread.commandsPerSlot(), String.format(Locale.ROOT,
 				"Every key carries the hash tag %s, so all %d keys are in slot %s on %s: one %s per batch (%d in all),"

@@ -15,7 +15,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class HsetCommand extends CollectionCommand {
 
 	HsetCommand() {
-		super("HSET", KeySpace::hashKey, MemoryShape.HASH, holding((count) -> "with " + count + " fields (field:<i>)"));
+		super("HSET", KeySpace::hashKey, MemoryShape.HASH, (count) -> "with " + count + " fields (field:<i>)");
 	}
 
 	@Override
@@ -44,23 +44,25 @@ final class HsetCommand extends CollectionCommand {
 	}
 
 	@Override
-	String multiKeyForm() {
+	public String multiKeyForm() {
 		return "one HMSET (HSET with many field-value pairs) per batch";
 	}
 
 	@Override
-	String script() {
+	public String script() {
 		return "for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
 	}
 
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		return keyAndPairs(pass, from, to, pass.keys()::fieldBytes);
 	}
 
 	@Override
-	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
-		connection.hashCommands().hGet(key, keys.fieldBytes(item));
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long item = from; item < to; item++) {
+			connection.hashCommands().hGet(key, keys.fieldBytes(item));
+		}
 	}
 
 }

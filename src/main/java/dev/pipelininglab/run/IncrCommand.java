@@ -9,7 +9,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** INCR: increments one counter once per item, so it ends at the number of INCRs sent. */
-final class IncrCommand extends Command {
+final class IncrCommand extends Command implements Command.Scripted {
 
 	IncrCommand() {
 		super("INCR", true, KeySpace::counterKey);
@@ -18,11 +18,6 @@ final class IncrCommand extends Command {
 	@Override
 	boolean carriesValues() {
 		return false;
-	}
-
-	@Override
-	boolean counts() {
-		return true;
 	}
 
 	@Override
@@ -47,24 +42,13 @@ final class IncrCommand extends Command {
 	}
 
 	@Override
-	String multiKeyUnsupported(RunSpec spec) {
-		return "INCR has no multi-argument form (INCRBY would add the batch in one command, which is different"
-				+ " work)";
-	}
-
-	@Override
-	String script() {
+	public String script() {
 		return "for i = 1, tonumber(ARGV[1]) do redis.call('INCR', KEYS[1]) end return tonumber(ARGV[1])";
 	}
 
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		return new byte[][] { pass.keyBytes(), ScriptRunner.bytes(to - from) };
-	}
-
-	@Override
-	@Nullable Footprint footprint(RunSpec base, int variants, boolean prepared) {
-		return null;
 	}
 
 	@Override

@@ -15,8 +15,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class LpushCommand extends CollectionCommand {
 
 	LpushCommand() {
-		super("LPUSH", KeySpace::listKey, MemoryShape.LIST,
-				(name, count, key) -> "LPUSH pushes " + count + " elements onto one key, " + key);
+		super("LPUSH", KeySpace::listKey, MemoryShape.LIST, null);
+	}
+
+	@Override
+	String oneKeyNote(RunSpec spec, String key) {
+		return "LPUSH pushes " + spec.count() + " elements onto one key, " + key;
 	}
 
 	@Override
@@ -41,13 +45,13 @@ final class LpushCommand extends CollectionCommand {
 	}
 
 	@Override
-	void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
 		// One LRANGE per batch: positions from..to-1 of the list.
 		connection.listCommands().lRange(key, from, to - 1);
 	}
 
 	@Override
-	long readBackItem(long index, long count) {
+	public long readBackItem(long index, long count) {
 		// Pushed onto the head, so the list holds the items last first.
 		return count - 1 - index;
 	}

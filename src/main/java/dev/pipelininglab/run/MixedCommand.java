@@ -15,11 +15,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * SET and GET mixed item by item in the proportion of the run's {@link Ratio}, in the
- * same order in every variant; each item is sent and counted as its own command.
+ * same order in every variant; each item is sent and counted as its own command, so only
+ * the modes that send item by item take it.
  */
-final class MixedCommand extends Command {
-
-	private static final String INTERLEAVED = "keeps SETs and GETs interleaved item by item";
+final class MixedCommand extends Command implements Command.Reactive, Command.Verified {
 
 	private final Ratio ratio;
 
@@ -28,7 +27,7 @@ final class MixedCommand extends Command {
 	}
 
 	private MixedCommand(Ratio ratio) {
-		super("MIXED", true);
+		super("MIXED", true, null);
 		this.ratio = ratio;
 	}
 
@@ -48,12 +47,7 @@ final class MixedCommand extends Command {
 	}
 
 	@Override
-	boolean mixesCommands() {
-		return true;
-	}
-
-	@Override
-	long readBackCount(long count) {
+	public long readBackCount(long count) {
 		return this.ratio.writesIn(count);
 	}
 
@@ -78,45 +72,20 @@ final class MixedCommand extends Command {
 	}
 
 	@Override
-	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
-		return forItem(item).reactive(template, pass, item);
-	}
-
-	@Override
-	@Nullable String reactiveUnsupported() {
-		return null;
-	}
-
-	@Override
-	String multiKeyUnsupported(RunSpec spec) {
-		return "a batch as one MSET and one MGET would send every SET before every GET; only a per-item variant "
-				+ INTERLEAVED;
-	}
-
-	@Override
-	@Nullable String script() {
-		return null;
-	}
-
-	@Override
-	String scriptUnsupported(RunSpec spec) {
-		return "the lab's scripts each run one command over a batch's keys; only a per-item variant " + INTERLEAVED;
-	}
-
-	/** Starts where SET starts, its keys absent: the GETs find what their cycle wrote. */
-	@Override
-	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
-		Operation.SET.command().prepare(data, spec, keys, setupBatch, observer);
+	public Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+		return ((Command.Reactive) forItem(item)).reactive(template, pass, item);
 	}
 
 	/** Reads back the SET items' keys only: GET items wrote nothing. */
 	@Override
-	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
-		connection.stringCommands().get(keys.keyBytes(this.ratio.writeItem(item)));
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long item = from; item < to; item++) {
+			connection.stringCommands().get(keys.keyBytes(this.ratio.writeItem(item)));
+		}
 	}
 
 	@Override
-	long readBackItem(long index, long count) {
+	public long readBackItem(long index, long count) {
 		return this.ratio.writeItem(index);
 	}
 
@@ -125,17 +94,17 @@ final class MixedCommand extends Command {
 		return new Footprint(MemoryShape.STRING, base.workload().ratio().writesIn(base.count()));
 	}
 
-	@Override
-	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
-		Operation.SET.command().clearWarmUp(data, keys, count, setupBatch);
-	}
-
-	@Override
+	/**
+	 * What a mix reports of its SETs and GETs apart.
+	 * @param outcome the shown pass: what each client sent
+	 * @param tally the shown pass's replies
+	 * @param seconds the shown pass's time
+	 * @param loopLatency the loop: latency per command, else null
+	 */
 	RunResult.Mix mix(Clients.Outcome outcome, Tally tally, double seconds,
 			@Nullable Map<String, Latency> loopLatency) {
 		// The SETs among the items each client sent: whole passes over its range, then
-		// the
-		// prefix a time limit left of the last one.
+		// the prefix a time limit left of the last one.
 		long sets = 0;
 		long sent = 0;
 		for (Clients.Client client : outcome.clients()) {

@@ -24,12 +24,31 @@ class MultiKeyRunner implements BatchRunner {
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		return spec.operation().command().multiKeyUnsupported(spec);
+		if (!(spec.operation().command() instanceof Command.MultiKey multiKey)) {
+			return spec.operation().lacks(Mode.MULTI_KEY);
+		}
+		return (spec.ttl() != null) ? multiKey.multiKeyName() + " cannot set an expiry" : null;
 	}
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		pass.command().multiKey(pass.route().template(), pass, from, to, tally);
+		((Command.MultiKey) pass.command()).multiKey(pass.route().template(), pass, from, to, tally);
+	}
+
+	/** The multi-key command a cluster splits by slot (MSET, MGET), or null. */
+	static @Nullable String name(Command command) {
+		return (command instanceof Command.MultiKey multiKey) ? multiKey.multiKeyName() : null;
+	}
+
+	/**
+	 * The commands the variant makes the servers count: its own, and what a client sends
+	 * instead when it splits the batch (Jedis on a cluster sends one command per key when
+	 * the keys of an MSET or MGET span slots).
+	 */
+	static java.util.Set<String> commandNames(Command command) {
+		String multiKey = name(command);
+		return (multiKey != null) ? java.util.Set.of(multiKey.toLowerCase(java.util.Locale.ROOT), command.label())
+				: java.util.Set.of(command.label());
 	}
 
 	/** The values of items {@code from} to {@code to}, as one command's arguments. */
@@ -51,7 +70,7 @@ class MultiKeyRunner implements BatchRunner {
 	 */
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
-		String command = spec.operation().command().multiKeyName();
+		String command = name(spec.operation().command());
 		if (command == null) {
 			return null;
 		}

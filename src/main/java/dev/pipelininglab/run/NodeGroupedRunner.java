@@ -101,7 +101,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 			return "Spring Data Redis exposes no Jedis cluster pipeline (its JedisClusterConnection does not"
 					+ " pipeline); Jedis' own ClusterPipeline sits below Spring Data Redis";
 		}
-		return spec.operation().command().nodeGroupedUnsupported();
+		return spec.operation().command().keyPerItem() ? null : spec.operation().lacks(mode());
 	}
 
 	@Override

@@ -9,42 +9,20 @@ import dev.pipelininglab.redis.KeySpace;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis command a run sends, once per item. INCR, HSET, SADD, ZADD and LPUSH are
- * redis-benchmark's default tests and, like there, each works on one key of its own.
+ * The Redis command a run sends, once per item: the catalogue of operations, each with
+ * the {@link Command} that sends it. INCR, HSET, SADD, ZADD and LPUSH are
+ * redis-benchmark's default tests and, like there, each works on one key of its own;
+ * MIXED interleaves SETs and GETs like memtier's {@code --ratio}.
  */
 public enum Operation {
 
 	SET(new SetCommand(), "SET count keys"), GET(new GetCommand(), "GET count keys"),
-	RPOP(new RpopCommand(), "RPOP count elements of the demo list"),
-
-	/**
-	 * No key at all: the command the Redis docs' own pipelining benchmark and the
-	 * go-redis example use.
-	 */
-	PING(new PingCommand(), "PING count times"),
-
-	/** Fills the demo list so RPOP has something to pop. */
+	RPOP(new RpopCommand(), "RPOP count elements of the demo list"), PING(new PingCommand(), "PING count times"),
 	RPUSH(new RpushCommand(), "RPUSH count elements onto the demo list"),
-
-	/** Increments one counter once per item, so it ends at the number of INCRs sent. */
-	INCR(new IncrCommand(), "INCR one counter count times"),
-
-	/** Sets field {@code field:<i>} of one hash to the item's value. */
-	HSET(new HsetCommand(), "HSET count fields of one hash"),
-
-	/** Adds the item's value to one set. */
+	INCR(new IncrCommand(), "INCR one counter count times"), HSET(new HsetCommand(), "HSET count fields of one hash"),
 	SADD(new SaddCommand(), "SADD count members to one set"),
-
-	/** Adds the item's value to one sorted set with the item's index as score. */
 	ZADD(new ZaddCommand(), "ZADD count members to one sorted set, scored by index"),
-
-	/** Pushes the item's value onto the head of the demo list. */
 	LPUSH(new LpushCommand(), "LPUSH count elements onto the demo list"),
-
-	/**
-	 * SETs and GETs interleaved in the proportion {@code ratio=} gives, like memtier's
-	 * {@code --ratio}.
-	 */
 	MIXED(new MixedCommand(), "SETs and GETs interleaved as ratio= says (default 1:10)");
 
 	private final Command command;
@@ -88,7 +66,7 @@ public enum Operation {
 
 	/** Whether {@code ttl=} applies: SET's expiry. */
 	public boolean takesTtl() {
-		return this.command.expires();
+		return this.command instanceof Command.Expiring;
 	}
 
 	/**
@@ -96,7 +74,7 @@ public enum Operation {
 	 * one command on it (SET, GET); a mix's GETs read the keys its SETs wrote.
 	 */
 	public boolean takesKeyWalk() {
-		return this.command.keyPerItem() && !this.command.mixesCommands();
+		return this.command.keyPerItem() && !takesRatio();
 	}
 
 	/** Whether its items have keys at all: PING has none. */
@@ -106,7 +84,7 @@ public enum Operation {
 
 	/** Whether {@code ratio=} applies: a mix of commands. */
 	public boolean takesRatio() {
-		return this.command.mixesCommands();
+		return this.command instanceof MixedCommand;
 	}
 
 	/**
@@ -119,7 +97,7 @@ public enum Operation {
 
 	/** Whether a comparison writes the keys first, for it to read: GET. */
 	public boolean needsPreparedData() {
-		return this.command.readsPreparedKeys();
+		return this.command instanceof Command.Prepared;
 	}
 
 	/**
@@ -135,7 +113,40 @@ public enum Operation {
 	 * pops, so it runs alone, as {@code /listinput} does.
 	 */
 	public boolean comparable() {
-		return this.command.comparable();
+		return this != RPUSH;
+	}
+
+	/**
+	 * Why variant {@code mode} cannot send it: its command lacks what the mode asks for
+	 * (a multi-key form, a script, a reactive form) or a key per item to group or tag by.
+	 * Every such answer is written here.
+	 */
+	String lacks(Mode mode) {
+		String name = this.command.name();
+		String fillsOnly = "the lab fills lists with pipelined RPUSH only";
+		String interleaved = "only a per-item variant keeps SETs and GETs interleaved item by item";
+		return switch (mode) {
+			case MULTI_KEY -> switch (this) {
+				case INCR -> "INCR has no multi-argument form (INCRBY would add the batch in one command, which is"
+						+ " different work)";
+				case RPUSH -> fillsOnly + " (LPUSH has a multi-argument form)";
+				case MIXED -> "a batch as one MSET and one MGET would send every SET before every GET; " + interleaved;
+				default -> name + " has no multi-key form";
+			};
+			case MULTI_KEY_HASHTAG -> switch (this) {
+				case RPUSH -> fillsOnly;
+				case RPOP -> "RPOP key count works on one key already (variant multi-key)";
+				case PING -> "PING has no keys";
+				default -> name + " works on one key already, so its slot is one (variant multi-key)";
+			};
+			case SCRIPT -> (this == RPUSH) ? fillsOnly + " (LPUSH has a script)"
+					: "the lab's scripts each run one command over a batch's keys; " + interleaved;
+			case PIPELINED_BY_NODE -> (this == PING) ? "PING has no key, so no master to group it by"
+					: name + " works on one key, so a whole batch goes to one master: variant pipelined sends exactly"
+							+ " that";
+			case REACTIVE -> "the reactive variant sends SET and GET, the commands it is compared on";
+			default -> throw new IllegalArgumentException(mode.label() + " asks nothing of an operation");
+		};
 	}
 
 	public static Optional<Operation> fromLabel(String label) {

@@ -1,7 +1,6 @@
 package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.Ping;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
@@ -14,10 +13,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * PING: no key at all, the command the Redis docs' own pipelining benchmark and the
  * go-redis example use.
  */
-final class PingCommand extends Command {
+final class PingCommand extends Command implements Command.Scripted {
 
 	PingCommand() {
-		super("PING", false);
+		super("PING", false, null);
 	}
 
 	@Override
@@ -46,55 +45,25 @@ final class PingCommand extends Command {
 	}
 
 	@Override
-	String nodeGroupedUnsupported() {
-		return "PING has no key, so no master to group it by";
-	}
-
-	@Override
-	String multiKeyUnsupported(RunSpec spec) {
-		return "PING has no multi-key form";
-	}
-
-	@Override
-	String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return "PING has no keys";
-	}
-
-	@Override
-	String script() {
+	public String script() {
 		return "for i = 1, tonumber(ARGV[1]) do redis.call('PING') end return tonumber(ARGV[1])";
 	}
 
 	@Override
-	int scriptKeyCount(int size) {
-		return 0;
-	}
-
-	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		return new byte[][] { ScriptRunner.bytes(to - from) };
 	}
 
 	@Override
-	void countScript(@Nullable Object reply, int size, Tally tally) {
+	public void countScript(@Nullable Object reply, int size, Tally tally) {
 		for (int i = 0; i < size; i++) {
 			tally.value("PONG");
 		}
 	}
 
 	@Override
-	@Nullable Footprint footprint(RunSpec base, int variants, boolean prepared) {
-		return null;
-	}
-
-	@Override
 	Replies replies(Tally tally) {
 		return new Replies(null, null, null, null, tally.values());
-	}
-
-	@Override
-	boolean readsOnly() {
-		return true;
 	}
 
 }

@@ -47,7 +47,7 @@ class ReactiveRunner implements BatchRunner {
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		return spec.operation().command().reactiveUnsupported();
+		return (spec.operation().command() instanceof Command.Reactive) ? null : spec.operation().lacks(mode());
 	}
 
 	@Override
@@ -59,7 +59,7 @@ class ReactiveRunner implements BatchRunner {
 		Flux<Object> replies = Flux.range(0, inFlight).flatMapSequential((offset) -> {
 			long i = from + offset;
 			@SuppressWarnings("unchecked")
-			Mono<Object> reply = (Mono<Object>) pass.command(i).reactive(template, pass, i);
+			Mono<Object> reply = (Mono<Object>) ((Command.Reactive) pass.command(i)).reactive(template, pass, i);
 			return reply;
 		}, inFlight, 1);
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();

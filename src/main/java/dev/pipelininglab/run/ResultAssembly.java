@@ -63,7 +63,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		Long pongs = replies.pongs();
 		List<String> sample = tally.sample();
 		DemoData.ReadBack readBack = null;
-		if (command.verifies()) {
+		if (command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());
 			KeyWalk walk = spec.workload().keyWalk();
 			if (walk != null && walk.repeatsKeys(count)) {
@@ -81,7 +81,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			verified = readBack.verified();
 			sample = read.sample();
 		}
-		else if (command.counts()) {
+		else if (command instanceof IncrCommand) {
 			// What the counter gained, as read back: exactly the INCRs sent when nothing
 			// else touched it.
 			verified = this.data.counter(keys) - passes.counterBefore();
@@ -113,13 +113,15 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				: null;
 		double opsPerSecond = round(items / seconds, 1);
 		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack,
-				command.readBackCount(timed ? last.sent() : count));
+				(command instanceof Command.Verified each) ? each.readBackCount(timed ? last.sent() : count)
+						: timed ? last.sent() : count);
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
 				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
 				repeatMillis, addedRttMillis, rtt.medianMillis(), nodeRttMillis);
-		RunResult.Mix mix = command.mix(shown, tally, seconds, shown.latencyByCommand());
+		RunResult.Mix mix = (command instanceof MixedCommand mixed)
+				? mixed.mix(shown, tally, seconds, shown.latencyByCommand()) : null;
 		if (mix != null) {
 			written = mix.sets();
 			hits = mix.hits();

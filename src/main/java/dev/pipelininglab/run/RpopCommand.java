@@ -2,7 +2,6 @@ package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 
@@ -11,7 +10,7 @@ import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /** RPOP: pops one element per item off the demo list, which the lab fills first. */
-final class RpopCommand extends Command {
+final class RpopCommand extends Command implements Command.MultiKey, Command.Scripted {
 
 	RpopCommand() {
 		super("RPOP", false, KeySpace::listKey);
@@ -33,29 +32,24 @@ final class RpopCommand extends Command {
 	}
 
 	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+	public void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		// RPOP key count, Redis 6.2+.
 		MultiKeyRunner.countAll(template.opsForList().rightPop(pass.key(from), to - from), to - from, tally);
 	}
 
 	@Override
-	String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return "RPOP key count works on one key already (variant multi-key)";
-	}
-
-	@Override
-	String script() {
+	public String script() {
 		return "local popped = {} for i = 1, tonumber(ARGV[1]) do local value = redis.call('RPOP',"
 				+ " KEYS[1]) if not value then break end popped[i] = value end return popped";
 	}
 
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		return new byte[][] { pass.keyBytes(), ScriptRunner.bytes(to - from) };
 	}
 
 	@Override
-	ReturnType scriptReturns() {
+	public ReturnType scriptReturns() {
 		return ReturnType.MULTI;
 	}
 
@@ -67,6 +61,11 @@ final class RpopCommand extends Command {
 	@Override
 	boolean showsPreparing() {
 		return true;
+	}
+
+	@Override
+	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
+		data.refillList(keys, count, setupBatch, valueSize, RunObserver.NONE);
 	}
 
 	@Override
@@ -82,11 +81,6 @@ final class RpopCommand extends Command {
 	@Override
 	Replies replies(Tally tally) {
 		return new Replies(null, null, tally.values(), tally.nils(), null);
-	}
-
-	@Override
-	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
-		data.refillList(keys, count, setupBatch, valueSize, RunObserver.NONE);
 	}
 
 }

@@ -2,21 +2,17 @@ package dev.pipelininglab.run;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
-import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * RPUSH: appends the item's value to the demo list; how the lab fills the list RPOP pops,
- * so it only ever adds.
+ * so it only ever adds, item by item.
  */
 final class RpushCommand extends Command {
-
-	private static final String FILLS_ONLY = "the lab fills lists with pipelined RPUSH only";
 
 	RpushCommand() {
 		super("RPUSH", true, KeySpace::listKey);
@@ -39,26 +35,6 @@ final class RpushCommand extends Command {
 	}
 
 	@Override
-	String multiKeyUnsupported(RunSpec spec) {
-		return FILLS_ONLY + " (LPUSH has a multi-argument form)";
-	}
-
-	@Override
-	String hashTagUnsupported(RunSpec spec, Topology topology) {
-		return FILLS_ONLY;
-	}
-
-	@Override
-	@Nullable String script() {
-		return null;
-	}
-
-	@Override
-	String scriptUnsupported(RunSpec spec) {
-		return FILLS_ONLY + " (LPUSH has a script)";
-	}
-
-	@Override
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
 		// It only adds, to whatever the list holds.
 	}
@@ -67,11 +43,6 @@ final class RpushCommand extends Command {
 	Footprint footprint(RunSpec base, int variants, boolean prepared) {
 		// Never emptied between variants or repeats: every one adds its pass.
 		return new Footprint(MemoryShape.LIST, base.itemsPerPass() * base.repeat() * variants);
-	}
-
-	@Override
-	boolean comparable() {
-		return false;
 	}
 
 }

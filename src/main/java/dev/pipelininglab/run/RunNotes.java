@@ -63,7 +63,8 @@ final class RunNotes {
 		if (what == null) {
 			return null;
 		}
-		String multi = spec.operation().command().multiKeyForm();
+		String multi = (spec.operation().command() instanceof Command.MultiKey multiKey) ? multiKey.multiKeyForm()
+				: null;
 		return what + ((spec.mode() == Mode.MULTI_KEY && multi != null) ? ", " + multi + "." : ".");
 	}
 

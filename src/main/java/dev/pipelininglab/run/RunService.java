@@ -226,7 +226,7 @@ public class RunService {
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
 			ServerCounters.@Nullable Snapshot before, Written written) {
-		if (base.operation().command().readsPreparedKeys()) {
+		if (base.operation().needsPreparedData()) {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
 				// of its own).
@@ -276,7 +276,7 @@ public class RunService {
 					? runner.onCluster(spec, spread) : null;
 			TimedPasses.Passes passes = this.timedPasses.run(spec, runner, keys, route, variant, effect, prepare,
 					observer, since, progress, written);
-			if (spec.operation().command().verifies()) {
+			if (spec.operation().command() instanceof Command.Verified) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
 			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, rtt, nodeRttMillis,
@@ -316,7 +316,8 @@ public class RunService {
 		}
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		if (refused && command.verifies() && command.key(this.keys) == null && spec.workload().keyWalk() == null) {
+		if (refused && command instanceof Command.Verified && command.key(this.keys) == null
+				&& spec.workload().keyWalk() == null) {
 			// Only the keys the run got to: those of the batches done and of the one that
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());

@@ -36,7 +36,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		if (count < 1 || batchSize < 1 || sample < 0 || repeat < 1) {
 			throw new IllegalArgumentException("count, batchSize and repeat must be positive, sample not negative");
 		}
-		if (ttl != null && !operation.command().expires()) {
+		if (ttl != null && !operation.takesTtl()) {
 			throw new IllegalArgumentException("ttl applies to SET only");
 		}
 		if (senders.clients() > count) {

@@ -16,7 +16,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class SaddCommand extends CollectionCommand {
 
 	SaddCommand() {
-		super("SADD", KeySpace::setKey, MemoryShape.SET, holding((count) -> "a set with " + count + " members"));
+		super("SADD", KeySpace::setKey, MemoryShape.SET, (count) -> "a set with " + count + " members");
 	}
 
 	@Override
@@ -41,17 +41,19 @@ final class SaddCommand extends CollectionCommand {
 	}
 
 	@Override
-	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
-		connection.setCommands().sIsMember(key, keys.valueBytes(item, valueSize));
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long item = from; item < to; item++) {
+			connection.setCommands().sIsMember(key, keys.valueBytes(item, valueSize));
+		}
 	}
 
 	@Override
-	boolean matches(@Nullable Object value, byte[] expected, long item) {
+	public boolean matches(@Nullable Object value, byte[] expected, long item) {
 		return Boolean.TRUE.equals(value);
 	}
 
 	@Override
-	boolean samplesReply() {
+	public boolean samplesReply() {
 		return false;
 	}
 

@@ -37,9 +37,8 @@ class ScriptRunner implements BatchRunner {
 
 	static {
 		for (Operation operation : Operation.values()) {
-			String script = operation.command().script();
-			if (script != null) {
-				DIGESTS.put(operation, sha1(script));
+			if (operation.command() instanceof Command.Scripted scripted) {
+				DIGESTS.put(operation, sha1(scripted.script()));
 			}
 		}
 	}
@@ -54,25 +53,29 @@ class ScriptRunner implements BatchRunner {
 		if (topology.kind() == Topology.Kind.CLUSTER) {
 			return "a script may only touch keys of one hash slot, and a batch spans many";
 		}
-		return spec.operation().command().scriptUnsupported(spec);
+		if (!(spec.operation().command() instanceof Command.Scripted)) {
+			return spec.operation().lacks(mode());
+		}
+		return (spec.ttl() != null) ? "the " + spec.operation().command().name() + " script sets no expiry" : null;
 	}
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		Command command = pass.command();
+		Command.Scripted command = (Command.Scripted) pass.command();
 		int size = (int) (to - from);
 		byte[][] keysAndArgs = command.scriptArguments(pass, from, to);
-		int numKeys = command.scriptKeyCount(size);
+		// A key per item, the one key, or none (PING).
+		int numKeys = pass.command().keyPerItem() ? size : pass.command().keyed() ? 1 : 0;
 		ReturnType type = command.scriptReturns();
 		Object reply = pass.route()
 			.template()
 			.execute((RedisCallback<@Nullable Object>) (connection) -> evalSha(connection, pass.operation(), type,
-					numKeys, keysAndArgs));
+					numKeys, keysAndArgs, command.script()));
 		command.countScript(reply, size, tally);
 	}
 
 	private Object evalSha(RedisConnection connection, Operation operation, ReturnType type, int numKeys,
-			byte[][] keysAndArgs) {
+			byte[][] keysAndArgs, String script) {
 		try {
 			return connection.scriptingCommands()
 				.evalSha(Objects.requireNonNull(DIGESTS.get(operation), "every operation's script is loaded"), type,
@@ -87,8 +90,8 @@ class ScriptRunner implements BatchRunner {
 			// First use on this server, or it lost its script cache (restart, failover,
 			// SCRIPT FLUSH): EVAL runs the same constant script and caches it there, so
 			// the next batch's EVALSHA finds it.
-			byte[] script = String.valueOf(operation.command().script()).getBytes(StandardCharsets.UTF_8);
-			return connection.scriptingCommands().eval(script, type, numKeys, keysAndArgs);
+			return connection.scriptingCommands()
+				.eval(script.getBytes(StandardCharsets.UTF_8), type, numKeys, keysAndArgs);
 		}
 	}
 

@@ -1,5 +1,6 @@
 package dev.pipelininglab.run;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,7 +9,6 @@ import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
-import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Mono;
 
 import org.springframework.data.redis.connection.RedisConnection;
@@ -18,10 +18,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.core.types.Expiration;
 
 /** SET: one key per item, written with the item's value and, when asked, an expiry. */
-final class SetCommand extends Command {
+final class SetCommand extends Command
+		implements Command.MultiKey, Command.Scripted, Command.Reactive, Command.Verified, Command.Expiring {
 
 	SetCommand() {
-		super("SET", true);
+		super("SET", true, null);
 	}
 
 	@Override
@@ -56,12 +57,7 @@ final class SetCommand extends Command {
 	}
 
 	@Override
-	@Nullable String multiKeyUnsupported(RunSpec spec) {
-		return (spec.ttl() != null) ? "MSET cannot set an expiry" : null;
-	}
-
-	@Override
-	void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
+	public void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
 		Map<String, String> entries = new LinkedHashMap<>();
 		for (long i = from; i < to; i++) {
 			entries.put(pass.key(i), pass.value(i));
@@ -71,22 +67,17 @@ final class SetCommand extends Command {
 	}
 
 	@Override
-	@Nullable String multiKeyName() {
+	public String multiKeyName() {
 		return "MSET";
 	}
 
 	@Override
-	String script() {
+	public String script() {
 		return "for i, key in ipairs(KEYS) do redis.call('SET', key, ARGV[i]) end return #KEYS";
 	}
 
 	@Override
-	@Nullable String scriptUnsupported(RunSpec spec) {
-		return (spec.ttl() != null) ? "the SET script sets no expiry" : null;
-	}
-
-	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		int size = (int) (to - from);
 		byte[][] keysAndArgs = new byte[size * 2][];
 		for (int i = 0; i < size; i++) {
@@ -97,44 +88,24 @@ final class SetCommand extends Command {
 	}
 
 	@Override
-	@Nullable String reactiveUnsupported() {
-		return null;
-	}
-
-	@Override
-	Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
-		java.time.Duration ttl = pass.spec().ttl();
+	public Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
+		Duration ttl = pass.spec().ttl();
 		// SET key value EX ttl, as every other variant sends it.
 		return (ttl != null) ? template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item), ttl)
 				: template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item));
 	}
 
 	@Override
-	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
-		data.deleteKeys(keys, Written.keysOf(spec), setupBatch, observer);
-	}
-
-	@Override
-	void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
-		java.util.BitSet warmUpKeys = new java.util.BitSet();
-		warmUpKeys.set(0, Math.toIntExact(count));
-		data.deleteKeys(keys, warmUpKeys, setupBatch, RunObserver.NONE);
-	}
-
-	@Override
-	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
-		connection.stringCommands().get(keys.keyBytes(item));
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long item = from; item < to; item++) {
+			connection.stringCommands().get(keys.keyBytes(item));
+		}
 	}
 
 	@Override
 	Footprint footprint(RunSpec base, int variants, boolean prepared) {
 		// Every variant rewrites the same keys.
 		return new Footprint(MemoryShape.STRING, base.workload().distinctKeys(base.count()));
-	}
-
-	@Override
-	boolean expires() {
-		return true;
 	}
 
 }

@@ -51,7 +51,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			if (prepare) {
 				prepare(spec, keys, observer, variant, written);
 			}
-			if (spec.operation().command().counts()) {
+			if (spec.operation().command() instanceof IncrCommand) {
 				counterBefore = this.data.counter(keys);
 			}
 			ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
@@ -134,7 +134,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 	private static Set<String> commands(RunSpec spec) {
 		String single = spec.operation().label();
 		return switch (spec.mode()) {
-			case MULTI_KEY, MULTI_KEY_HASHTAG -> spec.operation().command().multiKeyCommandNames();
+			case MULTI_KEY, MULTI_KEY_HASHTAG -> MultiKeyRunner.commandNames(spec.operation().command());
 			case SCRIPT -> Set.of("evalsha", "eval");
 			case TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG -> Set.of(single, "multi", "exec");
 			default -> Set.of(single);
@@ -174,7 +174,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 				// A hash-tagged batch shares one slot, so Jedis sends it whole.
 				boolean splitByJedis = spec.mode() == Mode.MULTI_KEY && spec.senders().connector() == Connector.JEDIS
 						&& this.topology.kind() == Topology.Kind.CLUSTER
-						&& spec.operation().command().multiKeyName() != null;
+						&& MultiKeyRunner.name(spec.operation().command()) != null;
 				yield splitByJedis ? spec.itemsPerPass() : spec.batchesPerPass();
 			}
 			case SCRIPT -> spec.batchesPerPass() + spec.itemsPerPass();

@@ -40,7 +40,7 @@ final class Written {
 			this.oneKeys.add(key);
 			return;
 		}
-		if (command.writesKeyPerItem() && (spec.ttl() == null || !command.expires())) {
+		if (command.writesKeyPerItem() && spec.ttl() == null) {
 			keysOf(spec, from, to,
 					this.perItem.computeIfAbsent(keys.keyPattern(), (pattern) -> new Keys(keys)).indexes);
 		}
@@ -80,7 +80,7 @@ final class Written {
 	static void keysOf(RunSpec spec, long from, long to, BitSet indexes) {
 		Command command = spec.operation().command().forRun(spec.workload());
 		Workload workload = spec.workload();
-		if (workload.keyWalk() == null && !command.mixesCommands()) {
+		if (workload.keyWalk() == null && !(command instanceof MixedCommand)) {
 			indexes.set(Math.toIntExact(from), Math.toIntExact(to));
 			return;
 		}

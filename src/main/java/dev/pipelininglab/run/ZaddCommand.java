@@ -18,7 +18,7 @@ final class ZaddCommand extends CollectionCommand {
 
 	ZaddCommand() {
 		super("ZADD", KeySpace::sortedSetKey, MemoryShape.ZSET,
-				holding((count) -> "a sorted set with " + count + " members scored by their index"));
+				(count) -> "a sorted set with " + count + " members scored by their index");
 	}
 
 	@Override
@@ -47,27 +47,29 @@ final class ZaddCommand extends CollectionCommand {
 	}
 
 	@Override
-	String script() {
+	public String script() {
 		return "for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
 	}
 
 	@Override
-	byte[][] scriptArguments(Pass pass, long from, long to) {
+	public byte[][] scriptArguments(Pass pass, long from, long to) {
 		return keyAndPairs(pass, from, to, ScriptRunner::bytes);
 	}
 
 	@Override
-	void readBackOne(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long item) {
-		connection.zSetCommands().zScore(key, keys.valueBytes(item, valueSize));
+	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
+		for (long item = from; item < to; item++) {
+			connection.zSetCommands().zScore(key, keys.valueBytes(item, valueSize));
+		}
 	}
 
 	@Override
-	boolean matches(@Nullable Object value, byte[] expected, long item) {
+	public boolean matches(@Nullable Object value, byte[] expected, long item) {
 		return (value instanceof Double score) && score == item;
 	}
 
 	@Override
-	boolean samplesReply() {
+	public boolean samplesReply() {
 		return false;
 	}
 

@@ -87,7 +87,7 @@ class MixedRatioTests {
 			String label = variant.label() + " (" + connector.label() + ")";
 			assertThat(NodeStats.calls(server, "SET") - sets).as(label).isEqualTo(1_000);
 			assertThat(NodeStats.calls(server, "GET") - gets).as(label).isEqualTo(10_000);
-			Command command = Operation.MIXED.command().forRun(spec.workload());
+			MixedCommand command = (MixedCommand) Operation.MIXED.command().forRun(spec.workload());
 			RunResult.Mix mix = command.mix(outcome, tally, 1, null);
 			assertThat(mix).isNotNull();
 			assertThat(mix.sets()).isEqualTo(1_000);

@@ -10,11 +10,16 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 import static dev.pipelininglab.run.Operation.GET;
+import static dev.pipelininglab.run.Operation.HSET;
+import static dev.pipelininglab.run.Operation.INCR;
+import static dev.pipelininglab.run.Operation.LPUSH;
 import static dev.pipelininglab.run.Operation.MIXED;
 import static dev.pipelininglab.run.Operation.PING;
 import static dev.pipelininglab.run.Operation.RPOP;
 import static dev.pipelininglab.run.Operation.RPUSH;
+import static dev.pipelininglab.run.Operation.SADD;
 import static dev.pipelininglab.run.Operation.SET;
+import static dev.pipelininglab.run.Operation.ZADD;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Named.named;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
@@ -34,7 +39,19 @@ class OperationRulesTests {
 				rule("SET and the mix write a key per item", Operation::writesKeys, SET, MIXED),
 				rule("only GET needs its keys written first", Operation::needsPreparedData, GET),
 				rule("the key writes and RPOP prepare each pass", Operation::preparesEachPass, SET, RPOP, MIXED),
-				rule("only RPUSH is left out of comparisons", (operation) -> !operation.comparable(), RPUSH));
+				rule("only RPUSH is left out of comparisons", (operation) -> !operation.comparable(), RPUSH),
+				rule("INCR, RPUSH, PING and the mix have no multi-key form",
+						(operation) -> !has(operation, Command.MultiKey.class), PING, RPUSH, INCR, MIXED),
+				rule("only RPUSH and the mix have no script", (operation) -> !has(operation, Command.Scripted.class),
+						RPUSH, MIXED),
+				rule("only SET, GET and the mix run reactive", (operation) -> has(operation, Command.Reactive.class),
+						SET, GET, MIXED),
+				rule("SET, the collection writes and the mix are read back",
+						(operation) -> has(operation, Command.Verified.class), SET, HSET, SADD, ZADD, LPUSH, MIXED));
+	}
+
+	private static boolean has(Operation operation, Class<?> capability) {
+		return capability.isInstance(operation.command());
 	}
 
 	@ParameterizedTest(name = "{0}")
