@@ -101,9 +101,20 @@ final class Job implements RunObserver {
 		this.phaseDone.addAndGet(commands);
 	}
 
+	/** A GET run's: writes its record once the preflight let it start. */
+	volatile @Nullable Runnable onStart;
+
+	/** A GET run's record is in Redis. */
+	volatile boolean recorded;
+
 	@Override
 	public void started(long totalBatches) {
 		this.batchesTotal = totalBatches;
+		Runnable record = this.onStart;
+		this.onStart = null;
+		if (record != null) {
+			record.run();
+		}
 	}
 
 	@Override

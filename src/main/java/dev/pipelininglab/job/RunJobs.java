@@ -195,16 +195,21 @@ public class RunJobs implements SmartLifecycle {
 	/** Records the run and hands it to the pool. */
 	private void launch(Job job) {
 		try {
-			try {
-				this.store.create(job.record());
+			if (job.waited()) {
+				// Once its preflight let it start: a GET run refused before it wrote
+				// anything leaves nothing in Redis, its record included.
+				job.onStart = () -> {
+					try {
+						this.store.create(job.record());
+						job.recorded = true;
+					}
+					catch (RuntimeException ex) {
+						log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
+					}
+				};
 			}
-			catch (RuntimeException ex) {
-				if (!job.waited()) {
-					throw ex;
-				}
-				// A GET run runs on a Redis that takes no record (full, say) as it always
-				// has; its end is written once Redis takes it.
-				log.debug("Cannot record run {} yet: {}", job.id, ex.getMessage());
+			else {
+				this.store.create(job.record());
 			}
 			this.active.put(job.id, job);
 			try {
@@ -331,7 +336,8 @@ public class RunJobs implements SmartLifecycle {
 				return;
 			}
 			synchronized (job) {
-				save(job.update(RunStatus.RUNNING, this.clock.instant()));
+				RunRecord running = job.update(RunStatus.RUNNING, this.clock.instant());
+				save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
 			PlanMeasurement.Outcome outcome = this.measurement.measure(job);
@@ -398,7 +404,7 @@ public class RunJobs implements SmartLifecycle {
 			if (record != null) {
 				this.records.ended(record);
 			}
-			save(record);
+			save((job.waited() && !job.recorded) ? null : record);
 		}
 		if (outcome != null) {
 			job.answer.complete(outcome.answer());
