@@ -169,9 +169,7 @@ public class RunJobs implements SmartLifecycle {
 					+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
 					+ " one waited " + this.slots.maxWait().toSeconds()
 					+ " s for its turn (lab.admission.max-wait); retry in a moment.",
-					// GET runs are short as a rule: a second, unless jobs hold slots and
-					// say
-					// better.
+					// GET runs are short as a rule: a second, unless jobs say better.
 					(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
 		}
 		job.holdRunSlot();

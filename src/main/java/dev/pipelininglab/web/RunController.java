@@ -6,7 +6,6 @@ import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunResult;
-import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.web.tomcat.CallerConnection;
 import jakarta.servlet.http.HttpServletRequest;
@@ -51,16 +50,12 @@ class RunController {
 	@GetMapping("/compare/{op}/{count}")
 	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {
-		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return run(RunPlan.compare(base, this.requests.withinRunBytes(base, this.requests.variants(params))),
-				Comparison.class, request);
+		return run(this.requests.compare(RunRequests.operation(op), count, params), Comparison.class, request);
 	}
 
 	@GetMapping("/sweep/{op}/{count}")
 	Sweep sweep(@PathVariable String op, @PathVariable long count, RunParams params, HttpServletRequest request) {
-		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return run(RunPlan.sweep(base, this.requests.withinRunBytes(base, this.requests.batchSizes(count, params))),
-				Sweep.class, request);
+		return run(this.requests.sweep(RunRequests.operation(op), count, params), Sweep.class, request);
 	}
 
 	/** On the one run executor, stopped also when the caller hangs up. */
