@@ -20,6 +20,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.LimitProperties;
@@ -156,6 +157,31 @@ public class RunJobs implements SmartLifecycle {
 	 */
 	public Object run(RunPlan plan, BooleanSupplier callerGone) {
 		Job job = job(plan, callerGone);
+		awaitSlot();
+		job.holdRunSlot();
+		launch(job);
+		try {
+			return job.answer.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException failure) ? failure : ex;
+		}
+	}
+
+	/**
+	 * Other work on Redis, {@code DELETE /keys}: it waits for a run slot as a GET run.
+	 */
+	public <T> T withSlot(Supplier<T> work) {
+		awaitSlot();
+		try {
+			return work.get();
+		}
+		finally {
+			this.slots.release();
+		}
+	}
+
+	private void awaitSlot() {
 		boolean slot;
 		try {
 			slot = this.slots.take();
@@ -171,14 +197,6 @@ public class RunJobs implements SmartLifecycle {
 					+ " s for its turn (lab.admission.max-wait); retry in a moment.",
 					// GET runs are short as a rule: a second, unless jobs say better.
 					(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
-		}
-		job.holdRunSlot();
-		launch(job);
-		try {
-			return job.answer.join();
-		}
-		catch (CompletionException ex) {
-			throw (ex.getCause() instanceof RuntimeException failure) ? failure : ex;
 		}
 	}
 

@@ -65,7 +65,7 @@ class RunController {
 
 	@DeleteMapping("/keys")
 	Cleanup deleteKeys() {
-		return new Cleanup(this.keys.scanPattern(), this.cleaner.deleteAll());
+		return new Cleanup(this.keys.scanPattern(), this.jobs.withSlot(this.cleaner::deleteAll));
 	}
 
 	/** What {@code DELETE /keys} removed. */
