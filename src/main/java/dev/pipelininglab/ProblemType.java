@@ -117,6 +117,12 @@ public enum ProblemType {
 	 */
 	RECIPE_NOT_FOUND("No recipe for this variant", "It runs on no topology, so there is no tested code for it: %s"),
 
+	/**
+	 * A GET run stopped between commands by {@code DELETE /runs/{id}}. Blank: its id.
+	 */
+	RUN_CANCELLED("Run cancelled",
+			"Run %s was cancelled with DELETE /runs/{id} and stopped between commands; what it wrote keeps its expiry."),
+
 	/** Blanks: the run's id, its status. */
 	RUN_FINISHED("Run already finished", "Run %s has already finished with status %s; there is nothing to cancel"),
 

@@ -2,7 +2,9 @@ package dev.pipelininglab.job;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.BooleanSupplier;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -14,9 +16,10 @@ import dev.pipelininglab.run.RunObserver.Phase;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A job on the instance running it. The measuring thread only bumps a counter and reads a
- * flag, both in memory: Redis is written and read by the progress ticker, so no extra
- * round trip ever lands inside a timed pass.
+ * A run on the instance running it, a job or a GET run. The measuring thread only bumps a
+ * counter and reads flags, all in memory: Redis is written and read by the progress
+ * ticker (for jobs) or before and after the run (GET runs), so no extra round trip ever
+ * lands between the batches being timed.
  */
 final class Job implements RunObserver {
 
@@ -61,8 +64,15 @@ final class Job implements RunObserver {
 	/** {@code lab.limits.max-run-time}, from when the job starts running. */
 	private final Duration maxRunTime;
 
-	Job(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime) {
+	/** Whether the caller waiting for the answer hung up; null for a job. */
+	private final @Nullable BooleanSupplier callerGone;
+
+	/** The run's answer, for a caller that waits for it: completed as the run ends. */
+	final CompletableFuture<Object> answer = new CompletableFuture<>();
+
+	Job(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime, @Nullable BooleanSupplier callerGone) {
 		this.maxRunTime = maxRunTime;
+		this.callerGone = callerGone;
 		this.id = record.id();
 		this.plan = plan;
 		this.record = record;
@@ -91,9 +101,20 @@ final class Job implements RunObserver {
 		this.phaseDone.addAndGet(commands);
 	}
 
+	/** A GET run's: writes its record once the preflight let it start. */
+	volatile @Nullable Runnable onStart;
+
+	/** A GET run's record is in Redis. */
+	volatile boolean recorded;
+
 	@Override
 	public void started(long totalBatches) {
 		this.batchesTotal = totalBatches;
+		Runnable record = this.onStart;
+		this.onStart = null;
+		if (record != null) {
+			record.run();
+		}
 	}
 
 	@Override
@@ -101,9 +122,32 @@ final class Job implements RunObserver {
 		this.batchesDone.incrementAndGet();
 	}
 
+	/**
+	 * The one stop check of every run, between round trips: a cancel, the shutdown,
+	 * max-run-time, or a GET run's caller hanging up.
+	 */
 	@Override
 	public boolean cancelled() {
-		return this.cancelRequested || this.shutdown || timedOut();
+		return this.cancelRequested || this.shutdown || timedOut()
+				|| (this.callerGone != null && this.callerGone.getAsBoolean());
+	}
+
+	/** Why it stopped, once it did. */
+	RunStoppedException.Reason stopReason() {
+		return this.cancelRequested ? RunStoppedException.Reason.CANCELLED
+				: this.shutdown ? RunStoppedException.Reason.SHUTDOWN
+						: timedOut() ? RunStoppedException.Reason.MAX_RUN_TIME : RunStoppedException.Reason.CALLER_GONE;
+	}
+
+	/** A GET run: a caller waits for its answer, and it has no progress ticker. */
+	boolean waited() {
+		return this.callerGone != null;
+	}
+
+	/** How long it has been running. */
+	Duration elapsed() {
+		long started = this.startedNanos;
+		return (started == 0) ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - started);
 	}
 
 	/** Whether it has run for {@code lab.limits.max-run-time}, and so stops. */
@@ -141,10 +185,6 @@ final class Job implements RunObserver {
 		return this.shutdown;
 	}
 
-	/**
-	 * @return true the first time only: the job's place among the instance's admitted
-	 * jobs is given back once, whichever way it ends
-	 */
 	/** The job holds one of the run slots GET runs share ({@link RunSlots}). */
 	void holdRunSlot() {
 		this.runSlot.set(true);
@@ -159,8 +199,12 @@ final class Job implements RunObserver {
 		return this.runSlot.compareAndSet(true, false);
 	}
 
+	/**
+	 * @return true the first time only, for a job: its place among the instance's
+	 * admitted jobs is given back once, whichever way it ends
+	 */
 	boolean freeSlot() {
-		return this.slotFreed.compareAndSet(false, true);
+		return !waited() && this.slotFreed.compareAndSet(false, true);
 	}
 
 	/**

@@ -30,6 +30,9 @@ final class JobAdmission {
 	 */
 	private final AtomicInteger admitted = new AtomicInteger();
 
+	/** Jobs holding a run slot. */
+	private final AtomicInteger holding = new AtomicInteger();
+
 	private final JobProperties settings;
 
 	private final RunSlots slots;
@@ -54,7 +57,7 @@ final class JobAdmission {
 					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
 					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter.get());
 		}
-		boolean slot = this.slots.takeFree();
+		boolean slot = holdFree();
 		if (!slot && this.settings.queueCapacity() == 0) {
 			this.admitted.decrementAndGet();
 			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
@@ -64,10 +67,23 @@ final class JobAdmission {
 		return slot;
 	}
 
+	/**
+	 * Takes a free run slot for a job while fewer than {@code lab.jobs.max-concurrent}
+	 * jobs hold one: the pool runs GET runs too, so its size bounds nothing.
+	 */
+	private synchronized boolean holdFree() {
+		boolean slot = this.holding.get() < this.settings.maxConcurrent() && this.slots.takeFree();
+		if (slot) {
+			this.holding.incrementAndGet();
+		}
+		return slot;
+	}
+
 	/** Takes back an admission whose job could not be made. */
 	void undo(boolean slot) {
 		this.admitted.decrementAndGet();
 		if (slot) {
+			this.holding.decrementAndGet();
 			this.slots.release();
 		}
 	}
@@ -78,6 +94,9 @@ final class JobAdmission {
 			this.admitted.decrementAndGet();
 		}
 		if (job.releaseRunSlot()) {
+			if (!job.waited()) {
+				this.holding.decrementAndGet();
+			}
 			this.slots.release();
 		}
 	}
@@ -86,8 +105,14 @@ final class JobAdmission {
 	void awaitRunSlot(Job job) {
 		try {
 			while (!job.holdsRunSlot() && !job.cancelled()) {
-				if (this.slots.take(SLOT_CHECK)) {
-					job.holdRunSlot();
+				synchronized (this) {
+					if (this.holding.get() >= this.settings.maxConcurrent()) {
+						wait(SLOT_CHECK.toMillis());
+					}
+					else if (this.slots.take(SLOT_CHECK)) {
+						this.holding.incrementAndGet();
+						job.holdRunSlot();
+					}
 				}
 			}
 		}

@@ -32,8 +32,11 @@ class PlanMeasurement {
 	 * @param skipped the variants a comparison could not run, null for other kinds
 	 * @param summary the sentence the page shows under the results: a single run's is its
 	 * loop ceiling alone, when there is one
+	 * @param answer what a GET run answers: the {@link RunResult}, {@link Comparison} or
+	 * {@link Sweep}
 	 */
-	record Outcome(List<RunResult> results, @Nullable List<Comparison.Skipped> skipped, @Nullable String summary) {
+	record Outcome(List<RunResult> results, @Nullable List<Comparison.Skipped> skipped, @Nullable String summary,
+			Object answer) {
 	}
 
 	/** Whether a run specification of the plan can run on this Redis at all. */
@@ -49,18 +52,18 @@ class PlanMeasurement {
 	Outcome measure(Job job) {
 		return switch (job.plan.kind()) {
 			case SINGLE -> {
-				List<RunResult> results = List.of(this.runs.run(job.plan.base(), job));
+				RunResult result = this.runs.run(job.plan.base(), job);
 				// Single runs: the loop ceiling alone, the sentence the page shows under
 				// every result.
-				yield new Outcome(results, null, LoopCeiling.sentence(results));
+				yield new Outcome(List.of(result), null, LoopCeiling.sentence(List.of(result)), result);
 			}
 			case COMPARE -> {
 				Comparison comparison = this.runs.compare(job.plan.base(), job.plan.variants(), job);
-				yield new Outcome(comparison.results(), comparison.skipped(), comparison.summary());
+				yield new Outcome(comparison.results(), comparison.skipped(), comparison.summary(), comparison);
 			}
 			case SWEEP -> {
 				Sweep sweep = this.runs.sweep(job.plan.base(), job.plan.batchSizes(), job);
-				yield new Outcome(sweep.results(), null, sweep.summary());
+				yield new Outcome(sweep.results(), null, sweep.summary(), sweep);
 			}
 		};
 	}

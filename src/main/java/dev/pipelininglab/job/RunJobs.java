@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -18,6 +19,8 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.LimitProperties;
@@ -39,12 +42,15 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Service;
 
 /**
- * Runs measurements as jobs: accepted at once, measured on a bounded pool, their progress
- * and results kept in Redis where any instance can read them. A job's Redis traffic
- * (progress, cancel checks) happens on a ticker thread, never between the batches being
- * timed.
+ * The one run executor: every measurement, a job ({@code POST /runs}, accepted at once)
+ * or a GET run (its caller waits), runs on one bounded pool under the one limit of run
+ * slots, stops one way ({@link Job#cancelled()}: cancel, shutdown, max-run-time, a GET
+ * caller gone), is counted in the metrics and leaves a record in Redis where any instance
+ * can read it. A job's Redis traffic (progress, cancel checks) happens on a ticker
+ * thread, never between the batches being timed; a GET run's record is written only
+ * before and after it runs.
  * <p>
- * Stopping the app cancels running jobs between batches and records them as CANCELLED,
+ * Stopping the app cancels running runs between batches and records them as CANCELLED,
  * before the web server stops serving and before the Redis connections close.
  */
 @Service
@@ -91,10 +97,13 @@ public class RunJobs implements SmartLifecycle {
 
 	private final JobAdmission admission;
 
+	private final RunSlots slots;
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
 			RunSlots slots) {
 		this.limits = limits;
+		this.slots = slots;
 		this.admission = new JobAdmission(settings, slots);
 		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
@@ -116,28 +125,108 @@ public class RunJobs implements SmartLifecycle {
 	 */
 	public RunRecord submit(RunPlan plan) {
 		if (!this.running) {
-			throw new JobsFullException("This instance is shutting down and accepts no new runs",
-					JobAdmission.DEFAULT_RETRY_AFTER);
+			throw shuttingDown();
 		}
 		boolean slot = this.admission.admit(this::retryAfter);
 		Job job;
 		try {
-			Instant now = this.clock.instant();
-			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
-					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null, null, this.environment.describe(), null);
-			job = new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime());
-			if (slot) {
-				job.holdRunSlot();
-			}
+			job = job(plan, null);
 		}
 		catch (RuntimeException ex) {
 			this.admission.undo(slot);
 			throw ex;
 		}
+		if (slot) {
+			job.holdRunSlot();
+		}
+		RunRecord record = job.record();
+		launch(job);
+		return record;
+	}
+
+	/**
+	 * Runs a plan for a caller that waits for its answer, a GET run: it waits for a run
+	 * slot, first come first served, for at most {@code lab.admission.max-wait}, then
+	 * runs on the same pool as jobs, with their stops, metrics and record. Its record is
+	 * written before and after it runs, never while it is timed.
+	 * @param callerGone true once the caller hung up, which stops the run too
+	 * @return the {@link RunResult}, {@link Comparison} or
+	 * {@link dev.pipelininglab.run.Sweep}
+	 * @throws JobsFullException when no slot came free within max-wait
+	 * @throws RunStoppedException when it stopped before its end, saying why
+	 */
+	public Object run(RunPlan plan, BooleanSupplier callerGone) {
+		Job job = job(plan, callerGone);
+		awaitSlot();
+		job.holdRunSlot();
+		launch(job);
 		try {
-			RunRecord record = job.record();
-			this.store.create(record);
+			return job.answer.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException failure) ? failure : ex;
+		}
+	}
+
+	/**
+	 * Other work on Redis, {@code DELETE /keys}: it waits for a run slot as a GET run.
+	 */
+	public <T> T withSlot(Supplier<T> work) {
+		awaitSlot();
+		try {
+			return work.get();
+		}
+		finally {
+			this.slots.release();
+		}
+	}
+
+	private void awaitSlot() {
+		boolean slot;
+		try {
+			slot = this.slots.take();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			slot = false;
+		}
+		if (!slot) {
+			throw new JobsFullException("This app runs at most " + this.slots.max()
+					+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
+					+ " one waited " + this.slots.maxWait().toSeconds()
+					+ " s for its turn (lab.admission.max-wait); retry in a moment.",
+					// GET runs are short as a rule: a second, unless jobs say better.
+					(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
+		}
+	}
+
+	private Job job(RunPlan plan, @Nullable BooleanSupplier callerGone) {
+		Instant now = this.clock.instant();
+		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
+				RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null, null, null,
+				this.environment.describe(), null);
+		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
+	}
+
+	/** Records the run and hands it to the pool. */
+	private void launch(Job job) {
+		try {
+			if (job.waited()) {
+				// Once its preflight let it start: a GET run refused before it wrote
+				// anything leaves nothing in Redis, its record included.
+				job.onStart = () -> {
+					try {
+						this.store.create(job.record());
+						job.recorded = true;
+					}
+					catch (RuntimeException ex) {
+						log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
+					}
+				};
+			}
+			else {
+				this.store.create(job.record());
+			}
 			this.active.put(job.id, job);
 			try {
 				ThreadPoolExecutor pool = this.workers;
@@ -150,16 +239,20 @@ public class RunJobs implements SmartLifecycle {
 				// Stopping right now: the record says so rather than waiting to be found
 				// abandoned.
 				this.active.remove(job.id);
-				finish(job, RunStatus.CANCELLED, null, null, null, shutdownProblem());
-				throw new JobsFullException("This instance is shutting down and accepts no new runs",
-						JobAdmission.DEFAULT_RETRY_AFTER);
+				job.shutDown();
+				finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
+				throw shuttingDown();
 			}
-			return record;
 		}
 		catch (RuntimeException ex) {
 			freeSlot(job);
 			throw ex;
 		}
+	}
+
+	private static JobsFullException shuttingDown() {
+		return new JobsFullException("This instance is shutting down and accepts no new runs",
+				JobAdmission.DEFAULT_RETRY_AFTER);
 	}
 
 	/**
@@ -242,7 +335,7 @@ public class RunJobs implements SmartLifecycle {
 		return record.withCancelRequested();
 	}
 
-	/** Jobs running or waiting on this instance. */
+	/** Jobs running or waiting on this instance, GET runs aside. */
 	public int active() {
 		return this.admission.active();
 	}
@@ -255,57 +348,85 @@ public class RunJobs implements SmartLifecycle {
 			this.admission.awaitRunSlot(job);
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
-				finish(job, RunStatus.CANCELLED, null, null, null, job.shuttingDown() ? shutdownProblem() : null);
+				finish(job, RunStatus.CANCELLED, null, job.shuttingDown() ? shutdownProblem() : null, null);
 				return;
 			}
 			synchronized (job) {
-				save(job.update(RunStatus.RUNNING, this.clock.instant()));
+				RunRecord running = job.update(RunStatus.RUNNING, this.clock.instant());
+				save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
 			PlanMeasurement.Outcome outcome = this.measurement.measure(job);
 			this.metrics.record(outcome.results());
-			finish(job, RunStatus.DONE, outcome.results(), outcome.skipped(), outcome.summary(), null);
+			finish(job, RunStatus.DONE, outcome, null, null);
 		}
 		catch (RunCancelledException ex) {
-			if (job.timedOut() && !job.cancelRequested() && !job.shuttingDown()) {
-				log.info("Stopped run {} after lab.limits.max-run-time ({})", job.id, job.maxRunTime());
-				finish(job, RunStatus.FAILED, null, null, null,
+			RunStoppedException.Reason reason = job.stopReason();
+			if (reason == RunStoppedException.Reason.MAX_RUN_TIME) {
+				if (!job.waited()) {
+					log.info("Stopped run {} after lab.limits.max-run-time ({})", job.id, job.maxRunTime());
+				}
+				finish(job, RunStatus.FAILED, null,
 						RunRecord.Problem.of(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED
-							.detail(job.maxRunTime().toString(), "what it wrote keeps its expiry.")));
+							.detail(job.maxRunTime().toString(), "what it wrote keeps its expiry.")),
+						null);
 			}
 			else {
-				finish(job, RunStatus.CANCELLED, null, null, null,
-						(job.shuttingDown() && !job.cancelRequested()) ? shutdownProblem() : null);
+				finish(job, RunStatus.CANCELLED, null,
+						(reason == RunStoppedException.Reason.SHUTDOWN) ? shutdownProblem() : null, null);
 			}
 		}
 		catch (RuntimeException ex) {
 			RunRecord.Problem problem = this.problems.describe(ex);
-			log.warn("Run {} failed: {}", job.id, problem.detail());
-			finish(job, RunStatus.FAILED, null, null, null, problem);
+			if (!job.waited()) {
+				// A GET run's failure is logged with its answer.
+				log.warn("Run {} failed: {}", job.id, problem.detail());
+			}
+			finish(job, RunStatus.FAILED, null, problem, ex);
 		}
 		finally {
 			this.active.remove(job.id);
 			freeSlot(job);
+			job.answer.completeExceptionally(new IllegalStateException("Run " + job.id + " ended without an answer"));
 		}
 	}
 
-	/** Every progress interval: see {@link JobRecords#writeProgress}. */
+	/**
+	 * Every progress interval: see {@link JobRecords#writeProgress}. Not for GET runs,
+	 * whose records are written only outside their timed passes.
+	 */
 	private void tick() {
-		this.records.writeProgress(this.active.values(), this.clock);
+		this.records.writeProgress(jobs(), this.clock);
 	}
 
-	private void finish(Job job, RunStatus status, @Nullable List<RunResult> results,
-			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
+	/** The runs started with {@code POST /runs}, GET runs aside. */
+	private List<Job> jobs() {
+		return this.active.values().stream().filter((job) -> !job.waited()).toList();
+	}
+
+	/**
+	 * Frees the slot, writes the final record and then answers a waiting caller: with the
+	 * outcome, the failure, or why the run stopped.
+	 */
+	private void finish(Job job, RunStatus status, PlanMeasurement.@Nullable Outcome outcome,
+			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
 		synchronized (job) {
 			// A client that sees its run end may send the next one at once: the slot is
 			// free before the final record can be read, here or from Redis.
 			freeSlot(job);
-			RunRecord record = job.finish(status, this.clock.instant(), results, skipped, summary, problem);
+			RunRecord record = job.finish(status, this.clock.instant(), (outcome != null) ? outcome.results() : null,
+					(outcome != null) ? outcome.skipped() : null, (outcome != null) ? outcome.summary() : null,
+					problem);
 			if (record != null) {
 				this.records.ended(record);
 			}
-			save(record);
+			save((job.waited() && !job.recorded) ? null : record);
 		}
+		if (outcome != null) {
+			job.answer.complete(outcome.answer());
+		}
+		job.answer.completeExceptionally(
+				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
 	}
 
 	private void freeSlot(Job job) {
@@ -335,7 +456,7 @@ public class RunJobs implements SmartLifecycle {
 	 * past their max-run-time; a few seconds when none can tell.
 	 */
 	public Duration retryAfter() {
-		return JobAdmission.retryAfter(this.active.values());
+		return JobAdmission.retryAfter(jobs());
 	}
 
 	private RunRecord.Problem shutdownProblem() {
@@ -353,9 +474,13 @@ public class RunJobs implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		int threads = this.settings.maxConcurrent();
-		this.workers = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-				daemonThreads("run-job-"));
+		// A thread for every run holding a slot and every admitted job waiting for one: a
+		// GET run that took its slot never queues behind a job still waiting for one.
+		int threads = this.slots.max() + this.settings.maxConcurrent() + this.settings.queueCapacity();
+		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
+				new LinkedBlockingQueue<>(), daemonThreads("run-"));
+		pool.allowCoreThreadTimeOut(true);
+		this.workers = pool;
 		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
 		this.ticker = progress;
 		long interval = this.settings.progressInterval().toMillis();
@@ -386,7 +511,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 		}
 		for (Job job : jobs) {
-			finish(job, RunStatus.CANCELLED, null, null, null, shutdownProblem());
+			finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
 		}
 		ScheduledExecutorService progress = this.ticker;
 		if (progress != null) {

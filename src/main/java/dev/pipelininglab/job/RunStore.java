@@ -1,5 +1,6 @@
 package dev.pipelininglab.job;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -94,7 +95,13 @@ class RunStore {
 	 * entry alone, so a listed run keeps its place.
 	 */
 	void save(RunRecord record) {
-		this.redis.opsForValue().set(recordKey(record.id()), this.json.writeValueAsString(record), this.ttl);
+		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
+		byte[] value = this.json.writeValueAsBytes(record);
+		// SETEX, not SET ... EX: Redis' INFO commandstats then tells records from the
+		// SETs
+		// a run measures.
+		this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
+			.setEx(key, this.ttl.toSeconds(), value));
 		if (Boolean.TRUE.equals(
 				this.redis.opsForZSet().addIfAbsent(this.indexKey, record.id(), record.createdAt().toEpochMilli()))) {
 			this.redis.expire(this.indexKey, this.ttl);

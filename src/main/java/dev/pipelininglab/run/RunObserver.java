@@ -53,41 +53,6 @@ public interface RunObserver {
 		};
 	}
 
-	/**
-	 * {@code observer}, cancelled also once {@code deadline} ({@link System#nanoTime()})
-	 * has passed.
-	 */
-	static RunObserver until(long deadline, RunObserver observer) {
-		return new RunObserver() {
-
-			@Override
-			public void started(long totalBatches) {
-				observer.started(totalBatches);
-			}
-
-			@Override
-			public void batchDone() {
-				observer.batchDone();
-			}
-
-			@Override
-			public void phase(Phase phase, String variant, int batchSize, long commands) {
-				observer.phase(phase, variant, batchSize, commands);
-			}
-
-			@Override
-			public void commandsDone(long commands) {
-				observer.commandsDone(commands);
-			}
-
-			@Override
-			public boolean cancelled() {
-				return observer.cancelled() || System.nanoTime() - deadline > 0;
-			}
-
-		};
-	}
-
 	/** What a run spends its time on, in the order a variant goes through them. */
 	enum Phase {
 

@@ -1,12 +1,13 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunResult;
-import dev.pipelininglab.run.RunService;
-import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Sweep;
+import dev.pipelininglab.web.tomcat.CallerConnection;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -16,12 +17,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * GET endpoints, so a browser address bar and a bare curl are enough. Each turns its path
- * and query parameters into a run specification and hands it to the one measuring path.
+ * and query parameters into a run plan and waits for it on the one run executor.
  */
 @RestController
 class RunController {
 
-	private final RunService runs;
+	private final RunJobs jobs;
 
 	private final RunRequests requests;
 
@@ -29,14 +30,11 @@ class RunController {
 
 	private final KeySpace keys;
 
-	private final GetRunStops stops;
-
-	RunController(RunService runs, RunRequests requests, KeyCleaner cleaner, KeySpace keys, GetRunStops stops) {
-		this.runs = runs;
+	RunController(RunJobs jobs, RunRequests requests, KeyCleaner cleaner, KeySpace keys) {
+		this.jobs = jobs;
 		this.requests = requests;
 		this.cleaner = cleaner;
 		this.keys = keys;
-		this.stops = stops;
 	}
 
 	/**
@@ -45,28 +43,29 @@ class RunController {
 	@RunEndpoint.Mapped("/{count}")
 	RunResult run(@PathVariable long count, RunParams params, HttpServletRequest request) {
 		RunEndpoint endpoint = RunEndpoint.matched(request);
-		return this.runs.run(this.requests.single(endpoint.operation(), endpoint.mode(), count, params),
-				this.stops.of(request));
+		return run(RunPlan.single(this.requests.single(endpoint.operation(), endpoint.mode(), count, params)),
+				RunResult.class, request);
 	}
 
 	@GetMapping("/compare/{op}/{count}")
 	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {
-		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return this.runs.compare(base, this.requests.withinRunBytes(base, this.requests.variants(params)),
-				this.stops.of(request));
+		return run(this.requests.compare(RunRequests.operation(op), count, params), Comparison.class, request);
 	}
 
 	@GetMapping("/sweep/{op}/{count}")
 	Sweep sweep(@PathVariable String op, @PathVariable long count, RunParams params, HttpServletRequest request) {
-		RunSpec base = this.requests.multiple(RunRequests.operation(op), count, params);
-		return this.runs.sweep(base, this.requests.withinRunBytes(base, this.requests.batchSizes(count, params)),
-				this.stops.of(request));
+		return run(this.requests.sweep(RunRequests.operation(op), count, params), Sweep.class, request);
+	}
+
+	/** On the one run executor, stopped also when the caller hangs up. */
+	private <T> T run(RunPlan plan, Class<T> answer, HttpServletRequest request) {
+		return answer.cast(this.jobs.run(plan, CallerConnection.of(request)::gone));
 	}
 
 	@DeleteMapping("/keys")
 	Cleanup deleteKeys() {
-		return new Cleanup(this.keys.scanPattern(), this.cleaner.deleteAll());
+		return new Cleanup(this.keys.scanPattern(), this.jobs.withSlot(this.cleaner::deleteAll));
 	}
 
 	/** What {@code DELETE /keys} removed. */

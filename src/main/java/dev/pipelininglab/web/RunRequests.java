@@ -62,11 +62,23 @@ public class RunRequests {
 		return spec;
 	}
 
+	/** A comparison of the variants {@code params} names, or the default ones. */
+	RunPlan compare(Operation operation, long count, RunParams params) {
+		RunSpec base = multiple(operation, count, params);
+		return RunPlan.compare(base, withinRunBytes(base, variants(params)));
+	}
+
+	/** A sweep over the batch sizes {@code params} names, or the default ones. */
+	RunPlan sweep(Operation operation, long count, RunParams params) {
+		RunSpec base = multiple(operation, count, params);
+		return RunPlan.sweep(base, withinRunBytes(base, batchSizes(count, params)));
+	}
+
 	/**
 	 * The shared part of a comparison or sweep; each variant or batch size is applied to
 	 * it.
 	 */
-	RunSpec multiple(Operation operation, long count, RunParams params) {
+	private RunSpec multiple(Operation operation, long count, RunParams params) {
 		int repeat = (int) within(ApiParameter.REPEAT, params.repeat());
 		return spec(operation, Mode.LOOP, count, params, repeat);
 	}
@@ -170,14 +182,12 @@ public class RunRequests {
 			case COMPARE -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.BATCH_SIZES, params.batchSizes());
-				RunSpec base = multiple(bodyOperation(operation, false), count, params);
-				yield RunPlan.compare(base, withinRunBytes(base, variants(params)));
+				yield compare(bodyOperation(operation, false), count, params);
 			}
 			case SWEEP -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.VARIANTS, params.variants());
-				RunSpec base = multiple(bodyOperation(operation, false), count, params);
-				yield RunPlan.sweep(base, withinRunBytes(base, batchSizes(count, params)));
+				yield sweep(bodyOperation(operation, false), count, params);
 			}
 		};
 	}

@@ -111,9 +111,15 @@ public final class NodeStats {
 		return Long.parseLong(Topologies.on(node, (jedis) -> Topologies.info(jedis, "stats")).get(field));
 	}
 
-	/** Keys in {@code node}'s database 0. */
+	/** Keys in {@code node}'s database 0, the lab's run records aside. */
 	public static long dbsize(RedisServerProcess node) {
-		return Topologies.on(node, Jedis::dbSize);
+		return Topologies.on(node, (jedis) -> jedis.dbSize() - jedis.keys(RUN_RECORDS).size());
 	}
+
+	/**
+	 * The lab's run records ({@code <prefix>:run:<id>}, the index {@code <prefix>:runs}):
+	 * every run that started leaves its record, GET runs too, beside the keys it wrote.
+	 */
+	public static final String RUN_RECORDS = "*:run[:s]*";
 
 }

@@ -6,16 +6,13 @@ import dev.pipelininglab.run.AdmissionProperties;
 import dev.pipelininglab.run.RunSlots;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.mock.web.MockHttpServletRequest;
-import org.springframework.mock.web.MockHttpServletResponse;
-
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The admission gate on its own: a bounded number of requests at a time, the next one
- * waits its turn, and one that waits too long is a 429 problem with Retry-After.
+ * Admission on its own: the run endpoints are all checked before they wait, a bounded
+ * number of runs at a time, and the next one waits its turn up to max-wait (the 429 with
+ * Retry-After it then gets, GET or job: {@code OneRunLimitTests}).
  */
 class RunAdmissionTests {
 
@@ -48,55 +45,32 @@ class RunAdmissionTests {
 	}
 
 	@Test
-	void admitsUpToTheLimitThenAnswers429AfterTheWait() throws Exception {
-		RunAdmission.Gate gate = gate(2, Duration.ofMillis(200));
-		MockHttpServletRequest first = new MockHttpServletRequest();
-		MockHttpServletRequest second = new MockHttpServletRequest();
-		MockHttpServletResponse response = new MockHttpServletResponse();
-		assertThat(gate.preHandle(first, response, null)).isTrue();
-		assertThat(gate.preHandle(second, response, null)).isTrue();
+	void admitsUpToTheLimitThenTurnsAwayAfterTheWait() throws Exception {
+		RunSlots slots = new RunSlots(new AdmissionProperties(2, Duration.ofMillis(200)));
+		assertThat(slots.take()).isTrue();
+		assertThat(slots.take()).isTrue();
 
 		long start = System.nanoTime();
-		assertThatExceptionOfType(RunAdmission.TooBusyException.class)
-			.isThrownBy(() -> gate.preHandle(new MockHttpServletRequest(), response, null))
-			.satisfies((busy) -> {
-				assertThat(busy.getStatusCode().value()).isEqualTo(429);
-				assertThat(busy.getHeaders().getFirst("Retry-After")).isEqualTo("1");
-				assertThat(busy.getBody().getType().toString()).isEqualTo("urn:pipelining-lab:problem:too-busy");
-				assertThat(busy.getBody().getDetail()).contains("lab.admission.max-concurrent");
-			});
+		assertThat(slots.take()).isFalse();
 		assertThat(Duration.ofNanos(System.nanoTime() - start)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
 
-		gate.afterCompletion(first, response, null, null);
-		// Completing twice (an error dispatch after the first) gives back one permit, not
-		// two.
-		gate.afterCompletion(first, response, null, null);
-		MockHttpServletRequest third = new MockHttpServletRequest();
-		assertThat(gate.preHandle(third, response, null)).isTrue();
-		assertThatExceptionOfType(RunAdmission.TooBusyException.class)
-			.isThrownBy(() -> gate.preHandle(new MockHttpServletRequest(), response, null));
+		slots.release();
+		assertThat(slots.take()).isTrue();
+		assertThat(slots.takeFree()).isFalse();
 	}
 
 	@Test
-	void aWaitingRequestGetsInWhenAnotherFinishes() throws Exception {
+	void aWaitingRunGetsInWhenAnotherFinishes() throws Exception {
 		RunSlots slots = new RunSlots(new AdmissionProperties(1, Duration.ofSeconds(10)));
-		RunAdmission.Gate gate = new RunAdmission.Gate(slots, () -> Duration.ofSeconds(1));
-		MockHttpServletRequest running = new MockHttpServletRequest();
-		MockHttpServletResponse response = new MockHttpServletResponse();
-		gate.preHandle(running, response, null);
-		// Finishes the running request once the second one is waiting at the gate.
+		assertThat(slots.take()).isTrue();
+		// Finishes the running one once the second one is waiting for its turn.
 		Thread finisher = new Thread(() -> {
 			await().atMost(Duration.ofSeconds(5)).until(() -> slots.queued() == 1);
-			gate.afterCompletion(running, response, null, null);
+			slots.release();
 		});
 		finisher.start();
-		assertThat(gate.preHandle(new MockHttpServletRequest(), response, null)).isTrue();
+		assertThat(slots.take()).isTrue();
 		finisher.join();
-	}
-
-	private static RunAdmission.Gate gate(int slots, Duration maxWait) {
-		return new RunAdmission.Gate(new RunSlots(new AdmissionProperties(slots, maxWait)),
-				() -> Duration.ofSeconds(1));
 	}
 
 }

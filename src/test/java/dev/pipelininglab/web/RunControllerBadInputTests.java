@@ -15,6 +15,9 @@ import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.http.MediaType;
 
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -33,6 +36,7 @@ class RunControllerBadInputTests extends WebLayerWithStandIns {
 	@AfterEach
 	void nothingReachedRedis() {
 		verifyNoInteractions(this.runs, this.cleaner);
+		verify(this.jobs, never()).run(any(), any());
 	}
 
 	@ParameterizedTest(name = "{0} -> {1}")

@@ -6,8 +6,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
+import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStatus;
 import org.junit.jupiter.api.Test;
@@ -20,7 +23,7 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * {@code /runs} over real HTTP: start a job, follow its Server-Sent Events to the end,
- * read and cancel it.
+ * read and cancel it; a GET run is in the same history, and cancelled the same way.
  */
 class RunJobHttpTests extends JobsOnTestRedis {
 
@@ -66,6 +69,39 @@ class RunJobHttpTests extends JobsOnTestRedis {
 		// A finished run's stream is its final record, then the end.
 		assertThat(events(location + "/events")).singleElement()
 			.satisfies((event) -> assertThat(event.data()).contains("\"status\":\"DONE\""));
+	}
+
+	@Test
+	void aGetRunIsInTheHistoryWithTheResultItAnswered() {
+		HttpResponse<String> answer = get("/pipeset/2000?batchSize=100");
+		assertThat(answer.statusCode()).isEqualTo(200);
+
+		String history = get("/runs").body();
+		assertThat(JsonPath.<String>read(history, "$.runs[0].kind")).isEqualTo("single");
+		assertThat(JsonPath.<String>read(history, "$.runs[0].status")).isEqualTo("DONE");
+		assertThat(JsonPath.<String>read(history, "$.runs[0].request.mode")).isEqualTo("pipelined");
+		assertThat(JsonPath.<Object>read(history, "$.runs[0].results[0]"))
+			.isEqualTo(JsonPath.<Object>read(answer.body(), "$"));
+		String id = JsonPath.read(history, "$.runs[0].id");
+		assertThat(JsonPath.<String>read(get("/runs/" + id).body(), "$.status")).isEqualTo("DONE");
+	}
+
+	@Test
+	void aGetRunCancelledWithDeleteStopsAndAnswers409() throws Exception {
+		CompletableFuture<HttpResponse<String>> answer = CompletableFuture
+			.supplyAsync(() -> get("/loopset/10000000?batchSize=100"));
+		String id = await().atMost(Duration.ofSeconds(30))
+			.until(() -> JsonPath.<List<String>>read(get("/runs").body(), "$.runs[?(@.status == 'RUNNING')].id"),
+					(running) -> !running.isEmpty())
+			.get(0);
+
+		assertThat(send(http().request("/runs/" + id).DELETE()).statusCode()).isEqualTo(202);
+
+		HttpResponse<String> stopped = answer.get(30, TimeUnit.SECONDS);
+		assertThat(stopped.statusCode()).as(stopped.body()).isEqualTo(409);
+		assertThat(JsonPath.<String>read(stopped.body(), "$.type"))
+			.isEqualTo("urn:pipelining-lab:problem:run-cancelled");
+		assertThat(JsonPath.<String>read(get("/runs/" + id).body(), "$.status")).isEqualTo("CANCELLED");
 	}
 
 	@Test

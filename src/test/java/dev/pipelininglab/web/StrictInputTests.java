@@ -39,6 +39,7 @@ class StrictInputTests extends WebLayerWithStandIns {
 		verifyNoInteractions(this.runs, this.cleaner);
 		// (RunJobs is a lifecycle bean, so the context itself talks to the mock.)
 		verify(this.jobs, never()).submit(any());
+		verify(this.jobs, never()).run(any(), any());
 	}
 
 	@ParameterizedTest(name = "{0} -> {1}")

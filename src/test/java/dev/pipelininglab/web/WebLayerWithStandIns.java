@@ -31,8 +31,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * Redis is a stand-in, there only to prove what was, or was not, called; anything that
  * really talks to Redis is tested on a real server instead.
  */
-@Import({ RunRequests.class, ShutdownSignal.class, GetRunStops.class, LabSettings.class, RunSlots.class,
-		WebLayerWithStandIns.Beans.class })
+@Import({ RunRequests.class, LabSettings.class, RunSlots.class, WebLayerWithStandIns.Beans.class })
 abstract class WebLayerWithStandIns {
 
 	@Autowired

@@ -1,8 +1,7 @@
 package dev.pipelininglab.web.problem;
 
-import java.time.Duration;
-
 import java.math.BigDecimal;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -10,23 +9,21 @@ import java.util.regex.Pattern;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.job.RunFinishedException;
-import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunNotFoundException;
+import dev.pipelininglab.job.RunRecord;
+import dev.pipelininglab.job.RunStoppedException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.RunRefusedException;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.CrossSlotTransactionException;
-import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunFailedException;
 import dev.pipelininglab.run.UnsupportedRunException;
 import dev.pipelininglab.web.ApiParameter;
-import dev.pipelininglab.web.GetRunStops;
 import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.LabSettings;
 import dev.pipelininglab.web.ParameterCheck;
 import dev.pipelininglab.web.RunParams;
-import dev.pipelininglab.web.ShutdownSignal;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -74,17 +71,10 @@ class ProblemAdvice {
 
 	private final RedisDiagnosis diagnosis;
 
-	private final ShutdownSignal shutdown;
-
-	private final RunJobs jobs;
-
-	ProblemAdvice(Topology topology, LabSettings properties, RedisDiagnosis diagnosis, ShutdownSignal shutdown,
-			RunJobs jobs) {
+	ProblemAdvice(Topology topology, LabSettings properties, RedisDiagnosis diagnosis) {
 		this.topology = topology;
 		this.properties = properties;
 		this.diagnosis = diagnosis;
-		this.shutdown = shutdown;
-		this.jobs = jobs;
 	}
 
 	@ExceptionHandler
@@ -191,26 +181,22 @@ class ProblemAdvice {
 
 	/** A GET run stopped between commands; a caller that hung up gets a bodiless 499. */
 	@ExceptionHandler
-	ResponseEntity<?> runStopped(RunCancelledException ex, HttpServletRequest request) {
-		GetRunStops.Reason reason = GetRunStops.reason(request);
-		if (this.shutdown.stopping() || reason == GetRunStops.Reason.SHUTDOWN) {
-			log.info("Stopped a run between commands: the app is shutting down");
-			return ResponseEntity
-				.of(Problems.problem(ProblemType.INSTANCE_SHUTDOWN,
-						ProblemType.INSTANCE_SHUTDOWN.detail(this.jobs.instance())))
-				.build();
-		}
-		if (reason == GetRunStops.Reason.CALLER_GONE) {
-			log.info("Stopped GET {} between commands after {} s: its caller hung up; its run slot is free",
-					request.getRequestURI(),
-					String.format(java.util.Locale.ROOT, "%.1f", GetRunStops.elapsed(request).toMillis() / 1000.0));
-			return ResponseEntity.status(CLIENT_CLOSED_REQUEST).build();
-		}
-		Duration limit = this.properties.limits().maxRunTime();
-		log.info("Stopped a run after lab.limits.max-run-time ({})", limit);
-		return ResponseEntity.of(Problems.problem(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED
-			.detail(limit.toString(), "what it had written stays under the prefix (DELETE /keys removes it).")))
-			.build();
+	ResponseEntity<?> runStopped(RunStoppedException ex, HttpServletRequest request) {
+		RunRecord.Problem problem = ex.record().problem();
+		return switch (ex.reason()) {
+			case CALLER_GONE -> {
+				log.info("Stopped GET {} between commands after {} s: its caller hung up; its run slot is free",
+						request.getRequestURI(), String.format(Locale.ROOT, "%.1f", ex.elapsed().toMillis() / 1000.0));
+				yield ResponseEntity.status(CLIENT_CLOSED_REQUEST).build();
+			}
+			case CANCELLED -> ResponseEntity.of(Problems.of(ProblemType.RUN_CANCELLED, ex.record().id())).build();
+			case SHUTDOWN, MAX_RUN_TIME -> {
+				log.info("Stopped a run between commands: {}", (problem != null) ? problem.detail() : ex.reason());
+				ProblemType type = (ex.reason() == RunStoppedException.Reason.SHUTDOWN) ? ProblemType.INSTANCE_SHUTDOWN
+						: ProblemType.RUN_TIME_EXCEEDED;
+				yield ResponseEntity.of(Problems.problem(type, (problem != null) ? problem.detail() : null)).build();
+			}
+		};
 	}
 
 	@ExceptionHandler
