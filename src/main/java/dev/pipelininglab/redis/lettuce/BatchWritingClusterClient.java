@@ -12,11 +12,7 @@ import io.lettuce.core.json.JsonParser;
 import io.lettuce.core.protocol.PushHandler;
 import io.lettuce.core.resource.ClientResources;
 
-/**
- * A {@link RedisClusterClient} whose node connections write each pipeline flush as one
- * message per node (see {@link BatchWritingNodeWriter}). Node connections are made
- * through the protected factory method Lettuce offers subclasses.
- */
+/** A {@link RedisClusterClient} whose node connections write a flush as one message. */
 class BatchWritingClusterClient extends RedisClusterClient {
 
 	BatchWritingClusterClient(ClientResources resources, Iterable<RedisURI> uris) {
@@ -26,7 +22,6 @@ class BatchWritingClusterClient extends RedisClusterClient {
 	@Override
 	protected <K, V> StatefulRedisConnectionImpl<K, V> newStatefulRedisConnection(RedisChannelWriter channelWriter,
 			PushHandler pushHandler, RedisCodec<K, V> codec, Duration timeout, Supplier<JsonParser> parser) {
-		// Lettuce passes the node's endpoint as the push handler.
 		return super.newStatefulRedisConnection(BatchWritingNodeWriter.wrap(channelWriter, pushHandler, getOptions()),
 				pushHandler, codec, timeout, parser);
 	}

@@ -14,11 +14,7 @@ import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/**
- * A connection factory whose clients write each pipeline flush as one message: per
- * connection on standalone and sentinel (see {@link BatchWritingEndpoint}), per node
- * connection on a cluster (see {@link BatchWritingClusterClient}).
- */
+/** A connection factory whose clients write each pipeline flush as one message. */
 public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 
 	public BatchWritingConnectionFactory(RedisConfiguration configuration,
@@ -34,8 +30,8 @@ public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 			return client;
 		}
 		if (client.getClass() == RedisClusterClient.class) {
-			// Built by Spring Data Redis from the cluster configuration; its options are
-			// set on the client afterwards, so they are copied over.
+			// Spring Data Redis sets the cluster client's options after building it, so
+			// they are copied over.
 			@SuppressWarnings("unchecked")
 			Iterable<RedisURI> uris = (Iterable<RedisURI>) Objects.requireNonNull(
 					new DirectFieldAccessor(client).getPropertyValue("initialUris"),
@@ -48,9 +44,7 @@ public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 		if (client.getClass() != RedisClient.class) {
 			return client;
 		}
-		// Spring Data Redis builds the URI (credentials, TLS, client name, database,
-		// sentinels) privately and reads it back from the client the same way in its
-		// StandaloneConnectionProvider.
+		// Spring Data Redis builds the URI privately and reads it back the same way.
 		RedisURI uri = (RedisURI) Objects.requireNonNull(new DirectFieldAccessor(client).getPropertyValue("redisURI"),
 				"RedisClient.redisURI (Lettuce moved it?)");
 		BatchWritingRedisClient batching = new BatchWritingRedisClient(resources, uri);

@@ -17,17 +17,8 @@ import io.netty.channel.Channel;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The cluster counterpart of {@link BatchWritingEndpoint}: wraps the writer Lettuce
- * builds for each cluster node connection so that the commands buffered while auto-flush
- * is off go to Netty as one message per node and flush, instead of one task per command.
- * <p>
- * {@code RedisClusterClient} creates its node endpoints privately, so the endpoint itself
- * cannot be replaced; Lettuce wraps it the same way for command listeners and timeouts.
- * The node's channel is read from the endpoint's protected field, the one piece of
- * Lettuce's internals this relies on. Everything else stays Lettuce's: a command written
- * with auto-flush on, while the connection is down, or from the event loop (redirections,
- * retries) goes to the endpoint as usual, and so does any flush when the channel is not
- * usable.
+ * The cluster counterpart of {@link BatchWritingEndpoint}: node endpoints are private, so
+ * it wraps their writer and reads the endpoint's protected {@code channel}.
  */
 final class BatchWritingNodeWriter implements RedisChannelWriter {
 
@@ -49,7 +40,6 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 
 	private volatile boolean autoFlush = true;
 
-	/** Commands written since the last flush. */
 	private final PendingCommands pending = new PendingCommands();
 
 	private BatchWritingNodeWriter(RedisChannelWriter writer, DefaultEndpoint endpoint) {
@@ -57,12 +47,6 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		this.endpoint = endpoint;
 	}
 
-	/**
-	 * @param writer what Lettuce would use for the node connection
-	 * @param endpoint the node's endpoint, at the bottom of {@code writer}
-	 * @return the batching writer, or {@code writer} itself when batching would change
-	 * behaviour: a bounded request queue needs Lettuce's own count of buffered commands
-	 */
 	static RedisChannelWriter wrap(RedisChannelWriter writer, Object endpoint, ClientOptions options) {
 		if (!(endpoint instanceof DefaultEndpoint node) || options.getRequestQueueSize() != Integer.MAX_VALUE) {
 			return writer;
@@ -109,8 +93,7 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 
 	@Override
 	public void flushCommands() {
-		// Whatever the endpoint itself buffered (written while the connection was down)
-		// goes first.
+		// What the endpoint buffered while the connection was down goes first.
 		this.writer.flushCommands();
 		List<RedisCommand<?, ?, ?>> batch = this.pending.take();
 		if (batch.isEmpty()) {
@@ -118,7 +101,6 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		}
 		Channel channel = (Channel) CHANNEL.getVolatile(this.endpoint);
 		if (!BatchWritingEndpoint.writable(channel)) {
-			// Lettuce decides: buffer for the reconnect, or reject at once.
 			List<? extends RedisCommand<Object, Object, ?>> commands = uncheckedCast(batch);
 			this.writer.write(commands);
 			this.writer.flushCommands();

@@ -7,16 +7,11 @@ import java.util.List;
 import io.lettuce.core.protocol.RedisCommand;
 import io.netty.channel.Channel;
 
-/**
- * The commands a connection buffered since its last flush, in order, and the one way they
- * reach Netty: as a single message, which Lettuce's {@code CommandHandler} and
- * {@code CommandEncoder} accept (one stack push each, one buffer for all).
- */
+/** The commands a connection buffered since its last flush, written as one message. */
 final class PendingCommands {
 
 	private final Object lock = new Object();
 
-	/** Guarded by {@link #lock}. */
 	private List<RedisCommand<?, ?, ?>> pending = new ArrayList<>();
 
 	void add(RedisCommand<?, ?, ?> command) {
@@ -42,11 +37,6 @@ final class PendingCommands {
 		}
 	}
 
-	/**
-	 * Writes {@code batch} as one message; a write that fails fails its commands at once,
-	 * which is what a pipeline wants: the caller learns, and the connection reconnects by
-	 * itself.
-	 */
 	static void writeAsOne(Channel channel, List<RedisCommand<?, ?, ?>> batch) {
 		channel.writeAndFlush(batch).addListener((future) -> {
 			if (!future.isSuccess()) {
