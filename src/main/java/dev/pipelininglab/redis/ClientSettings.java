@@ -14,12 +14,7 @@ import org.springframework.data.redis.connection.lettuce.LettucePoolingClientCon
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
-/**
- * Every way the lab's Redis client differs from what an unmodified Spring Boot app with
- * the same starters gets, read back from the running client (so an override shows as it
- * is), each with how to set it in another app. {@code GET /} lists them all; every run
- * answer carries the ones in effect as {@code settings}.
- */
+/** How the lab's Redis client differs from Spring Boot's, read back from the client. */
 @Component
 public class ClientSettings {
 
@@ -37,16 +32,10 @@ public class ClientSettings {
 		this.inEffect = Map.copyOf(inEffect);
 	}
 
-	/** Every tuning the lab knows of, whether or not it differs from Spring Boot's. */
 	public List<Tuning> all() {
 		return this.tunings;
 	}
 
-	/**
-	 * For each answer: the connection-wide tunings that differ from Spring Boot's
-	 * defaults, name to value. The flush policy and the way of writing are not here:
-	 * answers carry them as {@code flushPolicy} and {@code writes} where they apply.
-	 */
 	public Map<String, String> inEffect() {
 		return this.inEffect;
 	}
@@ -100,21 +89,12 @@ public class ClientSettings {
 				+ pool.getMaxWaitDuration();
 	}
 
-	/** Whether a tuning is the same for every command, or one a run may choose. */
 	public enum Scope {
 
 		CLIENT, RUN
 
 	}
 
-	/**
-	 * @param name as it appears in {@code settings}
-	 * @param scope client: every command; run: the default a request may override
-	 * @param value what this app runs with
-	 * @param springBootDefault what an unmodified Spring Boot app (with Actuator) gets
-	 * @param where the property or hook that sets it
-	 * @param how the line that sets it in another app
-	 */
 	public record Tuning(String name, Scope scope, String value, String springBootDefault, String where, String how) {
 
 		public boolean differs() {

@@ -17,46 +17,25 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
-/**
- * Where a run's keys live on a cluster: which master serves each key's hash slot, as
- * Lettuce's current view of the topology says (the view it routes commands by). Computed
- * with the same CRC16 Lettuce and Redis use, outside any timed part of a run; standalone
- * and sentinel have no spread.
- */
+/** Which master serves each of a run's keys on a cluster, as Lettuce routes them. */
 @Component
 public class ClusterLayout {
 
-	/** Keys of the slots no live master serves at the moment (only seen mid-failover). */
 	public static final String UNASSIGNED = "unassigned";
 
 	private final @Nullable LettuceConnectionFactory factory;
 
-	/**
-	 * The last spread of numbered keys: a comparison asks for the same keys once per
-	 * variant, and hashing ten million keys takes a second or two.
-	 */
 	private volatile @Nullable Memo last;
 
 	ClusterLayout(LettuceConnectionFactory factory) {
 		this.factory = factory.isClusterAware() ? factory : null;
 	}
 
-	/**
-	 * @param keysPerNode for each master ({@code host:port}), how many of the keys hash
-	 * to its slots; masters that got none are listed with 0, which is the point of
-	 * showing it
-	 * @param slotsTouched distinct hash slots among the keys
-	 * @param commandsPerSlot what a multi-key command per batch becomes when split by
-	 * slot: the sum over batches of the distinct slots in each batch
-	 * @param slot the one slot all keys share, when they do
-	 */
 	public record Spread(Map<String, Long> keysPerNode, int slotsTouched, long commandsPerSlot,
 			@Nullable Integer slot) {
 
-		/** The node holding every key, when one does. */
 		public @Nullable String soleNode() {
 			List<String> used = this.keysPerNode.entrySet()
 				.stream()
@@ -72,19 +51,10 @@ public class ClusterLayout {
 
 	}
 
-	/**
-	 * Keys {@code 0..count-1} of {@code keys}, sent in batches of {@code batchSize}; null
-	 * off a cluster.
-	 */
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize) {
 		return ofKeys(keys, count, batchSize, LongUnaryOperator.identity(), "");
 	}
 
-	/**
-	 * The same for items that walk a key space: item {@code i} on key
-	 * {@code keyIndex(i)}; {@code walk} names the walk, so a remembered spread of another
-	 * walk is not reused. Counts are per item, as items may share keys.
-	 */
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize, LongUnaryOperator keyIndex, String walk) {
 		LettuceConnectionFactory cluster = this.factory;
 		if (cluster == null) {
@@ -117,10 +87,6 @@ public class ClusterLayout {
 		return spread;
 	}
 
-	/**
-	 * {@code count} commands on the one key {@code key} (the demo list), in batches of
-	 * {@code batchSize}.
-	 */
 	public @Nullable Spread ofKey(String key, long count, int batchSize) {
 		LettuceConnectionFactory cluster = this.factory;
 		if (cluster == null) {
@@ -133,8 +99,6 @@ public class ClusterLayout {
 		return new Spread(owners.count(perNode), 1, (count + batchSize - 1) / batchSize, slot);
 	}
 
-	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
-
 	private static Owners owners(LettuceConnectionFactory cluster) {
 		RedisClusterClient client = (RedisClusterClient) cluster.getRequiredNativeClient();
 		List<String> names = new ArrayList<>();
@@ -142,12 +106,12 @@ public class ClusterLayout {
 		Arrays.fill(owner, -1);
 		Iterable<RedisClusterNode> partitions;
 		try {
-			// The first look loads the slot map; a refused password or an unreachable
-			// cluster surfaces here, before any run, and is answered like the run's own.
+			// The first look loads the slot map: a refused password surfaces here,
+			// answered like the run's own.
 			partitions = client.getPartitions();
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = EXCEPTIONS.convert(ex);
+			DataAccessException translated = RedisReplies.translated(ex);
 			throw (translated != null) ? translated : ex;
 		}
 		for (RedisClusterNode node : partitions) {
@@ -173,10 +137,6 @@ public class ClusterLayout {
 
 	private record Owners(List<String> names, int[] owner) {
 
-		/**
-		 * Index into a count array sized {@code names().size() + 1}; the last entry
-		 * counts unassigned slots.
-		 */
 		int of(int slot) {
 			int index = this.owner[slot];
 			return (index >= 0) ? index : this.names.size();

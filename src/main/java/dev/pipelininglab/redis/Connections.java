@@ -21,29 +21,14 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
 /**
- * Hands out a {@link Route} per connector, connection sharing, flush policy, way of
- * writing and added round-trip time. A request that asks for another flush policy gets a
- * connection factory of its own (sharing Lettuce's client resources) instead of flipping
- * the shared factory's policy under other requests. Route connections carry a client name
- * of their own, so the server can tell which connections a run used. The Jedis factory is
- * made on the first request that asks for Jedis, never at start, and closed with the app.
- * <p>
- * The default route (Lettuce, shared connection, the configured policy and way of
- * writing, connected directly) is kept for the app's lifetime; with Lettuce's own
- * endpoint it is the auto-configured factory itself. Other routes are kept for reuse, at
- * most {@link #MAX_ROUTES} of them: asking for one more evicts the least recently used,
- * which is closed (factory, pool, latency relays) as soon as no run uses it any longer,
- * and a route no run used for {@code lab.pipeline.route-idle-timeout} is closed too. So
- * no sequence of requests can use up the instance, and an unused route does not keep
- * reconnecting.
+ * Hands out a {@link Route} per connector, sharing, flush policy, writes and added RTT;
+ * at most {@link #MAX_ROUTES} kept, least recently used and idle ones closed.
  */
 @Component
 public class Connections implements DisposableBean {
 
-	/**
-	 * Routes kept beyond the default one; each holds a client and a pool. A default
-	 * comparison with Jedis variants uses about a dozen.
-	 */
+	// Each route holds a client and a pool; a default comparison with Jedis variants uses
+	// about a dozen.
 	static final int MAX_ROUTES = 16;
 
 	private final FlushPolicy defaultPolicy;
@@ -52,14 +37,12 @@ public class Connections implements DisposableBean {
 
 	private final RouteBuilder builder;
 
-	/** In access order, eldest first; guarded by itself. */
 	private final Map<RouteKey, Entry> routes = new LinkedHashMap<>(MAX_ROUTES * 2, 0.75f, true);
 
 	private volatile @Nullable Entry defaultRoute;
 
 	private final Duration idleTimeout;
 
-	/** Closes routes nobody used for {@link #idleTimeout}; a daemon, stopped with us. */
 	private final ScheduledExecutorService idleSweeper;
 
 	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, PipelineProperties pipeline,
@@ -77,11 +60,6 @@ public class Connections implements DisposableBean {
 		this.idleSweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
 	}
 
-	/**
-	 * Drops the routes no run has used for the idle timeout: an idle route's client keeps
-	 * refreshing a cluster's topology, its relays and reconnects keep running, and during
-	 * an outage each of them logs on every attempt. A later run builds it again.
-	 */
 	void closeIdle() {
 		long now = System.nanoTime();
 		List<Entry> idle = new ArrayList<>();
@@ -103,41 +81,22 @@ public class Connections implements DisposableBean {
 		return this.defaultPolicy;
 	}
 
-	/** How Lettuce pipelines are handed to Netty unless a run asks otherwise. */
 	public Writes defaultWrites() {
 		return this.defaultWrites;
 	}
 
-	/** The default route, kept for the app's lifetime: for untimed set-up and checks. */
 	public Route primary() {
 		return defaultEntry().route;
 	}
 
-	/**
-	 * Calls {@code listener} with the factory of every Lettuce route that is closed,
-	 * before it closes, so whoever keeps connections of its own per factory can let them
-	 * go.
-	 */
 	public void onClose(Consumer<LettuceConnectionFactory> listener) {
 		this.builder.onClose(listener);
 	}
 
-	/** A Lettuce route whose template calls share one native connection. */
 	public Lease lease(FlushPolicy policy, @Nullable Writes writes, @Nullable Duration addedRtt) {
 		return lease(Connector.LETTUCE, Sharing.SHARED, policy, writes, addedRtt);
 	}
 
-	/**
-	 * A route for one run; close the lease when the run is over, so an evicted route can
-	 * be closed.
-	 * @param policy Lettuce's flush policy; ignored for Jedis, which has none
-	 * @param writes how Lettuce pipelines are handed to Netty, or null for the configured
-	 * way; ignored for Jedis
-	 * @param addedRtt extra round-trip time through latency relays, or null to connect
-	 * directly
-	 * @throws ConnectorUnsupportedException when the connector cannot reach this Redis
-	 * the way the app is configured
-	 */
 	public Lease lease(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Writes writes,
 			@Nullable Duration addedRtt) {
 		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;
@@ -174,11 +133,6 @@ public class Connections implements DisposableBean {
 		return new Lease(this, entry);
 	}
 
-	/**
-	 * The route runs would lease with these settings (the configured way of writing,
-	 * direct connections), leased only when it is already kept: a health probe must
-	 * neither build nor evict routes.
-	 */
 	public Optional<Lease> leaseIfKept(Connector connector, Sharing sharing, FlushPolicy policy) {
 		boolean lettuce = connector == Connector.LETTUCE;
 		RouteKey key = new RouteKey(connector, sharing, lettuce ? policy : null, lettuce ? this.defaultWrites : null,
@@ -193,7 +147,6 @@ public class Connections implements DisposableBean {
 		}
 	}
 
-	/** Routes kept for reuse besides the default one, for tests. */
 	int kept() {
 		synchronized (this.routes) {
 			return this.routes.size();
@@ -272,13 +225,10 @@ public class Connections implements DisposableBean {
 
 		final Route route;
 
-		/** Runs using the route now; guarded by the routes map. */
 		int users;
 
-		/** Dropped from the map: closed once {@link #users} is back to 0. */
 		boolean evicted;
 
-		/** When the last run let it go; guarded by the routes map. */
 		long lastUsedNanos = System.nanoTime();
 
 		Entry(RouteKey key, Route route) {
@@ -288,7 +238,6 @@ public class Connections implements DisposableBean {
 
 	}
 
-	/** One run's hold on a route; closing it lets an evicted route close. */
 	public static final class Lease implements AutoCloseable {
 
 		private final Connections owner;
@@ -316,10 +265,10 @@ public class Connections implements DisposableBean {
 
 	}
 
-	/**
-	 * The connector or connection mode does not apply to this Redis or this app's
-	 * configuration.
-	 */
+	record RouteKey(Connector connector, Sharing sharing, @Nullable FlushPolicy policy, @Nullable Writes writes,
+			@Nullable Duration rtt) {
+	}
+
 	public static class ConnectorUnsupportedException extends RuntimeException {
 
 		ConnectorUnsupportedException(String message) {

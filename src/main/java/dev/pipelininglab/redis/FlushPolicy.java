@@ -1,17 +1,10 @@
 package dev.pipelininglab.redis;
 
-import java.util.Locale;
-
 import dev.pipelininglab.PlainNumbers;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnection.PipeliningFlushPolicy;
 
-/**
- * When Lettuce writes pipelined commands to the socket: after each command, once when the
- * pipeline closes, or every {@code bufferSize} commands. Written as
- * {@code flush-each-command}, {@code flush-on-close} or {@code buffered-<n>} in
- * properties, request parameters and answers alike.
- */
+/** When Lettuce writes pipelined commands to the socket, as {@code buffered-<n>} etc. */
 public record FlushPolicy(Kind kind, int bufferSize) {
 
 	public enum Kind {
@@ -24,11 +17,6 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 
 	public static final FlushPolicy FLUSH_ON_CLOSE = new FlushPolicy(Kind.FLUSH_ON_CLOSE, 0);
 
-	/**
-	 * The largest buffer a policy may name: the largest batch the lab allows
-	 * ({@code lab.limits.max-batch-size} is at most this). A larger buffer would only be
-	 * flush-on-close under another name, and another connection route.
-	 */
 	public static final int MAX_BUFFER_SIZE = 1_000_000;
 
 	private static final String BUFFERED_PREFIX = "buffered-";
@@ -44,26 +32,20 @@ public record FlushPolicy(Kind kind, int bufferSize) {
 		return new FlushPolicy(Kind.BUFFERED, bufferSize);
 	}
 
-	/**
-	 * Parses the written form. Named {@code valueOf} so Spring's conversion service binds
-	 * it from properties and request parameters without a registered converter.
-	 */
+	// Named valueOf so Spring's conversion binds it from properties and parameters
+	// without a converter.
 	public static FlushPolicy valueOf(String text) {
-		// Exactly as written: one rule for a value wherever it arrives (query, JSON,
-		// settings).
-		String value = text;
-		if (value.equals("flush-each-command")) {
+		if (text.equals("flush-each-command")) {
 			return FLUSH_EACH_COMMAND;
 		}
-		if (value.equals("flush-on-close")) {
+		if (text.equals("flush-on-close")) {
 			return FLUSH_ON_CLOSE;
 		}
-		if (value.startsWith(BUFFERED_PREFIX)) {
+		if (text.startsWith(BUFFERED_PREFIX)) {
 			try {
-				return buffered(PlainNumbers.parseInt(value.substring(BUFFERED_PREFIX.length())));
+				return buffered(PlainNumbers.parseInt(text.substring(BUFFERED_PREFIX.length())));
 			}
 			catch (IllegalArgumentException ex) {
-				// falls through to the message that lists the accepted forms
 			}
 		}
 		throw new IllegalArgumentException("Unknown flush policy '" + text

@@ -12,8 +12,7 @@ import org.springframework.validation.annotation.Validated;
  * The Redis health check, under {@code lab.health.*}.
  *
  * @param redisTimeout how long {@code /actuator/health} waits for Redis before it reports
- * it DOWN; far shorter than {@code spring.data.redis.timeout}, so a stuck server
- * (SIGSTOP, a long blocking command) is reported at once rather than hanging the probe
+ * it DOWN
  */
 @ConfigurationProperties("lab.health")
 @Validated

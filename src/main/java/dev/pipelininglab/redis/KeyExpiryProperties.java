@@ -11,10 +11,7 @@ import org.springframework.validation.annotation.Validated;
 /**
  * How long what a run leaves in Redis stays there, under {@code lab.keys.*}.
  *
- * @param expireAfter every key a run leaves behind gets this expiry once the run is over
- * (untimed; a SET run with its own {@code ttl} keeps that), so a forgotten run does not
- * hold a shared server's memory for ever; {@code DELETE /keys} still removes everything
- * at once
+ * @param expireAfter the expiry every key a run leaves behind gets once the run is over
  */
 @ConfigurationProperties("lab.keys")
 @Validated

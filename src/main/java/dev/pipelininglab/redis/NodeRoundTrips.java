@@ -11,23 +11,13 @@ import io.lettuce.core.RedisException;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/**
- * PING round trips to each node of a cluster, on the connections a route's commands take
- * (through its latency relays, when it has them), so an answer shows that every node, not
- * only the one a keyless PING lands on, sits behind the added delay.
- */
+/** PING round trips to each cluster node on a route's own connections (and relays). */
 public final class NodeRoundTrips {
 
 	private NodeRoundTrips() {
 	}
 
-	/**
-	 * @return for each reachable node ({@code host:port} as the cluster announces it),
-	 * the median of {@code pings} PING round trips in milliseconds; null when the route
-	 * does not lead to a cluster
-	 */
 	public static @Nullable Map<String, Double> measure(Route route, int pings) {
 		if (route.connector() != Connector.LETTUCE || !route.lettuce().isClusterAware()) {
 			return null;
@@ -46,11 +36,10 @@ public final class NodeRoundTrips {
 						nanos[i] = System.nanoTime() - start;
 					}
 				}
+				// A node going away is the run's business only if it holds the run's
+				// keys; Spring Data Redis hands a failed connect to one node over
+				// untranslated.
 				catch (DataAccessException | RedisException ex) {
-					// A node going away meanwhile is the run's business only if it holds
-					// the run's keys, and then the run itself says so. Spring Data Redis
-					// hands a failed connect to one node over untranslated, as Lettuce's
-					// RedisConnectionException.
 					continue;
 				}
 				Arrays.sort(nanos);

@@ -12,15 +12,11 @@ import org.springframework.validation.annotation.Validated;
  * How pipelines are flushed and written, under {@code lab.pipeline.*}.
  *
  * @param flushPolicy {@code flush-each-command}, {@code flush-on-close} or
- * {@code buffered-<n>}; applied to the auto-configured {@code LettuceConnectionFactory},
- * since Spring Boot has no property for it
- * @param writes {@code per-command} (the default) keeps Lettuce's own endpoint, which
- * hands over every command on its own, as every Spring app gets it; {@code per-flush}
- * hands each flush to Netty as one message (on a cluster, per node connection)
- * @param routeIdleTimeout a route other than the default one (another flush policy,
- * connector or added round trip) that no run used for this long is closed, with its pool,
- * topology refresh and latency relays, and built again on demand: an unused route must
- * not keep reconnecting and logging through an outage
+ * {@code buffered-<n>}
+ * @param writes {@code per-command} (Lettuce as it ships) or {@code per-flush} (one Netty
+ * message per flush)
+ * @param routeIdleTimeout a route no run used for this long is closed, so it does not
+ * reconnect through an outage
  */
 @ConfigurationProperties("lab.pipeline")
 @Validated

@@ -26,18 +26,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
-/**
- * Asks the servers, before a run writes its first key, whether it fits. A run's peak
- * footprint is its items times what one item costs there ({@link ItemCosts}, measured
- * with {@code MEMORY USAGE}); each master a run's keys go to must have that share free:
- * {@code maxmemory - used_memory} when {@code maxmemory} is set, else
- * {@code total_system_memory - used_memory}, less {@code lab.safety.margin-percent} of
- * the limit. A run that does not fit is refused, unless the server would make room by
- * evicting: then only when the {@code maxmemory-policy} can evict keys that are not the
- * lab's ({@code allkeys-*}; {@code volatile-*} while keys with a TTL exist outside the
- * prefix) is it refused, as an eviction risk that {@code lab.safety.allow-eviction}
- * accepts.
- */
+/** Asks the servers, before a run writes its first key, whether it fits. */
 @Component
 public class Preflight implements DisposableBean {
 
@@ -47,7 +36,6 @@ public class Preflight implements DisposableBean {
 
 	private static final int SCAN_BATCH = 1000;
 
-	/** The least room the count a refusal names leaves beside the run's own peak. */
 	private static final long MIN_HEADROOM = 256 << 10;
 
 	private final ServerCounters counters;
@@ -56,65 +44,31 @@ public class Preflight implements DisposableBean {
 
 	private final SafetyProperties safety;
 
-	private final LettuceConnectionFactory factory;
-
 	private final KeySpace keys;
 
-	private @Nullable StatefulConnection<String, String> connection;
+	private final NodeConnections.Own connection;
 
 	Preflight(ServerCounters counters, ItemCosts costs, SafetyProperties safety, LettuceConnectionFactory factory,
 			KeySpace keys) {
 		this.counters = counters;
 		this.costs = costs;
 		this.safety = safety;
-		this.factory = factory;
+		this.connection = new NodeConnections.Own(factory);
 		this.keys = keys;
 	}
 
-	/**
-	 * Part of what a run stores.
-	 *
-	 * @param shape how each item is stored
-	 * @param items how many items at most exist at once
-	 * @param valueSize the run's {@code valueSize} (0: the plain values)
-	 * @param keys the key layout the items are written under
-	 * @param lastIndex the highest item index, whose key and value are the longest
-	 * @param itemsPerMaster on a cluster, how many of the items each master
-	 * ({@code host:port}) holds; null where one master holds them all
-	 */
 	public record Part(MemoryShape shape, long items, int valueSize, KeySpace keys, long lastIndex,
 			@Nullable Map<String, Long> itemsPerMaster) {
 	}
 
-	/**
-	 * What a request stores at its peak.
-	 *
-	 * @param count the run's {@code count}, to say what count would fit
-	 * @param parts what it stores; empty for a run that stores nothing
-	 * @param warmUp what its warm-ups store at most at once (they clear their keys after
-	 * each variant)
-	 * @param warmUpBeside whether a warm-up's keys can exist beside the parts (a
-	 * comparison warms each variant up while the one before left its keys); else the
-	 * warm-up is over and cleared before the parts are written
-	 * @param bufferBytes what a round trip or a set-up batch holds in a server's query
-	 * and reply buffers at most, over every client at once
-	 */
 	public record Demand(long count, List<Part> parts, List<Part> warmUp, boolean warmUpBeside, long bufferBytes) {
 
-		/** Only what the run's items store, for the tests of the estimate. */
 		public Demand(long count, List<Part> parts) {
 			this(count, parts, List.of(), false, 0);
 		}
 
 	}
 
-	/**
-	 * @param bytesPerMaster what the run's items add to each master's
-	 * {@code used_memory}, estimated
-	 * @param bytesPerItem what one item of each part costs, in the order of the parts
-	 * @param peakPerMaster what each master must have room for at the request's peak: its
-	 * items, the warm-up's keys beside them or before them, and the buffers
-	 */
 	public record Estimate(Map<String, Long> bytesPerMaster, List<Long> bytesPerItem, Map<String, Long> peakPerMaster) {
 
 		public long bytes() {
@@ -123,20 +77,9 @@ public class Preflight implements DisposableBean {
 
 	}
 
-	/**
-	 * A master's memory as INFO tells it.
-	 *
-	 * @param address {@code host:port}
-	 * @param used {@code used_memory}
-	 * @param limit {@code maxmemory}, or {@code total_system_memory} when that is 0
-	 * @param limitName which of the two
-	 * @param margin what a run must leave free of the limit
-	 * @param policy {@code maxmemory-policy}
-	 */
 	record NodeMemory(String address, long used, long limit, String limitName, long margin, @Nullable String policy,
 			Map<String, String> info) {
 
-		/** What a run may add. */
 		long room() {
 			return this.limit - this.used - this.margin;
 		}
@@ -147,16 +90,6 @@ public class Preflight implements DisposableBean {
 
 	}
 
-	/**
-	 * Refuses the run when it does not fit, or could make a server evict keys that are
-	 * not the lab's. Writes (and removes) at most a small sample under the prefix, and
-	 * only when that sample fits.
-	 * @return the servers' INFO it read before anything was written, from which the run
-	 * counts what the servers evicted; null when it read none (nothing to store, or the
-	 * preflight is off)
-	 * @throws RunRefusedException when the run must not start
-	 * @throws org.springframework.dao.DataAccessException when a master does not answer
-	 */
 	public ServerCounters.@Nullable Snapshot check(Demand demand, LongFunction<Demand> atCount) {
 		if (!this.safety.preflight() || (demand.parts().isEmpty() && demand.warmUp().isEmpty())) {
 			return null;
@@ -196,16 +129,12 @@ public class Preflight implements DisposableBean {
 		return before;
 	}
 
-	/**
-	 * The largest count whose peak fits {@code master}'s room, found by bisection: the
-	 * warm-up and the buffers do not grow in step with the count, so a rule of three
-	 * would promise more than fits.
-	 */
+	// By bisection: warm-ups and buffers do not grow with the count, so a rule of three
+	// would promise too much.
 	private long fitting(long count, NodeMemory master, List<NodeMemory> masters, LongFunction<Demand> atCount,
 			long largestItem) {
-		// The count named must still fit a moment later, when the request comes again:
-		// used_memory moves by client buffers, a job's own record, the sample just taken
-		// (whose query buffer Redis keeps a while: two items' worth).
+		// The count named must still fit when asked again: used_memory moves by buffers,
+		// a record, the sample.
 		long room = master.room() - Math.max(Math.max(MIN_HEADROOM, master.limit() / 100), 2 * largestItem);
 		long fits = 0;
 		long fails = count;
@@ -222,7 +151,6 @@ public class Preflight implements DisposableBean {
 		return fits;
 	}
 
-	/** What the run adds to each master, without checking it. */
 	public Estimate estimate(Demand demand) {
 		return estimate(demand, masters(this.counters.read()));
 	}
@@ -240,8 +168,6 @@ public class Preflight implements DisposableBean {
 			long items = perMaster.getOrDefault(address, 0L);
 			long warm = warmUp.getOrDefault(address, 0L);
 			long stored = demand.warmUpBeside() ? items + warm : Math.max(items, warm);
-			// A round trip can go to any master whole (a slot's batch, one by-node
-			// pipeline).
 			peak.put(address, (stored > 0) ? stored + demand.bufferBytes() : 0);
 		}
 		return new Estimate(perMaster, perItem, peak);
@@ -255,7 +181,6 @@ public class Preflight implements DisposableBean {
 			perItem.add(cost);
 			Map<String, Long> shares = part.itemsPerMaster();
 			if (shares == null) {
-				// One master holds it all: standalone and sentinel have only the one.
 				perMaster.merge(masters.get(0).address(), part.items() * cost, Long::sum);
 			}
 			else {
@@ -265,10 +190,6 @@ public class Preflight implements DisposableBean {
 		return perMaster;
 	}
 
-	/**
-	 * Measured when the sample fits everywhere with room to spare (so it never evicts or
-	 * fails), else guessed.
-	 */
 	private long cost(Part part, String server, long roomEverywhere) {
 		if (ItemCosts.sampleBytes(part) * 2 > roomEverywhere) {
 			return ItemCosts.guessed(part);
@@ -282,9 +203,6 @@ public class Preflight implements DisposableBean {
 		}
 	}
 
-	/**
-	 * Why eviction would reach keys that are not the lab's; null when it would not.
-	 */
 	private @Nullable String evictsOthers(NodeMemory master) {
 		String policy = (master.policy() != null) ? master.policy() : "noeviction";
 		if (policy.startsWith("allkeys-")) {
@@ -309,7 +227,6 @@ public class Preflight implements DisposableBean {
 		return null;
 	}
 
-	/** The lab's own keys with a TTL on one master, found with SCAN over the prefix. */
 	private long labKeysWithTtl(String address) {
 		try {
 			RedisClusterAsyncCommands<String, String> node = node(address);
@@ -336,18 +253,14 @@ public class Preflight implements DisposableBean {
 			return 0;
 		}
 		catch (Exception ex) {
-			// Counting none of them as the lab's errs on the side of refusing.
+			// Counting none as the lab's errs on the side of refusing.
 			log.debug("Could not count the lab's keys with a TTL on {}: {}", address, ex.toString());
 			return 0;
 		}
 	}
 
-	private synchronized RedisClusterAsyncCommands<String, String> node(String address) {
-		StatefulConnection<String, String> open = this.connection;
-		if (open == null || !open.isOpen()) {
-			open = NodeConnections.open(this.factory);
-			this.connection = open;
-		}
+	private RedisClusterAsyncCommands<String, String> node(String address) {
+		StatefulConnection<String, String> open = this.connection.get();
 		if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
 			int colon = address.lastIndexOf(':');
 			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))
@@ -356,7 +269,6 @@ public class Preflight implements DisposableBean {
 		return ((StatefulRedisConnection<String, String>) open).async();
 	}
 
-	/** Every master's memory, from one INFO on each node. */
 	private List<NodeMemory> masters(ServerCounters.Snapshot snapshot) {
 		List<NodeMemory> masters = new ArrayList<>();
 		snapshot.nodes().forEach((address, info) -> {
@@ -394,7 +306,6 @@ public class Preflight implements DisposableBean {
 		}
 	}
 
-	/** Bytes for people: 1.5 MiB, 734 KiB, 12 bytes. */
 	static String size(long bytes) {
 		if (bytes < 1024) {
 			return bytes + " bytes";
@@ -410,10 +321,8 @@ public class Preflight implements DisposableBean {
 	}
 
 	@Override
-	public synchronized void destroy() {
-		if (this.connection != null) {
-			this.connection.close();
-		}
+	public void destroy() {
+		this.connection.close();
 	}
 
 }

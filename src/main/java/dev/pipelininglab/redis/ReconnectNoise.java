@@ -17,14 +17,7 @@ import org.slf4j.helpers.MessageFormatter;
 
 import org.springframework.stereotype.Component;
 
-/**
- * Turns Lettuce's reconnect chatter into news: while a Redis node is unreachable, every
- * pooled connection, relay and topology refresh retries and logs each attempt (a WARN
- * with a stack trace for each), about a hundred lines a second on a cluster. This filter
- * lets one WARN per node and outage through, without the stack trace, and one INFO when
- * the node answers again; the attempts in between are dropped. Lettuce's own loggers stay
- * as configured for everything else.
- */
+/** Turns Lettuce's reconnect chatter into one WARN per node and outage. */
 @Component
 class ReconnectNoise extends TurboFilter {
 
@@ -37,14 +30,9 @@ class ReconnectNoise extends TurboFilter {
 
 	private static final String RECONNECTED = "io.lettuce.core.protocol.ReconnectionHandler";
 
-	/**
-	 * {@code 127.0.0.1:7379}, {@code /127.0.0.1:7379},
-	 * {@code 127.0.0.1/<unresolved>:7379}.
-	 */
 	private static final Pattern ADDRESS = Pattern
 		.compile("(\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[0-9a-fA-F:]+\\]|[A-Za-z][\\w.-]*)(?:/[^:\\s\\]]*)?:(\\d{2,5})");
 
-	/** Nodes whose outage was told and not yet over. */
 	private final Set<String> down = ConcurrentHashMap.newKeySet();
 
 	ReconnectNoise() {

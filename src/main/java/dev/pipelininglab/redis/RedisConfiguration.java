@@ -20,10 +20,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/**
- * Tunes Spring Boot's Redis auto-configuration for pipelining: the key space, the
- * topology, client options, the flush policy and the lifetime of client resources.
- */
+/** Tunes Spring Boot's Redis auto-configuration for pipelining. */
 @Configuration(proxyBeanMethods = false)
 class RedisConfiguration {
 
@@ -37,23 +34,10 @@ class RedisConfiguration {
 		return Topology.of(connectionFactory);
 	}
 
-	/**
-	 * Client options tuned for an app whose job is to push commands:
-	 * <ul>
-	 * <li>Lettuce queues commands issued while disconnected until they time out (60 s by
-	 * default), so a request against a dead Redis would hang that long. Rejecting them
-	 * turns an outage into an immediate 503; Lettuce still reconnects by itself, so the
-	 * app recovers when Redis comes back.</li>
-	 * <li>Boot switches on Lettuce's per-command timeout, which schedules a timer task
-	 * for every command written. Spring Data Redis already bounds every wait with
-	 * {@code spring.data.redis.timeout} (blocking calls and {@code closePipeline()}
-	 * alike), and so do our own async runs, so the per-command timer only costs: it was
-	 * the largest single item in profiles of pipelined runs.</li>
-	 * <li>Lettuce's hash-indexed command stack makes cancelling one command cheap at the
-	 * price of hashing every command twice; commands are cancelled only on timeouts here,
-	 * so the plain queue is the better trade.</li>
-	 * </ul>
-	 */
+	// Rejecting while disconnected turns an outage into an immediate 503 instead of a 60
+	// s wait. Every wait is bounded by spring.data.redis.timeout already, so the
+	// per-command timer (the top item in pipelined profiles) only costs; and the
+	// hash-indexed stack hashes every command twice to make rare cancels cheap.
 	@Bean
 	LettuceClientOptionsBuilderCustomizer pipelineFriendlyClientOptions() {
 		return (options) -> options.disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS)
@@ -61,31 +45,9 @@ class RedisConfiguration {
 			.useHashIndexQueue(false);
 	}
 
-	/**
-	 * Boot's Redis health contributor waits as long as Redis does; this one answers DOWN
-	 * after {@code lab.health.redis-timeout}.
-	 */
-	@Bean
-	static BeanPostProcessor redisHealthTimeoutPostProcessor(ObjectProvider<HealthProperties> properties) {
-		return new BeanPostProcessor() {
-
-			@Override
-			public Object postProcessAfterInitialization(Object bean, String beanName) {
-				return "redisHealthContributor".equals(beanName)
-						? HealthTimeout.bound(bean, properties.getObject().redisTimeout()) : bean;
-			}
-
-		};
-	}
-
-	/**
-	 * Lettuce reconnects with an exponential back-off that grows to 30 s. With commands
-	 * rejected while disconnected, each pooled connection stayed unusable until its next
-	 * attempt: after an outage of 20 s or more, requests got 503 for up to 30 s after
-	 * Redis was back. Attempts every second at most make recovery take about a second;
-	 * the cost while Redis is down is one connection attempt per pooled connection per
-	 * second, on loopback or a LAN.
-	 */
+	// Lettuce's back-off grows to 30 s, and with commands rejected while disconnected a
+	// pooled connection stayed unusable that long after Redis was back; retrying every
+	// second at most costs one attempt per connection.
 	@Bean
 	ClientResourcesBuilderCustomizer promptReconnect() {
 		return (resources) -> resources
@@ -96,11 +58,7 @@ class RedisConfiguration {
 
 	static final Duration RECONNECT_DELAY_MAX = Duration.ofSeconds(1);
 
-	/**
-	 * Spring Boot has no property for the pipelining flush policy and its builder
-	 * customizers cannot reach it, so it is set on the auto-configured factory here.
-	 * Static, as bean post-processors must be created early.
-	 */
+	// Boot has no property for the flush policy and its customizers cannot reach it.
 	@Bean
 	static BeanPostProcessor pipeliningFlushPolicyPostProcessor(ObjectProvider<PipelineProperties> properties) {
 		return new BeanPostProcessor() {
@@ -116,27 +74,10 @@ class RedisConfiguration {
 		};
 	}
 
-	/**
-	 * The event loops live as long as the client resources, not as long as the last
-	 * client using them.
-	 * <p>
-	 * Lettuce counts references to the event loops of shared client resources: each
-	 * client takes one on its first connect and gives it back on shutdown, and the last
-	 * one back terminates them. But a client keeps its event loops after shutdown, and
-	 * Lettuce still runs work of shut-down clients on the resources' task threads: a
-	 * master/replica connection over sentinels schedules its topology refresh there, 5 s
-	 * after a sentinel event (as in a failover), and does not cancel it on close. Run
-	 * after the last client's shutdown (the connection factory's on stop, a route's in
-	 * {@link Connections#destroy()}), the refresh connected through terminated event
-	 * loops and Netty logged "Failed to submit a listener notification task. Event loop
-	 * shut down?" at ERROR. Holding one reference for the resources themselves keeps the
-	 * event loops up until the resources shut down, which stops the task threads
-	 * (cancelling such scheduled work) together with the event loops.
-	 * <p>
-	 * That shutdown has a quiet period: Lettuce's own {@code shutdown()} (which Spring
-	 * Boot calls) has none, so work already queued (a reconnect, a handshake timeout of a
-	 * Redis that was down or stalled) would still reach event loops that are gone.
-	 */
+	// Lettuce ends the event loops when the last client gives its reference back, but
+	// still runs work of shut-down clients there (a sentinel topology refresh 5 s after a
+	// failover), which then failed on dead loops and logged ERROR. One reference held by
+	// the resources keeps the loops until the resources shut down, with a quiet period.
 	@Bean
 	static DestructionAwareBeanPostProcessor clientResourcesOwnTheirEventLoops() {
 		return new DestructionAwareBeanPostProcessor() {
@@ -165,13 +106,8 @@ class RedisConfiguration {
 		};
 	}
 
-	/**
-	 * The client resources are shut down once, by
-	 * {@link #clientResourcesOwnTheirEventLoops()}, with a bounded wait. Spring Boot also
-	 * names Lettuce's {@code shutdown()} as their destroy method, and Spring waits for
-	 * the future it returns without a bound: in one full test run that future never
-	 * completed and a context close hung for good.
-	 */
+	// Boot also names Lettuce's shutdown() as destroy method, whose future Spring awaits
+	// without a bound: a context close once hung on it for good.
 	@Bean
 	static BeanFactoryPostProcessor clientResourcesShutDownOnce() {
 		return (beanFactory) -> {
@@ -185,7 +121,6 @@ class RedisConfiguration {
 
 	static final long RESOURCES_QUIET_MILLIS = 200;
 
-	/** Lettuce's own default. */
 	static final long RESOURCES_SHUTDOWN_MILLIS = 2_000;
 
 }

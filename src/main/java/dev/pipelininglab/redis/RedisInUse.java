@@ -14,11 +14,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
-/**
- * Names the Redis the app will write to, once it is ready: the lab may write up to ten
- * million keys there, so a reader of the log should see which servers those are. A WARN
- * when any of them is not on loopback.
- */
+/** Logs which Redis the app will write to once it is ready; a WARN off loopback. */
 @Component
 record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFactory factory) {
 
@@ -28,7 +24,6 @@ record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFa
 	void describe() {
 		Map<String, Map<String, String>> nodes = this.servers.snapshot().nodes();
 		if (nodes.isEmpty()) {
-			// A server that answers only to refuse the password is not missing: say so.
 			String refusal = authRefusal();
 			if (refusal != null) {
 				log.warn(
@@ -49,8 +44,7 @@ record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFa
 			.orElse("?");
 		String line = "Using " + this.topology.kind() + " Redis " + version + " at " + String.join(", ", nodes.keySet())
 				+ " (configured: " + String.join(", ", this.topology.nodes()) + ")";
-		// "master:<port>" stands for a master too old to say its address; the configured
-		// addresses are checked as well.
+		// "master:<port>" stands for a master too old to say its address.
 		boolean remote = nodes.keySet()
 			.stream()
 			.anyMatch((address) -> !address.startsWith("master:") && !loopback(address))
@@ -63,7 +57,6 @@ record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFa
 		}
 	}
 
-	/** Redis' refusal of the credentials, or null. */
 	private @Nullable String authRefusal() {
 		RuntimeException failure = RedisReplies.probe(() -> {
 			try (RedisConnection connection = this.factory.getConnection()) {
@@ -73,7 +66,6 @@ record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFa
 		return (failure != null) ? RedisReplies.authRefusal(failure) : null;
 	}
 
-	/** {@code host:port} on a loopback address, by name or number. */
 	static boolean loopback(String address) {
 		int colon = address.lastIndexOf(':');
 		String host = (colon > 0) ? address.substring(0, colon) : address;
@@ -84,8 +76,6 @@ record RedisInUse(Topology topology, ServerCounters servers, LettuceConnectionFa
 			return true;
 		}
 		try {
-			// Numbers only: a name is not looked up here (it might not resolve, or
-			// slowly).
 			return host.matches("[0-9.]+|[0-9a-fA-F:]+") && InetAddress.getByName(host).isLoopbackAddress();
 		}
 		catch (UnknownHostException ex) {

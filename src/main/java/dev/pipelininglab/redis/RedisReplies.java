@@ -3,30 +3,28 @@ package dev.pipelininglab.redis;
 import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Reads what Redis itself said out of a failure's cause chain, for the answers, the
- * health details and the log alike.
- */
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+
+/** Reads what Redis itself said out of a failure's cause chain. */
 public final class RedisReplies {
+
+	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	private RedisReplies() {
 	}
 
-	/**
-	 * Redis' own words when it refuses the credentials (WRONGPASS, NOAUTH), or null.
-	 * Redis never repeats the password in them, so they are safe to show.
-	 */
+	/** Spring's translation of a Lettuce failure, or null when it has none. */
+	public static @Nullable DataAccessException translated(Exception failure) {
+		return EXCEPTIONS.convert(failure);
+	}
+
 	public static @Nullable String authRefusal(Throwable failure) {
 		return authRefusal(failure, 0);
 	}
 
-	/**
-	 * Runs {@code probe} until it succeeds, at most three times, and returns the last
-	 * failure (null once it succeeded). A failure that names no cause is tried again:
-	 * Redis closes the connection right after refusing a password, and Lettuce sometimes
-	 * sees only the closed connection, so one attempt cannot tell a refusal from an
-	 * outage.
-	 */
+	// Tried up to three times: Redis closes the connection right after refusing a
+	// password, and Lettuce sometimes sees only the closed connection.
 	public static @Nullable RuntimeException probe(Runnable probe) {
 		RuntimeException failure = null;
 		for (int attempt = 0; attempt < 3; attempt++) {
@@ -44,10 +42,7 @@ public final class RedisReplies {
 		return failure;
 	}
 
-	/**
-	 * Walks the causes and the suppressed failures too: a cluster client that cannot load
-	 * its slot map reports each node's refusal as a suppressed exception.
-	 */
+	// Suppressed failures too: a cluster client reports each node's refusal as one.
 	private static @Nullable String authRefusal(@Nullable Throwable failure, int depth) {
 		for (Throwable cause = failure; cause != null
 				&& depth < 8; cause = (cause.getCause() != cause) ? cause.getCause() : null) {

@@ -11,7 +11,6 @@ import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
-import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,35 +18,19 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
 /**
- * Read-your-writes when reads go to replicas ({@code spring.data.redis.lettuce.read-from}
- * such as {@code replica-preferred}): replication is asynchronous, so keys a run has just
- * written may not be on the replicas yet when the next step reads them there
- * (verification after SET, GET runs after their keys were prepared, SCAN for cleanup).
- * {@link #await()} waits until every online replica has applied everything its master had
- * acknowledged before the call.
- * <p>
- * Redis' WAIT counts replica acknowledgements of the calling connection's own writes, so
- * on each master this writes and deletes a marker key under the demo prefix and then
- * WAITs: the replication stream is ordered, so a replica that has the marker has every
- * earlier write, whichever connection made it. Does nothing when reads go to masters.
+ * Read-your-writes with replica reads: a marker written on each master and WAITed for;
+ * the replication stream is ordered, so a replica with it has every earlier write.
  */
 @Component
 public class ReplicaSync implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(ReplicaSync.class);
 
-	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
-
 	private static final Pattern ONLINE_REPLICA = Pattern.compile("(?m)^slave\\d+:.*state=online");
 
-	/**
-	 * Server-side bound of one WAIT; a replica that cannot catch up in this time is not
-	 * waited for any longer.
-	 */
 	private static final Duration MAX_WAIT = Duration.ofSeconds(5);
 
 	private final LettuceConnectionFactory factory;
@@ -56,25 +39,21 @@ public class ReplicaSync implements DisposableBean {
 
 	private final boolean enabled;
 
-	private @Nullable StatefulConnection<String, String> connection;
+	private final NodeConnections.Own connection;
 
 	ReplicaSync(LettuceConnectionFactory factory, KeySpace keys) {
 		this.factory = factory;
+		this.connection = new NodeConnections.Own(factory);
 		this.markerKey = keys.prefix() + ":replica-sync";
 		this.enabled = NodeConnections.readsFromReplicas(factory);
 	}
 
-	/**
-	 * Returns once every online replica has applied what its master held when this was
-	 * called, or once the WAIT bound has passed (the caller then reads what the replica
-	 * has, as any replica reader would).
-	 */
 	public synchronized void await() {
 		if (!this.enabled) {
 			return;
 		}
 		try {
-			StatefulConnection<String, String> connection = connection();
+			StatefulConnection<String, String> connection = this.connection.get();
 			if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
 				for (RedisClusterNode node : cluster.getPartitions()) {
 					if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots() && !node.is(NodeFlag.FAIL)) {
@@ -90,7 +69,7 @@ public class ReplicaSync implements DisposableBean {
 			}
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = EXCEPTIONS.convert(ex);
+			DataAccessException translated = RedisReplies.translated(ex);
 			throw (translated != null) ? translated : new RedisSystemException(ex.getMessage(), ex);
 		}
 	}
@@ -114,10 +93,6 @@ public class ReplicaSync implements DisposableBean {
 		}
 	}
 
-	/**
-	 * The marker key with a hash tag that puts it in one of {@code master}'s slots, so
-	 * SET goes to that master.
-	 */
 	private String markerIn(RedisClusterNode master) {
 		for (int tag = 0;; tag++) {
 			String key = this.markerKey + ":{" + tag + "}";
@@ -127,22 +102,9 @@ public class ReplicaSync implements DisposableBean {
 		}
 	}
 
-	/**
-	 * A connection of its own: a blocking WAIT on the shared connection would hold up
-	 * every other request.
-	 */
-	private StatefulConnection<String, String> connection() {
-		if (this.connection == null || !this.connection.isOpen()) {
-			this.connection = NodeConnections.open(this.factory);
-		}
-		return this.connection;
-	}
-
 	@Override
-	public synchronized void destroy() {
-		if (this.connection != null) {
-			this.connection.close();
-		}
+	public void destroy() {
+		this.connection.close();
 	}
 
 }

@@ -14,9 +14,11 @@ import java.util.function.Function;
 import dev.pipelininglab.latency.LatencyRelay;
 import dev.pipelininglab.redis.lettuce.BatchWritingConnectionFactory;
 import dev.pipelininglab.redis.Connections.ConnectorUnsupportedException;
+import dev.pipelininglab.redis.Connections.RouteKey;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.internal.HostAndPort;
 import io.lettuce.core.resource.ClientResources;
+import io.lettuce.core.resource.MappingSocketAddressResolver;
 import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
@@ -33,14 +35,9 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.connection.lettuce.LettucePoolingClientConfiguration;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/**
- * Builds and closes the connection factories behind routes: Lettuce or Jedis on the
- * auto-configured Redis, named per route, behind latency relays when a round-trip time is
- * added.
- */
+/** Builds and closes the connection factories behind routes. */
 class RouteBuilder {
 
-	/** Route names stay unique after evictions. */
 	private static final AtomicLong ROUTE_NUMBERS = new AtomicLong();
 
 	private final LettuceConnectionFactory primary;
@@ -51,13 +48,8 @@ class RouteBuilder {
 
 	private final Topology topology;
 
-	/**
-	 * Connections each route's pool may hold: enough for {@code lab.limits.max-clients}
-	 * clients each holding one at once.
-	 */
 	private final int poolSize;
 
-	/** One relay per added RTT and Redis node, closed with the last route of that RTT. */
 	private final Map<RelayKey, LatencyRelay> relays = new ConcurrentHashMap<>();
 
 	private final List<Consumer<LettuceConnectionFactory>> closeListeners = new CopyOnWriteArrayList<>();
@@ -73,10 +65,6 @@ class RouteBuilder {
 		this.poolSize = Math.max(configured, maxClients);
 	}
 
-	/**
-	 * Calls {@code listener} with the factory of every Lettuce route that is closed,
-	 * before it closes.
-	 */
 	void onClose(Consumer<LettuceConnectionFactory> listener) {
 		this.closeListeners.add(listener);
 	}
@@ -94,9 +82,7 @@ class RouteBuilder {
 					this.primaryTemplate, null);
 		}
 		String name = clientName(Connector.LETTUCE, key.sharing());
-		LettuceClientConfiguration named = lettuceClientConfiguration(name);
-		LettuceClientConfiguration clientConfiguration = (key.rtt() != null)
-				? RelayedClientConfiguration.of(named, relayed(key.rtt())) : named;
+		LettuceClientConfiguration clientConfiguration = lettuceClientConfiguration(name, key.rtt());
 		RedisConfiguration configuration = configuration();
 		LettuceConnectionFactory factory = (writes == Writes.PER_FLUSH)
 				? new BatchWritingConnectionFactory(configuration, clientConfiguration)
@@ -109,11 +95,6 @@ class RouteBuilder {
 		return new Route(Connector.LETTUCE, key.sharing(), policy, writes, key.rtt(), factory, template, name);
 	}
 
-	/**
-	 * Spring Data Redis's {@code JedisConnectionFactory} on the same Redis, credentials
-	 * and timeouts, with a pool as large as the Lettuce routes'. Jedis has no read-from:
-	 * on sentinel it reads from the master.
-	 */
 	private Route createJedis(@Nullable Duration rtt) {
 		RedisConfiguration configuration = configuration();
 		if (rtt != null) {
@@ -161,23 +142,16 @@ class RouteBuilder {
 				new StringRedisTemplate(factory), name);
 	}
 
-	/**
-	 * The configuration the auto-configured factory was built from (standalone, socket,
-	 * sentinel, cluster or static master/replica). The factory keeps it in a private
-	 * field and its getters fall back to localhost:6379 for the kinds they do not cover,
-	 * so the field is read back, the way Spring Data Redis itself reads Lettuce's client
-	 * URI.
-	 */
+	// The factory keeps its configuration in a private field and its getters fall back to
+	// localhost:6379 for the kinds they do not cover; Spring Data Redis reads Lettuce's
+	// client URI back the same way.
 	private RedisConfiguration configuration() {
 		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
 			.getPropertyValue("configuration");
 		return (actual != null) ? actual : this.primary.getStandaloneConfiguration();
 	}
 
-	/**
-	 * Jedis has no address resolver to map discovered nodes to relays, so its RTT lab
-	 * runs on a standalone Redis only: the configured address is replaced by its relay.
-	 */
+	// Jedis has no address resolver to map discovered nodes to relays.
 	private RedisConfiguration relayedForJedis(RedisConfiguration configuration, Duration rtt) {
 		if (!(configuration instanceof RedisStandaloneConfiguration direct)) {
 			throw new ConnectorUnsupportedException("connector=jedis with rtt runs on a standalone Redis only:"
@@ -192,11 +166,7 @@ class RouteBuilder {
 		return viaRelay;
 	}
 
-	/**
-	 * The auto-configured client configuration with this route's name and a pool sized
-	 * for {@code lab.limits.max-clients}.
-	 */
-	private LettuceClientConfiguration lettuceClientConfiguration(String name) {
+	private LettuceClientConfiguration lettuceClientConfiguration(String name, @Nullable Duration rtt) {
 		LettuceClientConfiguration source = this.primary.getClientConfiguration();
 		GenericObjectPoolConfig<StatefulConnection<?, ?>> pool = (source instanceof LettucePoolingClientConfiguration pooling)
 				? pooling.getPoolConfig().clone() : new GenericObjectPoolConfig<>();
@@ -211,7 +181,9 @@ class RouteBuilder {
 				ssl.startTls();
 			}
 		}
-		source.getClientResources().ifPresent(builder::clientResources);
+		source.getClientResources()
+			.map((shared) -> (rtt != null) ? relayedResources(shared, relayed(rtt)) : shared)
+			.ifPresent(builder::clientResources);
 		source.getClientOptions().ifPresent(builder::clientOptions);
 		source.getReadFrom().ifPresent(builder::readFrom);
 		source.getRedisCredentialsProviderFactory().ifPresent(builder::redisCredentialsProviderFactory);
@@ -223,18 +195,25 @@ class RouteBuilder {
 			.build();
 	}
 
+	// The app's event loops, executors and timer handed in again are marked shared, so
+	// the copy's shutdown leaves them running; a plain mutate() kept their ownership.
+	private static ClientResources relayedResources(ClientResources shared,
+			Function<HostAndPort, HostAndPort> mapping) {
+		return shared.mutate()
+			.eventLoopGroupProvider(shared.eventLoopGroupProvider())
+			.eventExecutorGroup(shared.eventExecutorGroup())
+			.timer(shared.timer())
+			.socketAddressResolver(MappingSocketAddressResolver.create(mapping))
+			.build();
+	}
+
 	private String clientName(Connector connector, Sharing sharing) {
 		String base = this.primary.getClientConfiguration().getClientName().orElse("pipelining-lab");
 		return base + "-" + connector + "-" + sharing + "-" + ROUTE_NUMBERS.incrementAndGet();
 	}
 
-	/**
-	 * Every address the client connects to (the configured one, sentinels, the master a
-	 * sentinel names, the cluster nodes and replicas the servers announce) is mapped to a
-	 * relay of its own in front of it, started on first use. Mapping at Lettuce's address
-	 * resolver, not in the configuration, is what keeps discovered nodes behind the delay
-	 * too.
-	 */
+	// Mapped at Lettuce's address resolver, not in the configuration, so nodes the
+	// servers announce are delayed too.
 	private Function<HostAndPort, HostAndPort> relayed(Duration rtt) {
 		return (target) -> {
 			LatencyRelay relay = this.relays.computeIfAbsent(new RelayKey(rtt, target.getHostText(), target.getPort()),
@@ -243,10 +222,6 @@ class RouteBuilder {
 		};
 	}
 
-	/**
-	 * Closes the route's factory, unless it is the auto-configured one, which lives as
-	 * long as the app.
-	 */
 	void close(Route route) {
 		if (route.factory() == this.primary) {
 			return;
@@ -254,9 +229,9 @@ class RouteBuilder {
 		if (route.factory() instanceof LettuceConnectionFactory lettuce) {
 			this.closeListeners.forEach((listener) -> listener.accept(lettuce));
 			lettuce.destroy();
-			// A relayed route's resources are its own copy (RelayedClientConfiguration),
-			// sharing the app's event loops, which their shutdown leaves running.
 			if (route.addedRtt() != null) {
+				// A relayed route's resources are its own copy; their shutdown leaves the
+				// shared event loops running.
 				lettuce.getClientConfiguration().getClientResources().ifPresent(ClientResources::shutdown);
 			}
 		}
@@ -265,7 +240,6 @@ class RouteBuilder {
 		}
 	}
 
-	/** Closes the relays of this added round-trip time, once no route uses it. */
 	void closeRelays(Duration rtt) {
 		this.relays.entrySet().removeIf((relay) -> {
 			if (relay.getKey().rtt().equals(rtt)) {

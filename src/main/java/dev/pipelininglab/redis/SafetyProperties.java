@@ -8,18 +8,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * What keeps a run from hurting a shared Redis, under {@code lab.safety.*}: the memory
- * preflight every run passes before it writes a key ({@link Preflight}).
+ * The memory preflight every run passes before it writes a key, under
+ * {@code lab.safety.*}.
  *
- * @param allowEviction let a run that may push a server past {@code maxmemory} run even
- * when its {@code maxmemory-policy} would then evict keys that are not the lab's: for an
- * operator who owns the server and wants to see eviction happen
- * @param preflight check that a run fits before it writes anything; off only for a Redis
- * you own, e.g. to see how Redis refuses writes once full ({@code noeviction})
- * @param marginPercent the share of a server's memory limit ({@code maxmemory}, else
- * {@code total_system_memory}) a run must leave free beside its estimate: client buffers,
- * replication backlog, the estimate's own error and, without {@code maxmemory}, the rest
- * of the machine
+ * @param allowEviction run even when the {@code maxmemory-policy} could evict keys that
+ * are not the lab's
+ * @param preflight check that a run fits before it writes anything
+ * @param marginPercent the share of the memory limit a run must leave free beside its
+ * estimate
  */
 @ConfigurationProperties("lab.safety")
 @Validated

@@ -20,12 +20,7 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
-/**
- * Logs one INFO line when the sentinels switch the lab's master, with the old and the new
- * address, so an operator reading the log sees when the app's writes moved. It listens to
- * every configured sentinel's {@code +switch-master} event (any one may be down), and
- * says each switch once however many sentinels announce it.
- */
+/** Logs one INFO line when the sentinels switch the lab's master. */
 @Component
 class SentinelMasterLog implements DisposableBean {
 
@@ -75,16 +70,11 @@ class SentinelMasterLog implements DisposableBean {
 				this.subscriptions.add(connection);
 			}
 			catch (RuntimeException ex) {
-				// A sentinel down at start-up: the others tell the switch.
 				log.debug("Cannot listen to sentinel {} for master switches: {}", sentinel, ex.toString());
 			}
 		}
 	}
 
-	/**
-	 * {@code <master name> <old ip> <old port> <new ip> <new port>}, as Sentinel sends
-	 * it.
-	 */
 	void switched(String master, String message) {
 		String[] fields = message.split(" ");
 		if (fields.length != 5 || !fields[0].equals(master)) {

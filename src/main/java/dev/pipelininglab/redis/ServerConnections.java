@@ -7,16 +7,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import io.lettuce.core.AbstractRedisClient;
-import io.lettuce.core.RedisClient;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
-import io.lettuce.core.codec.StringCodec;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,21 +22,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.stereotype.Component;
 
 /**
- * The connections a run really used, as the server(s) see them, not as the client code
- * assumes: {@code CLIENT LIST} and {@code INFO stats} on every master, read around a
- * timed pass on a connection of its own. Redis 7.0 keeps no per-connection command count,
- * and {@code idle} counts whole seconds, so a connection counts as used when it carries
- * the run's route name ({@code CLIENT SETNAME}), its last command is one the run sends,
- * and its last command came in the server second the pass started or later. When the
- * route holds more such connections than the run has clients (a pool grown by an earlier
- * run), the pass starts only in a new server second, so connections used before it cannot
- * pass for used by it. A cluster client holds a connection to each master and a default
- * one, which is not a grown pool.
+ * The connections a run really used, from {@code CLIENT LIST}: {@code idle} counts whole
+ * seconds, so a pass may start in a new server second.
  */
 @Component
 public class ServerConnections implements DisposableBean {
 
-	/** How the answers' {@code connections.used} was counted, once, in one place. */
 	public static final String COUNTED_BY = "CLIENT LIST on every master after the pass: connections named for the"
 			+ " run's route whose last command is one the run sends and came in during the pass (whole server"
 			+ " seconds; the pass starts in a new second only when the route holds more such connections than its"
@@ -52,18 +39,12 @@ public class ServerConnections implements DisposableBean {
 
 	private static final Pattern RECEIVED = Pattern.compile("(?m)^total_connections_received:(\\d+)");
 
-	private final LettuceConnectionFactory factory;
-
-	private @Nullable StatefulConnection<String, String> connection;
+	private final NodeConnections.Own connection;
 
 	ServerConnections(LettuceConnectionFactory factory) {
-		this.factory = factory;
+		this.connection = new NodeConnections.Own(factory);
 	}
 
-	/**
-	 * @return what the masters report now, or null when they could not be asked (the run
-	 * goes on without the count)
-	 */
 	public synchronized @Nullable Snapshot snapshot() {
 		try {
 			long received = 0;
@@ -90,12 +71,6 @@ public class ServerConnections implements DisposableBean {
 		}
 	}
 
-	/**
-	 * @param route the run's route, whose connections carry its name
-	 * @param commands the commands the run sends, as {@code CLIENT LIST} names them
-	 * ({@code set}, {@code mset}, {@code evalsha}...)
-	 * @param passNanos how long the timed pass took
-	 */
 	public static @Nullable Usage usage(@Nullable Snapshot before, @Nullable Snapshot after, Route route,
 			Set<String> commands) {
 		if (before == null || after == null) {
@@ -107,12 +82,6 @@ public class ServerConnections implements DisposableBean {
 		return new Usage(used, after.connectionsReceived() - before.connectionsReceived());
 	}
 
-	/**
-	 * Before a pass: when the route holds more connections whose last command is the
-	 * run's than the run has clients, waits into the server's next second and reads
-	 * again, so the count afterwards tells the pass's connections from earlier ones.
-	 * @return the snapshot to count from
-	 */
 	public @Nullable Snapshot beforePass(Route route, Set<String> commands, int clients) {
 		Snapshot before = snapshot();
 		if (before == null || candidates(before, route, commands).count() <= (long) clients * perClient(before)) {
@@ -133,11 +102,8 @@ public class ServerConnections implements DisposableBean {
 		return snapshot();
 	}
 
-	/**
-	 * Connections one client holds: one, or on a cluster one per master plus the default
-	 * connection keyless commands go to. Comparing the candidates with the clients alone
-	 * made every cluster run wait.
-	 */
+	// A cluster client holds one connection per master plus the default one, which is not
+	// a grown pool.
 	private static int perClient(Snapshot snapshot) {
 		return (snapshot.masters() > 1) ? snapshot.masters() + 1 : 1;
 	}
@@ -150,7 +116,7 @@ public class ServerConnections implements DisposableBean {
 	}
 
 	private List<RedisCommands<String, String>> masters() {
-		StatefulConnection<String, String> connection = connection();
+		StatefulConnection<String, String> connection = this.connection.get();
 		if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			for (RedisClusterNode node : cluster.getPartitions()) {
@@ -163,34 +129,11 @@ public class ServerConnections implements DisposableBean {
 		return List.of(((StatefulRedisConnection<String, String>) connection).sync());
 	}
 
-	/**
-	 * A connection of its own, so the counts are not taken on a connection the run uses.
-	 * For sentinel, the client Spring Data Redis built on the sentinel URI connects to
-	 * the master the sentinels name.
-	 */
-	private StatefulConnection<String, String> connection() {
-		if (this.connection == null || !this.connection.isOpen()) {
-			AbstractRedisClient client = this.factory.getRequiredNativeClient();
-			this.connection = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-					: ((RedisClient) client).connect(StringCodec.UTF8);
-		}
-		return this.connection;
-	}
-
 	@Override
-	public synchronized void destroy() {
-		if (this.connection != null) {
-			this.connection.close();
-		}
+	public void destroy() {
+		this.connection.close();
 	}
 
-	/**
-	 * @param connectionsReceived {@code total_connections_received}, summed over the
-	 * masters
-	 * @param clients every connection the masters had open
-	 * @param serverMicros the (first) master's clock ({@code TIME})
-	 * @param masters how many masters were asked
-	 */
 	public record Snapshot(long connectionsReceived, List<Client> clients, long serverMicros, int masters) {
 	}
 
@@ -215,12 +158,6 @@ public class ServerConnections implements DisposableBean {
 
 	}
 
-	/**
-	 * @param used connections of the run's route on which the masters saw the run's
-	 * commands
-	 * @param opened connections the masters accepted during the timed pass (from anyone):
-	 * 0 when the run's connections were all open beforehand
-	 */
 	public record Usage(int used, long opened) {
 	}
 

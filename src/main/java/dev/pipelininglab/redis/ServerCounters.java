@@ -3,6 +3,7 @@ package dev.pipelininglab.redis;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -24,21 +25,12 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
-/**
- * The server's side of a run: Redis {@code INFO} read on every data node a run may use
- * (the master; its replicas when reads go there; every cluster node), before and after a
- * timed pass, on connections of its own and outside the timed region. The counters are
- * server-wide, so other clients' traffic and the INFO calls themselves count too.
- * <p>
- * Reading them never fails a run: a node that does not answer is left out of the figures.
- */
+/** Redis {@code INFO} of every node a run may use, read around a timed pass. */
 @Component
 public class ServerCounters implements DisposableBean {
 
-	/** What the answers say about the figures, once, in one place. */
 	public static final String SCOPE = "server-wide INFO deltas around the timed pass; other clients' commands and"
 			+ " the INFO calls themselves count too; totals sum the masters (and the replicas a read-only run reads"
 			+ " from), nodes lists every node; evictedKeys, expiredKeys and usedMemoryBytes span the whole run, from"
@@ -46,11 +38,6 @@ public class ServerCounters implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
 
-	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
-
-	/**
-	 * A field of INFO; digits too, so the keyspace lines ({@code db0:keys=...}) are read.
-	 */
 	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z0-9_]+):([^\\r\\n]*)");
 
 	private static final Pattern LOCAL_ADDRESS = Pattern.compile("laddr=(\\S+)");
@@ -61,7 +48,7 @@ public class ServerCounters implements DisposableBean {
 
 	private final boolean replicaReads;
 
-	private @Nullable StatefulConnection<String, String> connection;
+	private final NodeConnections.Own connection;
 
 	private final Map<String, StatefulRedisConnection<String, String>> replicas = new LinkedHashMap<>();
 
@@ -69,13 +56,10 @@ public class ServerCounters implements DisposableBean {
 
 	ServerCounters(LettuceConnectionFactory factory) {
 		this.factory = factory;
+		this.connection = new NodeConnections.Own(factory);
 		this.replicaReads = NodeConnections.readsFromReplicas(factory);
 	}
 
-	/**
-	 * INFO of every node now, keyed by {@code host:port}; empty when Redis could not be
-	 * asked.
-	 */
 	public Snapshot snapshot() {
 		try {
 			return take(false);
@@ -85,14 +69,6 @@ public class ServerCounters implements DisposableBean {
 		}
 	}
 
-	/**
-	 * INFO of every node now, as {@link #snapshot()}, but failing as a run would when a
-	 * master does not answer in time: the preflight before a run must not wait out a
-	 * stalled server's timeout and then let the run wait it out again. A master that
-	 * refuses the connection is left out at once, as in {@link #snapshot()}: the run then
-	 * gets the cluster's or server's own answer.
-	 * @throws DataAccessException when a master timed out
-	 */
 	public Snapshot read() {
 		try {
 			return take(true);
@@ -101,7 +77,7 @@ public class ServerCounters implements DisposableBean {
 			throw ex;
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = EXCEPTIONS.convert(ex);
+			DataAccessException translated = RedisReplies.translated(ex);
 			throw (translated != null) ? translated
 					: new RedisSystemException("INFO could not be read: " + ex.getMessage(), ex);
 		}
@@ -110,7 +86,7 @@ public class ServerCounters implements DisposableBean {
 	private synchronized Snapshot take(boolean strict) {
 		Map<String, Map<String, String>> nodes = new TreeMap<>();
 		try {
-			StatefulConnection<String, String> connection = connection();
+			StatefulConnection<String, String> connection = this.connection.get();
 			if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
 				for (RedisClusterNode node : cluster.getPartitions()) {
 					if (node.is(NodeFlag.FAIL) || node.is(NodeFlag.NOADDR)) {
@@ -147,11 +123,6 @@ public class ServerCounters implements DisposableBean {
 		return new Snapshot(nodes);
 	}
 
-	/**
-	 * What happened on the servers between two snapshots: per node, and in total over the
-	 * nodes that serve the run ({@link #serves}), so replicas replaying a master's writes
-	 * do not count the run's commands twice.
-	 */
 	public @Nullable ServerStats between(Snapshot before, Snapshot after, boolean replicasServe) {
 		Map<String, ServerStats> nodes = deltas(before, after);
 		if (nodes.isEmpty()) {
@@ -162,12 +133,6 @@ public class ServerCounters implements DisposableBean {
 		return ServerStats.total(nodes, serving.isEmpty() ? nodes : serving);
 	}
 
-	/**
-	 * {@code stats} with the run-wide figures added (keys evicted and expired,
-	 * {@code used_memory} before and after), read from snapshots taken before the run
-	 * wrote its first key and after it was verified; {@code stats} as it is when either
-	 * is missing.
-	 */
 	public @Nullable ServerStats withRunWide(@Nullable ServerStats stats, @Nullable Snapshot before,
 			@Nullable Snapshot after) {
 		if (stats == null || before == null || after == null) {
@@ -176,18 +141,13 @@ public class ServerCounters implements DisposableBean {
 		return stats.withRunWide(before.nodes(), after.nodes());
 	}
 
-	/**
-	 * Whether a node's counters are the run's work: every master, and the replicas too
-	 * when {@code replicasServe} (a read-only run with replica reads). Otherwise replicas
-	 * only replay their master's writes.
-	 */
+	// Replicas only replay their master's writes, unless a read-only run reads from them.
 	private boolean serves(Snapshot snapshot, String address, boolean replicasServe) {
 		Map<String, String> node = snapshot.nodes().get(address);
 		boolean replica = node != null && "slave".equals(node.get("role"));
 		return !replica || (replicasServe && this.replicaReads);
 	}
 
-	/** Per node, what happened between two snapshots, over the nodes both have. */
 	private static Map<String, ServerStats> deltas(Snapshot before, Snapshot after) {
 		Map<String, ServerStats> nodes = new TreeMap<>();
 		for (Map.Entry<String, Map<String, String>> node : after.nodes().entrySet()) {
@@ -199,11 +159,6 @@ public class ServerCounters implements DisposableBean {
 		return nodes;
 	}
 
-	/**
-	 * Each node's CPU ({@code used_cpu_user + used_cpu_sys}) between two snapshots, in
-	 * seconds, keyed by {@code host:port}: masters and replicas, as all of them spend it.
-	 * A node either snapshot lacks is left out.
-	 */
 	public static Map<String, Double> cpuSeconds(Snapshot before, Snapshot after) {
 		Map<String, Double> nodes = new TreeMap<>();
 		after.nodes().forEach((address, info) -> {
@@ -217,13 +172,6 @@ public class ServerCounters implements DisposableBean {
 		return nodes;
 	}
 
-	/**
-	 * Commands processed between two snapshots on the nodes a run's commands reach: every
-	 * master, and the replicas too when {@code replicasServe} (a read-only run with
-	 * replica reads). Otherwise replicas are left out, as they only replay their master's
-	 * writes and would count each of the run's commands again. Null when no such node
-	 * answered both times.
-	 */
 	public @Nullable Processed processed(Snapshot before, Snapshot after, boolean replicasServe) {
 		long commands = 0;
 		int nodes = 0;
@@ -236,10 +184,6 @@ public class ServerCounters implements DisposableBean {
 		return (nodes > 0) ? new Processed(commands, nodes) : null;
 	}
 
-	/**
-	 * @param commands {@code total_commands_processed} gained, summed over the nodes
-	 * @param nodes how many nodes were summed
-	 */
 	public record Processed(long commands, int nodes) {
 	}
 
@@ -253,29 +197,21 @@ public class ServerCounters implements DisposableBean {
 		return false;
 	}
 
-	private interface Info {
-
-		String read();
-
-	}
-
-	private static void read(Map<String, Map<String, String>> nodes, String address, Info info, boolean strict) {
+	private static void read(Map<String, Map<String, String>> nodes, String address, Supplier<String> info,
+			boolean strict) {
 		try {
-			nodes.put(address, fields(info.read()));
+			nodes.put(address, fields(info.get()));
 		}
 		catch (RuntimeException ex) {
 			if (strict && timedOut(ex)) {
 				throw ex;
 			}
-			// A node going away mid-run: the others still tell their part.
 			log.debug("INFO of {} could not be read: {}", address, ex.toString());
 		}
 	}
 
-	/**
-	 * The master's {@code host:port} as it sees this connection ({@code laddr} of CLIENT
-	 * INFO, Redis 6.2+), since a sentinel client is never told the address it reached.
-	 */
+	// A sentinel client is never told the address it reached; CLIENT INFO's laddr (Redis
+	// 6.2+) says it.
 	private static String address(StatefulRedisConnection<String, String> master, String info) {
 		try {
 			Matcher local = LOCAL_ADDRESS.matcher(master.sync().clientInfo());
@@ -284,7 +220,6 @@ public class ServerCounters implements DisposableBean {
 			}
 		}
 		catch (RuntimeException ex) {
-			// Redis before 6.2 has no CLIENT INFO
 		}
 		return "master:" + fields(info).getOrDefault("tcp_port", "?");
 	}
@@ -296,13 +231,6 @@ public class ServerCounters implements DisposableBean {
 			fields.put(matcher.group(1), matcher.group(2).trim());
 		}
 		return fields;
-	}
-
-	private StatefulConnection<String, String> connection() {
-		if (this.connection == null || !this.connection.isOpen()) {
-			this.connection = NodeConnections.open(this.factory);
-		}
-		return this.connection;
 	}
 
 	private StatefulRedisConnection<String, String> replica(String host, int port) {
@@ -326,16 +254,13 @@ public class ServerCounters implements DisposableBean {
 
 	@Override
 	public synchronized void destroy() {
-		if (this.connection != null) {
-			this.connection.close();
-		}
+		this.connection.close();
 		this.replicas.values().forEach(StatefulConnection::close);
 		if (this.replicaClient != null) {
 			this.replicaClient.shutdown();
 		}
 	}
 
-	/** INFO fields of each node, keyed by {@code host:port}. */
 	public record Snapshot(Map<String, Map<String, String>> nodes) {
 	}
 

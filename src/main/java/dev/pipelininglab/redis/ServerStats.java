@@ -5,38 +5,7 @@ import java.util.Map;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What the Redis servers did during a timed pass, from their own {@code INFO} counters
- * read before and after it: server-wide deltas, so other clients' commands and the INFO
- * calls themselves count too. A field a server does not report is left out.
- *
- * @param commands commands processed ({@code total_commands_processed})
- * @param reads read() calls on client sockets ({@code total_reads_processed}, Redis
- * 6.0+): what pipelining saves the server, one per command in a loop
- * @param writes write() calls to client sockets ({@code total_writes_processed})
- * @param readsPerCommand {@code reads / commands}: about 1 for a loop, far below for a
- * pipeline
- * @param cpuMicrosPerCommand server CPU ({@code used_cpu_user + used_cpu_sys}) per
- * command, in microseconds
- * @param inputBytes bytes received ({@code total_net_input_bytes})
- * @param outputBytes bytes sent ({@code total_net_output_bytes})
- * @param peakOutputBufferBytes the largest reply buffer any client had in the last few
- * seconds, read after the pass ({@code client_recent_max_output_buffer}; sampled by the
- * server's cron, so a burst shorter than its period may be missed): the reply memory a
- * pipeline makes the server hold, and batching bounds; on a cluster the largest over the
- * nodes
- * @param nodes on more than one node: the same per node, keyed by {@code host:port}
- * @param scope how to read these figures
- * @param evictedKeys keys the servers evicted ({@code evicted_keys}) from before the run
- * wrote its first key (the preflight's reading; a run that writes nothing: its first
- * timed pass) until it was verified: more than 0 means Redis deleted keys, the lab's or
- * anyone's, to stay under {@code maxmemory}
- * @param expiredKeys keys whose TTL ran out over the same span ({@code expired_keys})
- * @param usedMemoryBytes {@code used_memory} before the run wrote its first key and after
- * it was verified
- * @param keyCount the keys the servers held (INFO keyspace, every database) over the same
- * span: what the run added, and what anything else did meanwhile
- */
+/** What the Redis servers did during a timed pass, from their {@code INFO}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ServerStats(long commands, @Nullable Long reads, @Nullable Long writes, @Nullable Double readsPerCommand,
 		@Nullable Double cpuMicrosPerCommand, @Nullable Long inputBytes, @Nullable Long outputBytes,
@@ -44,24 +13,12 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		@Nullable Long evictedKeys, @Nullable Long expiredKeys, @Nullable UsedMemory usedMemoryBytes,
 		@Nullable KeyCount keyCount) {
 
-	/**
-	 * @param before {@code used_memory} before the run wrote its first key
-	 * @param after the same once it was verified (before its keys got their expiry)
-	 */
 	public record UsedMemory(long before, long after) {
 	}
 
-	/**
-	 * @param before keys the server held before the run wrote its first key
-	 * @param after the same once it was verified
-	 */
 	public record KeyCount(long before, long after) {
 	}
 
-	/**
-	 * The same figures with the run-wide ones: on every node, and in total over the
-	 * masters.
-	 */
 	ServerStats withRunWide(Map<String, Map<String, String>> before, Map<String, Map<String, String>> after) {
 		Map<String, ServerStats> nodes = null;
 		if (this.nodes != null) {
@@ -125,10 +82,6 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 				number(after, "client_recent_max_output_buffer"), null);
 	}
 
-	/**
-	 * The sum over the {@code counted} nodes (the largest peak), with every node listed
-	 * when more than one.
-	 */
 	static ServerStats total(Map<String, ServerStats> nodes, Map<String, ServerStats> counted) {
 		if (nodes.size() == 1) {
 			return nodes.values().iterator().next().withScope();
@@ -168,7 +121,6 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 				this.evictedKeys, this.expiredKeys, this.usedMemoryBytes, this.keyCount);
 	}
 
-	/** Total server CPU in microseconds, back from the per-command figure. */
 	private @Nullable Double cpuMicros() {
 		return (this.cpuMicrosPerCommand != null) ? this.cpuMicrosPerCommand * this.commands : null;
 	}
@@ -197,9 +149,6 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		}
 	}
 
-	/**
-	 * Keys over every database, from INFO keyspace's {@code db<n>:keys=<k>,...} lines.
-	 */
 	private static long keysIn(Map<String, String> info) {
 		long keys = 0;
 		for (Map.Entry<String, String> line : info.entrySet()) {

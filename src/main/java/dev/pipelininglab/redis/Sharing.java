@@ -6,22 +6,10 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/**
- * How the commands of blocking template calls get a connection ({@code connection=}).
- */
+/** How blocking template calls get a connection ({@code connection=}). */
 public enum Sharing {
 
-	/**
-	 * Spring Boot's default with Lettuce: every thread's calls go over one shared native
-	 * connection, on which Lettuce pipelines them across threads.
-	 */
-	SHARED,
-
-	/**
-	 * Every call borrows a dedicated connection from the pool and gives it back:
-	 * {@code shareNativeConnection=false} with Lettuce, the only way Jedis works.
-	 */
-	POOLED;
+	SHARED, POOLED;
 
 	@JsonValue
 	public String label() {

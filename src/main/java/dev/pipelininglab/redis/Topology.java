@@ -8,11 +8,7 @@ import org.springframework.data.redis.connection.RedisSentinelConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
-/**
- * What the app talks to, as the connection factory was configured by Spring Boot: the
- * kind of deployment and the addresses it was given (sentinels for sentinel, seed nodes
- * for cluster).
- */
+/** What the app talks to, as Spring Boot configured the connection factory. */
 public record Topology(Kind kind, List<String> nodes) {
 
 	public enum Kind {
@@ -41,13 +37,11 @@ public record Topology(Kind kind, List<String> nodes) {
 		return new Topology(Kind.STANDALONE, List.of(standalone.getHostName() + ":" + standalone.getPort()));
 	}
 
-	/** The sentinel configuration of a factory that is sentinel-aware. */
 	static RedisSentinelConfiguration sentinels(LettuceConnectionFactory factory) {
 		return Objects.requireNonNull(factory.getSentinelConfiguration(),
 				"a sentinel-aware factory has a sentinel configuration");
 	}
 
-	/** {@code spring.data.redis.sentinel.master}, of a factory that is sentinel-aware. */
 	static String masterName(LettuceConnectionFactory factory) {
 		var master = sentinels(factory).getMaster();
 		String name = (master != null) ? master.getName() : null;
@@ -60,7 +54,6 @@ public record Topology(Kind kind, List<String> nodes) {
 		return List.copyOf(addresses);
 	}
 
-	/** For messages: {@code redis at 127.0.0.1:6379} or {@code sentinels at a:1, b:2}. */
 	public String describe() {
 		String what = switch (this.kind) {
 			case STANDALONE -> "Redis";
