@@ -30,14 +30,7 @@ import org.springframework.core.env.ConfigurableEnvironment;
 import org.springframework.util.FileSystemUtils;
 import org.springframework.util.StringUtils;
 
-/**
- * Lets {@code ./mvnw spring-boot:run} work on a machine with only a JDK: when the app is
- * configured for a standalone Redis on this machine and nothing listens there, starts a
- * {@code redis-server} on that port for as long as the application runs. A reachable
- * server is never replaced, and any remote, sentinel or cluster configuration is left
- * alone. {@code lab.local-redis.enabled=false} turns it off;
- * {@code lab.local-redis.binary} forces a binary.
- */
+/** Starts a {@code redis-server} when the configured local Redis does not answer. */
 class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	static final String ENABLED_PROPERTY = "lab.local-redis.enabled";
@@ -52,23 +45,19 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	private static final String PID_FILE = "redis.pid";
 
-	// Per JVM, not per context: a second context for the same port (tests, a parent/child
-	// hierarchy) reuses the server instead of failing to bind, and only the last context
-	// to close stops it.
+	// Per JVM: a second context on the same port reuses the server, and the last one to
+	// close stops it.
 	private static final Map<Integer, LocalServer> RUNNING = new HashMap<>();
 
 	private final Log log;
 
 	LocalRedisLauncher(DeferredLogFactory logFactory) {
-		// Logging is not set up yet while the environment is prepared; deferred logs are
-		// replayed once it is.
 		this.log = logFactory.getLog(LocalRedisLauncher.class);
 	}
 
 	@Override
 	public int getOrder() {
-		// After the config data post-processor, so application.properties and profiles
-		// are visible.
+		// After config data, so application.properties and profiles are visible.
 		return Ordered.LOWEST_PRECEDENCE;
 	}
 
@@ -124,8 +113,6 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			.host(host.equalsIgnoreCase("localhost") ? "127.0.0.1" : host);
 		String password = environment.getProperty("spring.data.redis.password");
 		if (StringUtils.hasText(password)) {
-			// Otherwise the client's AUTH would be rejected by a server without a
-			// password.
 			builder.args("--requirepass", password);
 		}
 		RedisServerProcess process = builder.start();
@@ -142,11 +129,6 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		return process;
 	}
 
-	/**
-	 * Working directories of servers whose app is gone (killed before it could clean up):
-	 * those without a live process behind their pid file. A live one may belong to
-	 * another app on another port and stays.
-	 */
 	void removeStaleRunDirectories(Path cacheDir) {
 		if (!Files.isDirectory(cacheDir)) {
 			return;
@@ -167,8 +149,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		try {
 			Path pidFile = dir.resolve(PID_FILE);
 			if (!Files.exists(pidFile)) {
-				// Another app may be starting its server there and not have written the
-				// file yet.
+				// Another app may be starting its server there.
 				return Files.getLastModifiedTime(dir).toInstant().isAfter(Instant.now().minusSeconds(60));
 			}
 			long pid = Long.parseLong(Files.readString(pidFile).strip());
@@ -195,8 +176,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		if (literal.equalsIgnoreCase("localhost")) {
 			return true;
 		}
-		// Only IP literals past this point: a DNS lookup for an arbitrary name could
-		// stall startup.
+		// IP literals only: a DNS lookup could stall startup.
 		if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
 			return false;
 		}
@@ -222,7 +202,6 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 				return true;
 			}
 			catch (IOException ex) {
-				// try the next address, e.g. ::1 after 127.0.0.1
 			}
 		}
 		return false;
@@ -240,10 +219,6 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	}
 
-	/**
-	 * Gives the server back when its application context is done with it. The shutdown
-	 * handler of {@link RedisServerProcess} is only the backstop.
-	 */
 	private static final class StopWithContext implements ApplicationListener<ApplicationEvent> {
 
 		private final LocalServer server;
@@ -261,17 +236,12 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		public void onApplicationEvent(ApplicationEvent event) {
 			if (event instanceof ApplicationPreparedEvent prepared && prepared.getApplicationContext()
 				.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
-				// Stopping on ContextClosedEvent would be too early: it is published
-				// before graceful shutdown drains requests and before the connection
-				// factory closes, both of which still need Redis. Registered before any
-				// bean exists, this callback runs after all beans are destroyed. (Every
-				// Boot context has such a bean factory; without one the shutdown handler
-				// would still stop the server.)
+				// Registered before any bean, it runs after all are destroyed:
+				// ContextClosedEvent comes before graceful shutdown and the connection
+				// factory's close, which still need Redis.
 				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", this::release);
 			}
 			else if (event instanceof ApplicationFailedEvent) {
-				// The run failed before or during refresh; if beans had been created,
-				// their destruction has already released the server and this is a no-op.
 				release();
 			}
 		}

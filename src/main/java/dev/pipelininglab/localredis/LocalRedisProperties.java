@@ -6,12 +6,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * The redis-server the app starts itself when no Redis is reachable, under
- * {@code lab.local-redis.*}. {@link LocalRedisLauncher} reads them from the environment
- * before any bean exists; this record documents and binds them.
+ * The redis-server the app starts when no Redis is reachable, under
+ * {@code lab.local-redis.*}; read from the environment by {@link LocalRedisLauncher}
+ * before any bean exists.
  *
- * @param enabled start a local redis-server when none answers at the configured
- * standalone loopback address
+ * @param enabled start a local redis-server when none answers at the standalone loopback
+ * address
  * @param binary a redis-server executable to use instead of the one on the PATH or the
  * bundled one
  */

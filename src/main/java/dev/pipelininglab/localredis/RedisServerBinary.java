@@ -17,11 +17,7 @@ import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
 
-/**
- * Finds a {@code redis-server} executable: a configured one, else the one on the
- * {@code PATH}, else the one bundled in the embedded-redis jar for this OS and CPU, so
- * that a machine with only a JDK can still run Redis.
- */
+/** Finds a {@code redis-server}: configured, on the PATH, or bundled. */
 public final class RedisServerBinary {
 
 	private static final String EXECUTABLE = "redis-server";
@@ -34,14 +30,6 @@ public final class RedisServerBinary {
 	private RedisServerBinary() {
 	}
 
-	/**
-	 * Resolves the binary to run.
-	 * @param configuredPath an explicitly configured executable; blank or {@code null}
-	 * means "find one"
-	 * @return an executable redis-server
-	 * @throws IllegalStateException if the configured path is not executable or no binary
-	 * can be found
-	 */
 	public static Path resolve(@Nullable String configuredPath) {
 		if (configuredPath != null && !configuredPath.isBlank()) {
 			Path configured = Paths.get(configuredPath.trim()).toAbsolutePath();
@@ -65,12 +53,6 @@ public final class RedisServerBinary {
 		}
 	}
 
-	/**
-	 * The redis-server shipped in the embedded-redis jar for this OS and CPU, extracted
-	 * once into {@code ${java.io.tmpdir}/pipelining-lab-redis/}.
-	 * @throws IllegalStateException if none is shipped for this platform or it cannot be
-	 * extracted
-	 */
 	public static Path bundled() {
 		return bundled(cacheDir());
 	}
@@ -93,9 +75,6 @@ public final class RedisServerBinary {
 		}
 	}
 
-	/**
-	 * Runs {@code <binary> --version} and returns the version, e.g. {@code 7.0.15}.
-	 */
 	public static String version(Path binary) {
 		String output;
 		try {
@@ -146,9 +125,6 @@ public final class RedisServerBinary {
 		return null;
 	}
 
-	/**
-	 * Maps the JVM's os.name/os.arch to the resource names embedded-redis 1.4.3 ships.
-	 */
 	static @Nullable String bundledResourceName(String osName, String osArch) {
 		String os = osName.toLowerCase(Locale.ROOT);
 		String arch = osArch.toLowerCase(Locale.ROOT);
@@ -174,8 +150,8 @@ public final class RedisServerBinary {
 
 	private static Path extract(String resource, Path target) throws IOException {
 		Files.createDirectories(target.getParent());
-		// A temp file in the same directory plus an atomic move: a concurrent JVM or a
-		// crash halfway never leaves a truncated binary under the final name.
+		// Temp file and atomic move: a concurrent JVM or a crash never leaves a truncated
+		// binary.
 		Path temp = Files.createTempFile(target.getParent(), resource, ".part");
 		try {
 			try (InputStream in = RedisServerBinary.class.getClassLoader().getResourceAsStream(resource)) {

@@ -12,24 +12,19 @@ import java.util.List;
 
 import org.jspecify.annotations.Nullable;
 
-/**
- * Starts a {@link RedisServerProcess}: collects what differs from the defaults of
- * {@link RedisServerProcess#start}, launches the server under a watchdog that ends it
- * with this JVM, and returns once it answers PING.
- */
+/** Starts a {@link RedisServerProcess} under a watchdog and waits for its PING. */
 public final class RedisServerLaunch {
 
 	private static final Path SHELL = Path.of("/bin/sh");
 
-	// fd 3 keeps the JVM's pipe for the background reader (a background job's own stdin
-	// is /dev/null); the server gets it closed. Shell built-ins only (read, kill), and
-	// sleep by its absolute path: with a PATH that lacked cat, the reader ended at once
-	// and stopped the server it was meant to guard ("exited with code 143").
+	// Ends the server with the JVM, even after kill -9: a reader on a pipe only the JVM
+	// holds (fd 3) sees EOF and sends TERM (CONT for a paused one), KILL 5 s later.
+	// Built-ins and an absolute sleep: without cat on PATH the reader ended at once and
+	// stopped the server.
 	private static final String WATCHDOG = "server=$$; exec 3<&0; "
 			+ "( while read -r _ <&3; do :; done; kill -TERM $server 2>/dev/null && kill -CONT $server 2>/dev/null"
 			+ escalation() + " ) >/dev/null 2>&1 &" + " exec \"$@\" 3<&-";
 
-	/** SIGKILL 5 s after the SIGTERM, where a {@code sleep} binary can be found. */
 	private static String escalation() {
 		for (String sleep : List.of("/bin/sleep", "/usr/bin/sleep")) {
 			if (Files.isExecutable(Path.of(sleep))) {
@@ -62,10 +57,6 @@ public final class RedisServerLaunch {
 		this.workDir = workDir.toAbsolutePath();
 	}
 
-	/**
-	 * The address to bind and to PING; 127.0.0.1 unless set. Meant for loopback addresses
-	 * only.
-	 */
 	public RedisServerLaunch host(String host) {
 		this.host = host;
 		return this;
@@ -76,10 +67,6 @@ public final class RedisServerLaunch {
 		return this;
 	}
 
-	/**
-	 * Start as {@code redis-server <configFile> ...}. The command-line options still
-	 * apply on top of the file.
-	 */
 	public RedisServerLaunch configFile(Path configFile) {
 		this.configFile = configFile.toAbsolutePath();
 		return this;
@@ -90,11 +77,6 @@ public final class RedisServerLaunch {
 		return this;
 	}
 
-	/**
-	 * Starts the server and returns once it answers PING.
-	 * @throws IllegalStateException if the port is taken, or the server exits or does not
-	 * answer in time; the message includes the end of its log
-	 */
 	public RedisServerProcess start() {
 		checkPortFree();
 		List<String> command = new ArrayList<>();
@@ -123,15 +105,6 @@ public final class RedisServerLaunch {
 		return server;
 	}
 
-	/**
-	 * The command under a watchdog that ends the server when this JVM does, however it
-	 * ends (a shutdown hook does not run after {@code kill -9}): a shell starts a
-	 * background reader on its standard input, a pipe only this JVM writes to, then
-	 * replaces itself with redis-server (so {@link RedisServerProcess#pid()} is the
-	 * server's). When the JVM is gone the reader sees end of file and stops the server:
-	 * SIGTERM (and SIGCONT, should a test have paused it), SIGKILL 5 s later. Without a
-	 * POSIX shell (Windows) the command runs as it is.
-	 */
 	private static List<String> watched(List<String> command) {
 		if (!Files.isExecutable(SHELL)) {
 			return command;
@@ -142,8 +115,8 @@ public final class RedisServerLaunch {
 	}
 
 	private void checkPortFree() {
-		// Without this, a server already on the port would answer our PING while ours
-		// dies of "address in use".
+		// A server already on the port would answer our PING while ours dies of "address
+		// in use".
 		try (ServerSocket socket = new ServerSocket()) {
 			socket.bind(new InetSocketAddress(this.host, this.port));
 		}
@@ -162,8 +135,6 @@ public final class RedisServerLaunch {
 			}
 			if (!server.process().isAlive()) {
 				int code = server.process().exitValue();
-				// Plain words for a signal (128 + its number), the usual way a start
-				// fails without a line in redis.log.
 				problem = (code > 128) ? "was stopped by signal " + (code - 128) + " right after it started"
 						+ " (exit code " + code + "); something on this machine ended it" : "exited with code " + code;
 			}

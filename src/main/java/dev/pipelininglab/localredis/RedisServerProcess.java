@@ -20,14 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.springframework.boot.SpringApplication;
 
-/**
- * A real {@code redis-server} process listening on a loopback address, started in its own
- * working directory and stopped at the latest when the JVM exits.
- * <p>
- * Persistence is switched off ({@code --save "" --appendonly no}) and the log goes to
- * {@code redis.log} in the working directory; anything the server prints before its log
- * is open (e.g. a config error) goes to {@code redis.out} there.
- */
+/** A {@code redis-server} process on loopback, stopped with the JVM at the latest. */
 public final class RedisServerProcess implements AutoCloseable {
 
 	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(10);
@@ -38,15 +31,9 @@ public final class RedisServerProcess implements AutoCloseable {
 
 	static final Set<RedisServerProcess> LIVE = ConcurrentHashMap.newKeySet();
 
-	// A JVM shutdown hook of our own would run alongside Spring Boot's, which closes the
-	// application contexts: servers stopped while a context still used them (running jobs
-	// recording their end, Lettuce reconnecting, cached test contexts closing). Boot runs
-	// its shutdown handlers one after another once every context has closed. One handler
-	// for all processes: on exit they are all signalled first and then awaited together,
-	// so a JVM with a dozen servers does not exit a dozen grace periods later. (Boot's
-	// hook runs in any JVM that ran a Spring application; elsewhere the watchdog still
-	// stops the servers as the JVM goes.)
 	static {
+		// Boot's shutdown handlers run after every context closed; a hook of our own
+		// stopped servers still in use.
 		SpringApplication.getShutdownHandlers().add(RedisServerProcess::stopAllLive);
 	}
 
@@ -65,30 +52,14 @@ public final class RedisServerProcess implements AutoCloseable {
 		this.workDir = workDir;
 	}
 
-	/**
-	 * Starts {@code redis-server} on 127.0.0.1:{@code port} and waits until it answers
-	 * PING.
-	 * @param extraArgs appended to the command line, e.g.
-	 * {@code "--cluster-enabled", "yes"}
-	 */
 	public static RedisServerProcess start(Path binary, int port, Path workDir, String... extraArgs) {
 		return builder(binary, port, workDir).args(extraArgs).start();
 	}
 
-	/**
-	 * For everything {@link #start} does not cover: another loopback address, a config
-	 * file (sentinel mode needs a writable one:
-	 * {@code .configFile(file).args("--sentinel")}) or another startup timeout.
-	 */
 	public static RedisServerLaunch builder(Path binary, int port, Path workDir) {
 		return new RedisServerLaunch(binary, port, workDir);
 	}
 
-	/**
-	 * A port that was free on the loopback interface a moment ago. Another process may
-	 * take it before the caller binds it, which is unlikely enough for tests and local
-	 * runs.
-	 */
 	public static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName(DEFAULT_HOST))) {
 			return socket.getLocalPort();
@@ -114,7 +85,6 @@ public final class RedisServerProcess implements AutoCloseable {
 		return this.workDir;
 	}
 
-	/** The process itself, for the launch that waits for it to answer. */
 	Process process() {
 		return this.process;
 	}
@@ -127,17 +97,24 @@ public final class RedisServerProcess implements AutoCloseable {
 		return this.process.isAlive();
 	}
 
-	/**
-	 * Graceful stop: SIGTERM, then SIGKILL if it has not exited within 5 s. Does nothing
-	 * if already stopped.
-	 */
-	public synchronized void stop() {
+	public void stop() {
+		end(true);
+	}
+
+	void kill() {
+		end(false);
+	}
+
+	// SIGTERM first when graceful, SIGKILL once that has not ended it within
+	// STOP_TIMEOUT.
+	private synchronized void end(boolean graceful) {
 		try {
-			if (this.process.isAlive()) {
+			if (graceful && this.process.isAlive()) {
 				this.process.destroy();
-				if (!this.process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-					this.process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-				}
+				this.process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+			}
+			if (this.process.isAlive()) {
+				this.process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -150,29 +127,12 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	/** SIGKILL, for a server that failed to start. */
-	synchronized void kill() {
-		try {
-			// Process.destroyForcibly() is SIGKILL on Unix.
-			this.process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		finally {
-			LIVE.remove(this);
-			releaseWatchdog();
-		}
-	}
-
-	/** The server is down: the watchdog's pipe closes, so it ends too. */
 	private void releaseWatchdog() {
 		if (!this.process.isAlive()) {
 			try {
 				this.process.getOutputStream().close();
 			}
 			catch (IOException ex) {
-				// Already closed.
 			}
 		}
 	}
@@ -207,11 +167,6 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Whether something on {@code host:port} answers PING like a Redis server.
-	 * {@code -NOAUTH} counts as an answer: a server with {@code requirepass} is up, it
-	 * just wants a password.
-	 */
 	static boolean answersPing(String host, int port, Duration timeout) {
 		try (Socket socket = new Socket()) {
 			socket.connect(new InetSocketAddress(host, port), (int) timeout.toMillis());
