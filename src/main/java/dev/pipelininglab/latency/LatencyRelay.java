@@ -25,14 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A TCP relay on loopback that holds every chunk of bytes for a fixed delay in each
- * direction before passing it on, so a client connected through it pays a real round trip
- * per flush, as over a slow network. It delays bytes on the wire, never commands: a
- * pipeline flushed once pays one delay, a loop pays one per command.
- * <p>
- * Both sides of a connection share one event loop, whose scheduled tasks with equal
- * deadlines run in submission order, and deadlines only grow, so bytes leave in the order
- * they arrived.
+ * A loopback TCP relay that holds bytes for a fixed delay each way: one delay per flush;
+ * both sides share one event loop, so bytes leave in the order they arrived.
  */
 public final class LatencyRelay implements AutoCloseable {
 
@@ -47,10 +41,6 @@ public final class LatencyRelay implements AutoCloseable {
 		this.server = server;
 	}
 
-	/**
-	 * Starts a relay on a free loopback port that forwards to {@code target} with
-	 * {@code oneWayDelay} each way.
-	 */
 	public static LatencyRelay start(InetSocketAddress target, Duration oneWayDelay) {
 		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
 		long delayNanos = oneWayDelay.toNanos();
@@ -91,21 +81,14 @@ public final class LatencyRelay implements AutoCloseable {
 		this.group.shutdownGracefully(0, 1, TimeUnit.SECONDS);
 	}
 
-	/**
-	 * Accepted client side: connects to the target on the same event loop, then relays
-	 * with the delay.
-	 */
-	private static final class Frontend extends ChannelInboundHandlerAdapter {
+	// Accepted client side: reads start only once its target is connected.
+	private static final class Frontend extends Delaying {
 
 		private final InetSocketAddress target;
 
-		private final long delayNanos;
-
-		private @Nullable Channel outbound;
-
 		Frontend(InetSocketAddress target, long delayNanos) {
+			super(null, delayNanos);
 			this.target = target;
-			this.delayNanos = delayNanos;
 		}
 
 		@Override
@@ -118,7 +101,7 @@ public final class LatencyRelay implements AutoCloseable {
 				.connect(this.target)
 				.addListener((ChannelFutureListener) (connected) -> {
 					if (connected.isSuccess()) {
-						this.outbound = connected.channel();
+						this.other = connected.channel();
 						inbound.config().setAutoRead(true);
 					}
 					else {
@@ -127,65 +110,39 @@ public final class LatencyRelay implements AutoCloseable {
 				});
 		}
 
-		@Override
-		public void channelRead(ChannelHandlerContext ctx, Object msg) {
-			// Reads start (auto-read) only once the outbound channel is connected.
-			Delaying.forwardLater(ctx, Objects.requireNonNull(this.outbound, "not connected yet"), msg,
-					this.delayNanos);
-		}
-
-		@Override
-		public void channelInactive(ChannelHandlerContext ctx) {
-			Delaying.closeLater(ctx, this.outbound, this.delayNanos);
-		}
-
-		@Override
-		public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
-			ctx.close();
-		}
-
 	}
 
-	/**
-	 * Target side: sends what the target answers back to the client, with the same delay.
-	 */
-	private static final class Delaying extends ChannelInboundHandlerAdapter {
+	private static class Delaying extends ChannelInboundHandlerAdapter {
 
-		private final Channel inbound;
+		final long delayNanos;
 
-		private final long delayNanos;
+		@Nullable Channel other;
 
-		Delaying(Channel inbound, long delayNanos) {
-			this.inbound = inbound;
+		Delaying(@Nullable Channel other, long delayNanos) {
+			this.other = other;
 			this.delayNanos = delayNanos;
 		}
 
 		@Override
 		public void channelRead(ChannelHandlerContext ctx, Object msg) {
-			forwardLater(ctx, this.inbound, msg, this.delayNanos);
+			Channel to = Objects.requireNonNull(this.other, "not connected yet");
+			ctx.executor().schedule(() -> to.writeAndFlush(msg), this.delayNanos, TimeUnit.NANOSECONDS);
 		}
 
+		// After the bytes still in flight have been delivered.
 		@Override
 		public void channelInactive(ChannelHandlerContext ctx) {
-			closeLater(ctx, this.inbound, this.delayNanos);
+			Channel to = this.other;
+			if (to != null) {
+				ctx.executor()
+					.schedule(() -> to.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE),
+							this.delayNanos, TimeUnit.NANOSECONDS);
+			}
 		}
 
 		@Override
 		public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
 			ctx.close();
-		}
-
-		static void forwardLater(ChannelHandlerContext ctx, Channel to, Object msg, long delayNanos) {
-			ctx.executor().schedule(() -> to.writeAndFlush(msg), delayNanos, TimeUnit.NANOSECONDS);
-		}
-
-		/** Closes after the bytes still in flight have been delivered. */
-		static void closeLater(ChannelHandlerContext ctx, @Nullable Channel other, long delayNanos) {
-			if (other != null) {
-				ctx.executor()
-					.schedule(() -> other.writeAndFlush(Unpooled.EMPTY_BUFFER).addListener(ChannelFutureListener.CLOSE),
-							delayNanos, TimeUnit.NANOSECONDS);
-			}
 		}
 
 	}
