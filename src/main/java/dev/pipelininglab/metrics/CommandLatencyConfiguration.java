@@ -9,12 +9,7 @@ import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderC
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/**
- * Lettuce's own per-command latency timers ({@code lettuce.command.completion},
- * {@code lettuce.command.firstresponse}, tagged by command and remote address), when
- * {@code lab.metrics.command-latency=true}. Every command of every pipeline is recorded,
- * which is why it is a choice: docs/web-and-jobs.md has what it costs a pipelined run.
- */
+/** Lettuce's per-command latency timers, if {@code lab.metrics.command-latency}. */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnBooleanProperty("lab.metrics.command-latency")
 class CommandLatencyConfiguration {

@@ -8,13 +8,7 @@ import org.springframework.boot.health.actuate.endpoint.HealthEndpoint;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.stereotype.Component;
 
-/**
- * {@code lab.health.ready} (in Prometheus {@code lab_health_ready}): 1 while the
- * readiness group ({@code /actuator/health/readiness}: the app accepts traffic and Redis
- * takes writes) is UP, 0 otherwise, so a dashboard shows when runs could not have been
- * measured (deploy/grafana). Read on each scrape; the Redis part is bounded by
- * {@code lab.health.redis-timeout}.
- */
+/** {@code lab.health.ready}: 1 while the readiness group is UP, else 0. */
 @Component
 class ReadinessGauge {
 
