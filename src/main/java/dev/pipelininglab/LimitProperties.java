@@ -11,36 +11,28 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Bounds on what one request may ask for, under {@code lab.limits.*}. Here rather than in
- * a feature package because both sides read them: the web layer checks requests against
- * them, and the connection routes size their pools for {@code maxClients}.
+ * Bounds on what one request may ask for, under {@code lab.limits.*}.
  *
  * @param maxCount the most commands one request may send
- * @param defaultBatchSize commands per pipeline when a request does not say; the Redis
- * docs advise about 10k
- * @param maxBatchSize the largest batch a request may ask for; bounds the memory one
- * batch holds
+ * @param defaultBatchSize commands per pipeline when a request does not say
+ * @param maxBatchSize the largest batch a request may ask for
  * @param defaultSample values echoed back when a request does not say
  * @param maxSample the most values a request may ask to see
  * @param maxRepeat the most timed passes a comparison or sweep may ask for
- * @param maxValueSize the largest {@code valueSize} (bytes per value) a request may ask
- * for
- * @param maxBatchBytes the most value bytes one batch may hold (batch size x value size);
- * larger batches are shrunk to fit, and the answer says so
- * @param maxRequests the most {@code requests} (fan-out) a request may ask for; count x
- * requests stays within {@code maxCount}
- * @param maxClients the most {@code clients} a request may ask for
- * @param maxBodyBytes the largest request body ({@code POST /runs}); a run's JSON takes a
- * few hundred bytes, so the default 16 KiB is plenty, and a larger body is refused before
- * it is read
- * @param maxRunTime the longest a GET run may hold its admission slot: it is stopped
- * between commands after that (jobs have their own slots and a cancel)
- * @param maxDuration the longest time limit ({@code duration}) a request may give each
- * timed pass; lowered to {@code maxRunTime} when that is shorter, so a timed GET run can
- * finish before it is stopped
- * @param maxRunBytes the most value bytes one request may send, count x requests x
- * valueSize x variants (or batch sizes): 4 GiB, which a laptop's Redis holds at once
- * (every variant rewrites the same keys), checked before anything runs
+ * @param maxValueSize the largest {@code valueSize} in bytes
+ * @param maxBatchBytes the most value bytes one batch may hold; larger batches are shrunk
+ * to fit
+ * @param maxRequests the most {@code requests} (fan-out); count x requests stays within
+ * {@code maxCount}
+ * @param maxClients the most {@code clients}; routes size their pools for it
+ * @param maxBodyBytes the largest request body ({@code POST /runs}), refused before it is
+ * read
+ * @param maxRunTime the longest a run may hold its slot before it is stopped between
+ * commands
+ * @param maxDuration the longest {@code duration} per timed pass; lowered to
+ * {@code maxRunTime}
+ * @param maxRunBytes the most value bytes one request may send, checked before anything
+ * runs
  */
 @ConfigurationProperties("lab.limits")
 @Validated
@@ -64,8 +56,8 @@ public record LimitProperties(@DefaultValue("10000000") @Min(1) long maxCount,
 		if (maxDuration.compareTo(Duration.ofSeconds(1)) < 0) {
 			throw new IllegalArgumentException("lab.limits.max-duration (" + maxDuration + ") must be at least 1s");
 		}
-		// A time limit beyond the run time cap could never be reached: a lower
-		// max-run-time lowers it too, rather than refusing to start.
+		// A time limit beyond max-run-time could never be reached: lower it rather than
+		// refuse to start.
 		if (maxDuration.compareTo(maxRunTime) > 0 && maxRunTime.compareTo(Duration.ofSeconds(1)) >= 0) {
 			maxDuration = maxRunTime;
 		}
