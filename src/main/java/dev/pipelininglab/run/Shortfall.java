@@ -6,19 +6,12 @@ import java.util.List;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
-/**
- * What the answer says when Redis lost keys during a run: that it evicted some, and, when
- * fewer items were read back than were written, why, as far as the servers tell.
- */
+/** Why Redis lost keys during a run, as far as the servers tell. */
 final class Shortfall {
 
 	private Shortfall() {
 	}
 
-	/**
-	 * A warning when the servers evicted keys while the run went on; null when they did
-	 * not.
-	 */
 	static @Nullable String evictions(@Nullable ServerStats server) {
 		Long evicted = (server != null) ? server.evictedKeys() : null;
 		if (evicted == null || evicted == 0) {
@@ -28,9 +21,7 @@ final class Shortfall {
 				+ " lab's may be among them.";
 	}
 
-	/**
-	 * Why fewer items were read back than the run wrote; null when none is missing.
-	 */
+	/** Why fewer items were read back than were written; null when none is missing. */
 	static @Nullable String reason(long expected, DemoData.ReadBack readBack, @Nullable ServerStats server,
 			boolean ttl) {
 		long short_ = expected - readBack.verified();
