@@ -76,10 +76,7 @@ final class CpuTime {
 		return cpu;
 	}
 
-	/**
-	 * The most CPU one thread used between two readings; a thread started in between
-	 * counts from 0. -1 when none was read.
-	 */
+	/** A thread started in between counts from 0; -1 when none was read. */
 	static long busiest(Map<Long, Long> before, Map<Long, Long> after) {
 		return after.entrySet()
 			.stream()

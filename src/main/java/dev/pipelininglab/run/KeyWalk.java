@@ -42,10 +42,7 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		return Math.max(0, Math.min(this.size - 1, index));
 	}
 
-	/**
-	 * SplitMix64 at position {@code 2 * item + which}: random access, so no item depends
-	 * on another.
-	 */
+	/** SplitMix64, random access: no item depends on another. */
 	private long draw(long item, int which) {
 		long z = this.seed + (2 * item + which + 1) * GOLDEN_GAMMA;
 		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;

@@ -72,10 +72,7 @@ public final class LoopCeiling {
 		return sentence.toString();
 	}
 
-	/**
-	 * Without a loop or a batch size of 1: checked against runs of one command per round
-	 * trip.
-	 */
+	/** Checked against runs of one command per round trip. */
 	private static @Nullable String fromPings(List<RunResult> results) {
 		if (results.stream().noneMatch((r) -> r.timing().measuredRttMillis() > 0)) {
 			return null;

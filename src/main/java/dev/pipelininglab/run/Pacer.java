@@ -31,9 +31,7 @@ final class Pacer {
 	long awaitTurn(long itemsSent, long items, RunObserver observer) {
 		long due = due(itemsSent, items);
 		for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-			if (observer.cancelled()) {
-				throw new RunCancelledException();
-			}
+			RunCancelledException.throwIf(observer);
 			LockSupport.parkNanos(Math.min(wait, CHECK_NANOS));
 		}
 		return due;

@@ -25,10 +25,7 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		double bestOpsPerSecond, @Nullable Long peakOutputBufferBytes, Latency.Per latencyPer, double latencyP50Millis,
 		double latencyP99Millis, String summary, List<AtRtt> byRtt) {
 
-	/**
-	 * {@code measured}: at the sweep's median RTT, with measured rather than projected
-	 * figures.
-	 */
+	/** {@code measured}: at the sweep's median RTT, not projected. */
 	public record AtRtt(double rttMillis, int batchSize, double opsPerSecond, boolean measured) {
 	}
 

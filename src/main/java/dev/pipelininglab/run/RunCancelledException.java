@@ -10,4 +10,10 @@ public class RunCancelledException extends RuntimeException {
 		super("Run cancelled");
 	}
 
+	static void throwIf(RunObserver observer) {
+		if (observer.cancelled()) {
+			throw new RunCancelledException();
+		}
+	}
+
 }
