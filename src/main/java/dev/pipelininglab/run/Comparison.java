@@ -10,10 +10,7 @@ import org.jspecify.annotations.Nullable;
 import static dev.pipelininglab.run.LoopCeiling.format;
 import static dev.pipelininglab.run.LoopCeiling.whole;
 
-/**
- * The same work done by every requested variant, on the same keys and values, each from
- * the same starting state.
- */
+/** The same work by every requested variant, each from the same starting state. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Comparison(Operation operation, long count, String topology, List<RunResult> results,
 		List<Skipped> skipped, String summary, @Nullable Map<String, String> settings) {

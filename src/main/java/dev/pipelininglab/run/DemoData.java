@@ -149,10 +149,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		return found;
 	}
 
-	/**
-	 * Each key written must hold its last writer's value; keys none wrote are not
-	 * counted.
-	 */
+	/** Each key written must hold its last writer's value; others do not count. */
 	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer) {
 		this.replicas.await();

@@ -1,9 +1,6 @@
 package dev.pipelininglab.run;
 
-/**
- * Thrown between batches when the observer asked to stop. What was sent before stays
- * sent.
- */
+/** Thrown between batches when the observer asked to stop; what was sent stays sent. */
 public class RunCancelledException extends RuntimeException {
 
 	RunCancelledException() {

@@ -17,10 +17,7 @@ import org.springframework.stereotype.Component;
 
 import static dev.pipelininglab.run.RunService.setupBatch;
 
-/**
- * Sends a run's timed passes and keeps what the clock, the clients and the servers saw of
- * each.
- */
+/** Sends a run's timed passes and keeps what clock, clients and servers saw. */
 @Component
 record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
 		Topology topology) {

@@ -17,10 +17,7 @@ import static dev.pipelininglab.run.RunService.median;
 import static dev.pipelininglab.run.RunService.round;
 import static dev.pipelininglab.run.RunService.setupBatch;
 
-/**
- * Readies a run's route before the clock starts: a warm-up on keys of its own, then its
- * round trip.
- */
+/** Readies a run's route before the clock: a warm-up, then its round trip. */
 @Component
 class WarmUp {
 
