@@ -3,7 +3,10 @@ package dev.pipelininglab.run;
 import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonValue;
@@ -43,9 +46,7 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 
 	}
 
-	/**
-	 * Shares of one core for a thread or a server, of every processor for the process.
-	 */
+	/** Shares of one core for a thread or a server, of all of them for the process. */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Evidence(@Nullable Double sendingThreadBusy, @Nullable Double eventLoopBusy,
 			@Nullable Double processBusy, @Nullable Integer processors, @Nullable Double machineBusy,
@@ -196,15 +197,14 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 		}
 
 		String with() {
-			java.util.List<String> parts = new java.util.ArrayList<>();
-			Double share = clientShare();
-			if (share != null) {
-				parts.add(client() + " " + percent(share) + " busy");
-			}
-			if (this.server != null) {
-				parts.add(serverName() + " " + percent(this.server) + " busy");
-			}
-			return parts.isEmpty() ? "" : ", with " + String.join(" and ", parts);
+			String parts = Stream.of(busy(client(), clientShare()), busy(serverName(), this.server))
+				.filter(Objects::nonNull)
+				.collect(Collectors.joining(" and "));
+			return parts.isEmpty() ? "" : ", with " + parts;
+		}
+
+		private static @Nullable String busy(String who, @Nullable Double share) {
+			return (share != null) ? who + " " + percent(share) + " busy" : null;
 		}
 
 		String figures(@Nullable Double waiting) {

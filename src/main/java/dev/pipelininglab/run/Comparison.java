@@ -18,16 +18,12 @@ public record Comparison(Operation operation, long count, String topology, List<
 	public record Skipped(String variant, String reason) {
 	}
 
-	/**
-	 * Socket reads per item, not per command: one MSET or EVALSHA carries a whole batch.
-	 */
+	/** Socket reads per item, not per command: one MSET carries a whole batch. */
 	static String summary(List<RunResult> results) {
 		if (results.isEmpty()) {
 			return "Nothing ran: every variant was skipped.";
 		}
-		RunResult fastest = results.stream()
-			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
-			.orElseThrow();
+		RunResult fastest = Recommendation.best(results, (r) -> r.timing().opsPerSecond());
 		RunResult loop = results.stream().filter((result) -> result.ran().mode() == Mode.LOOP).findFirst().orElse(null);
 		StringBuilder sentence = new StringBuilder();
 		if (results.size() == 1) {

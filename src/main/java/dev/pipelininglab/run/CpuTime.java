@@ -45,11 +45,7 @@ final class CpuTime {
 		return (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) ? system.getProcessCpuTime() : -1;
 	}
 
-	/**
-	 * The machine's load since the previous call, a share of its processors: the JVM
-	 * keeps the previous reading, so the read before a pass opens the window the read
-	 * after it closes.
-	 */
+	/** Since the previous call: the read before a pass opens the window. */
 	static double machine() {
 		double load = (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) ? system.getCpuLoad() : -1;
 		return (load >= 0 && Double.isFinite(load)) ? load : -1;

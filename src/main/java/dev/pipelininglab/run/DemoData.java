@@ -82,9 +82,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		}
 	}
 
-	/**
-	 * Text that is no integer reads as 0: the first INCR then gets Redis' own refusal.
-	 */
+	/** Text that is no integer reads as 0: INCR then gets Redis' own refusal. */
 	long counter(KeySpace keys) {
 		this.replicas.await();
 		String value = this.connections.primary().template().opsForValue().get(keys.counterKey());
@@ -96,10 +94,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		}
 	}
 
-	/**
-	 * Counts the items whose value is there in full; matching values go into
-	 * {@code sample}.
-	 */
+	/** Counts the items whose value is there in full. */
 	ReadBack verify(Command command, KeySpace keys, long items, int batchSize, int valueSize, Tally sample,
 			RunObserver observer) {
 		// A mix reads back its SET items only.

@@ -63,10 +63,6 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 	 * For each key index, the last item that wrote it, or -1: what a read-back expects.
 	 * Four bytes per key, at most 40 MB at the default {@code lab.limits.max-count}.
 	 */
-	int[] lastWriters(long count) {
-		return lastWriters(List.of(new Clients.Reach(0, count)));
-	}
-
 	int[] lastWriters(List<Clients.Reach> ranges) {
 		if (this.size > Integer.MAX_VALUE || ranges.stream().anyMatch((range) -> range.to() > Integer.MAX_VALUE)) {
 			throw new IllegalArgumentException("a replayed key space holds at most " + Integer.MAX_VALUE + " items");
@@ -79,10 +75,6 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 			}
 		}
 		return last;
-	}
-
-	long distinct(long count) {
-		return distinct(List.of(new Clients.Reach(0, count)));
 	}
 
 	long distinct(List<Clients.Reach> ranges) {

@@ -32,9 +32,7 @@ public final class LoopCeiling {
 		if (loop != null) {
 			return fromTheLoop(loop, "The loop");
 		}
-		// A sweep has no loop, but its batch size 1 sends one command per round trip, and
-		// its latency samples (per command, or per batch of one) time each: the same
-		// bound, from the same kind of figure.
+		// A sweep's batch size 1 is one command per round trip, each timed as the loop's.
 		RunResult single = results.stream()
 			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
 					&& result.load().fanOut() == null && result.load().latency() != null

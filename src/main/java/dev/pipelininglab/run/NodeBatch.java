@@ -2,7 +2,7 @@ package dev.pipelininglab.run;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -60,17 +60,9 @@ final class NodeBatch {
 
 	/** Null when it succeeded or is still running. */
 	static @Nullable Throwable failure(RedisFuture<?> future) {
-		CompletableFuture<?> done = future.toCompletableFuture();
-		if (!done.isCompletedExceptionally()) {
-			return null;
-		}
-		try {
-			done.join();
-			return null;
-		}
-		catch (RuntimeException ex) {
-			return (ex.getCause() != null) ? ex.getCause() : ex;
-		}
+		Throwable failure = future.toCompletableFuture().handle((value, ex) -> ex).getNow(null);
+		return (failure instanceof CompletionException wrapped && wrapped.getCause() != null) ? wrapped.getCause()
+				: failure;
 	}
 
 	/** Indexes into the batch one node gets, in command order. */

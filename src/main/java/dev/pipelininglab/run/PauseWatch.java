@@ -47,9 +47,7 @@ final class PauseWatch {
 		}
 	}
 
-	/**
-	 * Answers the nanoseconds seen paused, a pause still under way at the end included.
-	 */
+	/** Answers the nanoseconds seen paused, one still under way included. */
 	long stop() {
 		this.stopped = true;
 		LockSupport.unpark(this.ticker);

@@ -36,8 +36,7 @@ final class PipelineFailures {
 				tally.unconfirmed(sent - 1);
 			}
 			else {
-				// Lost connection or timeout: no command of the batch is known to have
-				// run or not.
+				// Lost connection or timeout: nothing is known of the batch.
 				tally.unconfirmed(sent);
 			}
 			return;
@@ -53,15 +52,13 @@ final class PipelineFailures {
 				}
 			}
 			else {
-				// Results are not deserialized when the pipeline fails; GET and RPOP
-				// values are still bytes.
+				// Not deserialized when the pipeline fails: GET values are bytes.
 				reply.accept((outcome instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : outcome,
 						index);
 			}
 		}
 		if (outcomes.size() < sent) {
-			// Every command the lab pipelines answers with a result, so a short list
-			// means outcomes went missing.
+			// Every command answers, so a short list means outcomes went missing.
 			tally.unconfirmed(sent - outcomes.size());
 		}
 	}

@@ -26,9 +26,7 @@ public record Projection(String model, double measuredRttMillis, double measured
 	public record Point(double rttMillis, double opsPerSecond) {
 	}
 
-	/**
-	 * Null where the model does not hold: several clients, or a run too short to measure.
-	 */
+	/** Null where the model does not hold: several clients, or too short a run. */
 	static @Nullable Projection of(RunResult result) {
 		if (result.connection().clients() != null || result.timing().elapsedMillis() <= 0 || result.ran().count() < 1) {
 			return null;

@@ -13,13 +13,10 @@ import java.util.stream.DoubleStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The batch size a sweep recommends: the smallest within {@value #SHARE_OF_BEST} of the
- * best throughput, since longer pipelines then buy little speed for reply memory and
- * latency per batch, the two figures it carries (docs/api.md, docs/recipes.md).
- * {@code peakOutputBufferBytes} is absent, never 0, when Redis took no sample of it.
- * {@code byRtt} applies the rule at the measured round trip and, from each result's
- * projection, at each of {@link Projection#RTTS}; only the measured one when a result has
- * none.
+ * The smallest batch size within {@value #SHARE_OF_BEST} of the best throughput: longer
+ * pipelines buy little more for their reply memory and latency, the two figures it
+ * carries. {@code byRtt}: the rule at other RTTs, from each result's projection
+ * (docs/api.md).
  */
 public record Recommendation(int batchSize, double opsPerSecond, double shareOfBest, int bestBatchSize,
 		double bestOpsPerSecond, @Nullable Long peakOutputBufferBytes, Latency.Per latencyPer, double latencyP50Millis,
@@ -40,8 +37,7 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		double share = Math.round(chosen.timing().opsPerSecond() / best.timing().opsPerSecond() * 1000) / 1000.0;
 		Long reported = (chosen.serverSide().server() != null) ? chosen.serverSide().server().peakOutputBufferBytes()
 				: null;
-		// client_recent_max_output_buffer is sampled by Redis' cron: 0 means no sample
-		// caught a reply list, not that the replies took no memory.
+		// Redis' cron samples client_recent_max_output_buffer: 0 means no sample.
 		Long peak = (reported != null && reported > 0) ? reported : null;
 		Latency latency = chosen.load().latency();
 		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT,
@@ -80,7 +76,7 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		return List.copyOf(answer);
 	}
 
-	private static RunResult best(List<RunResult> results, ToDoubleFunction<RunResult> opsPerSecond) {
+	static RunResult best(List<RunResult> results, ToDoubleFunction<RunResult> opsPerSecond) {
 		return results.stream().max(Comparator.comparingDouble(opsPerSecond)).orElseThrow();
 	}
 

@@ -17,9 +17,7 @@ final class RunNotes {
 	private RunNotes() {
 	}
 
-	/**
-	 * {@code sent}: the items the read-back looked for, all or those before a time limit.
-	 */
+	/** {@code sent}: all items, or those sent before a time limit. */
 	static @Nullable String of(RunSpec spec, @Nullable String key, BatchRunner.@Nullable ClusterEffect effect,
 			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack,
 			long sent) {

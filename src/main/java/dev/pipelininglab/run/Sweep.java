@@ -30,9 +30,7 @@ public record Sweep(Operation operation, long count, String topology, List<RunRe
 		if (results.isEmpty()) {
 			return "Nothing ran.";
 		}
-		RunResult fastest = results.stream()
-			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
-			.orElseThrow();
+		RunResult fastest = Recommendation.best(results, (r) -> r.timing().opsPerSecond());
 		RunResult smallest = results.stream().min(Comparator.comparingInt((r) -> r.ran().batchSize())).orElseThrow();
 		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT, "Fastest at batch size %,d: %,.0f ops/s",
 				fastest.ran().batchSize(), fastest.timing().opsPerSecond()));

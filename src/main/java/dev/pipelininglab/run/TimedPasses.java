@@ -35,8 +35,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		long counterBefore = 0;
 		@Nullable ServerStats[] passServer = new ServerStats[spec.repeat()];
 		long sent = sentPerPass(spec, effect);
-		// Only reads may be served by replicas; RPOP removes, so its master runs it and
-		// the replicas replay it, which would count it twice.
+		// Replicas replay RPOP, which would count it twice; only reads are theirs.
 		boolean replicasServe = spec.operation().command().readsOnly();
 		Long foreign = null;
 		long[] pausedNanos = new long[spec.repeat()];
@@ -79,8 +78,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 				throw outcome.failure();
 			}
 			passServer[repeat] = this.server.between(before, after, replicasServe);
-			// INFO is read at some point of each snapshot: from the middle of one to the
-			// middle of the other.
+			// From the middle of one INFO snapshot to the middle of the other.
 			long afterStarted = afterRead - windowStart;
 			long serverWindow = afterStarted + (windowNanos - afterStarted) / 2 - (beforeRead - windowStart) / 2;
 			cpu[repeat] = measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after);

@@ -111,9 +111,7 @@ class WarmUp {
 		return new Rtt(round(median(nanos) / 1e6, 3), round(java.util.Arrays.stream(nanos).min().orElse(0) / 1e6, 3));
 	}
 
-	/**
-	 * The fastest is what the network takes without a busy machine's scheduling delays.
-	 */
+	/** The fastest is the network without a busy machine's scheduling delays. */
 	record Rtt(double medianMillis, double fastestMillis) {
 	}
 

@@ -76,9 +76,7 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 		return (this.keyWalk != null) ? this.keyWalk.index(item) : item;
 	}
 
-	/**
-	 * The most distinct keys {@code count} items write: what the memory preflight counts.
-	 */
+	/** The most distinct keys {@code count} items write, for the memory preflight. */
 	long distinctKeys(long count) {
 		return (this.keyWalk != null) ? Math.min(count, this.keyWalk.size()) : count;
 	}
