@@ -52,12 +52,8 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	}
 
 	void refillList(KeySpace keys, long count, int batchSize, int valueSize, RunObserver observer) {
-		deleteList(keys);
-		fill(Operation.RPUSH, keys, count, batchSize, valueSize, observer, new Written());
-	}
-
-	void deleteList(KeySpace keys) {
 		delete(keys.listKey());
+		fill(Operation.RPUSH, keys, count, batchSize, valueSize, observer, new Written());
 	}
 
 	void delete(String key) {
