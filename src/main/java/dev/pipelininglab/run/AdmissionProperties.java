@@ -10,12 +10,10 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * How many runs may use Redis at once, under {@code lab.admission.*}: the one limit GET
- * runs and jobs share ({@link RunSlots}).
+ * How many runs may use Redis at once: the one limit GET runs and jobs share.
  *
- * @param maxConcurrent runs (GET or job) that may run commands at once; keep it below the
- * connection pool's {@code spring.data.redis.lettuce.pool.max-active}, or a burst would
- * exhaust the pool
+ * @param maxConcurrent runs (GET or job) that may run commands at once; keep it below
+ * {@code spring.data.redis.lettuce.pool.max-active}, or a burst would exhaust the pool
  * @param maxWait how long a GET run may queue for its turn before it is answered 429
  */
 @ConfigurationProperties("lab.admission")

@@ -2,21 +2,15 @@ package dev.pipelininglab.run;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
-/**
- * The same work done by every requested variant, on the same keys and values, each from
- * the same starting state; each result carries its speedup against the loop (or against
- * the first variant when no loop ran).
- *
- * @param skipped variants that cannot run this operation on this topology, and why
- * @param summary the comparison in one sentence, computed from the results above it
- * @param settings the client tunings in effect that differ from Spring Boot's defaults
- */
+import static dev.pipelininglab.run.LoopCeiling.format;
+import static dev.pipelininglab.run.LoopCeiling.whole;
+
+/** The same work by every requested variant, each from the same starting state. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Comparison(Operation operation, long count, String topology, List<RunResult> results,
 		List<Skipped> skipped, String summary, @Nullable Map<String, String> settings) {
@@ -24,19 +18,12 @@ public record Comparison(Operation operation, long count, String topology, List<
 	public record Skipped(String variant, String reason) {
 	}
 
-	/**
-	 * Which variant was fastest, by how much against the loop, and how many socket reads
-	 * the server made per item (key, element or PING) for each of the two: per item, not
-	 * per Redis command, since one MSET or EVALSHA carries a whole batch; then the loop's
-	 * ceiling ({@link LoopCeiling}).
-	 */
+	/** Socket reads per item, not per command: one MSET carries a whole batch. */
 	static String summary(List<RunResult> results) {
 		if (results.isEmpty()) {
 			return "Nothing ran: every variant was skipped.";
 		}
-		RunResult fastest = results.stream()
-			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
-			.orElseThrow();
+		RunResult fastest = Recommendation.best(results, (r) -> r.timing().opsPerSecond());
 		RunResult loop = results.stream().filter((result) -> result.ran().mode() == Mode.LOOP).findFirst().orElse(null);
 		StringBuilder sentence = new StringBuilder();
 		if (results.size() == 1) {
@@ -75,10 +62,6 @@ public record Comparison(Operation operation, long count, String topology, List<
 		return sentence.toString();
 	}
 
-	/**
-	 * On a cluster, why the per-master pipeline and executePipelined differ, when both
-	 * ran.
-	 */
 	private static @Nullable String byNode(List<RunResult> results) {
 		RunResult byNode = results.stream()
 			.filter((result) -> result.ran().mode() == Mode.PIPELINED_BY_NODE)
@@ -102,14 +85,6 @@ public record Comparison(Operation operation, long count, String topology, List<
 	private static @Nullable String readsPerItem(RunResult result) {
 		Long reads = (result.serverSide().server() != null) ? result.serverSide().server().reads() : null;
 		return (reads != null) ? format("%.3f", (double) reads / result.ran().count()) : null;
-	}
-
-	private static String whole(double value) {
-		return format("%,.0f", value);
-	}
-
-	private static String format(String pattern, Object... args) {
-		return String.format(Locale.ROOT, pattern, args);
 	}
 
 }

@@ -9,16 +9,11 @@ import java.util.Map;
 
 /**
  * The app's CPU clocks, read around a timed pass (never inside it) for
- * {@link Bottleneck}: the process's, the calling thread's, and those of the threads that
- * send for a run besides the clients' own, found by name. A clock the JVM does not offer
- * reads -1.
+ * {@link Bottleneck}; a clock the JVM does not offer reads -1.
  */
 final class CpuTime {
 
-	/**
-	 * Lettuce names every thread of its ClientResources so: event loops, timer, event
-	 * bus.
-	 */
+	/** Lettuce names every thread of its ClientResources so. */
 	static final String LETTUCE = "lettuce-";
 
 	/** NodeGroupedRunner's per-node senders. */
@@ -45,32 +40,17 @@ final class CpuTime {
 		}
 	}
 
-	/**
-	 * CPU time of the whole process in nanoseconds; on Linux the JVM counts it in 10 ms
-	 * ticks.
-	 */
+	/** On Linux the JVM counts the process's CPU in 10 ms ticks. */
 	static long process() {
-		if (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) {
-			return system.getProcessCpuTime();
-		}
-		return -1;
+		return (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) ? system.getProcessCpuTime() : -1;
 	}
 
-	/**
-	 * How busy the whole machine (as the OS or container tells the JVM) was since the
-	 * previous call, as a share of its processors; -1 when not known. The JVM keeps the
-	 * previous reading, so a read before a pass starts the window the read after it
-	 * closes.
-	 */
+	/** Since the previous call: the read before a pass opens the window. */
 	static double machine() {
-		if (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) {
-			double load = system.getCpuLoad();
-			return (load >= 0 && Double.isFinite(load)) ? load : -1;
-		}
-		return -1;
+		double load = (SYSTEM instanceof com.sun.management.OperatingSystemMXBean system) ? system.getCpuLoad() : -1;
+		return (load >= 0 && Double.isFinite(load)) ? load : -1;
 	}
 
-	/** CPU time of the calling thread in nanoseconds. */
 	static long thread() {
 		return THREAD_CPU ? THREADS.getCurrentThreadCpuTime() : -1;
 	}
@@ -92,24 +72,15 @@ final class CpuTime {
 		return cpu;
 	}
 
-	/**
-	 * The most CPU any one thread used between two readings of {@link #named}; a thread
-	 * started in between counts from 0. -1 when no thread was read both times or since.
-	 */
+	/** A thread started in between counts from 0; -1 when none was read. */
 	static long busiest(Map<Long, Long> before, Map<Long, Long> after) {
-		long most = -1;
-		for (Map.Entry<Long, Long> thread : after.entrySet()) {
-			long used = thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
-			most = Math.max(most, used);
-		}
-		return most;
+		return after.entrySet()
+			.stream()
+			.mapToLong((thread) -> thread.getValue() - before.getOrDefault(thread.getKey(), 0L))
+			.max()
+			.orElse(-1);
 	}
 
-	/**
-	 * One reading of the clocks a pass is judged by.
-	 *
-	 * @param machine how busy the machine was since the previous reading
-	 */
 	record Reading(long wallNanos, long process, double machine, Map<Long, Long> lettuce, Map<Long, Long> nodeSenders) {
 
 		static Reading now() {

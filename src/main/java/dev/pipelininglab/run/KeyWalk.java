@@ -1,18 +1,15 @@
 package dev.pipelininglab.run;
 
 import java.util.Arrays;
+import java.util.BitSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Maps each item of a run to a key index in a key space of {@code size} keys, as
- * memtier_benchmark's {@code --key-pattern} does. The index of item {@code i} is a pure
- * function of {@code (seed, i)}: clients splitting the items, batches, variants and
- * repeats all send the very same key sequence without sharing any state.
- *
- * @param size keys in the key space: indexes run from 0 to {@code size - 1}
- * @param pattern how the items walk the key space
- * @param seed what the random patterns draw from; reported so a run can be replayed
+ * Maps each item to a key index as memtier_benchmark's {@code --key-pattern} does
+ * (docs/variants.md): a pure function of {@code (seed, item)}, so clients, batches,
+ * variants and repeats send the same key sequence without sharing state.
  */
 public record KeyWalk(long size, Pattern pattern, long seed) {
 
@@ -27,7 +24,6 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		}
 	}
 
-	/** The key index item {@code item} works on, in {@code [0, size)}. */
 	long index(long item) {
 		return switch (this.pattern) {
 			case SEQUENTIAL -> item % this.size;
@@ -36,10 +32,7 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		};
 	}
 
-	/**
-	 * Box-Muller from two draws of the item's own: mean in the middle, {@code size / 6}
-	 * deviation, clamped to the key space like memtier's.
-	 */
+	/** Box-Muller from two draws of the item's own, clamped like memtier's. */
 	private long gaussian(long item) {
 		// 1 - unit is in (0, 1], so the logarithm stays finite.
 		double radius = Math.sqrt(-2 * Math.log(1 - unit(draw(item, 0))));
@@ -49,10 +42,7 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		return Math.max(0, Math.min(this.size - 1, index));
 	}
 
-	/**
-	 * SplitMix64 at position {@code 2 * item + which} of the stream the seed starts: a
-	 * random-access generator, so no item depends on another.
-	 */
+	/** SplitMix64, random access: no item depends on another. */
 	private long draw(long item, int which) {
 		long z = this.seed + (2 * item + which + 1) * GOLDEN_GAMMA;
 		z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
@@ -65,25 +55,15 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		return (bits >>> 11) * 0x1.0p-53;
 	}
 
-	/**
-	 * Whether two items can share a key, so the last write to a key is the one that
-	 * counts: only a sequential walk over at least {@code count} keys never repeats one.
-	 */
 	public boolean repeatsKeys(long count) {
 		return this.pattern != Pattern.SEQUENTIAL || this.size < count;
 	}
 
 	/**
-	 * For each key index, the last of items {@code 0..count-1} that works on it, or -1
-	 * when none does: what a read-back expects. Four bytes per key, and the key space is
-	 * bounded by {@code lab.limits.max-count}, so at most 40 MB at the default bound.
+	 * For each key index, the last item that wrote it, or -1: what a read-back expects.
+	 * Four bytes per key, at most 40 MB at the default {@code lab.limits.max-count}.
 	 */
-	int[] lastWriters(long count) {
-		return lastWriters(java.util.List.of(new Clients.Reach(0, count)));
-	}
-
-	/** The same over the items of {@code ranges}, in their order. */
-	int[] lastWriters(java.util.List<Clients.Reach> ranges) {
+	int[] lastWriters(List<Clients.Reach> ranges) {
 		if (this.size > Integer.MAX_VALUE || ranges.stream().anyMatch((range) -> range.to() > Integer.MAX_VALUE)) {
 			throw new IllegalArgumentException("a replayed key space holds at most " + Integer.MAX_VALUE + " items");
 		}
@@ -97,21 +77,12 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		return last;
 	}
 
-	/**
-	 * How many different keys items {@code 0..count-1} touch, replayed with one bit per
-	 * key.
-	 */
-	long distinct(long count) {
-		return distinct(java.util.List.of(new Clients.Reach(0, count)));
-	}
-
-	/** The same over the items of {@code ranges}. */
-	long distinct(java.util.List<Clients.Reach> ranges) {
+	long distinct(List<Clients.Reach> ranges) {
 		long items = ranges.stream().mapToLong((range) -> range.to() - range.from()).sum();
 		if (this.pattern == Pattern.SEQUENTIAL && ranges.size() == 1 && !repeatsKeys(ranges.get(0).to())) {
 			return items;
 		}
-		java.util.BitSet seen = new java.util.BitSet((int) Math.min(this.size, Integer.MAX_VALUE));
+		BitSet seen = new BitSet((int) Math.min(this.size, Integer.MAX_VALUE));
 		for (Clients.Reach range : ranges) {
 			for (long item = range.from(); item < range.to(); item++) {
 				seen.set((int) index(item));
@@ -120,17 +91,9 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		return seen.cardinality();
 	}
 
-	/** How a run walks its key space. */
 	public enum Pattern {
 
-		/** Item {@code i} works on key {@code i mod size}: the lab's default. */
-		SEQUENTIAL,
-
-		/** Every key equally likely (memtier's {@code R}). */
-		UNIFORM,
-
-		/** Hot keys in the middle (memtier's {@code G}). */
-		GAUSSIAN;
+		SEQUENTIAL, UNIFORM, GAUSSIAN;
 
 		public String label() {
 			return name().toLowerCase(Locale.ROOT);

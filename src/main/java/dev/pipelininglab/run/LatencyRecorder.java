@@ -3,16 +3,12 @@ package dev.pipelininglab.run;
 import org.HdrHistogram.Histogram;
 
 /**
- * One HdrHistogram per timed pass: records round trips in nanoseconds and answers their
- * percentiles as a {@link Latency}. Not thread-safe: concurrent clients each keep one and
- * {@link #add} them into the pass's.
+ * One HdrHistogram per timed pass, in nanoseconds. Not thread-safe: concurrent clients
+ * each keep one and {@link #add} them into the pass's.
  */
 final class LatencyRecorder {
 
-	/**
-	 * Three significant digits: a percentile is within 0.1% of the true value, whatever
-	 * its magnitude, at a few tens of kilobytes per histogram.
-	 */
+	/** Within 0.1% at any magnitude, at a few tens of kilobytes per histogram. */
 	private static final int SIGNIFICANT_DIGITS = 3;
 
 	private final Latency.Per per;

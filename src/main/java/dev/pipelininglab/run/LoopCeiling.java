@@ -9,13 +9,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The sentence that explains the loop: one command per round trip cannot beat 1/RTT. The
- * bound comes from what the loop itself measured (the median of its per-command
- * latencies), not from the PINGs sent before the run: those travel on a connection that
- * may still be cold, on a machine that may be busy at that moment, and printed bounds of
- * 1,117 ops/s beside a loop that ran at 11,216. A bound the run's own figure breaks is
- * never printed; when the two measures disagree the sentence says so. One sentence for
- * the page, the summaries of {@code /compare}, {@code /sweep} and every job, and the text
- * and Markdown answers. A sweep's batch size 1 stands in for the loop.
+ * bound comes from the loop's own median latency, not the PINGs before the run: on a cold
+ * connection or a busy machine those printed 1,117 ops/s beside a loop that ran at
+ * 11,216. A bound the run's own figure breaks is never printed; a sweep's batch size 1
+ * stands in for the loop.
  */
 public final class LoopCeiling {
 
@@ -25,9 +22,7 @@ public final class LoopCeiling {
 	private LoopCeiling() {
 	}
 
-	/**
-	 * The sentence for these results, or null when they hold no round trip to speak of.
-	 */
+	/** Null when the results hold no round trip to speak of. */
 	public static @Nullable String sentence(List<RunResult> results) {
 		RunResult loop = results.stream()
 			.filter((result) -> result.ran().mode() == Mode.LOOP && result.load().latency() != null
@@ -37,9 +32,7 @@ public final class LoopCeiling {
 		if (loop != null) {
 			return fromTheLoop(loop, "The loop");
 		}
-		// A sweep has no loop, but its batch size 1 sends one command per round trip, and
-		// its latency samples (per command, or per batch of one) time each: the same
-		// bound, from the same kind of figure.
+		// A sweep's batch size 1 is one command per round trip, each timed as the loop's.
 		RunResult single = results.stream()
 			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
 					&& result.load().fanOut() == null && result.load().latency() != null
@@ -59,39 +52,31 @@ public final class LoopCeiling {
 			sentence.append(format(
 					"%s's own commands took %s ms each (median round trip), so %s cannot beat"
 							+ " %s ops/s; it ran at %s.",
-					name, millis(p50),
+					name, figure(p50),
 					(clients > 1) ? clients + " loops on " + clients + " connections" : "a loop on one connection",
 					whole(bound), whole(loop.timing().opsPerSecond())));
 		}
 		else {
 			sentence.append(format("%s ran at %s ops/s, faster than the median of its own round trips"
 					+ " (%s ms, at most %s ops/s) allows: its round trips were uneven, so that median bounds"
-					+ " nothing here.", name, whole(loop.timing().opsPerSecond()), millis(p50), whole(bound)));
+					+ " nothing here.", name, whole(loop.timing().opsPerSecond()), figure(p50), whole(bound)));
 		}
 		double ping = loop.timing().measuredRttMillis();
 		if (ping > 0 && (ping / p50 > AGREE || p50 / ping > AGREE)) {
 			sentence.append(format(" PINGs just before the run measured %s ms: the two measures disagree (a"
 					+ " connection still cold, or a busy machine), and the bound above comes from the commands"
-					+ " themselves.", millis(ping)));
+					+ " themselves.", figure(ping)));
 		}
 		return sentence.toString();
 	}
 
-	/**
-	 * Without a loop or a batch size of 1, the median of the runs' PING round trips,
-	 * checked against the runs that sent one command per round trip.
-	 */
+	/** Checked against runs of one command per round trip. */
 	private static @Nullable String fromPings(List<RunResult> results) {
-		double[] rtts = results.stream()
-			.mapToDouble((r) -> r.timing().measuredRttMillis())
-			.filter((rtt) -> rtt > 0)
-			.sorted()
-			.toArray();
-		if (rtts.length == 0) {
+		if (results.stream().noneMatch((r) -> r.timing().measuredRttMillis() > 0)) {
 			return null;
 		}
-		double rtt = (rtts.length % 2 == 1) ? rtts[rtts.length / 2]
-				: (rtts[rtts.length / 2 - 1] + rtts[rtts.length / 2]) / 2;
+		double rtt = Recommendation
+			.median(results.stream().mapToDouble((r) -> r.timing().measuredRttMillis()).filter((ms) -> ms > 0));
 		double bound = 1000 / rtt;
 		RunResult faster = results.stream()
 			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
@@ -103,21 +88,25 @@ public final class LoopCeiling {
 					"PINGs before the run measured %s ms, yet %s at batch size 1 ran at %s ops/s, faster"
 							+ " than that round trip allows (%s ops/s): the two measures disagree, so no loop bound is"
 							+ " given.",
-					millis(rtt), faster.ran().variant(), whole(faster.timing().opsPerSecond()), whole(bound));
+					figure(rtt), faster.ran().variant(), whole(faster.timing().opsPerSecond()), whole(bound));
 		}
 		return format("PINGs before the run measured %s ms (median), so a loop on one connection would not beat"
-				+ " %s ops/s.", millis(rtt), whole(bound));
+				+ " %s ops/s.", figure(rtt), whole(bound));
 	}
 
-	private static String millis(double value) {
+	/** Three significant digits at most: 0.0512, 1.23, 12.3, 123. */
+	static String figure(double value) {
+		if (value == 0 || !Double.isFinite(value)) {
+			return "0";
+		}
 		return new BigDecimal(value).round(new MathContext(3)).stripTrailingZeros().toPlainString();
 	}
 
-	private static String whole(double value) {
+	static String whole(double value) {
 		return format("%,.0f", value);
 	}
 
-	private static String format(String pattern, Object... args) {
+	static String format(String pattern, Object... args) {
 		return String.format(Locale.ROOT, pattern, args);
 	}
 

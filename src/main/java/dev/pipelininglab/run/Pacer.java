@@ -4,13 +4,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Holds a client to an offered rate: a round trip is due once the rate has allowed its
- * items, at {@code (items sent before + its items) / rate} seconds after the client
- * started, so a run of N items takes N / rate and its achieved rate is the one asked, not
- * one round trip more. Latency is taken from that intended send time, not from when the
- * command really left: a stall then delays every command due during it, and they all show
- * it in the percentiles, instead of the one command that met the stall (coordinated
- * omission, as wrk2 and HdrHistogram describe it).
+ * Holds a client to an offered rate: a round trip is due at {@code (items before + its
+ * items) / rate} after the start, and its latency is taken from then, not from when it
+ * left, so a stall shows in every command due during it (no coordinated omission;
+ * docs/variants.md).
  */
 final class Pacer {
 
@@ -26,32 +23,20 @@ final class Pacer {
 		this.origin = origin;
 	}
 
-	/**
-	 * A pacer for one of {@code clients} sharing {@code rate}, starting at {@code now}.
-	 */
 	static Pacer of(int rate, int clients, long now) {
 		return new Pacer(1e9 * clients / rate, now);
 	}
 
-	/**
-	 * Waits until a round trip of {@code items} after {@code itemsSent} is due.
-	 * @return its intended send time ({@link System#nanoTime()})
-	 */
+	/** Answers the intended send time, which latency is taken from. */
 	long awaitTurn(long itemsSent, long items, RunObserver observer) {
 		long due = due(itemsSent, items);
 		for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
-			if (observer.cancelled()) {
-				throw new RunCancelledException();
-			}
+			RunCancelledException.throwIf(observer);
 			LockSupport.parkNanos(Math.min(wait, CHECK_NANOS));
 		}
 		return due;
 	}
 
-	/**
-	 * When a round trip of {@code items} after {@code itemsSent} is due
-	 * ({@link System#nanoTime()}).
-	 */
 	long due(long itemsSent, long items) {
 		return this.origin + (long) ((itemsSent + items) * this.nanosPerItem);
 	}

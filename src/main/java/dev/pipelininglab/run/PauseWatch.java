@@ -5,22 +5,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Notices, during a timed pass, that the whole process was not running: a thread that
- * asks to wake every {@link #TICK_NANOS} and wakes far later was stopped with every other
- * thread (a stop-the-world GC, a SIGSTOP, a suspended VM, a machine too busy to schedule
- * the JVM). {@code System.nanoTime} keeps counting through such a pause, so the pass's
- * elapsed time includes it; the result says so instead of passing it off as Redis's or
- * the client's time. A stall of Redis itself is not a pause of this process and is not
- * counted: it is part of what a run measures.
+ * Notices that the whole process was not running during a timed pass (a stop-the-world
+ * GC, a SIGSTOP, a suspended VM, a machine too busy to schedule it): a ticker that wakes
+ * far later than it asked. {@code nanoTime} counts through such a pause, so the result
+ * says so (docs/reliability.md); a stall of Redis is not counted: it is measured.
  */
-final class PauseWatch implements AutoCloseable {
+final class PauseWatch {
 
 	static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
-	/**
-	 * Lateness that counts as a pause: well above the scheduling jitter of a loaded
-	 * machine, well below what changes a pass's figures unnoticed.
-	 */
+	/** Above a loaded machine's jitter, below what changes a pass's figures. */
 	static final long PAUSE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
 
 	private final AtomicLong pausedNanos = new AtomicLong();
@@ -53,10 +47,7 @@ final class PauseWatch implements AutoCloseable {
 		}
 	}
 
-	/**
-	 * Stops watching; a pause still under way when the pass ended is seen first.
-	 * @return nanoseconds the process was seen paused since {@link #start()}
-	 */
+	/** Answers the nanoseconds seen paused, one still under way included. */
 	long stop() {
 		this.stopped = true;
 		LockSupport.unpark(this.ticker);
@@ -67,11 +58,6 @@ final class PauseWatch implements AutoCloseable {
 			Thread.currentThread().interrupt();
 		}
 		return this.pausedNanos.get();
-	}
-
-	@Override
-	public void close() {
-		stop();
 	}
 
 }

@@ -1,33 +1,16 @@
 package dev.pipelininglab.run;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
+import static dev.pipelininglab.run.RunService.round;
+
 /**
- * What a run's throughput becomes at other round-trip times, from the run's own figures.
- * The model: a pass of {@code N} items takes {@code R} round trips (its batches;
- * {@code N} for the loop) and some work that does not wait for the network (client and
- * server time, loopback transfer). At the measured RTT {@code r0} that work is
- * {@code W = elapsed - R x r0}; at another RTT {@code r} the pass takes
- * {@code R x r + W}, so {@code opsPerSecond(r) = N / (R x r + W)}, or per item
- * {@code 1000 / (roundTripsPerItem x r + workMillisPerItem)} with {@code r} in ms. One
- * client on one connection: several clients overlap their round trips, and the model
- * leaves them out.
- *
- * @param model the formula, in words
- * @param measuredRttMillis the run's median PING round trip, {@code r0}
- * @param measuredOpsPerSecond the run's throughput at {@code r0}
- * @param roundTripsPerItem {@code R / N}: 1 for the loop, 1 / batchSize for a batch
- * @param workMillisPerItem {@code W / N}: time per item that is not waiting for the
- * network
- * @param serverMillisPerItem of that work, the servers' CPU per item (from
- * {@code server}), when they reported it
- * @param clientMillisPerItem the rest: the client's own time per item (and the loopback
- * transfer), when the server time is known
- * @param points predicted throughput at {@link #RTTS}
+ * What a run's throughput becomes at other round-trip times, from its own figures; the
+ * model and its fields: docs/recipes.md, "What it becomes at your round trip". One client
+ * on one connection: several overlap their round trips, which the model leaves out.
  */
 public record Projection(String model, double measuredRttMillis, double measuredOpsPerSecond, double roundTripsPerItem,
 		double workMillisPerItem, @Nullable Double serverMillisPerItem, @Nullable Double clientMillisPerItem,
@@ -40,14 +23,10 @@ public record Projection(String model, double measuredRttMillis, double measured
 			+ " ms: each round trip waits one RTT, the rest of the time (measured: elapsed minus round trips x"
 			+ " measured RTT) stays as it was; one client, one connection";
 
-	/** A predicted throughput at one RTT. */
 	public record Point(double rttMillis, double opsPerSecond) {
 	}
 
-	/**
-	 * The projection of a finished run, or null where the model does not hold: several
-	 * clients, or a run too short to measure.
-	 */
+	/** Null where the model does not hold: several clients, or too short a run. */
 	static @Nullable Projection of(RunResult result) {
 		if (result.connection().clients() != null || result.timing().elapsedMillis() <= 0 || result.ran().count() < 1) {
 			return null;
@@ -60,15 +39,13 @@ public record Projection(String model, double measuredRttMillis, double measured
 		double tripsPerItem = roundTrips / items;
 		Double server = serverMillisPerItem(result.serverSide().server(), items);
 		Double client = (server != null) ? round(Math.max(perItem - server, 0), 9) : null;
-		List<Point> points = new ArrayList<>();
-		for (double rtt : RTTS) {
-			points.add(new Point(rtt, round(at(tripsPerItem, perItem, rtt), 0)));
-		}
+		List<Point> points = RTTS.stream()
+			.map((rtt) -> new Point(rtt, round(at(tripsPerItem, perItem, rtt), 0)))
+			.toList();
 		return new Projection(MODEL, result.timing().measuredRttMillis(), result.timing().opsPerSecond(),
-				round(tripsPerItem, 9), round(perItem, 9), server, client, List.copyOf(points));
+				round(tripsPerItem, 9), round(perItem, 9), server, client, points);
 	}
 
-	/** Throughput at {@code rttMillis}, by the model. */
 	public double opsPerSecondAt(double rttMillis) {
 		return at(this.roundTripsPerItem, this.workMillisPerItem, rttMillis);
 	}
@@ -82,11 +59,6 @@ public record Projection(String model, double measuredRttMillis, double measured
 			return null;
 		}
 		return round(server.cpuMicrosPerCommand() * server.commands() / 1000 / items, 9);
-	}
-
-	private static double round(double value, int decimals) {
-		double scale = Math.pow(10, decimals);
-		return Math.round(value * scale) / scale;
 	}
 
 }

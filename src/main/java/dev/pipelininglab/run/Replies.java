@@ -2,10 +2,7 @@ package dev.pipelininglab.run;
 
 import org.jspecify.annotations.Nullable;
 
-/**
- * The reply counts an answer shows for a read: GET's hits and misses, RPOP's pops and
- * empty pops, PING's pongs; null where they do not apply.
- */
+/** The reply counts an answer shows for a read; null where they do not apply. */
 record Replies(@Nullable Long hits, @Nullable Long misses, @Nullable Long popped, @Nullable Long empty,
 		@Nullable Long pongs) {
 

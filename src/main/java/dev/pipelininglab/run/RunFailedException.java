@@ -1,14 +1,12 @@
 package dev.pipelininglab.run;
 
-import org.jspecify.annotations.Nullable;
 import java.util.Objects;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 
-/**
- * A run that Redis stopped part-way. Keeps what had been acknowledged, so a failure never
- * loses track of what was already written.
- */
+/** A run that Redis stopped part-way, with what had been acknowledged by then. */
 public class RunFailedException extends RuntimeException {
 
 	private final RunSpec spec;
@@ -31,12 +29,7 @@ public class RunFailedException extends RuntimeException {
 		this(spec, batchesCompleted, acknowledged, 0, 0, null, null, key, cause);
 	}
 
-	/**
-	 * @param tally everything Redis answered, including the replies of the batch that
-	 * failed
-	 * @param verified SET: keys read back after the failure that hold their value, or
-	 * null if not read back
-	 */
+	/** {@code verified}: null if not read back. */
 	RunFailedException(RunSpec spec, long batchesCompleted, Tally tally, @Nullable Long verified, String key,
 			DataAccessException cause) {
 		this(spec, batchesCompleted, tally.replies(), tally.rejectedCount(), tally.unconfirmedCount(),
@@ -69,44 +62,28 @@ public class RunFailedException extends RuntimeException {
 		return this.spec.batchesPerPass();
 	}
 
-	/** Commands answered without an error, including those of the failing batch. */
 	public long acknowledged() {
 		return this.acknowledged;
 	}
 
-	/**
-	 * Commands Redis answered with an error reply (WRONGTYPE, OOM...); they changed
-	 * nothing.
-	 */
 	public long rejected() {
 		return this.rejected;
 	}
 
-	/**
-	 * Commands sent whose replies never arrived (connection lost, timeout); they may or
-	 * may not have run.
-	 */
 	public long unconfirmed() {
 		return this.unconfirmed;
 	}
 
-	/**
-	 * Writes (SET, RPUSH, LPUSH, INCR, HSET, SADD, ZADD): commands Redis acknowledged,
-	 * including those beside a refused one in the failing batch.
-	 */
+	/** Writes only, those beside a refused one in the failing batch included. */
 	public @Nullable Long written() {
 		return this.written;
 	}
 
-	/**
-	 * SET: keys read back after the failure that hold their value; null when Redis could
-	 * not be asked.
-	 */
+	/** Null when Redis could not be asked. */
 	public @Nullable Long verified() {
 		return this.verified;
 	}
 
-	/** The key (or key pattern) the failing commands addressed. */
 	public String key() {
 		return this.key;
 	}

@@ -1,60 +1,41 @@
 package dev.pipelininglab.run;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
+import java.util.stream.Collectors;
 
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
 import static dev.pipelininglab.run.RunService.round;
 
-/**
- * Writes a run's {@code note}: what the figures alone do not tell, one sentence per thing
- * worth saying.
- */
+/** A run's {@code note}: what the figures alone do not tell, a sentence each. */
 final class RunNotes {
 
 	private RunNotes() {
 	}
 
-	/**
-	 * The note of a finished run; null when there is nothing to say.
-	 * @param key the run's one key, if it has one
-	 * @param readBack what SET and the one-key writes read back, when they did
-	 * @param sent the items the read-back looked for: all of them, or what ran before a
-	 * time limit
-	 */
+	/** {@code sent}: all items, or those sent before a time limit. */
 	static @Nullable String of(RunSpec spec, @Nullable String key, BatchRunner.@Nullable ClusterEffect effect,
 			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack,
 			long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
-				nothingFound(spec.operation(), tally), pauses(pausedNanos), Shortfall.evictions(server),
-				(readBack != null)
-						? Shortfall.reason(readBackExpected(spec, readBack, sent), readBack, server, spec.ttl() != null)
-						: null);
+				nothingFound(spec.operation(), tally), pauses(pausedNanos), evictions(server), (readBack != null)
+						? reason(readBackExpected(spec, readBack, sent), readBack, server, spec.ttl() != null) : null);
 	}
 
-	/**
-	 * How many items should read back: {@code count}, or over a walked key space the keys
-	 * some item wrote, each read back once.
-	 */
+	/** Over a walked key space, each key some item wrote reads back once. */
 	private static long readBackExpected(RunSpec spec, DemoData.ReadBack readBack, long sent) {
 		return (spec.workload().keyWalk() != null) ? readBack.verified() + readBack.missing() + readBack.changed()
 				: sent;
 	}
 
-	/**
-	 * Says so when a read or pop found nothing at all, since an ops/s figure alone would
-	 * not tell.
-	 */
 	private static @Nullable String nothingFound(Operation operation, Tally tally) {
 		return (tally.values() > 0) ? null : operation.command().nothingFound();
 	}
 
-	/**
-	 * INCR, HSET, SADD, ZADD and the lists work on one key, as in redis-benchmark: the
-	 * answer says so, and how the multi-key variant sends a batch.
-	 */
 	private static @Nullable String oneKeyNote(RunSpec spec, @Nullable String key) {
 		if (key == null) {
 			return null;
@@ -79,16 +60,10 @@ final class RunNotes {
 	}
 
 	private static @Nullable String join(@Nullable String... notes) {
-		String joined = java.util.Arrays.stream(notes)
-			.filter(java.util.Objects::nonNull)
-			.collect(java.util.stream.Collectors.joining(" "));
+		String joined = Arrays.stream(notes).filter(Objects::nonNull).collect(Collectors.joining(" "));
 		return joined.isEmpty() ? null : joined;
 	}
 
-	/**
-	 * Pauses of this process inside timed passes: their time is in the figures, so the
-	 * answer says so rather than passing it off as the client's or Redis's.
-	 */
 	private static @Nullable String pauses(long[] pausedNanos) {
 		List<String> passes = new ArrayList<>();
 		for (int i = 0; i < pausedNanos.length; i++) {
@@ -100,6 +75,46 @@ final class RunNotes {
 				: "This process was not running for " + String.join(", ", passes)
 						+ " (a stop-the-world GC, a stopped process or VM, or a machine too busy to schedule it);"
 						+ " the pass times include it, so run again for clean figures.";
+	}
+
+	private static @Nullable String evictions(@Nullable ServerStats server) {
+		Long evicted = (server != null) ? server.evictedKeys() : null;
+		if (evicted == null || evicted == 0) {
+			return null;
+		}
+		return "Redis evicted " + evicted + " keys during this run to stay under maxmemory: keys that are not the"
+				+ " lab's may be among them.";
+	}
+
+	/** Why fewer items were read back than were written; null when none is missing. */
+	private static @Nullable String reason(long expected, DemoData.ReadBack readBack, @Nullable ServerStats server,
+			boolean ttl) {
+		long short_ = expected - readBack.verified();
+		if (short_ <= 0) {
+			return null;
+		}
+		List<String> reasons = new ArrayList<>();
+		long missing = readBack.missing();
+		Long evicted = (server != null) ? server.evictedKeys() : null;
+		Long expired = (server != null) ? server.expiredKeys() : null;
+		if (missing > 0) {
+			if (evicted != null && evicted > 0) {
+				reasons.add(missing + " were missing: evicted (Redis evicted " + evicted + " keys during the run)");
+			}
+			else if (ttl || (expired != null && expired > 0)) {
+				reasons.add(missing + " were missing: expired"
+						+ ((expired != null) ? " (" + expired + " keys expired during the run)" : ""));
+			}
+			else {
+				reasons.add(missing + " were missing for an unknown reason (Redis neither evicted nor expired keys;"
+						+ " another client may have deleted them, or a failover lost writes)");
+			}
+		}
+		if (readBack.changed() > 0) {
+			reasons.add(readBack.changed() + " held another value: overwritten by another client");
+		}
+		return short_ + " of the " + expected + " items written did not read back as written: "
+				+ String.join("; ", reasons) + ".";
 	}
 
 }

@@ -11,27 +11,16 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Pipelined throughput against pipeline length: one result per batch size, same keys and
- * values for each. Each result's {@code server.peakOutputBufferBytes} shows the reply
- * memory the server held at that length, which is why the Redis docs advise batches of
- * about 10k rather than one pipeline of everything.
- *
- * @param summary the sweep in one sentence, computed from the results above it: the
- * fastest batch size against the smallest, then the loop's ceiling
- * @param settings the client tunings in effect that differ from Spring Boot's defaults
- * <p>
- * The answer adds {@code recommendation}, derived from the results (see
- * {@link Recommendation}).
+ * Pipelined throughput against pipeline length, one result per batch size on the same
+ * keys and values; each result's {@code server.peakOutputBufferBytes} shows the reply
+ * memory behind the Redis docs' advice of batches of about 10k.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(value = "recommendation", allowGetters = true)
 public record Sweep(Operation operation, long count, String topology, List<RunResult> results, String summary,
 		@Nullable Map<String, String> settings) {
 
-	/**
-	 * The batch size to use, from the results; never stored, so it cannot disagree with
-	 * them.
-	 */
+	/** Never stored, so it cannot disagree with the results. */
 	@JsonProperty("recommendation")
 	public @Nullable Recommendation recommendation() {
 		return Recommendation.of(this.results);
@@ -41,9 +30,7 @@ public record Sweep(Operation operation, long count, String topology, List<RunRe
 		if (results.isEmpty()) {
 			return "Nothing ran.";
 		}
-		RunResult fastest = results.stream()
-			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
-			.orElseThrow();
+		RunResult fastest = Recommendation.best(results, (r) -> r.timing().opsPerSecond());
 		RunResult smallest = results.stream().min(Comparator.comparingInt((r) -> r.ran().batchSize())).orElseThrow();
 		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT, "Fastest at batch size %,d: %,.0f ops/s",
 				fastest.ran().batchSize(), fastest.timing().opsPerSecond()));

@@ -6,15 +6,11 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Counts replies as batches complete, keeping only the first few values, so memory stays
- * flat however many commands a run sends.
+ * Counts replies, keeping only the first few values, so memory stays flat at any count.
  */
 final class Tally {
 
-	/**
-	 * Longer values are shown cut, with their length: a sample of ten 1 MiB values would
-	 * otherwise be a 10 MiB answer.
-	 */
+	/** A sample of ten 1 MiB values would otherwise be a 10 MiB answer. */
 	static final int SHOWN_CHARS = 64;
 
 	private final int sampleLimit;
@@ -36,10 +32,6 @@ final class Tally {
 		this.sample = new ArrayList<>(Math.min(sampleLimit, 1024));
 	}
 
-	/**
-	 * A reply that carried something; {@code shown} is added to the sample while there is
-	 * room.
-	 */
 	void value(@Nullable String shown) {
 		this.values++;
 		if (shown != null && this.sample.size() < this.sampleLimit) {
@@ -48,17 +40,11 @@ final class Tally {
 		}
 	}
 
-	/**
-	 * {@code commands} acknowledgements (OK, a count, a flag), for a batch sent as one
-	 * command: counted, not sampled.
-	 */
+	/** A batch sent as one command: counted, not sampled. */
 	void acknowledged(long commands) {
-		for (long i = 0; i < commands; i++) {
-			value(null);
-		}
+		this.values += commands;
 	}
 
-	/** A reply that may be nil: a value is counted and sampled, nil counted as such. */
 	void reply(@Nullable Object reply) {
 		if (reply != null) {
 			value(reply.toString());
@@ -72,42 +58,29 @@ final class Tally {
 		this.nils++;
 	}
 
-	/**
-	 * A command Redis answered with an error reply (WRONGTYPE, OOM...): it did nothing.
-	 */
+	/** An error reply (WRONGTYPE, OOM...): the command did nothing. */
 	void rejected() {
 		this.rejected++;
 	}
 
-	/**
-	 * Commands sent whose replies never arrived (connection lost, timeout): they may or
-	 * may not have run.
-	 */
+	/** Replies that never arrived: the commands may or may not have run. */
 	void unconfirmed(long commands) {
 		this.unconfirmed += commands;
 	}
 
-	/**
-	 * Commands a cluster node answered with MOVED or ASK and that were sent again to the
-	 * node named: each resend counts once.
-	 */
+	/** MOVED or ASK replies sent again to the node named, each resend once. */
 	void redirected(long commands) {
 		this.redirects += commands;
 	}
 
-	/** Adds another client's replies; its sample goes after this one's. */
 	void add(Tally other) {
 		this.values += other.values;
 		this.nils += other.nils;
 		this.rejected += other.rejected;
 		this.unconfirmed += other.unconfirmed;
 		this.redirects += other.redirects;
-		for (String shown : other.sample) {
-			if (this.sample.size() >= this.sampleLimit) {
-				break;
-			}
-			this.sample.add(shown);
-		}
+		this.sample
+			.addAll(other.sample.subList(0, Math.min(other.sample.size(), this.sampleLimit - this.sample.size())));
 	}
 
 	long values() {

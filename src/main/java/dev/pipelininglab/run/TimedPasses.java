@@ -1,6 +1,8 @@
 package dev.pipelininglab.run;
 
+import java.util.Comparator;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
@@ -15,20 +17,12 @@ import org.springframework.stereotype.Component;
 
 import static dev.pipelininglab.run.RunService.setupBatch;
 
-/**
- * Sends a run's timed passes, each from the state the run starts from, and keeps what the
- * clock, the clients and the servers saw of each.
- */
+/** Sends a run's timed passes and keeps what clock, clients and servers saw. */
 @Component
 record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
 		Topology topology) {
 
-	/**
-	 * @param prepare whether each pass starts from the state every variant starts from
-	 * @param since the servers' counters before the run wrote anything (the preflight's);
-	 * null to count from the first timed pass
-	 * @param progress where a failed pass leaves what it got done
-	 */
+	/** {@code since}: the preflight's counters, or null to count from the first pass. */
 	Passes run(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
 			BatchRunner.@Nullable ClusterEffect effect, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Progress progress, Written written) {
@@ -41,8 +35,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		long counterBefore = 0;
 		@Nullable ServerStats[] passServer = new ServerStats[spec.repeat()];
 		long sent = sentPerPass(spec, effect);
-		// Only reads may be served by replicas; RPOP removes, so its master runs it and
-		// the replicas replay it, which would count it twice.
+		// Replicas replay RPOP, which would count it twice; only reads are theirs.
 		boolean replicasServe = spec.operation().command().readsOnly();
 		Long foreign = null;
 		long[] pausedNanos = new long[spec.repeat()];
@@ -85,8 +78,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 				throw outcome.failure();
 			}
 			passServer[repeat] = this.server.between(before, after, replicasServe);
-			// INFO is read at some point of each snapshot: from the middle of one to the
-			// middle of the other.
+			// From the middle of one INFO snapshot to the middle of the other.
 			long afterStarted = afterRead - windowStart;
 			long serverWindow = afterStarted + (windowNanos - afterStarted) / 2 - (beforeRead - windowStart) / 2;
 			cpu[repeat] = measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after);
@@ -104,9 +96,6 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		return new Passes(passNanos, outcomes, pausedNanos, passServer, runBefore, foreign, usage, counterBefore, cpu);
 	}
 
-	/**
-	 * What the app's threads and the servers spent on one pass, for {@link Bottleneck}.
-	 */
 	private static Bottleneck.Measured measured(Clients.Outcome outcome, CpuTime.Reading before, CpuTime.Reading after,
 			Route route, long serverWindowNanos, ServerCounters.Snapshot serverBefore,
 			ServerCounters.Snapshot serverAfter) {
@@ -119,10 +108,6 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 				ServerCounters.cpuSeconds(serverBefore, serverAfter), Bottleneck.local(serverAfter.nodes().keySet()));
 	}
 
-	/**
-	 * What one latency sample is: the whole request in fan-out, else one round trip (a
-	 * command of the loop, a batch of the others).
-	 */
 	private static Latency.Per per(RunSpec spec, BatchRunner runner) {
 		if (spec.workload().requests() > 1) {
 			return Latency.Per.REQUEST;
@@ -141,15 +126,11 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		};
 	}
 
-	/**
-	 * The state every variant starts from: SET's keys absent, the list holding what RPOP
-	 * will pop, the one key of INCR, HSET, SADD, ZADD and LPUSH absent.
-	 */
+	/** The state every variant starts from. */
 	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant, Written written) {
 		Command command = spec.operation().command();
 		String oneKey = command.key(keys);
 		if (oneKey != null) {
-			// RPOP's list is refilled here; the collection writes clear their key.
 			written.key(oneKey);
 		}
 		if (command.showsPreparing()) {
@@ -158,12 +139,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		command.prepare(this.data, spec, keys, setupBatch(spec), observer);
 	}
 
-	/**
-	 * Redis commands one timed pass sends, as the servers count them: one per item, but
-	 * one per batch for multi-key commands (one per slot where a cluster split them; one
-	 * per key where Jedis split them), and for a script its EVALSHA per batch and the
-	 * command it calls per item, which Redis counts too.
-	 */
+	/** As the servers count them: a script's EVALSHA and each call. */
 	private long sentPerPass(RunSpec spec, BatchRunner.@Nullable ClusterEffect effect) {
 		long requests = spec.workload().requests();
 		return switch (spec.mode()) {
@@ -185,54 +161,36 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		};
 	}
 
-	/**
-	 * What the timed passes saw.
-	 *
-	 * @param nanos each pass's time
-	 * @param outcomes each pass's clients, tallies and latencies
-	 * @param pausedNanos how long this process was paused inside each pass
-	 * @param server each pass's server-side deltas
-	 * @param runBefore the servers' counters before the run wrote anything
-	 * @param foreign the most commands over the passes that the run did not send
-	 * @param usage the connections the last pass used
-	 * @param counterBefore INCR: the counter before the last pass
-	 * @param cpu what each pass's threads and servers spent
-	 */
+	/** {@code foreign}: the most commands a pass saw that the run did not send. */
 	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, @Nullable ServerStats[] server,
 			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign,
 			ServerConnections.@Nullable Usage usage, long counterBefore, Bottleneck.Measured[] cpu) {
 
-		/** The median pass's CPU. */
+		/** The median pass's figures are the ones shown. */
 		Bottleneck.Measured shownCpu() {
 			return this.cpu[medianIndex(this.nanos)];
 		}
 
-		/** The median pass's clients, tallies and latency. */
 		Clients.Outcome shown() {
 			return this.outcomes[medianIndex(this.nanos)];
 		}
 
-		/** The median pass's server-side deltas. */
 		@Nullable ServerStats shownServer() {
 			return this.server[medianIndex(this.nanos)];
 		}
 
-		/** The pass whose time is the median (the lower of the two middle ones). */
+		/** The lower of the two middle ones. */
 		private static int medianIndex(long[] values) {
-			Integer[] order = new Integer[values.length];
-			for (int i = 0; i < order.length; i++) {
-				order[i] = i;
-			}
-			java.util.Arrays.sort(order, java.util.Comparator.comparingLong((Integer i) -> values[i]));
-			return order[(values.length - 1) / 2];
+			return IntStream.range(0, values.length)
+				.boxed()
+				.sorted(Comparator.comparingLong((i) -> values[i]))
+				.toList()
+				.get((values.length - 1) / 2);
 		}
 
 	}
 
-	/**
-	 * How far a failed pass got, for the failure report: its round trips done and its
-	 * replies.
-	 */
+	/** How far a failed pass got, for the failure report. */
 	static final class Progress {
 
 		long batchesDone;

@@ -1,9 +1,6 @@
 package dev.pipelininglab.run;
 
-/**
- * The requested mode cannot run the operation on this topology (for example a script on a
- * cluster).
- */
+/** The mode cannot run the operation here (for example a script on a cluster). */
 public class UnsupportedRunException extends RuntimeException {
 
 	private final String parameter;
@@ -15,7 +12,7 @@ public class UnsupportedRunException extends RuntimeException {
 		this.parameter = parameter;
 	}
 
-	/** The request parameter that asked for what cannot be done: mode or connector. */
+	/** {@code mode} or {@code connector}. */
 	public String parameter() {
 		return this.parameter;
 	}

@@ -57,7 +57,7 @@ class KeyWalkTests {
 	@Test
 	void theLastWriterOfEachKeyIsTheLastItemThatMapsToIt() {
 		KeyWalk walk = new KeyWalk(50, KeyWalk.Pattern.UNIFORM, 3);
-		int[] last = walk.lastWriters(400);
+		int[] last = walk.lastWriters(first(400));
 		for (int key = 0; key < 50; key++) {
 			int expected = -1;
 			for (int item = 0; item < 400; item++) {
@@ -67,7 +67,8 @@ class KeyWalkTests {
 			}
 			assertThat(last[key]).isEqualTo(expected);
 		}
-		assertThat(walk.distinct(400)).isEqualTo(java.util.Arrays.stream(last).filter((item) -> item >= 0).count());
+		assertThat(walk.distinct(first(400)))
+			.isEqualTo(java.util.Arrays.stream(last).filter((item) -> item >= 0).count());
 	}
 
 	@Test
@@ -92,8 +93,8 @@ class KeyWalkTests {
 
 	@Test
 	void aSequentialWalkThatNeverRepeatsTouchesAsManyKeysAsItems() {
-		assertThat(new KeyWalk(1000, KeyWalk.Pattern.SEQUENTIAL, 1).distinct(600)).isEqualTo(600);
-		assertThat(new KeyWalk(100, KeyWalk.Pattern.SEQUENTIAL, 1).distinct(600)).isEqualTo(100);
+		assertThat(new KeyWalk(1000, KeyWalk.Pattern.SEQUENTIAL, 1).distinct(first(600))).isEqualTo(600);
+		assertThat(new KeyWalk(100, KeyWalk.Pattern.SEQUENTIAL, 1).distinct(first(600))).isEqualTo(100);
 	}
 
 	@Test
@@ -101,8 +102,8 @@ class KeyWalkTests {
 		KeyWalk walk = new KeyWalk(300, KeyWalk.Pattern.UNIFORM, 5);
 		List<Clients.Reach> clients = List.of(new Clients.Reach(0, 250), new Clients.Reach(250, 500),
 				new Clients.Reach(500, 1000));
-		assertThat(walk.distinct(clients)).isEqualTo(walk.distinct(1000));
-		assertThat(walk.lastWriters(clients)).containsExactly(walk.lastWriters(1000));
+		assertThat(walk.distinct(clients)).isEqualTo(walk.distinct(first(1000)));
+		assertThat(walk.lastWriters(clients)).containsExactly(walk.lastWriters(first(1000)));
 	}
 
 	@Test
@@ -113,7 +114,7 @@ class KeyWalkTests {
 	@Test
 	void aReadBackReplaysAtMostAnIntsWorthOfKeys() {
 		KeyWalk walk = new KeyWalk(Integer.MAX_VALUE + 1L, KeyWalk.Pattern.UNIFORM, 1);
-		assertThatIllegalArgumentException().isThrownBy(() -> walk.lastWriters(10));
+		assertThatIllegalArgumentException().isThrownBy(() -> walk.lastWriters(first(10)));
 	}
 
 	@Test
@@ -122,6 +123,11 @@ class KeyWalkTests {
 			assertThat(KeyWalk.Pattern.fromLabel(pattern.label())).contains(pattern);
 		}
 		assertThat(KeyWalk.Pattern.fromLabel("GAUSSIAN")).isEmpty();
+	}
+
+	/** Items {@code 0..count-1}, as one client sends them. */
+	private static List<Clients.Reach> first(long count) {
+		return List.of(new Clients.Reach(0, count));
 	}
 
 }
