@@ -4,6 +4,7 @@ import java.util.List;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.NodeStats;
+import dev.pipelininglab.testsupport.PauseNotes;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
@@ -65,7 +66,8 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 		for (String uri : new String[] { "/loopset" + walk, "/pipeset" + walk + "&batchSize=100" }) {
 			this.testRedis.flushAll();
 			// No shortfall note: 5,000 writes over fewer keys are not items gone missing.
-			String body = okBody(uri, jsonPath("$.written").value(5000), jsonPath("$.note").doesNotExist());
+			String body = okBody(uri, jsonPath("$.written").value(5000));
+			assertThat(PauseNotes.besidesPauses(body)).isEmpty();
 			long distinct = JsonPath.<Number>read(body, "$.keySpace.distinctKeys").longValue();
 			// 5,000 draws over 500 keys leave none out but by a fluke.
 			assertThat(distinct).isBetween(490L, 500L);
