@@ -194,6 +194,15 @@ final class Job implements RunObserver {
 		return Math.round(value * 10) / 10.0;
 	}
 
+	/**
+	 * A fleet's leader between the phases of its own share: what it waits for, and who
+	 * took part so far.
+	 */
+	synchronized void fleet(String waiting, Fleet fleet) {
+		this.phase = waiting;
+		this.record = this.record.withFleet(fleet);
+	}
+
 	synchronized RunRecord record() {
 		return this.record;
 	}

@@ -91,9 +91,12 @@ public class RunJobs implements SmartLifecycle {
 
 	private final JobAdmission admission;
 
+	private final FleetRuns fleet;
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
-			RunSlots slots) {
+			RunSlots slots, FleetRuns fleet) {
+		this.fleet = fleet;
 		this.limits = limits;
 		this.admission = new JobAdmission(settings, slots);
 		this.records = new JobRecords(store, settings);
@@ -104,9 +107,7 @@ public class RunJobs implements SmartLifecycle {
 		this.problems = problems;
 		this.settings = settings;
 		this.clock = Clock.systemUTC();
-		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
-		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
-				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
+		this.instance = fleet.instance();
 	}
 
 	/**
@@ -125,7 +126,7 @@ public class RunJobs implements SmartLifecycle {
 			Instant now = this.clock.instant();
 			RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED,
 					plan.describe(), RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null,
-					null, null, this.environment.describe(), null);
+					null, null, this.environment.describe(), null, null);
 			job = new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime());
 			if (slot) {
 				job.holdRunSlot();
@@ -262,7 +263,8 @@ public class RunJobs implements SmartLifecycle {
 				save(job.update(RunStatus.RUNNING, this.clock.instant()));
 			}
 			markOverlaps(job);
-			PlanMeasurement.Outcome outcome = this.measurement.measure(job);
+			PlanMeasurement.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
+					: this.measurement.measure(job);
 			this.metrics.record(outcome.results());
 			finish(job, RunStatus.DONE, outcome.results(), outcome.skipped(), outcome.summary(), null);
 		}

@@ -6,7 +6,7 @@ package dev.pipelininglab.run;
  */
 public class RunCancelledException extends RuntimeException {
 
-	RunCancelledException() {
+	public RunCancelledException() {
 		super("Run cancelled");
 	}
 

@@ -21,12 +21,14 @@ import org.jspecify.annotations.Nullable;
  * {@code count} commands, whichever comes first; null for no time limit
  * @param ratio mixed runs: how SET and GET interleave; ignored by other operations
  * @param keyWalk how items map to keys, or null for item {@code i} on key {@code i}
+ * @param first the run's first item: 0, or where a fleet member's share of the items
+ * starts, so its items, keys and values are those of the same items in one whole run
  */
 public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
-		@Nullable Duration duration, Ratio ratio, @Nullable KeyWalk keyWalk) {
+		@Nullable Duration duration, Ratio ratio, @Nullable KeyWalk keyWalk, long first) {
 
 	/** Today's small values, one request, and no byte budget that could bite. */
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT, null);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT, null, 0);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
@@ -36,13 +38,13 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT, null);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT, null, 0);
 	}
 
 	/** The same, paced at {@code rate} commands per second (0: unpaced). */
 	public Workload withRate(int rate) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.duration,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	/**
@@ -50,19 +52,25 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	 */
 	public Workload withDuration(@Nullable Duration limit) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	/** The same, mixing SET and GET as {@code ratio} says (mixed runs only). */
 	public Workload withRatio(Ratio ratio) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, ratio, this.keyWalk);
+				this.duration, ratio, this.keyWalk, this.first);
 	}
 
 	/** The same, walking the key space as {@code walk} says (null: item i on key i). */
 	public Workload withKeyWalk(@Nullable KeyWalk walk) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, this.ratio, walk);
+				this.duration, this.ratio, walk, this.first);
+	}
+
+	/** The same, its items starting at {@code item} (a fleet member's share). */
+	public Workload withFirst(long item) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
+				this.duration, this.ratio, this.keyWalk, item);
 	}
 
 	/** The largest batch whose values fit the byte budget. */
@@ -73,12 +81,12 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 
 	Workload shrunkFrom(int batchSize) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	Workload unshrunk() {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	/**
@@ -87,7 +95,7 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	 * up.
 	 */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio, null);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio, null, 0);
 	}
 
 	/** The key index item {@code item} works on. */

@@ -44,6 +44,8 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * @param keys SET and GET: the key space
  * @param pattern SET and GET: {@code sequential}, {@code uniform} or {@code gaussian}
  * @param seed SET and GET: what the random patterns draw from
+ * @param instances single SET and GET runs: how many app instances run it together (a
+ * fleet run), this one included
  */
 public record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode,
 		@Nullable Long count, @Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
@@ -51,7 +53,7 @@ public record RunJobRequest(@Nullable String kind, @Nullable String operation, @
 		@Nullable Integer repeat, @Nullable List<String> variants, @Nullable List<Integer> batchSizes,
 		@Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients, @Nullable String connector,
 		@Nullable String connection, @Nullable Integer rate, @Nullable Integer duration, @Nullable String ratio,
-		@Nullable Long keys, @Nullable String pattern, @Nullable Long seed) {
+		@Nullable Long keys, @Nullable String pattern, @Nullable Long seed, @Nullable Integer instances) {
 
 	/**
 	 * The query parameters these fields stand for, so a body is checked exactly like a
