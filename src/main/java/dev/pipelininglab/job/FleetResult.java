@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -30,51 +31,40 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 	static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetRuns.Signal> reports,
 			Function<FleetRuns.Signal, @Nullable Histogram> histograms, @Nullable ServerStats server) {
 		List<RunResult> ran = new ArrayList<>();
-		List<Long> starts = new ArrayList<>();
 		List<Fleet.Member> members = new ArrayList<>();
 		List<Fleet.Member> stopped = new ArrayList<>();
-		Histogram histogram = null;
+		Histogram histogram = new Histogram(3);
+		long first = reports.values()
+			.stream()
+			.map(FleetRuns.Signal::at)
+			.filter(Objects::nonNull)
+			.mapToLong(Long::longValue)
+			.min()
+			.orElse(0);
+		double windowMicros = 0;
+		long skewMicros = 0;
 		for (Fleet.Member member : planned) {
 			FleetRuns.Signal report = reports.get(member.instance());
 			RunResult result = (report != null) ? report.result() : null;
-			Long at = (report != null) ? report.at() : null;
 			Histogram own = (report != null && result != null) ? histograms.apply(report) : null;
-			if (result == null || at == null || own == null) {
-				String why = (report == null) ? "no result by its deadline" : report.problem();
+			if (report == null || result == null || report.at() == null || own == null) {
 				stopped.add(member);
 				members.add(new Fleet.Member(member.instance(), member.share(), null, null, null, null, null, null,
-						(why != null) ? why : "no result"));
+						(report == null) ? "no result by its deadline"
+								: Objects.requireNonNullElse(report.problem(), "no result")));
 				continue;
 			}
 			ran.add(result);
-			starts.add(at);
-			if (histogram == null) {
-				histogram = own.copy();
-			}
-			else {
-				histogram.add(own);
-			}
+			histogram.add(own);
+			long start = report.at() - first;
+			skewMicros = Math.max(skewMicros, start);
+			windowMicros = Math.max(windowMicros, start + result.timing().elapsedMillis() * 1000);
 			members.add(new Fleet.Member(member.instance(), member.share(), result.counts().written(),
-					result.counts().verified(), result.load().latency(), result.timing().opsPerSecond(), null,
-					result.limitedBy(), null));
+					result.counts().verified(), result.load().latency(), result.timing().opsPerSecond(),
+					round(start / 1000.0, 3), result.limitedBy(), null));
 		}
-		if (ran.isEmpty() || histogram == null) {
+		if (ran.isEmpty()) {
 			throw new IllegalStateException("No member of the fleet gave a result");
-		}
-		long first = starts.stream().mapToLong(Long::longValue).min().orElseThrow();
-		double windowMicros = 0;
-		for (int i = 0, k = 0; i < members.size(); i++) {
-			Fleet.Member member = members.get(i);
-			if (member.stopped() != null) {
-				continue;
-			}
-			long start = starts.get(k);
-			RunResult result = ran.get(k++);
-			windowMicros = Math.max(windowMicros, start - first + result.timing().elapsedMillis() * 1000);
-			members.set(i,
-					new Fleet.Member(member.instance(), member.share(), member.written(), member.verified(),
-							member.latency(), member.opsPerSecond(), round((start - first) / 1000.0, 3),
-							member.limitedBy(), null));
 		}
 		RunResult base = ran.get(0);
 		long items = ran.stream().mapToLong(RunResult::commandsRan).sum();
@@ -91,13 +81,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 				: String.format(Locale.ROOT,
 						"%d instances ran %,d commands together: %,.0f ops/s over their common window, started"
 								+ " within %.3f ms of each other by Redis' clock; latency from their histograms added.",
-						ran.size(), items, opsPerSecond,
-						members.stream()
-							.map(Fleet.Member::startSkewMillis)
-							.filter(java.util.Objects::nonNull)
-							.mapToDouble(Double::doubleValue)
-							.max()
-							.orElse(0));
+						ran.size(), items, opsPerSecond, skewMicros / 1000.0);
 		RunResult.Ran what = new RunResult.Ran(base.ran().operation(), base.ran().mode(), base.ran().variant(),
 				base.ran().flushPolicy(), base.ran().writes(), items, base.ran().batchSize(),
 				ran.stream().mapToLong((result) -> result.ran().batches()).sum(), base.ran().topology());

@@ -14,6 +14,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -22,7 +23,6 @@ import java.util.zip.DataFormatException;
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.ServerCounters;
-import dev.pipelininglab.run.Latency;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunResult;
@@ -37,7 +37,6 @@ import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
@@ -156,8 +155,8 @@ class FleetRuns implements SmartLifecycle {
 					new Fleet(asked, planned.size(), null, null, COORDINATION, planned));
 			Fleet.Share own = Objects.requireNonNull(planned.get(0).share());
 			Start start = new Start();
-			RunResult result = this.runs.run(whole.share(own.from(), own.to()),
-					new Gate(job, () -> startLeading(job, lead, planned.size(), start)));
+			job.beforeTiming(() -> startLeading(job, lead, planned.size(), start));
+			RunResult result = this.runs.run(whole.share(own.from(), own.to()), job);
 			long ownEnd = System.nanoTime();
 			// The others get as long again as this one took from the start, and the join
 			// timeout, within max-run-time.
@@ -181,7 +180,7 @@ class FleetRuns implements SmartLifecycle {
 			this.leads.remove(job.id);
 			// Members still running (slow, or never told to start) stop and expire what
 			// they wrote themselves.
-			publish(new Signal(Type.STOP, job.id, this.instance, null, null, null, null, null, null));
+			publish(signal(Type.STOP, job.id));
 		}
 	}
 
@@ -189,7 +188,7 @@ class FleetRuns implements SmartLifecycle {
 	 * The leader's own timed pass is about to start: waits (within the join timeout) for
 	 * every member to be ready, then starts them all at one moment of Redis' clock.
 	 */
-	private long startLeading(Job job, Lead lead, int members, Start start) {
+	private void startLeading(Job job, Lead lead, int members, Start start) {
 		await(lead, () -> lead.ready.size() >= members - 1, System.nanoTime() + this.settings.joinTimeout().toNanos(),
 				job);
 		start.before = this.counters.snapshot();
@@ -197,7 +196,6 @@ class FleetRuns implements SmartLifecycle {
 		start.signalled = System.nanoTime();
 		publish(new Signal(Type.GO, job.id, this.instance, null, null, at, null, null, null));
 		start.at = startAt(at, job);
-		return start.at;
 	}
 
 	/** Redis' clock, in microseconds since the epoch. */
@@ -211,8 +209,8 @@ class FleetRuns implements SmartLifecycle {
 	 * one {@code TIME}.
 	 * @return Redis' clock at the start, for the skew between members
 	 */
-	private long startAt(long at, RunObserver observer) {
-		long until = System.nanoTime() + (at - redisMicros()) * 1000;
+	private long startAt(@Nullable Long at, RunObserver observer) {
+		long until = System.nanoTime() + (Objects.requireNonNull(at) - redisMicros()) * 1000;
 		while (System.nanoTime() - until < 0) {
 			if (observer.cancelled()) {
 				throw new RunCancelledException();
@@ -283,49 +281,44 @@ class FleetRuns implements SmartLifecycle {
 		this.shares.put(call.run(), share);
 		try {
 			pool.execute(() -> serve(share));
-			publish(new Signal(Type.JOIN, call.run(), this.instance, null, null, null, null, null, null));
 		}
-		catch (RuntimeException ex) {
+		catch (RejectedExecutionException ex) {
 			this.shares.remove(call.run());
 			this.slots.release();
-			log.warn("Could not join fleet run {}: {}", call.run(), ex.getMessage());
 		}
 	}
 
 	private void serve(Share share) {
 		String run = share.call.run();
 		try {
-			long deadline = System.nanoTime() + this.settings.joinTimeout().toNanos() * 2;
-			Gate waiting = new Gate(share, deadline);
-			await(share, () -> share.signal(Type.PLAN) != null, deadline, waiting);
+			publish(signal(Type.JOIN, run));
+			long planBy = System.nanoTime() + this.settings.joinTimeout().toNanos() * 2;
+			await(share, () -> share.signal(Type.PLAN) != null, planBy, share.stopped(planBy, null));
 			Signal plan = share.signal(Type.PLAN);
-			Fleet.Share mine = (plan == null || plan.members() == null) ? null
-					: plan.members()
-						.stream()
-						.filter((member) -> member.instance().equals(this.instance))
-						.map(Fleet.Member::share)
-						.filter(Objects::nonNull)
-						.findFirst()
-						.orElse(null);
+			List<Fleet.Member> planned = (plan != null) ? plan.members() : null;
+			Fleet.Share mine = Objects.requireNonNullElse(planned, List.<Fleet.Member>of())
+				.stream()
+				.filter((member) -> member.instance().equals(this.instance))
+				.map(Fleet.Member::share)
+				.filter(Objects::nonNull)
+				.findFirst()
+				.orElse(null);
 			if (mine == null) {
 				return;
 			}
-			long[] startedAt = new long[1];
-			RunObserver member = new Gate(share, System.nanoTime() + this.maxRunTime.toNanos());
-			Gate gate = new Gate(member, () -> {
-				publish(new Signal(Type.READY, run, this.instance, null, null, null, null, null, null));
-				await(share, () -> share.signal(Type.GO) != null, System.nanoTime() + this.maxRunTime.toNanos(),
-						member);
-				startedAt[0] = startAt(Objects.requireNonNull(Objects.requireNonNull(share.signal(Type.GO)).at()),
-						member);
-				return startedAt[0];
+			Start start = new Start();
+			RunObserver stopped = share.stopped(System.nanoTime() + this.maxRunTime.toNanos(), () -> {
+				publish(signal(Type.READY, run));
+				await(share, () -> share.signal(Type.GO) != null, Long.MAX_VALUE, share.stopped(Long.MAX_VALUE, null));
+				start.at = startAt(Objects.requireNonNull(share.signal(Type.GO)).at(),
+						share.stopped(Long.MAX_VALUE, null));
 			});
 			Signal report;
 			try {
 				RunResult result = this.runs
-					.run(Objects.requireNonNull(share.call.spec()).share(mine.from(), mine.to()), gate);
+					.run(Objects.requireNonNull(share.call.spec()).share(mine.from(), mine.to()), stopped);
 				Histogram histogram = result.load().latency().histogram();
-				report = new Signal(Type.RESULT, run, this.instance, null, null, startedAt[0], result,
+				report = new Signal(Type.RESULT, run, this.instance, null, null, start.at, result,
 						(histogram != null) ? encode(histogram) : null, null);
 			}
 			catch (RuntimeException ex) {
@@ -342,6 +335,10 @@ class FleetRuns implements SmartLifecycle {
 			this.shares.remove(run);
 			this.slots.release();
 		}
+	}
+
+	private Signal signal(Type type, String run) {
+		return new Signal(type, run, this.instance, null, null, null, null, null, null);
 	}
 
 	private void publish(Signal signal) {
@@ -431,12 +428,7 @@ class FleetRuns implements SmartLifecycle {
 		}
 		RedisMessageListenerContainer container = this.listener;
 		if (container != null) {
-			try {
-				container.destroy();
-			}
-			catch (Exception ex) {
-				log.debug("Closing the fleet listener: {}", ex.toString());
-			}
+			container.stop();
 		}
 	}
 
@@ -494,7 +486,7 @@ class FleetRuns implements SmartLifecycle {
 	}
 
 	/** A share this instance joined; guarded by itself. */
-	private static final class Share {
+	private final class Share {
 
 		final Signal call;
 
@@ -508,9 +500,29 @@ class FleetRuns implements SmartLifecycle {
 			return this.signals.stream().filter((signal) -> signal.type() == type).findFirst().orElse(null);
 		}
 
+		/**
+		 * Stopped by its leader, by this instance's shutdown or at {@code deadline}; runs
+		 * {@code beforeTiming} before its timed pass.
+		 */
+		RunObserver stopped(long deadline, @Nullable Runnable beforeTiming) {
+			return new RunObserver() {
+				@Override
+				public void phase(Phase phase, String variant, int batchSize, long commands) {
+					if (phase == Phase.TIMING && beforeTiming != null) {
+						beforeTiming.run();
+					}
+				}
+
+				@Override
+				public boolean cancelled() {
+					return !FleetRuns.this.running || signal(Type.STOP) != null || System.nanoTime() - deadline > 0;
+				}
+			};
+		}
+
 	}
 
-	/** When the leader started, by its clock and by Redis'. */
+	/** When a member started, by its clock and by Redis', and the leader's INFO then. */
 	private static final class Start {
 
 		volatile long signalled;
@@ -518,73 +530,6 @@ class FleetRuns implements SmartLifecycle {
 		volatile long at;
 
 		volatile ServerCounters.@Nullable Snapshot before;
-
-	}
-
-	/**
-	 * A run's observer, holding its timed pass until the fleet starts together.
-	 */
-	private final class Gate implements RunObserver {
-
-		private final RunObserver observer;
-
-		private final @Nullable Starting starting;
-
-		private final @Nullable Share share;
-
-		private final long deadline;
-
-		Gate(RunObserver observer, Starting starting) {
-			this.observer = observer;
-			this.starting = starting;
-			this.share = null;
-			this.deadline = Long.MAX_VALUE;
-		}
-
-		/** A member's: stopped by the leader, by shutdown or at {@code deadline}. */
-		Gate(Share share, long deadline) {
-			this.observer = RunObserver.NONE;
-			this.starting = null;
-			this.share = share;
-			this.deadline = deadline;
-		}
-
-		@Override
-		public void started(long totalBatches) {
-			this.observer.started(totalBatches);
-		}
-
-		@Override
-		public void batchDone() {
-			this.observer.batchDone();
-		}
-
-		@Override
-		public void phase(Phase phase, String variant, int batchSize, long commands) {
-			this.observer.phase(phase, variant, batchSize, commands);
-			if (phase == Phase.TIMING && this.starting != null) {
-				this.starting.start();
-			}
-		}
-
-		@Override
-		public void commandsDone(long commands) {
-			this.observer.commandsDone(commands);
-		}
-
-		@Override
-		public boolean cancelled() {
-			Share joined = this.share;
-			return this.observer.cancelled() || (joined != null && (!FleetRuns.this.running
-					|| joined.signal(Type.STOP) != null || System.nanoTime() - this.deadline > 0));
-		}
-
-	}
-
-	/** Starts the fleet's timed passes together; answers Redis' clock at the start. */
-	interface Starting {
-
-		long start();
 
 	}
 

@@ -319,6 +319,8 @@ class ApiDocumentation {
 						+ " path and query parameters, with the same names, defaults and bounds: count 1 to "
 						+ this.limits.maxCount() + ", batchSize 1 to " + this.limits.maxBatchSize() + " and at most"
 						+ " count, sample 0 to " + this.limits.maxSample() + ", repeat 1 to " + this.limits.maxRepeat()
+						+ ", instances (a fleet run of single SET and GET runs, on instances started with"
+						+ " lab.fleet.join=true) 1 to " + this.properties.fleet().maxInstances()
 						+ ". Unknown fields, a field given twice, and fractions or strings where a whole number belongs are"
 						+ " rejected; each entry of variants is one variant.");
 			body.addExamples("single",

@@ -195,13 +195,10 @@ public class RunRequests {
 		String name = ApiParameter.INSTANCES.parameterName();
 		RunSpec spec = plan.base();
 		Workload workload = spec.workload();
-		if (plan.kind() != RunKind.SINGLE || !spec.operation().takesKeyWalk()) {
-			throw new InvalidParameterException(name, "must be 1 or left out but for single runs of set or get");
-		}
-		if (workload.rate() > 0 || workload.duration() != null || workload.keyWalk() != null
-				|| workload.requests() > 1) {
-			throw new InvalidParameterException(name, "must be 1 or left out with rate, duration, keys or requests:"
-					+ " a fleet merges whole shares of the items");
+		if (plan.kind() != RunKind.SINGLE || !spec.operation().takesKeyWalk() || workload.rate() > 0
+				|| workload.duration() != null || workload.keyWalk() != null || workload.requests() > 1) {
+			throw new InvalidParameterException(name, "must be 1 or left out but for single runs of set or get"
+					+ " without rate, duration, keys or requests: a fleet merges whole shares of the items");
 		}
 		if (number > spec.count()) {
 			throw new InvalidParameterException(name, "must not exceed count (" + spec.count() + ")");

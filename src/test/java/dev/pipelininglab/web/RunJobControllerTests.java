@@ -85,7 +85,7 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 			textBlock = """
 					"operation": "set", "mode": "pipelined", "instances": 0                | must be between 1 and 16, got 0
 					"operation": "set", "mode": "pipelined", "instances": 17               | must be between 1 and 16, got 17
-					"operation": "set", "mode": "pipelined", "instances": 2, "rate": 1000  | with rate, duration, keys or requests
+					"operation": "set", "mode": "pipelined", "instances": 2, "rate": 1000  | without rate, duration, keys or requests
 					"operation": "incr", "mode": "pipelined", "instances": 2               | single runs of set or get
 					"operation": "set", "variants": ["loop", "pipelined"], "instances": 2  | single runs of set or get
 					"operation": "set", "mode": "pipelined", "instances": 2                | not started with lab.fleet.join=true
