@@ -88,7 +88,7 @@
   // digits, an optional minus, a decimal point only for rtt) and its bounds from the parameter catalogue (GET /),
   // and says what is wrong next to itself, in the words the server would answer.
   const CHECKED = ['count', 'batchSize', 'repeat', 'valueSize', 'requests', 'clients', 'rate', 'duration', 'rtt',
-    'keys', 'seed', 'batchSizes'];
+    'keys', 'seed', 'batchSizes', 'instances'];
   const catalogue = {};
 
   function between(parameter, unit) {
@@ -192,6 +192,9 @@
     if (number('clients') !== undefined && number('clients') !== 1) {
       request.clients = number('clients');
     }
+    if (selected === 'single' && number('instances') !== undefined && number('instances') !== 1) {
+      request.instances = number('instances');
+    }
     if (jedis) {
       request.connector = 'jedis';
     }
@@ -267,6 +270,7 @@
     set('valueSize', request.valueSize);
     set('requests', request.requests);
     set('clients', request.clients || 1);
+    set('instances', request.instances || 1);
     set('rate', request.rate);
     set('duration', request.duration);
     set('rtt', request.rtt);

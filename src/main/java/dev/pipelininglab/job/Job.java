@@ -59,6 +59,9 @@ final class Job implements RunObserver {
 
 	private final AtomicBoolean slotFreed = new AtomicBoolean();
 
+	/** A fleet's leader: starts the fleet together when its own timed pass is due. */
+	private volatile @Nullable Runnable beforeTiming;
+
 	private final AtomicBoolean runSlot = new AtomicBoolean();
 
 	/** {@code lab.limits.max-run-time}, from when the job starts running. */
@@ -81,6 +84,10 @@ final class Job implements RunObserver {
 
 	@Override
 	public void phase(Phase next, String variant, int batchSize, long commands) {
+		Runnable start = this.beforeTiming;
+		if (next == Phase.TIMING && start != null) {
+			start.run();
+		}
 		int index = this.phases.next(this.step, next, variant, batchSize);
 		this.phaseDone.set(0);
 		this.phaseCommands = commands;
@@ -236,6 +243,19 @@ final class Job implements RunObserver {
 
 	private static double round1(double value) {
 		return Math.round(value * 10) / 10.0;
+	}
+
+	/**
+	 * A fleet's leader between the phases of its own share: what it waits for, and who
+	 * took part so far.
+	 */
+	synchronized void fleet(String waiting, Fleet fleet) {
+		this.phase = waiting;
+		this.record = this.record.withFleet(fleet);
+	}
+
+	void beforeTiming(Runnable start) {
+		this.beforeTiming = start;
 	}
 
 	synchronized RunRecord record() {

@@ -99,9 +99,12 @@ public class RunJobs implements SmartLifecycle {
 
 	private final RunSlots slots;
 
+	private final FleetRuns fleet;
+
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
-			RunSlots slots) {
+			RunSlots slots, FleetRuns fleet) {
+		this.fleet = fleet;
 		this.limits = limits;
 		this.slots = slots;
 		this.admission = new JobAdmission(settings, slots);
@@ -113,9 +116,7 @@ public class RunJobs implements SmartLifecycle {
 		this.problems = problems;
 		this.settings = settings;
 		this.clock = Clock.systemUTC();
-		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
-		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
-				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
+		this.instance = fleet.instance();
 	}
 
 	/**
@@ -204,7 +205,7 @@ public class RunJobs implements SmartLifecycle {
 		Instant now = this.clock.instant();
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
 				RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null, null, null,
-				this.environment.describe(), null);
+				this.environment.describe(), null, null);
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
 
@@ -356,7 +357,8 @@ public class RunJobs implements SmartLifecycle {
 				save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
-			PlanMeasurement.Outcome outcome = this.measurement.measure(job);
+			PlanMeasurement.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
+					: this.measurement.measure(job);
 			this.metrics.record(outcome.results());
 			finish(job, RunStatus.DONE, outcome, null, null);
 		}

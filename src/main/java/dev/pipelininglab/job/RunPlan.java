@@ -19,8 +19,14 @@ import org.jspecify.annotations.Nullable;
  * sizes are applied to
  * @param variants comparisons: the contenders, in order; empty otherwise
  * @param batchSizes sweeps: the pipeline lengths, in order; empty otherwise
+ * @param instances single runs: the app instances that run it together, this one included
+ * ({@link FleetRuns}); 1 for a run of this instance alone
  */
-public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes) {
+public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes, int instances) {
+
+	public RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes) {
+		this(kind, base, variants, batchSizes, 1);
+	}
 
 	public RunPlan {
 		variants = List.copyOf(variants);
@@ -28,6 +34,9 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		if ((kind == RunKind.COMPARE) == variants.isEmpty() || (kind == RunKind.SWEEP) == batchSizes.isEmpty()) {
 			throw new IllegalArgumentException(
 					"variants belong to comparisons and batch sizes to sweeps, and each" + " needs at least one");
+		}
+		if (instances < 1 || (instances > 1 && kind != RunKind.SINGLE)) {
+			throw new IllegalArgumentException("a fleet of instances runs single runs only");
 		}
 	}
 
@@ -41,6 +50,10 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 
 	public static RunPlan sweep(RunSpec base, List<Integer> batchSizes) {
 		return new RunPlan(RunKind.SWEEP, base, List.of(), batchSizes);
+	}
+
+	public RunPlan withInstances(int number) {
+		return new RunPlan(this.kind, this.base, this.variants, this.batchSizes, number);
 	}
 
 	/**
@@ -63,7 +76,8 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(spec.workload().duration() != null) ? (int) spec.workload().duration().toSeconds() : null,
 				(walk != null) ? walk.size() : null, (walk != null) ? walk.pattern().label() : null,
 				(walk != null) ? walk.seed() : null,
-				(spec.operation() == Operation.MIXED) ? spec.workload().ratio().label() : null);
+				(spec.operation() == Operation.MIXED) ? spec.workload().ratio().label() : null,
+				(this.instances > 1) ? this.instances : null);
 	}
 
 	/**

@@ -41,6 +41,7 @@ import org.jspecify.annotations.Nullable;
  * @param environment what the figures were measured on: Redis, JVM, the lab's settings
  * @param overlapped true when another run of this instance was measuring at the same
  * time, so the two measured each other too
+ * @param fleet a run of several instances: who took part, each one's share and figures
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(value = "recommendation", allowGetters = true)
@@ -48,7 +49,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
 		@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem,
-		@Nullable Environment environment, @Nullable Boolean overlapped) {
+		@Nullable Environment environment, @Nullable Boolean overlapped, @Nullable Fleet fleet) {
 
 	/** A record without environment, as records written before it existed read. */
 	public RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
@@ -56,7 +57,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
 			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem) {
 		this(id, kind, status, request, progress, cancelRequested, instance, createdAt, startedAt, finishedAt,
-				updatedAt, results, skipped, summary, problem, null, null);
+				updatedAt, results, skipped, summary, problem, null, null, null);
 	}
 
 	/**
@@ -84,7 +85,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	RunRecord withOverlap(boolean overlap) {
 		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, this.cancelRequested,
 				this.instance, this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results,
-				this.skipped, this.summary, this.problem, this.environment, overlap ? Boolean.TRUE : null);
+				this.skipped, this.summary, this.problem, this.environment, overlap ? Boolean.TRUE : null, this.fleet);
 	}
 
 	/**
@@ -108,6 +109,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	 * @param pattern how it walked it
 	 * @param seed what the walk drew from, so posting the request again sends the same
 	 * keys
+	 * @param instances a fleet run's instances, when more than one
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
@@ -115,7 +117,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			@Nullable List<String> variants, @Nullable List<Integer> batchSizes, @Nullable Integer valueSize,
 			@Nullable Integer requests, int clients, @Nullable String connector, @Nullable String connection,
 			@Nullable Integer rate, @Nullable Integer duration, @Nullable Long keys, @Nullable String pattern,
-			@Nullable Long seed, @Nullable String ratio) {
+			@Nullable Long seed, @Nullable String ratio, @Nullable Integer instances) {
 	}
 
 	/**
@@ -166,7 +168,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		return new RunRecord(this.id, this.kind, newStatus, this.request, newProgress, cancel, this.instance,
 				this.createdAt, (newStatus == RunStatus.RUNNING && this.startedAt == null) ? now : this.startedAt,
 				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.summary, this.problem,
-				this.environment, this.overlapped);
+				this.environment, this.overlapped, this.fleet);
 	}
 
 	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
@@ -174,13 +176,19 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			@Nullable String summarised, @Nullable Problem why) {
 		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
 				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now, runResults, skippedVariants,
-				summarised, why, this.environment, this.overlapped);
+				summarised, why, this.environment, this.overlapped, this.fleet);
+	}
+
+	RunRecord withFleet(Fleet now) {
+		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, this.cancelRequested,
+				this.instance, this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results,
+				this.skipped, this.summary, this.problem, this.environment, this.overlapped, now);
 	}
 
 	RunRecord withCancelRequested() {
 		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, true, this.instance,
 				this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results, this.skipped,
-				this.summary, this.problem, this.environment, this.overlapped);
+				this.summary, this.problem, this.environment, this.overlapped, this.fleet);
 	}
 
 	/**

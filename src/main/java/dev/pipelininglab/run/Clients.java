@@ -52,9 +52,10 @@ final class Clients {
 		// Commands timed one by one are also timed per command when a run mixes them.
 		Command command = spec.operation().command().forRun(spec.workload());
 		Command split = (per == Latency.Per.COMMAND && command instanceof MixedCommand) ? command : null;
+		long first = spec.workload().first();
 		for (int k = 0; k < clients; k++) {
-			runs.add(new Client(k, from(spec.count(), clients, k), to(spec.count(), clients, k), spec.sample(), per,
-					split));
+			runs.add(new Client(k, first + from(spec.count(), clients, k), first + to(spec.count(), clients, k),
+					spec.sample(), per, split));
 		}
 		if (clients == 1) {
 			Client only = runs.get(0);

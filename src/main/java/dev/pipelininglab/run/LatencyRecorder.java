@@ -36,17 +36,7 @@ final class LatencyRecorder {
 	}
 
 	Latency latency() {
-		return new Latency(this.per, this.histogram.getTotalCount(), percentile(50), percentile(90), percentile(99),
-				percentile(99.9), millis(this.histogram.getMaxValue()));
-	}
-
-	private double percentile(double percentile) {
-		return millis(this.histogram.getValueAtPercentile(percentile));
-	}
-
-	private static double millis(long nanos) {
-		// Microsecond resolution: the histogram keeps three significant digits anyway.
-		return Math.round(nanos / 1_000.0) / 1_000.0;
+		return Latency.of(this.per, this.histogram.copy());
 	}
 
 }

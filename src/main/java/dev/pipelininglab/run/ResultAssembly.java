@@ -73,9 +73,12 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 						spec.valueSize(), read, observer);
 			}
 			else {
-				readBack = timed
-						? this.data.verify(command, keys, last.reached(), setupBatch(spec), spec.valueSize(), read,
-								observer)
+				// A time limit, or a fleet member's share, reads back the ranges its
+				// clients
+				// sent.
+				readBack = (timed || spec.workload().first() > 0)
+						? this.data.verify(command, keys, timed ? last.reached() : last.whole(), setupBatch(spec),
+								spec.valueSize(), read, observer)
 						: this.data.verify(command, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
 			}
 			verified = readBack.verified();

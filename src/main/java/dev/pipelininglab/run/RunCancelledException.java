@@ -3,7 +3,7 @@ package dev.pipelininglab.run;
 /** Thrown between batches when the observer asked to stop; what was sent stays sent. */
 public class RunCancelledException extends RuntimeException {
 
-	RunCancelledException() {
+	public RunCancelledException() {
 		super("Run cancelled");
 	}
 

@@ -154,6 +154,26 @@ public class RunService {
 		return this.safeguards.leavingExpiry(spec, written, () -> measure(spec, false, observer, before, written));
 	}
 
+	/**
+	 * A fleet's preflight: refuses {@code whole} when what all its members store together
+	 * (the keys of one run of the whole count) does not fit.
+	 */
+	public void preflight(RunSpec whole, RunObserver observer) {
+		requireSupported(whole);
+		this.safeguards.preflight(whole, List.of(whole), false, this::runnerOf, observer);
+	}
+
+	/**
+	 * Gives every key {@code share} may have written its expiry: what the leader of a
+	 * fleet does for a member that never reported, bounded by that member's share.
+	 */
+	public void expireAll(RunSpec share) {
+		Written written = new Written();
+		long first = share.workload().first();
+		written.items(share, runner(share.mode()).keySpace(this.keys), first, first + share.count());
+		this.safeguards.leavingExpiry(share, written, () -> written);
+	}
+
 	BatchRunner runnerOf(RunSpec spec) {
 		return runner(spec.mode());
 	}
@@ -317,7 +337,7 @@ public class RunService {
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
 		if (refused && command instanceof Command.Verified && command.key(this.keys) == null
-				&& spec.workload().keyWalk() == null) {
+				&& spec.workload().keyWalk() == null && spec.workload().first() == 0) {
 			// Only the keys the run got to: those of the batches done and of the one that
 			// failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
@@ -367,6 +387,11 @@ public class RunService {
 		KeyWalk walk = spec.workload().keyWalk();
 		if (key == null && walk != null) {
 			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), walk::index, walk.toString());
+		}
+		long first = spec.workload().first();
+		if (key == null && first > 0) {
+			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), (item) -> first + item,
+					"share from " + first);
 		}
 		return (key == null) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize())
 				: this.layout.ofKey(key, spec.count(), spec.batchSize());

@@ -102,6 +102,16 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 				this.senders.withClients((int) Math.min(clients(), items)), this.writes);
 	}
 
+	/**
+	 * A fleet member's share of this run: items {@code from..to-1}, split among its
+	 * clients as this run's clients split the whole.
+	 */
+	public RunSpec share(long from, long to) {
+		return new RunSpec(this.operation, this.mode, this.flushPolicy, to - from, this.batchSize, this.sample,
+				this.ttl, this.addedRtt, this.repeat, this.workload.withFirst(from),
+				this.senders.withClients((int) Math.min(clients(), to - from)), this.writes);
+	}
+
 	int clients() {
 		return this.senders.clients();
 	}

@@ -15,11 +15,13 @@ import org.jspecify.annotations.Nullable;
  * @param rate commands per second over all clients, or 0 for as fast as it goes
  * @param duration null for no time limit
  * @param keyWalk null for item {@code i} on key {@code i}
+ * @param first the first item: 0, or where a fleet member's share starts, so its keys and
+ * values are those of the same items in one whole run
  */
 public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
-		@Nullable Duration duration, Ratio ratio, @Nullable KeyWalk keyWalk) {
+		@Nullable Duration duration, Ratio ratio, @Nullable KeyWalk keyWalk, long first) {
 
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT, null);
+	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT, null, 0);
 
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
@@ -29,27 +31,33 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 	}
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
-		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT, null);
+		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT, null, 0);
 	}
 
 	public Workload withRate(int rate) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.duration,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	public Workload withDuration(@Nullable Duration limit) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	public Workload withRatio(Ratio ratio) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, ratio, this.keyWalk);
+				this.duration, ratio, this.keyWalk, this.first);
 	}
 
 	public Workload withKeyWalk(@Nullable KeyWalk walk) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, this.ratio, walk);
+				this.duration, this.ratio, walk, this.first);
+	}
+
+	/** The same, its items starting at {@code item} (a fleet member's share). */
+	public Workload withFirst(long item) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
+				this.duration, this.ratio, this.keyWalk, item);
 	}
 
 	int batchSizeLimit() {
@@ -59,17 +67,17 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 
 	Workload shrunkFrom(int batchSize) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	Workload unshrunk() {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration,
-				this.ratio, this.keyWalk);
+				this.ratio, this.keyWalk, this.first);
 	}
 
 	/** Untimed passes put item {@code i} on key {@code i}: few keys to clean up. */
 	Workload single() {
-		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio, null);
+		return new Workload(this.valueSize, 1, this.maxBatchBytes, null, 0, null, this.ratio, null, 0);
 	}
 
 	long keyIndex(long item) {

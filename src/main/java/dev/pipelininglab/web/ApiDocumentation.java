@@ -292,9 +292,10 @@ class ApiDocumentation {
 			operation.getRequestBody()
 				.description("The run to start. kind picks the GET endpoint it mirrors (single, compare, sweep;"
 						+ " inferred from variants or batchSizes when left out); the other fields are that endpoint's"
-						+ " path and query parameters, with the same names, defaults and bounds. Unknown fields, a"
-						+ " field given twice, and fractions or strings where a whole number belongs are rejected; each"
-						+ " entry of variants is one variant.");
+						+ " path and query parameters, with the same names, defaults and bounds; instances, in the body"
+						+ " only, runs a single SET or GET run from that many instances started with"
+						+ " lab.fleet.join=true. Unknown fields, a field given twice, and fractions or strings where a"
+						+ " whole number belongs are rejected; each entry of variants is one variant.");
 			body.addExamples("single",
 					new Example().summary("One pipelined SET run")
 						.value(Map.of("kind", "single", "operation", "set", "mode", "pipelined", "count", 1000000,

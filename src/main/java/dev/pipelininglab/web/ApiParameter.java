@@ -158,6 +158,12 @@ public enum ApiParameter {
 					+ " a dedicated pooled connection",
 			"pooled", (lab) -> new Bounds(null, null, null, "^(shared|pooled)$")),
 
+	INSTANCES("instances", In.BODY, Type.INTEGER, List.of(Endpoints.JOBS), "POST /runs: single SET and GET runs",
+			"A fleet run: how many app instances run it together, this one included, each started with"
+					+ " lab.fleet.join=true on the same Redis and key prefix; each sends its share of the items and the"
+					+ " record merges them (at most lab.fleet.max-instances; not with rate, duration, keys or requests)",
+			"3", (lab) -> Bounds.of(1, lab.fleet().maxInstances(), 1)),
+
 	LIMIT("limit", In.QUERY, Type.INTEGER, List.of(Endpoints.JOBS), "GET /runs", "How many runs to list, newest first",
 			"20",
 			(lab) -> Bounds.of(1, lab.jobs().history(), Math.min(Constants.DEFAULT_LIST_LIMIT, lab.jobs().history()))),
@@ -260,7 +266,7 @@ public enum ApiParameter {
 
 	enum In {
 
-		PATH, QUERY;
+		PATH, QUERY, BODY;
 
 		@Override
 		public String toString() {

@@ -39,7 +39,8 @@ class IndexController {
 						Endpoint.admitted("DELETE", "/keys", "/keys",
 								"remove every demo key (SCAN + UNLINK on the prefix)"),
 						new Endpoint("POST", "/runs", "/runs",
-								"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants, ...);"
+								"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants,"
+										+ " instances for a fleet run, ...);"
 										+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
 						new Endpoint("GET", "/runs", "/runs?limit=20",
 								"recent runs, newest first, from their records in Redis"),

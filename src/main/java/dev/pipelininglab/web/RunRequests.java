@@ -176,7 +176,7 @@ public class RunRequests {
 		String operation = required("operation", body.operation());
 		long count = required("count", body.count());
 		RunParams params = body.params();
-		return switch (kind) {
+		RunPlan plan = switch (kind) {
 			case SINGLE -> RunPlan
 				.single(single(bodyOperation(operation, true), mode(required("mode", body.mode())), count, params));
 			case COMPARE -> {
@@ -190,6 +190,34 @@ public class RunRequests {
 				yield sweep(bodyOperation(operation, false), count, params);
 			}
 		};
+		return instances(plan, body.instances());
+	}
+
+	/**
+	 * {@code instances}: a single SET or GET run of whole shares, on instances started to
+	 * join fleets, up to {@code lab.fleet.max-instances}.
+	 */
+	private RunPlan instances(RunPlan plan, @Nullable Integer instances) {
+		int number = (int) within(ApiParameter.INSTANCES, instances);
+		if (number == 1) {
+			return plan;
+		}
+		String name = ApiParameter.INSTANCES.parameterName();
+		RunSpec spec = plan.base();
+		Workload workload = spec.workload();
+		if (plan.kind() != RunKind.SINGLE || !spec.operation().takesKeyWalk() || workload.rate() > 0
+				|| workload.duration() != null || workload.keyWalk() != null || workload.requests() > 1) {
+			throw new InvalidParameterException(name, "must be 1 or left out but for single runs of set or get"
+					+ " without rate, duration, keys or requests: a fleet merges whole shares of the items");
+		}
+		if (number > spec.count()) {
+			throw new InvalidParameterException(name, "must not exceed count (" + spec.count() + ")");
+		}
+		if (!this.properties.fleet().join()) {
+			throw new InvalidParameterException(name, "must be 1 or left out here: this instance was not started with"
+					+ " lab.fleet.join=true (LAB_FLEET_JOIN=true); start every instance of the fleet with it");
+		}
+		return plan.withInstances(number);
 	}
 
 	/**

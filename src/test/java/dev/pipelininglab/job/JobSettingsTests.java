@@ -14,8 +14,8 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code lab.jobs.*} and {@code lab.metrics.*}: usable defaults, and start-up fails on
- * settings that cannot work.
+ * {@code lab.jobs.*}, {@code lab.fleet.*} and {@code lab.metrics.*}: usable defaults, and
+ * start-up fails on settings that cannot work.
  */
 class JobSettingsTests {
 
@@ -31,6 +31,10 @@ class JobSettingsTests {
 			assertThat(jobs.history()).isEqualTo(100);
 			assertThat(jobs.progressInterval()).isEqualTo(Duration.ofMillis(200));
 			assertThat(context.getBean(MetricsProperties.class).commandLatency()).isFalse();
+			FleetProperties fleet = context.getBean(FleetProperties.class);
+			assertThat(fleet.join()).isFalse();
+			assertThat(fleet.maxInstances()).isEqualTo(16);
+			assertThat(fleet.joinTimeout()).isEqualTo(Duration.ofSeconds(10));
 		});
 	}
 
@@ -46,12 +50,19 @@ class JobSettingsTests {
 	}
 
 	@Test
+	void fleetSettingsThatCannotWorkFailStartUp() {
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.fleet.join-timeout=10ms"),
+				"lab.fleet.join-timeout");
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.fleet.max-instances=0"), "fleet.maxInstances");
+	}
+
+	@Test
 	void recordTtlUnderAMinuteFailsStartUp() {
 		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.record-ttl=10s"), "lab.jobs.record-ttl");
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties({ JobProperties.class, MetricsProperties.class })
+	@EnableConfigurationProperties({ JobProperties.class, MetricsProperties.class, FleetProperties.class })
 	static class Enable {
 
 	}

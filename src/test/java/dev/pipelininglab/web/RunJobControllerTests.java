@@ -72,6 +72,35 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 	}
 
 	@Test
+	void oneInstanceIsARunOfThisInstanceAlone() throws Exception {
+		given(this.jobs.submit(any())).willReturn(record(RunStatus.QUEUED));
+		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
+				{"operation": "set", "mode": "pipelined", "count": 1000, "instances": 1}"""))
+			.andExpect(status().isAccepted());
+		assertThat(submitted().instances()).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@CsvSource(delimiter = '|',
+			textBlock = """
+					"operation": "set", "mode": "pipelined", "instances": 0                | must be between 1 and 16, got 0
+					"operation": "set", "mode": "pipelined", "instances": 17               | must be between 1 and 16, got 17
+					"operation": "set", "mode": "pipelined", "instances": 2, "rate": 1000  | without rate, duration, keys or requests
+					"operation": "incr", "mode": "pipelined", "instances": 2               | single runs of set or get
+					"operation": "set", "variants": ["loop", "pipelined"], "instances": 2  | single runs of set or get
+					"operation": "set", "mode": "pipelined", "instances": 2                | not started with lab.fleet.join=true
+					""")
+	void instancesOutOfBoundsOrWhereNoFleetCanRunAre400sNamingInstancesBeforeAnythingRuns(String fields, String detail)
+			throws Exception {
+		this.mvc
+			.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("{\"count\": 1000, " + fields + "}"))
+			.andExpect(status().isBadRequest())
+			.andExpect(jsonPath("$.parameter").value("instances"))
+			.andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString(detail)));
+		verifyNoInteractions(this.jobs);
+	}
+
+	@Test
 	void aBodyWithAKeyWalkPlansTheWalk() throws Exception {
 		given(this.jobs.submit(any())).willReturn(record(RunStatus.QUEUED));
 		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
@@ -245,7 +274,7 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 		Instant now = Instant.now();
 		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "pipelined", 1000, 100, 10, null,
 				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", null, null, null, null, null, null,
-				null);
+				null, null);
 		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false, "test:1", now,
 				null, null, now, null, null, null, null);
 	}

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.util.List;
 
 import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.job.FleetProperties;
 import dev.pipelininglab.job.JobProperties;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.ClientSettings;
@@ -57,7 +58,7 @@ abstract class WebLayerWithStandIns {
 
 	@TestConfiguration(proxyBeanMethods = false)
 	@EnableConfigurationProperties({ LimitProperties.class, PipelineProperties.class, JobProperties.class,
-			AdmissionProperties.class, SecurityProperties.class })
+			AdmissionProperties.class, SecurityProperties.class, FleetProperties.class })
 	static class Beans {
 
 		@Bean

@@ -16,9 +16,10 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * The body of {@code POST /runs}: {@code kind} picks the GET endpoint it mirrors
  * ({@code single}, {@code compare}, {@code sweep}), {@code operation}, {@code mode} and
  * {@code count} stand for its path, and the other fields are its query parameters
- * ({@link dev.pipelininglab.web.ApiParameter}), checked alike by {@link RunRequests}.
- * Unknown and repeated fields, and fractions where a whole number belongs, are refused by
- * {@code spring.jackson.*} in application.yml.
+ * ({@link dev.pipelininglab.web.ApiParameter}), checked alike by {@link RunRequests};
+ * {@code instances} alone is a body field (a fleet run). Unknown and repeated fields, and
+ * fractions where a whole number belongs, are refused by {@code spring.jackson.*} in
+ * application.yml.
  */
 public record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode,
 		@Nullable Long count, @Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
@@ -26,7 +27,7 @@ public record RunJobRequest(@Nullable String kind, @Nullable String operation, @
 		@Nullable Integer repeat, @Nullable List<String> variants, @Nullable List<Integer> batchSizes,
 		@Nullable Integer valueSize, @Nullable Integer requests, @Nullable Integer clients, @Nullable String connector,
 		@Nullable String connection, @Nullable Integer rate, @Nullable Integer duration, @Nullable String ratio,
-		@Nullable Long keys, @Nullable String pattern, @Nullable Long seed) {
+		@Nullable Long keys, @Nullable String pattern, @Nullable Long seed, @Nullable Integer instances) {
 
 	/** The query parameters these fields stand for, so a body is checked like a GET. */
 	public RunParams params() {
