@@ -73,7 +73,7 @@ class ComposeAppEnvironmentTests {
 				.isNotEmpty()
 				.allSatisfy((port) -> assertThat(port).startsWith("127.0.0.1:"));
 		});
-		assertThat(apps).contains("app", "app-sentinel", "app-cluster", "app-rtt");
+		assertThat(apps).contains("app", "app-sentinel", "app-cluster", "app-rtt", "app-fleet");
 	}
 
 }

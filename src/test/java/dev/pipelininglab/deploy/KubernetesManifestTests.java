@@ -9,6 +9,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -27,6 +28,7 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.FieldSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,7 +41,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * the app and the image (whether the app answers on the probe paths:
  * {@link DeploymentTests}); every environment variable is a property the app has. With
  * {@code kubectl} on the PATH, each overlay is also rendered by kustomize and parsed the
- * same way.
+ * same way, and the fleet overlay is checked to be the cluster overlay with more pods
+ * that join fleet runs and nothing else changed.
  */
 class KubernetesManifestTests {
 
@@ -47,7 +50,7 @@ class KubernetesManifestTests {
 
 	static final Path BASE = KUBERNETES.resolve("base");
 
-	private static final List<String> OVERLAYS = List.of("standalone", "sentinel", "cluster");
+	static final List<String> OVERLAYS = List.of("standalone", "sentinel", "cluster", "fleet");
 
 	/** The fields of a Kustomization these files may use (kustomize's v1beta1 names). */
 	private static final Set<String> KUSTOMIZATION_FIELDS = Set.of("apiVersion", "kind", "labels", "resources",
@@ -83,7 +86,7 @@ class KubernetesManifestTests {
 	}
 
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "base", "overlays/standalone", "overlays/sentinel", "overlays/cluster" })
+	@ValueSource(strings = { "base", "overlays/standalone", "overlays/sentinel", "overlays/cluster", "overlays/fleet" })
 	void kustomizationsNameFilesThatExistAndPatchResourcesTheBaseHas(String directory) throws IOException {
 		Path dir = KUBERNETES.resolve(directory);
 		Map<String, Object> kustomization = KubernetesYaml.documents(dir.resolve("kustomization.yaml")).get(0);
@@ -240,8 +243,100 @@ class KubernetesManifestTests {
 	 * parsed as strictly, with the overlay's Redis settings merged into the base's.
 	 */
 	@ParameterizedTest(name = "{0}")
-	@ValueSource(strings = { "standalone", "sentinel", "cluster" })
+	@FieldSource("OVERLAYS")
 	void eachOverlayRendersWithKustomize(String overlay) throws Exception {
+		List<HasMetadata> resources = render(overlay);
+		assertThat(resources).extracting(HasMetadata::getKind)
+			.containsExactlyInAnyOrder("ConfigMap", "Secret", "Service", "Deployment", "NetworkPolicy");
+		ConfigMap redis = (ConfigMap) resources.stream().filter(ConfigMap.class::isInstance).findFirst().orElseThrow();
+		assertThat(redis.getData()).containsKeys("LAB_SECURITY_ALLOWEDHOSTS", "LAB_JOBS_SHUTDOWNWAIT")
+			.containsKey(switch (overlay) {
+				case "sentinel" -> "SPRING_DATA_REDIS_SENTINEL_NODES";
+				case "cluster", "fleet" -> "SPRING_DATA_REDIS_CLUSTER_NODES";
+				default -> "SPRING_DATA_REDIS_HOST";
+			});
+		Deployment deployment = (Deployment) resources.stream()
+			.filter(Deployment.class::isInstance)
+			.findFirst()
+			.orElseThrow();
+		assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
+			.containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
+		assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
+			.isEqualTo("pipelining-lab:latest");
+		NetworkPolicy policy = (NetworkPolicy) resources.stream()
+			.filter(NetworkPolicy.class::isInstance)
+			.findFirst()
+			.orElseThrow();
+		assertThat(policy.getSpec().getPodSelector().getMatchLabels())
+			.isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+		assertTheIngressPeers(policy);
+	}
+
+	/**
+	 * The fleet's own files: more than one pod, each joining fleet runs, the base's
+	 * container left as it is, and no host port or host network, which would allow one
+	 * pod per node and clash there.
+	 */
+	@Test
+	void theFleetOverlayScalesTheDeploymentAndEveryPodJoinsFleetRuns() throws IOException {
+		Path fleet = KUBERNETES.resolve("overlays/fleet");
+		Deployment deployment = (Deployment) KubernetesYaml.parseAll(fleet.resolve("fleet-deployment.yaml")).get(0);
+		assertThat(deployment.getSpec().getReplicas()).isGreaterThan(1);
+		PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+		assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
+		assertThat(pod.getContainers()).as("the base's container, probes and all, unchanged").isNullOrEmpty();
+		assertThat(container().getPorts()).allSatisfy((port) -> assertThat(port.getHostPort()).isNull());
+		ConfigMap configMap = (ConfigMap) KubernetesYaml.parseAll(fleet.resolve("fleet-configmap.yaml")).get(0);
+		assertThat(configMap.getData()).containsExactlyEntriesOf(Map.of("LAB_FLEET_JOIN", "true"));
+		assertThat(Files.readString(fleet.resolve("kustomization.yaml"))).as("says why not an Indexed Job")
+			.contains("Indexed Job");
+	}
+
+	/**
+	 * What {@code kubectl apply -k overlays/fleet} sends is the cluster overlay's
+	 * resources with only the pod count, the spread over nodes and {@code LAB_FLEET_JOIN}
+	 * added: the probes, the credentials, the Service and the NetworkPolicy stay as they
+	 * are. The policy needs no rule between the pods, as members never call each other:
+	 * they meet in the Redis they measure, and egress is not restricted.
+	 */
+	@Test
+	void theFleetOverlayIsTheClusterOverlayWithMorePodsThatJoin() throws Exception {
+		Map<String, HasMetadata> cluster = new TreeMap<>();
+		render("cluster").forEach((resource) -> cluster.put(key(resource), resource));
+		List<HasMetadata> fleet = render("fleet");
+		assertThat(fleet).extracting(KubernetesManifestTests::key)
+			.containsExactlyInAnyOrderElementsOf(cluster.keySet());
+		for (HasMetadata resource : fleet) {
+			if (resource instanceof Deployment deployment) {
+				assertThat(deployment.getSpec().getReplicas()).isGreaterThan(1);
+				PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+				assertThat(pod.getTopologySpreadConstraints()).singleElement().satisfies((spread) -> {
+					assertThat(spread.getTopologyKey()).isEqualTo("kubernetes.io/hostname");
+					assertThat(spread.getWhenUnsatisfiable()).as("still starts on a cluster of fewer nodes")
+						.isEqualTo("ScheduleAnyway");
+					assertThat(spread.getLabelSelector().getMatchLabels())
+						.isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
+				});
+				deployment.getSpec().setReplicas(1);
+				pod.setTopologySpreadConstraints(List.of());
+			}
+			if (resource instanceof ConfigMap configMap) {
+				assertThat(configMap.getData().remove("LAB_FLEET_JOIN")).isEqualTo("true");
+			}
+			if (resource instanceof NetworkPolicy policy) {
+				assertThat(policy.getSpec().getPolicyTypes()).as("egress open: the pods reach their Redis")
+					.containsExactly("Ingress");
+			}
+			assertThat(resource).as(key(resource)).usingRecursiveComparison().isEqualTo(cluster.get(key(resource)));
+		}
+	}
+
+	private static String key(HasMetadata resource) {
+		return resource.getKind() + "/" + resource.getMetadata().getName();
+	}
+
+	/** What {@code kubectl kustomize} renders for an overlay, parsed strictly. */
+	private static List<HasMetadata> render(String overlay) throws Exception {
 		assumeTrue(Commands.succeeds(List.of("kubectl", "version", "--client")),
 				"kubectl (with its built-in kustomize) is not installed here; the GitHub workflow renders the overlays");
 		Path rendered = Files.createTempFile("kustomize-" + overlay, ".yaml");
@@ -253,34 +348,7 @@ class KubernetesManifestTests {
 				.start();
 			assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
 			assertThat(process.exitValue()).as(Files.readString(rendered, StandardCharsets.UTF_8)).isZero();
-			List<HasMetadata> resources = KubernetesYaml.parseAll(rendered);
-			assertThat(resources).extracting(HasMetadata::getKind)
-				.containsExactlyInAnyOrder("ConfigMap", "Secret", "Service", "Deployment", "NetworkPolicy");
-			ConfigMap redis = (ConfigMap) resources.stream()
-				.filter(ConfigMap.class::isInstance)
-				.findFirst()
-				.orElseThrow();
-			assertThat(redis.getData()).containsKeys("LAB_SECURITY_ALLOWEDHOSTS", "LAB_JOBS_SHUTDOWNWAIT")
-				.containsKey(switch (overlay) {
-					case "sentinel" -> "SPRING_DATA_REDIS_SENTINEL_NODES";
-					case "cluster" -> "SPRING_DATA_REDIS_CLUSTER_NODES";
-					default -> "SPRING_DATA_REDIS_HOST";
-				});
-			Deployment deployment = (Deployment) resources.stream()
-				.filter(Deployment.class::isInstance)
-				.findFirst()
-				.orElseThrow();
-			assertThat(deployment.getSpec().getTemplate().getMetadata().getLabels())
-				.containsAllEntriesOf(deployment.getSpec().getSelector().getMatchLabels());
-			assertThat(deployment.getSpec().getTemplate().getSpec().getContainers().get(0).getImage())
-				.isEqualTo("pipelining-lab:latest");
-			NetworkPolicy policy = (NetworkPolicy) resources.stream()
-				.filter(NetworkPolicy.class::isInstance)
-				.findFirst()
-				.orElseThrow();
-			assertThat(policy.getSpec().getPodSelector().getMatchLabels())
-				.isEqualTo(deployment.getSpec().getSelector().getMatchLabels());
-			assertTheIngressPeers(policy);
+			return KubernetesYaml.parseAll(rendered);
 		}
 		finally {
 			Files.deleteIfExists(rendered);

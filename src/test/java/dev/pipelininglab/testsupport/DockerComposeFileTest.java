@@ -37,7 +37,8 @@ class DockerComposeFileTest {
 
 	private static final Path FILE = Path.of("docker-compose.yml");
 
-	private static final List<String> PROFILES = List.of("standalone", "sentinel", "cluster", "rtt", "observability");
+	private static final List<String> PROFILES = List.of("standalone", "sentinel", "cluster", "rtt", "fleet",
+			"observability");
 
 	/**
 	 * Each topology's app service, from the image, and the Spring Boot properties wiring
@@ -82,6 +83,7 @@ class DockerComposeFileTest {
 				"replica-2", "sentinel-1", "sentinel-2", "sentinel-3", "app-sentinel");
 		assertThat(servicesOf("rtt", services)).containsExactlyInAnyOrder("redis", "toxiproxy", "toxiproxy-init",
 				"app-rtt");
+		assertThat(servicesOf("fleet", services)).containsExactlyInAnyOrder("redis", "app-fleet");
 		assertThat(servicesOf("observability", services)).containsExactlyInAnyOrder("prometheus", "grafana");
 	}
 
@@ -141,12 +143,20 @@ class DockerComposeFileTest {
 		assertThat(Path.of("deploy/prometheus/prometheus.yml")).isRegularFile();
 	}
 
+	/**
+	 * A fixed host port is overridable; the fleet's app, which scales, takes whatever
+	 * loopback port Docker gives each replica.
+	 */
 	@Test
 	void everyHostPortIsLoopbackAndOverridable() throws IOException {
 		Pattern published = Pattern.compile("127\\.0\\.0\\.1:\\$\\{([A-Z0-9_]+):-(\\d+)}:.+");
 		Map<String, String> defaults = new HashMap<>();
 		for (Map.Entry<String, Map<String, Object>> service : services().entrySet()) {
 			for (Object port : (List<?>) service.getValue().getOrDefault("ports", List.of())) {
+				if (service.getKey().equals("app-fleet")) {
+					assertThat(port).isEqualTo("127.0.0.1::8080");
+					continue;
+				}
 				Matcher matcher = published.matcher(String.valueOf(port));
 				assertThat(matcher.matches()).as("%s publishes %s", service.getKey(), port).isTrue();
 				String previous = defaults.put(matcher.group(1), matcher.group(2));
@@ -156,6 +166,29 @@ class DockerComposeFileTest {
 		assertThat(defaults).containsEntry("REDIS_MASTER_PORT", "6379")
 			.containsEntry("REDIS_SENTINEL1_PORT", "26379")
 			.containsEntry("REDIS_CLUSTER6_PORT", "7384");
+	}
+
+	/**
+	 * {@code --profile fleet up --scale app-fleet=3}: replicas of one app service on the
+	 * standalone Redis, each published on its own loopback port (a fixed host port or a
+	 * container name would stop the second), open as the other apps are, every one
+	 * joining fleet runs.
+	 */
+	@Test
+	void theFleetAppScalesOnLoopbackPortsOfItsOwnAndJoinsFleetRuns() throws IOException {
+		Map<String, Object> fleet = services().get("app-fleet");
+		assertThat(fleet.get("image")).isEqualTo("${APP_IMAGE:-pipelining-lab:latest}");
+		assertThat(strings(fleet.get("profiles"))).containsExactly("fleet");
+		assertThat(strings(fleet.get("ports"))).containsExactly("127.0.0.1::8080");
+		assertThat(fleet).doesNotContainKeys("container_name", "network_mode");
+		assertThat(String.valueOf(fleet.get("healthcheck"))).contains("/actuator/health/readiness");
+		@SuppressWarnings("unchecked")
+		Map<String, String> environment = (Map<String, String>) fleet.get("environment");
+		assertThat(environment).containsEntry("LAB_FLEET_JOIN", "true")
+			.containsEntry("LAB_SECURITY_OPEN", "true")
+			.containsEntry("SPRING_DATA_REDIS_HOST", "redis");
+		assertThat(List.of(environment.get("LAB_SECURITY_ALLOWEDHOSTS").split(","))).contains("localhost", "127.0.0.1",
+				"app-fleet");
 	}
 
 	@Test
