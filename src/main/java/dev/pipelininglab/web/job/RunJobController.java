@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -53,6 +55,7 @@ public class RunJobController {
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	@ResponseStatus(HttpStatus.ACCEPTED)
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
@@ -129,6 +132,7 @@ public class RunJobController {
 
 	/** 202: the run stops between batches, on whichever instance runs it. */
 	@DeleteMapping("/{id}")
+	@ResponseStatus(HttpStatus.ACCEPTED)
 	ResponseEntity<RunRecord> cancel(@PathVariable String id) {
 		return ResponseEntity.accepted().body(this.jobs.cancel(id));
 	}
