@@ -187,10 +187,7 @@ class ApiDocumentation {
 			});
 		}
 
-		/**
-		 * What springdoc cannot infer: each endpoint's answers, and a problem of each
-		 * kind.
-		 */
+		/** What springdoc cannot infer: answers and a problem of each kind. */
 		private void responses(String verb, String path, Operation operation) {
 			ApiResponses responses = operation.getResponses();
 			String endpoint = verb + " " + path;

@@ -281,10 +281,7 @@ public enum ApiParameter {
 
 	}
 
-	/**
-	 * Inclusive bounds, a pattern, and the default ({@code null}: leaving it out means
-	 * none).
-	 */
+	/** Inclusive bounds, a pattern, the default (null: none when left out). */
 	public record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
 			@Nullable String pattern) {
 
@@ -309,15 +306,10 @@ public enum ApiParameter {
 		/** Fixed, so two runs that leave the seed out walk the same keys. */
 		static final long DEFAULT_SEED = 1;
 
-		/**
-		 * A week: long enough for a demo, short enough that a typo leaves no keys for
-		 * years.
-		 */
+		/** A week: enough for a demo; a typo leaves no keys for years. */
 		static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
 
-		/**
-		 * Below a microsecond the relay's Netty delay rounds to none: silently no relay.
-		 */
+		/** Below a microsecond the relay's Netty delay rounds to none: no relay. */
 		static final double MIN_RTT_MILLIS = 0.001;
 
 		static final double MAX_RTT_MILLIS = 1000;

@@ -14,10 +14,7 @@ import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ResponseBody;
 
-/**
- * {@code /}: the page for a browser, the same list of endpoints as JSON for
- * {@code Accept: application/json}.
- */
+/** {@code /}: the page, or for {@code Accept: application/json} its endpoints as JSON. */
 @Controller
 class IndexController {
 

@@ -6,10 +6,7 @@ import dev.pipelininglab.redis.PipelineProperties;
 
 import org.springframework.stereotype.Component;
 
-/**
- * The settings ({@code lab.limits.*}, {@code lab.pipeline.*}, {@code lab.jobs.*})
- * requests are checked against.
- */
+/** What requests are checked against: {@code lab.limits/pipeline/jobs.*}. */
 @Component
 public record LabSettings(LimitProperties limits, PipelineProperties pipeline, JobProperties jobs) {
 

@@ -36,17 +36,13 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 
 	private static final Logger log = LoggerFactory.getLogger(RequestGuard.class);
 
-	/**
-	 * GETs that write, misspelt ones ({@code /pipe<anything>}) and paths below included.
-	 */
+	/** GETs that write, misspelt ones ({@code /pipe<anything>}) and paths below. */
 	private static final Pattern RUN_PATHS = Pattern
 		.compile("/(" + RunEndpoint.namesPattern() + "|compare|sweep)(/.*)?");
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
-	/**
-	 * The path Spring MVC matches: on the raw one, {@code /%70ipeget/1} passed as a read.
-	 */
+	/** The path Spring MVC matches: on the raw one, /%70ipeget/1 passed as a read. */
 	private static final UrlPathHelper ROUTED = new UrlPathHelper();
 
 	static {
@@ -105,13 +101,9 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 				|| RUN_PATHS.matcher(ROUTED.getPathWithinApplication(request)).matches();
 	}
 
-	/**
-	 * Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl and scripts neither.
-	 */
+	/** Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl sends neither. */
 	private static boolean crossSite(HttpServletRequest request) {
-		// same-site is another origin too (another port of 127.0.0.1): only same-origin
-		// is
-		// the lab's own page.
+		// same-site is another origin too (another port): only same-origin is ours.
 		String site = request.getHeader("Sec-Fetch-Site");
 		if ("cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site)) {
 			return true;

@@ -34,9 +34,7 @@ public class RunEvents implements SmartLifecycle {
 
 	static final String EVENT = "run";
 
-	/**
-	 * Proxies drop silent connections; a comment now and then keeps a slow run's open.
-	 */
+	/** Proxies drop silent connections: a comment keeps a slow run's open. */
 	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
 	private final RunJobs jobs;
@@ -45,9 +43,7 @@ public class RunEvents implements SmartLifecycle {
 
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
-	/**
-	 * Made on start: a stopped context can be started again (test contexts are paused).
-	 */
+	/** Made on start: a stopped context may start again (tests pause contexts). */
 	private volatile @Nullable ScheduledExecutorService poller;
 
 	RunEvents(RunJobs jobs, JobProperties settings) {

@@ -59,8 +59,7 @@ public class RunJobController {
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
-			// A comparison skips what cannot run; a single run that cannot is a bad
-			// request.
+			// A comparison skips what cannot run; a single run that cannot is a 400.
 			String reason = this.runs.unsupported(plan.base());
 			if (reason != null) {
 				throw new InvalidParameterException("mode",

@@ -155,9 +155,7 @@ class ProblemAdvice {
 							+ " (read back after the failure)" : "")
 					+ ".");
 		}
-		// The run's message names the wrapper even for a timeout; the innermost cause
-		// says
-		// what happened.
+		// The innermost cause says what happened; the run's message names the wrapper.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
@@ -281,9 +279,7 @@ class ProblemAdvice {
 		return Problems.invalidParameter(name, detail);
 	}
 
-	/**
-	 * The parser's account of broken JSON without its own switches, which no client sets.
-	 */
+	/** The parser's words on broken JSON, less its switches, which no client sets. */
 	static String inApiWords(String message) {
 		return message.replaceAll(":?\\s*enable `[^`]*` to allow", "")
 			.replaceAll("\\s*\\([^()]*Feature[^()]*\\)", "")
@@ -310,10 +306,7 @@ class ProblemAdvice {
 		return (number != null) ? new BigDecimal(number.toString()).stripTrailingZeros().toPlainString() : "";
 	}
 
-	/**
-	 * Lettuce says only "not connected"; on sentinel and cluster the diagnosis names the
-	 * missing master or node and its address.
-	 */
+	/** Lettuce says "not connected"; the diagnosis names the missing master or node. */
 	private Diagnosed diagnose(ProblemType type) {
 		boolean unavailable = type == ProblemType.REDIS_UNAVAILABLE || type == ProblemType.REDIS_CLUSTER_DOWN;
 		if (!unavailable || this.topology.kind() == Topology.Kind.STANDALONE) {

@@ -84,9 +84,7 @@ final class RedisFailure {
 				|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()));
 	}
 
-	/**
-	 * Replies that mean "not now" (a failover, a server loading): a 503 like an outage.
-	 */
+	/** Replies meaning "not now" (a failover, a server loading): 503, like an outage. */
 	private static boolean isTransient(@Nullable String message) {
 		return message != null
 				&& message.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING|NOREPLICAS)( .*)?$");
@@ -101,9 +99,7 @@ final class RedisFailure {
 		return (reply != null) ? reply : failure.getMessage();
 	}
 
-	/**
-	 * The reply Redis sent, or null: a client-side failure is not quoted as Redis' words.
-	 */
+	/** The reply Redis sent, or null: a client-side failure is not Redis' words. */
 	static @Nullable String errorReply(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
 			if (isErrorReplyException(cause)) {

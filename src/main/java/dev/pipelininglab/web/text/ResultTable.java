@@ -43,8 +43,7 @@ public final class ResultTable {
 			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
 			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
 			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
-			// Redis before and after the whole run, and what the page shows beside the
-			// table.
+			// Redis before and after the run, as the page shows beside the table.
 			Column.number("redis keys before",
 					(r) -> server(r, (s) -> (s.keyCount() != null) ? s.keyCount().before() : null), Format.WHOLE),
 			Column.number("redis keys after",
@@ -84,9 +83,7 @@ public final class ResultTable {
 		return (r.load().latency() != null) ? figure.apply(r.load().latency()) : null;
 	}
 
-	/**
-	 * The table with its summary line, title and summary wrapped to the terminal's width.
-	 */
+	/** With its summary line; title and summary wrapped to a terminal's width. */
 	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
 		String summary = under(rows);
 		return text(TableColumns.wrap(title), shown(columns, rows), rows,
@@ -156,9 +153,7 @@ public final class ResultTable {
 								+ " among them" : null));
 	}
 
-	/**
-	 * A line per row with a text, after the label and the row's variant; null for none.
-	 */
+	/** A line per row with a text, after the label and variant; null for none. */
 	static @Nullable String perRow(List<RunResult> rows, String label, Function<RunResult, @Nullable String> text) {
 		return lines(rows.stream()
 			.map((row) -> (text.apply(row) != null) ? label + row.ran().variant() + ": " + text.apply(row) : null)
