@@ -4,6 +4,8 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -189,34 +191,22 @@ public final class ResultTable {
 	}
 
 	static @Nullable String summary(List<RunResult> rows) {
-		if (rows.isEmpty()) {
+		RunResult fastest = rows.stream()
+			.max(Comparator.comparingDouble((row) -> row.timing().opsPerSecond()))
+			.orElse(null);
+		if (fastest == null) {
 			return null;
 		}
-		RunResult fastest = rows.stream()
-			.max((a, b) -> Double.compare(a.timing().opsPerSecond(), b.timing().opsPerSecond()))
-			.orElseThrow();
-		StringBuilder line = new StringBuilder("summary: ");
-		line.append(fastest.ran().operation().label().toUpperCase(Locale.ROOT))
-			.append(' ')
-			.append(fastest.ran().variant())
-			.append(": ")
-			.append(Format.WHOLE.shown(fastest.commandsRan()))
-			.append(" commands in ")
-			.append(Format.MILLIS.shown(fastest.timing().elapsedMillis()))
-			.append(" ms, ")
-			.append(Format.WHOLE.shown(fastest.timing().opsPerSecond()))
-			.append(" ops/s");
-		RunResult loop = rows.stream().filter((row) -> row.ran().mode() == Mode.LOOP).findFirst().orElse(null);
+		String line = "summary: " + fastest.ran().operation().label().toUpperCase(Locale.ROOT) + " "
+				+ fastest.ran().variant() + ": " + Format.WHOLE.shown(fastest.commandsRan()) + " commands in "
+				+ Format.MILLIS.shown(fastest.timing().elapsedMillis()) + " ms, "
+				+ Format.WHOLE.shown(fastest.timing().opsPerSecond()) + " ops/s";
 		if (rows.size() > 1 && fastest.speedup() != null) {
-			line.append(", ")
-				.append(Format.RATIO.shown(fastest.speedup()))
-				.append((loop != null) ? " the loop" : " the first variant");
+			boolean loop = rows.stream().anyMatch((row) -> row.ran().mode() == Mode.LOOP);
+			line += ", " + Format.RATIO.shown(fastest.speedup()) + (loop ? " the loop" : " the first variant");
 		}
 		String ceiling = LoopCeiling.sentence(rows);
-		if (ceiling != null) {
-			line.append(". ").append(ceiling);
-		}
-		return line.toString();
+		return (ceiling != null) ? line + ". " + ceiling : line;
 	}
 
 	static <T> List<Column<T>> shown(List<Column<T>> columns, Collection<T> rows) {
@@ -226,11 +216,7 @@ public final class ResultTable {
 	}
 
 	private static @Nullable Double extreme(@Nullable List<Double> values, boolean max) {
-		if (values == null || values.isEmpty()) {
-			return null;
-		}
-		return max ? values.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
-				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+		return (values == null || values.isEmpty()) ? null : max ? Collections.max(values) : Collections.min(values);
 	}
 
 	/** Per item sent: its count, times the requests of a fan-out. */
