@@ -1,12 +1,13 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Ratio;
@@ -260,30 +261,21 @@ public enum ApiParameter {
 
 	enum In {
 
-		PATH, QUERY;
-
-		@Override
-		public String toString() {
-			return name().toLowerCase(Locale.ROOT);
-		}
+		PATH, QUERY
 
 	}
 
 	/** A list is comma-separated in a URL, an array in JSON. */
 	public enum Type {
 
-		INTEGER, NUMBER, STRING, LIST;
-
-		@Override
-		public String toString() {
-			return name().toLowerCase(Locale.ROOT);
-		}
+		INTEGER, NUMBER, STRING, LIST
 
 	}
 
 	/** Inclusive bounds, a pattern, the default (null: none when left out). */
-	public record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
-			@Nullable String pattern) {
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Bounds(@Nullable Number minimum, @Nullable Number maximum,
+			@JsonProperty("default") @Nullable Object defaultValue, @Nullable String pattern) {
 
 		static final Bounds NONE = new Bounds(null, null, null, null);
 
@@ -353,12 +345,11 @@ public enum ApiParameter {
 
 		static final String RECIPE = "/recipes/{variant}";
 
-		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of("/runs/{id}/report.{format}"))
-			.toList();
+		static final String REPORT = "/runs/{id}/report.{format}";
+
+		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of(REPORT)).toList();
 
 		static final List<String> RUNS_AND_RECIPES = Stream.concat(RUNS.stream(), Stream.of(RECIPE)).toList();
-
-		static final String REPORT = "/runs/{id}/report.{format}";
 
 		static final String PAIR = "/runs/compare";
 
