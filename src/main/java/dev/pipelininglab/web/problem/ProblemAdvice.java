@@ -14,6 +14,7 @@ import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
+import dev.pipelininglab.redis.RedisReplies;
 import dev.pipelininglab.redis.RunRefusedException;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.CrossSlotTransactionException;
@@ -346,8 +347,8 @@ class ProblemAdvice {
 			case REDIS_TIMEOUT -> type.detail(this.topology.describe());
 			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
 					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
-			case REDIS_AUTH_FAILED -> (RedisFailure.authRefusal(cause) == null && finding != null) ? finding.summary()
-					: type.detail(this.topology.describe(), RedisFailure.authRefusal(cause));
+			case REDIS_AUTH_FAILED -> (RedisReplies.authRefusal(cause) == null && finding != null) ? finding.summary()
+					: type.detail(this.topology.describe(), RedisReplies.authRefusal(cause));
 			case REDIS_ERROR_REPLY ->
 				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
 			case REDIS_CLUSTER_DOWN -> clusterDown(cause, (finding != null) ? finding.summary()
