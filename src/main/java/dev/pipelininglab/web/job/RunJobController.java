@@ -1,7 +1,7 @@
 package dev.pipelininglab.web.job;
 
 import java.net.URI;
-import java.util.List;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
@@ -119,12 +119,11 @@ public class RunJobController {
 		}
 
 		static Report fromExtension(String extension) {
-			for (Report report : values()) {
-				if (report.extension.equals(extension)) {
-					return report;
-				}
-			}
-			throw new InvalidParameterException("format", "must be json, csv, md or txt (got '" + extension + "')");
+			return Stream.of(values())
+				.filter((report) -> report.extension.equals(extension))
+				.findFirst()
+				.orElseThrow(() -> new InvalidParameterException("format",
+						"must be json, csv, md or txt (got '" + extension + "')"));
 		}
 
 	}
