@@ -1,6 +1,7 @@
 package dev.pipelininglab.web;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,8 +40,6 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 class ApiDocumentation {
-
-	static final String PROBLEM_JSON = "application/problem+json";
 
 	private static final String JSON = "application/json";
 
@@ -81,9 +80,41 @@ class ApiDocumentation {
 
 		private final LabSettings properties;
 
+		/** The 2xx answer of each endpoint whose answer springdoc cannot describe. */
+		private final Map<String, String> answers = Map.of("GET /runs/{id}",
+				"The run's record: status, progress, and results when DONE; a table for"
+						+ " Accept: text/plain, text/csv or text/markdown",
+				"GET /runs/{id}/report.{format}", "The run as a file (Content-Disposition: attachment)",
+				"GET /runs/compare",
+				"Both runs' figures matched by variant and batch size, with b/a ratios; a table"
+						+ " for Accept: text/plain, text/csv or text/markdown",
+				"GET /recipes/{variant}",
+				"The recipe: JSON with its cost, catch and source, or the Java source alone for Accept: text/plain",
+				"DELETE /keys", "How many demo keys were removed", "POST /runs",
+				"Accepted: the run is QUEUED; follow it at the Location", "DELETE /runs/{id}",
+				"Cancel requested: the run stops before its next batch and becomes CANCELLED");
+
+		private final Map<String, List<Problem>> problems;
+
 		Customizer(LabSettings properties) {
 			this.properties = properties;
 			this.limits = properties.limits();
+			Problem notFound = new Problem(ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID),
+					Map.of("id", EXAMPLE_ID));
+			this.problems = Map.of("POST /runs",
+					List.of(outOfBounds("count", this.limits.maxCount()), new Problem(ProblemType.TOO_BUSY,
+							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
+									+ " try again later",
+							Map.of("retryAfterSeconds", 5))),
+					"GET /runs", List.of(outOfBounds("limit", properties.jobs().history())), "GET /runs/{id}",
+					List.of(notFound), "GET /runs/{id}/report.{format}",
+					List.of(invalid("format", "format must be json, csv, md or txt (got 'exe')"), notFound),
+					"GET /runs/compare", List.of(invalid("a", "a is required"), notFound), "DELETE /runs/{id}",
+					List.of(notFound,
+							new Problem(ProblemType.RUN_FINISHED, ProblemType.RUN_FINISHED.detail(EXAMPLE_ID, "DONE"),
+									Map.of("id", EXAMPLE_ID, "runStatus", "DONE"))),
+					"GET /runs/{id}/events", List.of(notFound), "GET /recipes/{variant}",
+					List.of(invalid("variant", "variant must name a known variant: Unknown variant 'pipe'")));
 		}
 
 		void customise(OpenAPI api) {
@@ -156,134 +187,76 @@ class ApiDocumentation {
 			});
 		}
 
-		private static void outOfBounds(ApiResponses responses, String parameter, long max) {
-			problem(responses, ProblemType.INVALID_PARAMETER, parameter + " must be between 1 and " + max + ", got 0",
-					Map.of("parameter", parameter));
-		}
-
+		/** What springdoc cannot infer: answers and a problem of each kind. */
 		private void responses(String verb, String path, Operation operation) {
 			ApiResponses responses = operation.getResponses();
 			String endpoint = verb + " " + path;
-			boolean runEndpoint = ApiParameter.COUNT.endpoints().contains(path);
-			if (runEndpoint) {
+			List<Problem> problems = new ArrayList<>(this.problems.getOrDefault(endpoint, List.of()));
+			if (ApiParameter.COUNT.endpoints().contains(path)) {
 				response(responses, "200").description("The run is done: what it measured and what it verified");
-				outOfBounds(responses, "batchSize", this.limits.maxBatchSize());
-				problem(responses, ProblemType.REDIS_ERROR_REPLY,
+				problems.add(outOfBounds("batchSize", this.limits.maxBatchSize()));
+				problems.add(new Problem(ProblemType.REDIS_ERROR_REPLY,
 						ProblemType.REDIS_ERROR_REPLY.detail("a command on pipelining-lab:list",
 								"WRONGTYPE Operation against a key holding the wrong kind of value"),
-						Map.of("key", "pipelining-lab:list"));
-			}
-			switch (endpoint) {
-				case "POST /runs" -> {
-					responses.remove("200");
-					responses.addApiResponse("202",
-							new ApiResponse().description("Accepted: the run is QUEUED; follow it at the Location")
-								.addHeaderObject("Location",
-										new Header().description("/runs/{id} of the new run")
-											.schema(new StringSchema()))
-								.content(json("#/components/schemas/RunRecord")));
-					outOfBounds(responses, "count", this.limits.maxCount());
-					problem(responses, ProblemType.TOO_BUSY,
-							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
-									+ " try again later",
-							Map.of("retryAfterSeconds", 5));
-					response(responses, "429").addHeaderObject("Retry-After",
-							new Header().description("Seconds to wait before trying again")
-								.schema(new IntegerSchema()));
-				}
-				case "GET /runs" -> {
-					problem(responses, ProblemType.INVALID_PARAMETER,
-							"limit must be between 1 and " + this.properties.jobs().history() + ", got 0",
-							Map.of("parameter", "limit"));
-				}
-				case "GET /runs/{id}" -> {
-					response(responses, "200")
-						.description("The run's record: status, progress, and results when DONE; a table for"
-								+ " Accept: text/plain, text/csv or text/markdown");
-					notFound(responses);
-				}
-				case "GET /runs/{id}/report.{format}" -> {
-					response(responses, "200").description("The run as a file (Content-Disposition: attachment)");
-					problem(responses, ProblemType.INVALID_PARAMETER, "format must be json, csv, md or txt (got 'exe')",
-							Map.of("parameter", "format"));
-					notFound(responses);
-				}
-				case "GET /runs/compare" -> {
-					response(responses, "200")
-						.description("Both runs' figures matched by variant and batch size, with b/a ratios; a table"
-								+ " for Accept: text/plain, text/csv or text/markdown");
-					problem(responses, ProblemType.INVALID_PARAMETER, "a is required", Map.of("parameter", "a"));
-					notFound(responses);
-				}
-				case "DELETE /runs/{id}" -> {
-					responses.remove("200");
-					responses.addApiResponse("202",
-							new ApiResponse()
-								.description(
-										"Cancel requested: the run stops before its next batch and becomes CANCELLED")
-								.content(json("#/components/schemas/RunRecord")));
-					notFound(responses);
-					problem(responses, ProblemType.RUN_FINISHED, ProblemType.RUN_FINISHED.detail(EXAMPLE_ID, "DONE"),
-							Map.of("id", EXAMPLE_ID, "runStatus", "DONE"));
-				}
-				case "GET /runs/{id}/events" -> {
-					responses.addApiResponse("200", new ApiResponse()
-						.description("text/event-stream of events named run, each carrying the run's record as JSON,"
-								+ " sent when its status or progress changes (at most every "
-								+ this.properties.jobs().progressInterval().toMillis() + " ms); the stream ends after"
-								+ " the first record with a final status (DONE, FAILED or CANCELLED)")
-						.content(new Content().addMediaType("text/event-stream", new MediaType()
-							.schema(new Schema<>().$ref("#/components/schemas/RunRecord"))
-							.example("id:1\nevent:run\ndata:{\"id\":\"" + EXAMPLE_ID + "\",\"status\":\"RUNNING\","
-									+ "\"progress\":{\"batchesDone\":40,\"batchesTotal\":100,\"percent\":40.0},...}\n\n"))));
-					notFound(responses);
-				}
-				case "GET /recipes/{variant}" -> {
-					response(responses, "200").description("The recipe: JSON with its cost, catch and source, or the"
-							+ " Java source alone for Accept: text/plain");
-					problem(responses, ProblemType.INVALID_PARAMETER,
-							"variant must name a known variant: Unknown variant 'pipe'",
-							Map.of("parameter", "variant"));
-				}
-				case "DELETE /keys" -> response(responses, "200").description("How many demo keys were removed");
-				default -> {
-				}
+						Map.of("key", "pipelining-lab:list")));
 			}
 			// The index and the recipes read no Redis.
 			if (!endpoint.equals("GET /") && !path.startsWith("/recipes")) {
-				problem(responses, ProblemType.REDIS_UNAVAILABLE,
+				problems.add(new Problem(ProblemType.REDIS_UNAVAILABLE,
 						ProblemType.REDIS_UNAVAILABLE.detail("Redis at localhost:6379"),
-						Map.of("redis", List.of("localhost:6379")));
+						Map.of("redis", List.of("localhost:6379"))));
+			}
+			String answer = this.answers.get(endpoint);
+			if (answer != null) {
+				response(responses, responses.containsKey("202") ? "202" : "200").description(answer);
+			}
+			problems.forEach((problem) -> problem.describe(responses));
+			if (endpoint.equals("POST /runs")) {
+				response(responses, "202").addHeaderObject("Location",
+						new Header().description("/runs/{id} of the new run").schema(new StringSchema()));
+				response(responses, "429").addHeaderObject("Retry-After",
+						new Header().description("Seconds to wait before trying again").schema(new IntegerSchema()));
+			}
+			if (endpoint.equals("GET /runs/{id}/events")) {
+				response(responses, "200").content(new Content().addMediaType("text/event-stream", new MediaType()
+					.schema(new Schema<>().$ref("#/components/schemas/RunRecord"))
+					.example("id:1\nevent:run\ndata:{\"id\":\"" + EXAMPLE_ID + "\",\"status\":\"RUNNING\","
+							+ "\"progress\":{\"batchesDone\":40,\"batchesTotal\":100,\"percent\":40.0},...}\n\n")));
 			}
 		}
 
-		private static void notFound(ApiResponses responses) {
-			problem(responses, ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID),
-					Map.of("id", EXAMPLE_ID));
+		private static Problem outOfBounds(String parameter, long max) {
+			return invalid(parameter, parameter + " must be between 1 and " + max + ", got 0");
+		}
+
+		private static Problem invalid(String parameter, String detail) {
+			return new Problem(ProblemType.INVALID_PARAMETER, detail, Map.of("parameter", parameter));
 		}
 
 		/** Described by the catalogue's title; the example shows what else it says. */
-		private static void problem(ApiResponses responses, ProblemType type, String detail,
-				Map<String, Object> extra) {
-			Map<String, Object> example = new LinkedHashMap<>();
-			example.put("type", type.uri().toString());
-			example.put("title", type.title());
-			example.put("status", Problems.status(type).value());
-			example.put("detail", detail);
-			example.putAll(extra);
-			responses.addApiResponse(String.valueOf(Problems.status(type).value()),
-					new ApiResponse().description(type.title())
-						.content(new Content().addMediaType(PROBLEM_JSON,
-								new MediaType().schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))
-									.example(example))));
+		private record Problem(ProblemType type, String detail, Map<String, Object> extra) {
+
+			void describe(ApiResponses responses) {
+				Map<String, Object> example = new LinkedHashMap<>();
+				example.put("type", this.type.uri().toString());
+				example.put("title", this.type.title());
+				example.put("status", Problems.status(this.type).value());
+				example.put("detail", this.detail);
+				example.putAll(this.extra);
+				responses
+					.addApiResponse(String.valueOf(Problems.status(this.type).value()),
+							new ApiResponse().description(this.type.title())
+								.content(new Content().addMediaType(
+										org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE,
+										new MediaType()
+											.schema(new Schema<>().$ref("#/components/schemas/ProblemDetail"))
+											.example(example))));
+			}
+
 		}
 
 		private static ApiResponse response(ApiResponses responses, String status) {
 			return Objects.requireNonNull(responses.get(status), () -> "no " + status + " answer described");
-		}
-
-		private static Content json(String ref) {
-			return new Content().addMediaType(JSON, new MediaType().schema(new Schema<>().$ref(ref)));
 		}
 
 		private void requestBody(Operation operation) {

@@ -1,12 +1,13 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Ratio;
@@ -266,33 +267,21 @@ public enum ApiParameter {
 
 	enum In {
 
-		PATH, QUERY, BODY;
-
-		@Override
-		public String toString() {
-			return name().toLowerCase(Locale.ROOT);
-		}
+		PATH, QUERY, BODY
 
 	}
 
 	/** A list is comma-separated in a URL, an array in JSON. */
 	public enum Type {
 
-		INTEGER, NUMBER, STRING, LIST;
-
-		@Override
-		public String toString() {
-			return name().toLowerCase(Locale.ROOT);
-		}
+		INTEGER, NUMBER, STRING, LIST
 
 	}
 
-	/**
-	 * Inclusive bounds, a pattern, and the default ({@code null}: leaving it out means
-	 * none).
-	 */
-	public record Bounds(@Nullable Number minimum, @Nullable Number maximum, @Nullable Object defaultValue,
-			@Nullable String pattern) {
+	/** Inclusive bounds, a pattern, the default (null: none when left out). */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Bounds(@Nullable Number minimum, @Nullable Number maximum,
+			@JsonProperty("default") @Nullable Object defaultValue, @Nullable String pattern) {
 
 		static final Bounds NONE = new Bounds(null, null, null, null);
 
@@ -315,15 +304,10 @@ public enum ApiParameter {
 		/** Fixed, so two runs that leave the seed out walk the same keys. */
 		static final long DEFAULT_SEED = 1;
 
-		/**
-		 * A week: long enough for a demo, short enough that a typo leaves no keys for
-		 * years.
-		 */
+		/** A week: enough for a demo; a typo leaves no keys for years. */
 		static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
 
-		/**
-		 * Below a microsecond the relay's Netty delay rounds to none: silently no relay.
-		 */
+		/** Below a microsecond the relay's Netty delay rounds to none: no relay. */
 		static final double MIN_RTT_MILLIS = 0.001;
 
 		static final double MAX_RTT_MILLIS = 1000;
@@ -367,12 +351,11 @@ public enum ApiParameter {
 
 		static final String RECIPE = "/recipes/{variant}";
 
-		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of("/runs/{id}/report.{format}"))
-			.toList();
+		static final String REPORT = "/runs/{id}/report.{format}";
+
+		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of(REPORT)).toList();
 
 		static final List<String> RUNS_AND_RECIPES = Stream.concat(RUNS.stream(), Stream.of(RECIPE)).toList();
-
-		static final String REPORT = "/runs/{id}/report.{format}";
 
 		static final String PAIR = "/runs/compare";
 

@@ -1,23 +1,19 @@
 package dev.pipelininglab.web;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Stream;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.Topology;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.MediaType;
 import org.springframework.stereotype.Controller;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.ResponseBody;
 
-/**
- * {@code /}: the page for a browser, the same list of endpoints as JSON for
- * {@code Accept: application/json}.
- */
+/** {@code /}: the page, or for {@code Accept: application/json} its endpoints as JSON. */
 @Controller
 class IndexController {
 
@@ -88,16 +84,13 @@ class IndexController {
 	}
 
 	/** With its configured bounds, which the page shows next to its fields. */
-	@JsonInclude(JsonInclude.Include.NON_NULL)
-	record Parameter(String name, String in, String type, @Nullable Number minimum, @Nullable Number maximum,
-			@JsonProperty("default") @Nullable Object defaultValue, @Nullable String pattern, List<String> endpoints,
-			String appliesTo, String description) {
+	record Parameter(String name, String in, String type, @JsonUnwrapped ApiParameter.Bounds bounds,
+			List<String> endpoints, String appliesTo, String description) {
 
 		static Parameter of(ApiParameter parameter, LabSettings properties) {
-			ApiParameter.Bounds bounds = parameter.bounds(properties);
-			return new Parameter(parameter.parameterName(), parameter.in().toString(), parameter.type().toString(),
-					bounds.minimum(), bounds.maximum(), bounds.defaultValue(), bounds.pattern(), parameter.endpoints(),
-					parameter.appliesTo(), parameter.description(properties));
+			return new Parameter(parameter.parameterName(), parameter.in().name().toLowerCase(Locale.ROOT),
+					parameter.type().name().toLowerCase(Locale.ROOT), parameter.bounds(properties),
+					parameter.endpoints(), parameter.appliesTo(), parameter.description(properties));
 		}
 
 	}

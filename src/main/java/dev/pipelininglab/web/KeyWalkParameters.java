@@ -4,10 +4,7 @@ import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.Operation;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Checks {@code keys}, {@code pattern} and {@code seed}: the run's key walk, one load
- * shape.
- */
+/** Checks {@code keys}, {@code pattern} and {@code seed}: the run's key walk. */
 final class KeyWalkParameters {
 
 	private KeyWalkParameters() {

@@ -7,10 +7,7 @@ import dev.pipelininglab.redis.PipelineProperties;
 
 import org.springframework.stereotype.Component;
 
-/**
- * The settings ({@code lab.limits.*}, {@code lab.pipeline.*}, {@code lab.jobs.*},
- * {@code lab.fleet.*}) requests are checked against.
- */
+/** What requests are checked against: {@code lab.limits/pipeline/jobs/fleet.*}. */
 @Component
 public record LabSettings(LimitProperties limits, PipelineProperties pipeline, JobProperties jobs,
 		FleetProperties fleet) {

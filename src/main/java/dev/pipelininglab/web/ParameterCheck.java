@@ -36,8 +36,7 @@ public class ParameterCheck implements HandlerInterceptor {
 			String name = parameter.getKey();
 			if (!known.contains(name)) {
 				throw new InvalidParameterException(name, ApiParameter.named(name)
-					// A path parameter elsewhere (variant) read as a typo here
-					// (variants).
+					// variant, a path parameter elsewhere, read as a typo of variants.
 					.filter((other) -> other.in() == ApiParameter.In.QUERY || nearest(name, known) == null)
 					.map((other) -> "must be left out: it applies to " + other.appliesTo() + " only")
 					.orElseGet(() -> unknown("this endpoint has no such parameter", known, name)));
@@ -74,9 +73,7 @@ public class ParameterCheck implements HandlerInterceptor {
 			.orElse(null);
 	}
 
-	/**
-	 * Damerau-Levenshtein: a swapped pair of letters, the commonest typo, counts once.
-	 */
+	/** Damerau-Levenshtein: a swapped pair, the commonest typo, counts once. */
 	private static int distance(String a, String b) {
 		int[][] d = new int[a.length() + 1][b.length() + 1];
 		for (int i = 0; i <= a.length(); i++) {

@@ -41,9 +41,7 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 		.map(Operation::label)
 		.toList();
 
-	/**
-	 * Every operation in every way; RPUSH, which only fills data, at a name of its own.
-	 */
+	/** Every operation in every way; RPUSH, which only fills data, as listinput. */
 	static final List<RunEndpoint> ALL = Stream.concat(
 			Stream.of(Operation.values())
 				.filter(Operation::comparable)
@@ -86,9 +84,7 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 		return ALL.stream().filter((endpoint) -> endpoint.path().equals(pattern)).findFirst().orElseThrow();
 	}
 
-	/**
-	 * The first path segment of every run endpoint, and of any name in one of the ways.
-	 */
+	/** Every run endpoint's first path segment, and any name in one of the ways. */
 	public static String namesPattern() {
 		return Stream.concat(WAYS.stream().map((way) -> way.prefix() + "[a-z]+"), ALL.stream().map(RunEndpoint::name))
 			.collect(Collectors.joining("|"));

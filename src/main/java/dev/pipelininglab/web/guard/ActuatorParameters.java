@@ -16,10 +16,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-/**
- * {@link ParameterCheck}'s rule for the Actuator endpoints, which interceptors do not
- * see.
- */
+/** {@link ParameterCheck}'s rule for Actuator's endpoints, which interceptors miss. */
 @Component
 class ActuatorParameters extends OncePerRequestFilter {
 

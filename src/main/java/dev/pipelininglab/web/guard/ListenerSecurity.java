@@ -58,9 +58,7 @@ class ListenerSecurity {
 		}
 	}
 
-	/**
-	 * Blank is every interface; a name that does not resolve fails Tomcat's bind anyway.
-	 */
+	/** Blank is every interface; an unresolvable name fails Tomcat's bind anyway. */
 	static boolean onLoopback(String address) {
 		if (address.isBlank()) {
 			return false;
@@ -93,14 +91,10 @@ class ListenerSecurity {
 	@EnableWebSecurity
 	static class BasicAuthentication {
 
-		/**
-		 * As Boot reads a password: {@code {bcrypt}...} names its encoding, else plain.
-		 */
+		/** As Boot reads it: {@code {bcrypt}...} names its encoding, else plain. */
 		private static final Pattern ENCODED = Pattern.compile("^\\{.+}.*$");
 
-		/**
-		 * No CSRF tokens or sessions: RequestGuard, before this chain, stops other sites.
-		 */
+		/** No CSRF tokens or sessions: RequestGuard, before this, stops other sites. */
 		@Bean
 		SecurityFilterChain basicAuthentication(HttpSecurity http) {
 			AuthenticationEntryPoint credentialsRequired = (request, response, failure) -> {

@@ -4,7 +4,6 @@ import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.web.RunEndpoint;
 import dev.pipelininglab.web.problem.ProblemWriter;
 import java.io.IOException;
-import java.net.URI;
 import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
@@ -21,8 +20,8 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
-import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
+import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.UrlPathHelper;
 
@@ -36,17 +35,13 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 
 	private static final Logger log = LoggerFactory.getLogger(RequestGuard.class);
 
-	/**
-	 * GETs that write, misspelt ones ({@code /pipe<anything>}) and paths below included.
-	 */
+	/** GETs that write, misspelt ones ({@code /pipe<anything>}) and paths below. */
 	private static final Pattern RUN_PATHS = Pattern
 		.compile("/(" + RunEndpoint.namesPattern() + "|compare|sweep)(/.*)?");
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
-	/**
-	 * The path Spring MVC matches: on the raw one, {@code /%70ipeget/1} passed as a read.
-	 */
+	/** The path Spring MVC matches: on the raw one, /%70ipeget/1 passed as a read. */
 	private static final UrlPathHelper ROUTED = new UrlPathHelper();
 
 	static {
@@ -105,38 +100,12 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 				|| RUN_PATHS.matcher(ROUTED.getPathWithinApplication(request)).matches();
 	}
 
-	/**
-	 * Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl and scripts neither.
-	 */
+	/** Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl sends neither. */
 	private static boolean crossSite(HttpServletRequest request) {
-		// same-site is another origin too (another port of 127.0.0.1): only same-origin
-		// is
-		// the lab's own page.
+		// same-site is another origin too (another port): only same-origin is ours.
 		String site = request.getHeader("Sec-Fetch-Site");
-		if ("cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site)) {
-			return true;
-		}
-		String origin = request.getHeader(HttpHeaders.ORIGIN);
-		return origin != null && !authority(origin).equals(hostHeader(request));
-	}
-
-	private static String authority(String origin) {
-		try {
-			URI uri = URI.create(origin.trim());
-			if (uri.getHost() == null) {
-				return "";
-			}
-			int port = (uri.getPort() != -1) ? uri.getPort() : ("https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80);
-			return normalize(uri.getHost()) + ":" + port;
-		}
-		catch (IllegalArgumentException ex) {
-			// "null" (a sandboxed page, a file) and anything unparseable are foreign.
-			return "";
-		}
-	}
-
-	private static String hostHeader(HttpServletRequest request) {
-		return normalize(request.getServerName()) + ":" + request.getServerPort();
+		return "cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site)
+				|| CorsUtils.isCorsRequest(request);
 	}
 
 	private static String normalize(@Nullable String host) {

@@ -7,9 +7,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 
 import dev.pipelininglab.job.JobProperties;
@@ -36,9 +34,7 @@ public class RunEvents implements SmartLifecycle {
 
 	static final String EVENT = "run";
 
-	/**
-	 * Proxies drop silent connections; a comment now and then keeps a slow run's open.
-	 */
+	/** Proxies drop silent connections: a comment keeps a slow run's open. */
 	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
 	private final RunJobs jobs;
@@ -47,12 +43,8 @@ public class RunEvents implements SmartLifecycle {
 
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
-	/**
-	 * Made on start: a stopped context can be started again (test contexts are paused).
-	 */
-	private volatile @Nullable ScheduledExecutorService pollers;
-
-	private volatile boolean running;
+	/** Made on start: a stopped context may start again (tests pause contexts). */
+	private volatile @Nullable ScheduledExecutorService poller;
 
 	RunEvents(RunJobs jobs, JobProperties settings) {
 		this.jobs = jobs;
@@ -66,22 +58,20 @@ public class RunEvents implements SmartLifecycle {
 		RunRecord first = this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(this.settings.eventsTimeout().toMillis());
 		Stream stream = new Stream(id, emitter);
-		emitter.onCompletion(stream::close);
+		emitter.onCompletion(() -> this.streams.remove(stream));
 		emitter.onTimeout(stream::end);
-		emitter.onError((ex) -> stream.close());
-		ScheduledExecutorService executor = this.pollers;
-		if (!stream.send(first) || first.status().terminal() || !this.running || executor == null) {
-			stream.end();
-			return emitter;
-		}
-		this.streams.add(stream);
-		long interval = this.settings.progressInterval().toMillis();
+		emitter.onError((ex) -> this.streams.remove(stream));
 		try {
-			stream.poller = executor.scheduleWithFixedDelay(stream::poll, interval, interval, TimeUnit.MILLISECONDS);
+			stream.send(first);
+			if (!first.status().terminal() && isRunning()) {
+				this.streams.add(stream);
+				return emitter;
+			}
 		}
-		catch (RejectedExecutionException ex) {
-			stream.end();
+		catch (IOException | IllegalStateException ex) {
+			// Gone already: end it below.
 		}
+		stream.end();
 		return emitter;
 	}
 
@@ -90,8 +80,6 @@ public class RunEvents implements SmartLifecycle {
 		private final String id;
 
 		private final SseEmitter emitter;
-
-		private volatile @Nullable ScheduledFuture<?> poller;
 
 		private @Nullable RunRecord last;
 
@@ -113,9 +101,7 @@ public class RunEvents implements SmartLifecycle {
 					return;
 				}
 				if (changed(record)) {
-					if (!send(record)) {
-						return;
-					}
+					send(record);
 				}
 				else if (System.nanoTime() - this.lastSentNanos > KEEP_ALIVE.toNanos()) {
 					this.emitter.send(SseEmitter.event().comment("keep-alive"));
@@ -126,7 +112,7 @@ public class RunEvents implements SmartLifecycle {
 				}
 			}
 			catch (IOException | IllegalStateException ex) {
-				close();
+				RunEvents.this.streams.remove(this);
 			}
 			catch (RuntimeException ex) {
 				// Redis unreachable for a moment: look again next time.
@@ -141,24 +127,17 @@ public class RunEvents implements SmartLifecycle {
 					|| !Objects.equals(previous.progress(), record.progress());
 		}
 
-		synchronized boolean send(RunRecord record) {
-			try {
-				this.emitter.send(SseEmitter.event()
-					.id(Long.toString(++this.sequence))
-					.name(EVENT)
-					.data(record, MediaType.APPLICATION_JSON));
-				this.last = record;
-				this.lastSentNanos = System.nanoTime();
-				return true;
-			}
-			catch (IOException | IllegalStateException ex) {
-				close();
-				return false;
-			}
+		synchronized void send(RunRecord record) throws IOException {
+			this.emitter.send(SseEmitter.event()
+				.id(Long.toString(++this.sequence))
+				.name(EVENT)
+				.data(record, MediaType.APPLICATION_JSON));
+			this.last = record;
+			this.lastSentNanos = System.nanoTime();
 		}
 
 		void end() {
-			close();
+			RunEvents.this.streams.remove(this);
 			try {
 				this.emitter.complete();
 			}
@@ -167,39 +146,36 @@ public class RunEvents implements SmartLifecycle {
 			}
 		}
 
-		void close() {
-			ScheduledFuture<?> task = this.poller;
-			if (task != null) {
-				task.cancel(false);
-			}
-			RunEvents.this.streams.remove(this);
-		}
-
 	}
 
+	/** One poller for every stream, each read at most every progress interval. */
 	@Override
 	public void start() {
-		this.pollers = Executors.newScheduledThreadPool(2, RunJobs.daemonThreads("run-events-"));
-		this.running = true;
+		ScheduledExecutorService started = Executors
+			.newSingleThreadScheduledExecutor(RunJobs.daemonThreads("run-events-"));
+		long interval = this.settings.progressInterval().toMillis();
+		started.scheduleWithFixedDelay(() -> this.streams.forEach(Stream::poll), interval, interval,
+				TimeUnit.MILLISECONDS);
+		this.poller = started;
 	}
 
 	/** Ends every stream with its run's final state: graceful shutdown waits for none. */
 	@Override
 	public void stop() {
-		this.running = false;
+		ScheduledExecutorService stopped = this.poller;
+		this.poller = null;
 		for (Stream stream : List.copyOf(this.streams)) {
 			stream.poll();
 			stream.end();
 		}
-		ScheduledExecutorService executor = this.pollers;
-		if (executor != null) {
-			executor.shutdownNow();
+		if (stopped != null) {
+			stopped.shutdownNow();
 		}
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.poller != null;
 	}
 
 	/** Stops after {@link RunJobs}, before the web server. */

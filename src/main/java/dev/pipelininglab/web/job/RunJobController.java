@@ -1,7 +1,7 @@
 package dev.pipelininglab.web.job;
 
 import java.net.URI;
-import java.util.List;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.http.ContentDisposition;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -26,6 +27,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -53,11 +55,11 @@ public class RunJobController {
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	@ResponseStatus(HttpStatus.ACCEPTED)
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
-			// A comparison skips what cannot run; a single run that cannot is a bad
-			// request.
+			// A comparison skips what cannot run; a single run that cannot is a 400.
 			String reason = this.runs.unsupported(plan.base());
 			if (reason != null) {
 				throw new InvalidParameterException("mode",
@@ -117,18 +119,18 @@ public class RunJobController {
 		}
 
 		static Report fromExtension(String extension) {
-			for (Report report : values()) {
-				if (report.extension.equals(extension)) {
-					return report;
-				}
-			}
-			throw new InvalidParameterException("format", "must be json, csv, md or txt (got '" + extension + "')");
+			return Stream.of(values())
+				.filter((report) -> report.extension.equals(extension))
+				.findFirst()
+				.orElseThrow(() -> new InvalidParameterException("format",
+						"must be json, csv, md or txt (got '" + extension + "')"));
 		}
 
 	}
 
 	/** 202: the run stops between batches, on whichever instance runs it. */
 	@DeleteMapping("/{id}")
+	@ResponseStatus(HttpStatus.ACCEPTED)
 	ResponseEntity<RunRecord> cancel(@PathVariable String id) {
 		return ResponseEntity.accepted().body(this.jobs.cancel(id));
 	}

@@ -40,9 +40,7 @@ public record RunJobRequest(@Nullable String kind, @Nullable String operation, @
 				this.ratio, this.keys, this.pattern, this.seed, null);
 	}
 
-	/**
-	 * {@link PlainNumbers}' rule: {@code "rtt": 1e-3} is refused as {@code ?rtt=1e-3} is.
-	 */
+	/** {@link PlainNumbers}' rule: "rtt": 1e-3 is refused as ?rtt=1e-3 is. */
 	static final class PlainDecimal extends ValueDeserializer<Double> {
 
 		@Override

@@ -14,6 +14,7 @@ import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStoppedException;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
+import dev.pipelininglab.redis.RedisReplies;
 import dev.pipelininglab.redis.RunRefusedException;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.CrossSlotTransactionException;
@@ -145,9 +146,7 @@ class ProblemAdvice {
 							+ " (read back after the failure)" : "")
 					+ ".");
 		}
-		// The run's message names the wrapper even for a timeout; the innermost cause
-		// says
-		// what happened.
+		// The innermost cause says what happened; the run's message names the wrapper.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
@@ -267,9 +266,7 @@ class ProblemAdvice {
 		return Problems.invalidParameter(name, detail);
 	}
 
-	/**
-	 * The parser's account of broken JSON without its own switches, which no client sets.
-	 */
+	/** The parser's words on broken JSON, less its switches, which no client sets. */
 	static String inApiWords(String message) {
 		return message.replaceAll(":?\\s*enable `[^`]*` to allow", "")
 			.replaceAll("\\s*\\([^()]*Feature[^()]*\\)", "")
@@ -296,10 +293,7 @@ class ProblemAdvice {
 		return (number != null) ? new BigDecimal(number.toString()).stripTrailingZeros().toPlainString() : "";
 	}
 
-	/**
-	 * Lettuce says only "not connected"; on sentinel and cluster the diagnosis names the
-	 * missing master or node and its address.
-	 */
+	/** Lettuce says "not connected"; the diagnosis names the missing master or node. */
 	private Diagnosed diagnose(ProblemType type) {
 		boolean unavailable = type == ProblemType.REDIS_UNAVAILABLE || type == ProblemType.REDIS_CLUSTER_DOWN;
 		if (!unavailable || this.topology.kind() == Topology.Kind.STANDALONE) {
@@ -339,8 +333,8 @@ class ProblemAdvice {
 			case REDIS_TIMEOUT -> type.detail(this.topology.describe());
 			case TOO_BUSY -> "Every Redis connection of this app stayed busy for"
 					+ " spring.data.redis.lettuce.pool.max-wait; retry in a moment.";
-			case REDIS_AUTH_FAILED -> (RedisFailure.authRefusal(cause) == null && finding != null) ? finding.summary()
-					: type.detail(this.topology.describe(), RedisFailure.authRefusal(cause));
+			case REDIS_AUTH_FAILED -> (RedisReplies.authRefusal(cause) == null && finding != null) ? finding.summary()
+					: type.detail(this.topology.describe(), RedisReplies.authRefusal(cause));
 			case REDIS_ERROR_REPLY ->
 				type.detail((key != null) ? "a command on " + key : "a command", RedisFailure.replyText(cause));
 			case REDIS_CLUSTER_DOWN -> clusterDown(cause, (finding != null) ? finding.summary()

@@ -54,9 +54,7 @@ public final class Problems {
 				: ProblemType.RUN_DOES_NOT_FIT;
 	}
 
-	/**
-	 * A preflight's refusal with what a client can act on, such as the count that fits.
-	 */
+	/** A preflight's refusal with what a client can act on (the count that fits). */
 	static ProblemDetail refused(RunRefusedException ex) {
 		ProblemDetail problem = problem(refusal(ex), ex.getMessage());
 		problem.setProperty("node", ex.node());
@@ -79,9 +77,7 @@ public final class Problems {
 		return problem;
 	}
 
-	/**
-	 * Quoted values cut and control characters escaped: no 16 KB echo, no invisible one.
-	 */
+	/** Quoted values cut, control characters escaped: no 16 KB or invisible echo. */
 	static String quotedShort(String detail) {
 		StringBuilder out = new StringBuilder();
 		Matcher quoted = QUOTE.matcher(detail);

@@ -2,6 +2,8 @@ package dev.pipelininglab.web.problem;
 
 import java.io.IOException;
 import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.RedisReplies;
@@ -31,14 +33,14 @@ final class RedisFailure {
 
 	static ProblemType classify(Throwable failure) {
 		// Before the outage checks: a refused AUTH comes wrapped in "Unable to connect".
-		if (authRefusal(failure) != null) {
+		if (RedisReplies.authRefusal(failure) != null) {
 			return ProblemType.REDIS_AUTH_FAILED;
 		}
 		// Wrapped alike, though Redis is fine: the app's own connections were all taken.
 		if (isPoolExhausted(failure)) {
 			return ProblemType.TOO_BUSY;
 		}
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
+		for (Throwable cause : chain(failure).toList()) {
 			if (cause instanceof QueryTimeoutException || cause instanceof RedisCommandTimeoutException) {
 				return ProblemType.REDIS_TIMEOUT;
 			}
@@ -55,20 +57,15 @@ final class RedisFailure {
 		return ProblemType.REDIS_UNAVAILABLE;
 	}
 
-	static @Nullable String authRefusal(Throwable failure) {
-		return RedisReplies.authRefusal(failure);
-	}
-
 	/** commons-pool2's words when no connection came free within pool.max-wait. */
 	private static boolean isPoolExhausted(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (cause instanceof NoSuchElementException && cause.getMessage() != null
-					&& (cause.getMessage().startsWith("Timeout waiting for idle object")
-							|| cause.getMessage().startsWith("Pool exhausted"))) {
-				return true;
-			}
-		}
-		return false;
+		return chain(failure).anyMatch((cause) -> cause instanceof NoSuchElementException && cause.getMessage() != null
+				&& (cause.getMessage().startsWith("Timeout waiting for idle object")
+						|| cause.getMessage().startsWith("Pool exhausted")));
+	}
+
+	private static Stream<Throwable> chain(Throwable failure) {
+		return Stream.iterate(failure, Objects::nonNull, Throwable::getCause);
 	}
 
 	/** Lettuce's words while reconnecting, or when a connection dies under a command. */
@@ -84,9 +81,7 @@ final class RedisFailure {
 				|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()));
 	}
 
-	/**
-	 * Replies that mean "not now" (a failover, a server loading): a 503 like an outage.
-	 */
+	/** Replies meaning "not now" (a failover, a server loading): 503, like an outage. */
 	private static boolean isTransient(@Nullable String message) {
 		return message != null
 				&& message.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING|NOREPLICAS)( .*)?$");
@@ -101,16 +96,12 @@ final class RedisFailure {
 		return (reply != null) ? reply : failure.getMessage();
 	}
 
-	/**
-	 * The reply Redis sent, or null: a client-side failure is not quoted as Redis' words.
-	 */
+	/** The reply Redis sent, or null: a client-side failure is not Redis' words. */
 	static @Nullable String errorReply(Throwable failure) {
-		for (Throwable cause = failure; cause != null; cause = (cause.getCause() != cause) ? cause.getCause() : null) {
-			if (isErrorReplyException(cause)) {
-				return cause.getMessage();
-			}
-		}
-		return null;
+		return chain(failure).filter(RedisFailure::isErrorReplyException)
+			.findFirst()
+			.map(Throwable::getMessage)
+			.orElse(null);
 	}
 
 }

@@ -4,6 +4,8 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
@@ -43,8 +45,7 @@ public final class ResultTable {
 			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
 			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
 			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
-			// Redis before and after the whole run, and what the page shows beside the
-			// table.
+			// Redis before and after the run, as the page shows beside the table.
 			Column.number("redis keys before",
 					(r) -> server(r, (s) -> (s.keyCount() != null) ? s.keyCount().before() : null), Format.WHOLE),
 			Column.number("redis keys after",
@@ -84,9 +85,7 @@ public final class ResultTable {
 		return (r.load().latency() != null) ? figure.apply(r.load().latency()) : null;
 	}
 
-	/**
-	 * The table with its summary line, title and summary wrapped to the terminal's width.
-	 */
+	/** With its summary line; title and summary wrapped to a terminal's width. */
 	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
 		String summary = under(rows);
 		return text(TableColumns.wrap(title), shown(columns, rows), rows,
@@ -156,9 +155,7 @@ public final class ResultTable {
 								+ " among them" : null));
 	}
 
-	/**
-	 * A line per row with a text, after the label and the row's variant; null for none.
-	 */
+	/** A line per row with a text, after the label and variant; null for none. */
 	static @Nullable String perRow(List<RunResult> rows, String label, Function<RunResult, @Nullable String> text) {
 		return lines(rows.stream()
 			.map((row) -> (text.apply(row) != null) ? label + row.ran().variant() + ": " + text.apply(row) : null)
@@ -194,34 +191,22 @@ public final class ResultTable {
 	}
 
 	static @Nullable String summary(List<RunResult> rows) {
-		if (rows.isEmpty()) {
+		RunResult fastest = rows.stream()
+			.max(Comparator.comparingDouble((row) -> row.timing().opsPerSecond()))
+			.orElse(null);
+		if (fastest == null) {
 			return null;
 		}
-		RunResult fastest = rows.stream()
-			.max((a, b) -> Double.compare(a.timing().opsPerSecond(), b.timing().opsPerSecond()))
-			.orElseThrow();
-		StringBuilder line = new StringBuilder("summary: ");
-		line.append(fastest.ran().operation().label().toUpperCase(Locale.ROOT))
-			.append(' ')
-			.append(fastest.ran().variant())
-			.append(": ")
-			.append(Format.WHOLE.shown(fastest.commandsRan()))
-			.append(" commands in ")
-			.append(Format.MILLIS.shown(fastest.timing().elapsedMillis()))
-			.append(" ms, ")
-			.append(Format.WHOLE.shown(fastest.timing().opsPerSecond()))
-			.append(" ops/s");
-		RunResult loop = rows.stream().filter((row) -> row.ran().mode() == Mode.LOOP).findFirst().orElse(null);
+		String line = "summary: " + fastest.ran().operation().label().toUpperCase(Locale.ROOT) + " "
+				+ fastest.ran().variant() + ": " + Format.WHOLE.shown(fastest.commandsRan()) + " commands in "
+				+ Format.MILLIS.shown(fastest.timing().elapsedMillis()) + " ms, "
+				+ Format.WHOLE.shown(fastest.timing().opsPerSecond()) + " ops/s";
 		if (rows.size() > 1 && fastest.speedup() != null) {
-			line.append(", ")
-				.append(Format.RATIO.shown(fastest.speedup()))
-				.append((loop != null) ? " the loop" : " the first variant");
+			boolean loop = rows.stream().anyMatch((row) -> row.ran().mode() == Mode.LOOP);
+			line += ", " + Format.RATIO.shown(fastest.speedup()) + (loop ? " the loop" : " the first variant");
 		}
 		String ceiling = LoopCeiling.sentence(rows);
-		if (ceiling != null) {
-			line.append(". ").append(ceiling);
-		}
-		return line.toString();
+		return (ceiling != null) ? line + ". " + ceiling : line;
 	}
 
 	static <T> List<Column<T>> shown(List<Column<T>> columns, Collection<T> rows) {
@@ -231,11 +216,7 @@ public final class ResultTable {
 	}
 
 	private static @Nullable Double extreme(@Nullable List<Double> values, boolean max) {
-		if (values == null || values.isEmpty()) {
-			return null;
-		}
-		return max ? values.stream().mapToDouble(Double::doubleValue).max().getAsDouble()
-				: values.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
+		return (values == null || values.isEmpty()) ? null : max ? Collections.max(values) : Collections.min(values);
 	}
 
 	/** Per item sent: its count, times the requests of a fan-out. */

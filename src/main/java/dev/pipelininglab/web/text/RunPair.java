@@ -2,6 +2,7 @@ package dev.pipelininglab.web.text;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Objects;
 
@@ -78,11 +79,7 @@ public record RunPair(Side a, Side b, List<Row> rows) {
 		if (left == null || right == null || left.isEmpty() || right.isEmpty()) {
 			return null;
 		}
-		double leftMin = left.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
-		double leftMax = left.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
-		double rightMin = right.stream().mapToDouble(Double::doubleValue).min().getAsDouble();
-		double rightMax = right.stream().mapToDouble(Double::doubleValue).max().getAsDouble();
-		return leftMin <= rightMax && rightMin <= leftMax;
+		return Collections.min(left) <= Collections.max(right) && Collections.min(right) <= Collections.max(left);
 	}
 
 	private static Side side(RunRecord record) {

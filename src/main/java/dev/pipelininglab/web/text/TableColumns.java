@@ -9,19 +9,14 @@ import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.web.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
 
-/**
- * Which of {@link ResultTable}'s columns an answer shows ({@code columns=}), and its
- * width.
- */
+/** Which {@link ResultTable} columns an answer shows ({@code columns=}), how wide. */
 public final class TableColumns {
 
 	static final ResultTable.Column<RunResult> P50_P99 = ResultTable.Column.number("p50/p99 ms",
 			(r) -> (r.load().latency() != null) ? List.of(r.load().latency().p50(), r.load().latency().p99()) : null,
 			ResultTable.Format.PAIR);
 
-	/**
-	 * {@code text/plain}'s default: what fits a terminal, as {@code redis-benchmark -q}.
-	 */
+	/** text/plain's default: what fits a terminal, as {@code redis-benchmark -q}. */
 	public static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "limited", "checked");
 
 	static final int WIDTH = 100;
@@ -44,9 +39,7 @@ public final class TableColumns {
 				keys.add(1, "batch");
 			}
 			List<ResultTable.Column<RunResult>> columns = named(keys);
-			// limited is said under the table too: the column goes where it would pass
-			// the
-			// width.
+			// limited is said under the table too: dropped where too wide.
 			return (width(columns, rows) <= WIDTH) ? columns
 					: columns.stream().filter((column) -> !column.key().equals("limited")).toList();
 		}
