@@ -1,6 +1,5 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -14,18 +13,15 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.stereotype.Component;
 
 /**
- * Sends a batch as one MULTI ... EXEC to the master of its first key's slot, on that
- * master's own connection, since Spring Data Redis runs no MULTI on a cluster connection
- * and Lettuce's cluster router would spread the commands over the masters. Redis takes it
- * only when every key is in that one slot: otherwise EXEC answers CROSSSLOT (or EXECABORT
- * when a key belongs to another master, which answered MOVED while queueing), and nothing
- * of the batch is applied.
+ * A batch as one MULTI ... EXEC on the own connection of its first key's master: Spring
+ * Data Redis runs no MULTI on a cluster connection and Lettuce's router would spread the
+ * commands. Keys of other slots make EXEC answer CROSSSLOT (or EXECABORT after a MOVED
+ * while queueing), and nothing of the batch is applied.
  */
 @Component
 class ClusterTransaction {
@@ -59,7 +55,7 @@ class ClusterTransaction {
 			TransactionResult replies = await(exec, pass, uri);
 			long item = from;
 			for (Object reply : replies) {
-				PipelinedRunner.count(pass, item++, text(reply), tally);
+				pass.command(item++).count(reply, tally);
 			}
 		}
 	}
@@ -81,10 +77,6 @@ class ClusterTransaction {
 			Thread.currentThread().interrupt();
 			throw new RunCancelledException();
 		}
-	}
-
-	private static @Nullable Object text(@Nullable Object reply) {
-		return (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply;
 	}
 
 }

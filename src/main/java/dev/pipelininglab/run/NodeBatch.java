@@ -9,9 +9,8 @@ import io.lettuce.core.RedisFuture;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One batch of a {@link NodeGroupedRunner} in flight: its keys, and per item the
- * command's future and the node it went to; the groups it is sent in, and how MOVED and
- * ASK replies regroup it.
+ * One batch of a {@link NodeGroupedRunner} in flight: per item its key, future and node,
+ * and how MOVED and ASK replies regroup it.
  */
 final class NodeBatch {
 
@@ -33,10 +32,7 @@ final class NodeBatch {
 		this.sentTo = new String[keys.length];
 	}
 
-	/**
-	 * The commands answered with MOVED or ASK, grouped by the node the reply names (and
-	 * by ASK or MOVED).
-	 */
+	/** The commands answered with MOVED or ASK, by the node the reply names. */
 	static Map<String, Group> redirects(NodeBatch batch) {
 		Map<String, Group> groups = new LinkedHashMap<>();
 		for (int i = 0; i < batch.futures.length; i++) {
@@ -64,7 +60,7 @@ final class NodeBatch {
 		return groups;
 	}
 
-	/** Why a completed command failed; null when it succeeded or is still running. */
+	/** Null when it succeeded or is still running. */
 	static @Nullable Throwable failure(RedisFuture<?> future) {
 		CompletableFuture<?> done = future.toCompletableFuture();
 		if (!done.isCompletedExceptionally()) {

@@ -6,9 +6,8 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
- * MULTI, the batch and EXEC inside one {@code executePipelined}: the atomicity of a
- * transaction at the round trips of a pipeline. Its replies are EXEC's list; the
- * {@code QUEUED} answers are dropped by Spring Data Redis.
+ * MULTI, the batch and EXEC inside one {@code executePipelined}: a transaction at the
+ * round trips of a pipeline; Spring Data Redis drops the {@code QUEUED} answers.
  */
 @Component
 class PipelinedTransactionRunner implements BatchRunner {

@@ -1,6 +1,5 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import dev.pipelininglab.redis.Connector;
@@ -15,11 +14,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * Each batch as one transaction, the way Spring's reference documentation writes it:
- * {@code StringRedisTemplate.execute(SessionCallback)} with {@code multi()}, the commands
- * and {@code exec()} on one bound connection, or the same inside {@code executePipelined}
- * ({@link Mode#PIPELINED_TRANSACTION}). Redis runs the batch whole, no other client's
- * command in between; whether the client waits for each {@code QUEUED} is what the two
- * variants show side by side with {@code pipelined}.
+ * {@code execute(SessionCallback)} with {@code multi()}, the commands and {@code exec()}
+ * on one bound connection.
  */
 @Component
 class TransactionRunner implements BatchRunner {
@@ -40,8 +36,8 @@ class TransactionRunner implements BatchRunner {
 		if (topology.kind() != Topology.Kind.CLUSTER) {
 			return null;
 		}
-		// LettuceClusterConnection.multi() throws InvalidDataAccessApiUsageException: on
-		// a cluster the batch goes to its slot's master on that master's own connection.
+		// LettuceClusterConnection.multi() throws: ClusterTransaction sends to the
+		// master.
 		if (spec.senders().connector() != Connector.LETTUCE) {
 			return "on a cluster the lab sends a transaction on a Lettuce node connection; Spring Data Redis's Jedis"
 					+ " cluster connection runs no MULTI";
@@ -59,15 +55,10 @@ class TransactionRunner implements BatchRunner {
 			this.cluster.run(pass, from, to, tally);
 			return;
 		}
-		List<Object> replies = pass.route().template().execute(transaction(pass, from, to, false));
-		count(pass, from, replies, tally);
+		count(pass, from, pass.route().template().execute(transaction(pass, from, to, false)), tally);
 	}
 
-	/**
-	 * MULTI, the batch's commands, EXEC, on the connection the session binds; inside a
-	 * pipeline the callback answers null, as executePipelined requires, and EXEC's
-	 * replies arrive in the pipeline's list.
-	 */
+	/** Inside a pipeline EXEC's replies arrive in the pipeline's list. */
 	static SessionCallback<@Nullable List<Object>> transaction(Pass pass, long from, long to, boolean pipelined) {
 		return new SessionCallback<>() {
 			@Override
@@ -87,9 +78,8 @@ class TransactionRunner implements BatchRunner {
 	}
 
 	/**
-	 * One reply per command; EXEC's list comes back nested in a pipeline's, and a
-	 * discarded transaction (EXEC answering nil) as an empty list. The replies are those
-	 * of items {@code from} on, in order.
+	 * EXEC's list comes back nested in a pipeline's, and a discarded transaction (EXEC
+	 * answering nil) as an empty list.
 	 */
 	static void count(Pass pass, long from, @Nullable List<Object> replies, Tally tally) {
 		if (replies == null) {
@@ -99,17 +89,13 @@ class TransactionRunner implements BatchRunner {
 		for (Object reply : replies) {
 			if (reply instanceof List<?> nested) {
 				for (Object each : nested) {
-					PipelinedRunner.count(pass, item++, text(each), tally);
+					pass.command(item++).count(each, tally);
 				}
 			}
 			else {
-				PipelinedRunner.count(pass, item++, text(reply), tally);
+				pass.command(item++).count(reply, tally);
 			}
 		}
-	}
-
-	private static @Nullable Object text(@Nullable Object reply) {
-		return (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply;
 	}
 
 }
