@@ -33,7 +33,7 @@ import org.springframework.stereotype.Component;
  * and no Spring Data Redis in between: the ceiling the client library itself reaches.
  */
 @Component
-class AsyncRunner implements BatchRunner, DisposableBean {
+class AsyncRunner extends BatchRunner implements DisposableBean {
 
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
@@ -41,6 +41,7 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
 
 	AsyncRunner(Connections routes) {
+		super(Mode.ASYNC);
 		routes.onClose((factory) -> {
 			StatefulConnection<byte[], byte[]> connection = this.connections.remove(factory);
 			if (connection != null) {
@@ -50,20 +51,13 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 	}
 
 	@Override
-	public Mode mode() {
-		return Mode.ASYNC;
-	}
-
-	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		StatefulConnection<byte[], byte[]> connection = connection(pass.route().lettuce());
 		Duration timeout = pass.route().lettuce().getClientConfiguration().getCommandTimeout();
 		synchronized (connection) {
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 				// A command for a node still being connected could miss the flush
-				// (lettuce
-				// issues 1111, 2420); every batch, as a failover moves slots. Reads go to
-				// masters (no read-from is set on it).
+				// (lettuce issues 1111, 2420); every batch, as a failover moves slots.
 				NodeConnections.connect(cluster, false, timeout);
 			}
 			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
@@ -110,8 +104,7 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		try {
 			StatefulConnection<byte[], byte[]> cached = this.connections.get(factory);
 			if (cached != null && !cached.isOpen()) {
-				// Dropped (REJECT_COMMANDS would refuse all until reconnected): a fresh
-				// one.
+				// REJECT_COMMANDS would refuse every command until reconnected.
 				this.connections.remove(factory, cached);
 				cached.closeAsync();
 			}
@@ -125,13 +118,8 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 
 	private static StatefulConnection<byte[], byte[]> connect(LettuceConnectionFactory factory) {
 		AbstractRedisClient client = factory.getRequiredNativeClient();
-		StatefulConnection<byte[], byte[]> connection;
-		if (client instanceof RedisClusterClient cluster) {
-			connection = cluster.connect(ByteArrayCodec.INSTANCE);
-		}
-		else {
-			connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
-		}
+		StatefulConnection<byte[], byte[]> connection = (client instanceof RedisClusterClient cluster)
+				? cluster.connect(ByteArrayCodec.INSTANCE) : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
 		connection.setAutoFlushCommands(false);
 		return connection;
 	}

@@ -10,32 +10,38 @@ import org.jspecify.annotations.Nullable;
  * repeats, verification, the result) is shared in {@link RunService}, so a new mode is
  * one small class.
  */
-interface BatchRunner {
+abstract class BatchRunner {
 
-	Mode mode();
+	private final Mode mode;
+
+	BatchRunner(Mode mode) {
+		this.mode = mode;
+	}
+
+	final Mode mode() {
+		return this.mode;
+	}
 
 	/** Null when the mode can run the operation on this topology, else why not. */
-	default @Nullable String unsupported(RunSpec spec, Topology topology) {
+	@Nullable String unsupported(RunSpec spec, Topology topology) {
 		return null;
 	}
 
 	/** Commands (or keys) that share one round trip, for reporting. */
-	default int perRoundTrip(int batchSize) {
+	int perRoundTrip(int batchSize) {
 		return batchSize;
 	}
 
-	/**
-	 * Sends items {@code from} (inclusive) to {@code to} (exclusive), tallying replies.
-	 */
-	void run(Pass pass, long from, long to, Tally tally);
+	/** Sends items {@code from} to {@code to} (exclusive), tallying the replies. */
+	abstract void run(Pass pass, long from, long to, Tally tally);
 
 	/** The demo keys, unless a different layout is the point. */
-	default KeySpace keySpace(KeySpace demo) {
+	KeySpace keySpace(KeySpace demo) {
 		return demo;
 	}
 
 	/** What a cluster does to the commands beyond spreading the keys, or null. */
-	default @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
+	@Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
 		return null;
 	}
 
@@ -51,11 +57,12 @@ interface BatchRunner {
 	 * ({@code <prefix>:{lab}:key:<i>}), so on a cluster they are all in one slot and go
 	 * whole to its master; the price is that one master stores and serves every key.
 	 */
-	abstract class HashTagged implements BatchRunner {
+	abstract static class HashTagged extends BatchRunner {
 
 		private final BatchRunner untagged;
 
-		HashTagged(BatchRunner untagged) {
+		HashTagged(Mode mode, BatchRunner untagged) {
+			super(mode);
 			this.untagged = untagged;
 		}
 

@@ -14,12 +14,7 @@ import org.springframework.stereotype.Component;
 class HashTagRunner extends BatchRunner.HashTagged {
 
 	HashTagRunner(MultiKeyRunner multiKey) {
-		super(multiKey);
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.MULTI_KEY_HASHTAG;
+		super(Mode.MULTI_KEY_HASHTAG, multiKey);
 	}
 
 	@Override

@@ -5,11 +5,10 @@ import org.springframework.stereotype.Component;
 
 /** The code most applications start with: one blocking template call per command. */
 @Component
-class LoopRunner implements BatchRunner {
+class LoopRunner extends BatchRunner {
 
-	@Override
-	public Mode mode() {
-		return Mode.LOOP;
+	LoopRunner() {
+		super(Mode.LOOP);
 	}
 
 	@Override

@@ -15,11 +15,10 @@ import org.springframework.stereotype.Component;
  * command per batch, so the server parses one command instead of thousands.
  */
 @Component
-class MultiKeyRunner implements BatchRunner {
+class MultiKeyRunner extends BatchRunner {
 
-	@Override
-	public Mode mode() {
-		return Mode.MULTI_KEY;
+	MultiKeyRunner() {
+		super(Mode.MULTI_KEY);
 	}
 
 	@Override

@@ -12,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.MasterConnections;
@@ -35,6 +34,7 @@ import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
@@ -50,32 +50,24 @@ import org.springframework.stereotype.Component;
  * that cannot be reached fails the batch: its commands count unconfirmed, never written.
  */
 @Component
-class NodeGroupedRunner implements BatchRunner, DisposableBean {
+class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	/** Lettuce's own default (ClusterClientOptions.DEFAULT_MAX_REDIRECTS). */
 	private static final int DEFAULT_MAX_REDIRECTS = 5;
 
-	private static final AtomicInteger THREADS = new AtomicInteger();
-
 	private final MasterConnections masters;
 
 	/** A task never waits on Redis, so a pool the size of the machine keeps up. */
-	private final ExecutorService senders = Executors
-		.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), (task) -> {
-			Thread thread = new Thread(task, "node-pipeline-" + THREADS.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
+	private final ExecutorService senders;
 
 	NodeGroupedRunner(MasterConnections masters) {
+		super(Mode.PIPELINED_BY_NODE);
 		this.masters = masters;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.PIPELINED_BY_NODE;
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(CpuTime.NODE_SENDERS);
+		threads.setDaemon(true);
+		this.senders = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), threads);
 	}
 
 	@Override
@@ -93,11 +85,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		int count = (int) (to - from);
-		byte[][] keys = new byte[count][];
-		for (int i = 0; i < count; i++) {
-			keys[i] = pass.keyBytes(from + i);
-		}
+		byte[][] keys = Command.arguments(null, from, to, pass::keyBytes);
 		LettuceConnectionFactory factory = pass.route().lettuce();
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
 		NodeBatch batch = new NodeBatch(pass, from, keys);

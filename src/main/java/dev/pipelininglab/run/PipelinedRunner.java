@@ -17,11 +17,10 @@ import org.springframework.stereotype.Component;
  * stays on one TCP connection.
  */
 @Component
-class PipelinedRunner implements BatchRunner {
+class PipelinedRunner extends BatchRunner {
 
-	@Override
-	public Mode mode() {
-		return Mode.PIPELINED;
+	PipelinedRunner() {
+		super(Mode.PIPELINED);
 	}
 
 	@Override
@@ -41,8 +40,7 @@ class PipelinedRunner implements BatchRunner {
 			});
 		}
 		catch (RedisPipelineException ex) {
-			// The rest of the batch ran even though a command failed: the report keeps
-			// it.
+			// The rest of the batch ran though a command failed: the report keeps it.
 			PipelineFailures.tally(ex, to - from, (reply, index) -> pass.command(from + index).count(reply, tally),
 					tally);
 			throw ex;

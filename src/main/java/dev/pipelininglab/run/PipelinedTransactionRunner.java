@@ -10,17 +10,13 @@ import org.springframework.stereotype.Component;
  * round trips of a pipeline; Spring Data Redis drops the {@code QUEUED} answers.
  */
 @Component
-class PipelinedTransactionRunner implements BatchRunner {
+class PipelinedTransactionRunner extends BatchRunner {
 
 	private final TransactionRunner transaction;
 
 	PipelinedTransactionRunner(TransactionRunner transaction) {
+		super(Mode.PIPELINED_TRANSACTION);
 		this.transaction = transaction;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.PIPELINED_TRANSACTION;
 	}
 
 	@Override

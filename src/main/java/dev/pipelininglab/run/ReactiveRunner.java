@@ -9,7 +9,6 @@ import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -24,7 +23,7 @@ import org.springframework.stereotype.Component;
  * it writes exactly what the other variants write.
  */
 @Component
-class ReactiveRunner implements BatchRunner {
+class ReactiveRunner extends BatchRunner {
 
 	/** Stands for a GET that found nothing: a Flux carries no nulls. */
 	static final Object NIL = new Object();
@@ -33,12 +32,8 @@ class ReactiveRunner implements BatchRunner {
 	private final Map<LettuceConnectionFactory, ReactiveRedisTemplate<byte[], byte[]>> templates = new ConcurrentHashMap<>();
 
 	ReactiveRunner(Connections routes) {
+		super(Mode.REACTIVE);
 		routes.onClose(this.templates::remove);
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.REACTIVE;
 	}
 
 	@Override
@@ -52,12 +47,9 @@ class ReactiveRunner implements BatchRunner {
 		ReactiveRedisTemplate<byte[], byte[]> template = this.templates.computeIfAbsent(factory,
 				(each) -> new ReactiveRedisTemplate<>(each, RedisSerializationContext.byteArray()));
 		int inFlight = (int) (to - from);
-		Flux<Object> replies = Flux.range(0, inFlight).flatMapSequential((offset) -> {
-			long i = from + offset;
-			@SuppressWarnings("unchecked")
-			Mono<Object> reply = (Mono<Object>) ((Command.Reactive) pass.command(i)).reactive(template, pass, i);
-			return reply;
-		}, inFlight, 1);
+		Flux<Object> replies = Flux.range(0, inFlight)
+			.<Object>flatMapSequential((offset) -> ((Command.Reactive) pass.command(from + offset)).reactive(template,
+					pass, from + offset), inFlight, 1);
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
 		List<Object> all = replies.collectList().block(timeout.plusSeconds(1));
 		if (all == null) {

@@ -23,7 +23,11 @@ import org.springframework.stereotype.Component;
  * reads it would load the script on a replica while EVALSHA runs on the master.
  */
 @Component
-class ScriptRunner implements BatchRunner {
+class ScriptRunner extends BatchRunner {
+
+	ScriptRunner() {
+		super(Mode.SCRIPT);
+	}
 
 	/** As Redis computes them: the same on every server. */
 	private static final Map<Operation, String> DIGESTS = new EnumMap<>(Operation.class);
@@ -34,11 +38,6 @@ class ScriptRunner implements BatchRunner {
 				DIGESTS.put(operation, DigestUtils.sha1DigestAsHex(scripted.script()));
 			}
 		}
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.SCRIPT;
 	}
 
 	@Override

@@ -10,12 +10,7 @@ import org.springframework.stereotype.Component;
 class TransactionHashTagRunner extends BatchRunner.HashTagged {
 
 	TransactionHashTagRunner(TransactionRunner transaction) {
-		super(transaction);
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.TRANSACTION_HASHTAG;
+		super(Mode.TRANSACTION_HASHTAG, transaction);
 	}
 
 }

@@ -1,12 +1,25 @@
 package dev.pipelininglab.run;
 
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.MasterConnections;
 import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.SessionCallback;
@@ -18,17 +31,13 @@ import org.springframework.stereotype.Component;
  * on one bound connection.
  */
 @Component
-class TransactionRunner implements BatchRunner {
+class TransactionRunner extends BatchRunner {
 
-	private final ClusterTransaction cluster;
+	private final MasterConnections masters;
 
-	TransactionRunner(ClusterTransaction cluster) {
-		this.cluster = cluster;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.TRANSACTION;
+	TransactionRunner(MasterConnections masters) {
+		super(Mode.TRANSACTION);
+		this.masters = masters;
 	}
 
 	@Override
@@ -36,8 +45,6 @@ class TransactionRunner implements BatchRunner {
 		if (topology.kind() != Topology.Kind.CLUSTER) {
 			return null;
 		}
-		// LettuceClusterConnection.multi() throws: ClusterTransaction sends to the
-		// master.
 		if (spec.senders().connector() != Connector.LETTUCE) {
 			return "on a cluster the lab sends a transaction on a Lettuce node connection; Spring Data Redis's Jedis"
 					+ " cluster connection runs no MULTI";
@@ -52,7 +59,7 @@ class TransactionRunner implements BatchRunner {
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		if (pass.route().connector() == Connector.LETTUCE && pass.route().lettuce().isClusterAware()) {
-			this.cluster.run(pass, from, to, tally);
+			onCluster(pass, from, to, tally);
 			return;
 		}
 		count(pass, from, pass.route().template().execute(transaction(pass, from, to, false)), tally);
@@ -95,6 +102,58 @@ class TransactionRunner implements BatchRunner {
 			else {
 				pass.command(item++).count(reply, tally);
 			}
+		}
+	}
+
+	/**
+	 * On the own connection of the first key's master: LettuceClusterConnection.multi()
+	 * throws, and Lettuce's router would spread the commands. Keys of other slots make
+	 * EXEC answer CROSSSLOT (or EXECABORT after a MOVED while queueing), and nothing of
+	 * the batch is applied.
+	 */
+	private void onCluster(Pass pass, long from, long to, Tally tally) {
+		try (MasterConnections.Borrowed borrowed = this.masters.borrow(pass.route().lettuce())) {
+			int slot = SlotHash.getSlot(pass.keyBytes(from));
+			RedisClusterNode master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
+			if (master == null) {
+				borrowed.refreshTopology();
+				master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
+			}
+			if (master == null) {
+				throw new IllegalStateException("No master serves slot " + slot);
+			}
+			RedisURI uri = master.getUri();
+			StatefulRedisConnection<byte[], byte[]> node = borrowed.master(uri.getHost(), uri.getPort());
+			RedisAsyncCommands<byte[], byte[]> commands = node.async();
+			commands.multi();
+			for (long item = from; item < to; item++) {
+				pass.command(item).async(commands, pass, item, pass.keyBytes(item));
+			}
+			RedisFuture<TransactionResult> exec = commands.exec();
+			node.flushCommands();
+			long item = from;
+			for (Object reply : await(exec, pass, uri)) {
+				pass.command(item++).count(reply, tally);
+			}
+		}
+	}
+
+	private static TransactionResult await(RedisFuture<TransactionResult> exec, Pass pass, RedisURI master) {
+		String address = master.getHost() + ":" + master.getPort();
+		try {
+			return exec.get(pass.route().lettuce().getTimeout(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			Throwable refusal = (ex.getCause() != null) ? ex.getCause() : ex;
+			throw new CrossSlotTransactionException(
+					ProblemType.CROSS_SLOT_TRANSACTION.detail(address, refusal.getMessage()), refusal);
+		}
+		catch (TimeoutException ex) {
+			throw new QueryTimeoutException("EXEC on " + address + " did not answer in time", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RunCancelledException();
 		}
 	}
 
