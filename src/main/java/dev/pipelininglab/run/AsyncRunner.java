@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
@@ -42,12 +43,8 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 
 	AsyncRunner(Connections routes) {
 		super(Mode.ASYNC);
-		routes.onClose((factory) -> {
-			StatefulConnection<byte[], byte[]> connection = this.connections.remove(factory);
-			if (connection != null) {
-				connection.close();
-			}
-		});
+		routes.onClose((factory) -> Optional.ofNullable(this.connections.remove(factory))
+			.ifPresent(StatefulConnection::close));
 	}
 
 	@Override
@@ -55,12 +52,16 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 		StatefulConnection<byte[], byte[]> connection = connection(pass.route().lettuce());
 		Duration timeout = pass.route().lettuce().getClientConfiguration().getCommandTimeout();
 		synchronized (connection) {
+			RedisClusterAsyncCommands<byte[], byte[]> async;
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
 				// A command for a node still being connected could miss the flush
 				// (lettuce issues 1111, 2420); every batch, as a failover moves slots.
 				NodeConnections.connect(cluster, false, timeout);
+				async = cluster.async();
 			}
-			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
+			else {
+				async = ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+			}
 			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
 			for (long i = from; i < to; i++) {
 				futures.add(pass.command(i).async(async, pass, i, pass.keyBytes(i)));
@@ -90,14 +91,6 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 			DataAccessException translated = (cause instanceof Exception failure) ? EXCEPTIONS.convert(failure) : null;
 			throw (translated != null) ? translated : new RedisSystemException(cause.getMessage(), ex);
 		}
-	}
-
-	@SuppressWarnings("unchecked")
-	private static RedisClusterAsyncCommands<byte[], byte[]> commands(StatefulConnection<byte[], byte[]> connection) {
-		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-			return cluster.async();
-		}
-		return ((StatefulRedisConnection<byte[], byte[]>) connection).async();
 	}
 
 	private StatefulConnection<byte[], byte[]> connection(LettuceConnectionFactory factory) {

@@ -46,8 +46,7 @@ abstract class BatchRunner {
 	}
 
 	/**
-	 * @param commands Redis commands sent per pass
-	 * @param note the same in words
+	 * {@code commands}: Redis commands sent per pass; {@code note}: the same in words.
 	 */
 	record ClusterEffect(long commands, String note) {
 	}

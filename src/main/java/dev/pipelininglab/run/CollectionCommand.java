@@ -53,10 +53,7 @@ abstract class CollectionCommand extends Command implements Command.MultiKey, Co
 		return "one " + name() + " with many arguments per batch";
 	}
 
-	/**
-	 * One command per item as the other variants send them (the multi-argument forms are
-	 * the multi-key variant's).
-	 */
+	/** One command per item, as the other variants send them. */
 	@Override
 	public final String script() {
 		String call = "redis.call('" + name() + "', KEYS[1], ";

@@ -32,9 +32,7 @@ abstract class Command {
 
 	private final @Nullable Function<KeySpace, String> oneKey;
 
-	/**
-	 * @param oneKey names the one key every item works on; null for a key per item
-	 */
+	/** {@code oneKey} names the one key every item works on; null for a key per item. */
 	Command(String name, boolean writes, @Nullable Function<KeySpace, String> oneKey) {
 		this.name = name;
 		this.writes = writes;
@@ -89,10 +87,7 @@ abstract class Command {
 		return item;
 	}
 
-	/**
-	 * A write's OK, count or flag is an acknowledgement, not a value worth sampling; raw
-	 * replies (Lettuce's byte codec) are shown as text.
-	 */
+	/** A write's OK, count or flag is no value to sample; raw replies show as text. */
 	void count(@Nullable Object reply, Tally tally) {
 		if (this.writes) {
 			tally.value(null);
@@ -114,10 +109,7 @@ abstract class Command {
 	/** {@code key} is {@code pass.keyBytes(item)}, which the caller may already hold. */
 	abstract RedisFuture<?> async(RedisClusterAsyncCommands<byte[], byte[]> commands, Pass pass, long item, byte[] key);
 
-	/**
-	 * The fixed {@code key} (null for none), then for each column its argument of every
-	 * item {@code from} to {@code to}, column after column: a script's or a batch's.
-	 */
+	/** {@code key} if any, then each column's argument of every item in turn. */
 	@SafeVarargs
 	static byte[][] arguments(byte @Nullable [] key, long from, long to, LongFunction<byte[]>... columns) {
 		int size = (int) (to - from);
@@ -164,10 +156,7 @@ abstract class Command {
 		}
 	}
 
-	/**
-	 * For the memory preflight; null when the items take nothing worth counting.
-	 * @param prepared whether the lab prepares the keys itself
-	 */
+	/** For the memory preflight; null when the items take nothing worth counting. */
 	@Nullable Footprint footprint(RunSpec base, int variants, boolean prepared) {
 		return null;
 	}

@@ -22,11 +22,7 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 
 	private final Ratio ratio;
 
-	MixedCommand() {
-		this(Ratio.DEFAULT);
-	}
-
-	private MixedCommand(Ratio ratio) {
+	MixedCommand(Ratio ratio) {
 		super("MIXED", true, null);
 		this.ratio = ratio;
 	}

@@ -38,10 +38,7 @@ class MultiKeyRunner extends BatchRunner {
 		return (command instanceof Command.MultiKey multiKey) ? multiKey.multiKeyName() : null;
 	}
 
-	/**
-	 * The commands the servers count: Jedis on a cluster sends one command per key when
-	 * the keys of an MSET or MGET span slots.
-	 */
+	/** Jedis on a cluster sends one command per key when an MSET or MGET spans slots. */
 	static Set<String> commandNames(Command command) {
 		String multiKey = name(command);
 		String own = command.name().toLowerCase(Locale.ROOT);
@@ -49,9 +46,7 @@ class MultiKeyRunner extends BatchRunner {
 	}
 
 	/**
-	 * Spring Data Redis 4.1 passes MSET and MGET to Lettuce unchanged on a cluster, and
-	 * Lettuce's cluster API splits them by slot (Redis refuses CROSSSLOT), written back
-	 * to back and awaited together.
+	 * Spring Data Redis 4.1 leaves MSET and MGET to Lettuce, which splits them by slot.
 	 */
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {

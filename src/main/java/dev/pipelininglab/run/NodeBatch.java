@@ -8,10 +8,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import org.jspecify.annotations.Nullable;
 
-/**
- * One batch of a {@link NodeGroupedRunner} in flight: per item its key, future and node,
- * and how MOVED and ASK replies regroup it.
- */
+/** One {@link NodeGroupedRunner} batch in flight, and how MOVED and ASK regroup it. */
 final class NodeBatch {
 
 	final Pass pass;

@@ -21,6 +21,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -38,24 +39,17 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * A cluster pipeline the way Jedis' {@code ClusterPipeline} and redis-py's send one: the
- * batch grouped by the master of each key's slot, one pipeline per master on its own
- * connection, all at once, replies merged back in command order. Spring Data Redis has no
- * pipeline per node ({@code executePipelined} on a cluster goes through Lettuce's router
- * on one connection), so this is Lettuce's API below it.
- * <p>
- * MOVED and ASK replies are sent again where they point (after a MOVED with the slots
- * read again, after an ASK with ASKING), up to
- * {@code spring.data.redis.cluster.max-redirects} rounds, each resend counted. A node
- * that cannot be reached fails the batch: its commands count unconfirmed, never written.
+ * A cluster pipeline the way Jedis' {@code ClusterPipeline} and redis-py's send one: one
+ * pipeline per master of the keys' slots on its own connection, all at once. Spring Data
+ * Redis has none ({@code executePipelined} goes through Lettuce's router on one
+ * connection). MOVED and ASK replies are resent where they point, up to
+ * {@code spring.data.redis.cluster.max-redirects} rounds; a node that cannot be reached
+ * leaves its commands unconfirmed, never written.
  */
 @Component
 class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
-
-	/** Lettuce's own default (ClusterClientOptions.DEFAULT_MAX_REDIRECTS). */
-	private static final int DEFAULT_MAX_REDIRECTS = 5;
 
 	private final MasterConnections masters;
 
@@ -206,10 +200,9 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 				// ASK holds for the one command that follows ASKING.
 				async.asking();
 			}
-			byte[] key = batch.keys[i];
 			batch.sentTo[i] = group.host;
 			long item = batch.from + i;
-			batch.futures[i] = pass.command(item).async(async, pass, item, key);
+			batch.futures[i] = pass.command(item).async(async, pass, item, batch.keys[i]);
 		}
 		connection.flushCommands();
 	}
@@ -291,7 +284,7 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 	private static int maxRedirects(LettuceConnectionFactory factory) {
 		RedisClusterConfiguration cluster = factory.getClusterConfiguration();
 		Integer configured = (cluster != null) ? cluster.getMaxRedirects() : null;
-		return (configured != null) ? configured : DEFAULT_MAX_REDIRECTS;
+		return (configured != null) ? configured : ClusterClientOptions.DEFAULT_MAX_REDIRECTS;
 	}
 
 	@Override

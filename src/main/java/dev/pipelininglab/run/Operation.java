@@ -22,7 +22,7 @@ public enum Operation {
 	SADD(new SaddCommand(), "SADD count members to one set"),
 	ZADD(new ZaddCommand(), "ZADD count members to one sorted set, scored by index"),
 	LPUSH(new LpushCommand(), "LPUSH count elements onto the demo list"),
-	MIXED(new MixedCommand(), "SETs and GETs interleaved as ratio= says (default 1:10)");
+	MIXED(new MixedCommand(Ratio.DEFAULT), "SETs and GETs interleaved as ratio= says (default 1:10)");
 
 	private final Command command;
 
@@ -95,10 +95,7 @@ public enum Operation {
 		return this != RPUSH;
 	}
 
-	/**
-	 * Why variant {@code mode} cannot send it: its command lacks what the mode asks for,
-	 * or a key per item to group or tag by.
-	 */
+	/** Why variant {@code mode} cannot send it: every such answer is written here. */
 	String lacks(Mode mode) {
 		String name = this.command.name();
 		String fillsOnly = "the lab fills lists with pipelined RPUSH only";

@@ -12,20 +12,15 @@ import org.springframework.stereotype.Component;
 @Component
 class PipelinedTransactionRunner extends BatchRunner {
 
-	private final TransactionRunner transaction;
-
-	PipelinedTransactionRunner(TransactionRunner transaction) {
+	PipelinedTransactionRunner() {
 		super(Mode.PIPELINED_TRANSACTION);
-		this.transaction = transaction;
 	}
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		if (topology.kind() == Topology.Kind.CLUSTER) {
-			return "on a cluster, variants transaction and transaction-hashtag already send MULTI, the batch and EXEC"
-					+ " in one write to the slot's master; Spring Data Redis runs no MULTI inside a cluster pipeline";
-		}
-		return this.transaction.unsupported(spec, topology);
+		return (topology.kind() != Topology.Kind.CLUSTER) ? null
+				: "on a cluster, variants transaction and transaction-hashtag already send MULTI, the batch and EXEC"
+						+ " in one write to the slot's master; Spring Data Redis runs no MULTI inside a cluster pipeline";
 	}
 
 	@Override

@@ -59,7 +59,7 @@ class TransactionRunner extends BatchRunner {
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		if (pass.route().connector() == Connector.LETTUCE && pass.route().lettuce().isClusterAware()) {
-			onCluster(pass, from, to, tally);
+			onMaster(pass, from, to, tally);
 			return;
 		}
 		count(pass, from, pass.route().template().execute(transaction(pass, from, to, false)), tally);
@@ -84,10 +84,7 @@ class TransactionRunner extends BatchRunner {
 		};
 	}
 
-	/**
-	 * EXEC's list comes back nested in a pipeline's, and a discarded transaction (EXEC
-	 * answering nil) as an empty list.
-	 */
+	/** EXEC's list nests in a pipeline's; a discarded transaction's is empty. */
 	static void count(Pass pass, long from, @Nullable List<Object> replies, Tally tally) {
 		if (replies == null) {
 			return;
@@ -106,12 +103,10 @@ class TransactionRunner extends BatchRunner {
 	}
 
 	/**
-	 * On the own connection of the first key's master: LettuceClusterConnection.multi()
-	 * throws, and Lettuce's router would spread the commands. Keys of other slots make
-	 * EXEC answer CROSSSLOT (or EXECABORT after a MOVED while queueing), and nothing of
-	 * the batch is applied.
+	 * On the first key's master's own connection: LettuceClusterConnection.multi() throws
+	 * and Lettuce's router would spread the commands. Other slots' keys fail EXEC whole.
 	 */
-	private void onCluster(Pass pass, long from, long to, Tally tally) {
+	private void onMaster(Pass pass, long from, long to, Tally tally) {
 		try (MasterConnections.Borrowed borrowed = this.masters.borrow(pass.route().lettuce())) {
 			int slot = SlotHash.getSlot(pass.keyBytes(from));
 			RedisClusterNode master = borrowed.cluster().getPartitions().getMasterBySlot(slot);

@@ -75,15 +75,13 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 			return new Variant(Mode.PIPELINED, FlushPolicy.valueOf(label.substring(PIPELINED_PREFIX.length())),
 					connector, writes);
 		}
-		Connector chosen = connector;
-		Writes asked = writes;
-		return Mode.fromLabel(label)
-			.map((mode) -> new Variant(mode, null, chosen, asked))
+		Mode mode = Mode.fromLabel(label)
 			.orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + text + "': use loop, pipelined,"
 					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), pipelined-by-node, multi-key,"
 					+ " multi-key-hashtag, script, transaction, pipelined-transaction, reactive"
 					+ " or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
 					+ " (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
+		return new Variant(mode, null, connector, writes);
 	}
 
 	/** Why this variant runs on no topology at all, or null. */
