@@ -2,13 +2,15 @@ package dev.pipelininglab.run;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import org.jspecify.annotations.Nullable;
 
-/** One {@link NodeGroupedRunner} batch in flight, and how MOVED and ASK regroup it. */
+/**
+ * One batch of a {@link NodeGroupedRunner} in flight, and how MOVED and ASK regroup it.
+ */
 final class NodeBatch {
 
 	final Pass pass;
@@ -29,7 +31,7 @@ final class NodeBatch {
 		this.sentTo = new String[keys.length];
 	}
 
-	/** The commands answered with MOVED or ASK, by the node the reply names. */
+	/** Grouped by the node the reply names, and by ASK or MOVED. */
 	static Map<String, Group> redirects(NodeBatch batch) {
 		Map<String, Group> groups = new LinkedHashMap<>();
 		for (int i = 0; i < batch.futures.length; i++) {
@@ -40,13 +42,12 @@ final class NodeBatch {
 			}
 			// MOVED <slot> <host>:<port>; an empty host means the node that replied.
 			String[] words = reply.split(" ");
-			if (words.length < 3 || words[2].lastIndexOf(':') < 0) {
+			int colon = (words.length < 3) ? -1 : words[2].lastIndexOf(':');
+			if (colon < 0) {
 				continue;
 			}
-			String target = words[2];
-			int colon = target.lastIndexOf(':');
-			String host = (colon == 0) ? batch.sentTo[i] : target.substring(0, colon);
-			int port = Integer.parseInt(target.substring(colon + 1));
+			String host = (colon == 0) ? batch.sentTo[i] : words[2].substring(0, colon);
+			int port = Integer.parseInt(words[2].substring(colon + 1));
 			boolean asking = reply.startsWith("ASK ");
 			int items = batch.futures.length;
 			groups
@@ -59,20 +60,12 @@ final class NodeBatch {
 
 	/** Null when it succeeded or is still running. */
 	static @Nullable Throwable failure(RedisFuture<?> future) {
-		CompletableFuture<?> done = future.toCompletableFuture();
-		if (!done.isCompletedExceptionally()) {
-			return null;
-		}
-		try {
-			done.join();
-			return null;
-		}
-		catch (RuntimeException ex) {
-			return (ex.getCause() != null) ? ex.getCause() : ex;
-		}
+		Throwable failure = future.toCompletableFuture().handle((value, ex) -> ex).getNow(null);
+		return (failure instanceof CompletionException wrapped && wrapped.getCause() != null) ? wrapped.getCause()
+				: failure;
 	}
 
-	/** The items (indexes into the batch) one node gets, in command order. */
+	/** Indexes into the batch one node gets, in command order. */
 	static final class Group {
 
 		final String host;
