@@ -1,10 +1,10 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
@@ -30,34 +30,21 @@ import org.springframework.data.redis.connection.lettuce.LettuceExceptionConvert
 import org.springframework.stereotype.Component;
 
 /**
- * Lettuce's async API on a connection of its own with auto-flush off: every command of a
- * batch is buffered, written with one flush, and the futures awaited together. No Spring
- * Data Redis layer in between, so this is the ceiling the client library itself reaches.
+ * Lettuce's async API on a connection of its own with auto-flush off, one flush per batch
+ * and no Spring Data Redis in between: the ceiling the client library itself reaches.
  */
 @Component
-class AsyncRunner implements BatchRunner, DisposableBean {
+class AsyncRunner extends BatchRunner implements DisposableBean {
 
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
-	/**
-	 * One connection per route; batches take it in turn, since auto-flush is off for the
-	 * whole connection.
-	 */
+	/** Per route; batches take it in turn, since auto-flush is off for all of it. */
 	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
 
 	AsyncRunner(Connections routes) {
-		// An evicted route's factory goes away; so does the connection kept for it.
-		routes.onClose((factory) -> {
-			StatefulConnection<byte[], byte[]> connection = this.connections.remove(factory);
-			if (connection != null) {
-				connection.close();
-			}
-		});
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.ASYNC;
+		super(Mode.ASYNC);
+		routes.onClose((factory) -> Optional.ofNullable(this.connections.remove(factory))
+			.ifPresent(StatefulConnection::close));
 	}
 
 	@Override
@@ -65,15 +52,16 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		StatefulConnection<byte[], byte[]> connection = connection(pass.route().lettuce());
 		Duration timeout = pass.route().lettuce().getClientConfiguration().getCommandTimeout();
 		synchronized (connection) {
+			RedisClusterAsyncCommands<byte[], byte[]> async;
 			if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-				// Auto-flush is off for good on this connection: a command for a node
-				// still being connected could miss the flush below (lettuce issues 1111,
-				// 2420). Before every batch, as a failover moves slots to nodes this
-				// connection has not talked to yet. Its reads go to masters (no read-from
-				// is set on it).
+				// A command for a node still being connected could miss the flush
+				// (lettuce issues 1111, 2420); every batch, as a failover moves slots.
 				NodeConnections.connect(cluster, false, timeout);
+				async = cluster.async();
 			}
-			RedisClusterAsyncCommands<byte[], byte[]> async = commands(connection);
+			else {
+				async = ((StatefulRedisConnection<byte[], byte[]>) connection).async();
+			}
 			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
 			for (long i = from; i < to; i++) {
 				futures.add(pass.command(i).async(async, pass, i, pass.keyBytes(i)));
@@ -85,9 +73,7 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 			}
 			long item = from;
 			for (RedisFuture<?> future : futures) {
-				Object reply = result(future);
-				pass.command(item++)
-					.count((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply, tally);
+				pass.command(item++).count(result(future), tally);
 			}
 		}
 	}
@@ -107,20 +93,11 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 		}
 	}
 
-	@SuppressWarnings("unchecked")
-	private static RedisClusterAsyncCommands<byte[], byte[]> commands(StatefulConnection<byte[], byte[]> connection) {
-		if (connection instanceof StatefulRedisClusterConnection<byte[], byte[]> cluster) {
-			return cluster.async();
-		}
-		return ((StatefulRedisConnection<byte[], byte[]>) connection).async();
-	}
-
 	private StatefulConnection<byte[], byte[]> connection(LettuceConnectionFactory factory) {
 		try {
 			StatefulConnection<byte[], byte[]> cached = this.connections.get(factory);
 			if (cached != null && !cached.isOpen()) {
-				// Dropped since its last batch (REJECT_COMMANDS would refuse every
-				// command until Lettuce reconnects it): start again on a fresh one.
+				// REJECT_COMMANDS would refuse every command until reconnected.
 				this.connections.remove(factory, cached);
 				cached.closeAsync();
 			}
@@ -134,14 +111,8 @@ class AsyncRunner implements BatchRunner, DisposableBean {
 
 	private static StatefulConnection<byte[], byte[]> connect(LettuceConnectionFactory factory) {
 		AbstractRedisClient client = factory.getRequiredNativeClient();
-		StatefulConnection<byte[], byte[]> connection;
-		if (client instanceof RedisClusterClient cluster) {
-			// Node connections are made before each batch, in run().
-			connection = cluster.connect(ByteArrayCodec.INSTANCE);
-		}
-		else {
-			connection = ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
-		}
+		StatefulConnection<byte[], byte[]> connection = (client instanceof RedisClusterClient cluster)
+				? cluster.connect(ByteArrayCodec.INSTANCE) : ((RedisClient) client).connect(ByteArrayCodec.INSTANCE);
 		connection.setAutoFlushCommands(false);
 		return connection;
 	}

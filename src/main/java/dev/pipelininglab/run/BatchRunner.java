@@ -10,64 +10,80 @@ import org.jspecify.annotations.Nullable;
  * repeats, verification, the result) is shared in {@link RunService}, so a new mode is
  * one small class.
  */
-interface BatchRunner {
+abstract class BatchRunner {
 
-	Mode mode();
+	private final Mode mode;
 
-	/**
-	 * @return null when the mode can run the operation on this topology, else why not
-	 */
-	default @Nullable String unsupported(RunSpec spec, Topology topology) {
+	BatchRunner(Mode mode) {
+		this.mode = mode;
+	}
+
+	final Mode mode() {
+		return this.mode;
+	}
+
+	/** Null when the mode can run the operation on this topology, else why not. */
+	@Nullable String unsupported(RunSpec spec, Topology topology) {
 		return null;
 	}
 
-	/**
-	 * Commands (or keys) that share one round trip when batches are {@code batchSize}
-	 * long, for reporting: the whole batch for every mode but the loop.
-	 */
-	default int perRoundTrip(int batchSize) {
+	/** Commands (or keys) that share one round trip, for reporting. */
+	int perRoundTrip(int batchSize) {
 		return batchSize;
 	}
 
-	/**
-	 * Sends the commands for items {@code from} (inclusive) to {@code to} (exclusive) and
-	 * tallies the replies.
-	 */
-	void run(Pass pass, long from, long to, Tally tally);
+	/** Sends items {@code from} to {@code to} (exclusive), tallying the replies. */
+	abstract void run(Pass pass, long from, long to, Tally tally);
 
-	/**
-	 * Sends every item of the pass, batch after batch, for untimed passes (warm-ups,
-	 * set-up).
-	 */
-	default void runAll(Pass pass, Tally tally) {
-		long count = pass.spec().count();
-		int batchSize = pass.spec().batchSize();
-		for (long from = 0; from < count; from += batchSize) {
-			run(pass, from, Math.min(count, from + batchSize), tally);
-		}
-	}
-
-	/**
-	 * The keys this mode works on, given the demo keys: the same ones, unless a different
-	 * layout is the point.
-	 */
-	default KeySpace keySpace(KeySpace demo) {
+	/** The demo keys, unless a different layout is the point. */
+	KeySpace keySpace(KeySpace demo) {
 		return demo;
 	}
 
-	/**
-	 * What a cluster does to this mode's commands beyond spreading the keys; null when
-	 * nothing worth telling.
-	 */
-	default @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
+	/** What a cluster does to the commands beyond spreading the keys, or null. */
+	@Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
 		return null;
 	}
 
 	/**
-	 * @param commands Redis commands sent per pass
-	 * @param note the same in words
+	 * {@code commands}: Redis commands sent per pass; {@code note}: the same in words.
 	 */
 	record ClusterEffect(long commands, String note) {
+	}
+
+	/**
+	 * Another mode's commands on keys that share a hash tag
+	 * ({@code <prefix>:{lab}:key:<i>}), so on a cluster they are all in one slot and go
+	 * whole to its master; the price is that one master stores and serves every key.
+	 */
+	abstract static class HashTagged extends BatchRunner {
+
+		private final BatchRunner untagged;
+
+		HashTagged(Mode mode, BatchRunner untagged) {
+			super(mode);
+			this.untagged = untagged;
+		}
+
+		@Override
+		public @Nullable String unsupported(RunSpec spec, Topology topology) {
+			if (topology.kind() != Topology.Kind.CLUSTER) {
+				return "hash tags only decide which cluster node holds a key; on " + topology.kind() + " this is the "
+						+ this.untagged.mode().label() + " variant under other key names";
+			}
+			return this.untagged.unsupported(spec, topology);
+		}
+
+		@Override
+		public void run(Pass pass, long from, long to, Tally tally) {
+			this.untagged.run(pass, from, to, tally);
+		}
+
+		@Override
+		public KeySpace keySpace(KeySpace demo) {
+			return demo.hashTagged();
+		}
+
 	}
 
 }

@@ -13,10 +13,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 
 /**
  * A write that adds each item to one collection under one key (HSET, SADD, ZADD, LPUSH):
- * what they share beside the command itself. The multi-key variant sends a batch as one
- * multi-argument command on the key, the script variant loops over the batch inside the
- * server, the collection is sized by its memory shape, read back item by item and matched
- * afterwards, and the answer notes what the one key holds.
+ * what they share beside the command itself.
  */
 abstract class CollectionCommand extends Command implements Command.MultiKey, Command.Scripted, Command.Verified {
 
@@ -24,23 +21,22 @@ abstract class CollectionCommand extends Command implements Command.MultiKey, Co
 
 	private final @Nullable LongFunction<String> holds;
 
+	private final @Nullable Function<Pass, LongFunction<byte[]>> paired;
+
 	/**
-	 * @param oneKey names the collection's key
-	 * @param shape how the collection sits in memory, for the preflight
 	 * @param holds what the one key holds after {@code count} items, for the answer's
 	 * note; null for a note of its own
+	 * @param paired the argument each value follows (HSET's field, ZADD's score), or null
 	 */
 	CollectionCommand(String name, Function<KeySpace, String> oneKey, MemoryShape shape,
-			@Nullable LongFunction<String> holds) {
+			@Nullable LongFunction<String> holds, @Nullable Function<Pass, LongFunction<byte[]>> paired) {
 		super(name, true, oneKey);
 		this.shape = shape;
 		this.holds = holds;
+		this.paired = paired;
 	}
 
-	/**
-	 * Sends items {@code from} to {@code to} as one command with many arguments on the
-	 * one key: the multi-key variant's form.
-	 */
+	/** One command with many arguments on the one key: the multi-key variant's form. */
 	abstract void sendBatch(RedisConnection connection, Pass pass, long from, long to);
 
 	@Override
@@ -57,42 +53,19 @@ abstract class CollectionCommand extends Command implements Command.MultiKey, Co
 		return "one " + name() + " with many arguments per batch";
 	}
 
-	/**
-	 * The constant Lua script that sends a batch's commands inside the server, one per
-	 * item as the other variants send them (the multi-argument forms are the multi-key
-	 * variant's): by default the command on the one key with each value, the arguments
-	 * {@link #scriptArguments} gives.
-	 */
+	/** One command per item, as the other variants send them. */
 	@Override
-	public String script() {
-		return "for i, value in ipairs(ARGV) do redis.call('" + name() + "', KEYS[1], value) end return #ARGV";
+	public final String script() {
+		String call = "redis.call('" + name() + "', KEYS[1], ";
+		return (this.paired != null)
+				? "local n = #ARGV / 2 for i = 1, n do " + call + "ARGV[i], ARGV[n + i]) end return n"
+				: "for i, value in ipairs(ARGV) do " + call + "value) end return #ARGV";
 	}
 
-	/** The one key, then the value of each item {@code from} to {@code to}. */
 	@Override
-	public byte[][] scriptArguments(Pass pass, long from, long to) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[1 + size][];
-		keysAndArgs[0] = pass.keyBytes();
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[1 + i] = pass.valueBytes(from + i);
-		}
-		return keysAndArgs;
-	}
-
-	/**
-	 * The one key, then for each item {@code from} to {@code to} the argument
-	 * {@code first} gives (a field, a score) and its value.
-	 */
-	static byte[][] keyAndPairs(Pass pass, long from, long to, LongFunction<byte[]> first) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[1 + size * 2][];
-		keysAndArgs[0] = pass.keyBytes();
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[1 + i * 2] = first.apply(from + i);
-			keysAndArgs[2 + i * 2] = pass.valueBytes(from + i);
-		}
-		return keysAndArgs;
+	public final byte[][] scriptArguments(Pass pass, long from, long to) {
+		return (this.paired != null) ? arguments(pass.keyBytes(), from, to, this.paired.apply(pass), pass::valueBytes)
+				: arguments(pass.keyBytes(), from, to, pass::valueBytes);
 	}
 
 	/** One member per item: a run's repeats and requests write the same ones again. */

@@ -14,7 +14,7 @@ import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.ReactiveRedisTemplate;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** GET: reads one key per item, the keys a SET run or the lab's set-up wrote. */
+/** GET: one key per item, the keys a SET run or the lab's set-up wrote. */
 final class GetCommand extends Command
 		implements Command.MultiKey, Command.Scripted, Command.Reactive, Command.Prepared {
 
@@ -59,11 +59,7 @@ final class GetCommand extends Command
 
 	@Override
 	public byte[][] scriptArguments(Pass pass, long from, long to) {
-		byte[][] keys = new byte[(int) (to - from)][];
-		for (int i = 0; i < keys.length; i++) {
-			keys[i] = pass.keyBytes(from + i);
-		}
-		return keys;
+		return arguments(null, from, to, pass::keyBytes);
 	}
 
 	@Override
@@ -73,10 +69,7 @@ final class GetCommand extends Command
 
 	@Override
 	public Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
-		return template.opsForValue()
-			.get(pass.keyBytes(item))
-			.map(ReactiveRunner::text)
-			.defaultIfEmpty(ReactiveRunner.NIL);
+		return template.opsForValue().get(pass.keyBytes(item)).cast(Object.class).defaultIfEmpty(ReactiveRunner.NIL);
 	}
 
 	@Override

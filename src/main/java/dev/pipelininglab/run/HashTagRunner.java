@@ -9,48 +9,22 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
 
-/**
- * The cluster-friendly way to keep one MSET or MGET per batch: keys that share a hash tag
- * ({@code <prefix>:{lab}:key:<i>}) all hash to one slot, so Lettuce sends each multi-key
- * command whole. The price is the layout: one master stores and serves every key while
- * the others idle. The commands are the multi-key ones; only the keys differ.
- */
+/** The cluster-friendly way to keep one MSET or MGET per batch: no split by slot. */
 @Component
-class HashTagRunner implements BatchRunner {
-
-	private final MultiKeyRunner multiKey;
+class HashTagRunner extends BatchRunner.HashTagged {
 
 	HashTagRunner(MultiKeyRunner multiKey) {
-		this.multiKey = multiKey;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.MULTI_KEY_HASHTAG;
+		super(Mode.MULTI_KEY_HASHTAG, multiKey);
 	}
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		if (topology.kind() != Topology.Kind.CLUSTER) {
-			return "hash tags only decide which cluster node holds a key; on " + topology.kind()
-					+ " this is the multi-key variant under other key names";
-		}
-		return spec.operation().command().keyPerItem() ? this.multiKey.unsupported(spec, topology)
-				: spec.operation().lacks(mode());
+		return (topology.kind() != Topology.Kind.CLUSTER || spec.operation().command().keyPerItem())
+				? super.unsupported(spec, topology) : spec.operation().lacks(mode());
 	}
 
 	@Override
-	public void run(Pass pass, long from, long to, Tally tally) {
-		this.multiKey.run(pass, from, to, tally);
-	}
-
-	@Override
-	public KeySpace keySpace(KeySpace demo) {
-		return demo.hashTagged();
-	}
-
-	@Override
-	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
+	public ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
 		String command = MultiKeyRunner.name(spec.operation().command());
 		long idle = spread.keysPerNode().size() - spread.mastersUsed();
 		return new ClusterEffect(spread.commandsPerSlot(), String.format(Locale.ROOT,

@@ -15,7 +15,8 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 final class HsetCommand extends CollectionCommand {
 
 	HsetCommand() {
-		super("HSET", KeySpace::hashKey, MemoryShape.HASH, (count) -> "with " + count + " fields (field:<i>)");
+		super("HSET", KeySpace::hashKey, MemoryShape.HASH, (count) -> "with " + count + " fields (field:<i>)",
+				(pass) -> pass.keys()::fieldBytes);
 	}
 
 	@Override
@@ -46,16 +47,6 @@ final class HsetCommand extends CollectionCommand {
 	@Override
 	public String multiKeyForm() {
 		return "one HMSET (HSET with many field-value pairs) per batch";
-	}
-
-	@Override
-	public String script() {
-		return "for i = 1, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
-	}
-
-	@Override
-	public byte[][] scriptArguments(Pass pass, long from, long to) {
-		return keyAndPairs(pass, from, to, pass.keys()::fieldBytes);
 	}
 
 	@Override

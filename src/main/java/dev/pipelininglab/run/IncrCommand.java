@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/** INCR: increments one counter once per item, so it ends at the number of INCRs sent. */
+/** INCR: one counter, so it ends at the number of INCRs sent. */
 final class IncrCommand extends Command implements Command.Scripted {
 
 	IncrCommand() {
@@ -22,7 +22,7 @@ final class IncrCommand extends Command implements Command.Scripted {
 
 	@Override
 	void count(@Nullable Object reply, Tally tally) {
-		// The counter's new value is worth showing.
+		// A write, but the counter's new value is worth showing.
 		tally.reply(reply);
 	}
 

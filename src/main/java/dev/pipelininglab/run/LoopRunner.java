@@ -3,16 +3,12 @@ package dev.pipelininglab.run;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.stereotype.Component;
 
-/**
- * The code most applications start with: one blocking template call per command, one
- * round trip each.
- */
+/** The code most applications start with: one blocking template call per command. */
 @Component
-class LoopRunner implements BatchRunner {
+class LoopRunner extends BatchRunner {
 
-	@Override
-	public Mode mode() {
-		return Mode.LOOP;
+	LoopRunner() {
+		super(Mode.LOOP);
 	}
 
 	@Override

@@ -8,14 +8,11 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/**
- * LPUSH: pushes the item's value onto the head of the demo list; its script is
- * {@link CollectionCommand}'s, one LPUSH per value.
- */
+/** LPUSH: pushes the item's value onto the head of the demo list. */
 final class LpushCommand extends CollectionCommand {
 
 	LpushCommand() {
-		super("LPUSH", KeySpace::listKey, MemoryShape.LIST, null);
+		super("LPUSH", KeySpace::listKey, MemoryShape.LIST, null, null);
 	}
 
 	@Override
@@ -41,12 +38,11 @@ final class LpushCommand extends CollectionCommand {
 
 	@Override
 	void sendBatch(RedisConnection connection, Pass pass, long from, long to) {
-		connection.listCommands().lPush(pass.keyBytes(), MultiKeyRunner.values(pass, from, to));
+		connection.listCommands().lPush(pass.keyBytes(), arguments(null, from, to, pass::valueBytes));
 	}
 
 	@Override
 	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		// One LRANGE per batch: positions from..to-1 of the list.
 		connection.listCommands().lRange(key, from, to - 1);
 	}
 

@@ -22,11 +22,7 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 
 	private final Ratio ratio;
 
-	MixedCommand() {
-		this(Ratio.DEFAULT);
-	}
-
-	private MixedCommand(Ratio ratio) {
+	MixedCommand(Ratio ratio) {
 		super("MIXED", true, null);
 		this.ratio = ratio;
 	}
@@ -76,7 +72,6 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 		return ((Command.Reactive) forItem(item)).reactive(template, pass, item);
 	}
 
-	/** Reads back the SET items' keys only: GET items wrote nothing. */
 	@Override
 	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
 		for (long item = from; item < to; item++) {
@@ -94,17 +89,10 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 		return new Footprint(MemoryShape.STRING, base.workload().ratio().writesIn(base.count()));
 	}
 
-	/**
-	 * What a mix reports of its SETs and GETs apart.
-	 * @param outcome the shown pass: what each client sent
-	 * @param tally the shown pass's replies
-	 * @param seconds the shown pass's time
-	 * @param loopLatency the loop: latency per command, else null
-	 */
+	/** Of the shown pass; {@code loopLatency} is the loop's latency per command. */
 	RunResult.Mix mix(Clients.Outcome outcome, Tally tally, double seconds,
 			@Nullable Map<String, Latency> loopLatency) {
-		// The SETs among the items each client sent: whole passes over its range, then
-		// the prefix a time limit left of the last one.
+		// Whole passes over each client's range, then what a time limit left of the last.
 		long sets = 0;
 		long sent = 0;
 		for (Clients.Client client : outcome.clients()) {
@@ -117,8 +105,7 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 			sent += client.sent;
 		}
 		long gets = sent - sets;
-		// Every acknowledged SET counted as a value, so the values beyond them are the
-		// GETs that found one.
+		// Acknowledged SETs count as values: the values beyond them are GET hits.
 		long hits = Math.max(0, tally.values() - sets);
 		String latencyNote = (loopLatency != null) ? null
 				: "each latency sample is a round trip carrying SETs and GETs together, so there is no"

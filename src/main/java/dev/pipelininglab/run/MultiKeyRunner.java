@@ -1,6 +1,8 @@
 package dev.pipelininglab.run;
 
 import java.util.List;
+import java.util.Locale;
+import java.util.Set;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Topology;
@@ -10,16 +12,13 @@ import org.springframework.stereotype.Component;
 
 /**
  * The reference point pipelining is measured against: one multi-key or multi-argument
- * command per batch (MSET, MGET, {@code RPOP key count} on Redis 6.2+, HMSET, SADD, ZADD
- * and LPUSH with one argument group per item), so the server parses one command instead
- * of thousands.
+ * command per batch, so the server parses one command instead of thousands.
  */
 @Component
-class MultiKeyRunner implements BatchRunner {
+class MultiKeyRunner extends BatchRunner {
 
-	@Override
-	public Mode mode() {
-		return Mode.MULTI_KEY;
+	MultiKeyRunner() {
+		super(Mode.MULTI_KEY);
 	}
 
 	@Override
@@ -35,38 +34,19 @@ class MultiKeyRunner implements BatchRunner {
 		((Command.MultiKey) pass.command()).multiKey(pass.route().template(), pass, from, to, tally);
 	}
 
-	/** The multi-key command a cluster splits by slot (MSET, MGET), or null. */
 	static @Nullable String name(Command command) {
 		return (command instanceof Command.MultiKey multiKey) ? multiKey.multiKeyName() : null;
 	}
 
-	/**
-	 * The commands the variant makes the servers count: its own, and what a client sends
-	 * instead when it splits the batch (Jedis on a cluster sends one command per key when
-	 * the keys of an MSET or MGET span slots).
-	 */
-	static java.util.Set<String> commandNames(Command command) {
+	/** Jedis on a cluster sends one command per key when an MSET or MGET spans slots. */
+	static Set<String> commandNames(Command command) {
 		String multiKey = name(command);
-		return (multiKey != null) ? java.util.Set.of(multiKey.toLowerCase(java.util.Locale.ROOT), command.label())
-				: java.util.Set.of(command.label());
-	}
-
-	/** The values of items {@code from} to {@code to}, as one command's arguments. */
-	static byte[][] values(Pass pass, long from, long to) {
-		byte[][] values = new byte[(int) (to - from)][];
-		for (int i = 0; i < values.length; i++) {
-			values[i] = pass.valueBytes(from + i);
-		}
-		return values;
+		String own = command.name().toLowerCase(Locale.ROOT);
+		return (multiKey != null) ? Set.of(multiKey.toLowerCase(Locale.ROOT), own) : Set.of(own);
 	}
 
 	/**
-	 * Redis refuses a multi-key command whose keys are in different hash slots
-	 * (CROSSSLOT). Spring Data Redis 4.1 passes MSET and MGET to Lettuce unchanged on a
-	 * cluster, and Lettuce's cluster API splits them: one command per slot, all written
-	 * without waiting in between (to the right masters) and awaited together, MGET's
-	 * values put back in key order. Demo keys spread over all slots, so a batch of 10,000
-	 * becomes about 7,500 commands.
+	 * Spring Data Redis 4.1 leaves MSET and MGET to Lettuce, which splits them by slot.
 	 */
 	@Override
 	public @Nullable ClusterEffect onCluster(RunSpec spec, ClusterLayout.Spread spread) {
@@ -80,7 +60,7 @@ class MultiKeyRunner implements BatchRunner {
 			return new ClusterEffect(commands, "The keys of each batch share one hash slot, so each " + command
 					+ " went whole to its master: " + commands + " " + command + (commands == 1 ? "" : "s") + ".");
 		}
-		return new ClusterEffect(commands, String.format(java.util.Locale.ROOT,
+		return new ClusterEffect(commands, String.format(Locale.ROOT,
 				"Keys in different hash slots cannot go in one %1$s (CROSSSLOT), so Lettuce split each %1$s of up to"
 						+ " %2$d keys into one %1$s per slot: %3$d %1$ss instead of %4$d for %5$d keys (%6$.2f keys"
 						+ " each), over the slots of %7$d masters, written back to back and awaited together. Spring"
@@ -91,15 +71,14 @@ class MultiKeyRunner implements BatchRunner {
 	}
 
 	/**
-	 * An empty list answers RPOP with count with nil, so missing elements are counted as
-	 * empty pops.
+	 * {@code RPOP key count} on an empty list answers nil: the missing are empty pops.
 	 */
 	static void countAll(@Nullable List<?> replies, long asked, Tally tally) {
 		long seen = 0;
 		if (replies != null) {
 			for (Object reply : replies) {
 				seen++;
-				tally.reply(reply);
+				tally.reply(Command.text(reply));
 			}
 		}
 		for (long i = seen; i < asked; i++) {

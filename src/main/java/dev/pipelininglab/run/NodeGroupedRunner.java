@@ -1,6 +1,5 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -13,7 +12,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.MasterConnections;
@@ -23,6 +21,7 @@ import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.models.partitions.Partitions;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
@@ -36,59 +35,33 @@ import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * A cluster pipeline the way Jedis' {@code ClusterPipeline} and redis-py's cluster
- * pipeline send one: each key's slot ({@code SlotHash.getSlot}) picks the master that
- * owns it in Lettuce's view of the cluster, the batch is grouped by master, and each
- * group goes as one pipeline on that master's own connection (auto-flush off, one flush),
- * every master at once: one group on the calling thread, the others on a small pool.
- * Replies are merged back in command order and tallied like every other runner's.
- * <p>
- * A command a node answers with MOVED or ASK (its slot moved during a resharding or a
- * failover) is sent again to the node the reply names: after a MOVED (or a redirect to a
- * node Lettuce does not know) once its view of the slots is read again, after an ASK with
- * ASKING in front. Up to {@code spring.data.redis.cluster.max-redirects} rounds
- * (Lettuce's 5 when unset), and every resend is counted ({@code redirects} in the
- * result). A node that cannot be reached fails the batch: its commands are counted
- * unconfirmed, never as written.
- * <p>
- * Spring Data Redis has no pipeline per node ({@code executePipelined} on a cluster hands
- * every command to Lettuce's router on one connection), so this is Lettuce's API below
- * it: {@code getPartitions().getMasterBySlot}, {@code getConnection(host, port, WRITE)},
- * {@code setAutoFlushCommands(false)} and {@code flushCommands()}.
+ * A cluster pipeline the way Jedis' {@code ClusterPipeline} and redis-py's send one: one
+ * pipeline per master of the keys' slots on its own connection, all at once. Spring Data
+ * Redis has none ({@code executePipelined} goes through Lettuce's router on one
+ * connection). MOVED and ASK replies are resent where they point, up to
+ * {@code spring.data.redis.cluster.max-redirects} rounds; a node that cannot be reached
+ * leaves its commands unconfirmed, never written.
  */
 @Component
-class NodeGroupedRunner implements BatchRunner, DisposableBean {
+class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 
 	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
-	/** Lettuce's own default (ClusterClientOptions.DEFAULT_MAX_REDIRECTS). */
-	private static final int DEFAULT_MAX_REDIRECTS = 5;
-
-	private static final AtomicInteger THREADS = new AtomicInteger();
-
 	private final MasterConnections masters;
 
-	/**
-	 * Writes the groups beyond the caller's own. A task only builds and flushes commands,
-	 * it never waits on Redis, so a pool the size of the machine keeps up.
-	 */
-	private final ExecutorService senders = Executors
-		.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), (task) -> {
-			Thread thread = new Thread(task, "node-pipeline-" + THREADS.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		});
+	/** A task never waits on Redis, so a pool the size of the machine keeps up. */
+	private final ExecutorService senders;
 
 	NodeGroupedRunner(MasterConnections masters) {
+		super(Mode.PIPELINED_BY_NODE);
 		this.masters = masters;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.PIPELINED_BY_NODE;
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(CpuTime.NODE_SENDERS);
+		threads.setDaemon(true);
+		this.senders = Executors.newFixedThreadPool(Math.max(2, Runtime.getRuntime().availableProcessors()), threads);
 	}
 
 	@Override
@@ -106,18 +79,13 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		int count = (int) (to - from);
-		byte[][] keys = new byte[count][];
-		for (int i = 0; i < count; i++) {
-			keys[i] = pass.keyBytes(from + i);
-		}
+		byte[][] keys = Command.arguments(null, from, to, pass::keyBytes);
 		LettuceConnectionFactory factory = pass.route().lettuce();
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
 		NodeBatch batch = new NodeBatch(pass, from, keys);
 		try (MasterConnections.Borrowed borrowed = this.masters.borrow(factory)) {
-			// Auto-flush is off: a command for a node still being connected could miss
-			// its flush (lettuce issues 1111, 2420). Before every batch, as a failover
-			// moves slots to a master not connected yet.
+			// A command for a node still being connected could miss its flush (lettuce
+			// issues 1111, 2420); every batch, as a failover moves slots.
 			NodeConnections.connect(borrowed.cluster(), false, timeout);
 			sendOrCount(borrowed, batch, byMaster(borrowed.cluster().getPartitions(), keys), tally);
 			int maxRedirects = maxRedirects(factory);
@@ -139,10 +107,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	}
 
 	/**
-	 * The batch's items grouped by the master that owns their slot now, one group per
-	 * {@code host:port}. Lettuce's periodic topology refresh reloads the partitions with
-	 * new node objects, possibly in the middle of this loop, so two node objects can name
-	 * the same master: the node object only saves building the name for every key.
+	 * One group per {@code host:port}: Lettuce's topology refresh may reload the
+	 * partitions with new node objects mid-loop, so two can name the same master.
 	 */
 	static Map<String, NodeBatch.Group> byMaster(Partitions partitions, byte[][] keys) {
 		Map<RedisClusterNode, NodeBatch.Group> byNode = new IdentityHashMap<>();
@@ -168,10 +134,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	}
 
 	/**
-	 * Whether Lettuce's view must be read again before the redirected commands go out: a
-	 * MOVED says the view is old (and the next batches would meet it too), and a node the
-	 * view does not know cannot be connected to. An ASK to a known node does not: the
-	 * slot still belongs to the node that answered until its migration ends.
+	 * A MOVED says Lettuce's view is old, and an unknown node cannot be connected to; an
+	 * ASK to a known node does not: the slot is the answering node's until it migrates.
 	 */
 	private static boolean stale(Partitions partitions, Map<String, NodeBatch.Group> redirected) {
 		return redirected.values()
@@ -179,10 +143,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 			.anyMatch((group) -> !group.asking || partitions.getPartition(group.host, group.port) == null);
 	}
 
-	/**
-	 * {@link #send}; when it fails (a master cannot be connected), no command of the
-	 * batch is known to have run or not, and the batch counts as unconfirmed.
-	 */
+	/** A master that cannot be connected leaves the whole batch unconfirmed. */
 	private void sendOrCount(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups,
 			Tally tally) {
 		try {
@@ -194,10 +155,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		}
 	}
 
-	/**
-	 * One pipeline per group, all at once: every group but the last on the pool, the last
-	 * on this thread; returns once every group is flushed.
-	 */
+	/** Every group but the last on the pool, the last on this thread. */
 	private void send(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups) {
 		List<NodeBatch.Group> all = new ArrayList<>(groups.values());
 		List<Future<?>> others = new ArrayList<>();
@@ -232,7 +190,6 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 		}
 	}
 
-	/** Writes one group's commands to its master's connection, then flushes them. */
 	private static void pipeline(MasterConnections.Borrowed borrowed, NodeBatch batch, NodeBatch.Group group) {
 		StatefulRedisConnection<byte[], byte[]> connection = borrowed.master(group.host, group.port);
 		RedisAsyncCommands<byte[], byte[]> async = connection.async();
@@ -243,21 +200,17 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				// ASK holds for the one command that follows ASKING.
 				async.asking();
 			}
-			byte[] key = batch.keys[i];
 			batch.sentTo[i] = group.host;
 			long item = batch.from + i;
-			batch.futures[i] = pass.command(item).async(async, pass, item, key);
+			batch.futures[i] = pass.command(item).async(async, pass, item, batch.keys[i]);
 		}
 		connection.flushCommands();
 	}
 
 	/**
-	 * Waits until every command of the batch is answered or the command timeout passed,
-	 * one future after the other as Lettuce's {@code LettuceFutures.awaitAll} does (which
-	 * stops at the first error reply, and a MOVED is one): once the first reply is in,
-	 * most others are too, so the thread parks a few times per batch. A combined future
-	 * ({@code CompletableFuture.allOf}) would cost two objects per command and a
-	 * completion chain run on the event loops, the threads pipelined SETs are short of.
+	 * One future after the other, as {@code LettuceFutures.awaitAll} does but past error
+	 * replies (a MOVED is one); {@code CompletableFuture.allOf} would cost two objects
+	 * per command and a completion chain on the event loops pipelined SETs are short of.
 	 * @return whether every command was answered
 	 */
 	private static boolean await(NodeBatch batch, Duration timeout) {
@@ -284,9 +237,8 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	}
 
 	/**
-	 * Counts the replies in command order. Should any command have failed, the others are
-	 * still counted, error replies as rejected, unanswered or lost commands as
-	 * unconfirmed, and the first failure is thrown.
+	 * In command order; error replies count rejected, unanswered or lost commands
+	 * unconfirmed, and the first failure is thrown after all are counted.
 	 */
 	private static void tallyInOrder(Pass pass, NodeBatch batch, Tally tally, Duration timeout) {
 		RuntimeException first = null;
@@ -313,9 +265,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 				}
 				continue;
 			}
-			Object reply = future.toCompletableFuture().getNow(null);
-			pass.command(batch.from + i)
-				.count((reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply, tally);
+			pass.command(batch.from + i).count(future.toCompletableFuture().getNow(null), tally);
 		}
 		if (first != null) {
 			throw first;
@@ -334,7 +284,7 @@ class NodeGroupedRunner implements BatchRunner, DisposableBean {
 	private static int maxRedirects(LettuceConnectionFactory factory) {
 		RedisClusterConfiguration cluster = factory.getClusterConfiguration();
 		Integer configured = (cluster != null) ? cluster.getMaxRedirects() : null;
-		return (configured != null) ? configured : DEFAULT_MAX_REDIRECTS;
+		return (configured != null) ? configured : ClusterClientOptions.DEFAULT_MAX_REDIRECTS;
 	}
 
 	@Override

@@ -9,8 +9,7 @@ import dev.pipelininglab.redis.KeySpace;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The Redis command a run sends, once per item: the catalogue of operations, each with
- * the {@link Command} that sends it. INCR, HSET, SADD, ZADD and LPUSH are
+ * The Redis command a run sends, once per item. INCR, HSET, SADD, ZADD and LPUSH are
  * redis-benchmark's default tests and, like there, each works on one key of its own;
  * MIXED interleaves SETs and GETs like memtier's {@code --ratio}.
  */
@@ -23,7 +22,7 @@ public enum Operation {
 	SADD(new SaddCommand(), "SADD count members to one set"),
 	ZADD(new ZaddCommand(), "ZADD count members to one sorted set, scored by index"),
 	LPUSH(new LpushCommand(), "LPUSH count elements onto the demo list"),
-	MIXED(new MixedCommand(), "SETs and GETs interleaved as ratio= says (default 1:10)");
+	MIXED(new MixedCommand(Ratio.DEFAULT), "SETs and GETs interleaved as ratio= says (default 1:10)");
 
 	private final Command command;
 
@@ -34,14 +33,11 @@ public enum Operation {
 		this.summary = summary;
 	}
 
-	/**
-	 * What a run of it sends, for people: the run endpoints' descriptions start with it.
-	 */
+	/** The run endpoints' descriptions start with it. */
 	public String summary() {
 		return this.summary;
 	}
 
-	/** What the operation sends in each mode, and how its replies count. */
 	Command command() {
 		return this.command;
 	}
@@ -51,76 +47,55 @@ public enum Operation {
 		return name().toLowerCase(Locale.ROOT);
 	}
 
-	/** Whether the command carries values, so {@code valueSize} applies. */
+	/** Whether {@code valueSize} applies. */
 	public boolean carriesValues() {
 		return this.command.carriesValues();
 	}
 
-	/**
-	 * The one key every command of the run works on, or null when each item has a key of
-	 * its own (SET, GET) or there is none (PING).
-	 */
+	/** The one key every command of the run works on, or null. */
 	public @Nullable String key(KeySpace keys) {
 		return this.command.key(keys);
 	}
 
-	/** Whether {@code ttl=} applies: SET's expiry. */
 	public boolean takesTtl() {
 		return this.command instanceof Command.Expiring;
 	}
 
 	/**
-	 * Whether {@code keys=}, {@code pattern=} and {@code seed=} apply: a key per item and
-	 * one command on it (SET, GET); a mix's GETs read the keys its SETs wrote.
+	 * Whether {@code keys=}, {@code pattern=} and {@code seed=} apply: not to a mix,
+	 * whose GETs read the keys its SETs wrote.
 	 */
 	public boolean takesKeyWalk() {
 		return this.command.keyPerItem() && !takesRatio();
 	}
 
-	/** Whether its items have keys at all: PING has none. */
 	public boolean hasKey() {
 		return this.command.keyed();
 	}
 
-	/** Whether {@code ratio=} applies: a mix of commands. */
 	public boolean takesRatio() {
 		return this.command instanceof MixedCommand;
 	}
 
-	/**
-	 * Whether it writes a key per item (SET, mixed): deleted before each pass, read back
-	 * after it.
-	 */
+	/** Its keys are deleted before each pass and read back after it. */
 	public boolean writesKeys() {
 		return this.command.writesKeyPerItem();
 	}
 
-	/** Whether a comparison writes the keys first, for it to read: GET. */
 	public boolean needsPreparedData() {
 		return this.command instanceof Command.Prepared;
 	}
 
-	/**
-	 * Whether each pass starts with a preparing phase: keys deleted (SET, mixed) or the
-	 * list refilled (RPOP).
-	 */
 	public boolean preparesEachPass() {
 		return this.command.showsPreparing();
 	}
 
-	/**
-	 * Whether {@code /compare} and {@code /sweep} take it: RPUSH only fills the list RPOP
-	 * pops, so it runs alone, as {@code /listinput} does.
-	 */
+	/** RPUSH only fills the list RPOP pops, so it runs alone, as /listinput does. */
 	public boolean comparable() {
 		return this != RPUSH;
 	}
 
-	/**
-	 * Why variant {@code mode} cannot send it: its command lacks what the mode asks for
-	 * (a multi-key form, a script, a reactive form) or a key per item to group or tag by.
-	 * Every such answer is written here.
-	 */
+	/** Why variant {@code mode} cannot send it: every such answer is written here. */
 	String lacks(Mode mode) {
 		String name = this.command.name();
 		String fillsOnly = "the lab fills lists with pipelined RPUSH only";

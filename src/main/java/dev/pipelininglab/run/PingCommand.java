@@ -9,10 +9,7 @@ import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/**
- * PING: no key at all, the command the Redis docs' own pipelining benchmark and the
- * go-redis example use.
- */
+/** PING: no key, as in the Redis docs' pipelining benchmark and go-redis' example. */
 final class PingCommand extends Command implements Command.Scripted {
 
 	PingCommand() {

@@ -17,19 +17,16 @@ import org.springframework.stereotype.Component;
  * stays on one TCP connection.
  */
 @Component
-class PipelinedRunner implements BatchRunner {
+class PipelinedRunner extends BatchRunner {
 
-	@Override
-	public Mode mode() {
-		return Mode.PIPELINED;
+	PipelinedRunner() {
+		super(Mode.PIPELINED);
 	}
 
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
-		// The callback receives a proxy of the byte-level RedisConnection, not a
-		// StringRedisConnection, so the widely copied "(StringRedisConnection)
-		// connection" cast throws ClassCastException on Spring Data Redis 4.1. The
-		// byte-level command interfaces are what the proxy really implements.
+		// The callback gets a proxy of the byte-level RedisConnection: the widely copied
+		// "(StringRedisConnection) connection" cast throws on Spring Data Redis 4.1.
 		List<Object> replies;
 		try {
 			replies = pass.route().template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
@@ -43,29 +40,18 @@ class PipelinedRunner implements BatchRunner {
 			});
 		}
 		catch (RedisPipelineException ex) {
-			// The rest of the batch ran even though a command failed; count it so the
-			// failure report keeps it.
-			PipelineFailures.tally(ex, to - from, (reply, index) -> count(pass, from + index, reply, tally), tally);
+			// The rest of the batch ran though a command failed: the report keeps it.
+			PipelineFailures.tally(ex, to - from, (reply, index) -> pass.command(from + index).count(reply, tally),
+					tally);
 			throw ex;
 		}
 		long item = from;
 		for (Object reply : replies) {
-			count(pass, item++, reply, tally);
+			pass.command(item++).count(reply, tally);
 		}
 	}
 
-	/**
-	 * Counts item {@code item}'s reply as its command counts it: in a mix, a SET's
-	 * acknowledgement and a GET's value count differently.
-	 */
-	static void count(Pass pass, long item, @Nullable Object reply, Tally tally) {
-		pass.command(item).count(reply, tally);
-	}
-
-	/**
-	 * Queues (in a pipeline or a transaction) or sends the commands of items {@code from}
-	 * to {@code to}, each as its item's command sends it.
-	 */
+	/** Each item as its own command sends it (a mix's SET or GET). */
 	static void send(RedisConnection connection, Pass pass, long from, long to) {
 		for (long i = from; i < to; i++) {
 			pass.command(i).send(connection, pass, i);

@@ -6,31 +6,21 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.stereotype.Component;
 
 /**
- * MULTI, the batch and EXEC inside one {@code executePipelined}: the atomicity of a
- * transaction at the round trips of a pipeline. Its replies are EXEC's list; the
- * {@code QUEUED} answers are dropped by Spring Data Redis.
+ * MULTI, the batch and EXEC inside one {@code executePipelined}: a transaction at the
+ * round trips of a pipeline; Spring Data Redis drops the {@code QUEUED} answers.
  */
 @Component
-class PipelinedTransactionRunner implements BatchRunner {
+class PipelinedTransactionRunner extends BatchRunner {
 
-	private final TransactionRunner transaction;
-
-	PipelinedTransactionRunner(TransactionRunner transaction) {
-		this.transaction = transaction;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.PIPELINED_TRANSACTION;
+	PipelinedTransactionRunner() {
+		super(Mode.PIPELINED_TRANSACTION);
 	}
 
 	@Override
 	public @Nullable String unsupported(RunSpec spec, Topology topology) {
-		if (topology.kind() == Topology.Kind.CLUSTER) {
-			return "on a cluster, variants transaction and transaction-hashtag already send MULTI, the batch and EXEC"
-					+ " in one write to the slot's master; Spring Data Redis runs no MULTI inside a cluster pipeline";
-		}
-		return this.transaction.unsupported(spec, topology);
+		return (topology.kind() != Topology.Kind.CLUSTER) ? null
+				: "on a cluster, variants transaction and transaction-hashtag already send MULTI, the batch and EXEC"
+						+ " in one write to the slot's master; Spring Data Redis runs no MULTI inside a cluster pipeline";
 	}
 
 	@Override

@@ -1,6 +1,5 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -10,7 +9,6 @@ import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
-import reactor.core.publisher.Mono;
 
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -19,30 +17,23 @@ import org.springframework.data.redis.serializer.RedisSerializationContext;
 import org.springframework.stereotype.Component;
 
 /**
- * Spring Data Redis's reactive template, as a WebFlux service would write it: the batch
- * is a {@code Flux} of commands subscribed all at once ({@code flatMapSequential}), so
- * they are in flight together on the factory's one shared native connection and their
- * replies come back in order. No {@code executePipelined}, no pooled connection: Lettuce
- * writes each command as it comes and Netty coalesces what is queued, so it pipelines
- * without being asked. Byte keys and values, so it writes exactly what the other variants
- * write.
+ * Spring Data Redis's reactive template, as a WebFlux service would write it: a
+ * {@code Flux} of the batch's commands subscribed all at once on the factory's shared
+ * connection, so Lettuce and Netty pipeline without being asked. Byte keys and values, so
+ * it writes exactly what the other variants write.
  */
 @Component
-class ReactiveRunner implements BatchRunner {
+class ReactiveRunner extends BatchRunner {
 
 	/** Stands for a GET that found nothing: a Flux carries no nulls. */
 	static final Object NIL = new Object();
 
-	/** One template per route's factory: it holds no connection of its own. */
+	/** Per route's factory; a template holds no connection of its own. */
 	private final Map<LettuceConnectionFactory, ReactiveRedisTemplate<byte[], byte[]>> templates = new ConcurrentHashMap<>();
 
 	ReactiveRunner(Connections routes) {
+		super(Mode.REACTIVE);
 		routes.onClose(this.templates::remove);
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.REACTIVE;
 	}
 
 	@Override
@@ -56,12 +47,9 @@ class ReactiveRunner implements BatchRunner {
 		ReactiveRedisTemplate<byte[], byte[]> template = this.templates.computeIfAbsent(factory,
 				(each) -> new ReactiveRedisTemplate<>(each, RedisSerializationContext.byteArray()));
 		int inFlight = (int) (to - from);
-		Flux<Object> replies = Flux.range(0, inFlight).flatMapSequential((offset) -> {
-			long i = from + offset;
-			@SuppressWarnings("unchecked")
-			Mono<Object> reply = (Mono<Object>) ((Command.Reactive) pass.command(i)).reactive(template, pass, i);
-			return reply;
-		}, inFlight, 1);
+		Flux<Object> replies = Flux.range(0, inFlight)
+			.<Object>flatMapSequential((offset) -> ((Command.Reactive) pass.command(from + offset)).reactive(template,
+					pass, from + offset), inFlight, 1);
 		Duration timeout = factory.getClientConfiguration().getCommandTimeout();
 		List<Object> all = replies.collectList().block(timeout.plusSeconds(1));
 		if (all == null) {
@@ -69,12 +57,8 @@ class ReactiveRunner implements BatchRunner {
 		}
 		long item = from;
 		for (Object reply : all) {
-			PipelinedRunner.count(pass, item++, (reply == NIL) ? null : reply, tally);
+			pass.command(item++).count((reply == NIL) ? null : reply, tally);
 		}
-	}
-
-	static Object text(byte[] raw) {
-		return new String(raw, StandardCharsets.UTF_8);
 	}
 
 }

@@ -8,10 +8,7 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/**
- * RPUSH: appends the item's value to the demo list; how the lab fills the list RPOP pops,
- * so it only ever adds, item by item.
- */
+/** RPUSH: how the lab fills the list RPOP pops, so it only ever adds, item by item. */
 final class RpushCommand extends Command {
 
 	RpushCommand() {

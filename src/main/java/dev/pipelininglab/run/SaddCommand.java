@@ -9,14 +9,11 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.StringRedisTemplate;
 
-/**
- * SADD: adds the item's value to one set; its script is {@link CollectionCommand}'s, one
- * SADD per value.
- */
+/** SADD: adds the item's value to one set. */
 final class SaddCommand extends CollectionCommand {
 
 	SaddCommand() {
-		super("SADD", KeySpace::setKey, MemoryShape.SET, (count) -> "a set with " + count + " members");
+		super("SADD", KeySpace::setKey, MemoryShape.SET, (count) -> "a set with " + count + " members", null);
 	}
 
 	@Override
@@ -37,7 +34,7 @@ final class SaddCommand extends CollectionCommand {
 
 	@Override
 	void sendBatch(RedisConnection connection, Pass pass, long from, long to) {
-		connection.setCommands().sAdd(pass.keyBytes(), MultiKeyRunner.values(pass, from, to));
+		connection.setCommands().sAdd(pass.keyBytes(), arguments(null, from, to, pass::valueBytes));
 	}
 
 	@Override

@@ -2,50 +2,42 @@ package dev.pipelininglab.run;
 
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
-import java.util.Objects;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.script.DigestUtils;
 import org.springframework.stereotype.Component;
 
 /**
- * The Redis docs' "pipelining vs scripting": one EVALSHA per batch runs a fixed Lua
- * script that does the whole batch inside the server. The scripts are constants; no
- * request ever supplies script text, and keys come from the demo key space only.
- * <p>
- * The digests are computed here, and a server that does not know a script yet gets it
- * through one EVAL, which caches it where it ran. SCRIPT LOAD would not do: Lettuce
- * counts SCRIPT among read-only commands, so with replica reads it loads the script on a
- * replica while EVALSHA (a write) runs on the master.
+ * The Redis docs' "pipelining vs scripting": one EVALSHA per batch of a constant Lua
+ * script (never a request's text). A server that does not know it yet gets one EVAL,
+ * which caches it where it ran: Lettuce counts SCRIPT LOAD as a read, so with replica
+ * reads it would load the script on a replica while EVALSHA runs on the master.
  */
 @Component
-class ScriptRunner implements BatchRunner {
+class ScriptRunner extends BatchRunner {
 
-	/**
-	 * SHA1 digests of the operations' scripts, as Redis computes them; the same on every
-	 * server.
-	 */
+	ScriptRunner() {
+		super(Mode.SCRIPT);
+	}
+
+	/** As Redis computes them: the same on every server. */
 	private static final Map<Operation, String> DIGESTS = new EnumMap<>(Operation.class);
 
 	static {
 		for (Operation operation : Operation.values()) {
 			if (operation.command() instanceof Command.Scripted scripted) {
-				DIGESTS.put(operation, sha1(scripted.script()));
+				DIGESTS.put(operation, DigestUtils.sha1DigestAsHex(scripted.script()));
 			}
 		}
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.SCRIPT;
 	}
 
 	@Override
@@ -82,38 +74,18 @@ class ScriptRunner implements BatchRunner {
 						numKeys, keysAndArgs);
 		}
 		catch (DataAccessException ex) {
-			// Spring's "Error in execution" wraps the reply, so the reply text is on the
-			// cause.
+			// Spring's "Error in execution" wraps the reply: its text is on the cause.
 			if (!String.valueOf(NestedExceptionUtils.getMostSpecificCause(ex).getMessage()).contains("NOSCRIPT")) {
 				throw ex;
 			}
-			// First use on this server, or it lost its script cache (restart, failover,
-			// SCRIPT FLUSH): EVAL runs the same constant script and caches it there, so
-			// the next batch's EVALSHA finds it.
+			// First use here, or the cache was lost (restart, failover, SCRIPT FLUSH).
 			return connection.scriptingCommands()
 				.eval(script.getBytes(StandardCharsets.UTF_8), type, numKeys, keysAndArgs);
 		}
 	}
 
-	private static String sha1(String script) {
-		try {
-			return java.util.HexFormat.of()
-				.formatHex(java.security.MessageDigest.getInstance("SHA-1")
-					.digest(script.getBytes(StandardCharsets.UTF_8)));
-		}
-		catch (java.security.NoSuchAlgorithmException ex) {
-			throw new IllegalStateException("Every Java runtime has SHA-1", ex);
-		}
-	}
-
 	static byte[] bytes(long number) {
 		return Long.toString(number).getBytes(StandardCharsets.US_ASCII);
-	}
-
-	static @Nullable List<String> strings(@Nullable List<?> replies) {
-		return (replies != null) ? replies.stream()
-			.map((reply) -> (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : null)
-			.toList() : null;
 	}
 
 }

@@ -45,7 +45,7 @@ final class SetCommand extends Command
 		else {
 			template.opsForValue().set(pass.key(item), pass.value(item));
 		}
-		// SET either succeeds with OK or throws, so getting here is the acknowledgement.
+		// SET answers OK or throws.
 		tally.value(null);
 	}
 
@@ -78,19 +78,12 @@ final class SetCommand extends Command
 
 	@Override
 	public byte[][] scriptArguments(Pass pass, long from, long to) {
-		int size = (int) (to - from);
-		byte[][] keysAndArgs = new byte[size * 2][];
-		for (int i = 0; i < size; i++) {
-			keysAndArgs[i] = pass.keyBytes(from + i);
-			keysAndArgs[size + i] = pass.valueBytes(from + i);
-		}
-		return keysAndArgs;
+		return arguments(null, from, to, pass::keyBytes, pass::valueBytes);
 	}
 
 	@Override
 	public Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
 		Duration ttl = pass.spec().ttl();
-		// SET key value EX ttl, as every other variant sends it.
 		return (ttl != null) ? template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item), ttl)
 				: template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item));
 	}

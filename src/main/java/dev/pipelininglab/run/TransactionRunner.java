@@ -1,13 +1,25 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.redis.MasterConnections;
 import dev.pipelininglab.redis.Topology;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.TransactionResult;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.cluster.SlotHash;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.RedisOperations;
 import org.springframework.data.redis.core.SessionCallback;
@@ -15,24 +27,17 @@ import org.springframework.stereotype.Component;
 
 /**
  * Each batch as one transaction, the way Spring's reference documentation writes it:
- * {@code StringRedisTemplate.execute(SessionCallback)} with {@code multi()}, the commands
- * and {@code exec()} on one bound connection, or the same inside {@code executePipelined}
- * ({@link Mode#PIPELINED_TRANSACTION}). Redis runs the batch whole, no other client's
- * command in between; whether the client waits for each {@code QUEUED} is what the two
- * variants show side by side with {@code pipelined}.
+ * {@code execute(SessionCallback)} with {@code multi()}, the commands and {@code exec()}
+ * on one bound connection.
  */
 @Component
-class TransactionRunner implements BatchRunner {
+class TransactionRunner extends BatchRunner {
 
-	private final ClusterTransaction cluster;
+	private final MasterConnections masters;
 
-	TransactionRunner(ClusterTransaction cluster) {
-		this.cluster = cluster;
-	}
-
-	@Override
-	public Mode mode() {
-		return Mode.TRANSACTION;
+	TransactionRunner(MasterConnections masters) {
+		super(Mode.TRANSACTION);
+		this.masters = masters;
 	}
 
 	@Override
@@ -40,8 +45,6 @@ class TransactionRunner implements BatchRunner {
 		if (topology.kind() != Topology.Kind.CLUSTER) {
 			return null;
 		}
-		// LettuceClusterConnection.multi() throws InvalidDataAccessApiUsageException: on
-		// a cluster the batch goes to its slot's master on that master's own connection.
 		if (spec.senders().connector() != Connector.LETTUCE) {
 			return "on a cluster the lab sends a transaction on a Lettuce node connection; Spring Data Redis's Jedis"
 					+ " cluster connection runs no MULTI";
@@ -56,18 +59,13 @@ class TransactionRunner implements BatchRunner {
 	@Override
 	public void run(Pass pass, long from, long to, Tally tally) {
 		if (pass.route().connector() == Connector.LETTUCE && pass.route().lettuce().isClusterAware()) {
-			this.cluster.run(pass, from, to, tally);
+			onMaster(pass, from, to, tally);
 			return;
 		}
-		List<Object> replies = pass.route().template().execute(transaction(pass, from, to, false));
-		count(pass, from, replies, tally);
+		count(pass, from, pass.route().template().execute(transaction(pass, from, to, false)), tally);
 	}
 
-	/**
-	 * MULTI, the batch's commands, EXEC, on the connection the session binds; inside a
-	 * pipeline the callback answers null, as executePipelined requires, and EXEC's
-	 * replies arrive in the pipeline's list.
-	 */
+	/** Inside a pipeline EXEC's replies arrive in the pipeline's list. */
 	static SessionCallback<@Nullable List<Object>> transaction(Pass pass, long from, long to, boolean pipelined) {
 		return new SessionCallback<>() {
 			@Override
@@ -86,11 +84,7 @@ class TransactionRunner implements BatchRunner {
 		};
 	}
 
-	/**
-	 * One reply per command; EXEC's list comes back nested in a pipeline's, and a
-	 * discarded transaction (EXEC answering nil) as an empty list. The replies are those
-	 * of items {@code from} on, in order.
-	 */
+	/** EXEC's list nests in a pipeline's; a discarded transaction's is empty. */
 	static void count(Pass pass, long from, @Nullable List<Object> replies, Tally tally) {
 		if (replies == null) {
 			return;
@@ -99,17 +93,63 @@ class TransactionRunner implements BatchRunner {
 		for (Object reply : replies) {
 			if (reply instanceof List<?> nested) {
 				for (Object each : nested) {
-					PipelinedRunner.count(pass, item++, text(each), tally);
+					pass.command(item++).count(each, tally);
 				}
 			}
 			else {
-				PipelinedRunner.count(pass, item++, text(reply), tally);
+				pass.command(item++).count(reply, tally);
 			}
 		}
 	}
 
-	private static @Nullable Object text(@Nullable Object reply) {
-		return (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : reply;
+	/**
+	 * On the first key's master's own connection: LettuceClusterConnection.multi() throws
+	 * and Lettuce's router would spread the commands. Other slots' keys fail EXEC whole.
+	 */
+	private void onMaster(Pass pass, long from, long to, Tally tally) {
+		try (MasterConnections.Borrowed borrowed = this.masters.borrow(pass.route().lettuce())) {
+			int slot = SlotHash.getSlot(pass.keyBytes(from));
+			RedisClusterNode master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
+			if (master == null) {
+				borrowed.refreshTopology();
+				master = borrowed.cluster().getPartitions().getMasterBySlot(slot);
+			}
+			if (master == null) {
+				throw new IllegalStateException("No master serves slot " + slot);
+			}
+			RedisURI uri = master.getUri();
+			StatefulRedisConnection<byte[], byte[]> node = borrowed.master(uri.getHost(), uri.getPort());
+			RedisAsyncCommands<byte[], byte[]> commands = node.async();
+			commands.multi();
+			for (long item = from; item < to; item++) {
+				pass.command(item).async(commands, pass, item, pass.keyBytes(item));
+			}
+			RedisFuture<TransactionResult> exec = commands.exec();
+			node.flushCommands();
+			long item = from;
+			for (Object reply : await(exec, pass, uri)) {
+				pass.command(item++).count(reply, tally);
+			}
+		}
+	}
+
+	private static TransactionResult await(RedisFuture<TransactionResult> exec, Pass pass, RedisURI master) {
+		String address = master.getHost() + ":" + master.getPort();
+		try {
+			return exec.get(pass.route().lettuce().getTimeout(), TimeUnit.MILLISECONDS);
+		}
+		catch (ExecutionException ex) {
+			Throwable refusal = (ex.getCause() != null) ? ex.getCause() : ex;
+			throw new CrossSlotTransactionException(
+					ProblemType.CROSS_SLOT_TRANSACTION.detail(address, refusal.getMessage()), refusal);
+		}
+		catch (TimeoutException ex) {
+			throw new QueryTimeoutException("EXEC on " + address + " did not answer in time", ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new RunCancelledException();
+		}
 	}
 
 }

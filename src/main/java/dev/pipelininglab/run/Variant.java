@@ -10,15 +10,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One contender in a comparison: a mode, for Lettuce pipelines the flush policy, the
  * connector, and for Lettuce pipelines and async runs the way batches are handed to Netty
- * when it differs from the configured one. Written as {@code loop}, {@code pipelined}
- * (the request's flush policy), {@code pipelined-<policy>} such as
- * {@code pipelined-buffered-1000}, {@code pipelined-by-node} (cluster only: one pipeline
- * per master), {@code multi-key}, {@code multi-key-hashtag}, {@code script} or
- * {@code async} for Lettuce, Spring Boot's default; a pipelined or async variant may end
- * in {@code -per-flush} or {@code -per-command}, such as
- * {@code pipelined-buffered-500-per-flush}; a {@code jedis-} prefix runs the same mode
- * through Spring Data Redis's Jedis connector ({@code jedis-loop},
- * {@code jedis-pipelined}, {@code jedis-multi-key}...).
+ * when it differs from the configured one. Labels as {@link #valueOf} reads them.
  */
 public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector connector, @Nullable Writes writes) {
 
@@ -49,10 +41,7 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 		return new Variant(mode, null, Connector.LETTUCE, null);
 	}
 
-	/**
-	 * The variant a spec runs, as results name it: a pipeline with its flush policy, and
-	 * Lettuce's way of writing; Jedis has neither.
-	 */
+	/** As results name it: Jedis has no flush policy and no way of writing. */
 	public static Variant of(RunSpec spec, @Nullable FlushPolicy flushPolicy) {
 		Connector connector = spec.senders().connector();
 		boolean lettuce = connector == Connector.LETTUCE;
@@ -86,21 +75,16 @@ public record Variant(Mode mode, @Nullable FlushPolicy flushPolicy, Connector co
 			return new Variant(Mode.PIPELINED, FlushPolicy.valueOf(label.substring(PIPELINED_PREFIX.length())),
 					connector, writes);
 		}
-		Connector chosen = connector;
-		Writes asked = writes;
-		return Mode.fromLabel(label)
-			.map((mode) -> new Variant(mode, null, chosen, asked))
+		Mode mode = Mode.fromLabel(label)
 			.orElseThrow(() -> new IllegalArgumentException("Unknown variant '" + text + "': use loop, pipelined,"
 					+ " pipelined-<flush policy> (e.g. pipelined-buffered-1000), pipelined-by-node, multi-key,"
 					+ " multi-key-hashtag, script, transaction, pipelined-transaction, reactive"
 					+ " or async (pipelined and async ones may end in -per-flush or -per-command), or jedis-<mode>"
 					+ " (e.g. jedis-pipelined) for Spring Data Redis's Jedis connector"));
+		return new Variant(mode, null, connector, writes);
 	}
 
-	/**
-	 * Why this variant runs on no topology at all, or null when it runs on some: the
-	 * Jedis connector has no counterpart for these modes in Spring Data Redis.
-	 */
+	/** Why this variant runs on no topology at all, or null. */
 	public @Nullable String runsNowhere() {
 		if (this.connector != Connector.JEDIS) {
 			return null;

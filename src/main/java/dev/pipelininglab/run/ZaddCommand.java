@@ -18,7 +18,8 @@ final class ZaddCommand extends CollectionCommand {
 
 	ZaddCommand() {
 		super("ZADD", KeySpace::sortedSetKey, MemoryShape.ZSET,
-				(count) -> "a sorted set with " + count + " members scored by their index");
+				(count) -> "a sorted set with " + count + " members scored by their index",
+				(pass) -> ScriptRunner::bytes);
 	}
 
 	@Override
@@ -44,16 +45,6 @@ final class ZaddCommand extends CollectionCommand {
 			members.add(Tuple.of(pass.valueBytes(i), (double) i));
 		}
 		connection.zSetCommands().zAdd(pass.keyBytes(), members);
-	}
-
-	@Override
-	public String script() {
-		return "for i = 1, #ARGV, 2 do redis.call('ZADD', KEYS[1], ARGV[i], ARGV[i + 1]) end return #ARGV / 2";
-	}
-
-	@Override
-	public byte[][] scriptArguments(Pass pass, long from, long to) {
-		return keyAndPairs(pass, from, to, ScriptRunner::bytes);
 	}
 
 	@Override
