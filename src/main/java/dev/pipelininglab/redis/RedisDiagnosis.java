@@ -24,6 +24,7 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisServer;
@@ -322,10 +323,7 @@ public class RedisDiagnosis {
 		static final WriteProbe OK = new WriteProbe(null, null);
 
 		static WriteProbe failed(Throwable failure) {
-			Throwable innermost = failure;
-			while (innermost.getCause() != null && innermost.getCause() != innermost) {
-				innermost = innermost.getCause();
-			}
+			Throwable innermost = NestedExceptionUtils.getMostSpecificCause(failure);
 			String message = (innermost.getMessage() != null) ? innermost.getMessage()
 					: innermost.getClass().getSimpleName();
 			return new WriteProbe(message, RedisReplies.authRefusal(failure));
