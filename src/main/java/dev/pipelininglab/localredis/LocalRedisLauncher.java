@@ -108,7 +108,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		Path binary = RedisServerBinary.resolve(environment.getProperty(BINARY_PROPERTY));
 		String version = RedisServerBinary.version(binary);
 		removeStaleRunDirectories(RedisServerBinary.cacheDir());
-		RedisServerLaunch builder = RedisServerProcess
+		RedisServerProcess.Launch builder = RedisServerProcess
 			.builder(binary, port, RedisServerBinary.cacheDir().resolve("run-" + port))
 			.host(host.equalsIgnoreCase("localhost") ? "127.0.0.1" : host);
 		String password = environment.getProperty("spring.data.redis.password");

@@ -15,7 +15,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
@@ -56,11 +55,10 @@ public class ClusterLayout {
 	}
 
 	public @Nullable Spread ofKeys(KeySpace keys, long count, int batchSize, LongUnaryOperator keyIndex, String walk) {
-		LettuceConnectionFactory cluster = this.factory;
-		if (cluster == null) {
+		Owners owners = owners();
+		if (owners == null) {
 			return null;
 		}
-		Owners owners = owners(cluster);
 		Memo memo = this.last;
 		String layout = keys.keyPattern() + walk;
 		if (memo != null && memo.matches(layout, count, batchSize, owners)) {
@@ -88,19 +86,21 @@ public class ClusterLayout {
 	}
 
 	public @Nullable Spread ofKey(String key, long count, int batchSize) {
-		LettuceConnectionFactory cluster = this.factory;
-		if (cluster == null) {
+		Owners owners = owners();
+		if (owners == null) {
 			return null;
 		}
-		Owners owners = owners(cluster);
 		int slot = SlotHash.getSlot(key.getBytes(StandardCharsets.UTF_8));
 		long[] perNode = new long[owners.names().size() + 1];
 		perNode[owners.of(slot)] = count;
 		return new Spread(owners.count(perNode), 1, (count + batchSize - 1) / batchSize, slot);
 	}
 
-	private static Owners owners(LettuceConnectionFactory cluster) {
-		RedisClusterClient client = (RedisClusterClient) cluster.getRequiredNativeClient();
+	private @Nullable Owners owners() {
+		if (this.factory == null) {
+			return null;
+		}
+		RedisClusterClient client = (RedisClusterClient) this.factory.getRequiredNativeClient();
 		List<String> names = new ArrayList<>();
 		int[] owner = new int[SlotHash.SLOT_COUNT];
 		Arrays.fill(owner, -1);
@@ -111,8 +111,7 @@ public class ClusterLayout {
 			partitions = client.getPartitions();
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = RedisReplies.translated(ex);
-			throw (translated != null) ? translated : ex;
+			throw RedisReplies.translatedOr(ex);
 		}
 		for (RedisClusterNode node : partitions) {
 			if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {

@@ -104,9 +104,7 @@ public class Connections implements DisposableBean {
 			throw new ConnectorUnsupportedException(
 					"Jedis connections serve one thread at a time, so Jedis has no shared connection: use pooled");
 		}
-		boolean lettuce = connector == Connector.LETTUCE;
-		RouteKey key = new RouteKey(connector, sharing, lettuce ? policy : null,
-				lettuce ? ((writes != null) ? writes : this.defaultWrites) : null, rtt);
+		RouteKey key = key(connector, sharing, policy, writes, rtt);
 		if (key.equals(defaultKey())) {
 			return new Lease(this, defaultEntry());
 		}
@@ -134,11 +132,8 @@ public class Connections implements DisposableBean {
 	}
 
 	public Optional<Lease> leaseIfKept(Connector connector, Sharing sharing, FlushPolicy policy) {
-		boolean lettuce = connector == Connector.LETTUCE;
-		RouteKey key = new RouteKey(connector, sharing, lettuce ? policy : null, lettuce ? this.defaultWrites : null,
-				null);
 		synchronized (this.routes) {
-			Entry entry = this.routes.get(key);
+			Entry entry = this.routes.get(key(connector, sharing, policy, null, null));
 			if (entry == null || entry.evicted) {
 				return Optional.empty();
 			}
@@ -168,8 +163,16 @@ public class Connections implements DisposableBean {
 		}
 	}
 
+	// Jedis routes have neither a flush policy nor a way of writing.
+	private RouteKey key(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Writes writes,
+			@Nullable Duration rtt) {
+		boolean lettuce = connector == Connector.LETTUCE;
+		return new RouteKey(connector, sharing, lettuce ? policy : null,
+				lettuce ? ((writes != null) ? writes : this.defaultWrites) : null, rtt);
+	}
+
 	private RouteKey defaultKey() {
-		return new RouteKey(Connector.LETTUCE, Sharing.SHARED, this.defaultPolicy, this.defaultWrites, null);
+		return key(Connector.LETTUCE, Sharing.SHARED, this.defaultPolicy, null, null);
 	}
 
 	private Entry defaultEntry() {

@@ -12,7 +12,6 @@ import io.lettuce.core.codec.ByteArrayCodec;
 import io.lettuce.core.protocol.ConnectionIntent;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
@@ -44,7 +43,7 @@ public class MasterConnections implements DisposableBean {
 				connection = client.connect(ByteArrayCodec.INSTANCE);
 			}
 			catch (RuntimeException ex) {
-				throw translate(ex);
+				throw RedisReplies.translatedOr(ex);
 			}
 			// So do the node connections it makes: commands wait for the caller's flush,
 			// with no MOVED followed.
@@ -61,11 +60,6 @@ public class MasterConnections implements DisposableBean {
 		else {
 			connection.close();
 		}
-	}
-
-	private static RuntimeException translate(RuntimeException ex) {
-		DataAccessException translated = RedisReplies.translated(ex);
-		return (translated != null) ? translated : ex;
 	}
 
 	@Override
@@ -98,7 +92,7 @@ public class MasterConnections implements DisposableBean {
 				return this.connection.getConnection(host, port, ConnectionIntent.WRITE);
 			}
 			catch (RuntimeException ex) {
-				throw translate(ex);
+				throw RedisReplies.translatedOr(ex);
 			}
 		}
 
@@ -107,7 +101,7 @@ public class MasterConnections implements DisposableBean {
 				((RedisClusterClient) this.factory.getRequiredNativeClient()).refreshPartitions();
 			}
 			catch (RuntimeException ex) {
-				throw translate(ex);
+				throw RedisReplies.translatedOr(ex);
 			}
 		}
 

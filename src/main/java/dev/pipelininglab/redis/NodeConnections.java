@@ -7,12 +7,15 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
 
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.ReadFrom;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisException;
 import io.lettuce.core.api.StatefulConnection;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
@@ -127,6 +130,22 @@ public final class NodeConnections {
 				this.connection = open;
 			}
 			return open;
+		}
+
+		// A cluster's live masters with slots, else the one server.
+		void forEachMaster(BiConsumer<RedisCommands<String, String>, @Nullable RedisClusterNode> action) {
+			StatefulConnection<String, String> open = get();
+			if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
+				for (RedisClusterNode node : cluster.getPartitions()) {
+					if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots() && !node.is(NodeFlag.FAIL)) {
+						action.accept(cluster.getConnection(node.getUri().getHost(), node.getUri().getPort()).sync(),
+								node);
+					}
+				}
+			}
+			else {
+				action.accept(((StatefulRedisConnection<String, String>) open).sync(), null);
+			}
 		}
 
 		@Override

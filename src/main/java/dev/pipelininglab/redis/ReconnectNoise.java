@@ -15,6 +15,7 @@ import org.slf4j.LoggerFactory;
 import org.slf4j.Marker;
 import org.slf4j.helpers.MessageFormatter;
 
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.stereotype.Component;
 
 /** Turns Lettuce's reconnect chatter into one WARN per node and outage. */
@@ -76,10 +77,7 @@ class ReconnectNoise extends TurboFilter {
 	}
 
 	private static String cause(String message, @Nullable Throwable failure) {
-		Throwable root = failure;
-		while (root != null && root.getCause() != null && root.getCause() != root) {
-			root = root.getCause();
-		}
+		Throwable root = (failure != null) ? NestedExceptionUtils.getMostSpecificCause(failure) : null;
 		if (root != null && root.getMessage() != null) {
 			return root.getMessage();
 		}

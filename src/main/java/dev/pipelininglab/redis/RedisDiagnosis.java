@@ -13,6 +13,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.SlotHash;
@@ -24,15 +25,22 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisServer;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
-/** Whether the lab can write right now, and if not, what is missing. */
-@Component
-public class RedisDiagnosis {
+/**
+ * Whether the lab can write right now, and if not, what is missing; as the {@code redis}
+ * health component UP only while the lab can write: Boot's PING stayed UP through a
+ * sentinel master outage and a cluster answering CLUSTERDOWN.
+ */
+@Component("redisHealthContributor")
+public class RedisDiagnosis implements HealthIndicator {
 
 	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
@@ -44,11 +52,17 @@ public class RedisDiagnosis {
 
 	private final byte[] probeKey;
 
-	RedisDiagnosis(LettuceConnectionFactory factory, Connections connections, Topology topology, KeySpace keys) {
+	private final Duration healthTimeout;
+
+	private final AtomicReference<@Nullable CompletableFuture<Health>> running = new AtomicReference<>();
+
+	RedisDiagnosis(LettuceConnectionFactory factory, Connections connections, Topology topology, KeySpace keys,
+			HealthProperties health) {
 		this.factory = factory;
 		this.connections = connections;
 		this.topology = topology;
 		this.probeKey = (keys.prefix() + ":health-probe").getBytes(StandardCharsets.UTF_8);
+		this.healthTimeout = health.redisTimeout();
 	}
 
 	public enum Cause {
@@ -71,6 +85,43 @@ public class RedisDiagnosis {
 			case SENTINEL -> sentinel();
 			case CLUSTER -> cluster();
 		};
+	}
+
+	// Bounded by lab.health.redis-timeout, as Lettuce's per-command timeout is off. One
+	// check at a time on its own thread: while Redis stays stuck, probes answer DOWN at
+	// once instead of piling up threads.
+	@Override
+	public Health health() {
+		CompletableFuture<Health> check = this.running.get();
+		if (check == null || check.isDone()) {
+			check = CompletableFuture.supplyAsync(this::healthOf);
+			this.running.set(check);
+		}
+		try {
+			return check.get(this.healthTimeout.toMillis(), TimeUnit.MILLISECONDS);
+		}
+		catch (TimeoutException ex) {
+			return timedOut();
+		}
+		catch (ExecutionException ex) {
+			Throwable cause = ex.getCause();
+			return Health.down().withException((cause != null) ? cause : ex).build();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return timedOut();
+		}
+	}
+
+	private Health healthOf() {
+		Finding finding = diagnose();
+		Cause cause = finding.cause();
+		Health.Builder health = (cause == null) ? Health.up() : Health.down().withDetail("cause", cause);
+		return health.withDetail("summary", finding.summary()).withDetails(finding.details()).build();
+	}
+
+	private Health timedOut() {
+		return Health.down().withDetail("error", "no answer within " + this.healthTimeout.toMillis() + " ms").build();
 	}
 
 	public @Nullable String sentinelMaster() {
@@ -322,10 +373,7 @@ public class RedisDiagnosis {
 		static final WriteProbe OK = new WriteProbe(null, null);
 
 		static WriteProbe failed(Throwable failure) {
-			Throwable innermost = failure;
-			while (innermost.getCause() != null && innermost.getCause() != innermost) {
-				innermost = innermost.getCause();
-			}
+			Throwable innermost = NestedExceptionUtils.getMostSpecificCause(failure);
 			String message = (innermost.getMessage() != null) ? innermost.getMessage()
 					: innermost.getClass().getSimpleName();
 			return new WriteProbe(message, RedisReplies.authRefusal(failure));

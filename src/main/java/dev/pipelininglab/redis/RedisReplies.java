@@ -19,6 +19,12 @@ public final class RedisReplies {
 		return EXCEPTIONS.convert(failure);
 	}
 
+	/** Spring's translation of a Lettuce failure, or the failure itself. */
+	public static RuntimeException translatedOr(RuntimeException failure) {
+		DataAccessException translated = translated(failure);
+		return (translated != null) ? translated : failure;
+	}
+
 	public static @Nullable String authRefusal(Throwable failure) {
 		return authRefusal(failure, 0);
 	}

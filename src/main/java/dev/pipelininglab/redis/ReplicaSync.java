@@ -4,13 +4,9 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -53,20 +49,8 @@ public class ReplicaSync implements DisposableBean {
 			return;
 		}
 		try {
-			StatefulConnection<String, String> connection = this.connection.get();
-			if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
-				for (RedisClusterNode node : cluster.getPartitions()) {
-					if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots() && !node.is(NodeFlag.FAIL)) {
-						RedisCommands<String, String> master = cluster
-							.getConnection(node.getUri().getHost(), node.getUri().getPort())
-							.sync();
-						sync(master, markerIn(node));
-					}
-				}
-			}
-			else {
-				sync(((StatefulRedisConnection<String, String>) connection).sync(), this.markerKey);
-			}
+			this.connection
+				.forEachMaster((master, node) -> sync(master, (node != null) ? markerIn(node) : this.markerKey));
 		}
 		catch (RuntimeException ex) {
 			DataAccessException translated = RedisReplies.translated(ex);

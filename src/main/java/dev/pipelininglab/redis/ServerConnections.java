@@ -7,12 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -49,7 +44,8 @@ public class ServerConnections implements DisposableBean {
 		try {
 			long received = 0;
 			List<Client> clients = new ArrayList<>();
-			List<RedisCommands<String, String>> masters = masters();
+			List<RedisCommands<String, String>> masters = new ArrayList<>();
+			this.connection.forEachMaster((master, node) -> masters.add(master));
 			List<String> time = masters.get(0).time();
 			long micros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
 			for (RedisCommands<String, String> master : masters) {
@@ -113,20 +109,6 @@ public class ServerConnections implements DisposableBean {
 		return snapshot.clients()
 			.stream()
 			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd()));
-	}
-
-	private List<RedisCommands<String, String>> masters() {
-		StatefulConnection<String, String> connection = this.connection.get();
-		if (connection instanceof StatefulRedisClusterConnection<String, String> cluster) {
-			List<RedisCommands<String, String>> masters = new ArrayList<>();
-			for (RedisClusterNode node : cluster.getPartitions()) {
-				if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots() && !node.is(NodeFlag.FAIL)) {
-					masters.add(cluster.getConnection(node.getUri().getHost(), node.getUri().getPort()).sync());
-				}
-			}
-			return masters;
-		}
-		return List.of(((StatefulRedisConnection<String, String>) connection).sync());
 	}
 
 	@Override

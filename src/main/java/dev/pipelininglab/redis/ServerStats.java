@@ -20,16 +20,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 	}
 
 	ServerStats withRunWide(Map<String, Map<String, String>> before, Map<String, Map<String, String>> after) {
-		Map<String, ServerStats> nodes = null;
-		if (this.nodes != null) {
-			nodes = new java.util.TreeMap<>();
-			for (Map.Entry<String, ServerStats> node : this.nodes.entrySet()) {
-				Map<String, String> earlier = before.get(node.getKey());
-				Map<String, String> later = after.get(node.getKey());
-				nodes.put(node.getKey(),
-						(earlier != null && later != null) ? node.getValue().runWide(earlier, later) : node.getValue());
-			}
-		}
+		Map<String, ServerStats> nodes = (this.nodes != null) ? new java.util.TreeMap<>(this.nodes) : null;
 		Long evicted = 0L;
 		Long expired = 0L;
 		Long usedBefore = 0L;
@@ -39,6 +30,9 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		int masters = 0;
 		for (Map.Entry<String, Map<String, String>> node : after.entrySet()) {
 			Map<String, String> earlier = before.get(node.getKey());
+			if (earlier != null && nodes != null) {
+				nodes.computeIfPresent(node.getKey(), (address, stats) -> stats.runWide(earlier, node.getValue()));
+			}
 			if (earlier == null || "slave".equals(node.getValue().get("role"))) {
 				continue;
 			}
