@@ -47,11 +47,6 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 	}
 
 	@Override
-	protected boolean canRead(@Nullable MediaType mediaType) {
-		return false;
-	}
-
-	@Override
 	protected Object readInternal(Class<?> clazz, HttpInputMessage input) {
 		throw new HttpMessageNotReadableException("Tables are written, not read", input);
 	}
