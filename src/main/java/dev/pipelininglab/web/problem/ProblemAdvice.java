@@ -322,15 +322,11 @@ class ProblemAdvice {
 					? type.detail(finding.summary()) : ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 		};
-		ProblemDetail problem = Problems.problem(type, detail);
-		problem.setProperty("redis", this.topology.nodes());
+		ProblemDetail problem = Problems.with(Problems.problem(type, detail), "redis", this.topology.nodes());
 		if (finding != null) {
 			finding.details().forEach(problem::setProperty);
 		}
-		if (key != null && type == ProblemType.REDIS_ERROR_REPLY) {
-			problem.setProperty("key", key);
-		}
-		return problem;
+		return Problems.with(problem, "key", (type == ProblemType.REDIS_ERROR_REPLY) ? key : null);
 	}
 
 }

@@ -84,13 +84,6 @@ public final class ResultTable {
 		return (r.load().latency() != null) ? figure.apply(r.load().latency()) : null;
 	}
 
-	/** With its summary line; title and summary wrapped to a terminal's width. */
-	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
-		String summary = under(rows);
-		return text(TableColumns.wrap(title), shown(columns, rows), rows,
-				(summary != null) ? TableColumns.wrap(summary) : null);
-	}
-
 	static <T> String text(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
 		List<List<String>> cells = new ArrayList<>();
 		cells.add(columns.stream().map(Column::name).toList());
@@ -136,12 +129,8 @@ public final class ResultTable {
 		return columns.stream().map(cell.andThen(ResultTable::csvCell)).collect(Collectors.joining(",", "", "\r\n"));
 	}
 
-	static String markdown(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
-		return markdown(title, shown(columns, rows), rows, under(rows));
-	}
-
 	/** The summary, and warnings of results another client or an eviction disturbed. */
-	private static @Nullable String under(List<RunResult> rows) {
+	static @Nullable String under(List<RunResult> rows) {
 		return lines(summary(rows), perRow(rows, "warning: ",
 				(row) -> (row.serverSide().foreignCommands() != null) ? "the servers processed "
 						+ Format.WHOLE.shown(row.serverSide().foreignCommands())
