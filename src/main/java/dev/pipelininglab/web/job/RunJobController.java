@@ -54,6 +54,7 @@ public class RunJobController {
 	}
 
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
+	@ResponseStatus(HttpStatus.ACCEPTED)
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
