@@ -41,14 +41,6 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 
 	private static final Set<String> READS = Set.of("GET", "HEAD", "OPTIONS");
 
-	/** The path Spring MVC matches: on the raw one, /%70ipeget/1 passed as a read. */
-	private static final UrlPathHelper ROUTED = new UrlPathHelper();
-
-	static {
-		ROUTED.setUrlDecode(true);
-		ROUTED.setRemoveSemicolonContent(true);
-	}
-
 	private final Set<String> allowedHosts = new TreeSet<>();
 
 	private final boolean anyHost;
@@ -96,8 +88,10 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 	}
 
 	private static boolean writes(HttpServletRequest request) {
+		// The decoded path Spring MVC matches: on the raw one, /%70ipeget/1 passed as a
+		// read.
 		return !READS.contains(request.getMethod())
-				|| RUN_PATHS.matcher(ROUTED.getPathWithinApplication(request)).matches();
+				|| RUN_PATHS.matcher(UrlPathHelper.defaultInstance.getPathWithinApplication(request)).matches();
 	}
 
 	/** Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl sends neither. */

@@ -1,6 +1,7 @@
 package dev.pipelininglab.web.guard;
 
 import java.beans.PropertyEditorSupport;
+import java.util.Map;
 import java.util.function.Function;
 
 import dev.pipelininglab.PlainNumbers;
@@ -18,28 +19,18 @@ class StrictNumbers {
 
 	@InitBinder
 	void decimalOnly(WebDataBinder binder) {
-		binder.registerCustomEditor(long.class, new Decimal(PlainNumbers::parseLong));
-		binder.registerCustomEditor(Long.class, new Decimal(PlainNumbers::parseLong));
-		binder.registerCustomEditor(int.class, new Decimal(PlainNumbers::parseInt));
-		binder.registerCustomEditor(Integer.class, new Decimal(PlainNumbers::parseInt));
-		binder.registerCustomEditor(double.class, new Decimal(PlainNumbers::parseDouble));
-		binder.registerCustomEditor(Double.class, new Decimal(PlainNumbers::parseDouble));
-	}
+		Map.<Class<?>, Function<String, Number>>of(long.class, PlainNumbers::parseLong, Long.class,
+				PlainNumbers::parseLong, int.class, PlainNumbers::parseInt, Integer.class, PlainNumbers::parseInt,
+				double.class, PlainNumbers::parseDouble, Double.class, PlainNumbers::parseDouble)
+			.forEach((type, parser) -> binder.registerCustomEditor(type, new PropertyEditorSupport() {
 
-	private static final class Decimal extends PropertyEditorSupport {
+				/** An empty value ({@code duration=}) is malformed, not absent. */
+				@Override
+				public void setAsText(String text) {
+					setValue(parser.apply(text));
+				}
 
-		private final Function<String, Number> parser;
-
-		Decimal(Function<String, Number> parser) {
-			this.parser = parser;
-		}
-
-		/** An empty value ({@code duration=}) is malformed, not absent. */
-		@Override
-		public void setAsText(String text) {
-			setValue(this.parser.apply(text));
-		}
-
+			}));
 	}
 
 }

@@ -32,8 +32,6 @@ public class RunEvents implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(RunEvents.class);
 
-	static final String EVENT = "run";
-
 	/** Proxies drop silent connections: a comment keeps a slow run's open. */
 	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
@@ -130,7 +128,7 @@ public class RunEvents implements SmartLifecycle {
 		synchronized void send(RunRecord record) throws IOException {
 			this.emitter.send(SseEmitter.event()
 				.id(Long.toString(++this.sequence))
-				.name(EVENT)
+				.name("run")
 				.data(record, MediaType.APPLICATION_JSON));
 			this.last = record;
 			this.lastSentNanos = System.nanoTime();

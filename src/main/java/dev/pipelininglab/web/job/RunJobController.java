@@ -1,7 +1,6 @@
 package dev.pipelininglab.web.job;
 
 import java.net.URI;
-import java.util.stream.Stream;
 
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
@@ -91,48 +90,31 @@ public class RunJobController {
 	@GetMapping("/{id}/report.{format}")
 	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format,
 			@RequestParam(required = false) @Nullable String columns) {
-		Report report = Report.fromExtension(format);
+		MediaType type = switch (format) {
+			case "json" -> MediaType.APPLICATION_JSON;
+			case "csv" -> ResultTextConverter.CSV;
+			case "md" -> ResultTextConverter.MARKDOWN;
+			case "txt" -> ResultTextConverter.TEXT;
+			default ->
+				throw new InvalidParameterException("format", "must be json, csv, md or txt (got '" + format + "')");
+		};
 		RunRecord record = this.jobs.get(id);
 		String name = "pipelining-lab-" + record.kind().label() + "-" + record.request().operation() + "-"
-				+ record.request().count() + "-" + record.id().substring(0, 8) + "." + report.extension;
+				+ record.request().count() + "-" + record.id().substring(0, 8) + "." + format;
 		ResponseEntity.BodyBuilder answer = ResponseEntity.ok()
-			.contentType(report.type)
+			.contentType(type)
 			.header(HttpHeaders.CONTENT_DISPOSITION, ContentDisposition.attachment().filename(name).build().toString());
-		return (report == Report.JSON) ? answer.body(record)
-				: answer.body(ResultTextConverter.render(record, report.type.getSubtype(),
+		return (type == MediaType.APPLICATION_JSON) ? answer.body(record)
+				: answer.body(ResultTextConverter.render(record, type.getSubtype(),
 						// A file keeps every figure, a terminal only what fits.
 						(columns != null) ? columns : "all"));
-	}
-
-	enum Report {
-
-		JSON("json", MediaType.APPLICATION_JSON), CSV("csv", ResultTextConverter.CSV),
-		MARKDOWN("md", ResultTextConverter.MARKDOWN), TEXT("txt", ResultTextConverter.TEXT);
-
-		final String extension;
-
-		final MediaType type;
-
-		Report(String extension, MediaType type) {
-			this.extension = extension;
-			this.type = type;
-		}
-
-		static Report fromExtension(String extension) {
-			return Stream.of(values())
-				.filter((report) -> report.extension.equals(extension))
-				.findFirst()
-				.orElseThrow(() -> new InvalidParameterException("format",
-						"must be json, csv, md or txt (got '" + extension + "')"));
-		}
-
 	}
 
 	/** 202: the run stops between batches, on whichever instance runs it. */
 	@DeleteMapping("/{id}")
 	@ResponseStatus(HttpStatus.ACCEPTED)
-	ResponseEntity<RunRecord> cancel(@PathVariable String id) {
-		return ResponseEntity.accepted().body(this.jobs.cancel(id));
+	RunRecord cancel(@PathVariable String id) {
+		return this.jobs.cancel(id);
 	}
 
 	@GetMapping(path = "/{id}/events", produces = MediaType.TEXT_EVENT_STREAM_VALUE)

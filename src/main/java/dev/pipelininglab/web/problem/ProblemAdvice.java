@@ -122,19 +122,9 @@ class ProblemAdvice {
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(cause));
 		ProblemType type = diagnosed.type();
 		ProblemDetail problem = redisProblem(diagnosed, cause, ex.key());
-		problem.setProperty("operation", ex.spec().operation());
-		problem.setProperty("mode", ex.spec().mode());
-		problem.setProperty("batchesCompleted", ex.batchesCompleted());
-		problem.setProperty("batchesTotal", ex.batchesTotal());
-		problem.setProperty("acknowledged", ex.acknowledged());
-		problem.setProperty("rejected", ex.rejected());
-		problem.setProperty("unconfirmed", ex.unconfirmed());
-		if (ex.written() != null) {
-			problem.setProperty("written", ex.written());
-		}
-		if (ex.verified() != null) {
-			problem.setProperty("verified", ex.verified());
-		}
+		Problems.with(problem, "operation", ex.spec().operation(), "mode", ex.spec().mode(), "batchesCompleted",
+				ex.batchesCompleted(), "batchesTotal", ex.batchesTotal(), "acknowledged", ex.acknowledged(), "rejected",
+				ex.rejected(), "unconfirmed", ex.unconfirmed(), "written", ex.written(), "verified", ex.verified());
 		if (type == ProblemType.REDIS_ERROR_REPLY) {
 			// Pipelines are not atomic: say what is known to have run and what may have.
 			String reply = Objects.requireNonNullElse(problem.getDetail(), "");
@@ -149,7 +139,7 @@ class ProblemAdvice {
 		// The innermost cause says what happened; the run's message names the wrapper.
 		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
-		return ResponseEntity.status(Problems.status(type)).headers(retryAfter(type)).body(problem);
+		return answer(type, problem);
 	}
 
 	@ExceptionHandler
@@ -164,18 +154,13 @@ class ProblemAdvice {
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex));
 		ProblemType type = diagnosed.type();
 		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
-		return ResponseEntity.status(Problems.status(type))
-			.headers(retryAfter(type))
-			.body(redisProblem(diagnosed, ex, null));
+		return answer(type, redisProblem(diagnosed, ex, null));
 	}
 
 	/** A busy app asks the client to come back shortly rather than give up. */
-	private static HttpHeaders retryAfter(ProblemType type) {
-		HttpHeaders headers = new HttpHeaders();
-		if (type == ProblemType.TOO_BUSY) {
-			headers.set(HttpHeaders.RETRY_AFTER, "1");
-		}
-		return headers;
+	private static ResponseEntity<ProblemDetail> answer(ProblemType type, ProblemDetail problem) {
+		ResponseEntity.BodyBuilder answer = ResponseEntity.status(Problems.status(type));
+		return ((type == ProblemType.TOO_BUSY) ? answer.header(HttpHeaders.RETRY_AFTER, "1") : answer).body(problem);
 	}
 
 	/** A GET run stopped between commands; a caller that hung up gets a bodiless 499. */
@@ -201,26 +186,20 @@ class ProblemAdvice {
 	@ExceptionHandler
 	ResponseEntity<ProblemDetail> jobsFull(JobsFullException ex) {
 		long seconds = Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000);
-		ProblemDetail problem = Problems.problem(ProblemType.TOO_BUSY, ex.getMessage());
-		problem.setProperty("retryAfterSeconds", seconds);
 		return ResponseEntity.status(Problems.status(ProblemType.TOO_BUSY))
 			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
-			.body(problem);
+			.body(Problems.with(Problems.problem(ProblemType.TOO_BUSY, ex.getMessage()), "retryAfterSeconds", seconds));
 	}
 
 	@ExceptionHandler
 	ProblemDetail runNotFound(RunNotFoundException ex) {
-		ProblemDetail problem = Problems.problem(ProblemType.RUN_NOT_FOUND, ex.getMessage());
-		problem.setProperty("id", ex.id());
-		return problem;
+		return Problems.with(Problems.problem(ProblemType.RUN_NOT_FOUND, ex.getMessage()), "id", ex.id());
 	}
 
 	@ExceptionHandler
 	ProblemDetail runFinished(RunFinishedException ex) {
-		ProblemDetail problem = Problems.problem(ProblemType.RUN_FINISHED, ex.getMessage());
-		problem.setProperty("id", ex.run().id());
-		problem.setProperty("runStatus", ex.run().status());
-		return problem;
+		return Problems.with(Problems.problem(ProblemType.RUN_FINISHED, ex.getMessage()), "id", ex.run().id(),
+				"runStatus", ex.run().status());
 	}
 
 	/** A {@code POST /runs} body: names the field at fault, or {@code body}. */
@@ -343,15 +322,11 @@ class ProblemAdvice {
 					? type.detail(finding.summary()) : ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 			default -> ProblemType.REDIS_UNAVAILABLE.detail(this.topology.describe());
 		};
-		ProblemDetail problem = Problems.problem(type, detail);
-		problem.setProperty("redis", this.topology.nodes());
+		ProblemDetail problem = Problems.with(Problems.problem(type, detail), "redis", this.topology.nodes());
 		if (finding != null) {
 			finding.details().forEach(problem::setProperty);
 		}
-		if (key != null && type == ProblemType.REDIS_ERROR_REPLY) {
-			problem.setProperty("key", key);
-		}
-		return problem;
+		return Problems.with(problem, "key", (type == ProblemType.REDIS_ERROR_REPLY) ? key : null);
 	}
 
 }

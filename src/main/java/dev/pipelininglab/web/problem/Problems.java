@@ -56,18 +56,22 @@ public final class Problems {
 
 	/** A preflight's refusal with what a client can act on (the count that fits). */
 	static ProblemDetail refused(RunRefusedException ex) {
-		ProblemDetail problem = problem(refusal(ex), ex.getMessage());
-		problem.setProperty("node", ex.node());
-		problem.setProperty("estimateBytes", ex.estimateBytes());
-		problem.setProperty("freeBytes", ex.freeBytes());
-		problem.setProperty("usedMemoryBytes", ex.usedMemoryBytes());
-		problem.setProperty("limitBytes", ex.limitBytes());
-		problem.setProperty("limit", ex.limitName());
-		problem.setProperty("marginBytes", ex.marginBytes());
-		if (ex.maxmemoryPolicy() != null) {
-			problem.setProperty("maxmemoryPolicy", ex.maxmemoryPolicy());
+		return with(problem(refusal(ex), ex.getMessage()), "node", ex.node(), "estimateBytes", ex.estimateBytes(),
+				"freeBytes", ex.freeBytes(), "usedMemoryBytes", ex.usedMemoryBytes(), "limitBytes", ex.limitBytes(),
+				"limit", ex.limitName(), "marginBytes", ex.marginBytes(), "maxmemoryPolicy", ex.maxmemoryPolicy(),
+				"fittingCount", ex.fittingCount());
+	}
+
+	/**
+	 * Adds the given name, value pairs but those of no value: a field only where it means
+	 * something.
+	 */
+	static ProblemDetail with(ProblemDetail problem, @Nullable Object... pairs) {
+		for (int i = 0; i < pairs.length; i += 2) {
+			if (pairs[i + 1] != null) {
+				problem.setProperty(String.valueOf(pairs[i]), pairs[i + 1]);
+			}
 		}
-		problem.setProperty("fittingCount", ex.fittingCount());
 		return problem;
 	}
 

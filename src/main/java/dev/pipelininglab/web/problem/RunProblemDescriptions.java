@@ -29,26 +29,26 @@ class RunProblemDescriptions implements RunProblems {
 			ProblemType type = RedisFailure.classify(cause);
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
 					? type.detail("a command on " + failed.key(), RedisFailure.replyText(cause)) : withCause(cause);
-			return problem(type,
+			return RunRecord.Problem.of(type,
 					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
 							+ failed.acknowledged() + " replies): " + reason);
 		}
 		if (failure instanceof CrossSlotTransactionException crossSlot) {
-			return problem(ProblemType.CROSS_SLOT_TRANSACTION, crossSlot.getMessage());
+			return RunRecord.Problem.of(ProblemType.CROSS_SLOT_TRANSACTION, crossSlot.getMessage());
 		}
 		if (failure instanceof RunRefusedException refused) {
-			return problem(Problems.refusal(refused), refused.getMessage());
+			return RunRecord.Problem.of(Problems.refusal(refused), refused.getMessage());
 		}
 		if (failure instanceof DataAccessException redis) {
-			return problem(RedisFailure.classify(redis), withCause(redis));
+			return RunRecord.Problem.of(RedisFailure.classify(redis), withCause(redis));
 		}
 		if (failure instanceof UnsupportedRunException
 				|| failure instanceof Connections.ConnectorUnsupportedException) {
-			return problem(ProblemType.INVALID_PARAMETER, failure.getMessage());
+			return RunRecord.Problem.of(ProblemType.INVALID_PARAMETER, failure.getMessage());
 		}
 		log.error("Unexpected failure of a run", failure);
-		return problem(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
+		return RunRecord.Problem.of(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
 	}
 
 	/** Spring's "Redis exception" with the cause a person can act on, if it wraps one. */
@@ -60,10 +60,6 @@ class RunProblemDescriptions implements RunProblems {
 			return message;
 		}
 		return (message != null) ? message + ": " + cause : cause;
-	}
-
-	private static RunRecord.Problem problem(ProblemType type, @Nullable String detail) {
-		return RunRecord.Problem.of(type, detail);
 	}
 
 }

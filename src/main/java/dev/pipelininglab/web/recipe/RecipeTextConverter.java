@@ -5,8 +5,6 @@ import java.nio.charset.StandardCharsets;
 
 import dev.pipelininglab.web.text.ResultTextConverter;
 
-import org.jspecify.annotations.Nullable;
-
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -25,11 +23,6 @@ public final class RecipeTextConverter extends AbstractHttpMessageConverter<Reci
 	@Override
 	protected boolean supports(Class<?> clazz) {
 		return Recipes.Recipe.class.isAssignableFrom(clazz);
-	}
-
-	@Override
-	protected boolean canRead(@Nullable MediaType mediaType) {
-		return false;
 	}
 
 	@Override

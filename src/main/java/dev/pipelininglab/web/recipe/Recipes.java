@@ -83,6 +83,11 @@ class Recipes {
 
 	private final int defaultBatchSize;
 
+	private static final String PER_FLUSH = "The lab's per-flush writing is its own Lettuce endpoint"
+			+ " (src/main/java/dev/pipelininglab/redis/lettuce/BatchWritingEndpoint.java and"
+			+ " BatchWritingRedisClient.java), not a setting: this recipe writes per command, as Lettuce and every"
+			+ " Spring app do (the variant without -per-flush).";
+
 	/** Left out where the policy is Spring Data Redis' default already. */
 	private static final Pattern POLICY_BEAN = Pattern.compile(
 			"\\t@Bean\\n\\tstatic BeanPostProcessor pipeliningFlushPolicy\\(\\) \\{.*?\\n\\t}\\n\\n", Pattern.DOTALL);
@@ -107,13 +112,9 @@ class Recipes {
 		}
 	}
 
-	String source(File file) {
-		return Objects.requireNonNull(this.sources.get(file), file.className);
-	}
-
 	Recipe recipe(Variant variant, @Nullable Integer batchSize) {
 		File file = File.of(variant);
-		String template = source(file);
+		String template = Objects.requireNonNull(this.sources.get(file), file.className);
 		boolean batched = variant.mode() != Mode.LOOP;
 		int size = (batchSize != null) ? batchSize : this.defaultBatchSize;
 		String source = batched ? BATCH_SIZE.matcher(template)
@@ -158,7 +159,7 @@ class Recipes {
 
 	private @Nullable String note(Variant variant) {
 		String cluster = clusterOnly(variant);
-		String writes = writes(variant);
+		String writes = (variant.writes() == Writes.PER_FLUSH) ? PER_FLUSH : null;
 		return (cluster != null && writes != null) ? cluster + " " + writes : (cluster != null) ? cluster : writes;
 	}
 
@@ -175,15 +176,6 @@ class Recipes {
 		return (what != null) ? "Cluster only: " + variant.label() + " is " + what + ". This lab is connected to a "
 				+ this.topology.kind().toString().toLowerCase(java.util.Locale.ROOT) + " Redis, where it does not run"
 				+ " (a comparison skips it); the code is for an app on a Redis Cluster." : null;
-	}
-
-	private static @Nullable String writes(Variant variant) {
-		if (variant.writes() == Writes.PER_FLUSH) {
-			return "The lab's per-flush writing is its own Lettuce endpoint (src/main/java/dev/pipelininglab/redis/lettuce/"
-					+ "BatchWritingEndpoint.java and BatchWritingRedisClient.java), not a setting: this recipe writes"
-					+ " per command, as Lettuce and every Spring app do (the variant without -per-flush).";
-		}
-		return null;
 	}
 
 	private static String first(Pattern pattern, String template) {

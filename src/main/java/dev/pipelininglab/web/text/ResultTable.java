@@ -27,49 +27,48 @@ public final class ResultTable {
 
 	/** What every row of a CSV repeats, so a row stands on its own in a spreadsheet. */
 	static final List<Column<RunResult>> CONTEXT = List.of(Column.text("operation", (r) -> r.ran().operation().label()),
-			Column.number("count", (r) -> r.ran().count(), Format.WHOLE),
+			new Column<>("count", (r) -> r.ran().count(), Format.WHOLE),
 			Column.text("topology", (r) -> r.ran().topology()));
 
 	/** In the order shown; text and Markdown leave out a column empty in every row. */
 	static final List<Column<RunResult>> FIGURES = List.of(Column.text("variant", (r) -> r.ran().variant()),
-			Column.number("batch", (r) -> r.ran().batchSize(), Format.WHOLE),
-			Column.number("round trips", (r) -> r.ran().batches(), Format.WHOLE),
-			Column.number("elapsed ms", (r) -> r.timing().elapsedMillis(), Format.MILLIS),
-			Column.number("min ms", (r) -> extreme(r.timing().repeatMillis(), false), Format.MILLIS),
-			Column.number("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
-			Column.number("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
-			Column.number("speedup", RunResult::speedup, Format.RATIO),
+			new Column<>("batch", (r) -> r.ran().batchSize(), Format.WHOLE),
+			new Column<>("round trips", (r) -> r.ran().batches(), Format.WHOLE),
+			new Column<>("elapsed ms", (r) -> r.timing().elapsedMillis(), Format.MILLIS),
+			new Column<>("min ms", (r) -> extreme(r.timing().repeatMillis(), false), Format.MILLIS),
+			new Column<>("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
+			new Column<>("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
+			new Column<>("speedup", RunResult::speedup, Format.RATIO),
 			// What held the pass back, in a word; the sentence goes under the table.
 			Column.text("limited", (r) -> (r.limitedBy() != null) ? r.limitedBy().what().label() : null),
-			Column.number("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
-			Column.number("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
-			Column.number("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
-			Column.number("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
+			new Column<>("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
+			new Column<>("added rtt ms", (r) -> r.timing().addedRttMillis(), Format.MILLIS),
+			new Column<>("foreign commands", (r) -> r.serverSide().foreignCommands(), Format.WHOLE),
+			new Column<>("evicted keys", ResultTable::evictedKeys, Format.WHOLE),
 			// Redis before and after the run, as the page shows beside the table.
-			Column.number("redis keys before",
+			new Column<>("redis keys before",
 					(r) -> server(r, (s) -> (s.keyCount() != null) ? s.keyCount().before() : null), Format.WHOLE),
-			Column.number("redis keys after",
+			new Column<>("redis keys after",
 					(r) -> server(r, (s) -> (s.keyCount() != null) ? s.keyCount().after() : null), Format.WHOLE),
-			Column.number("redis MB before",
+			new Column<>("redis MB before",
 					(r) -> server(r,
 							(s) -> (s.usedMemoryBytes() != null) ? s.usedMemoryBytes().before() / 1048576.0 : null),
 					Format.FIGURE),
-			Column.number("redis MB after",
+			new Column<>("redis MB after",
 					(r) -> server(r,
 							(s) -> (s.usedMemoryBytes() != null) ? s.usedMemoryBytes().after() / 1048576.0 : null),
 					Format.FIGURE),
-			Column.number("server reads/item",
+			new Column<>("server reads/item",
 					(r) -> perItem(r, (r.serverSide().server() != null) ? r.serverSide().server().reads() : null),
 					Format.FIGURE),
-			Column.number("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
+			new Column<>("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
 			Column.text("latency per", (r) -> latency(r, (latency) -> latency.per().label())),
-			Column.number("p50 ms", (r) -> latency(r, Latency::p50), Format.FIGURE),
-			Column.number("p90 ms", (r) -> latency(r, Latency::p90), Format.FIGURE),
-			Column.number("p99 ms", (r) -> latency(r, Latency::p99), Format.FIGURE),
-			Column.number("p99.9 ms", (r) -> latency(r, Latency::p999), Format.FIGURE),
-			Column.number("latency max ms", (r) -> latency(r, Latency::max), Format.FIGURE),
-			Column.number("MB/s",
-					(r) -> (r.load().payload() != null) ? r.load().payload().bytesPerSecond() / 1e6 : null,
+			new Column<>("p50 ms", (r) -> latency(r, Latency::p50), Format.FIGURE),
+			new Column<>("p90 ms", (r) -> latency(r, Latency::p90), Format.FIGURE),
+			new Column<>("p99 ms", (r) -> latency(r, Latency::p99), Format.FIGURE),
+			new Column<>("p99.9 ms", (r) -> latency(r, Latency::p999), Format.FIGURE),
+			new Column<>("latency max ms", (r) -> latency(r, Latency::max), Format.FIGURE),
+			new Column<>("MB/s", (r) -> (r.load().payload() != null) ? r.load().payload().bytesPerSecond() / 1e6 : null,
 					Format.FIGURE),
 			Column.text("checked", ResultTable::checked));
 
@@ -83,13 +82,6 @@ public final class ResultTable {
 
 	private static @Nullable Object latency(RunResult r, Function<Latency, @Nullable Object> figure) {
 		return (r.load().latency() != null) ? figure.apply(r.load().latency()) : null;
-	}
-
-	/** With its summary line; title and summary wrapped to a terminal's width. */
-	static String text(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
-		String summary = under(rows);
-		return text(TableColumns.wrap(title), shown(columns, rows), rows,
-				(summary != null) ? TableColumns.wrap(summary) : null);
 	}
 
 	static <T> String text(String title, List<Column<T>> columns, List<T> rows, @Nullable String summary) {
@@ -128,22 +120,17 @@ public final class ResultTable {
 	}
 
 	static <T> String csv(List<Column<T>> columns, List<T> rows) {
-		StringBuilder out = new StringBuilder();
-		out.append(columns.stream().map((column) -> csvCell(column.name())).collect(Collectors.joining(",")))
-			.append("\r\n");
-		for (T row : rows) {
-			out.append(columns.stream().map((column) -> csvCell(column.raw(row))).collect(Collectors.joining(",")))
-				.append("\r\n");
-		}
+		StringBuilder out = new StringBuilder(csvLine(columns, Column::name));
+		rows.forEach((row) -> out.append(csvLine(columns, (column) -> column.raw(row))));
 		return out.toString();
 	}
 
-	static String markdown(String title, List<Column<RunResult>> columns, List<RunResult> rows) {
-		return markdown(title, shown(columns, rows), rows, under(rows));
+	private static <T> String csvLine(List<Column<T>> columns, Function<Column<T>, String> cell) {
+		return columns.stream().map(cell.andThen(ResultTable::csvCell)).collect(Collectors.joining(",", "", "\r\n"));
 	}
 
 	/** The summary, and warnings of results another client or an eviction disturbed. */
-	private static @Nullable String under(List<RunResult> rows) {
+	static @Nullable String under(List<RunResult> rows) {
 		return lines(summary(rows), perRow(rows, "warning: ",
 				(row) -> (row.serverSide().foreignCommands() != null) ? "the servers processed "
 						+ Format.WHOLE.shown(row.serverSide().foreignCommands())
@@ -335,10 +322,6 @@ public final class ResultTable {
 
 		static <T> Column<T> text(String name, Function<T, @Nullable Object> value) {
 			return new Column<>(name, value, Format.TEXT);
-		}
-
-		static <T> Column<T> number(String name, Function<T, @Nullable Object> value, Format format) {
-			return new Column<>(name, value, format);
 		}
 
 		String shown(T row) {

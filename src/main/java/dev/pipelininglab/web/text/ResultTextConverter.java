@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.Comparison;
@@ -41,14 +42,8 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 
 	@Override
 	protected boolean supports(Class<?> clazz) {
-		return RunResult.class.isAssignableFrom(clazz) || Comparison.class.isAssignableFrom(clazz)
-				|| Sweep.class.isAssignableFrom(clazz) || RunRecord.class.isAssignableFrom(clazz)
-				|| RunPair.class.isAssignableFrom(clazz);
-	}
-
-	@Override
-	protected boolean canRead(@Nullable MediaType mediaType) {
-		return false;
+		return Stream.of(RunResult.class, Comparison.class, Sweep.class, RunRecord.class, RunPair.class)
+			.anyMatch((type) -> type.isAssignableFrom(clazz));
 	}
 
 	@Override
@@ -109,11 +104,16 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 			extra += environment(record.environment());
 		}
 		extra = notes(rows) + extra;
-		List<ResultTable.Column<RunResult>> shown = TableColumns.columns(columns, format, rows);
+		List<ResultTable.Column<RunResult>> picked = TableColumns.columns(columns, format, rows);
+		List<ResultTable.Column<RunResult>> shown = ResultTable.shown(picked, rows);
+		String under = ResultTable.under(rows);
 		return switch (format) {
-			case "csv" -> ResultTable.resultsCsv(shown, rows);
-			case "markdown" -> ResultTable.markdown(title, shown, rows) + extra;
-			default -> ResultTable.text(title, shown, rows) + (extra.isEmpty() ? "" : TableColumns.wrap(extra));
+			case "csv" -> ResultTable.resultsCsv(picked, rows);
+			case "markdown" -> ResultTable.markdown(title, shown, rows, under) + extra;
+			// Title and summary wrapped to a terminal's width.
+			default -> ResultTable.text(TableColumns.wrap(title), shown, rows,
+					(under != null) ? TableColumns.wrap(under) : null)
+					+ (extra.isEmpty() ? "" : TableColumns.wrap(extra));
 		};
 	}
 

@@ -19,13 +19,13 @@ import org.jspecify.annotations.Nullable;
 public record RunPair(Side a, Side b, List<Row> rows) {
 
 	static final List<ResultTable.Column<Row>> COLUMNS = List.of(ResultTable.Column.text("variant", Row::variant),
-			ResultTable.Column.number("batch", Row::batchSize, ResultTable.Format.WHOLE),
-			ResultTable.Column.number("A ops/s", Row::aOpsPerSecond, ResultTable.Format.WHOLE),
-			ResultTable.Column.number("B ops/s", Row::bOpsPerSecond, ResultTable.Format.WHOLE),
-			ResultTable.Column.number("B/A ops/s", Row::opsRatio, ResultTable.Format.RATIO),
-			ResultTable.Column.number("A ms", Row::aElapsedMillis, ResultTable.Format.MILLIS),
-			ResultTable.Column.number("B ms", Row::bElapsedMillis, ResultTable.Format.MILLIS),
-			ResultTable.Column.number("B/A ms", Row::elapsedRatio, ResultTable.Format.RATIO));
+			new ResultTable.Column<>("batch", Row::batchSize, ResultTable.Format.WHOLE),
+			new ResultTable.Column<>("A ops/s", Row::aOpsPerSecond, ResultTable.Format.WHOLE),
+			new ResultTable.Column<>("B ops/s", Row::bOpsPerSecond, ResultTable.Format.WHOLE),
+			new ResultTable.Column<>("B/A ops/s", Row::opsRatio, ResultTable.Format.RATIO),
+			new ResultTable.Column<>("A ms", Row::aElapsedMillis, ResultTable.Format.MILLIS),
+			new ResultTable.Column<>("B ms", Row::bElapsedMillis, ResultTable.Format.MILLIS),
+			new ResultTable.Column<>("B/A ms", Row::elapsedRatio, ResultTable.Format.RATIO));
 
 	record Side(String id, String title, RunRecord.Request request, @Nullable Instant finishedAt) {
 	}

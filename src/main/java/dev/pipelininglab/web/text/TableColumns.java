@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 /** Which {@link ResultTable} columns an answer shows ({@code columns=}), how wide. */
 public final class TableColumns {
 
-	static final ResultTable.Column<RunResult> P50_P99 = ResultTable.Column.number("p50/p99 ms",
+	static final ResultTable.Column<RunResult> P50_P99 = new ResultTable.Column<>("p50/p99 ms",
 			(r) -> (r.load().latency() != null) ? List.of(r.load().latency().p50(), r.load().latency().p99()) : null,
 			ResultTable.Format.PAIR);
 
@@ -46,16 +46,9 @@ public final class TableColumns {
 		return asked.equals("all") ? ResultTable.FIGURES : named(List.of(asked.split(",", -1)));
 	}
 
+	/** The table's widest line: every column at its widest, two spaces apart. */
 	private static int width(List<ResultTable.Column<RunResult>> columns, List<RunResult> rows) {
-		int width = 2 * (columns.size() - 1);
-		for (ResultTable.Column<RunResult> column : columns) {
-			int widest = column.name().length();
-			for (RunResult row : rows) {
-				widest = Math.max(widest, column.shown(row).length());
-			}
-			width += widest;
-		}
-		return width;
+		return ResultTable.text("", columns, rows, null).lines().mapToInt(String::length).max().orElse(0);
 	}
 
 	public static void check(String asked) {
