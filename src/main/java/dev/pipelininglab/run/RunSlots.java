@@ -27,19 +27,15 @@ public class RunSlots {
 		this.maxWait = admission.maxWait();
 	}
 
-	/**
-	 * Takes a slot, waiting at most {@code lab.admission.max-wait}; false when none came.
-	 */
+	/** Waits at most {@code lab.admission.max-wait}. */
 	public boolean take() throws InterruptedException {
-		return this.permits.tryAcquire(this.maxWait.toMillis(), TimeUnit.MILLISECONDS);
+		return take(this.maxWait);
 	}
 
-	/** Takes a slot when one is free now; false otherwise. */
 	public boolean takeFree() {
 		return this.permits.tryAcquire();
 	}
 
-	/** Takes a slot, waiting at most {@code wait}; false when none came. */
 	public boolean take(Duration wait) throws InterruptedException {
 		return this.permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
 	}
@@ -53,7 +49,6 @@ public class RunSlots {
 		return this.max - this.permits.availablePermits();
 	}
 
-	/** Runs waiting for a slot right now. */
 	public int queued() {
 		return this.permits.getQueueLength();
 	}
