@@ -62,11 +62,6 @@ public class Preflight implements DisposableBean {
 	}
 
 	public record Demand(long count, List<Part> parts, List<Part> warmUp, boolean warmUpBeside, long bufferBytes) {
-
-		public Demand(long count, List<Part> parts) {
-			this(count, parts, List.of(), false, 0);
-		}
-
 	}
 
 	public record Estimate(Map<String, Long> bytesPerMaster, List<Long> bytesPerItem, Map<String, Long> peakPerMaster) {
@@ -82,10 +77,6 @@ public class Preflight implements DisposableBean {
 
 		long room() {
 			return this.limit - this.used - this.margin;
-		}
-
-		boolean maxmemorySet() {
-			return "maxmemory".equals(this.limitName);
 		}
 
 	}
@@ -108,7 +99,7 @@ public class Preflight implements DisposableBean {
 			}
 			long largestItem = estimate.bytesPerItem().stream().mapToLong(Long::longValue).max().orElse(0);
 			long fitting = fitting(demand.count(), master, masters, atCount, largestItem);
-			String evicts = master.maxmemorySet() ? evictsOthers(master) : null;
+			String evicts = "maxmemory".equals(master.limitName()) ? evictsOthers(master) : null;
 			if (evicts == null) {
 				throw new RunRefusedException(RunRefusedException.Reason.DOES_NOT_FIT, master, need, fitting,
 						ProblemType.RUN_DOES_NOT_FIT.detail(size(need), master.address(),
@@ -209,20 +200,18 @@ public class Preflight implements DisposableBean {
 			return "evicts any key";
 		}
 		if (policy.startsWith("volatile-")) {
-			long volatileKeys = 0;
-			for (Map.Entry<String, String> field : master.info().entrySet()) {
-				Matcher expires = EXPIRES.matcher(field.getValue());
-				if (field.getKey().matches("db\\d+") && expires.find()) {
-					volatileKeys += Long.parseLong(expires.group(1));
-				}
+			long volatileKeys = master.info()
+				.entrySet()
+				.stream()
+				.filter((field) -> field.getKey().matches("db\\d+"))
+				.map((field) -> EXPIRES.matcher(field.getValue()))
+				.filter(Matcher::find)
+				.mapToLong((expires) -> Long.parseLong(expires.group(1)))
+				.sum();
+			long foreign = (volatileKeys > 0) ? volatileKeys - labKeysWithTtl(master.address()) : 0;
+			if (foreign > 0) {
+				return "evicts keys with a TTL, and about " + foreign + " keys outside the lab's prefix have one";
 			}
-			if (volatileKeys == 0) {
-				return null;
-			}
-			long foreign = volatileKeys - labKeysWithTtl(master.address());
-			return (foreign > 0)
-					? "evicts keys with a TTL, and about " + foreign + " keys outside the lab's prefix" + " have one"
-					: null;
 		}
 		return null;
 	}
@@ -235,9 +224,7 @@ public class Preflight implements DisposableBean {
 			ScanCursor cursor = ScanCursor.INITIAL;
 			do {
 				KeyScanCursor<String> batch = node.scan(cursor, args).get();
-				List<RedisFuture<Long>> ttls = new ArrayList<>();
-				batch.getKeys().forEach((key) -> ttls.add(node.pttl(key)));
-				for (RedisFuture<Long> ttl : ttls) {
+				for (RedisFuture<Long> ttl : batch.getKeys().stream().map(node::pttl).toList()) {
 					Long millis = ttl.get();
 					if (millis != null && millis >= 0) {
 						withTtl++;
