@@ -24,7 +24,7 @@ final class PhasePlan {
 
 	private static final double COMMAND_NANOS = 1_500;
 
-	/** As the measuring path: set-up and read-back in batches this long. */
+	/** As the measuring path's set-up and read-back. */
 	private static final int SETUP_BATCH = 10_000;
 
 	final List<Step> steps;
@@ -36,12 +36,6 @@ final class PhasePlan {
 		this.total = steps.stream().mapToDouble(Step::cost).sum();
 	}
 
-	/**
-	 * @param supported whether the measuring path can run a spec here; skipped variants
-	 * add no phase
-	 * @param warmUpRoundTrips the most round trips a warm-up makes
-	 * ({@code lab.warm-up.round-trips}): about what it sends
-	 */
 	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips) {
 		RunSpec base = plan.base();
 		List<RunSpec> specs = switch (plan.kind()) {
@@ -85,18 +79,14 @@ final class PhasePlan {
 	}
 
 	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {
-		// Jedis connections serve one thread at a time: every call borrows one from the
-		// pool.
+		// Jedis connections serve one thread at a time.
 		Sharing sharing = (variant.connector() == Connector.JEDIS) ? Sharing.POOLED : base.senders().sharing();
 		return new RunSpec(base.operation(), variant.mode(), variant.policyOr(base.flushPolicy()), base.count(),
 				batchSize, base.sample(), base.ttl(), base.addedRtt(), base.repeat(), base.workload(),
 				new RunSpec.Senders(variant.connector(), sharing, base.senders().clients()), variant.writes());
 	}
 
-	/**
-	 * As results name variants: pipelines with their flush policy, Jedis and the way of
-	 * writing when asked.
-	 */
+	/** As results name variants. */
 	static String label(RunSpec spec) {
 		return Variant.of(spec, spec.flushPolicy()).label();
 	}
@@ -110,9 +100,7 @@ final class PhasePlan {
 		return roundTrips * rtt + commands * COMMAND_NANOS;
 	}
 
-	/**
-	 * The first step after {@code from} that matches, or {@code from} when none does.
-	 */
+	/** The first step after {@code from} that matches, else {@code from}. */
 	int next(int from, Phase phase, String variant, int batchSize) {
 		for (int i = from + 1; i < this.steps.size(); i++) {
 			Step step = this.steps.get(i);
@@ -124,11 +112,7 @@ final class PhasePlan {
 		return from;
 	}
 
-	/**
-	 * @param step the current step, -1 before the first
-	 * @param fraction how much of it is done, 0 to 1
-	 * @return the share of the expected cost done, 0 to 1
-	 */
+	/** The share of the cost done, 0 to 1; {@code step} is -1 before the first. */
 	double done(int step, double fraction) {
 		if (this.total == 0 || step < 0) {
 			return 0;

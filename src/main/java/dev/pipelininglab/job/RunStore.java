@@ -35,9 +35,7 @@ class RunStore {
 
 	private static final Logger log = LoggerFactory.getLogger(RunStore.class);
 
-	/**
-	 * Ids are UUIDs; anything else cannot name a record and must not reach a key name.
-	 */
+	/** Anything but a UUID cannot name a record and must not reach a key name. */
 	private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
 	private final StringRedisTemplate redis;
@@ -75,10 +73,7 @@ class RunStore {
 		return this.runStem + id + ":cancel";
 	}
 
-	/**
-	 * Saves a new record and lists it, dropping index entries past the history length or
-	 * the record TTL.
-	 */
+	/** Drops index entries past the history length or the record TTL. */
 	void create(RunRecord record) {
 		save(record);
 		long now = record.createdAt().toEpochMilli();
@@ -89,17 +84,13 @@ class RunStore {
 	}
 
 	/**
-	 * Overwrites the record and restarts its TTL, and lists it again if the list lost it:
-	 * a Redis restarted between a run's start and its end (or any later write) comes back
-	 * without the list, and every run with a record must be listed. ZADD NX leaves an
-	 * entry alone, so a listed run keeps its place.
+	 * Lists the record again if a restarted Redis lost the list; ZADD NX leaves a listed
+	 * run in its place.
 	 */
 	void save(RunRecord record) {
 		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
 		byte[] value = this.json.writeValueAsBytes(record);
-		// SETEX, not SET ... EX: Redis' INFO commandstats then tells records from the
-		// SETs
-		// a run measures.
+		// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
 		this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
 			.setEx(key, this.ttl.toSeconds(), value));
 		if (Boolean.TRUE.equals(
@@ -121,10 +112,7 @@ class RunStore {
 		return Optional.of((!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested() : record);
 	}
 
-	/**
-	 * The newest records first; ids whose record has expired are dropped from the index
-	 * on the way.
-	 */
+	/** Newest first; ids whose record expired are dropped from the index. */
 	List<RunRecord> recent(int limit) {
 		Set<String> ids = this.redis.opsForZSet().reverseRange(this.indexKey, 0, limit - 1);
 		if (ids == null || ids.isEmpty()) {
@@ -157,10 +145,7 @@ class RunStore {
 		return Boolean.TRUE.equals(this.redis.hasKey(cancelKey(id)));
 	}
 
-	/**
-	 * {@code redis_version} from INFO server, or null when Redis does not say; a cluster
-	 * answers per node, under keys ending the same way.
-	 */
+	/** A cluster answers per node, under keys ending the same way. */
 	@Nullable String redisVersion() {
 		Properties info = this.redis
 			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
@@ -185,8 +170,6 @@ class RunStore {
 			return this.json.readValue(text, RunRecord.class);
 		}
 		catch (JacksonException ex) {
-			// Written by another version of the app, or by hand: not a record this
-			// version can show.
 			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());
 			return null;
 		}
