@@ -9,16 +9,13 @@ import com.fasterxml.jackson.annotation.JsonValue;
 /** What a job runs; each kind mirrors a GET endpoint. */
 public enum RunKind {
 
-	/**
-	 * One operation in one mode, like {@code /pipeget/{count}} or
-	 * {@code /loopget/{count}}.
-	 */
+	/** One operation in one mode, like {@code /{mode}{op}/{count}}. */
 	SINGLE,
 
-	/** Several variants on the same keys, like {@code /compare/{op}/{count}}. */
+	/** Like {@code /compare/{op}/{count}}. */
 	COMPARE,
 
-	/** Pipelined runs at several batch sizes, like {@code /sweep/{op}/{count}}. */
+	/** Like {@code /sweep/{op}/{count}}. */
 	SWEEP;
 
 	@JsonValue
