@@ -117,10 +117,7 @@ final class PhasePlan {
 		if (this.total == 0 || step < 0) {
 			return 0;
 		}
-		double done = 0;
-		for (int i = 0; i < step && i < this.steps.size(); i++) {
-			done += this.steps.get(i).cost();
-		}
+		double done = this.steps.stream().limit(step).mapToDouble(Step::cost).sum();
 		if (step < this.steps.size()) {
 			done += this.steps.get(step).cost() * Math.min(1, Math.max(0, fraction));
 		}
@@ -130,11 +127,8 @@ final class PhasePlan {
 	record Step(Phase phase, String variant, int batchSize, long commands, double cost) {
 
 		String describe(boolean sweep) {
-			String name = this.phase.label();
-			if (this.variant.isEmpty()) {
-				return name;
-			}
-			return name + " " + this.variant + (sweep ? " · batch " + String.format("%,d", this.batchSize) : "");
+			String batch = sweep ? " · batch " + String.format("%,d", this.batchSize) : "";
+			return this.phase.label() + (this.variant.isEmpty() ? "" : " " + this.variant + batch);
 		}
 
 	}

@@ -6,17 +6,10 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** What a job runs; each kind mirrors a GET endpoint. */
+/** What a job runs; each kind mirrors a GET endpoint: a single run, /compare, /sweep. */
 public enum RunKind {
 
-	/** One operation in one mode, like {@code /{mode}{op}/{count}}. */
-	SINGLE,
-
-	/** Like {@code /compare/{op}/{count}}. */
-	COMPARE,
-
-	/** Like {@code /sweep/{op}/{count}}. */
-	SWEEP;
+	SINGLE, COMPARE, SWEEP;
 
 	@JsonValue
 	public String label() {

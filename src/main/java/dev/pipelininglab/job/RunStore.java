@@ -103,13 +103,11 @@ class RunStore {
 		if (!isId(id)) {
 			return Optional.empty();
 		}
-		RunRecord record = parse(id, this.redis.opsForValue().get(recordKey(id)));
-		if (record == null) {
-			return Optional.empty();
-		}
 		// The flag is written by whichever instance got the DELETE; the record only by
 		// the one running the job.
-		return Optional.of((!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested() : record);
+		return Optional.ofNullable(parse(id, this.redis.opsForValue().get(recordKey(id))))
+			.map((record) -> (!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested()
+					: record);
 	}
 
 	/** Newest first; ids whose record expired are dropped from the index. */

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.ItemCosts;
@@ -107,8 +107,12 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared,
 			Function<RunSpec, BatchRunner> runners) {
 		List<Preflight.Part> parts = new ArrayList<>();
-		for (Map.Entry<KeySpace, List<RunSpec>> layout : layouts(specs, runners).entrySet()) {
-			Preflight.Part part = part(base, layout.getKey(), layout.getValue().size(), prepared);
+		// The variants writing under one key pattern share their keys.
+		for (List<KeySpace> layout : specs.stream()
+			.map((spec) -> runners.apply(spec).keySpace(this.keys))
+			.collect(Collectors.groupingBy(KeySpace::keyPattern, LinkedHashMap::new, Collectors.toList()))
+			.values()) {
+			Preflight.Part part = part(base, layout.get(0), layout.size(), prepared);
 			if (part != null) {
 				parts.add(part);
 			}
@@ -124,16 +128,14 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 			long roundTrip = Math.min(spec.count(), runner.perRoundTrip(spec.batchSize())) * spec.clients();
 			// The read-back after a write answers a set-up batch of values at once.
 			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
-			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes(spec));
+			// An item in a buffer: its value as jemalloc allocates it, its key and
+			// protocol.
+			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
+			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes);
 		}
 		boolean stores = !parts.isEmpty() || warmUp != null;
 		return new Preflight.Demand(base.count(), parts, (warmUp != null) ? List.of(warmUp) : List.of(),
 				prepared && specs.size() > 1, stores ? buffers : 0);
-	}
-
-	/** In a query or reply buffer: the value as jemalloc allocates it, key, protocol. */
-	private static long itemBytes(RunSpec spec) {
-		return ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
 	}
 
 	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, int variants, boolean prepared) {
@@ -250,17 +252,6 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 4096;
-	}
-
-	private Map<KeySpace, List<RunSpec>> layouts(List<RunSpec> specs, Function<RunSpec, BatchRunner> runners) {
-		Function<RunSpec, KeySpace> keysOf = (spec) -> runners.apply(spec).keySpace(this.keys);
-		Map<String, KeySpace> byPattern = new LinkedHashMap<>();
-		Map<KeySpace, List<RunSpec>> layouts = new LinkedHashMap<>();
-		for (RunSpec spec : specs) {
-			KeySpace keys = byPattern.computeIfAbsent(keysOf.apply(spec).keyPattern(), (pattern) -> keysOf.apply(spec));
-			layouts.computeIfAbsent(keys, (k) -> new ArrayList<>()).add(spec);
-		}
-		return layouts;
 	}
 
 }
