@@ -10,14 +10,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ScanStream;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.api.reactive.RedisReactiveCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -218,42 +216,29 @@ public class Preflight implements DisposableBean {
 
 	private long labKeysWithTtl(String address) {
 		try {
-			RedisClusterAsyncCommands<String, String> node = node(address);
+			RedisReactiveCommands<String, String> node = node(address).reactive();
 			ScanArgs args = ScanArgs.Builder.matches(this.keys.scanPattern()).limit(SCAN_BATCH);
-			long withTtl = 0;
-			ScanCursor cursor = ScanCursor.INITIAL;
-			do {
-				KeyScanCursor<String> batch = node.scan(cursor, args).get();
-				for (RedisFuture<Long> ttl : batch.getKeys().stream().map(node::pttl).toList()) {
-					Long millis = ttl.get();
-					if (millis != null && millis >= 0) {
-						withTtl++;
-					}
-				}
-				cursor = batch;
-			}
-			while (!cursor.isFinished());
-			return withTtl;
+			return ScanStream.scan(node, args)
+				.flatMap(node::pttl)
+				.filter((millis) -> millis >= 0)
+				.count()
+				.blockOptional()
+				.orElse(0L);
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return 0;
-		}
-		catch (Exception ex) {
+		catch (RuntimeException ex) {
 			// Counting none as the lab's errs on the side of refusing.
 			log.debug("Could not count the lab's keys with a TTL on {}: {}", address, ex.toString());
 			return 0;
 		}
 	}
 
-	private RedisClusterAsyncCommands<String, String> node(String address) {
+	private StatefulRedisConnection<String, String> node(String address) {
 		StatefulConnection<String, String> open = this.connection.get();
 		if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
 			int colon = address.lastIndexOf(':');
-			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))
-				.async();
+			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
 		}
-		return ((StatefulRedisConnection<String, String>) open).async();
+		return (StatefulRedisConnection<String, String>) open;
 	}
 
 	private List<NodeMemory> masters(ServerCounters.Snapshot snapshot) {
