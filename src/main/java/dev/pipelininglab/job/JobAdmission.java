@@ -38,9 +38,7 @@ final class JobAdmission {
 		this.slots = slots;
 	}
 
-	/**
-	 * @return whether it took a run slot already (else it waits for one in the queue)
-	 */
+	/** Whether it took a run slot at once; else it waits for one in the queue. */
 	boolean admit(Supplier<Duration> retryAfter) {
 		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
 		if (this.admitted.incrementAndGet() > limit) {

@@ -100,10 +100,7 @@ class JobRecords {
 		}
 	}
 
-	/**
-	 * Callers hold the job's lock, so writes of one job land in the order they were made
-	 * and no progress write can follow the final one.
-	 */
+	/** Callers hold the job's lock: writes land in order, none after the final one. */
 	void save(@Nullable RunRecord record) {
 		if (record == null) {
 			return;

@@ -59,8 +59,7 @@ final class PhasePlan {
 			long warmup = Math.min(spec.count(), (long) perTrip * warmUpRoundTrips);
 			long trips = (spec.count() + perTrip - 1) / perTrip;
 			double cost = cost(spec.count(), trips, rtt);
-			// A time limit caps each pass at that time, and the read-back at about what
-			// the pass sends in it.
+			// A time limit caps each pass, and the read-back at what the pass sent.
 			double share = (spec.workload().duration() != null)
 					? Math.min(1, spec.workload().duration().toNanos() / cost) : 1;
 			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));

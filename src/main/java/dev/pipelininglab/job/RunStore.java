@@ -52,8 +52,7 @@ class RunStore {
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings) {
 		this.redis = redis;
-		// Requests are read strictly, records leniently: a newer instance may have added
-		// fields.
+		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
@@ -83,10 +82,7 @@ class RunStore {
 		this.redis.expire(this.indexKey, this.ttl);
 	}
 
-	/**
-	 * Lists the record again if a restarted Redis lost the list; ZADD NX leaves a listed
-	 * run in its place.
-	 */
+	/** Lists it again if a restarted Redis lost the list; NX keeps a run's place. */
 	void save(RunRecord record) {
 		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
 		byte[] value = this.json.writeValueAsBytes(record);
@@ -103,8 +99,7 @@ class RunStore {
 		if (!isId(id)) {
 			return Optional.empty();
 		}
-		// The flag is written by whichever instance got the DELETE; the record only by
-		// the one running the job.
+		// Any instance may write the flag; only the one running the job, the record.
 		return Optional.ofNullable(parse(id, this.redis.opsForValue().get(recordKey(id))))
 			.map((record) -> (!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested()
 					: record);

@@ -118,12 +118,10 @@ public class Preflight implements DisposableBean {
 		return before;
 	}
 
-	// By bisection: warm-ups and buffers do not grow with the count, so a rule of three
-	// would promise too much.
+	// By bisection: warm-ups and buffers do not grow with the count.
 	private long fitting(long count, NodeMemory master, List<NodeMemory> masters, LongFunction<Demand> atCount,
 			long largestItem) {
-		// The count named must still fit when asked again: used_memory moves by buffers,
-		// a record, the sample.
+		// Headroom, to fit when asked again: used_memory moves by buffers, a record.
 		long room = master.room() - Math.max(Math.max(MIN_HEADROOM, master.limit() / 100), 2 * largestItem);
 		long fits = 0;
 		long fails = count;

@@ -102,28 +102,19 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 
 	}
 
-	/**
-	 * The commands a timed pass sent: all {@code count} of them, or what a time limit let
-	 * run. What every sentence about the run counts, never the count asked for.
-	 */
+	/** What a pass sent, which a time limit may cut short: never the count asked for. */
 	public long commandsRan() {
 		TimeLimit limit = this.load.timeLimit();
 		return (limit != null) ? limit.commandsRan() : this.ran.count();
 	}
 
-	/**
-	 * What this run's throughput becomes at other round trips; derived, never stored, so
-	 * it cannot disagree with the figures above.
-	 */
+	/** Derived, never stored, so it cannot disagree with the figures. */
 	@JsonProperty("projection")
 	public @Nullable Projection projection() {
 		return Projection.of(this);
 	}
 
-	/**
-	 * As one of a comparison's or sweep's results: with its speedup, if any, and without
-	 * the settings its container carries once.
-	 */
+	/** Without the settings, which a comparison or sweep carries once. */
 	RunResult partOfMany(@Nullable Double value) {
 		return new RunResult(this.ran, this.timing, this.counts, this.cluster, this.notes, value, this.load,
 				this.connection, this.serverSide, this.limitedBy, null);

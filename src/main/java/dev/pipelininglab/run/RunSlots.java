@@ -15,21 +15,18 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunSlots {
 
+	private final AdmissionProperties admission;
+
 	private final Semaphore permits;
 
-	private final int max;
-
-	private final Duration maxWait;
-
 	public RunSlots(AdmissionProperties admission) {
+		this.admission = admission;
 		this.permits = new Semaphore(admission.maxConcurrent(), true);
-		this.max = admission.maxConcurrent();
-		this.maxWait = admission.maxWait();
 	}
 
 	/** Waits at most {@code lab.admission.max-wait}. */
 	public boolean take() throws InterruptedException {
-		return take(this.maxWait);
+		return take(maxWait());
 	}
 
 	public boolean takeFree() {
@@ -46,7 +43,7 @@ public class RunSlots {
 
 	/** Slots taken now, by GET runs and jobs together. */
 	public int inUse() {
-		return this.max - this.permits.availablePermits();
+		return max() - this.permits.availablePermits();
 	}
 
 	public int queued() {
@@ -54,11 +51,11 @@ public class RunSlots {
 	}
 
 	public int max() {
-		return this.max;
+		return this.admission.maxConcurrent();
 	}
 
 	public Duration maxWait() {
-		return this.maxWait;
+		return this.admission.maxWait();
 	}
 
 }

@@ -85,11 +85,7 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		this.expireAfter = expiry.expireAfter();
 	}
 
-	/**
-	 * Refuses a run whose peak does not fit, after the background expiries: their EXPIREs
-	 * must not run beside its timed pass.
-	 * @return the servers' counters before anything was written; null when none were read
-	 */
+	/** After the background expiries, whose EXPIREs must not run beside a timed pass. */
 	ServerCounters.@Nullable Snapshot preflight(RunSpec base, List<RunSpec> specs, boolean prepared,
 			Function<RunSpec, BatchRunner> runners, RunObserver observer) {
 		if (!awaitPending(MAX_EXPIRY_WAIT, observer)) {
@@ -128,8 +124,7 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 			long roundTrip = Math.min(spec.count(), runner.perRoundTrip(spec.batchSize())) * spec.clients();
 			// The read-back after a write answers a set-up batch of values at once.
 			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
-			// An item in a buffer: its value as jemalloc allocates it, its key and
-			// protocol.
+			// An item in a buffer: its value as jemalloc sizes it, key, protocol.
 			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
 			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes);
 		}
