@@ -63,9 +63,9 @@ class JobRecords {
 
 	/** This instance's records, newest first, for when Redis cannot be read. */
 	List<RunRecord> local(Collection<Job> active, int limit) {
-		Map<String, RunRecord> byId = new LinkedHashMap<>();
+		Map<String, RunRecord> byId;
 		synchronized (this.ended) {
-			this.ended.values().forEach((record) -> byId.put(record.id(), record));
+			byId = new LinkedHashMap<>(this.ended);
 		}
 		active.forEach((job) -> byId.put(job.id, job.record()));
 		return byId.values()

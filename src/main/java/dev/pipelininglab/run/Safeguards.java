@@ -28,7 +28,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
@@ -41,7 +40,7 @@ import org.springframework.stereotype.Component;
  * no more than what was written. Both are untimed.
  */
 @Component
-class Safeguards implements DisposableBean, SmartLifecycle {
+class Safeguards implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
 
@@ -62,8 +61,6 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 
 	/** Expiries given after the answer, so a cancel ends within a second or two. */
 	private final Queue<Future<?>> pending = new ConcurrentLinkedQueue<>();
-
-	private volatile boolean running;
 
 	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "key-expiry");
@@ -218,29 +215,23 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		return true;
 	}
 
-	@Override
-	public void destroy() {
-		this.later.shutdownNow();
-	}
-
 	/** Runs stopped in earlier phases still expire their keys before Redis closes. */
 	@Override
 	public void stop() {
-		this.running = false;
 		if (!awaitPending(SHUTDOWN_EXPIRY_WAIT, RunObserver.NONE)) {
 			log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
 					+ " removes them", SHUTDOWN_EXPIRY_WAIT);
 		}
+		this.later.shutdownNow();
 	}
 
 	@Override
 	public void start() {
-		this.running = true;
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return !this.later.isShutdown();
 	}
 
 	/** After the runs have stopped, before the connection factory (phase 0). */
