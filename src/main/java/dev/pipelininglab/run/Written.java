@@ -40,7 +40,7 @@ final class Written {
 		}
 		if (command.writesKeyPerItem() && spec.ttl() == null) {
 			keysOf(spec, from, to,
-					this.perItem.computeIfAbsent(keys.keyPattern(), (pattern) -> new Keys(keys)).indexes);
+					this.perItem.computeIfAbsent(keys.keyPattern(), (pattern) -> new Keys(keys, new BitSet())).indexes);
 		}
 	}
 
@@ -88,11 +88,6 @@ final class Written {
 	}
 
 	private record Keys(KeySpace keys, BitSet indexes) {
-
-		Keys(KeySpace keys) {
-			this(keys, new BitSet());
-		}
-
 	}
 
 }
