@@ -16,18 +16,14 @@ import dev.pipelininglab.run.RunSlots;
  */
 final class JobAdmission {
 
-	/** Told to a client that is turned away while no running job can tell better. */
 	static final Duration DEFAULT_RETRY_AFTER = Duration.ofSeconds(5);
 
 	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
-	/** How often a queued job waiting for a run slot looks whether it was cancelled. */
+	/** How often a queued job looks whether it was cancelled. */
 	private static final Duration SLOT_CHECK = Duration.ofMillis(200);
 
-	/**
-	 * Jobs running or waiting on this instance; the bound is checked on this count, not
-	 * on the pool's queue.
-	 */
+	/** Jobs running or waiting: the bound is on this count, not on the pool's queue. */
 	private final AtomicInteger admitted = new AtomicInteger();
 
 	/** Jobs holding a run slot. */
@@ -42,13 +38,7 @@ final class JobAdmission {
 		this.slots = slots;
 	}
 
-	/**
-	 * Admits a job before it is made.
-	 * @param retryAfter when to come back, for a refusal
-	 * @return whether it took a run slot already (else it waits for one in the queue)
-	 * @throws JobsFullException when every job place, or every run slot without a queue
-	 * to wait in, is taken
-	 */
+	/** Whether it took a run slot at once; else it waits for one in the queue. */
 	boolean admit(Supplier<Duration> retryAfter) {
 		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
 		if (this.admitted.incrementAndGet() > limit) {
@@ -67,10 +57,7 @@ final class JobAdmission {
 		return slot;
 	}
 
-	/**
-	 * Takes a free run slot for a job while fewer than {@code lab.jobs.max-concurrent}
-	 * jobs hold one: the pool runs GET runs too, so its size bounds nothing.
-	 */
+	/** Counted here, as the pool runs GET runs too and its size bounds nothing. */
 	private synchronized boolean holdFree() {
 		boolean slot = this.holding.get() < this.settings.maxConcurrent() && this.slots.takeFree();
 		if (slot) {
@@ -79,7 +66,7 @@ final class JobAdmission {
 		return slot;
 	}
 
-	/** Takes back an admission whose job could not be made. */
+	/** For a job that could not be made. */
 	void undo(boolean slot) {
 		this.admitted.decrementAndGet();
 		if (slot) {
@@ -101,7 +88,6 @@ final class JobAdmission {
 		}
 	}
 
-	/** A queued job waits for a run slot, as long as it is not cancelled. */
 	void awaitRunSlot(Job job) {
 		try {
 			while (!job.holdsRunSlot() && !job.cancelled()) {
@@ -122,15 +108,11 @@ final class JobAdmission {
 		}
 	}
 
-	/** Jobs running or waiting. */
 	int active() {
 		return this.admitted.get();
 	}
 
-	/**
-	 * When a slot is likely free again, from the pace of {@code jobs} and never past
-	 * their max-run-time; a few seconds when none can tell.
-	 */
+	/** From the pace of {@code jobs}, never past their max-run-time. */
 	static Duration retryAfter(Collection<Job> jobs) {
 		return jobs.stream()
 			.map(Job::remaining)

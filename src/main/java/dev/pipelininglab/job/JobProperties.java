@@ -11,21 +11,16 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Runs started with {@code POST /runs}, under {@code lab.jobs.*}: how many at once, and
- * how their records are kept.
+ * Runs started with {@code POST /runs}, under {@code lab.jobs.*}.
  *
- * @param maxConcurrent runs this instance measures at once; on two cores, more than two
- * mostly measure each other
- * @param queueCapacity runs accepted beyond those, waiting for a free slot; past both,
- * {@code POST /runs} answers 429 with {@code Retry-After}
- * @param recordTtl how long a run's record stays in Redis after its last update
+ * @param maxConcurrent jobs measured at once; on two cores more mostly measure each other
+ * @param queueCapacity jobs waiting beyond those; past both, 429 with Retry-After
+ * @param recordTtl how long a record stays in Redis after its last update
  * @param history how many recent runs {@code GET /runs} can list
- * @param progressInterval how often a running job writes its progress to Redis and looks
- * for a cancel request, and how often event streams look at the record
- * @param staleAfter a record not updated for this long belongs to an instance that
- * stopped: it is shown as failed
+ * @param progressInterval how often a job writes progress and looks for a cancel
+ * @param staleAfter a record older than this is its stopped instance's: shown as failed
  * @param eventsTimeout how long one {@code /runs/{id}/events} stream may stay open
- * @param shutdownWait how long shutdown waits for running jobs to stop between batches
+ * @param shutdownWait how long shutdown waits for jobs to stop between batches
  */
 @ConfigurationProperties("lab.jobs")
 @Validated

@@ -27,23 +27,16 @@ class JobRecords {
 
 	private final JobProperties settings;
 
-	/**
-	 * The final records of this instance's latest jobs. Redis may lose a record (it
-	 * restarted empty, or it is down when the job ends); the instance that ran the job
-	 * still knows how it ended, so a page following it always sees an end.
-	 */
+	/** Redis may lose a final record (restarted, or down): pages still see an end. */
 	private final Map<String, RunRecord> ended;
 
 	/**
-	 * Final records Redis refused (full under {@code maxmemory}, or briefly away):
-	 * written again every progress interval until it takes them, so a failed run shows
-	 * FAILED with its cause as soon as Redis accepts writes again, rather than RUNNING
-	 * and then abandoned. The record keeps the time the run ended, not the time it was
-	 * written.
+	 * Final records Redis refused (full, or away), written again every progress interval,
+	 * so a failed run shows FAILED as soon as Redis accepts writes, not RUNNING.
 	 */
 	private final Map<String, RunRecord> unsavedEnds = new ConcurrentHashMap<>();
 
-	/** Whether the last progress write failed, so an outage is logged once. */
+	/** So an outage is logged once. */
 	private volatile boolean progressFailing;
 
 	JobRecords(RunStore store, JobProperties settings) {
@@ -60,7 +53,6 @@ class JobRecords {
 		});
 	}
 
-	/** Remembers a job's final record on this instance, whatever Redis makes of it. */
 	void ended(RunRecord record) {
 		this.ended.put(record.id(), record);
 	}
@@ -69,14 +61,11 @@ class JobRecords {
 		return this.ended.get(id);
 	}
 
-	/**
-	 * This instance's records alone, newest first: the running jobs' and the latest ended
-	 * ones, for when Redis cannot be read.
-	 */
+	/** This instance's records, newest first, for when Redis cannot be read. */
 	List<RunRecord> local(Collection<Job> active, int limit) {
-		Map<String, RunRecord> byId = new LinkedHashMap<>();
+		Map<String, RunRecord> byId;
 		synchronized (this.ended) {
-			this.ended.values().forEach((record) -> byId.put(record.id(), record));
+			byId = new LinkedHashMap<>(this.ended);
 		}
 		active.forEach((job) -> byId.put(job.id, job.record()));
 		return byId.values()
@@ -87,10 +76,8 @@ class JobRecords {
 	}
 
 	/**
-	 * Every progress interval: writes the ends Redis refused before, then for each job of
-	 * this instance picks up a cancel request another instance wrote and writes progress.
-	 * Writing even when nothing changed keeps {@code updatedAt} fresh, which is how
-	 * readers tell a live job from one whose instance died.
+	 * Also when nothing changed: a fresh {@code updatedAt} tells a live job from one
+	 * whose instance died. Picks up cancel requests other instances wrote.
 	 */
 	void writeProgress(Collection<Job> active, Clock clock) {
 		retryUnsavedEnds();
@@ -113,10 +100,7 @@ class JobRecords {
 		}
 	}
 
-	/**
-	 * Callers hold the job's lock, so writes of one job land in the order they were made
-	 * and no progress write can follow the final one.
-	 */
+	/** Callers hold the job's lock: writes land in order, none after the final one. */
 	void save(@Nullable RunRecord record) {
 		if (record == null) {
 			return;
@@ -142,17 +126,12 @@ class JobRecords {
 				log.info("Recorded the end of run {} ({}) now that Redis accepts it", end.id(), end.status());
 			}
 			catch (RuntimeException ex) {
-				// Still refused: next interval. (An instance that stops before then
-				// leaves the record to be seen as abandoned once stale, as before.)
 				return;
 			}
 		}
 	}
 
-	/**
-	 * The exception's message and, when it only says "Redis exception", the cause it
-	 * wraps ("Connection refused: ...").
-	 */
+	/** With the cause when the message only says "Redis exception". */
 	private static @Nullable String why(RuntimeException ex) {
 		Throwable root = NestedExceptionUtils.getMostSpecificCause(ex);
 		String message = ex.getMessage();

@@ -15,7 +15,6 @@ public class JobsFullException extends RuntimeException {
 		this.retryAfter = retryAfter;
 	}
 
-	/** A guess at when a slot frees up, from the progress of the runs holding them. */
 	public Duration retryAfter() {
 		return this.retryAfter;
 	}

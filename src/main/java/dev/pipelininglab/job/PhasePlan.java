@@ -24,7 +24,7 @@ final class PhasePlan {
 
 	private static final double COMMAND_NANOS = 1_500;
 
-	/** As the measuring path: set-up and read-back in batches this long. */
+	/** As the measuring path's set-up and read-back. */
 	private static final int SETUP_BATCH = 10_000;
 
 	final List<Step> steps;
@@ -36,12 +36,6 @@ final class PhasePlan {
 		this.total = steps.stream().mapToDouble(Step::cost).sum();
 	}
 
-	/**
-	 * @param supported whether the measuring path can run a spec here; skipped variants
-	 * add no phase
-	 * @param warmUpRoundTrips the most round trips a warm-up makes
-	 * ({@code lab.warm-up.round-trips}): about what it sends
-	 */
 	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips) {
 		RunSpec base = plan.base();
 		List<RunSpec> specs = switch (plan.kind()) {
@@ -65,8 +59,7 @@ final class PhasePlan {
 			long warmup = Math.min(spec.count(), (long) perTrip * warmUpRoundTrips);
 			long trips = (spec.count() + perTrip - 1) / perTrip;
 			double cost = cost(spec.count(), trips, rtt);
-			// A time limit caps each pass at that time, and the read-back at about what
-			// the pass sends in it.
+			// A time limit caps each pass, and the read-back at what the pass sent.
 			double share = (spec.workload().duration() != null)
 					? Math.min(1, spec.workload().duration().toNanos() / cost) : 1;
 			steps.add(new Step(Phase.WARM_UP, variant, spec.batchSize(), warmup, cost(warmup, warmup / perTrip, rtt)));
@@ -85,18 +78,14 @@ final class PhasePlan {
 	}
 
 	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {
-		// Jedis connections serve one thread at a time: every call borrows one from the
-		// pool.
+		// Jedis connections serve one thread at a time.
 		Sharing sharing = (variant.connector() == Connector.JEDIS) ? Sharing.POOLED : base.senders().sharing();
 		return new RunSpec(base.operation(), variant.mode(), variant.policyOr(base.flushPolicy()), base.count(),
 				batchSize, base.sample(), base.ttl(), base.addedRtt(), base.repeat(), base.workload(),
 				new RunSpec.Senders(variant.connector(), sharing, base.senders().clients()), variant.writes());
 	}
 
-	/**
-	 * As results name variants: pipelines with their flush policy, Jedis and the way of
-	 * writing when asked.
-	 */
+	/** As results name variants. */
 	static String label(RunSpec spec) {
 		return Variant.of(spec, spec.flushPolicy()).label();
 	}
@@ -110,9 +99,7 @@ final class PhasePlan {
 		return roundTrips * rtt + commands * COMMAND_NANOS;
 	}
 
-	/**
-	 * The first step after {@code from} that matches, or {@code from} when none does.
-	 */
+	/** The first step after {@code from} that matches, else {@code from}. */
 	int next(int from, Phase phase, String variant, int batchSize) {
 		for (int i = from + 1; i < this.steps.size(); i++) {
 			Step step = this.steps.get(i);
@@ -124,19 +111,12 @@ final class PhasePlan {
 		return from;
 	}
 
-	/**
-	 * @param step the current step, -1 before the first
-	 * @param fraction how much of it is done, 0 to 1
-	 * @return the share of the expected cost done, 0 to 1
-	 */
+	/** The share of the cost done, 0 to 1; {@code step} is -1 before the first. */
 	double done(int step, double fraction) {
 		if (this.total == 0 || step < 0) {
 			return 0;
 		}
-		double done = 0;
-		for (int i = 0; i < step && i < this.steps.size(); i++) {
-			done += this.steps.get(i).cost();
-		}
+		double done = this.steps.stream().limit(step).mapToDouble(Step::cost).sum();
 		if (step < this.steps.size()) {
 			done += this.steps.get(step).cost() * Math.min(1, Math.max(0, fraction));
 		}
@@ -146,11 +126,8 @@ final class PhasePlan {
 	record Step(Phase phase, String variant, int batchSize, long commands, double cost) {
 
 		String describe(boolean sweep) {
-			String name = this.phase.label();
-			if (this.variant.isEmpty()) {
-				return name;
-			}
-			return name + " " + this.variant + (sweep ? " · batch " + String.format("%,d", this.batchSize) : "");
+			String batch = sweep ? " · batch " + String.format("%,d", this.batchSize) : "";
+			return this.phase.label() + (this.variant.isEmpty() ? "" : " " + this.variant + batch);
 		}
 
 	}

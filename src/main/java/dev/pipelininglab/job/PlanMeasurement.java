@@ -26,25 +26,15 @@ class PlanMeasurement {
 		this.warmUp = warmUp;
 	}
 
-	/**
-	 * What a finished plan leaves for the job's final record.
-	 *
-	 * @param skipped the variants a comparison could not run, null for other kinds
-	 * @param summary the sentence the page shows under the results: a single run's is its
-	 * loop ceiling alone, when there is one
-	 * @param answer what a GET run answers: the {@link RunResult}, {@link Comparison} or
-	 * {@link Sweep}
-	 */
+	/** For the job's final record; {@code answer} is what a GET run answers. */
 	record Outcome(List<RunResult> results, @Nullable List<Comparison.Skipped> skipped, @Nullable String summary,
 			Object answer) {
 	}
 
-	/** Whether a run specification of the plan can run on this Redis at all. */
 	boolean supported(RunSpec spec) {
 		return this.runs.unsupported(spec) == null;
 	}
 
-	/** The phases measuring the plan goes through, weighed for its progress. */
 	PhasePlan phases(RunPlan plan) {
 		return PhasePlan.of(plan, this::supported, this.warmUp.roundTrips());
 	}
@@ -53,8 +43,6 @@ class PlanMeasurement {
 		return switch (job.plan.kind()) {
 			case SINGLE -> {
 				RunResult result = this.runs.run(job.plan.base(), job);
-				// Single runs: the loop ceiling alone, the sentence the page shows under
-				// every result.
 				yield new Outcome(List.of(result), null, LoopCeiling.sentence(List.of(result)), result);
 			}
 			case COMPARE -> {

@@ -6,20 +6,10 @@ import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonValue;
 
-/** What a job runs; each kind mirrors a GET endpoint. */
+/** What a job runs; each kind mirrors a GET endpoint: a single run, /compare, /sweep. */
 public enum RunKind {
 
-	/**
-	 * One operation in one mode, like {@code /pipeget/{count}} or
-	 * {@code /loopget/{count}}.
-	 */
-	SINGLE,
-
-	/** Several variants on the same keys, like {@code /compare/{op}/{count}}. */
-	COMPARE,
-
-	/** Pipelined runs at several batch sizes, like {@code /sweep/{op}/{count}}. */
-	SWEEP;
+	SINGLE, COMPARE, SWEEP;
 
 	@JsonValue
 	public String label() {

@@ -1,9 +1,8 @@
 package dev.pipelininglab.job;
 
 /**
- * Describes why a job failed in the terms a GET endpoint would have answered with, so a
- * failed job's record and a failed request carry the same problem type. The web layer,
- * which owns those types, provides it.
+ * Why a job failed, in the problem type a failed request carries; the web layer, which
+ * owns those types, provides it.
  */
 public interface RunProblems {
 

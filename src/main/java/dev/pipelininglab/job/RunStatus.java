@@ -3,12 +3,8 @@ package dev.pipelininglab.job;
 /** Where a job is in its life; the last three are final. */
 public enum RunStatus {
 
-	/** Accepted, waiting for a free slot on the instance that accepted it. */
-	QUEUED,
-
-	RUNNING,
-
-	DONE,
+	/** Waiting for a free slot on the instance that accepted it. */
+	QUEUED, RUNNING, DONE,
 
 	/** Redis failed part-way, or the instance running it stopped updating its record. */
 	FAILED,

@@ -25,27 +25,18 @@ public class RunStoppedException extends RuntimeException {
 		return this.reason;
 	}
 
-	/** The run's final record: its id, and the problem it ended with. */
 	public RunRecord record() {
 		return this.record;
 	}
 
-	/** How long it ran before it stopped. */
 	public Duration elapsed() {
 		return this.elapsed;
 	}
 
-	/** What stopped it, in the order they are looked at. */
+	/** In the order they are looked at; CANCELLED is {@code DELETE /runs/{id}}. */
 	public enum Reason {
 
-		/** {@code DELETE /runs/{id}}. */
-		CANCELLED,
-		/** The app is shutting down. */
-		SHUTDOWN,
-		/** It ran for {@code lab.limits.max-run-time}. */
-		MAX_RUN_TIME,
-		/** Its caller hung up. */
-		CALLER_GONE
+		CANCELLED, SHUTDOWN, MAX_RUN_TIME, CALLER_GONE
 
 	}
 

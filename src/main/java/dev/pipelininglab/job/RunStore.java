@@ -35,9 +35,7 @@ class RunStore {
 
 	private static final Logger log = LoggerFactory.getLogger(RunStore.class);
 
-	/**
-	 * Ids are UUIDs; anything else cannot name a record and must not reach a key name.
-	 */
+	/** Anything but a UUID cannot name a record and must not reach a key name. */
 	private static final Pattern ID = Pattern.compile("[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}");
 
 	private final StringRedisTemplate redis;
@@ -54,8 +52,7 @@ class RunStore {
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings) {
 		this.redis = redis;
-		// Requests are read strictly, records leniently: a newer instance may have added
-		// fields.
+		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
@@ -75,10 +72,7 @@ class RunStore {
 		return this.runStem + id + ":cancel";
 	}
 
-	/**
-	 * Saves a new record and lists it, dropping index entries past the history length or
-	 * the record TTL.
-	 */
+	/** Drops index entries past the history length or the record TTL. */
 	void create(RunRecord record) {
 		save(record);
 		long now = record.createdAt().toEpochMilli();
@@ -88,18 +82,11 @@ class RunStore {
 		this.redis.expire(this.indexKey, this.ttl);
 	}
 
-	/**
-	 * Overwrites the record and restarts its TTL, and lists it again if the list lost it:
-	 * a Redis restarted between a run's start and its end (or any later write) comes back
-	 * without the list, and every run with a record must be listed. ZADD NX leaves an
-	 * entry alone, so a listed run keeps its place.
-	 */
+	/** Lists it again if a restarted Redis lost the list; NX keeps a run's place. */
 	void save(RunRecord record) {
 		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
 		byte[] value = this.json.writeValueAsBytes(record);
-		// SETEX, not SET ... EX: Redis' INFO commandstats then tells records from the
-		// SETs
-		// a run measures.
+		// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
 		this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
 			.setEx(key, this.ttl.toSeconds(), value));
 		if (Boolean.TRUE.equals(
@@ -112,19 +99,13 @@ class RunStore {
 		if (!isId(id)) {
 			return Optional.empty();
 		}
-		RunRecord record = parse(id, this.redis.opsForValue().get(recordKey(id)));
-		if (record == null) {
-			return Optional.empty();
-		}
-		// The flag is written by whichever instance got the DELETE; the record only by
-		// the one running the job.
-		return Optional.of((!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested() : record);
+		// Any instance may write the flag; only the one running the job, the record.
+		return Optional.ofNullable(parse(id, this.redis.opsForValue().get(recordKey(id))))
+			.map((record) -> (!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested()
+					: record);
 	}
 
-	/**
-	 * The newest records first; ids whose record has expired are dropped from the index
-	 * on the way.
-	 */
+	/** Newest first; ids whose record expired are dropped from the index. */
 	List<RunRecord> recent(int limit) {
 		Set<String> ids = this.redis.opsForZSet().reverseRange(this.indexKey, 0, limit - 1);
 		if (ids == null || ids.isEmpty()) {
@@ -157,10 +138,7 @@ class RunStore {
 		return Boolean.TRUE.equals(this.redis.hasKey(cancelKey(id)));
 	}
 
-	/**
-	 * {@code redis_version} from INFO server, or null when Redis does not say; a cluster
-	 * answers per node, under keys ending the same way.
-	 */
+	/** A cluster answers per node, under keys ending the same way. */
 	@Nullable String redisVersion() {
 		Properties info = this.redis
 			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
@@ -185,8 +163,6 @@ class RunStore {
 			return this.json.readValue(text, RunRecord.class);
 		}
 		catch (JacksonException ex) {
-			// Written by another version of the app, or by hand: not a record this
-			// version can show.
 			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());
 			return null;
 		}

@@ -10,14 +10,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
-import io.lettuce.core.KeyScanCursor;
-import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScanArgs;
-import io.lettuce.core.ScanCursor;
+import io.lettuce.core.ScanStream;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
-import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import io.lettuce.core.api.reactive.RedisReactiveCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,11 +60,6 @@ public class Preflight implements DisposableBean {
 	}
 
 	public record Demand(long count, List<Part> parts, List<Part> warmUp, boolean warmUpBeside, long bufferBytes) {
-
-		public Demand(long count, List<Part> parts) {
-			this(count, parts, List.of(), false, 0);
-		}
-
 	}
 
 	public record Estimate(Map<String, Long> bytesPerMaster, List<Long> bytesPerItem, Map<String, Long> peakPerMaster) {
@@ -82,10 +75,6 @@ public class Preflight implements DisposableBean {
 
 		long room() {
 			return this.limit - this.used - this.margin;
-		}
-
-		boolean maxmemorySet() {
-			return "maxmemory".equals(this.limitName);
 		}
 
 	}
@@ -108,7 +97,7 @@ public class Preflight implements DisposableBean {
 			}
 			long largestItem = estimate.bytesPerItem().stream().mapToLong(Long::longValue).max().orElse(0);
 			long fitting = fitting(demand.count(), master, masters, atCount, largestItem);
-			String evicts = master.maxmemorySet() ? evictsOthers(master) : null;
+			String evicts = "maxmemory".equals(master.limitName()) ? evictsOthers(master) : null;
 			if (evicts == null) {
 				throw new RunRefusedException(RunRefusedException.Reason.DOES_NOT_FIT, master, need, fitting,
 						ProblemType.RUN_DOES_NOT_FIT.detail(size(need), master.address(),
@@ -129,12 +118,10 @@ public class Preflight implements DisposableBean {
 		return before;
 	}
 
-	// By bisection: warm-ups and buffers do not grow with the count, so a rule of three
-	// would promise too much.
+	// By bisection: warm-ups and buffers do not grow with the count.
 	private long fitting(long count, NodeMemory master, List<NodeMemory> masters, LongFunction<Demand> atCount,
 			long largestItem) {
-		// The count named must still fit when asked again: used_memory moves by buffers,
-		// a record, the sample.
+		// Headroom, to fit when asked again: used_memory moves by buffers, a record.
 		long room = master.room() - Math.max(Math.max(MIN_HEADROOM, master.limit() / 100), 2 * largestItem);
 		long fits = 0;
 		long fails = count;
@@ -209,64 +196,47 @@ public class Preflight implements DisposableBean {
 			return "evicts any key";
 		}
 		if (policy.startsWith("volatile-")) {
-			long volatileKeys = 0;
-			for (Map.Entry<String, String> field : master.info().entrySet()) {
-				Matcher expires = EXPIRES.matcher(field.getValue());
-				if (field.getKey().matches("db\\d+") && expires.find()) {
-					volatileKeys += Long.parseLong(expires.group(1));
-				}
+			long volatileKeys = master.info()
+				.entrySet()
+				.stream()
+				.filter((field) -> field.getKey().matches("db\\d+"))
+				.map((field) -> EXPIRES.matcher(field.getValue()))
+				.filter(Matcher::find)
+				.mapToLong((expires) -> Long.parseLong(expires.group(1)))
+				.sum();
+			long foreign = (volatileKeys > 0) ? volatileKeys - labKeysWithTtl(master.address()) : 0;
+			if (foreign > 0) {
+				return "evicts keys with a TTL, and about " + foreign + " keys outside the lab's prefix have one";
 			}
-			if (volatileKeys == 0) {
-				return null;
-			}
-			long foreign = volatileKeys - labKeysWithTtl(master.address());
-			return (foreign > 0)
-					? "evicts keys with a TTL, and about " + foreign + " keys outside the lab's prefix" + " have one"
-					: null;
 		}
 		return null;
 	}
 
 	private long labKeysWithTtl(String address) {
 		try {
-			RedisClusterAsyncCommands<String, String> node = node(address);
+			RedisReactiveCommands<String, String> node = node(address).reactive();
 			ScanArgs args = ScanArgs.Builder.matches(this.keys.scanPattern()).limit(SCAN_BATCH);
-			long withTtl = 0;
-			ScanCursor cursor = ScanCursor.INITIAL;
-			do {
-				KeyScanCursor<String> batch = node.scan(cursor, args).get();
-				List<RedisFuture<Long>> ttls = new ArrayList<>();
-				batch.getKeys().forEach((key) -> ttls.add(node.pttl(key)));
-				for (RedisFuture<Long> ttl : ttls) {
-					Long millis = ttl.get();
-					if (millis != null && millis >= 0) {
-						withTtl++;
-					}
-				}
-				cursor = batch;
-			}
-			while (!cursor.isFinished());
-			return withTtl;
+			return ScanStream.scan(node, args)
+				.flatMap(node::pttl)
+				.filter((millis) -> millis >= 0)
+				.count()
+				.blockOptional()
+				.orElse(0L);
 		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			return 0;
-		}
-		catch (Exception ex) {
+		catch (RuntimeException ex) {
 			// Counting none as the lab's errs on the side of refusing.
 			log.debug("Could not count the lab's keys with a TTL on {}: {}", address, ex.toString());
 			return 0;
 		}
 	}
 
-	private RedisClusterAsyncCommands<String, String> node(String address) {
+	private StatefulRedisConnection<String, String> node(String address) {
 		StatefulConnection<String, String> open = this.connection.get();
 		if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
 			int colon = address.lastIndexOf(':');
-			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)))
-				.async();
+			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
 		}
-		return ((StatefulRedisConnection<String, String>) open).async();
+		return (StatefulRedisConnection<String, String>) open;
 	}
 
 	private List<NodeMemory> masters(ServerCounters.Snapshot snapshot) {

@@ -9,41 +9,27 @@ public interface RunObserver {
 	RunObserver NONE = new RunObserver() {
 	};
 
-	/**
-	 * @param totalBatches batches the whole request will send, over every variant and
-	 * repeat
-	 */
+	/** Batches over every variant and repeat. */
 	default void started(long totalBatches) {
 	}
 
 	default void batchDone() {
 	}
 
-	/**
-	 * The run enters a phase: warming up, preparing keys, timing a variant, reading back.
-	 * @param variant the variant it is for; empty for set-up shared by all
-	 * @param batchSize the batch size being measured
-	 * @param commands commands the phase sends
-	 */
+	/** A variant's phase; its variant empty for set-up shared by all. */
 	default void phase(Phase phase, String variant, int batchSize, long commands) {
 	}
 
-	/** Commands of the current phase done since the last call. */
+	/** Commands of the phase done since the last call. */
 	default void commandsDone(long commands) {
 	}
 
-	/**
-	 * Checked between batches, set-up ones included; true stops the run with
-	 * {@link RunCancelledException}.
-	 */
+	/** Checked between batches, set-up ones included. */
 	default boolean cancelled() {
 		return false;
 	}
 
-	/**
-	 * Only the cancellation of {@code observer}, for untimed work whose progress is not
-	 * reported (a warm-up through a slow relay can take a minute).
-	 */
+	/** For untimed work whose progress is not reported, but which may take a minute. */
 	static RunObserver cancellationOf(RunObserver observer) {
 		return new RunObserver() {
 			@Override
@@ -53,7 +39,7 @@ public interface RunObserver {
 		};
 	}
 
-	/** What a run spends its time on, in the order a variant goes through them. */
+	/** In the order a variant goes through them. */
 	enum Phase {
 
 		WARM_UP, PREPARING, TIMING, VERIFYING;

@@ -15,31 +15,24 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunSlots {
 
+	private final AdmissionProperties admission;
+
 	private final Semaphore permits;
 
-	private final int max;
-
-	private final Duration maxWait;
-
 	public RunSlots(AdmissionProperties admission) {
+		this.admission = admission;
 		this.permits = new Semaphore(admission.maxConcurrent(), true);
-		this.max = admission.maxConcurrent();
-		this.maxWait = admission.maxWait();
 	}
 
-	/**
-	 * Takes a slot, waiting at most {@code lab.admission.max-wait}; false when none came.
-	 */
+	/** Waits at most {@code lab.admission.max-wait}. */
 	public boolean take() throws InterruptedException {
-		return this.permits.tryAcquire(this.maxWait.toMillis(), TimeUnit.MILLISECONDS);
+		return take(maxWait());
 	}
 
-	/** Takes a slot when one is free now; false otherwise. */
 	public boolean takeFree() {
 		return this.permits.tryAcquire();
 	}
 
-	/** Takes a slot, waiting at most {@code wait}; false when none came. */
 	public boolean take(Duration wait) throws InterruptedException {
 		return this.permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
 	}
@@ -50,20 +43,19 @@ public class RunSlots {
 
 	/** Slots taken now, by GET runs and jobs together. */
 	public int inUse() {
-		return this.max - this.permits.availablePermits();
+		return max() - this.permits.availablePermits();
 	}
 
-	/** Runs waiting for a slot right now. */
 	public int queued() {
 		return this.permits.getQueueLength();
 	}
 
 	public int max() {
-		return this.max;
+		return this.admission.maxConcurrent();
 	}
 
 	public Duration maxWait() {
-		return this.maxWait;
+		return this.admission.maxWait();
 	}
 
 }

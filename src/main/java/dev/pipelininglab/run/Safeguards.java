@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -16,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.ItemCosts;
@@ -28,7 +28,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
@@ -41,19 +40,15 @@ import org.springframework.stereotype.Component;
  * no more than what was written. Both are untimed.
  */
 @Component
-class Safeguards implements DisposableBean, SmartLifecycle {
+class Safeguards implements SmartLifecycle {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
 
-	/** The longest a run waits for an earlier run's background expiry. */
 	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
 
-	/** The longest a closing app waits for a stopped run's expiry. */
 	private static final Duration SHUTDOWN_EXPIRY_WAIT = Duration.ofSeconds(20);
 
-	/**
-	 * How often a run waiting for an earlier run's expiry checks whether it was stopped.
-	 */
+	/** How often a waiting run looks whether it was stopped. */
 	private static final Duration CHECK_EVERY = Duration.ofMillis(100);
 
 	private final Preflight preflight;
@@ -64,14 +59,8 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 
 	private final Duration expireAfter;
 
-	/**
-	 * Gives a cancelled or failed run's keys their expiry after its answer: a cancel must
-	 * end within a second or two, and a run cancelled while writing millions of keys
-	 * would otherwise wait for millions of EXPIREs.
-	 */
+	/** Expiries given after the answer, so a cancel ends within a second or two. */
 	private final Queue<Future<?>> pending = new ConcurrentLinkedQueue<>();
-
-	private volatile boolean running;
 
 	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "key-expiry");
@@ -93,34 +82,30 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		this.expireAfter = expiry.expireAfter();
 	}
 
-	/**
-	 * Refuses the run ({@link dev.pipelininglab.redis.RunRefusedException}) when what it
-	 * stores at its peak does not fit.
-	 * @param specs every variant or batch size the run measures (one for a single run)
-	 * @param prepared whether the run prepares its state (compare, sweep), so GET and
-	 * RPOP write their keys or list first
-	 * @param runners the runner of each spec: its key layout and round trips
-	 * @return the servers' counters before anything was written; null when the preflight
-	 * read none
-	 */
+	/** After the background expiries, whose EXPIREs must not run beside a timed pass. */
 	ServerCounters.@Nullable Snapshot preflight(RunSpec base, List<RunSpec> specs, boolean prepared,
 			Function<RunSpec, BatchRunner> runners, RunObserver observer) {
-		awaitExpiries(observer);
+		if (!awaitPending(MAX_EXPIRY_WAIT, observer)) {
+			log.debug("A background expiry still runs after {}", MAX_EXPIRY_WAIT);
+		}
 		return this.preflight.check(demand(base, specs, prepared, runners), (count) -> demand(base.withCount(count),
 				specs.stream().map((spec) -> spec.withCount(count)).toList(), prepared, runners));
 	}
 
 	/**
-	 * What the request stores at its peak, for the preflight and its tests: its items,
-	 * the largest of its warm-ups (beside the items in a comparison, whose variants warm
-	 * up while the one before left its keys), and one round trip or set-up batch in the
-	 * servers' buffers per client.
+	 * The request's peak: its items, its largest warm-up (beside the items in a
+	 * comparison, whose variants warm up while the one before left its keys), and one
+	 * round trip or set-up batch per client in the servers' buffers.
 	 */
 	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared,
 			Function<RunSpec, BatchRunner> runners) {
 		List<Preflight.Part> parts = new ArrayList<>();
-		for (Map.Entry<KeySpace, List<RunSpec>> layout : layouts(specs, runners).entrySet()) {
-			Preflight.Part part = part(base, layout.getKey(), layout.getValue().size(), prepared);
+		// The variants writing under one key pattern share their keys.
+		for (List<KeySpace> layout : specs.stream()
+			.map((spec) -> runners.apply(spec).keySpace(this.keys))
+			.collect(Collectors.groupingBy(KeySpace::keyPattern, LinkedHashMap::new, Collectors.toList()))
+			.values()) {
+			Preflight.Part part = part(base, layout.get(0), layout.size(), prepared);
 			if (part != null) {
 				parts.add(part);
 			}
@@ -136,19 +121,13 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 			long roundTrip = Math.min(spec.count(), runner.perRoundTrip(spec.batchSize())) * spec.clients();
 			// The read-back after a write answers a set-up batch of values at once.
 			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
-			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes(spec));
+			// An item in a buffer: its value as jemalloc sizes it, key, protocol.
+			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
+			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes);
 		}
 		boolean stores = !parts.isEmpty() || warmUp != null;
 		return new Preflight.Demand(base.count(), parts, (warmUp != null) ? List.of(warmUp) : List.of(),
 				prepared && specs.size() > 1, stores ? buffers : 0);
-	}
-
-	/**
-	 * What one item takes in a query or reply buffer at most: its value as jemalloc
-	 * allocates it, its key and the protocol around them.
-	 */
-	private static long itemBytes(RunSpec spec) {
-		return ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
 	}
 
 	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, int variants, boolean prepared) {
@@ -156,31 +135,16 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		if (footprint == null) {
 			return null;
 		}
-		return (footprint.shape() == MemoryShape.STRING) ? strings(base, keys, footprint.items())
-				: collection(footprint.shape(), base, keys, footprint.items());
-	}
-
-	/**
-	 * {@code items} keys of their own: {@code count}, or fewer when the run walks a
-	 * smaller key space.
-	 */
-	private Preflight.Part strings(RunSpec spec, KeySpace keys, long items) {
-		ClusterLayout.Spread spread = this.layout.ofKeys(keys, items, spec.batchSize());
-		return new Preflight.Part(MemoryShape.STRING, items, spec.valueSize(), keys, spec.count() - 1,
+		long items = footprint.items();
+		String key = base.operation().key(keys);
+		ClusterLayout.Spread spread = (footprint.shape() == MemoryShape.STRING)
+				? this.layout.ofKeys(keys, items, base.batchSize())
+				: (key != null) ? this.layout.ofKey(key, items, base.batchSize()) : null;
+		return new Preflight.Part(footprint.shape(), items, base.valueSize(), keys, base.count() - 1,
 				(spread != null) ? spread.keysPerNode() : null);
 	}
 
-	private Preflight.Part collection(MemoryShape shape, RunSpec spec, KeySpace keys, long items) {
-		String key = spec.operation().key(keys);
-		ClusterLayout.Spread spread = (key != null) ? this.layout.ofKey(key, items, spec.batchSize()) : null;
-		return new Preflight.Part(shape, items, spec.valueSize(), keys, spec.count() - 1,
-				(spread != null) ? spread.keysPerNode() : null);
-	}
-
-	/**
-	 * Gives what the run wrote an expiry; a failure is logged, not answered, as the run
-	 * itself is over.
-	 */
+	/** A failure is logged, not answered: the run itself is over. */
 	private void expire(RunSpec base, Written written) {
 		try {
 			written.expire(this.data, this.expireAfter);
@@ -192,11 +156,9 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 	}
 
 	/**
-	 * Runs {@code work}, then gives what it wrote ({@code written}, as the work reports
-	 * it) an expiry: also after a cancel or a refused command, when Redis still answers
-	 * (then in the background, so the answer does not wait for it), but not after a lost
-	 * connection or a timeout, which would only wait on the same server again. Only keys
-	 * the run wrote: a stop sends Redis at most one EXPIRE per key written.
+	 * Runs {@code work}, then expires the keys it wrote, so a stop sends at most one
+	 * EXPIRE per key written. After a cancel or a refused command in the background; not
+	 * after a lost connection or a timeout, which would only wait on the same server.
 	 */
 	<T> T leavingExpiry(RunSpec base, Written written, Supplier<T> work) {
 		T done;
@@ -217,7 +179,6 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		return done;
 	}
 
-	/** {@link #expire} on a thread of its own, so a cancel ends at once. */
 	private void expireLater(RunSpec base, Written written) {
 		try {
 			this.pending.add(this.later.submit(() -> expire(base, written)));
@@ -227,22 +188,7 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		}
 	}
 
-	/**
-	 * Waits (bounded) for expiries still being given in the background: their EXPIREs
-	 * must not run beside the next run's timed pass, whose figures they would skew.
-	 */
-	private void awaitExpiries(RunObserver observer) {
-		if (!awaitPending(MAX_EXPIRY_WAIT, observer)) {
-			log.debug("A background expiry still runs after {}", MAX_EXPIRY_WAIT);
-		}
-	}
-
-	/**
-	 * Waits for the pending expiries, at most {@code limit}, in slices so that a run
-	 * whose caller hangs up meanwhile is not kept waiting
-	 * ({@link RunCancelledException}).
-	 * @return false when {@code limit} passed first
-	 */
+	/** In slices, so a stopped run is not kept waiting; false past {@code limit}. */
 	private boolean awaitPending(Duration limit, RunObserver observer) {
 		long deadline = System.nanoTime() + limit.toNanos();
 		Future<?> next;
@@ -252,9 +198,7 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 				this.pending.remove(next);
 			}
 			catch (TimeoutException ex) {
-				if (observer.cancelled()) {
-					throw new RunCancelledException();
-				}
+				RunCancelledException.throwIf(observer);
 				if (System.nanoTime() - deadline > 0) {
 					return false;
 				}
@@ -271,54 +215,29 @@ class Safeguards implements DisposableBean, SmartLifecycle {
 		return true;
 	}
 
-	@Override
-	public void destroy() {
-		this.later.shutdownNow();
-	}
-
-	/**
-	 * A closing app: the runs it stopped (GET runs and jobs stop in earlier phases) still
-	 * give what they wrote its expiry, bounded by the keys they wrote, before the Redis
-	 * connections close in a later phase.
-	 */
+	/** Runs stopped in earlier phases still expire their keys before Redis closes. */
 	@Override
 	public void stop() {
-		this.running = false;
 		if (!awaitPending(SHUTDOWN_EXPIRY_WAIT, RunObserver.NONE)) {
 			log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
 					+ " removes them", SHUTDOWN_EXPIRY_WAIT);
 		}
+		this.later.shutdownNow();
 	}
 
 	@Override
 	public void start() {
-		this.running = true;
 	}
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return !this.later.isShutdown();
 	}
 
-	/**
-	 * After the web server and the jobs have stopped their runs, before Spring Data
-	 * Redis' connection factory (phase 0) closes the connections.
-	 */
+	/** After the runs have stopped, before the connection factory (phase 0). */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 4096;
-	}
-
-	/** The specs by the key layout they write under, in order. */
-	private Map<KeySpace, List<RunSpec>> layouts(List<RunSpec> specs, Function<RunSpec, BatchRunner> runners) {
-		Function<RunSpec, KeySpace> keysOf = (spec) -> runners.apply(spec).keySpace(this.keys);
-		Map<String, KeySpace> byPattern = new LinkedHashMap<>();
-		Map<KeySpace, List<RunSpec>> layouts = new LinkedHashMap<>();
-		for (RunSpec spec : specs) {
-			KeySpace keys = byPattern.computeIfAbsent(keysOf.apply(spec).keyPattern(), (pattern) -> keysOf.apply(spec));
-			layouts.computeIfAbsent(keys, (k) -> new ArrayList<>()).add(spec);
-		}
-		return layouts;
 	}
 
 }

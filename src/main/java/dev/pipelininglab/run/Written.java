@@ -1,5 +1,6 @@
 package dev.pipelininglab.run;
 
+import java.time.Duration;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -25,10 +26,7 @@ final class Written {
 	/** Keys of their own that hold a whole run: a list, a hash, a counter. */
 	private final Set<String> oneKeys = new LinkedHashSet<>();
 
-	/**
-	 * Items {@code from..to-1} of a pass of {@code spec} under {@code keys} were sent. A
-	 * SET with its own {@code ttl} leaves keys that expire anyway; reads write nothing.
-	 */
+	/** Items sent; a SET with its own {@code ttl} leaves no key to expire. */
 	synchronized void items(RunSpec spec, KeySpace keys, long from, long to) {
 		Command command = spec.operation().command().forRun(spec.workload());
 		if (to <= from) {
@@ -42,26 +40,22 @@ final class Written {
 		}
 		if (command.writesKeyPerItem() && spec.ttl() == null) {
 			keysOf(spec, from, to,
-					this.perItem.computeIfAbsent(keys.keyPattern(), (pattern) -> new Keys(keys)).indexes);
+					this.perItem.computeIfAbsent(keys.keyPattern(), (pattern) -> new Keys(keys, new BitSet())).indexes);
 		}
 	}
 
-	/** The one key {@code key} (a list to pop, a hash) was written outside a pass. */
+	/** A key of its own (a list to pop, a hash) was written outside a pass. */
 	synchronized void key(String key) {
 		this.oneKeys.add(key);
 	}
 
-	/**
-	 * What was written under {@code keys} is gone again: a warm-up cleared its keys, or
-	 * its one key {@code oneKey} (null for none).
-	 */
+	/** A warm-up cleared what it wrote under {@code keys}, and its one key if any. */
 	synchronized void removed(KeySpace keys, @Nullable String oneKey) {
 		this.perItem.remove(keys.keyPattern());
 		this.oneKeys.remove(oneKey);
 	}
 
-	/** Gives every key written an expiry; each key once. */
-	void expire(DemoData data, java.time.Duration after) {
+	void expire(DemoData data, Duration after) {
 		Map<KeySpace, BitSet> perItem = new LinkedHashMap<>();
 		Set<String> oneKeys;
 		synchronized (this) {
@@ -72,11 +66,7 @@ final class Written {
 		oneKeys.forEach((key) -> data.expire(key, after));
 	}
 
-	/**
-	 * Sets in {@code indexes} the key index of every item of {@code from..to-1} that
-	 * writes a key: all of them for SET, the SETs of a mix, each through the run's key
-	 * walk. What a run writes, and so what it must clear first and expire after.
-	 */
+	/** The key indexes items {@code from..to-1} write, through the key walk. */
 	static void keysOf(RunSpec spec, long from, long to, BitSet indexes) {
 		Command command = spec.operation().command().forRun(spec.workload());
 		Workload workload = spec.workload();
@@ -91,7 +81,6 @@ final class Written {
 		}
 	}
 
-	/** The keys a pass of {@code spec} writes, items {@code 0..count-1}. */
 	static BitSet keysOf(RunSpec spec) {
 		BitSet indexes = new BitSet();
 		keysOf(spec, 0, spec.count(), indexes);
@@ -99,11 +88,6 @@ final class Written {
 	}
 
 	private record Keys(KeySpace keys, BitSet indexes) {
-
-		Keys(KeySpace keys) {
-			this(keys, new BitSet());
-		}
-
 	}
 
 }

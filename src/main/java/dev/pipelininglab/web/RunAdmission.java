@@ -11,31 +11,21 @@ import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * What comes before a run waits for its slot on the one run executor
- * ({@code job.RunJobs}, which admits GET runs and jobs under one limit,
- * {@link RunSlots}): parameter and {@code Accept} checks, so a request that cannot run is
- * answered at once; and the {@code runSlots} health component. Only the endpoints that
- * run commands are checked; the page, health and metrics never wait.
- * <p>
- * {@code lab.admission.max-concurrent} (default 8) should stay below
- * {@code spring.data.redis.lettuce.pool.max-active} (16): a run holds one pooled
- * connection at a time, and health checks and cleanup need theirs too.
+ * What comes before a run waits for its slot ({@link RunSlots}): parameter and
+ * {@code Accept} checks, so a request that cannot run is answered at once; and the
+ * {@code runSlots} health component. {@code lab.admission.max-concurrent} (8) stays below
+ * the Lettuce pool's max-active (16): health checks and cleanup need connections too.
  */
 @Configuration(proxyBeanMethods = false)
 class RunAdmission implements WebMvcConfigurer {
 
-	/** The endpoints that run commands, from the one catalogue that lists them all. */
 	static final String[] GATED = IndexController.ENDPOINTS.stream()
 		.filter(IndexController.Endpoint::admitted)
 		.map(IndexController.Endpoint::path)
 		.distinct()
 		.toArray(String[]::new);
 
-	/**
-	 * The {@code runSlots} health component: always UP (a full instance is busy, not
-	 * broken), with how many run slots GET runs and jobs hold together, so saturation
-	 * shows at {@code /actuator/health/runs} while every request waits or answers 429.
-	 */
+	/** Always UP: a full instance is busy, not broken. */
 	@Bean
 	HealthIndicator runSlotsHealthIndicator(RunSlots slots) {
 		return () -> Health.up()

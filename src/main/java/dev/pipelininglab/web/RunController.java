@@ -37,9 +37,7 @@ class RunController {
 		this.keys = keys;
 	}
 
-	/**
-	 * Every run endpoint of the catalogue: the one matched names the operation and mode.
-	 */
+	/** Every run endpoint of the catalogue: the one matched names operation and mode. */
 	@RunEndpoint.Mapped("/{count}")
 	RunResult run(@PathVariable long count, RunParams params, HttpServletRequest request) {
 		RunEndpoint endpoint = RunEndpoint.matched(request);
@@ -58,7 +56,6 @@ class RunController {
 		return run(this.requests.sweep(RunRequests.operation(op), count, params), Sweep.class, request);
 	}
 
-	/** On the one run executor, stopped also when the caller hangs up. */
 	private <T> T run(RunPlan plan, Class<T> answer, HttpServletRequest request) {
 		return answer.cast(this.jobs.run(plan, CallerConnection.of(request)::gone));
 	}
@@ -68,7 +65,6 @@ class RunController {
 		return new Cleanup(this.keys.scanPattern(), this.jobs.withSlot(this.cleaner::deleteAll));
 	}
 
-	/** What {@code DELETE /keys} removed. */
 	record Cleanup(String pattern, long deleted) {
 	}
 
