@@ -66,20 +66,14 @@ public class RunJobs implements SmartLifecycle {
 
 	private final JobProperties settings;
 
-	private final Clock clock;
-
-	/** This instance's name in run records and problems: host, pid and a suffix. */
-	public String instance() {
-		return this.instance;
-	}
+	private final Clock clock = Clock.systemUTC();
 
 	private final String instance;
 
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/**
-	 * Made on start and shut down on stop: a stopped context can be started again (test
-	 * contexts are paused).
+	 * Made on start: a stopped context can be started again (test contexts are paused).
 	 */
 	private volatile @Nullable ThreadPoolExecutor workers;
 
@@ -115,8 +109,12 @@ public class RunJobs implements SmartLifecycle {
 		this.metrics = metrics;
 		this.problems = problems;
 		this.settings = settings;
-		this.clock = Clock.systemUTC();
 		this.instance = fleet.instance();
+	}
+
+	/** This instance's name in run records and problems: host, pid and a suffix. */
+	public String instance() {
+		return this.instance;
 	}
 
 	/**
@@ -146,14 +144,10 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * Runs a plan for a caller that waits for its answer, a GET run: it waits for a run
-	 * slot, first come first served, for at most {@code lab.admission.max-wait}, then
-	 * runs on the same pool as jobs, with their stops, metrics and record. Its record is
-	 * written before and after it runs, never while it is timed.
-	 * @param callerGone true once the caller hung up, which stops the run too
+	 * A GET run: waits for a run slot, first come first served, within
+	 * {@code lab.admission.max-wait}, then runs like a job.
 	 * @return the {@link RunResult}, {@link Comparison} or
 	 * {@link dev.pipelininglab.run.Sweep}
-	 * @throws JobsFullException when no slot came free within max-wait
 	 * @throws RunStoppedException when it stopped before its end, saying why
 	 */
 	public Object run(RunPlan plan, BooleanSupplier callerGone) {
@@ -209,7 +203,6 @@ public class RunJobs implements SmartLifecycle {
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
 
-	/** Records the run and hands it to the pool. */
 	private void launch(Job job) {
 		try {
 			if (job.waited()) {
@@ -237,8 +230,7 @@ public class RunJobs implements SmartLifecycle {
 				pool.execute(() -> execute(job));
 			}
 			catch (RejectedExecutionException ex) {
-				// Stopping right now: the record says so rather than waiting to be found
-				// abandoned.
+				// The record says so rather than waiting to be found abandoned.
 				this.active.remove(job.id);
 				job.shutDown();
 				finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
@@ -246,7 +238,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 		}
 		catch (RuntimeException ex) {
-			freeSlot(job);
+			this.admission.free(job);
 			throw ex;
 		}
 	}
@@ -256,10 +248,7 @@ public class RunJobs implements SmartLifecycle {
 				JobAdmission.DEFAULT_RETRY_AFTER);
 	}
 
-	/**
-	 * The job as this instance knows it when it runs or ran it, else as its record in
-	 * Redis says.
-	 */
+	/** As this instance knows it when it runs or ran it, else as Redis says. */
 	public Optional<RunRecord> find(String id) {
 		RunRecord local = local(id);
 		if (local != null) {
@@ -274,17 +263,11 @@ public class RunJobs implements SmartLifecycle {
 		return (job != null) ? job.record() : this.records.ended(id);
 	}
 
-	/**
-	 * @throws RunNotFoundException when no record has this id
-	 */
 	public RunRecord get(String id) {
 		return find(id).orElseThrow(() -> new RunNotFoundException(id));
 	}
 
-	/**
-	 * The most recent jobs in Redis, newest first, this instance's own records in place
-	 * of theirs. When Redis cannot be read, this instance's records alone, and why.
-	 */
+	/** Newest first, this instance's own records in place of Redis'. */
 	public History recent(int limit) {
 		Instant now = this.clock.instant();
 		try {
@@ -301,18 +284,16 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * @param runs newest first
-	 * @param unavailable why Redis could not be read, when it could not: {@code runs}
-	 * then holds this instance's runs only
+	 * {@code unavailable}: why Redis could not be read, {@code runs} then this instance's
+	 * only.
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record History(List<RunRecord> runs, @Nullable String unavailable) {
 	}
 
 	/**
-	 * Asks the job to stop before its next batch. The request goes through Redis, so it
-	 * reaches the job on whichever instance runs it within a progress interval.
-	 * @return the record, with {@code cancelRequested} set
+	 * Through Redis, so it reaches the job on whichever instance runs it within a
+	 * progress interval.
 	 */
 	public RunRecord cancel(String id) {
 		RunRecord record = get(id);
@@ -321,18 +302,18 @@ public class RunJobs implements SmartLifecycle {
 		}
 		Job local = this.active.get(id);
 		if (local != null) {
-			// Runs here: the flag in memory is enough, even while Redis cannot be
-			// written.
 			local.requestCancel();
-			try {
-				this.store.requestCancel(id);
-			}
-			catch (RuntimeException ex) {
-				log.debug("Cannot record the cancel of run {} in Redis: {}", id, ex.getMessage());
-			}
-			return record.withCancelRequested();
 		}
-		this.store.requestCancel(id);
+		try {
+			this.store.requestCancel(id);
+		}
+		catch (RuntimeException ex) {
+			if (local == null) {
+				throw ex;
+			}
+			// Runs here: the flag in memory is enough.
+			log.debug("Cannot record the cancel of run {} in Redis: {}", id, ex.getMessage());
+		}
 		return record.withCancelRequested();
 	}
 
@@ -354,7 +335,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 			synchronized (job) {
 				RunRecord running = job.update(RunStatus.RUNNING, this.clock.instant());
-				save(job.waited() ? null : running);
+				this.records.save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
 			PlanMeasurement.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
@@ -388,41 +369,29 @@ public class RunJobs implements SmartLifecycle {
 		}
 		finally {
 			this.active.remove(job.id);
-			freeSlot(job);
+			this.admission.free(job);
 			job.answer.completeExceptionally(new IllegalStateException("Run " + job.id + " ended without an answer"));
 		}
 	}
 
-	/**
-	 * Every progress interval: see {@link JobRecords#writeProgress}. Not for GET runs,
-	 * whose records are written only outside their timed passes.
-	 */
-	private void tick() {
-		this.records.writeProgress(jobs(), this.clock);
-	}
-
-	/** The runs started with {@code POST /runs}, GET runs aside. */
+	/** GET runs aside: their records are written only outside their timed passes. */
 	private List<Job> jobs() {
 		return this.active.values().stream().filter((job) -> !job.waited()).toList();
 	}
 
-	/**
-	 * Frees the slot, writes the final record and then answers a waiting caller: with the
-	 * outcome, the failure, or why the run stopped.
-	 */
 	private void finish(Job job, RunStatus status, PlanMeasurement.@Nullable Outcome outcome,
 			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
 		synchronized (job) {
 			// A client that sees its run end may send the next one at once: the slot is
 			// free before the final record can be read, here or from Redis.
-			freeSlot(job);
+			this.admission.free(job);
 			RunRecord record = job.finish(status, this.clock.instant(), (outcome != null) ? outcome.results() : null,
 					(outcome != null) ? outcome.skipped() : null, (outcome != null) ? outcome.summary() : null,
 					problem);
 			if (record != null) {
 				this.records.ended(record);
 			}
-			save((job.waited() && !job.recorded) ? null : record);
+			this.records.save((job.waited() && !job.recorded) ? null : record);
 		}
 		if (outcome != null) {
 			job.answer.complete(outcome.answer());
@@ -431,19 +400,7 @@ public class RunJobs implements SmartLifecycle {
 				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
 	}
 
-	private void freeSlot(Job job) {
-		this.admission.free(job);
-	}
-
-	/** Callers hold the job's lock: see {@link JobRecords#save}. */
-	private void save(@Nullable RunRecord record) {
-		this.records.save(record);
-	}
-
-	/**
-	 * Two runs measuring at once on one instance share its CPU and often its Redis: both
-	 * are flagged.
-	 */
+	/** Two runs measuring at once on one instance share its CPU and often its Redis. */
 	private void markOverlaps(Job started) {
 		for (Job other : this.active.values()) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
@@ -453,10 +410,6 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * When a slot is likely free again, from the pace of the jobs running here and never
-	 * past their max-run-time; a few seconds when none can tell.
-	 */
 	public Duration retryAfter() {
 		return JobAdmission.retryAfter(jobs());
 	}
@@ -486,12 +439,14 @@ public class RunJobs implements SmartLifecycle {
 		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
 		this.ticker = progress;
 		long interval = this.settings.progressInterval().toMillis();
-		progress.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+		progress.scheduleWithFixedDelay(() -> this.records.writeProgress(jobs(), this.clock), interval, interval,
+				TimeUnit.MILLISECONDS);
+		this.fleet.start(pool);
 		this.running = true;
 	}
 
 	/**
-	 * Cancels every job between batches and waits for them to record it, within
+	 * Cancels every run between batches, fleet shares too, within
 	 * {@code lab.jobs.shutdown-wait}.
 	 */
 	@Override
@@ -499,6 +454,7 @@ public class RunJobs implements SmartLifecycle {
 		this.running = false;
 		Collection<Job> jobs = List.copyOf(this.active.values());
 		jobs.forEach(Job::shutDown);
+		this.fleet.stop();
 		ThreadPoolExecutor pool = this.workers;
 		if (pool != null) {
 			pool.shutdown();
@@ -526,10 +482,7 @@ public class RunJobs implements SmartLifecycle {
 		return this.running;
 	}
 
-	/**
-	 * Stops before the web server's graceful shutdown (and long before Redis connections
-	 * close).
-	 */
+	/** Before the web server's graceful shutdown, long before Redis connections close. */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE;
