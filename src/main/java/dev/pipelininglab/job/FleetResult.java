@@ -14,16 +14,12 @@ import dev.pipelininglab.run.RunResult;
 import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 
+import static dev.pipelininglab.run.RunService.round;
+
 /**
- * A fleet run's members merged into one result: the items they ran over their common
- * window (from the first start to the last end, by Redis' clock), latency from their
- * histograms added (never their percentiles averaged), counts and verification added
- * share by share, the servers' deltas read once by the leader around all passes.
- * {@code limitedBy} stays per member, in the fleet part of the record.
+ * A fleet run's members merged into one result, as docs/api.md describes: latency from
+ * their histograms added, never their percentiles averaged.
  *
- * @param result the merged result
- * @param fleet who took part, with each member's figures
- * @param summary one sentence for the record
  * @param stopped members with no result, whose shares get their expiry from the leader
  */
 record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Member> stopped) {
@@ -122,11 +118,6 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 			}
 		}
 		return total;
-	}
-
-	private static double round(double value, int decimals) {
-		double scale = Math.pow(10, decimals);
-		return Math.round(value * scale) / scale;
 	}
 
 }

@@ -1,9 +1,13 @@
 package dev.pipelininglab.run;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
@@ -27,10 +31,7 @@ import org.springframework.stereotype.Service;
 @Service
 public class RunService {
 
-	/**
-	 * Set-up and read-back go in batches this long whatever batch size is measured: a
-	 * sweep's batch size of 1 made its untimed set-up take longer than the runs.
-	 */
+	/** A sweep's batch size of 1 made its untimed set-up take longer than the runs. */
 	static final int SETUP_BATCH = 10_000;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
@@ -74,16 +75,11 @@ public class RunService {
 		this.assembly = assembly;
 	}
 
-	/**
-	 * @return null when the spec can run here, else why not
-	 */
-	/**
-	 * The runner of a mode: every mode has one, a {@code @Component} found at start-up.
-	 */
 	private BatchRunner runner(Mode mode) {
-		return java.util.Objects.requireNonNull(this.runners.get(mode), () -> "no runner for " + mode);
+		return Objects.requireNonNull(this.runners.get(mode), () -> "no runner for " + mode);
 	}
 
+	/** Null when the spec can run here. */
 	public @Nullable String unsupported(RunSpec spec) {
 		String connector = connectorUnsupported(spec);
 		if (connector != null) {
@@ -93,10 +89,7 @@ public class RunService {
 		return (mode != null) ? mode : nothingRuns(spec);
 	}
 
-	/**
-	 * Why a run paced by {@code rate} within {@code duration} would send nothing at all:
-	 * its first round trip falls due only after the time limit. Null when it sends.
-	 */
+	/** A paced run whose first round trip falls due only after its time limit. */
 	private @Nullable String nothingRuns(RunSpec spec) {
 		Workload workload = spec.workload();
 		if (workload.rate() == 0 || workload.duration() == null) {
@@ -109,15 +102,12 @@ public class RunService {
 		if (dueSeconds < limit) {
 			return null;
 		}
-		return String.format(java.util.Locale.ROOT,
+		return String.format(Locale.ROOT,
 				"at rate=%d its first round trip of %d commands falls due after %.3f s, past duration=%s s, so it"
 						+ " would send nothing; ask for a higher rate, a longer duration or a smaller batchSize",
 				workload.rate(), firstRoundTrip * spec.clients(), dueSeconds, limit);
 	}
 
-	/**
-	 * What the Jedis connector cannot do here; null when it can (or for Lettuce).
-	 */
 	private @Nullable String connectorUnsupported(RunSpec spec) {
 		if (spec.senders().connector() != Connector.JEDIS) {
 			return null;
@@ -142,8 +132,7 @@ public class RunService {
 	}
 
 	/**
-	 * A single run on whatever state Redis is in: no preparation, so RPOP pops what the
-	 * list holds.
+	 * On whatever state Redis is in: no preparation, so RPOP pops what the list holds.
 	 */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
@@ -154,19 +143,13 @@ public class RunService {
 		return this.safeguards.leavingExpiry(spec, written, () -> measure(spec, false, observer, before, written));
 	}
 
-	/**
-	 * A fleet's preflight: refuses {@code whole} when what all its members store together
-	 * (the keys of one run of the whole count) does not fit.
-	 */
+	/** A fleet's: what all its members store together must fit. */
 	public void preflight(RunSpec whole, RunObserver observer) {
 		requireSupported(whole);
 		this.safeguards.preflight(whole, List.of(whole), false, this::runnerOf, observer);
 	}
 
-	/**
-	 * Gives every key {@code share} may have written its expiry: what the leader of a
-	 * fleet does for a member that never reported, bounded by that member's share.
-	 */
+	/** For a fleet member that never reported: every key its share may have written. */
 	public void expireAll(RunSpec share) {
 		Written written = new Written();
 		long first = share.workload().first();
@@ -179,9 +162,8 @@ public class RunService {
 	}
 
 	/**
-	 * Runs every variant on the same keys and values, each from the same starting state
-	 * (SET: keys absent; GET: keys present; RPOP: list holding {@code count} elements).
-	 * Variants the topology cannot run are listed as skipped, with the reason.
+	 * Every variant on the same keys and values, each from the same starting state; those
+	 * the topology cannot run are listed as skipped, with the reason.
 	 */
 	public Comparison compare(RunSpec base, List<Variant> variants, RunObserver observer) {
 		List<RunSpec> runnable = new ArrayList<>();
@@ -205,10 +187,7 @@ public class RunService {
 				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
 	}
 
-	/**
-	 * The loop of the same connector when it ran, else the first loop, else the first
-	 * result: Jedis rows are measured against the Jedis loop.
-	 */
+	/** Jedis rows are measured against the Jedis loop. */
 	private static RunResult reference(List<RunResult> results, RunResult result) {
 		return results.stream()
 			.filter((other) -> other.ran().mode() == Mode.LOOP
@@ -218,10 +197,7 @@ public class RunService {
 			.orElse(results.get(0));
 	}
 
-	/**
-	 * Pipelined runs of the same work at each batch size: the Redis docs'
-	 * throughput-against-length figure.
-	 */
+	/** The Redis docs' throughput-against-length figure. */
 	public Sweep sweep(RunSpec base, List<Integer> batchSizes, RunObserver observer) {
 		RunSpec pipelined = base.with(new Variant(Mode.PIPELINED, null, base.senders().connector()));
 		requireSupported(pipelined);
@@ -250,7 +226,7 @@ public class RunService {
 			try {
 				// Once per key layout the variants use (the hash-tag variant reads keys
 				// of its own).
-				Map<String, KeySpace> layouts = new java.util.LinkedHashMap<>();
+				Map<String, KeySpace> layouts = new LinkedHashMap<>();
 				specs.forEach((spec) -> {
 					KeySpace keys = runner(spec.mode()).keySpace(this.keys);
 					layouts.putIfAbsent(keys.keyPattern(), keys);
@@ -275,10 +251,8 @@ public class RunService {
 	}
 
 	/**
-	 * One run in the order of its phases: warm-up, round trip, timed passes, read-back
-	 * and answer.
-	 * @param since the servers' counters before the run wrote anything (the preflight's);
-	 * null to count from the first timed pass
+	 * {@code since}: the preflight's counters, or null to count from the first timed
+	 * pass.
 	 */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written) {
@@ -307,10 +281,7 @@ public class RunService {
 		}
 	}
 
-	/**
-	 * Loop, multi-key and script calls take a connection as the run says; pipelines
-	 * always take a dedicated one from the pool, so they run on the pooled route.
-	 */
+	/** Pipelines always take a dedicated connection from the pool. */
 	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
@@ -355,7 +326,7 @@ public class RunService {
 		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
 	}
 
-	/** Operations that write, whose acknowledged commands are reported as written. */
+	/** Acknowledged commands of these are reported as written. */
 	static boolean writes(Operation operation) {
 		return operation.command().writes();
 	}
@@ -375,10 +346,7 @@ public class RunService {
 		}
 	}
 
-	/**
-	 * How the run's keys spread over a cluster's masters; null off a cluster and for
-	 * PING.
-	 */
+	/** Null off a cluster and for PING. */
 	private ClusterLayout.@Nullable Spread spread(RunSpec spec, KeySpace keys) {
 		if (!spec.operation().command().keyed()) {
 			return null;
@@ -401,10 +369,7 @@ public class RunService {
 		return Variant.of(spec, route.flushPolicy()).label();
 	}
 
-	/**
-	 * Set-up and read-back batches: long whatever batch size is measured, but never more
-	 * values than the run's byte budget lets one batch hold.
-	 */
+	/** Never more values than the run's byte budget lets one batch hold. */
 	static int setupBatch(RunSpec spec) {
 		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
 	}
@@ -419,12 +384,12 @@ public class RunService {
 
 	static double median(long[] values) {
 		long[] sorted = values.clone();
-		java.util.Arrays.sort(sorted);
+		Arrays.sort(sorted);
 		int middle = sorted.length / 2;
 		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
 	}
 
-	static double round(double value, int decimals) {
+	public static double round(double value, int decimals) {
 		double scale = Math.pow(10, decimals);
 		return Math.round(value * scale) / scale;
 	}
