@@ -15,6 +15,10 @@ import org.jspecify.annotations.Nullable;
 public record Fleet(int asked, int instances, @Nullable Boolean partial, @Nullable List<String> stopped,
 		String coordination, List<Member> members) {
 
+	static final String COORDINATION = "Coordinated through the measured Redis, outside every timed pass: PUBLISH on"
+			+ " <prefix>:fleet to call, join, share, get ready, start, report and stop; TIME twice per member to"
+			+ " start at one moment of Redis' clock and measure the skew; INFO read by the leader around all passes.";
+
 	/**
 	 * {@code share}: {@code from} inclusive, {@code to} exclusive; absent while joining.
 	 */
@@ -23,8 +27,8 @@ public record Fleet(int asked, int instances, @Nullable Boolean partial, @Nullab
 			@Nullable Latency latency, @Nullable Double opsPerSecond, @Nullable Double startSkewMillis,
 			@Nullable Bottleneck limitedBy, @Nullable String stopped) {
 
-		static Member joined(String instance) {
-			return new Member(instance, null, null, null, null, null, null, null, null);
+		static Member of(String instance, @Nullable Share share) {
+			return new Member(instance, share, null, null, null, null, null, null, null);
 		}
 
 	}

@@ -17,7 +17,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
-import java.util.zip.DataFormatException;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.KeySpace;
@@ -58,10 +57,6 @@ import org.springframework.stereotype.Component;
 @Component
 class FleetRuns {
 
-	static final String COORDINATION = "Coordinated through the measured Redis, outside every timed pass: PUBLISH on"
-			+ " <prefix>:fleet to call, join, share, get ready, start, report and stop; TIME twice per member to"
-			+ " start at one moment of Redis' clock and measure the skew; INFO read by the leader around all passes.";
-
 	private static final Logger log = LoggerFactory.getLogger(FleetRuns.class);
 
 	/** Enough for PUBLISH to reach every member. */
@@ -87,7 +82,7 @@ class FleetRuns {
 
 	private final String instance;
 
-	/** The runs this instance leads or serves as a member, by run id. */
+	/** The runs this instance leads or serves, by id. */
 	private final Map<String, Inbox> inboxes = new ConcurrentHashMap<>();
 
 	private volatile @Nullable RedisMessageListenerContainer listener;
@@ -134,34 +129,31 @@ class FleetRuns {
 					.limit(asked)
 					.toList();
 				job.fleet("joining: " + names.size() + " of " + asked, new Fleet(asked, names.size(), null, null,
-						COORDINATION, names.stream().map(Fleet.Member::joined).toList()));
+						Fleet.COORDINATION, names.stream().map((name) -> Fleet.Member.of(name, null)).toList()));
 			}
 			List<String> joined = names;
-			int size = joined.size();
+			int size = names.size();
 			List<Fleet.Member> planned = IntStream.range(0, size)
-				.mapToObj((k) -> new Fleet.Member(joined.get(k),
-						new Fleet.Share(whole.count() * k / size, whole.count() * (k + 1) / size), null, null, null,
-						null, null, null, null))
+				.mapToObj((k) -> Fleet.Member.of(joined.get(k),
+						new Fleet.Share(whole.count() * k / size, whole.count() * (k + 1) / size)))
 				.toList();
 			publish(new Signal(Type.PLAN, job.id, this.instance, null, planned, null, null, null, null));
-			job.fleet("starting " + size + " of " + asked, new Fleet(asked, size, null, null, COORDINATION, planned));
+			job.fleet("starting " + size + " of " + asked,
+					new Fleet(asked, size, null, null, Fleet.COORDINATION, planned));
 			Fleet.Share own = Objects.requireNonNull(planned.get(0).share());
-			Start start = new Start();
-			job.beforeTiming(() -> startLeading(job, inbox, size, start));
+			job.beforeTiming(() -> startLeading(job, inbox, size));
 			RunResult result = this.runs.run(whole.share(own.from(), own.to()), job);
 			long ownEnd = System.nanoTime();
-			// The others get as long again as this one took from the start, and the join
-			// timeout, within max-run-time.
-			long resultsBy = Math.min(ownEnd + (ownEnd - start.signalled) + this.settings.joinTimeout().toNanos(),
-					start.signalled + this.maxRunTime.toNanos());
+			// The others get as long again as this one took, and the join timeout.
+			long resultsBy = Math.min(ownEnd + (ownEnd - inbox.signalled) + this.settings.joinTimeout().toNanos(),
+					inbox.signalled + this.maxRunTime.toNanos());
 			await(inbox, () -> inbox.all(Type.RESULT).size() >= size - 1, resultsBy, job::cancelled);
-			ServerCounters.Snapshot after = this.counters.snapshot();
 			Map<String, Signal> results = new HashMap<>();
 			inbox.all(Type.RESULT).forEach((report) -> results.put(report.instance(), report));
 			results.put(this.instance,
-					new Signal(Type.RESULT, job.id, this.instance, null, null, start.at, result, null, null));
-			FleetResult merged = FleetResult.of(asked, planned, results, this::histogram, this.counters
-				.between(Objects.requireNonNull(start.before), after, !whole.operation().writesKeys()));
+					new Signal(Type.RESULT, job.id, this.instance, null, null, inbox.at, result, null, null));
+			FleetResult merged = FleetResult.of(asked, planned, results, this.counters.between(
+					Objects.requireNonNull(inbox.before), this.counters.snapshot(), !whole.operation().writesKeys()));
 			merged.stopped().forEach((member) -> expire(whole, member));
 			job.fleet("done", merged.fleet());
 			return new PlanMeasurement.Outcome(List.of(merged.result()), null, merged.summary(), merged.result());
@@ -177,14 +169,14 @@ class FleetRuns {
 	/**
 	 * Waits (within the join timeout) for every member to be ready, then starts them all.
 	 */
-	private void startLeading(Job job, Inbox inbox, int members, Start start) {
+	private void startLeading(Job job, Inbox inbox, int members) {
 		await(inbox, () -> inbox.all(Type.READY).size() >= members - 1,
 				System.nanoTime() + this.settings.joinTimeout().toNanos(), job::cancelled);
-		start.before = this.counters.snapshot();
+		inbox.before = this.counters.snapshot();
 		long at = redisMicros() + START_MARGIN_MICROS;
-		start.signalled = System.nanoTime();
+		inbox.signalled = System.nanoTime();
 		publish(new Signal(Type.GO, job.id, this.instance, null, null, at, null, null, null));
-		start.at = startAt(at, job::cancelled);
+		inbox.at = startAt(at, job::cancelled);
 	}
 
 	private long redisMicros() {
@@ -280,14 +272,13 @@ class FleetRuns {
 				return;
 			}
 			long deadline = System.nanoTime() + this.maxRunTime.toNanos();
-			Start start = new Start();
 			RunObserver observer = new RunObserver() {
 				@Override
 				public void phase(Phase phase, String variant, int batchSize, long commands) {
 					if (phase == Phase.TIMING) {
 						publish(signal(Type.READY, run));
 						await(inbox, () -> inbox.first(Type.GO) != null, Long.MAX_VALUE, this::cancelled);
-						start.at = startAt(Objects.requireNonNull(inbox.first(Type.GO)).at(), this::cancelled);
+						inbox.at = startAt(Objects.requireNonNull(inbox.first(Type.GO)).at(), this::cancelled);
 					}
 				}
 
@@ -301,7 +292,7 @@ class FleetRuns {
 				RunResult result = this.runs.run(Objects.requireNonNull(call.spec()).share(mine.from(), mine.to()),
 						observer);
 				Histogram histogram = result.load().latency().histogram();
-				report = new Signal(Type.RESULT, run, this.instance, null, null, start.at, result,
+				report = new Signal(Type.RESULT, run, this.instance, null, null, inbox.at, result,
 						(histogram != null) ? encode(histogram) : null, null);
 			}
 			catch (RuntimeException ex) {
@@ -341,22 +332,6 @@ class FleetRuns {
 		return Arrays.copyOf(buffer.array(), histogram.encodeIntoCompressedByteBuffer(buffer));
 	}
 
-	/** A member's histogram: the leader's own as measured, the others' as sent. */
-	private @Nullable Histogram histogram(Signal result) {
-		RunResult run = result.result();
-		if (result.histogram() == null) {
-			return (run != null) ? run.load().latency().histogram() : null;
-		}
-		try {
-			return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(result.histogram()), 0);
-		}
-		catch (DataFormatException | IllegalArgumentException ex) {
-			log.warn("Ignoring the unreadable latency histogram of {}: {}", result.instance(), ex.getMessage());
-			return null;
-		}
-	}
-
-	/** Waits on {@code lock} until {@code done}, or until {@code deadline} passes. */
 	private static void await(Object lock, BooleanSupplier done, long deadline, BooleanSupplier cancelled) {
 		synchronized (lock) {
 			while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
@@ -375,8 +350,8 @@ class FleetRuns {
 	}
 
 	/**
-	 * Called by {@link RunJobs}, whose executor runs the shares this instance serves and
-	 * whose stop waits for them.
+	 * By {@link RunJobs}, whose executor runs the shares served here and whose stop waits
+	 * for them.
 	 */
 	void start(Executor workers) {
 		this.workers = workers;
@@ -409,23 +384,26 @@ class FleetRuns {
 	}
 
 	/**
-	 * One fleet message; each type fills in what it carries.
-	 *
-	 * @param spec CALL: the whole run
-	 * @param members PLAN: every member with its share, the leader first
-	 * @param at GO: when to start, RESULT: when this member started, by Redis' clock in
-	 * microseconds
-	 * @param histogram RESULT: HdrHistogram's compressed encoding (Base64 in JSON)
-	 * @param problem RESULT: why the member has no result
+	 * One fleet message; each type fills in what it carries ({@code spec} the CALL,
+	 * {@code members} the PLAN, {@code at} by Redis' clock in microseconds).
 	 */
 	record Signal(Type type, String run, String instance, @Nullable RunSpec spec, @Nullable List<Fleet.Member> members,
 			@Nullable Long at, @Nullable RunResult result, byte @Nullable [] histogram, @Nullable String problem) {
 	}
 
-	/** What one fleet run has heard; guarded by itself. */
+	/**
+	 * What one fleet run has heard, guarded by itself, and when it started: by this
+	 * instance's clock and Redis', and the leader's INFO then.
+	 */
 	private static final class Inbox {
 
 		final List<Signal> signals = new ArrayList<>();
+
+		volatile long signalled;
+
+		volatile long at;
+
+		volatile ServerCounters.@Nullable Snapshot before;
 
 		synchronized List<Signal> all(Type type) {
 			return this.signals.stream().filter((signal) -> signal.type() == type).toList();
@@ -434,17 +412,6 @@ class FleetRuns {
 		@Nullable Signal first(Type type) {
 			return all(type).stream().findFirst().orElse(null);
 		}
-
-	}
-
-	/** When a member started, by its clock and by Redis', and the leader's INFO then. */
-	private static final class Start {
-
-		volatile long signalled;
-
-		volatile long at;
-
-		volatile ServerCounters.@Nullable Snapshot before;
 
 	}
 

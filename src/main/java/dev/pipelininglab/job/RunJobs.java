@@ -18,7 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -39,6 +38,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Service;
 
 /**
@@ -419,12 +419,9 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	public static ThreadFactory daemonThreads(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
+		threads.setDaemon(true);
+		return threads;
 	}
 
 	@Override
