@@ -131,14 +131,8 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 	}
 
 	private static @Nullable Long sum(List<RunResult> results, Function<RunResult, @Nullable Long> figure) {
-		Long total = null;
-		for (RunResult result : results) {
-			Long each = figure.apply(result);
-			if (each != null) {
-				total = ((total != null) ? total : 0) + each;
-			}
-		}
-		return total;
+		List<Long> figures = results.stream().map(figure).filter(Objects::nonNull).toList();
+		return figures.isEmpty() ? null : figures.stream().mapToLong(Long::longValue).sum();
 	}
 
 }

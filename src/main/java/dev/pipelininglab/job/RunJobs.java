@@ -68,8 +68,6 @@ public class RunJobs implements SmartLifecycle {
 
 	private final Clock clock = Clock.systemUTC();
 
-	private final String instance;
-
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/**
@@ -109,12 +107,11 @@ public class RunJobs implements SmartLifecycle {
 		this.metrics = metrics;
 		this.problems = problems;
 		this.settings = settings;
-		this.instance = fleet.instance();
 	}
 
 	/** This instance's name in run records and problems: host, pid and a suffix. */
 	public String instance() {
-		return this.instance;
+		return this.fleet.instance();
 	}
 
 	/**
@@ -177,28 +174,27 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private void awaitSlot() {
-		boolean slot;
 		try {
-			slot = this.slots.take();
+			if (this.slots.take()) {
+				return;
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			slot = false;
 		}
-		if (!slot) {
-			throw new JobsFullException("This app runs at most " + this.slots.max()
-					+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
-					+ " one waited " + this.slots.maxWait().toSeconds()
-					+ " s for its turn (lab.admission.max-wait); retry in a moment.",
-					// GET runs are short as a rule: a second, unless jobs say better.
-					(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
-		}
+		throw new JobsFullException(
+				"This app runs at most " + this.slots.max()
+						+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
+						+ " one waited " + this.slots.maxWait().toSeconds()
+						+ " s for its turn (lab.admission.max-wait); retry in a moment.",
+				// GET runs are short as a rule: a second, unless jobs say better.
+				(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
 	}
 
 	private Job job(RunPlan plan, @Nullable BooleanSupplier callerGone) {
 		Instant now = this.clock.instant();
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
-				RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null, null, null,
+				RunRecord.Progress.NONE, false, instance(), now, null, null, now, null, null, null, null,
 				this.environment.describe(), null, null);
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
@@ -250,12 +246,9 @@ public class RunJobs implements SmartLifecycle {
 
 	/** As this instance knows it when it runs or ran it, else as Redis says. */
 	public Optional<RunRecord> find(String id) {
-		RunRecord local = local(id);
-		if (local != null) {
-			return Optional.of(local);
-		}
 		Instant now = this.clock.instant();
-		return this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter()));
+		return Optional.ofNullable(local(id))
+			.or(() -> this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter())));
 	}
 
 	private @Nullable RunRecord local(String id) {
@@ -415,7 +408,7 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private RunRecord.Problem shutdownProblem() {
-		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.instance));
+		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(instance()));
 	}
 
 	public static ThreadFactory daemonThreads(String prefix) {
