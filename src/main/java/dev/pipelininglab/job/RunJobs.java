@@ -27,9 +27,7 @@ import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
-import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.run.WarmUpProperties;
@@ -42,16 +40,11 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * The one run executor: every measurement, a job ({@code POST /runs}, accepted at once)
- * or a GET run (its caller waits), runs on one bounded pool under the one limit of run
- * slots, stops one way ({@link Job#cancelled()}: cancel, shutdown, max-run-time, a GET
- * caller gone), is counted in the metrics and leaves a record in Redis where any instance
- * can read it. A job's Redis traffic (progress, cancel checks) happens on a ticker
- * thread, never between the batches being timed; a GET run's record is written only
- * before and after it runs.
- * <p>
- * Stopping the app cancels running runs between batches and records them as CANCELLED,
- * before the web server stops serving and before the Redis connections close.
+ * The one run executor: a job ({@code POST /runs}), a GET run and a fleet member's share
+ * run on one pool under the one limit of run slots and stop one way
+ * ({@link Job#cancelled()}). A job's Redis traffic happens on a ticker thread, never
+ * between the batches being timed; a GET run's record is written only before and after it
+ * runs.
  */
 @Service
 public class RunJobs implements SmartLifecycle {
@@ -70,9 +63,7 @@ public class RunJobs implements SmartLifecycle {
 
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
-	/**
-	 * Made on start: a stopped context can be started again (test contexts are paused).
-	 */
+	/** Made on start: test contexts are paused and started again. */
 	private volatile @Nullable ThreadPoolExecutor workers;
 
 	private volatile @Nullable ScheduledExecutorService ticker;
@@ -115,8 +106,6 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * Accepts a job and starts it as soon as a slot is free.
-	 * @return its first record, QUEUED
 	 * @throws JobsFullException when every slot and queue place of this instance is taken
 	 */
 	public RunRecord submit(RunPlan plan) {
@@ -140,13 +129,7 @@ public class RunJobs implements SmartLifecycle {
 		return record;
 	}
 
-	/**
-	 * A GET run: waits for a run slot, first come first served, within
-	 * {@code lab.admission.max-wait}, then runs like a job.
-	 * @return the {@link RunResult}, {@link Comparison} or
-	 * {@link dev.pipelininglab.run.Sweep}
-	 * @throws RunStoppedException when it stopped before its end, saying why
-	 */
+	/** A GET run, first come first served within {@code lab.admission.max-wait}. */
 	public Object run(RunPlan plan, BooleanSupplier callerGone) {
 		Job job = job(plan, callerGone);
 		awaitSlot();
@@ -160,9 +143,7 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * Other work on Redis, {@code DELETE /keys}: it waits for a run slot as a GET run.
-	 */
+	/** {@code DELETE /keys} waits for a run slot as a GET run. */
 	public <T> T withSlot(Supplier<T> work) {
 		awaitSlot();
 		try {
@@ -202,8 +183,7 @@ public class RunJobs implements SmartLifecycle {
 	private void launch(Job job) {
 		try {
 			if (job.waited()) {
-				// Once its preflight let it start: a GET run refused before it wrote
-				// anything leaves nothing in Redis, its record included.
+				// A GET run refused before it wrote anything leaves no record either.
 				job.onStart = () -> {
 					try {
 						this.store.create(job.record());
@@ -276,18 +256,12 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * {@code unavailable}: why Redis could not be read, {@code runs} then this instance's
-	 * only.
-	 */
+	/** {@code unavailable}: why Redis could not be read; {@code runs} then local only. */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record History(List<RunRecord> runs, @Nullable String unavailable) {
 	}
 
-	/**
-	 * Through Redis, so it reaches the job on whichever instance runs it within a
-	 * progress interval.
-	 */
+	/** Through Redis, so it reaches the job on whichever instance runs it. */
 	public RunRecord cancel(String id) {
 		RunRecord record = get(id);
 		if (record.status().terminal()) {
@@ -375,8 +349,8 @@ public class RunJobs implements SmartLifecycle {
 	private void finish(Job job, RunStatus status, PlanMeasurement.@Nullable Outcome outcome,
 			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
 		synchronized (job) {
-			// A client that sees its run end may send the next one at once: the slot is
-			// free before the final record can be read, here or from Redis.
+			// The slot is free before the final record can be read: the next run may
+			// follow.
 			this.admission.free(job);
 			RunRecord record = job.finish(status, this.clock.instant(), (outcome != null) ? outcome.results() : null,
 					(outcome != null) ? outcome.skipped() : null, (outcome != null) ? outcome.summary() : null,
@@ -419,8 +393,7 @@ public class RunJobs implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		// A thread for every run holding a slot and every admitted job waiting for one: a
-		// GET run that took its slot never queues behind a job still waiting for one.
+		// A GET run that took its slot never queues behind a job waiting for one.
 		int threads = this.slots.max() + this.settings.maxConcurrent() + this.settings.queueCapacity();
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
 				new LinkedBlockingQueue<>(), daemonThreads("run-"));
@@ -435,10 +408,7 @@ public class RunJobs implements SmartLifecycle {
 		this.running = true;
 	}
 
-	/**
-	 * Cancels every run between batches, fleet shares too, within
-	 * {@code lab.jobs.shutdown-wait}.
-	 */
+	/** Within {@code lab.jobs.shutdown-wait}, before Redis connections close. */
 	@Override
 	public void stop() {
 		this.running = false;

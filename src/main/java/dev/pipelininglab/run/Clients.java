@@ -187,8 +187,7 @@ final class Clients {
 						}
 						else {
 							for (long item = from; item < to; item += roundTrip) {
-								// A loop's batch at rtt=1000 is thousands of seconds: a
-								// cancel must not wait for it.
+								// A loop's batch at rtt=1000 takes thousands of seconds.
 								if (item > from && (stop.get() || observer.cancelled())) {
 									throw new RunCancelledException();
 								}
@@ -233,8 +232,8 @@ final class Clients {
 		}
 
 		/**
-		 * Whether the next round trip would start at or after the deadline: now, or, when
-		 * paced, at its due time (so a slow rate does not wait past the limit for it).
+		 * A paced round trip counts at its due time: a slow rate never waits past the
+		 * limit.
 		 */
 		private boolean timeUp(@Nullable Long deadline, @Nullable Pacer pacer, long itemsSent, long items) {
 			if (deadline == null) {

@@ -117,9 +117,7 @@ public class RunService {
 			return nowhere;
 		}
 		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
-			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws
-			// InvalidDataAccessApiUsageException ("Pipeline is not supported for
-			// JedisClusterConnection"): JedisClusterConnectorTests shows it.
+			// JedisClusterConnectorTests shows Spring Data Redis 4.1 refusing it.
 			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"
 					+ " \"Pipeline is not supported for JedisClusterConnection\". The Jedis loop works on a cluster,"
 					+ " and Lettuce pipelines there";
@@ -131,9 +129,7 @@ public class RunService {
 		return run(spec, RunObserver.NONE);
 	}
 
-	/**
-	 * On whatever state Redis is in: no preparation, so RPOP pops what the list holds.
-	 */
+	/** No preparation: RPOP pops what the list holds. */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
 		List<RunSpec> specs = List.of(spec);
@@ -211,8 +207,8 @@ public class RunService {
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
-		// Read before the first key is written: what the servers evict from then on is
-		// the run's doing.
+		// Before the first key is written: what the servers evict then is the run's
+		// doing.
 		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::runnerOf, observer);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
 		Written written = new Written();
@@ -224,8 +220,7 @@ public class RunService {
 			ServerCounters.@Nullable Snapshot before, Written written) {
 		if (base.operation().needsPreparedData()) {
 			try {
-				// Once per key layout the variants use (the hash-tag variant reads keys
-				// of its own).
+				// The hash-tag variant reads keys of its own.
 				Map<String, KeySpace> layouts = new LinkedHashMap<>();
 				specs.forEach((spec) -> {
 					KeySpace keys = runner(spec.mode()).keySpace(this.keys);
@@ -242,18 +237,14 @@ public class RunService {
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (RunSpec spec : specs) {
-			// Each variant counts what the servers evicted from where the one before it
-			// ended, its own warm-up included.
+			// Each variant counts evictions from where the one before it ended.
 			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
 			results.add(measure(spec, true, observer, since, written));
 		}
 		return results;
 	}
 
-	/**
-	 * {@code since}: the preflight's counters, or null to count from the first timed
-	 * pass.
-	 */
+	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written) {
 		BatchRunner runner = runner(spec.mode());
@@ -293,10 +284,8 @@ public class RunService {
 	}
 
 	/**
-	 * Keeps what Redis acknowledged before and beside the failure. When Redis refused
-	 * commands but still answers, the keys of a SET run are read back too, so the report
-	 * says what the run really left behind; after a lost connection or a timeout they are
-	 * not, as that would only wait on the same dead or stalled server.
+	 * When Redis refused commands but still answers, a SET run's keys are read back, so
+	 * the report says what it left; after a lost connection they are not.
 	 */
 	private RunFailedException failed(RunSpec spec, long batchesDone, Tally tally, DataAccessException ex) {
 		boolean refused = tally.rejectedCount() > 0;
@@ -309,8 +298,7 @@ public class RunService {
 		Command command = spec.operation().command().forRun(spec.workload());
 		if (refused && command instanceof Command.Verified && command.key(this.keys) == null
 				&& spec.workload().keyWalk() == null && spec.workload().first() == 0) {
-			// Only the keys the run got to: those of the batches done and of the one that
-			// failed.
+			// The batches done and the one that failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data
@@ -319,8 +307,7 @@ public class RunService {
 					.verified();
 			}
 			catch (DataAccessException unanswered) {
-				// Redis stopped answering meanwhile; the report goes out without the
-				// read-back.
+				// Redis stopped answering: the report goes out without the read-back.
 			}
 		}
 		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);

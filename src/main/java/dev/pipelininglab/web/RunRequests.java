@@ -144,11 +144,7 @@ public class RunRequests {
 		return operation("op", label, false);
 	}
 
-	/**
-	 * The body of {@code POST /runs}, checked exactly like the GET endpoint it mirrors; a
-	 * field that endpoint would not take is rejected the same way as the query parameter
-	 * would be.
-	 */
+	/** Checked exactly like the GET endpoint it mirrors, with the same messages. */
 	public RunPlan plan(RunJobRequest body) {
 		RunKind kind = kind(body);
 		if (body.variants() != null) {
@@ -393,9 +389,7 @@ public class RunRequests {
 		}
 	}
 
-	/**
-	 * An empty entry ({@code 1,,2}) or one padded with spaces is a mistake, not skipped.
-	 */
+	/** An empty entry ({@code 1,,2}) or a padded one is a mistake, not skipped. */
 	private static List<String> split(String name, String list) {
 		List<String> items = Arrays.stream(list.split(",", -1)).toList();
 		if (items.stream().anyMatch(String::isEmpty)) {
