@@ -1,5 +1,6 @@
 package dev.pipelininglab.job;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -7,29 +8,30 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.zip.DataFormatException;
 
 import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.run.Latency;
 import dev.pipelininglab.run.RunResult;
 import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import static dev.pipelininglab.run.RunService.round;
 
 /**
- * A fleet run's members merged into one result: the items they ran over their common
- * window (from the first start to the last end, by Redis' clock), latency from their
- * histograms added (never their percentiles averaged), counts and verification added
- * share by share, the servers' deltas read once by the leader around all passes.
- * {@code limitedBy} stays per member, in the fleet part of the record.
+ * A fleet run's members merged into one result, as docs/api.md describes: latency from
+ * their histograms added, never their percentiles averaged.
  *
- * @param result the merged result
- * @param fleet who took part, with each member's figures
- * @param summary one sentence for the record
  * @param stopped members with no result, whose shares get their expiry from the leader
  */
 record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Member> stopped) {
 
+	private static final Logger log = LoggerFactory.getLogger(FleetResult.class);
+
 	static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetRuns.Signal> reports,
-			Function<FleetRuns.Signal, @Nullable Histogram> histograms, @Nullable ServerStats server) {
+			@Nullable ServerStats server) {
 		List<RunResult> ran = new ArrayList<>();
 		List<Fleet.Member> members = new ArrayList<>();
 		List<Fleet.Member> stopped = new ArrayList<>();
@@ -46,7 +48,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 		for (Fleet.Member member : planned) {
 			FleetRuns.Signal report = reports.get(member.instance());
 			RunResult result = (report != null) ? report.result() : null;
-			Histogram own = (report != null && result != null) ? histograms.apply(report) : null;
+			Histogram own = (report != null && result != null) ? histogram(report) : null;
 			if (report == null || result == null || report.at() == null || own == null) {
 				stopped.add(member);
 				members.add(new Fleet.Member(member.instance(), member.share(), null, null, null, null, null, null,
@@ -109,24 +111,28 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 				new RunResult.Notes(partial ? summary : null, base.notes().sample()), null, load, connection,
 				new RunResult.ServerSide(server, null), null, base.settings());
 		Fleet fleet = new Fleet(asked, ran.size(), partial ? Boolean.TRUE : null,
-				stoppedNames.isEmpty() ? null : stoppedNames, FleetRuns.COORDINATION, members);
+				stoppedNames.isEmpty() ? null : stoppedNames, Fleet.COORDINATION, members);
 		return new FleetResult(merged, fleet, summary, stopped);
 	}
 
-	private static @Nullable Long sum(List<RunResult> results, Function<RunResult, @Nullable Long> figure) {
-		Long total = null;
-		for (RunResult result : results) {
-			Long each = figure.apply(result);
-			if (each != null) {
-				total = ((total != null) ? total : 0) + each;
-			}
+	/** The leader's own as measured, the others' as sent. */
+	private static @Nullable Histogram histogram(FleetRuns.Signal report) {
+		RunResult run = report.result();
+		if (report.histogram() == null) {
+			return (run != null) ? run.load().latency().histogram() : null;
 		}
-		return total;
+		try {
+			return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(report.histogram()), 0);
+		}
+		catch (DataFormatException | IllegalArgumentException ex) {
+			log.warn("Ignoring the unreadable latency histogram of {}: {}", report.instance(), ex.getMessage());
+			return null;
+		}
 	}
 
-	private static double round(double value, int decimals) {
-		double scale = Math.pow(10, decimals);
-		return Math.round(value * scale) / scale;
+	private static @Nullable Long sum(List<RunResult> results, Function<RunResult, @Nullable Long> figure) {
+		List<Long> figures = results.stream().map(figure).filter(Objects::nonNull).toList();
+		return figures.isEmpty() ? null : figures.stream().mapToLong(Long::longValue).sum();
 	}
 
 }

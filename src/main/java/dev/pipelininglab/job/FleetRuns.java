@@ -3,22 +3,20 @@ package dev.pipelininglab.job;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
+import java.util.Arrays;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import java.util.zip.DataFormatException;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.KeySpace;
@@ -36,7 +34,6 @@ import org.slf4j.LoggerFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.context.SmartLifecycle;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.data.redis.listener.ChannelTopic;
@@ -49,25 +46,20 @@ import org.springframework.stereotype.Component;
  * request (the leader) preflights the whole run, calls for members on the channel
  * {@code <prefix>:fleet}, gives the first to join each a contiguous share of the items
  * (as clients split a run), starts every timed pass at one moment of Redis' clock, and
- * merges what they report ({@link FleetResult}). A member runs its share on a thread of
- * its own holding one of its run slots ({@link RunSlots}), like any run.
+ * merges what they report ({@link FleetResult}). A member runs its share on
+ * {@link RunJobs}' executor holding one of its run slots ({@link RunSlots}), like any
+ * run.
  * <p>
  * Coordination is pub/sub only, all of it outside the timed passes: nothing of it stays
  * in Redis, and a lost message counts as a member that did not join or report, which the
  * record names.
  */
 @Component
-class FleetRuns implements SmartLifecycle {
-
-	static final String COORDINATION = "Coordinated through the measured Redis, outside every timed pass: PUBLISH on"
-			+ " <prefix>:fleet to call, join, share, get ready, start, report and stop; TIME twice per member to"
-			+ " start at one moment of Redis' clock and measure the skew; INFO read by the leader around all passes.";
+class FleetRuns {
 
 	private static final Logger log = LoggerFactory.getLogger(FleetRuns.class);
 
-	/**
-	 * Between the start signal and the start: enough for PUBLISH to reach every member.
-	 */
+	/** Enough for PUBLISH to reach every member. */
 	private static final long START_MARGIN_MICROS = 200_000;
 
 	private static final long CHECK_MILLIS = 100;
@@ -90,15 +82,12 @@ class FleetRuns implements SmartLifecycle {
 
 	private final String instance;
 
-	/** The fleet runs this instance leads, by run id. */
-	private final Map<String, Lead> leads = new ConcurrentHashMap<>();
-
-	/** The fleet runs this instance joined as a member, by run id. */
-	private final Map<String, Share> shares = new ConcurrentHashMap<>();
+	/** The runs this instance leads or serves, by id. */
+	private final Map<String, Inbox> inboxes = new ConcurrentHashMap<>();
 
 	private volatile @Nullable RedisMessageListenerContainer listener;
 
-	private volatile @Nullable ExecutorService members;
+	private volatile @Nullable Executor workers;
 
 	private volatile boolean running;
 
@@ -117,67 +106,60 @@ class FleetRuns implements SmartLifecycle {
 				+ ProcessHandle.current().pid() + ":" + UUID.randomUUID().toString().substring(0, 4);
 	}
 
-	/** This instance's name in run records, problems and fleets. */
 	String instance() {
 		return this.instance;
 	}
 
-	/**
-	 * Leads the fleet run of {@code job}: its own share runs on the job's thread, in the
-	 * job's run slot.
-	 */
+	/** Leads the fleet run of {@code job}, its own share on the job's thread and slot. */
 	PlanMeasurement.Outcome lead(Job job) {
 		RunSpec whole = job.plan.base();
 		int asked = job.plan.instances();
 		// Before any member is called: what the whole fleet stores must fit.
 		this.runs.preflight(whole, job);
-		Lead lead = new Lead();
-		this.leads.put(job.id, lead);
+		Inbox inbox = new Inbox();
+		this.inboxes.put(job.id, inbox);
 		try {
 			publish(new Signal(Type.CALL, job.id, this.instance, whole, null, null, null, null, null));
 			long joinBy = System.nanoTime() + this.settings.joinTimeout().toNanos();
 			List<String> names = List.of(this.instance);
 			while (names.size() < asked && System.nanoTime() - joinBy < 0) {
 				int known = names.size() - 1;
-				await(lead, () -> lead.joined.size() > known, joinBy, job);
-				names = lead.members(this.instance, asked);
+				await(inbox, () -> inbox.all(Type.JOIN).size() > known, joinBy, job::cancelled);
+				names = Stream.concat(Stream.of(this.instance), inbox.all(Type.JOIN).stream().map(Signal::instance))
+					.limit(asked)
+					.toList();
 				job.fleet("joining: " + names.size() + " of " + asked, new Fleet(asked, names.size(), null, null,
-						COORDINATION, names.stream().map(Fleet.Member::joined).toList()));
+						Fleet.COORDINATION, names.stream().map((name) -> Fleet.Member.of(name, null)).toList()));
 			}
-			List<Fleet.Member> planned = new ArrayList<>();
-			for (int k = 0; k < names.size(); k++) {
-				planned.add(new Fleet.Member(names.get(k),
-						new Fleet.Share(whole.count() * k / names.size(), whole.count() * (k + 1) / names.size()), null,
-						null, null, null, null, null, null));
-			}
+			List<String> joined = names;
+			int size = names.size();
+			List<Fleet.Member> planned = IntStream.range(0, size)
+				.mapToObj((k) -> Fleet.Member.of(joined.get(k),
+						new Fleet.Share(whole.count() * k / size, whole.count() * (k + 1) / size)))
+				.toList();
 			publish(new Signal(Type.PLAN, job.id, this.instance, null, planned, null, null, null, null));
-			job.fleet("starting " + planned.size() + " of " + asked,
-					new Fleet(asked, planned.size(), null, null, COORDINATION, planned));
+			job.fleet("starting " + size + " of " + asked,
+					new Fleet(asked, size, null, null, Fleet.COORDINATION, planned));
 			Fleet.Share own = Objects.requireNonNull(planned.get(0).share());
-			Start start = new Start();
-			job.beforeTiming(() -> startLeading(job, lead, planned.size(), start));
+			job.beforeTiming(() -> startLeading(job, inbox, size));
 			RunResult result = this.runs.run(whole.share(own.from(), own.to()), job);
 			long ownEnd = System.nanoTime();
-			// The others get as long again as this one took from the start, and the join
-			// timeout, within max-run-time.
-			long resultsBy = Math.min(ownEnd + (ownEnd - start.signalled) + this.settings.joinTimeout().toNanos(),
-					start.signalled + this.maxRunTime.toNanos());
-			await(lead, () -> lead.results.size() >= planned.size() - 1, resultsBy, job);
-			ServerCounters.Snapshot after = this.counters.snapshot();
-			Map<String, Signal> results;
-			synchronized (lead) {
-				results = new HashMap<>(lead.results);
-			}
+			// The others get as long again as this one took, and the join timeout.
+			long resultsBy = Math.min(ownEnd + (ownEnd - inbox.signalled) + this.settings.joinTimeout().toNanos(),
+					inbox.signalled + this.maxRunTime.toNanos());
+			await(inbox, () -> inbox.all(Type.RESULT).size() >= size - 1, resultsBy, job::cancelled);
+			Map<String, Signal> results = new HashMap<>();
+			inbox.all(Type.RESULT).forEach((report) -> results.put(report.instance(), report));
 			results.put(this.instance,
-					new Signal(Type.RESULT, job.id, this.instance, null, null, start.at, result, null, null));
-			FleetResult merged = FleetResult.of(asked, planned, results, this::histogram, this.counters
-				.between(Objects.requireNonNull(start.before), after, !whole.operation().writesKeys()));
+					new Signal(Type.RESULT, job.id, this.instance, null, null, inbox.at, result, null, null));
+			FleetResult merged = FleetResult.of(asked, planned, results, this.counters.between(
+					Objects.requireNonNull(inbox.before), this.counters.snapshot(), !whole.operation().writesKeys()));
 			merged.stopped().forEach((member) -> expire(whole, member));
 			job.fleet("done", merged.fleet());
 			return new PlanMeasurement.Outcome(List.of(merged.result()), null, merged.summary(), merged.result());
 		}
 		finally {
-			this.leads.remove(job.id);
+			this.inboxes.remove(job.id);
 			// Members still running (slow, or never told to start) stop and expire what
 			// they wrote themselves.
 			publish(signal(Type.STOP, job.id));
@@ -185,34 +167,31 @@ class FleetRuns implements SmartLifecycle {
 	}
 
 	/**
-	 * The leader's own timed pass is about to start: waits (within the join timeout) for
-	 * every member to be ready, then starts them all at one moment of Redis' clock.
+	 * Waits (within the join timeout) for every member to be ready, then starts them all.
 	 */
-	private void startLeading(Job job, Lead lead, int members, Start start) {
-		await(lead, () -> lead.ready.size() >= members - 1, System.nanoTime() + this.settings.joinTimeout().toNanos(),
-				job);
-		start.before = this.counters.snapshot();
+	private void startLeading(Job job, Inbox inbox, int members) {
+		await(inbox, () -> inbox.all(Type.READY).size() >= members - 1,
+				System.nanoTime() + this.settings.joinTimeout().toNanos(), job::cancelled);
+		inbox.before = this.counters.snapshot();
 		long at = redisMicros() + START_MARGIN_MICROS;
-		start.signalled = System.nanoTime();
+		inbox.signalled = System.nanoTime();
 		publish(new Signal(Type.GO, job.id, this.instance, null, null, at, null, null, null));
-		start.at = startAt(at, job);
+		inbox.at = startAt(at, job::cancelled);
 	}
 
-	/** Redis' clock, in microseconds since the epoch. */
 	private long redisMicros() {
 		return Objects.requireNonNull(this.redis
 			.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS)));
 	}
 
 	/**
-	 * Waits until Redis' clock reads {@code at}, as near as this instance can tell from
-	 * one {@code TIME}.
+	 * Waits until Redis' clock reads {@code at}, as near as one {@code TIME} tells.
 	 * @return Redis' clock at the start, for the skew between members
 	 */
-	private long startAt(@Nullable Long at, RunObserver observer) {
+	private long startAt(@Nullable Long at, BooleanSupplier cancelled) {
 		long until = System.nanoTime() + (Objects.requireNonNull(at) - redisMicros()) * 1000;
 		while (System.nanoTime() - until < 0) {
-			if (observer.cancelled()) {
+			if (cancelled.getAsBoolean()) {
 				throw new RunCancelledException();
 			}
 			LockSupport.parkNanos(Math.min(until - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(CHECK_MILLIS)));
@@ -244,59 +223,45 @@ class FleetRuns implements SmartLifecycle {
 		if (signal.instance().equals(this.instance)) {
 			return;
 		}
-		switch (signal.type()) {
-			case CALL -> join(signal);
-			case PLAN, GO, STOP -> {
-				Share share = this.shares.get(signal.run());
-				if (share != null) {
-					synchronized (share) {
-						share.signals.add(signal);
-						share.notifyAll();
-					}
-				}
-			}
-			case JOIN, READY, RESULT -> {
-				Lead lead = this.leads.get(signal.run());
-				if (lead != null) {
-					synchronized (lead) {
-						switch (signal.type()) {
-							case JOIN -> lead.joined.add(signal.instance());
-							case READY -> lead.ready.add(signal.instance());
-							default -> lead.results.put(signal.instance(), signal);
-						}
-						lead.notifyAll();
-					}
-				}
+		if (signal.type() == Type.CALL) {
+			join(signal);
+			return;
+		}
+		Inbox inbox = this.inboxes.get(signal.run());
+		if (inbox != null) {
+			synchronized (inbox) {
+				inbox.signals.add(signal);
+				inbox.notifyAll();
 			}
 		}
 	}
 
 	/** Answers a call when a run slot is free here, then serves the share it is given. */
 	private void join(Signal call) {
-		ExecutorService pool = this.members;
+		Executor pool = this.workers;
 		if (pool == null || !this.running || call.spec() == null || !this.slots.takeFree()) {
 			return;
 		}
-		Share share = new Share(call);
-		this.shares.put(call.run(), share);
+		Inbox inbox = new Inbox();
+		this.inboxes.put(call.run(), inbox);
 		try {
-			pool.execute(() -> serve(share));
+			pool.execute(() -> serve(call, inbox));
 		}
 		catch (RejectedExecutionException ex) {
-			this.shares.remove(call.run());
+			this.inboxes.remove(call.run());
 			this.slots.release();
 		}
 	}
 
-	private void serve(Share share) {
-		String run = share.call.run();
+	private void serve(Signal call, Inbox inbox) {
+		String run = call.run();
+		BooleanSupplier stopped = () -> !this.running || inbox.first(Type.STOP) != null;
 		try {
 			publish(signal(Type.JOIN, run));
-			long planBy = System.nanoTime() + this.settings.joinTimeout().toNanos() * 2;
-			await(share, () -> share.signal(Type.PLAN) != null, planBy, share.stopped(planBy, null));
-			Signal plan = share.signal(Type.PLAN);
-			List<Fleet.Member> planned = (plan != null) ? plan.members() : null;
-			Fleet.Share mine = Objects.requireNonNullElse(planned, List.<Fleet.Member>of())
+			await(inbox, () -> inbox.first(Type.PLAN) != null,
+					System.nanoTime() + this.settings.joinTimeout().toNanos() * 2, stopped);
+			Signal plan = inbox.first(Type.PLAN);
+			Fleet.Share mine = ((plan != null) ? Objects.requireNonNull(plan.members()) : List.<Fleet.Member>of())
 				.stream()
 				.filter((member) -> member.instance().equals(this.instance))
 				.map(Fleet.Member::share)
@@ -306,19 +271,28 @@ class FleetRuns implements SmartLifecycle {
 			if (mine == null) {
 				return;
 			}
-			Start start = new Start();
-			RunObserver stopped = share.stopped(System.nanoTime() + this.maxRunTime.toNanos(), () -> {
-				publish(signal(Type.READY, run));
-				await(share, () -> share.signal(Type.GO) != null, Long.MAX_VALUE, share.stopped(Long.MAX_VALUE, null));
-				start.at = startAt(Objects.requireNonNull(share.signal(Type.GO)).at(),
-						share.stopped(Long.MAX_VALUE, null));
-			});
+			long deadline = System.nanoTime() + this.maxRunTime.toNanos();
+			RunObserver observer = new RunObserver() {
+				@Override
+				public void phase(Phase phase, String variant, int batchSize, long commands) {
+					if (phase == Phase.TIMING) {
+						publish(signal(Type.READY, run));
+						await(inbox, () -> inbox.first(Type.GO) != null, Long.MAX_VALUE, this::cancelled);
+						inbox.at = startAt(Objects.requireNonNull(inbox.first(Type.GO)).at(), this::cancelled);
+					}
+				}
+
+				@Override
+				public boolean cancelled() {
+					return stopped.getAsBoolean() || System.nanoTime() - deadline > 0;
+				}
+			};
 			Signal report;
 			try {
-				RunResult result = this.runs
-					.run(Objects.requireNonNull(share.call.spec()).share(mine.from(), mine.to()), stopped);
+				RunResult result = this.runs.run(Objects.requireNonNull(call.spec()).share(mine.from(), mine.to()),
+						observer);
 				Histogram histogram = result.load().latency().histogram();
-				report = new Signal(Type.RESULT, run, this.instance, null, null, start.at, result,
+				report = new Signal(Type.RESULT, run, this.instance, null, null, inbox.at, result,
 						(histogram != null) ? encode(histogram) : null, null);
 			}
 			catch (RuntimeException ex) {
@@ -332,7 +306,7 @@ class FleetRuns implements SmartLifecycle {
 			log.warn("Fleet run {} ended on this member: {}", run, ex.getMessage());
 		}
 		finally {
-			this.shares.remove(run);
+			this.inboxes.remove(run);
 			this.slots.release();
 		}
 	}
@@ -353,36 +327,15 @@ class FleetRuns implements SmartLifecycle {
 		}
 	}
 
-	private static String encode(Histogram histogram) {
+	private static byte[] encode(Histogram histogram) {
 		ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-		int length = histogram.encodeIntoCompressedByteBuffer(buffer);
-		return Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(buffer.array(), length));
+		return Arrays.copyOf(buffer.array(), histogram.encodeIntoCompressedByteBuffer(buffer));
 	}
 
-	/** A member's histogram: the leader's own as measured, the others' as sent. */
-	private @Nullable Histogram histogram(Signal result) {
-		RunResult run = result.result();
-		if (result.histogram() == null) {
-			return (run != null) ? run.load().latency().histogram() : null;
-		}
-		try {
-			return Histogram
-				.decodeFromCompressedByteBuffer(ByteBuffer.wrap(Base64.getDecoder().decode(result.histogram())), 0);
-		}
-		catch (DataFormatException | IllegalArgumentException ex) {
-			log.warn("Ignoring the unreadable latency histogram of {}: {}", result.instance(), ex.getMessage());
-			return null;
-		}
-	}
-
-	/**
-	 * Waits on {@code lock} until {@code done}, or until {@code deadline} passes.
-	 * @throws RunCancelledException when {@code observer} is cancelled meanwhile
-	 */
-	private static void await(Object lock, BooleanSupplier done, long deadline, RunObserver observer) {
+	private static void await(Object lock, BooleanSupplier done, long deadline, BooleanSupplier cancelled) {
 		synchronized (lock) {
 			while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
-				if (observer.cancelled()) {
+				if (cancelled.getAsBoolean()) {
 					throw new RunCancelledException();
 				}
 				try {
@@ -396,13 +349,16 @@ class FleetRuns implements SmartLifecycle {
 		}
 	}
 
-	@Override
-	public void start() {
+	/**
+	 * By {@link RunJobs}, whose executor runs the shares served here and whose stop waits
+	 * for them.
+	 */
+	void start(Executor workers) {
+		this.workers = workers;
 		this.running = true;
 		if (!this.settings.join()) {
 			return;
 		}
-		this.members = Executors.newCachedThreadPool(RunJobs.daemonThreads("fleet-member-"));
 		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
 		container.setConnectionFactory(Objects.requireNonNull(this.redis.getConnectionFactory(),
 				"StringRedisTemplate has a connection factory"));
@@ -412,35 +368,13 @@ class FleetRuns implements SmartLifecycle {
 		this.listener = container;
 	}
 
-	/** Stops the shares this instance runs for others; each reports that it stopped. */
-	@Override
-	public void stop() {
+	/** Stops the shares this instance serves; each reports that it stopped. */
+	void stop() {
 		this.running = false;
-		ExecutorService pool = this.members;
-		if (pool != null) {
-			pool.shutdown();
-			try {
-				pool.awaitTermination(10, TimeUnit.SECONDS);
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-			}
-		}
 		RedisMessageListenerContainer container = this.listener;
 		if (container != null) {
 			container.stop();
 		}
-	}
-
-	@Override
-	public boolean isRunning() {
-		return this.running;
-	}
-
-	/** Stops with the jobs, before Redis connections close. */
-	@Override
-	public int getPhase() {
-		return SmartLifecycle.DEFAULT_PHASE;
 	}
 
 	enum Type {
@@ -450,86 +384,34 @@ class FleetRuns implements SmartLifecycle {
 	}
 
 	/**
-	 * One fleet message; each type fills in what it carries.
-	 *
-	 * @param run the fleet run's id
-	 * @param instance who sends it
-	 * @param spec CALL: the whole run
-	 * @param members PLAN: every member with its share, the leader first
-	 * @param at GO: when to start, RESULT: when this member started, by Redis' clock in
-	 * microseconds
-	 * @param result RESULT: what the member's share measured
-	 * @param histogram RESULT: its latency histogram, HdrHistogram's compressed encoding
-	 * in Base64
-	 * @param problem RESULT: why the member has no result
+	 * One fleet message; each type fills in what it carries ({@code spec} the CALL,
+	 * {@code members} the PLAN, {@code at} by Redis' clock in microseconds).
 	 */
 	record Signal(Type type, String run, String instance, @Nullable RunSpec spec, @Nullable List<Fleet.Member> members,
-			@Nullable Long at, @Nullable RunResult result, @Nullable String histogram, @Nullable String problem) {
+			@Nullable Long at, @Nullable RunResult result, byte @Nullable [] histogram, @Nullable String problem) {
 	}
 
-	/** What the leader hears from its members; guarded by itself. */
-	private static final class Lead {
-
-		final List<String> joined = new ArrayList<>();
-
-		final Set<String> ready = new HashSet<>();
-
-		final Map<String, Signal> results = new HashMap<>();
-
-		/** The leader, then the first to join, up to {@code asked}. */
-		synchronized List<String> members(String leader, int asked) {
-			List<String> names = new ArrayList<>(List.of(leader));
-			names.addAll(this.joined.subList(0, Math.min(asked - 1, this.joined.size())));
-			return names;
-		}
-
-	}
-
-	/** A share this instance joined; guarded by itself. */
-	private final class Share {
-
-		final Signal call;
+	/**
+	 * What one fleet run has heard, guarded by itself, and when it started: by this
+	 * instance's clock and Redis', and the leader's INFO then.
+	 */
+	private static final class Inbox {
 
 		final List<Signal> signals = new ArrayList<>();
-
-		Share(Signal call) {
-			this.call = call;
-		}
-
-		synchronized @Nullable Signal signal(Type type) {
-			return this.signals.stream().filter((signal) -> signal.type() == type).findFirst().orElse(null);
-		}
-
-		/**
-		 * Stopped by its leader, by this instance's shutdown or at {@code deadline}; runs
-		 * {@code beforeTiming} before its timed pass.
-		 */
-		RunObserver stopped(long deadline, @Nullable Runnable beforeTiming) {
-			return new RunObserver() {
-				@Override
-				public void phase(Phase phase, String variant, int batchSize, long commands) {
-					if (phase == Phase.TIMING && beforeTiming != null) {
-						beforeTiming.run();
-					}
-				}
-
-				@Override
-				public boolean cancelled() {
-					return !FleetRuns.this.running || signal(Type.STOP) != null || System.nanoTime() - deadline > 0;
-				}
-			};
-		}
-
-	}
-
-	/** When a member started, by its clock and by Redis', and the leader's INFO then. */
-	private static final class Start {
 
 		volatile long signalled;
 
 		volatile long at;
 
 		volatile ServerCounters.@Nullable Snapshot before;
+
+		synchronized List<Signal> all(Type type) {
+			return this.signals.stream().filter((signal) -> signal.type() == type).toList();
+		}
+
+		@Nullable Signal first(Type type) {
+			return all(type).stream().findFirst().orElse(null);
+		}
 
 	}
 

@@ -15,6 +15,8 @@ import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunObserver.Phase;
 import org.jspecify.annotations.Nullable;
 
+import static dev.pipelininglab.run.RunService.round;
+
 /**
  * A run on the instance running it, a job or a GET run. The measuring thread only bumps a
  * counter and reads flags, all in memory: Redis is written and read by the progress
@@ -42,7 +44,7 @@ final class Job implements RunObserver {
 
 	private final PhasePlan phases;
 
-	/** Index into {@code phases} of the phase running now; -1 before the first. */
+	/** -1 before the first phase. */
 	private volatile int step = -1;
 
 	private volatile String phase = "starting";
@@ -59,18 +61,17 @@ final class Job implements RunObserver {
 
 	private final AtomicBoolean slotFreed = new AtomicBoolean();
 
-	/** A fleet's leader: starts the fleet together when its own timed pass is due. */
+	/** A fleet's leader starts the fleet when its own timed pass is due. */
 	private volatile @Nullable Runnable beforeTiming;
 
 	private final AtomicBoolean runSlot = new AtomicBoolean();
 
-	/** {@code lab.limits.max-run-time}, from when the job starts running. */
+	/** From when the job starts running. */
 	private final Duration maxRunTime;
 
-	/** Whether the caller waiting for the answer hung up; null for a job. */
+	/** Null for a job. */
 	private final @Nullable BooleanSupplier callerGone;
 
-	/** The run's answer, for a caller that waits for it: completed as the run ends. */
 	final CompletableFuture<Object> answer = new CompletableFuture<>();
 
 	Job(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime, @Nullable BooleanSupplier callerGone) {
@@ -108,10 +109,9 @@ final class Job implements RunObserver {
 		this.phaseDone.addAndGet(commands);
 	}
 
-	/** A GET run's: writes its record once the preflight let it start. */
+	/** A GET run's record is written once the preflight let it start. */
 	volatile @Nullable Runnable onStart;
 
-	/** A GET run's record is in Redis. */
 	volatile boolean recorded;
 
 	@Override
@@ -129,35 +129,29 @@ final class Job implements RunObserver {
 		this.batchesDone.incrementAndGet();
 	}
 
-	/**
-	 * The one stop check of every run, between round trips: a cancel, the shutdown,
-	 * max-run-time, or a GET run's caller hanging up.
-	 */
+	/** The one stop check of every run, between round trips. */
 	@Override
 	public boolean cancelled() {
 		return this.cancelRequested || this.shutdown || timedOut()
 				|| (this.callerGone != null && this.callerGone.getAsBoolean());
 	}
 
-	/** Why it stopped, once it did. */
 	RunStoppedException.Reason stopReason() {
 		return this.cancelRequested ? RunStoppedException.Reason.CANCELLED
 				: this.shutdown ? RunStoppedException.Reason.SHUTDOWN
 						: timedOut() ? RunStoppedException.Reason.MAX_RUN_TIME : RunStoppedException.Reason.CALLER_GONE;
 	}
 
-	/** A GET run: a caller waits for its answer, and it has no progress ticker. */
+	/** A GET run: a caller waits for its answer; no progress ticker. */
 	boolean waited() {
 		return this.callerGone != null;
 	}
 
-	/** How long it has been running. */
 	Duration elapsed() {
 		long started = this.startedNanos;
 		return (started == 0) ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - started);
 	}
 
-	/** Whether it has run for {@code lab.limits.max-run-time}, and so stops. */
 	boolean timedOut() {
 		long started = this.startedNanos;
 		return started != 0 && System.nanoTime() - started - this.maxRunTime.toNanos() >= 0;
@@ -167,7 +161,6 @@ final class Job implements RunObserver {
 		return this.maxRunTime;
 	}
 
-	/** Another run of this instance measured while this one did. */
 	void overlapped() {
 		this.overlapped = true;
 	}
@@ -180,10 +173,6 @@ final class Job implements RunObserver {
 		return this.cancelRequested;
 	}
 
-	/**
-	 * The instance is stopping: the run ends between batches like a cancel, recorded as
-	 * caused by the shutdown.
-	 */
 	void shutDown() {
 		this.shutdown = true;
 	}
@@ -192,7 +181,7 @@ final class Job implements RunObserver {
 		return this.shutdown;
 	}
 
-	/** The job holds one of the run slots GET runs share ({@link RunSlots}). */
+	/** One of the {@link RunSlots} GET runs share. */
 	void holdRunSlot() {
 		this.runSlot.set(true);
 	}
@@ -201,23 +190,16 @@ final class Job implements RunObserver {
 		return this.runSlot.get();
 	}
 
-	/** Whether the job held a run slot until now: it is to be given back, once. */
+	/** True once: the slot is given back once. */
 	boolean releaseRunSlot() {
 		return this.runSlot.compareAndSet(true, false);
 	}
 
-	/**
-	 * @return true the first time only, for a job: its place among the instance's
-	 * admitted jobs is given back once, whichever way it ends
-	 */
+	/** True the first time only, for a job: its place among admitted jobs. */
 	boolean freeSlot() {
 		return !waited() && this.slotFreed.compareAndSet(false, true);
 	}
 
-	/**
-	 * Batches as before, and the share of the expected time done, the phase, live ops/s
-	 * and an estimate of the time left.
-	 */
 	RunRecord.Progress progress() {
 		long started = this.startedNanos;
 		if (started == 0) {
@@ -235,20 +217,13 @@ final class Job implements RunObserver {
 		}
 		double share = this.phases.done(this.step, fraction);
 		double elapsed = (now - started) / 1e9;
-		Double opsPerSecond = (done > 0 && phaseSeconds > 0) ? Math.round(done / phaseSeconds * 10) / 10.0 : null;
-		Double remaining = (share >= 0.02 && elapsed >= 0.5) ? round1(elapsed * (1 - share) / share) : null;
+		Double opsPerSecond = (done > 0 && phaseSeconds > 0) ? round(done / phaseSeconds, 1) : null;
+		Double remaining = (share >= 0.02 && elapsed >= 0.5) ? round(elapsed * (1 - share) / share, 1) : null;
 		return new RunRecord.Progress(this.batchesDone.get(), this.batchesTotal, Math.floor(share * 1000) / 10,
-				this.phase, round1(elapsed), opsPerSecond, remaining);
+				this.phase, round(elapsed, 1), opsPerSecond, remaining);
 	}
 
-	private static double round1(double value) {
-		return Math.round(value * 10) / 10.0;
-	}
-
-	/**
-	 * A fleet's leader between the phases of its own share: what it waits for, and who
-	 * took part so far.
-	 */
+	/** A fleet's leader: what it waits for, and who took part so far. */
 	synchronized void fleet(String waiting, Fleet fleet) {
 		this.phase = waiting;
 		this.record = this.record.withFleet(fleet);
@@ -266,9 +241,7 @@ final class Job implements RunObserver {
 		return this.record.status().terminal();
 	}
 
-	/**
-	 * @return the record to save, or null when the job already reached a final status
-	 */
+	/** Null when the job already reached a final status. */
 	synchronized @Nullable RunRecord update(@Nullable RunStatus status, Instant now) {
 		if (isFinished()) {
 			return null;
@@ -281,33 +254,22 @@ final class Job implements RunObserver {
 		return this.record;
 	}
 
-	/**
-	 * @return the final record to save, or null when the job already reached a final
-	 * status
-	 */
+	/** Null when the job already reached a final status. */
 	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, @Nullable List<RunResult> results,
 			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
 		if (isFinished()) {
 			return null;
 		}
-		RunRecord.Progress last = progress();
-		if (status == RunStatus.DONE) {
-			last = new RunRecord.Progress(last.batchesDone(), last.batchesTotal(), 100, "done", last.elapsedSeconds(),
-					null, null);
-		}
-		else {
-			last = new RunRecord.Progress(last.batchesDone(), last.batchesTotal(), last.percent(), last.phase(),
-					last.elapsedSeconds(), null, null);
-		}
+		RunRecord.Progress seen = progress();
+		boolean done = status == RunStatus.DONE;
+		RunRecord.Progress last = new RunRecord.Progress(seen.batchesDone(), seen.batchesTotal(),
+				done ? 100 : seen.percent(), done ? "done" : seen.phase(), seen.elapsedSeconds(), null, null);
 		this.record = this.record.finished(status, last, this.cancelRequested, now, results, skipped, summary, problem)
 			.withOverlap(this.overlapped);
 		return this.record;
 	}
 
-	/**
-	 * How long until this job is likely done, from its pace so far and never past
-	 * {@code lab.limits.max-run-time}; null while it has not started.
-	 */
+	/** From its pace so far; null while it has not started. */
 	@Nullable Duration remaining() {
 		long total = this.batchesTotal;
 		long done = this.batchesDone.get();

@@ -18,7 +18,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
@@ -28,9 +27,7 @@ import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunCancelledException;
-import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.run.WarmUpProperties;
@@ -39,19 +36,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * The one run executor: every measurement, a job ({@code POST /runs}, accepted at once)
- * or a GET run (its caller waits), runs on one bounded pool under the one limit of run
- * slots, stops one way ({@link Job#cancelled()}: cancel, shutdown, max-run-time, a GET
- * caller gone), is counted in the metrics and leaves a record in Redis where any instance
- * can read it. A job's Redis traffic (progress, cancel checks) happens on a ticker
- * thread, never between the batches being timed; a GET run's record is written only
- * before and after it runs.
- * <p>
- * Stopping the app cancels running runs between batches and records them as CANCELLED,
- * before the web server stops serving and before the Redis connections close.
+ * The one run executor: a job ({@code POST /runs}), a GET run and a fleet member's share
+ * run on one pool under the one limit of run slots and stop one way
+ * ({@link Job#cancelled()}). A job's Redis traffic happens on a ticker thread, never
+ * between the batches being timed; a GET run's record is written only before and after it
+ * runs.
  */
 @Service
 public class RunJobs implements SmartLifecycle {
@@ -66,21 +59,11 @@ public class RunJobs implements SmartLifecycle {
 
 	private final JobProperties settings;
 
-	private final Clock clock;
-
-	/** This instance's name in run records and problems: host, pid and a suffix. */
-	public String instance() {
-		return this.instance;
-	}
-
-	private final String instance;
+	private final Clock clock = Clock.systemUTC();
 
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
-	/**
-	 * Made on start and shut down on stop: a stopped context can be started again (test
-	 * contexts are paused).
-	 */
+	/** Made on start: test contexts are paused and started again. */
 	private volatile @Nullable ThreadPoolExecutor workers;
 
 	private volatile @Nullable ScheduledExecutorService ticker;
@@ -115,13 +98,14 @@ public class RunJobs implements SmartLifecycle {
 		this.metrics = metrics;
 		this.problems = problems;
 		this.settings = settings;
-		this.clock = Clock.systemUTC();
-		this.instance = fleet.instance();
+	}
+
+	/** This instance's name in run records and problems: host, pid and a suffix. */
+	public String instance() {
+		return this.fleet.instance();
 	}
 
 	/**
-	 * Accepts a job and starts it as soon as a slot is free.
-	 * @return its first record, QUEUED
 	 * @throws JobsFullException when every slot and queue place of this instance is taken
 	 */
 	public RunRecord submit(RunPlan plan) {
@@ -145,17 +129,7 @@ public class RunJobs implements SmartLifecycle {
 		return record;
 	}
 
-	/**
-	 * Runs a plan for a caller that waits for its answer, a GET run: it waits for a run
-	 * slot, first come first served, for at most {@code lab.admission.max-wait}, then
-	 * runs on the same pool as jobs, with their stops, metrics and record. Its record is
-	 * written before and after it runs, never while it is timed.
-	 * @param callerGone true once the caller hung up, which stops the run too
-	 * @return the {@link RunResult}, {@link Comparison} or
-	 * {@link dev.pipelininglab.run.Sweep}
-	 * @throws JobsFullException when no slot came free within max-wait
-	 * @throws RunStoppedException when it stopped before its end, saying why
-	 */
+	/** A GET run, first come first served within {@code lab.admission.max-wait}. */
 	public Object run(RunPlan plan, BooleanSupplier callerGone) {
 		Job job = job(plan, callerGone);
 		awaitSlot();
@@ -169,9 +143,7 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * Other work on Redis, {@code DELETE /keys}: it waits for a run slot as a GET run.
-	 */
+	/** {@code DELETE /keys} waits for a run slot as a GET run. */
 	public <T> T withSlot(Supplier<T> work) {
 		awaitSlot();
 		try {
@@ -183,38 +155,35 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	private void awaitSlot() {
-		boolean slot;
 		try {
-			slot = this.slots.take();
+			if (this.slots.take()) {
+				return;
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			slot = false;
 		}
-		if (!slot) {
-			throw new JobsFullException("This app runs at most " + this.slots.max()
-					+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
-					+ " one waited " + this.slots.maxWait().toSeconds()
-					+ " s for its turn (lab.admission.max-wait); retry in a moment.",
-					// GET runs are short as a rule: a second, unless jobs say better.
-					(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
-		}
+		throw new JobsFullException(
+				"This app runs at most " + this.slots.max()
+						+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
+						+ " one waited " + this.slots.maxWait().toSeconds()
+						+ " s for its turn (lab.admission.max-wait); retry in a moment.",
+				// GET runs are short as a rule: a second, unless jobs say better.
+				(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
 	}
 
 	private Job job(RunPlan plan, @Nullable BooleanSupplier callerGone) {
 		Instant now = this.clock.instant();
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
-				RunRecord.Progress.NONE, false, this.instance, now, null, null, now, null, null, null, null,
+				RunRecord.Progress.NONE, false, instance(), now, null, null, now, null, null, null, null,
 				this.environment.describe(), null, null);
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
 
-	/** Records the run and hands it to the pool. */
 	private void launch(Job job) {
 		try {
 			if (job.waited()) {
-				// Once its preflight let it start: a GET run refused before it wrote
-				// anything leaves nothing in Redis, its record included.
+				// A GET run refused before it wrote anything leaves no record either.
 				job.onStart = () -> {
 					try {
 						this.store.create(job.record());
@@ -237,8 +206,7 @@ public class RunJobs implements SmartLifecycle {
 				pool.execute(() -> execute(job));
 			}
 			catch (RejectedExecutionException ex) {
-				// Stopping right now: the record says so rather than waiting to be found
-				// abandoned.
+				// The record says so rather than waiting to be found abandoned.
 				this.active.remove(job.id);
 				job.shutDown();
 				finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
@@ -246,7 +214,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 		}
 		catch (RuntimeException ex) {
-			freeSlot(job);
+			this.admission.free(job);
 			throw ex;
 		}
 	}
@@ -256,17 +224,11 @@ public class RunJobs implements SmartLifecycle {
 				JobAdmission.DEFAULT_RETRY_AFTER);
 	}
 
-	/**
-	 * The job as this instance knows it when it runs or ran it, else as its record in
-	 * Redis says.
-	 */
+	/** As this instance knows it when it runs or ran it, else as Redis says. */
 	public Optional<RunRecord> find(String id) {
-		RunRecord local = local(id);
-		if (local != null) {
-			return Optional.of(local);
-		}
 		Instant now = this.clock.instant();
-		return this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter()));
+		return Optional.ofNullable(local(id))
+			.or(() -> this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter())));
 	}
 
 	private @Nullable RunRecord local(String id) {
@@ -274,17 +236,11 @@ public class RunJobs implements SmartLifecycle {
 		return (job != null) ? job.record() : this.records.ended(id);
 	}
 
-	/**
-	 * @throws RunNotFoundException when no record has this id
-	 */
 	public RunRecord get(String id) {
 		return find(id).orElseThrow(() -> new RunNotFoundException(id));
 	}
 
-	/**
-	 * The most recent jobs in Redis, newest first, this instance's own records in place
-	 * of theirs. When Redis cannot be read, this instance's records alone, and why.
-	 */
+	/** Newest first, this instance's own records in place of Redis'. */
 	public History recent(int limit) {
 		Instant now = this.clock.instant();
 		try {
@@ -300,20 +256,12 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * @param runs newest first
-	 * @param unavailable why Redis could not be read, when it could not: {@code runs}
-	 * then holds this instance's runs only
-	 */
+	/** {@code unavailable}: why Redis could not be read; {@code runs} then local only. */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record History(List<RunRecord> runs, @Nullable String unavailable) {
 	}
 
-	/**
-	 * Asks the job to stop before its next batch. The request goes through Redis, so it
-	 * reaches the job on whichever instance runs it within a progress interval.
-	 * @return the record, with {@code cancelRequested} set
-	 */
+	/** Through Redis, so it reaches the job on whichever instance runs it. */
 	public RunRecord cancel(String id) {
 		RunRecord record = get(id);
 		if (record.status().terminal()) {
@@ -321,18 +269,18 @@ public class RunJobs implements SmartLifecycle {
 		}
 		Job local = this.active.get(id);
 		if (local != null) {
-			// Runs here: the flag in memory is enough, even while Redis cannot be
-			// written.
 			local.requestCancel();
-			try {
-				this.store.requestCancel(id);
-			}
-			catch (RuntimeException ex) {
-				log.debug("Cannot record the cancel of run {} in Redis: {}", id, ex.getMessage());
-			}
-			return record.withCancelRequested();
 		}
-		this.store.requestCancel(id);
+		try {
+			this.store.requestCancel(id);
+		}
+		catch (RuntimeException ex) {
+			if (local == null) {
+				throw ex;
+			}
+			// Runs here: the flag in memory is enough.
+			log.debug("Cannot record the cancel of run {} in Redis: {}", id, ex.getMessage());
+		}
 		return record.withCancelRequested();
 	}
 
@@ -354,7 +302,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 			synchronized (job) {
 				RunRecord running = job.update(RunStatus.RUNNING, this.clock.instant());
-				save(job.waited() ? null : running);
+				this.records.save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
 			PlanMeasurement.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
@@ -388,41 +336,29 @@ public class RunJobs implements SmartLifecycle {
 		}
 		finally {
 			this.active.remove(job.id);
-			freeSlot(job);
+			this.admission.free(job);
 			job.answer.completeExceptionally(new IllegalStateException("Run " + job.id + " ended without an answer"));
 		}
 	}
 
-	/**
-	 * Every progress interval: see {@link JobRecords#writeProgress}. Not for GET runs,
-	 * whose records are written only outside their timed passes.
-	 */
-	private void tick() {
-		this.records.writeProgress(jobs(), this.clock);
-	}
-
-	/** The runs started with {@code POST /runs}, GET runs aside. */
+	/** GET runs aside: their records are written only outside their timed passes. */
 	private List<Job> jobs() {
 		return this.active.values().stream().filter((job) -> !job.waited()).toList();
 	}
 
-	/**
-	 * Frees the slot, writes the final record and then answers a waiting caller: with the
-	 * outcome, the failure, or why the run stopped.
-	 */
 	private void finish(Job job, RunStatus status, PlanMeasurement.@Nullable Outcome outcome,
 			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
 		synchronized (job) {
-			// A client that sees its run end may send the next one at once: the slot is
-			// free before the final record can be read, here or from Redis.
-			freeSlot(job);
+			// The slot is free before the final record can be read: the next run may
+			// follow.
+			this.admission.free(job);
 			RunRecord record = job.finish(status, this.clock.instant(), (outcome != null) ? outcome.results() : null,
 					(outcome != null) ? outcome.skipped() : null, (outcome != null) ? outcome.summary() : null,
 					problem);
 			if (record != null) {
 				this.records.ended(record);
 			}
-			save((job.waited() && !job.recorded) ? null : record);
+			this.records.save((job.waited() && !job.recorded) ? null : record);
 		}
 		if (outcome != null) {
 			job.answer.complete(outcome.answer());
@@ -431,19 +367,7 @@ public class RunJobs implements SmartLifecycle {
 				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
 	}
 
-	private void freeSlot(Job job) {
-		this.admission.free(job);
-	}
-
-	/** Callers hold the job's lock: see {@link JobRecords#save}. */
-	private void save(@Nullable RunRecord record) {
-		this.records.save(record);
-	}
-
-	/**
-	 * Two runs measuring at once on one instance share its CPU and often its Redis: both
-	 * are flagged.
-	 */
+	/** Two runs measuring at once on one instance share its CPU and often its Redis. */
 	private void markOverlaps(Job started) {
 		for (Job other : this.active.values()) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
@@ -453,31 +377,23 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/**
-	 * When a slot is likely free again, from the pace of the jobs running here and never
-	 * past their max-run-time; a few seconds when none can tell.
-	 */
 	public Duration retryAfter() {
 		return JobAdmission.retryAfter(jobs());
 	}
 
 	private RunRecord.Problem shutdownProblem() {
-		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(this.instance));
+		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(instance()));
 	}
 
 	public static ThreadFactory daemonThreads(String prefix) {
-		AtomicInteger count = new AtomicInteger();
-		return (task) -> {
-			Thread thread = new Thread(task, prefix + count.incrementAndGet());
-			thread.setDaemon(true);
-			return thread;
-		};
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
+		threads.setDaemon(true);
+		return threads;
 	}
 
 	@Override
 	public void start() {
-		// A thread for every run holding a slot and every admitted job waiting for one: a
-		// GET run that took its slot never queues behind a job still waiting for one.
+		// A GET run that took its slot never queues behind a job waiting for one.
 		int threads = this.slots.max() + this.settings.maxConcurrent() + this.settings.queueCapacity();
 		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
 				new LinkedBlockingQueue<>(), daemonThreads("run-"));
@@ -486,19 +402,19 @@ public class RunJobs implements SmartLifecycle {
 		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
 		this.ticker = progress;
 		long interval = this.settings.progressInterval().toMillis();
-		progress.scheduleWithFixedDelay(this::tick, interval, interval, TimeUnit.MILLISECONDS);
+		progress.scheduleWithFixedDelay(() -> this.records.writeProgress(jobs(), this.clock), interval, interval,
+				TimeUnit.MILLISECONDS);
+		this.fleet.start(pool);
 		this.running = true;
 	}
 
-	/**
-	 * Cancels every job between batches and waits for them to record it, within
-	 * {@code lab.jobs.shutdown-wait}.
-	 */
+	/** Within {@code lab.jobs.shutdown-wait}, before Redis connections close. */
 	@Override
 	public void stop() {
 		this.running = false;
 		Collection<Job> jobs = List.copyOf(this.active.values());
 		jobs.forEach(Job::shutDown);
+		this.fleet.stop();
 		ThreadPoolExecutor pool = this.workers;
 		if (pool != null) {
 			pool.shutdown();
@@ -526,10 +442,7 @@ public class RunJobs implements SmartLifecycle {
 		return this.running;
 	}
 
-	/**
-	 * Stops before the web server's graceful shutdown (and long before Redis connections
-	 * close).
-	 */
+	/** Before the web server's graceful shutdown, long before Redis connections close. */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE;

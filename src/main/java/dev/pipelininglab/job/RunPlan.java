@@ -10,17 +10,12 @@ import dev.pipelininglab.run.Variant;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A checked request for a job: the same run specification the GET endpoints build, plus
+ * A checked request for a run: the same run specification the GET endpoints build, plus
  * the variants of a comparison or the batch sizes of a sweep. Bounds are checked before
  * one of these exists.
  *
- * @param kind what to run
- * @param base the single run, or the part a comparison's variants or a sweep's batch
- * sizes are applied to
- * @param variants comparisons: the contenders, in order; empty otherwise
- * @param batchSizes sweeps: the pipeline lengths, in order; empty otherwise
- * @param instances single runs: the app instances that run it together, this one included
- * ({@link FleetRuns}); 1 for a run of this instance alone
+ * @param instances the app instances that run it together ({@link FleetRuns}), this one
+ * included
  */
 public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes, int instances) {
 
@@ -33,7 +28,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		batchSizes = List.copyOf(batchSizes);
 		if ((kind == RunKind.COMPARE) == variants.isEmpty() || (kind == RunKind.SWEEP) == batchSizes.isEmpty()) {
 			throw new IllegalArgumentException(
-					"variants belong to comparisons and batch sizes to sweeps, and each" + " needs at least one");
+					"variants belong to comparisons and batch sizes to sweeps, and each needs at least one");
 		}
 		if (instances < 1 || (instances > 1 && kind != RunKind.SINGLE)) {
 			throw new IllegalArgumentException("a fleet of instances runs single runs only");
@@ -56,9 +51,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		return new RunPlan(this.kind, this.base, this.variants, this.batchSizes, number);
 	}
 
-	/**
-	 * The request as it will run, defaults filled in: posting it again repeats the run.
-	 */
+	/** Defaults filled in: posting it again repeats the run. */
 	RunRecord.Request describe() {
 		RunSpec spec = this.base;
 		KeyWalk walk = spec.workload().keyWalk();
@@ -80,17 +73,11 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(this.instances > 1) ? this.instances : null);
 	}
 
-	/**
-	 * The flush policy where the request takes one: not for a single run of another mode.
-	 */
 	private @Nullable String flushPolicy(RunSpec spec) {
 		return (this.kind == RunKind.SINGLE && spec.mode() != Mode.PIPELINED) ? null : spec.flushPolicy().toString();
 	}
 
-	/**
-	 * The connection mode as asked: only where it applies, so posting the request again
-	 * is accepted.
-	 */
+	/** Only where it applies, so posting the request again is accepted. */
 	private @Nullable String connection(RunSpec spec) {
 		boolean applies = switch (this.kind) {
 			case SINGLE -> spec.mode().choosesConnection();

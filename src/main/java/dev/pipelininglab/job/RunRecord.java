@@ -16,32 +16,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A job as kept in Redis and answered by {@code GET /runs/{id}}: small, so polling and
  * listing stay cheap. Field names are a contract with the page, the Postman collection
- * and scripts.
- *
- * @param id the job's id, as in {@code /runs/{id}}
- * @param kind single, compare or sweep
- * @param status where the job is
- * @param request what was asked, defaults filled in
- * @param progress batches sent out of all the job will send
- * @param cancelRequested a {@code DELETE /runs/{id}} arrived; the job stops before its
- * next batch
- * @param instance the app instance that runs the job
- * @param createdAt when the job was accepted
- * @param startedAt when it started running
- * @param finishedAt when it reached a final status
- * @param updatedAt the last time its instance wrote the record; a running job's is at
- * most a progress interval old
- * @param results DONE: one result per run (a single run, each variant of a comparison,
- * each batch size of a sweep)
- * @param skipped DONE comparisons: variants this topology cannot run, and why
- * @param summary DONE runs: a comparison in one sentence, from its figures, and for every
- * kind the loop's ceiling ({@code LoopCeiling})
- * @param problem FAILED: what went wrong, with the problem type a GET endpoint would have
- * answered; CANCELLED by a shutdown rather than a request: that shutdown
- * @param environment what the figures were measured on: Redis, JVM, the lab's settings
- * @param overlapped true when another run of this instance was measuring at the same
- * time, so the two measured each other too
- * @param fleet a run of several instances: who took part, each one's share and figures
+ * and scripts; docs/web-and-jobs.md says what each means.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonIgnoreProperties(value = "recommendation", allowGetters = true)
@@ -51,32 +26,11 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem,
 		@Nullable Environment environment, @Nullable Boolean overlapped, @Nullable Fleet fleet) {
 
-	/** A record without environment, as records written before it existed read. */
-	public RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
-			boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
-			@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
-			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem) {
-		this(id, kind, status, request, progress, cancelRequested, instance, createdAt, startedAt, finishedAt,
-				updatedAt, results, skipped, summary, problem, null, null, null);
-	}
-
-	/**
-	 * @param redisVersion {@code redis_version} from INFO, when Redis answered it
-	 * @param topology standalone, sentinel or cluster, and the addresses configured
-	 * @param jvm runtime name and version
-	 * @param cores processors the JVM sees
-	 * @param flushPolicy the app's default pipelining flush policy
-	 * @param writes how pipelines reach Netty ({@code lab.pipeline.writes})
-	 * @param maxConcurrent runs this instance measures at once
-	 */
 	public record Environment(@Nullable String redisVersion, String topology, String jvm, int cores, String flushPolicy,
 			String writes, int maxConcurrent) {
 	}
 
-	/**
-	 * DONE sweeps: the batch size to use, derived from the results as a sweep's answer
-	 * derives it (see {@link Recommendation}).
-	 */
+	/** DONE sweeps: derived from the results as a sweep's answer derives it. */
 	@JsonProperty("recommendation")
 	public @Nullable Recommendation recommendation() {
 		return (this.kind == RunKind.SWEEP && this.results != null) ? Recommendation.of(this.results) : null;
@@ -88,29 +42,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 				this.skipped, this.summary, this.problem, this.environment, overlap ? Boolean.TRUE : null, this.fleet);
 	}
 
-	/**
-	 * The body of {@code POST /runs} as it ran. Fields mean what the query parameters of
-	 * the GET endpoints mean.
-	 *
-	 * @param mode single runs only
-	 * @param ttl seconds, SET only
-	 * @param rtt milliseconds added through the latency relay
-	 * @param repeat comparisons and sweeps only
-	 * @param variants comparisons only
-	 * @param batchSizes sweeps only
-	 * @param valueSize bytes per value, when asked for
-	 * @param requests fan-out, when more than one request
-	 * @param clients threads sending at once
-	 * @param connector lettuce or jedis; comparisons name Jedis variants instead
-	 * @param connection shared or pooled
-	 * @param rate offered load in commands per second, when the run was paced
-	 * @param duration seconds each timed pass could send for at most, when limited
-	 * @param keys the key space, when the run walked one
-	 * @param pattern how it walked it
-	 * @param seed what the walk drew from, so posting the request again sends the same
-	 * keys
-	 * @param instances a fleet run's instances, when more than one
-	 */
+	/** The body of {@code POST /runs} as it ran: posting it again repeats the run. */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
 			@Nullable Long ttl, @Nullable String flushPolicy, @Nullable Double rtt, @Nullable Integer repeat,
@@ -121,17 +53,8 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	}
 
 	/**
-	 * @param batchesDone batches sent so far, over every variant and repeat
-	 * @param batchesTotal batches the whole job sends; 0 until it has started
-	 * @param percent share of the job's expected time done, 0 to 100: each phase weighs
-	 * what its commands and round trips are expected to cost, so a loop's phase weighs
-	 * far more than a pipeline's of the same count
-	 * @param phase what the job is doing: {@code warm-up <variant>}, {@code preparing},
-	 * {@code timing <variant>}, {@code verifying <variant>}; absent until it starts
-	 * @param elapsedSeconds since the job started running
-	 * @param opsPerSecond commands per second in the current phase so far
-	 * @param remainingSeconds estimated time left, from the pace so far; absent until it
-	 * can be told
+	 * {@code percent}: each phase weighs what its commands and round trips are expected
+	 * to cost, so a loop's phase weighs far more than a pipeline's of the same count.
 	 */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Progress(long batchesDone, long batchesTotal, double percent, @Nullable String phase,
@@ -150,12 +73,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 
 	}
 
-	/**
-	 * @param type the problem type a GET endpoint would have answered, e.g.
-	 * {@link dev.pipelininglab.ProblemType#REDIS_UNAVAILABLE}
-	 * @param title that problem's title
-	 * @param detail what happened, for a person
-	 */
+	/** {@code type}: the problem type a GET endpoint would have answered. */
 	public record Problem(String type, String title, @Nullable String detail) {
 
 		public static Problem of(ProblemType type, @Nullable String detail) {
@@ -193,8 +111,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 
 	/**
 	 * A record still QUEUED or RUNNING that its instance has not updated within
-	 * {@code staleAfter} belongs to an instance that died without a graceful shutdown;
-	 * readers see it as failed rather than running forever.
+	 * {@code staleAfter} belongs to an instance that died: failed, not running forever.
 	 */
 	RunRecord seenAt(Instant now, Duration staleAfter) {
 		if (this.status.terminal() || this.updatedAt.plus(staleAfter).isAfter(now)) {

@@ -3,6 +3,7 @@ package dev.pipelininglab.run;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,17 +34,13 @@ final class Clients {
 		return from(count, clients, client + 1);
 	}
 
-	/** What a client does with one round trip's items. */
 	interface Work {
 
 		void run(long from, long to, Tally tally);
 
 	}
 
-	/**
-	 * @param roundTrip items per round trip, to time each one
-	 * @param per what one latency sample is
-	 */
+	/** {@code roundTrip}: items per round trip, to time each one. */
 	static Outcome run(RunSpec spec, int roundTrip, Latency.Per per, Work work, RunObserver observer) {
 		int clients = spec.clients();
 		int requests = spec.workload().requests();
@@ -104,7 +101,6 @@ final class Clients {
 		}
 	}
 
-	/** One client's share of a pass. */
 	static final class Client {
 
 		final int index;
@@ -120,31 +116,29 @@ final class Clients {
 		/** A mix timed command by command: the run's command, which names each item's. */
 		private final @Nullable Command split;
 
-		/** With {@code split}: each command's round trips apart. */
 		final Map<String, LatencyRecorder> byCommand = new TreeMap<>();
 
 		long nanos;
 
 		long batches;
 
-		/** Items sent, over every request. */
+		/** Over every request. */
 		long sent;
 
-		/** The end of the prefix of this client's range that was sent at least once. */
+		/** The end of the prefix of its range sent at least once. */
 		long reached;
 
 		/**
-		 * The end of the prefix that was handed to the connection, replied to or not:
-		 * what Redis may have executed when a stop or a failure cut a round trip short.
+		 * Handed to the connection, replied to or not: what Redis may have executed when
+		 * a stop or a failure cut a round trip short.
 		 */
 		long attempted;
 
-		/** Whether the time limit ended this client's share before its last item. */
 		boolean timeUp;
 
 		@Nullable RuntimeException failure;
 
-		/** The CPU its thread used over its share of the pass; -1 when not read. */
+		/** -1 when not read. */
 		volatile long cpuNanos = -1;
 
 		Client(int index, long first, long end, int sample, Latency.Per per, @Nullable Command split) {
@@ -156,11 +150,7 @@ final class Clients {
 			this.tally = new Tally(sample);
 		}
 
-		/**
-		 * @param workload its rate (commands per second for all clients together, 0 for
-		 * as fast as it goes; paced round trips are timed from when they were due) and
-		 * its time limit
-		 */
+		/** Paced round trips are timed from when they were due. */
 		void run(int batchSize, int roundTrip, int requests, Workload workload, int clients, Work work,
 				RunObserver observer, AtomicBoolean stop) {
 			boolean perRequest = this.latency.per() == Latency.Per.REQUEST;
@@ -176,9 +166,7 @@ final class Clients {
 						if (stop.get()) {
 							return;
 						}
-						if (observer.cancelled()) {
-							throw new RunCancelledException();
-						}
+						RunCancelledException.throwIf(observer);
 						long to = Math.min(this.end, from + batchSize);
 						if (perRequest) {
 							if (timeUp(deadline, pacer, itemsSent, to - from)) {
@@ -187,8 +175,7 @@ final class Clients {
 							if (pacer != null) {
 								long due = pacer.awaitTurn(itemsSent, to - from, observer);
 								if (from == this.first) {
-									// The request is timed from when its first batch was
-									// due.
+									// Timed from when its first batch was due.
 									requestStart = due;
 								}
 							}
@@ -200,9 +187,7 @@ final class Clients {
 						}
 						else {
 							for (long item = from; item < to; item += roundTrip) {
-								// Between round trips too: a loop's batch at rtt=1000 is
-								// thousands of seconds, and a cancel must not wait for
-								// it.
+								// A loop's batch at rtt=1000 takes thousands of seconds.
 								if (item > from && (stop.get() || observer.cancelled())) {
 									throw new RunCancelledException();
 								}
@@ -247,8 +232,8 @@ final class Clients {
 		}
 
 		/**
-		 * Whether the next round trip would start at or after the deadline: now, or, when
-		 * paced, at its due time (so a slow rate does not wait past the limit for it).
+		 * A paced round trip counts at its due time: a slow rate never waits past the
+		 * limit.
 		 */
 		private boolean timeUp(@Nullable Long deadline, @Nullable Pacer pacer, long itemsSent, long items) {
 			if (deadline == null) {
@@ -264,29 +249,25 @@ final class Clients {
 			this.cpuNanos = (before >= 0 && now >= 0) ? now - before : -1;
 		}
 
-		/**
-		 * Items this client sent in one request: its range, or the prefix time allowed.
-		 */
+		/** In one request: its range, or the prefix time allowed. */
 		long done() {
 			return this.timeUp ? this.reached - this.first : this.end - this.first;
 		}
 
 	}
 
-	/**
-	 * @param nanos wall time from the start gate until the last client finished
-	 */
+	/** {@code nanos}: from the start gate until the last client finished. */
 	record Outcome(long nanos, List<Client> clients) {
 
 		@Nullable RuntimeException failure() {
 			return this.clients.stream()
 				.map((client) -> client.failure)
-				.filter(java.util.Objects::nonNull)
+				.filter(Objects::nonNull)
 				.findFirst()
 				.orElse(null);
 		}
 
-		/** The most CPU one client's thread used; -1 when not read. */
+		/** -1 when not read. */
 		long busiestSender() {
 			return this.clients.stream().mapToLong((client) -> client.cpuNanos).max().orElse(-1);
 		}
@@ -295,34 +276,29 @@ final class Clients {
 			return this.clients.stream().mapToLong((client) -> client.batches).sum();
 		}
 
-		/** Items sent by every client over every request. */
 		long sent() {
 			return this.clients.stream().mapToLong((client) -> client.sent).sum();
 		}
 
-		/** Each client's items that were sent at least once, in client order. */
 		List<Reach> reached() {
 			return this.clients.stream().map((client) -> new Reach(client.first, client.reached)).toList();
 		}
 
-		/** Each client's whole range, in client order. */
 		List<Reach> whole() {
 			return this.clients.stream().map((client) -> new Reach(client.first, client.end)).toList();
 		}
 
-		/** Each client's items that were handed to the connection, in client order. */
 		List<Reach> attempted() {
 			return this.clients.stream()
 				.map((client) -> new Reach(client.first, Math.max(client.first, client.attempted)))
 				.toList();
 		}
 
-		/** Whether the time limit stopped a client before the end of its range. */
 		boolean timeUp() {
 			return this.clients.stream().anyMatch((client) -> client.timeUp);
 		}
 
-		/** Every client's replies, in client order, so the sample starts with item 0. */
+		/** In client order, so the sample starts with item 0. */
 		Tally tally(int sample) {
 			if (this.clients.size() == 1) {
 				return this.clients.get(0).tally;
@@ -332,10 +308,7 @@ final class Clients {
 			return all;
 		}
 
-		/**
-		 * A mix timed command by command: each command's latency over every client; else
-		 * null.
-		 */
+		/** Null unless a mix was timed command by command. */
 		@Nullable Map<String, Latency> latencyByCommand() {
 			Map<String, LatencyRecorder> all = new TreeMap<>();
 			this.clients.forEach((client) -> client.byCommand.forEach(
@@ -357,9 +330,7 @@ final class Clients {
 
 	}
 
-	/**
-	 * Items {@code from} (inclusive) to {@code to} (exclusive) of one client's range.
-	 */
+	/** {@code from} inclusive, {@code to} exclusive. */
 	record Reach(long from, long to) {
 	}
 

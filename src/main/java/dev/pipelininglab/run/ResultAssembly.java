@@ -22,7 +22,6 @@ import static dev.pipelininglab.run.RunService.median;
 import static dev.pipelininglab.run.RunService.round;
 import static dev.pipelininglab.run.RunService.setupBatch;
 import static dev.pipelininglab.run.RunService.variantLabel;
-import static dev.pipelininglab.run.RunService.writes;
 
 /**
  * Turns what a run's timed passes saw into its answer, after reading back what it wrote.
@@ -39,7 +38,6 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		ServerConnections.Usage usage = passes.usage();
 		long count = spec.count();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
-		// The median pass's clients and latency.
 		Clients.Outcome shown = passes.shown();
 		// A time limit: what ran, and what the last pass left to read back.
 		boolean timed = spec.workload().duration() != null;
@@ -52,15 +50,12 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		double elapsedNanos = median(passNanos);
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
-		Long written = writes(spec.operation()) ? tally.values() : null;
+		Long written = spec.operation().command().writes() ? tally.values() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
 		Replies replies = command.replies(tally);
 		Long hits = replies.hits();
 		Long misses = replies.misses();
-		Long popped = replies.popped();
-		Long empty = replies.empty();
-		Long pongs = replies.pongs();
 		List<String> sample = tally.sample();
 		DemoData.ReadBack readBack = null;
 		if (command instanceof Command.Verified) {
@@ -74,8 +69,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			}
 			else {
 				// A time limit, or a fleet member's share, reads back the ranges its
-				// clients
-				// sent.
+				// clients sent.
 				readBack = (timed || spec.workload().first() > 0)
 						? this.data.verify(command, keys, timed ? last.reached() : last.whole(), setupBatch(spec),
 								spec.valueSize(), read, observer)
@@ -130,7 +124,8 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			hits = mix.hits();
 			misses = mix.misses();
 		}
-		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, popped, empty, pongs, mix);
+		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, replies.popped(),
+				replies.empty(), replies.pongs(), mix);
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
@@ -147,10 +142,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
 	}
 
-	/**
-	 * Each client's range and rate; null for a single client, whose figures are the
-	 * run's.
-	 */
+	/** Null for a single client, whose figures are the run's. */
 	private static RunResult.@Nullable ClientsReport clients(Clients.Outcome outcome) {
 		if (outcome.clients().size() == 1) {
 			return null;

@@ -1,9 +1,13 @@
 package dev.pipelininglab.run;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
@@ -27,10 +31,7 @@ import org.springframework.stereotype.Service;
 @Service
 public class RunService {
 
-	/**
-	 * Set-up and read-back go in batches this long whatever batch size is measured: a
-	 * sweep's batch size of 1 made its untimed set-up take longer than the runs.
-	 */
+	/** A sweep's batch size of 1 made its untimed set-up take longer than the runs. */
 	static final int SETUP_BATCH = 10_000;
 
 	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
@@ -74,16 +75,11 @@ public class RunService {
 		this.assembly = assembly;
 	}
 
-	/**
-	 * @return null when the spec can run here, else why not
-	 */
-	/**
-	 * The runner of a mode: every mode has one, a {@code @Component} found at start-up.
-	 */
 	private BatchRunner runner(Mode mode) {
-		return java.util.Objects.requireNonNull(this.runners.get(mode), () -> "no runner for " + mode);
+		return Objects.requireNonNull(this.runners.get(mode), () -> "no runner for " + mode);
 	}
 
+	/** Null when the spec can run here. */
 	public @Nullable String unsupported(RunSpec spec) {
 		String connector = connectorUnsupported(spec);
 		if (connector != null) {
@@ -93,10 +89,7 @@ public class RunService {
 		return (mode != null) ? mode : nothingRuns(spec);
 	}
 
-	/**
-	 * Why a run paced by {@code rate} within {@code duration} would send nothing at all:
-	 * its first round trip falls due only after the time limit. Null when it sends.
-	 */
+	/** A paced run whose first round trip falls due only after its time limit. */
 	private @Nullable String nothingRuns(RunSpec spec) {
 		Workload workload = spec.workload();
 		if (workload.rate() == 0 || workload.duration() == null) {
@@ -109,15 +102,12 @@ public class RunService {
 		if (dueSeconds < limit) {
 			return null;
 		}
-		return String.format(java.util.Locale.ROOT,
+		return String.format(Locale.ROOT,
 				"at rate=%d its first round trip of %d commands falls due after %.3f s, past duration=%s s, so it"
 						+ " would send nothing; ask for a higher rate, a longer duration or a smaller batchSize",
 				workload.rate(), firstRoundTrip * spec.clients(), dueSeconds, limit);
 	}
 
-	/**
-	 * What the Jedis connector cannot do here; null when it can (or for Lettuce).
-	 */
 	private @Nullable String connectorUnsupported(RunSpec spec) {
 		if (spec.senders().connector() != Connector.JEDIS) {
 			return null;
@@ -127,9 +117,7 @@ public class RunService {
 			return nowhere;
 		}
 		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
-			// Spring Data Redis 4.1's JedisClusterConnection.openPipeline() throws
-			// InvalidDataAccessApiUsageException ("Pipeline is not supported for
-			// JedisClusterConnection"): JedisClusterConnectorTests shows it.
+			// JedisClusterConnectorTests shows Spring Data Redis 4.1 refusing it.
 			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"
 					+ " \"Pipeline is not supported for JedisClusterConnection\". The Jedis loop works on a cluster,"
 					+ " and Lettuce pipelines there";
@@ -141,10 +129,7 @@ public class RunService {
 		return run(spec, RunObserver.NONE);
 	}
 
-	/**
-	 * A single run on whatever state Redis is in: no preparation, so RPOP pops what the
-	 * list holds.
-	 */
+	/** No preparation: RPOP pops what the list holds. */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);
 		List<RunSpec> specs = List.of(spec);
@@ -154,19 +139,13 @@ public class RunService {
 		return this.safeguards.leavingExpiry(spec, written, () -> measure(spec, false, observer, before, written));
 	}
 
-	/**
-	 * A fleet's preflight: refuses {@code whole} when what all its members store together
-	 * (the keys of one run of the whole count) does not fit.
-	 */
+	/** A fleet's: what all its members store together must fit. */
 	public void preflight(RunSpec whole, RunObserver observer) {
 		requireSupported(whole);
 		this.safeguards.preflight(whole, List.of(whole), false, this::runnerOf, observer);
 	}
 
-	/**
-	 * Gives every key {@code share} may have written its expiry: what the leader of a
-	 * fleet does for a member that never reported, bounded by that member's share.
-	 */
+	/** For a fleet member that never reported: every key its share may have written. */
 	public void expireAll(RunSpec share) {
 		Written written = new Written();
 		long first = share.workload().first();
@@ -179,9 +158,8 @@ public class RunService {
 	}
 
 	/**
-	 * Runs every variant on the same keys and values, each from the same starting state
-	 * (SET: keys absent; GET: keys present; RPOP: list holding {@code count} elements).
-	 * Variants the topology cannot run are listed as skipped, with the reason.
+	 * Every variant on the same keys and values, each from the same starting state; those
+	 * the topology cannot run are listed as skipped, with the reason.
 	 */
 	public Comparison compare(RunSpec base, List<Variant> variants, RunObserver observer) {
 		List<RunSpec> runnable = new ArrayList<>();
@@ -205,10 +183,7 @@ public class RunService {
 				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
 	}
 
-	/**
-	 * The loop of the same connector when it ran, else the first loop, else the first
-	 * result: Jedis rows are measured against the Jedis loop.
-	 */
+	/** Jedis rows are measured against the Jedis loop. */
 	private static RunResult reference(List<RunResult> results, RunResult result) {
 		return results.stream()
 			.filter((other) -> other.ran().mode() == Mode.LOOP
@@ -218,10 +193,7 @@ public class RunService {
 			.orElse(results.get(0));
 	}
 
-	/**
-	 * Pipelined runs of the same work at each batch size: the Redis docs'
-	 * throughput-against-length figure.
-	 */
+	/** The Redis docs' throughput-against-length figure. */
 	public Sweep sweep(RunSpec base, List<Integer> batchSizes, RunObserver observer) {
 		RunSpec pipelined = base.with(new Variant(Mode.PIPELINED, null, base.senders().connector()));
 		requireSupported(pipelined);
@@ -235,8 +207,8 @@ public class RunService {
 	}
 
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
-		// Read before the first key is written: what the servers evict from then on is
-		// the run's doing.
+		// Before the first key is written: what the servers evict then is the run's
+		// doing.
 		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::runnerOf, observer);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
 		Written written = new Written();
@@ -248,9 +220,8 @@ public class RunService {
 			ServerCounters.@Nullable Snapshot before, Written written) {
 		if (base.operation().needsPreparedData()) {
 			try {
-				// Once per key layout the variants use (the hash-tag variant reads keys
-				// of its own).
-				Map<String, KeySpace> layouts = new java.util.LinkedHashMap<>();
+				// The hash-tag variant reads keys of its own.
+				Map<String, KeySpace> layouts = new LinkedHashMap<>();
 				specs.forEach((spec) -> {
 					KeySpace keys = runner(spec.mode()).keySpace(this.keys);
 					layouts.putIfAbsent(keys.keyPattern(), keys);
@@ -266,20 +237,14 @@ public class RunService {
 		}
 		List<RunResult> results = new ArrayList<>();
 		for (RunSpec spec : specs) {
-			// Each variant counts what the servers evicted from where the one before it
-			// ended, its own warm-up included.
+			// Each variant counts evictions from where the one before it ended.
 			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
 			results.add(measure(spec, true, observer, since, written));
 		}
 		return results;
 	}
 
-	/**
-	 * One run in the order of its phases: warm-up, round trip, timed passes, read-back
-	 * and answer.
-	 * @param since the servers' counters before the run wrote anything (the preflight's);
-	 * null to count from the first timed pass
-	 */
+	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written) {
 		BatchRunner runner = runner(spec.mode());
@@ -307,10 +272,7 @@ public class RunService {
 		}
 	}
 
-	/**
-	 * Loop, multi-key and script calls take a connection as the run says; pipelines
-	 * always take a dedicated one from the pool, so they run on the pooled route.
-	 */
+	/** Pipelines always take a dedicated connection from the pool. */
 	private Connections.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
@@ -322,10 +284,8 @@ public class RunService {
 	}
 
 	/**
-	 * Keeps what Redis acknowledged before and beside the failure. When Redis refused
-	 * commands but still answers, the keys of a SET run are read back too, so the report
-	 * says what the run really left behind; after a lost connection or a timeout they are
-	 * not, as that would only wait on the same dead or stalled server.
+	 * When Redis refused commands but still answers, a SET run's keys are read back, so
+	 * the report says what it left; after a lost connection they are not.
 	 */
 	private RunFailedException failed(RunSpec spec, long batchesDone, Tally tally, DataAccessException ex) {
 		boolean refused = tally.rejectedCount() > 0;
@@ -338,8 +298,7 @@ public class RunService {
 		Command command = spec.operation().command().forRun(spec.workload());
 		if (refused && command instanceof Command.Verified && command.key(this.keys) == null
 				&& spec.workload().keyWalk() == null && spec.workload().first() == 0) {
-			// Only the keys the run got to: those of the batches done and of the one that
-			// failed.
+			// The batches done and the one that failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data
@@ -348,14 +307,13 @@ public class RunService {
 					.verified();
 			}
 			catch (DataAccessException unanswered) {
-				// Redis stopped answering meanwhile; the report goes out without the
-				// read-back.
+				// Redis stopped answering: the report goes out without the read-back.
 			}
 		}
 		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
 	}
 
-	/** Operations that write, whose acknowledged commands are reported as written. */
+	/** Acknowledged commands of these are reported as written. */
 	static boolean writes(Operation operation) {
 		return operation.command().writes();
 	}
@@ -375,10 +333,7 @@ public class RunService {
 		}
 	}
 
-	/**
-	 * How the run's keys spread over a cluster's masters; null off a cluster and for
-	 * PING.
-	 */
+	/** Null off a cluster and for PING. */
 	private ClusterLayout.@Nullable Spread spread(RunSpec spec, KeySpace keys) {
 		if (!spec.operation().command().keyed()) {
 			return null;
@@ -401,10 +356,7 @@ public class RunService {
 		return Variant.of(spec, route.flushPolicy()).label();
 	}
 
-	/**
-	 * Set-up and read-back batches: long whatever batch size is measured, but never more
-	 * values than the run's byte budget lets one batch hold.
-	 */
+	/** Never more values than the run's byte budget lets one batch hold. */
 	static int setupBatch(RunSpec spec) {
 		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
 	}
@@ -419,12 +371,12 @@ public class RunService {
 
 	static double median(long[] values) {
 		long[] sorted = values.clone();
-		java.util.Arrays.sort(sorted);
+		Arrays.sort(sorted);
 		int middle = sorted.length / 2;
 		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
 	}
 
-	static double round(double value, int decimals) {
+	public static double round(double value, int decimals) {
 		double scale = Math.pow(10, decimals);
 		return Math.round(value * scale) / scale;
 	}

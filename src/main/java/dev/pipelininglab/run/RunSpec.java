@@ -12,21 +12,9 @@ import org.jspecify.annotations.Nullable;
  * Everything that defines one measured run; every way into the app becomes one of these.
  * Bounds are checked where requests arrive; this record only guards its invariants.
  *
- * @param operation the command sent for each item
- * @param mode how the commands travel
- * @param flushPolicy the pipelining flush policy of the connection the run uses (Lettuce
- * only)
- * @param count how many items (keys, list elements, PINGs)
- * @param batchSize items per pipeline, multi-key command or script call
- * @param sample how many values to echo back
- * @param ttl expiry for SET, or null for none
- * @param addedRtt round-trip time added by the latency relay, or null to connect directly
- * @param repeat timed passes in a comparison or sweep; the median is reported
- * @param workload value size and request fan-out; a batch whose values would exceed the
- * workload's byte budget is shrunk here, and the workload remembers the size asked for
- * @param senders who sends the commands: connector, connection sharing, clients
- * @param writes how pipelines and async batches are handed to Netty, or null for
- * {@code lab.pipeline.writes}
+ * @param workload a batch whose values would exceed its byte budget is shrunk here, and
+ * the workload remembers the size asked for
+ * @param writes null for {@code lab.pipeline.writes}
  */
 public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize, int sample,
 		@Nullable Duration ttl, @Nullable Duration addedRtt, int repeat, Workload workload, Senders senders,
@@ -55,14 +43,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 				Senders.DEFAULT, null);
 	}
 
-	/**
-	 * Who sends a run's commands.
-	 *
-	 * @param connector the client library under Spring Data Redis
-	 * @param sharing template calls on one shared connection or on pooled ones (the loop,
-	 * multi-key and script; pipelines always take a dedicated connection)
-	 * @param clients threads that split the items between them and send at once
-	 */
+	/** {@code sharing}: pipelines always take a dedicated connection whatever it says. */
 	public record Senders(Connector connector, Sharing sharing, int clients) {
 
 		/** Spring Boot's default: Lettuce, one shared connection, one client. */
@@ -82,8 +63,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 
 	RunSpec with(Variant variant) {
 		Connector connector = variant.connector();
-		// Jedis connections serve one thread at a time: every call borrows one from the
-		// pool.
+		// Jedis connections serve one thread at a time.
 		Sharing sharing = (connector == Connector.JEDIS) ? Sharing.POOLED : this.senders.sharing();
 		return new RunSpec(this.operation, variant.mode(), variant.policyOr(this.flushPolicy), this.count,
 				this.batchSize, this.sample, this.ttl, this.addedRtt, this.repeat, this.workload,
@@ -102,10 +82,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 				this.senders.withClients((int) Math.min(clients(), items)), this.writes);
 	}
 
-	/**
-	 * A fleet member's share of this run: items {@code from..to-1}, split among its
-	 * clients as this run's clients split the whole.
-	 */
+	/** A fleet member's share: items {@code from..to-1}, split among its clients. */
 	public RunSpec share(long from, long to) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, to - from, this.batchSize, this.sample,
 				this.ttl, this.addedRtt, this.repeat, this.workload.withFirst(from),
@@ -116,7 +93,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		return this.senders.clients();
 	}
 
-	/** Batches of one request: each client batches its own share of the items. */
+	/** Of one request: each client batches its own share of the items. */
 	long batches() {
 		long total = 0;
 		for (int client = 0; client < clients(); client++) {
@@ -126,12 +103,10 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		return total;
 	}
 
-	/** Batches of one timed pass, over every request. */
 	long batchesPerPass() {
 		return batches() * this.workload.requests();
 	}
 
-	/** Items of one timed pass, over every request. */
 	long itemsPerPass() {
 		return this.count * this.workload.requests();
 	}

@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import dev.pipelininglab.LimitProperties;
@@ -46,10 +47,6 @@ public class RunRequests {
 		this.defaultWrites = properties.pipeline().writes();
 	}
 
-	/**
-	 * One run of one mode, as the {@code /pipe*}, {@code /loop*} and {@code /listinput}
-	 * endpoints do.
-	 */
 	RunSpec single(Operation operation, Mode mode, long count, RunParams params) {
 		onlyFor(ApiParameter.REPEAT, params.repeat());
 		onlyFor(ApiParameter.VARIANTS, params.variants());
@@ -62,31 +59,28 @@ public class RunRequests {
 		return spec;
 	}
 
-	/** A comparison of the variants {@code params} names, or the default ones. */
 	RunPlan compare(Operation operation, long count, RunParams params) {
 		RunSpec base = multiple(operation, count, params);
 		return RunPlan.compare(base, withinRunBytes(base, variants(params)));
 	}
 
-	/** A sweep over the batch sizes {@code params} names, or the default ones. */
 	RunPlan sweep(Operation operation, long count, RunParams params) {
 		RunSpec base = multiple(operation, count, params);
 		return RunPlan.sweep(base, withinRunBytes(base, batchSizes(count, params)));
 	}
 
-	/**
-	 * The shared part of a comparison or sweep; each variant or batch size is applied to
-	 * it.
-	 */
 	private RunSpec multiple(Operation operation, long count, RunParams params) {
 		int repeat = (int) within(ApiParameter.REPEAT, params.repeat());
 		return spec(operation, Mode.LOOP, count, params, repeat);
 	}
 
-	/** The most variants one comparison may name. */
-	static final int MAX_VARIANTS = 32;
+	/**
+	 * Room for every mode, connector and way of writing with a few flush policies each: a
+	 * longer comparison is a mistake, not a measurement.
+	 */
+	private static final int MAX_VARIANTS = 32;
 
-	List<Variant> variants(RunParams params) {
+	private List<Variant> variants(RunParams params) {
 		if (params.connector() != null) {
 			throw new InvalidParameterException("connector", "must be left out: a comparison names Jedis variants"
 					+ " jedis-<mode> instead, e.g. variants=loop,jedis-loop,jedis-pipelined");
@@ -94,8 +88,7 @@ public class RunRequests {
 		if (params.variants() == null) {
 			FlushPolicy buffered = (this.defaultPolicy.kind() == FlushPolicy.Kind.BUFFERED) ? this.defaultPolicy
 					: FlushPolicy.buffered(1000);
-			// The other way of handing pipelines to Netty, side by side with the
-			// configured one.
+			// The other way of handing pipelines to Netty, beside the configured one.
 			Writes other = (this.defaultWrites == Writes.PER_COMMAND) ? Writes.PER_FLUSH : Writes.PER_COMMAND;
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
@@ -104,9 +97,6 @@ public class RunRequests {
 					Variant.of(Mode.ASYNC));
 		}
 		List<String> labels = split("variants", params.variants());
-		// Room for every mode, connector and way of writing with a few flush policies
-		// each:
-		// a comparison longer than that is a mistake, not a measurement.
 		if (labels.size() > MAX_VARIANTS) {
 			throw new InvalidParameterException("variants",
 					"must name at most " + MAX_VARIANTS + " variants, got " + labels.size());
@@ -126,7 +116,7 @@ public class RunRequests {
 		return variants;
 	}
 
-	List<Integer> batchSizes(long count, RunParams params) {
+	private List<Integer> batchSizes(long count, RunParams params) {
 		if (params.batchSizes() == null) {
 			return DEFAULT_SWEEP.stream().filter((size) -> size <= count).toList();
 		}
@@ -154,18 +144,11 @@ public class RunRequests {
 		return operation("op", label, false);
 	}
 
-	/**
-	 * The body of {@code POST /runs}, checked exactly like the GET endpoint it mirrors; a
-	 * field that endpoint would not take is rejected the same way as the query parameter
-	 * would be.
-	 */
+	/** Checked exactly like the GET endpoint it mirrors, with the same messages. */
 	public RunPlan plan(RunJobRequest body) {
 		RunKind kind = kind(body);
 		if (body.variants() != null) {
-			// Each entry is one variant, as each array entry is one batch size; a comma
-			// inside one is not a second variant.
-			// A loop, not Stream.findFirst: that throws on the null entry it is meant to
-			// find.
+			// Each entry is one variant; a loop, as Stream.findFirst throws on a null.
 			for (String variant : body.variants()) {
 				if (variant == null || variant.contains(",")) {
 					throw new InvalidParameterException("variants", "must have one variant per array entry, got "
@@ -177,26 +160,23 @@ public class RunRequests {
 		long count = required("count", body.count());
 		RunParams params = body.params();
 		RunPlan plan = switch (kind) {
-			case SINGLE -> RunPlan
-				.single(single(bodyOperation(operation, true), mode(required("mode", body.mode())), count, params));
+			case SINGLE -> RunPlan.single(single(operation("operation", operation, true),
+					mode(required("mode", body.mode())), count, params));
 			case COMPARE -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.BATCH_SIZES, params.batchSizes());
-				yield compare(bodyOperation(operation, false), count, params);
+				yield compare(operation("operation", operation, false), count, params);
 			}
 			case SWEEP -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.VARIANTS, params.variants());
-				yield sweep(bodyOperation(operation, false), count, params);
+				yield sweep(operation("operation", operation, false), count, params);
 			}
 		};
 		return instances(plan, body.instances());
 	}
 
-	/**
-	 * {@code instances}: a single SET or GET run of whole shares, on instances started to
-	 * join fleets, up to {@code lab.fleet.max-instances}.
-	 */
+	/** A fleet merges whole shares: single SET or GET runs only. */
 	private RunPlan instances(RunPlan plan, @Nullable Integer instances) {
 		int number = (int) within(ApiParameter.INSTANCES, instances);
 		if (number == 1) {
@@ -220,15 +200,8 @@ public class RunRequests {
 		return plan.withInstances(number);
 	}
 
-	/**
-	 * The whole request's value bytes, count x requests x valueSize x runs (variants or
-	 * batch sizes; clients split the count, they do not add to it), within
-	 * {@code lab.limits.max-run-bytes}: each factor may be in bounds while their product
-	 * is terabytes. Values without a {@code valueSize} count as
-	 * {@value #PLAIN_VALUE_BYTES} bytes.
-	 * @return {@code runs}, checked
-	 */
-	<T> List<T> withinRunBytes(RunSpec base, List<T> runs) {
+	/** Each factor may be in bounds while their product is terabytes. */
+	private <T> List<T> withinRunBytes(RunSpec base, List<T> runs) {
 		long valueSize = Math.max(PLAIN_VALUE_BYTES, base.workload().valueSize());
 		long requests = base.workload().requests();
 		double bytes = (double) base.count() * requests * valueSize * runs.size();
@@ -245,10 +218,9 @@ public class RunRequests {
 		return runs;
 	}
 
-	/** About what {@code value-<i>} takes, for runs without a {@code valueSize}. */
+	/** About what {@code value-<i>} takes. */
 	static final int PLAIN_VALUE_BYTES = 16;
 
-	/** How many runs {@code GET /runs} lists. */
 	public int listLimit(@Nullable Integer limit) {
 		return (int) within(ApiParameter.LIMIT, limit);
 	}
@@ -263,20 +235,11 @@ public class RunRequests {
 					"must be one of single, compare, sweep, got '" + body.kind() + "'"));
 	}
 
-	static Mode mode(String label) {
+	private static Mode mode(String label) {
 		return Mode.fromLabel(label)
 			.orElseThrow(() -> new InvalidParameterException("mode",
-					"must be one of "
-							+ String.join(", ", java.util.Arrays.stream(Mode.values()).map(Mode::label).toList())
+					"must be one of " + String.join(", ", Arrays.stream(Mode.values()).map(Mode::label).toList())
 							+ ", got '" + label + "'"));
-	}
-
-	/**
-	 * Like {@link #operation(String)}, named as the body names it; single runs may also
-	 * RPUSH, as /listinput does.
-	 */
-	private static Operation bodyOperation(String label, boolean single) {
-		return operation("operation", label, single);
 	}
 
 	private static Operation operation(String parameter, String label, boolean rpush) {
@@ -286,12 +249,8 @@ public class RunRequests {
 					"must be one of " + String.join(", ", operationLabels(rpush)) + ", got '" + label + "'"));
 	}
 
-	/**
-	 * The operations {@code /compare} and {@code /sweep} take (and single runs, plus
-	 * RPUSH).
-	 */
-	static List<String> operationLabels(boolean rpush) {
-		return java.util.Arrays.stream(Operation.values())
+	private static List<String> operationLabels(boolean rpush) {
+		return Arrays.stream(Operation.values())
 			.filter((operation) -> rpush || operation.comparable())
 			.map(Operation::label)
 			.toList();
@@ -399,10 +358,7 @@ public class RunRequests {
 		return Duration.ofNanos(Math.round(millis * 1_000_000));
 	}
 
-	/**
-	 * The value, or the parameter's default when it is left out, checked against the
-	 * catalogue's bounds.
-	 */
+	/** The value, or the parameter's default when it is left out. */
 	private long within(ApiParameter parameter, @Nullable Number value) {
 		ApiParameter.Bounds bounds = parameter.bounds(this.properties);
 		Number given = (value != null) ? value : (Number) bounds.defaultValue();
@@ -433,12 +389,9 @@ public class RunRequests {
 		}
 	}
 
-	/**
-	 * The entries of a comma-separated list; an empty entry ({@code 1,,2}, a trailing
-	 * comma) or one padded with spaces is a mistake, not something to skip or trim.
-	 */
+	/** An empty entry ({@code 1,,2}) or a padded one is a mistake, not skipped. */
 	private static List<String> split(String name, String list) {
-		List<String> items = java.util.Arrays.stream(list.split(",", -1)).toList();
+		List<String> items = Arrays.stream(list.split(",", -1)).toList();
 		if (items.stream().anyMatch(String::isEmpty)) {
 			throw new InvalidParameterException(name, items.size() == 1 ? "must list at least one value"
 					: "must not have empty entries, got '" + list + "'");

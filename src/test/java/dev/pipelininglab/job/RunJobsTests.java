@@ -249,7 +249,7 @@ class RunJobsTests {
 				null, null, null, null, null, 1, "lettuce", "shared", null, null, null, null, null, null, null);
 		RunRecord orphan = new RunRecord("5e2c1d55-0000-4000-8000-000000000001", RunKind.SINGLE, RunStatus.RUNNING,
 				request, new RunRecord.Progress(3, 10, 30.0), false, "gone:1", longAgo, longAgo, null, longAgo, null,
-				null, null, null);
+				null, null, null, null, null, null);
 		this.store.create(orphan);
 
 		RunRecord seen = this.jobs.get(orphan.id());
