@@ -28,6 +28,7 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.stereotype.Component;
@@ -40,7 +41,7 @@ import org.springframework.stereotype.Component;
  * no more than what was written. Both are untimed.
  */
 @Component
-class Safeguards implements SmartLifecycle {
+class Safeguards implements SmartLifecycle, DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
 
@@ -61,6 +62,8 @@ class Safeguards implements SmartLifecycle {
 
 	/** Expiries given after the answer, so a cancel ends within a second or two. */
 	private final Queue<Future<?>> pending = new ConcurrentLinkedQueue<>();
+
+	private volatile boolean running;
 
 	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
 		Thread thread = new Thread(task, "key-expiry");
@@ -215,23 +218,33 @@ class Safeguards implements SmartLifecycle {
 		return true;
 	}
 
-	/** Runs stopped in earlier phases still expire their keys before Redis closes. */
+	/**
+	 * Runs stopped in earlier phases still expire their keys before Redis closes. A
+	 * stopped context may start again (test contexts are paused), so the executor lives
+	 * until {@link #destroy}.
+	 */
 	@Override
 	public void stop() {
+		this.running = false;
 		if (!awaitPending(SHUTDOWN_EXPIRY_WAIT, RunObserver.NONE)) {
 			log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
 					+ " removes them", SHUTDOWN_EXPIRY_WAIT);
 		}
-		this.later.shutdownNow();
 	}
 
 	@Override
 	public void start() {
+		this.running = true;
 	}
 
 	@Override
 	public boolean isRunning() {
-		return !this.later.isShutdown();
+		return this.running;
+	}
+
+	@Override
+	public void destroy() {
+		this.later.shutdownNow();
 	}
 
 	/** After the runs have stopped, before the connection factory (phase 0). */
