@@ -183,8 +183,9 @@ public class RunJobs implements SmartLifecycle {
 	private void launch(Job job) {
 		try {
 			if (job.waited()) {
-				// A GET run refused before it wrote anything leaves no record either.
-				job.onStart = () -> {
+				// A GET run refused before it wrote anything leaves no record either; its
+				// records go on the ticker, so a stuck Redis never delays its answer.
+				job.onStart = () -> onTicker(() -> {
 					try {
 						this.store.create(job.record());
 						job.recorded = true;
@@ -192,7 +193,7 @@ public class RunJobs implements SmartLifecycle {
 					catch (RuntimeException ex) {
 						log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
 					}
-				};
+				});
 			}
 			else {
 				this.store.create(job.record());
@@ -358,13 +359,33 @@ public class RunJobs implements SmartLifecycle {
 			if (record != null) {
 				this.records.ended(record);
 			}
-			this.records.save((job.waited() && !job.recorded) ? null : record);
+			if (job.waited()) {
+				onTicker(() -> this.records.save(job.recorded ? record : null));
+			}
+			else {
+				this.records.save(record);
+			}
 		}
 		if (outcome != null) {
 			job.answer.complete(outcome.answer());
 		}
 		job.answer.completeExceptionally(
 				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
+	}
+
+	/** In order on the ticker thread, or here when it is gone (a closing app). */
+	private void onTicker(Runnable write) {
+		ScheduledExecutorService progress = this.ticker;
+		try {
+			if (progress != null) {
+				progress.execute(write);
+				return;
+			}
+		}
+		catch (RejectedExecutionException ex) {
+			// Shut down: write it here.
+		}
+		write.run();
 	}
 
 	/** Two runs measuring at once on one instance share its CPU and often its Redis. */

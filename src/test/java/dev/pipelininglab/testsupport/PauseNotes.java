@@ -11,7 +11,8 @@ import com.jayway.jsonpath.JsonPath;
  */
 public final class PauseNotes {
 
-	private static final Pattern PAUSE = Pattern.compile("This process was not running [^.]*\\.\\s*");
+	private static final Pattern PAUSE = Pattern
+		.compile("This process was not running for .*? so run again for clean figures\\.\\s*");
 
 	private PauseNotes() {
 	}
