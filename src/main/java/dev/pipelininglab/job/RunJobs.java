@@ -176,7 +176,7 @@ public class RunJobs implements SmartLifecycle {
 		Instant now = this.clock.instant();
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
 				RunRecord.Progress.NONE, false, instance(), now, null, null, now, null, null, null, null,
-				this.environment.describe(), null, null);
+				this.environment.describe(callerGone == null), null, null);
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
 
