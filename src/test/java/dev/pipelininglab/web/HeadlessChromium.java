@@ -102,12 +102,22 @@ final class HeadlessChromium implements AutoCloseable {
 		return this.driver.findElement(By.id(id)).getText();
 	}
 
+	/** The table's cells, read again whole if the page redraws it while they are read. */
 	List<List<String>> tableRows(String table) {
-		List<List<String>> rows = new ArrayList<>();
-		for (WebElement row : this.driver.findElements(By.cssSelector(table + " tbody tr"))) {
-			rows.add(row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList());
+		for (int attempt = 1;; attempt++) {
+			try {
+				List<List<String>> rows = new ArrayList<>();
+				for (WebElement row : this.driver.findElements(By.cssSelector(table + " tbody tr"))) {
+					rows.add(row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList());
+				}
+				return rows;
+			}
+			catch (StaleElementReferenceException redrawn) {
+				if (attempt == 5) {
+					throw redrawn;
+				}
+			}
 		}
-		return rows;
 	}
 
 	void setField(String id, String value) {
