@@ -1,6 +1,6 @@
 package dev.pipelininglab.job;
 
-import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Collections;
@@ -79,15 +79,13 @@ class JobRecords {
 	 * Also when nothing changed: a fresh {@code updatedAt} tells a live job from one
 	 * whose instance died. Picks up cancel requests other instances wrote.
 	 */
-	void writeProgress(Collection<Job> active, Clock clock) {
+	void writeProgress(Collection<Job> active) {
 		retryUnsavedEnds();
 		try {
 			for (Job job : active) {
-				if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
-					job.requestCancel();
-				}
+				pickUpCancel(job);
 				synchronized (job) {
-					save(job.update(null, clock.instant()));
+					save(job.update(null, Instant.now()));
 				}
 			}
 			this.progressFailing = false;
@@ -97,6 +95,13 @@ class JobRecords {
 				log.warn("Cannot write run progress to Redis: {}", why(ex));
 			}
 			this.progressFailing = true;
+		}
+	}
+
+	/** A cancel requested on another instance reaches this one through Redis. */
+	void pickUpCancel(Job job) {
+		if (!job.cancelRequested && this.store.cancelRequested(job.id)) {
+			job.cancelRequested = true;
 		}
 	}
 

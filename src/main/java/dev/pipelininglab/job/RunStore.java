@@ -48,6 +48,9 @@ class RunStore {
 
 	private final Duration ttl;
 
+	/** A record still QUEUED or RUNNING past this belongs to an instance that died. */
+	private final Duration staleAfter;
+
 	private final int history;
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings) {
@@ -57,6 +60,7 @@ class RunStore {
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
 		this.ttl = settings.recordTtl();
+		this.staleAfter = settings.staleAfter();
 		this.history = settings.history();
 	}
 
@@ -160,7 +164,7 @@ class RunStore {
 			return null;
 		}
 		try {
-			return this.json.readValue(text, RunRecord.class);
+			return this.json.readValue(text, RunRecord.class).seenAt(Instant.now(), this.staleAfter);
 		}
 		catch (JacksonException ex) {
 			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());
