@@ -58,12 +58,14 @@ final class Job implements RunObserver {
 	/** Another run measured on this instance at the same time. */
 	volatile boolean overlapped;
 
-	private final AtomicBoolean slotFreed = new AtomicBoolean();
+	/** For a job: its place among admitted jobs, given back once. */
+	final AtomicBoolean placeFreed = new AtomicBoolean();
 
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
-	private volatile @Nullable Runnable beforeTiming;
+	volatile @Nullable Runnable beforeTiming;
 
-	private final AtomicBoolean runSlot = new AtomicBoolean();
+	/** One of the {@link RunSlots} GET runs share, given back once. */
+	final AtomicBoolean runSlot = new AtomicBoolean();
 
 	/** From when the job starts running. */
 	final Duration maxRunTime;
@@ -156,25 +158,6 @@ final class Job implements RunObserver {
 		return started != 0 && System.nanoTime() - started - this.maxRunTime.toNanos() >= 0;
 	}
 
-	/** One of the {@link RunSlots} GET runs share. */
-	void holdRunSlot() {
-		this.runSlot.set(true);
-	}
-
-	boolean holdsRunSlot() {
-		return this.runSlot.get();
-	}
-
-	/** True once: the slot is given back once. */
-	boolean releaseRunSlot() {
-		return this.runSlot.compareAndSet(true, false);
-	}
-
-	/** True the first time only, for a job: its place among admitted jobs. */
-	boolean freeSlot() {
-		return !waited() && this.slotFreed.compareAndSet(false, true);
-	}
-
 	RunRecord.Progress progress() {
 		long started = this.startedNanos;
 		if (started == 0) {
@@ -202,10 +185,6 @@ final class Job implements RunObserver {
 	synchronized void fleet(String waiting, Fleet fleet) {
 		this.phase = waiting;
 		this.record = this.record.withFleet(fleet);
-	}
-
-	void beforeTiming(Runnable start) {
-		this.beforeTiming = start;
 	}
 
 	synchronized RunRecord record() {

@@ -100,10 +100,10 @@ final class JobAdmission {
 
 	/** Gives back the job's place and run slot, once each. */
 	void free(Job job) {
-		if (job.freeSlot()) {
+		if (!job.waited() && job.placeFreed.compareAndSet(false, true)) {
 			this.admitted.decrementAndGet();
 		}
-		if (job.releaseRunSlot()) {
+		if (job.runSlot.compareAndSet(true, false)) {
 			if (!job.waited()) {
 				this.holding.decrementAndGet();
 			}
@@ -113,14 +113,14 @@ final class JobAdmission {
 
 	void awaitRunSlot(Job job) {
 		try {
-			while (!job.holdsRunSlot() && !job.cancelled()) {
+			while (!job.runSlot.get() && !job.cancelled()) {
 				synchronized (this) {
 					if (this.holding.get() >= this.settings.maxConcurrent()) {
 						wait(SLOT_CHECK.toMillis());
 					}
 					else if (this.slots.take(SLOT_CHECK)) {
 						this.holding.incrementAndGet();
-						job.holdRunSlot();
+						job.runSlot.set(true);
 					}
 				}
 			}

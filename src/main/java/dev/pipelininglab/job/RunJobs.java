@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -22,8 +21,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.metrics.RunMetrics;
-import dev.pipelininglab.redis.PipelineProperties;
-import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
@@ -61,15 +58,11 @@ public class RunJobs implements SmartLifecycle {
 	/** Made on start: test contexts are paused and started again. */
 	private volatile @Nullable ExecutorService workers;
 
-	private volatile @Nullable ScheduledExecutorService ticker;
-
 	private volatile boolean running;
 
 	private final JobRecords records;
 
 	private final PlanMeasurement measurement;
-
-	private final InstanceEnvironment environment;
 
 	private final LimitProperties limits;
 
@@ -80,15 +73,13 @@ public class RunJobs implements SmartLifecycle {
 	private final FleetRuns fleet;
 
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
-			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
-			RunSlots slots, FleetRuns fleet) {
+			WarmUpProperties warmUp, LimitProperties limits, RunSlots slots, FleetRuns fleet) {
 		this.fleet = fleet;
 		this.limits = limits;
 		this.slots = slots;
 		this.admission = new JobAdmission(settings, slots, this::jobs);
 		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
-		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
@@ -112,7 +103,7 @@ public class RunJobs implements SmartLifecycle {
 			throw ex;
 		}
 		if (slot) {
-			job.holdRunSlot();
+			job.runSlot.set(true);
 		}
 		RunRecord record = job.record();
 		launch(job);
@@ -123,7 +114,7 @@ public class RunJobs implements SmartLifecycle {
 	public Object run(RunPlan plan, BooleanSupplier callerGone) {
 		Job job = job(plan, callerGone);
 		this.admission.awaitSlot();
-		job.holdRunSlot();
+		job.runSlot.set(true);
 		launch(job);
 		try {
 			return job.answer.join();
@@ -148,24 +139,15 @@ public class RunJobs implements SmartLifecycle {
 		Instant now = Instant.now();
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
 				RunRecord.Progress.NONE, false, this.fleet.instance(), now, null, null, now, null, null, null, null,
-				this.environment.describe(callerGone == null), null, null);
+				this.store.environment(callerGone == null), null, null);
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
 
 	private void launch(Job job) {
 		try {
 			if (job.waited()) {
-				// A GET run refused before it wrote anything leaves no record either; its
-				// records go on the ticker, so a stuck Redis never delays its answer.
-				job.onStart = () -> onTicker(() -> {
-					try {
-						this.store.create(job.record());
-						job.recorded = true;
-					}
-					catch (RuntimeException ex) {
-						log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
-					}
-				});
+				// A GET run refused before it wrote anything leaves no record either.
+				job.onStart = () -> this.records.createLater(job);
 			}
 			else {
 				this.store.create(job.record());
@@ -323,7 +305,7 @@ public class RunJobs implements SmartLifecycle {
 				this.records.ended(record);
 			}
 			if (job.waited()) {
-				onTicker(() -> this.records.save(job.recorded ? record : null));
+				this.records.saveLater(job, record);
 			}
 			else {
 				this.records.save(record);
@@ -334,21 +316,6 @@ public class RunJobs implements SmartLifecycle {
 		}
 		job.answer.completeExceptionally(
 				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
-	}
-
-	/** In order on the ticker thread, or here when it is gone (a closing app). */
-	private void onTicker(Runnable write) {
-		ScheduledExecutorService progress = this.ticker;
-		try {
-			if (progress != null) {
-				progress.execute(write);
-				return;
-			}
-		}
-		catch (RejectedExecutionException ex) {
-			// Shut down: write it here.
-		}
-		write.run();
 	}
 
 	/** Two runs measuring at once on one instance share its CPU and often its Redis. */
@@ -378,11 +345,7 @@ public class RunJobs implements SmartLifecycle {
 		// its slot behind a job waiting for one).
 		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
 		this.workers = pool;
-		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
-		this.ticker = progress;
-		long interval = this.settings.progressInterval().toMillis();
-		progress.scheduleWithFixedDelay(() -> this.records.writeProgress(jobs()), interval, interval,
-				TimeUnit.MILLISECONDS);
+		this.records.start(this::jobs);
 		this.fleet.start(pool);
 		this.running = true;
 	}
@@ -413,10 +376,7 @@ public class RunJobs implements SmartLifecycle {
 		for (Job job : jobs) {
 			finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
 		}
-		ScheduledExecutorService progress = this.ticker;
-		if (progress != null) {
-			progress.shutdownNow();
-		}
+		this.records.stop();
 	}
 
 	@Override
