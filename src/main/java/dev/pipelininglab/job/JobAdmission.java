@@ -61,7 +61,10 @@ final class JobAdmission {
 		return slot;
 	}
 
-	/** A GET run's, first come first served within {@code lab.admission.max-wait}. */
+	/**
+	 * For a GET run or {@code DELETE /keys}: first come first served within
+	 * {@code lab.admission.max-wait}.
+	 */
 	void awaitSlot() {
 		try {
 			if (this.slots.take()) {
