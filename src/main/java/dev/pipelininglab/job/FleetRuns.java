@@ -141,7 +141,7 @@ class FleetRuns {
 			job.fleet("starting " + size + " of " + asked,
 					new Fleet(asked, size, null, null, Fleet.COORDINATION, planned));
 			Fleet.Share own = Objects.requireNonNull(planned.get(0).share());
-			job.beforeTiming(() -> startLeading(job, inbox, size));
+			job.beforeTiming = () -> startLeading(job, inbox, size);
 			RunResult result = this.runs.run(whole.share(own.from(), own.to()), job);
 			long ownEnd = System.nanoTime();
 			// The others get as long again as this one took, and the join timeout.

@@ -3,15 +3,12 @@ package dev.pipelininglab.job;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.BooleanSupplier;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
-import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunSlots;
-import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunObserver.Phase;
 import org.jspecify.annotations.Nullable;
 
@@ -33,9 +30,10 @@ final class Job implements RunObserver {
 
 	private volatile long batchesTotal;
 
-	private volatile boolean cancelRequested;
+	/** By {@code DELETE /runs/{id}}, here or (through Redis) on another instance. */
+	volatile boolean cancelRequested;
 
-	private volatile boolean shutdown;
+	volatile boolean shutdown;
 
 	private volatile long startedNanos;
 
@@ -57,17 +55,20 @@ final class Job implements RunObserver {
 
 	private volatile @Nullable Phase current;
 
-	private volatile boolean overlapped;
+	/** Another run measured on this instance at the same time. */
+	volatile boolean overlapped;
 
-	private final AtomicBoolean slotFreed = new AtomicBoolean();
+	/** For a job: its place among admitted jobs, given back once. */
+	final AtomicBoolean placeFreed = new AtomicBoolean();
 
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
-	private volatile @Nullable Runnable beforeTiming;
+	volatile @Nullable Runnable beforeTiming;
 
-	private final AtomicBoolean runSlot = new AtomicBoolean();
+	/** One of the {@link RunSlots} GET runs share, given back once. */
+	final AtomicBoolean runSlot = new AtomicBoolean();
 
 	/** From when the job starts running. */
-	private final Duration maxRunTime;
+	final Duration maxRunTime;
 
 	/** Null for a job. */
 	private final @Nullable BooleanSupplier callerGone;
@@ -157,49 +158,6 @@ final class Job implements RunObserver {
 		return started != 0 && System.nanoTime() - started - this.maxRunTime.toNanos() >= 0;
 	}
 
-	Duration maxRunTime() {
-		return this.maxRunTime;
-	}
-
-	void overlapped() {
-		this.overlapped = true;
-	}
-
-	void requestCancel() {
-		this.cancelRequested = true;
-	}
-
-	boolean cancelRequested() {
-		return this.cancelRequested;
-	}
-
-	void shutDown() {
-		this.shutdown = true;
-	}
-
-	boolean shuttingDown() {
-		return this.shutdown;
-	}
-
-	/** One of the {@link RunSlots} GET runs share. */
-	void holdRunSlot() {
-		this.runSlot.set(true);
-	}
-
-	boolean holdsRunSlot() {
-		return this.runSlot.get();
-	}
-
-	/** True once: the slot is given back once. */
-	boolean releaseRunSlot() {
-		return this.runSlot.compareAndSet(true, false);
-	}
-
-	/** True the first time only, for a job: its place among admitted jobs. */
-	boolean freeSlot() {
-		return !waited() && this.slotFreed.compareAndSet(false, true);
-	}
-
 	RunRecord.Progress progress() {
 		long started = this.startedNanos;
 		if (started == 0) {
@@ -229,21 +187,13 @@ final class Job implements RunObserver {
 		this.record = this.record.withFleet(fleet);
 	}
 
-	void beforeTiming(Runnable start) {
-		this.beforeTiming = start;
-	}
-
 	synchronized RunRecord record() {
 		return this.record;
 	}
 
-	synchronized boolean isFinished() {
-		return this.record.status().terminal();
-	}
-
 	/** Null when the job already reached a final status. */
 	synchronized @Nullable RunRecord update(@Nullable RunStatus status, Instant now) {
-		if (isFinished()) {
+		if (this.record.status().terminal()) {
 			return null;
 		}
 		if (status == RunStatus.RUNNING) {
@@ -255,17 +205,17 @@ final class Job implements RunObserver {
 	}
 
 	/** Null when the job already reached a final status. */
-	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, @Nullable List<RunResult> results,
-			@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, RunRecord.@Nullable Problem problem) {
-		if (isFinished()) {
+	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, PlanMeasurement.@Nullable Outcome outcome,
+			RunRecord.@Nullable Problem problem) {
+		if (this.record.status().terminal()) {
 			return null;
 		}
 		RunRecord.Progress seen = progress();
 		boolean done = status == RunStatus.DONE;
 		RunRecord.Progress last = new RunRecord.Progress(seen.batchesDone(), seen.batchesTotal(),
 				done ? 100 : seen.percent(), done ? "done" : seen.phase(), seen.elapsedSeconds(), null, null);
-		this.record = this.record.finished(status, last, this.cancelRequested, now, results, skipped, summary, problem)
-			.withOverlap(this.overlapped);
+		this.record = this.record.finished(status, last, this.cancelRequested, now, outcome, problem,
+				this.overlapped ? Boolean.TRUE : null);
 		return this.record;
 	}
 

@@ -33,28 +33,54 @@ final class JobAdmission {
 
 	private final RunSlots slots;
 
-	JobAdmission(JobProperties settings, RunSlots slots) {
+	/** The jobs whose pace says when to come back. */
+	private final Supplier<Collection<Job>> jobs;
+
+	JobAdmission(JobProperties settings, RunSlots slots, Supplier<Collection<Job>> jobs) {
 		this.settings = settings;
 		this.slots = slots;
+		this.jobs = jobs;
 	}
 
 	/** Whether it took a run slot at once; else it waits for one in the queue. */
-	boolean admit(Supplier<Duration> retryAfter) {
+	boolean admit() {
 		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
 		if (this.admitted.incrementAndGet() > limit) {
 			this.admitted.decrementAndGet();
 			throw new JobsFullException("This instance already runs " + this.settings.maxConcurrent() + " runs"
 					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
-					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter.get());
+					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
 		}
 		boolean slot = holdFree();
 		if (!slot && this.settings.queueCapacity() == 0) {
 			this.admitted.decrementAndGet();
 			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
 					+ " runs at once, GET runs and jobs together: lab.admission.max-concurrent); try again later",
-					retryAfter.get());
+					retryAfter());
 		}
 		return slot;
+	}
+
+	/**
+	 * For a GET run or {@code DELETE /keys}: first come first served within
+	 * {@code lab.admission.max-wait}.
+	 */
+	void awaitSlot() {
+		try {
+			if (this.slots.take()) {
+				return;
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		throw new JobsFullException(
+				"This app runs at most " + this.slots.max()
+						+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
+						+ " one waited " + this.slots.maxWait().toSeconds()
+						+ " s for its turn (lab.admission.max-wait); retry in a moment.",
+				// GET runs are short as a rule: a second, unless jobs say better.
+				(active() > 0) ? retryAfter() : Duration.ofSeconds(1));
 	}
 
 	/** Counted here, as the pool runs GET runs too and its size bounds nothing. */
@@ -77,10 +103,10 @@ final class JobAdmission {
 
 	/** Gives back the job's place and run slot, once each. */
 	void free(Job job) {
-		if (job.freeSlot()) {
+		if (!job.waited() && job.placeFreed.compareAndSet(false, true)) {
 			this.admitted.decrementAndGet();
 		}
-		if (job.releaseRunSlot()) {
+		if (job.runSlot.compareAndSet(true, false)) {
 			if (!job.waited()) {
 				this.holding.decrementAndGet();
 			}
@@ -90,21 +116,21 @@ final class JobAdmission {
 
 	void awaitRunSlot(Job job) {
 		try {
-			while (!job.holdsRunSlot() && !job.cancelled()) {
+			while (!job.runSlot.get() && !job.cancelled()) {
 				synchronized (this) {
 					if (this.holding.get() >= this.settings.maxConcurrent()) {
 						wait(SLOT_CHECK.toMillis());
 					}
 					else if (this.slots.take(SLOT_CHECK)) {
 						this.holding.incrementAndGet();
-						job.holdRunSlot();
+						job.runSlot.set(true);
 					}
 				}
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			job.shutDown();
+			job.shutdown = true;
 		}
 	}
 
@@ -112,9 +138,10 @@ final class JobAdmission {
 		return this.admitted.get();
 	}
 
-	/** From the pace of {@code jobs}, never past their max-run-time. */
-	static Duration retryAfter(Collection<Job> jobs) {
-		return jobs.stream()
+	/** From the pace of the jobs, never past their max-run-time. */
+	private Duration retryAfter() {
+		return this.jobs.get()
+			.stream()
 			.map(Job::remaining)
 			.filter(Objects::nonNull)
 			.min(Duration::compareTo)

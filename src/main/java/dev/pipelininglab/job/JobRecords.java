@@ -1,6 +1,6 @@
 package dev.pipelininglab.job;
 
-import java.time.Clock;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Collections;
@@ -8,6 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -16,8 +21,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.core.NestedExceptionUtils;
 
 /**
- * Writes this instance's job records to Redis and remembers how its latest jobs ended,
- * even when Redis lost or refused their final records.
+ * Writes this instance's job records to Redis, on a ticker thread so no write lands
+ * between the batches being timed, and remembers how its latest jobs ended, even when
+ * Redis lost or refused their final records.
  */
 class JobRecords {
 
@@ -39,6 +45,9 @@ class JobRecords {
 	/** So an outage is logged once. */
 	private volatile boolean progressFailing;
 
+	/** Made on start: test contexts are paused and started again. */
+	private volatile @Nullable ScheduledExecutorService ticker;
+
 	JobRecords(RunStore store, JobProperties settings) {
 		this.store = store;
 		this.settings = settings;
@@ -51,6 +60,55 @@ class JobRecords {
 			}
 
 		});
+	}
+
+	/** Writes the progress of {@code jobs} every progress interval. */
+	void start(Supplier<Collection<Job>> jobs) {
+		ScheduledExecutorService progress = Executors
+			.newSingleThreadScheduledExecutor(RunJobs.daemonThreads("run-progress-"));
+		this.ticker = progress;
+		long interval = this.settings.progressInterval().toMillis();
+		progress.scheduleWithFixedDelay(() -> writeProgress(jobs.get()), interval, interval, TimeUnit.MILLISECONDS);
+	}
+
+	void stop() {
+		ScheduledExecutorService progress = this.ticker;
+		if (progress != null) {
+			progress.shutdownNow();
+		}
+	}
+
+	/** A GET run's records go on the ticker, so a stuck Redis never delays its answer. */
+	void createLater(Job job) {
+		onTicker(() -> {
+			try {
+				this.store.create(job.record());
+				job.recorded = true;
+			}
+			catch (RuntimeException ex) {
+				log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
+			}
+		});
+	}
+
+	/** Only over a record that was written. */
+	void saveLater(Job job, @Nullable RunRecord record) {
+		onTicker(() -> save(job.recorded ? record : null));
+	}
+
+	/** In order on the ticker thread, or here when it is gone (a closing app). */
+	private void onTicker(Runnable write) {
+		ScheduledExecutorService progress = this.ticker;
+		try {
+			if (progress != null) {
+				progress.execute(write);
+				return;
+			}
+		}
+		catch (RejectedExecutionException ex) {
+			// Shut down: write it here.
+		}
+		write.run();
 	}
 
 	void ended(RunRecord record) {
@@ -79,15 +137,13 @@ class JobRecords {
 	 * Also when nothing changed: a fresh {@code updatedAt} tells a live job from one
 	 * whose instance died. Picks up cancel requests other instances wrote.
 	 */
-	void writeProgress(Collection<Job> active, Clock clock) {
+	void writeProgress(Collection<Job> active) {
 		retryUnsavedEnds();
 		try {
 			for (Job job : active) {
-				if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
-					job.requestCancel();
-				}
+				pickUpCancel(job);
 				synchronized (job) {
-					save(job.update(null, clock.instant()));
+					save(job.update(null, Instant.now()));
 				}
 			}
 			this.progressFailing = false;
@@ -97,6 +153,13 @@ class JobRecords {
 				log.warn("Cannot write run progress to Redis: {}", why(ex));
 			}
 			this.progressFailing = true;
+		}
+	}
+
+	/** A cancel requested on another instance reaches this one through Redis. */
+	void pickUpCancel(Job job) {
+		if (!job.cancelRequested && this.store.cancelRequested(job.id)) {
+			job.cancelRequested = true;
 		}
 	}
 

@@ -4,8 +4,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
 
-import dev.pipelininglab.redis.Connector;
-import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunObserver.Phase;
 import dev.pipelininglab.run.RunSpec;
@@ -40,9 +38,8 @@ final class PhasePlan {
 		RunSpec base = plan.base();
 		List<RunSpec> specs = switch (plan.kind()) {
 			case SINGLE -> List.of(base);
-			case COMPARE -> plan.variants().stream().map((variant) -> with(base, variant, base.batchSize())).toList();
-			case SWEEP ->
-				plan.batchSizes().stream().map((size) -> with(base, Variant.of(Mode.PIPELINED), size)).toList();
+			case COMPARE -> plan.variants().stream().map(base::with).toList();
+			case SWEEP -> plan.batchSizes().stream().map(base.with(Variant.of(Mode.PIPELINED))::withBatchSize).toList();
 		};
 		double rtt = RTT_NANOS + ((base.addedRtt() != null) ? base.addedRtt().toNanos() : 0);
 		boolean prepared = plan.kind() != RunKind.SINGLE;
@@ -75,14 +72,6 @@ final class PhasePlan {
 			}
 		}
 		return new PhasePlan(steps);
-	}
-
-	private static RunSpec with(RunSpec base, Variant variant, int batchSize) {
-		// Jedis connections serve one thread at a time.
-		Sharing sharing = (variant.connector() == Connector.JEDIS) ? Sharing.POOLED : base.senders().sharing();
-		return new RunSpec(base.operation(), variant.mode(), variant.policyOr(base.flushPolicy()), base.count(),
-				batchSize, base.sample(), base.ttl(), base.addedRtt(), base.repeat(), base.workload(),
-				new RunSpec.Senders(variant.connector(), sharing, base.senders().clients()), variant.writes());
 	}
 
 	/** As results name variants. */

@@ -6,7 +6,6 @@ import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
-import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.run.WarmUpProperties;
 import org.jspecify.annotations.Nullable;
@@ -31,12 +30,8 @@ class PlanMeasurement {
 			Object answer) {
 	}
 
-	boolean supported(RunSpec spec) {
-		return this.runs.unsupported(spec) == null;
-	}
-
 	PhasePlan phases(RunPlan plan) {
-		return PhasePlan.of(plan, this::supported, this.warmUp.roundTrips());
+		return PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null, this.warmUp.roundTrips());
 	}
 
 	Outcome measure(Job job) {

@@ -1,7 +1,5 @@
 package dev.pipelininglab.job;
 
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
@@ -11,12 +9,10 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -25,8 +21,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.metrics.RunMetrics;
-import dev.pipelininglab.redis.PipelineProperties;
-import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
@@ -59,22 +53,16 @@ public class RunJobs implements SmartLifecycle {
 
 	private final JobProperties settings;
 
-	private final Clock clock = Clock.systemUTC();
-
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/** Made on start: test contexts are paused and started again. */
-	private volatile @Nullable ThreadPoolExecutor workers;
-
-	private volatile @Nullable ScheduledExecutorService ticker;
+	private volatile @Nullable ExecutorService workers;
 
 	private volatile boolean running;
 
 	private final JobRecords records;
 
 	private final PlanMeasurement measurement;
-
-	private final InstanceEnvironment environment;
 
 	private final LimitProperties limits;
 
@@ -85,24 +73,17 @@ public class RunJobs implements SmartLifecycle {
 	private final FleetRuns fleet;
 
 	RunJobs(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
-			PipelineProperties pipeline, Topology topology, WarmUpProperties warmUp, LimitProperties limits,
-			RunSlots slots, FleetRuns fleet) {
+			WarmUpProperties warmUp, LimitProperties limits, RunSlots slots, FleetRuns fleet) {
 		this.fleet = fleet;
 		this.limits = limits;
 		this.slots = slots;
-		this.admission = new JobAdmission(settings, slots);
+		this.admission = new JobAdmission(settings, slots, this::jobs);
 		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
-		this.environment = new InstanceEnvironment(store, topology, pipeline, settings.maxConcurrent());
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
 		this.settings = settings;
-	}
-
-	/** This instance's name in run records and problems: host, pid and a suffix. */
-	public String instance() {
-		return this.fleet.instance();
 	}
 
 	/**
@@ -112,7 +93,7 @@ public class RunJobs implements SmartLifecycle {
 		if (!this.running) {
 			throw shuttingDown();
 		}
-		boolean slot = this.admission.admit(this::retryAfter);
+		boolean slot = this.admission.admit();
 		Job job;
 		try {
 			job = job(plan, null);
@@ -122,7 +103,7 @@ public class RunJobs implements SmartLifecycle {
 			throw ex;
 		}
 		if (slot) {
-			job.holdRunSlot();
+			job.runSlot.set(true);
 		}
 		RunRecord record = job.record();
 		launch(job);
@@ -132,8 +113,8 @@ public class RunJobs implements SmartLifecycle {
 	/** A GET run, first come first served within {@code lab.admission.max-wait}. */
 	public Object run(RunPlan plan, BooleanSupplier callerGone) {
 		Job job = job(plan, callerGone);
-		awaitSlot();
-		job.holdRunSlot();
+		this.admission.awaitSlot();
+		job.runSlot.set(true);
 		launch(job);
 		try {
 			return job.answer.join();
@@ -145,7 +126,7 @@ public class RunJobs implements SmartLifecycle {
 
 	/** {@code DELETE /keys} waits for a run slot as a GET run. */
 	public <T> T withSlot(Supplier<T> work) {
-		awaitSlot();
+		this.admission.awaitSlot();
 		try {
 			return work.get();
 		}
@@ -154,53 +135,26 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	private void awaitSlot() {
-		try {
-			if (this.slots.take()) {
-				return;
-			}
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-		}
-		throw new JobsFullException(
-				"This app runs at most " + this.slots.max()
-						+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
-						+ " one waited " + this.slots.maxWait().toSeconds()
-						+ " s for its turn (lab.admission.max-wait); retry in a moment.",
-				// GET runs are short as a rule: a second, unless jobs say better.
-				(this.admission.active() > 0) ? retryAfter() : Duration.ofSeconds(1));
-	}
-
 	private Job job(RunPlan plan, @Nullable BooleanSupplier callerGone) {
-		Instant now = this.clock.instant();
+		Instant now = Instant.now();
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
-				RunRecord.Progress.NONE, false, instance(), now, null, null, now, null, null, null, null,
-				this.environment.describe(callerGone == null), null, null);
+				RunRecord.Progress.NONE, false, this.fleet.instance(), now, null, null, now, null, null, null, null,
+				this.store.environment(callerGone == null), null, null);
 		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
 	}
 
 	private void launch(Job job) {
 		try {
 			if (job.waited()) {
-				// A GET run refused before it wrote anything leaves no record either; its
-				// records go on the ticker, so a stuck Redis never delays its answer.
-				job.onStart = () -> onTicker(() -> {
-					try {
-						this.store.create(job.record());
-						job.recorded = true;
-					}
-					catch (RuntimeException ex) {
-						log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
-					}
-				});
+				// A GET run refused before it wrote anything leaves no record either.
+				job.onStart = () -> this.records.createLater(job);
 			}
 			else {
 				this.store.create(job.record());
 			}
 			this.active.put(job.id, job);
 			try {
-				ThreadPoolExecutor pool = this.workers;
+				ExecutorService pool = this.workers;
 				if (pool == null) {
 					throw new RejectedExecutionException("not started");
 				}
@@ -209,7 +163,7 @@ public class RunJobs implements SmartLifecycle {
 			catch (RejectedExecutionException ex) {
 				// The record says so rather than waiting to be found abandoned.
 				this.active.remove(job.id);
-				job.shutDown();
+				job.shutdown = true;
 				finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
 				throw shuttingDown();
 			}
@@ -227,9 +181,7 @@ public class RunJobs implements SmartLifecycle {
 
 	/** As this instance knows it when it runs or ran it, else as Redis says. */
 	public Optional<RunRecord> find(String id) {
-		Instant now = this.clock.instant();
-		return Optional.ofNullable(local(id))
-			.or(() -> this.store.find(id).map((record) -> record.seenAt(now, this.settings.staleAfter())));
+		return Optional.ofNullable(local(id)).or(() -> this.store.find(id));
 	}
 
 	private @Nullable RunRecord local(String id) {
@@ -243,12 +195,10 @@ public class RunJobs implements SmartLifecycle {
 
 	/** Newest first, this instance's own records in place of Redis'. */
 	public History recent(int limit) {
-		Instant now = this.clock.instant();
 		try {
 			List<RunRecord> runs = this.store.recent(limit)
 				.stream()
-				.map((record) -> Objects.requireNonNullElse(local(record.id()),
-						record.seenAt(now, this.settings.staleAfter())))
+				.map((record) -> Objects.requireNonNullElse(local(record.id()), record))
 				.toList();
 			return new History(runs, null);
 		}
@@ -270,7 +220,7 @@ public class RunJobs implements SmartLifecycle {
 		}
 		Job local = this.active.get(id);
 		if (local != null) {
-			local.requestCancel();
+			local.cancelRequested = true;
 		}
 		try {
 			this.store.requestCancel(id);
@@ -292,17 +242,14 @@ public class RunJobs implements SmartLifecycle {
 
 	private void execute(Job job) {
 		try {
-			if (!job.cancelRequested() && this.store.cancelRequested(job.id)) {
-				job.requestCancel();
-			}
+			this.records.pickUpCancel(job);
 			this.admission.awaitRunSlot(job);
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
-				finish(job, RunStatus.CANCELLED, null, job.shuttingDown() ? shutdownProblem() : null, null);
-				return;
+				throw new RunCancelledException();
 			}
 			synchronized (job) {
-				RunRecord running = job.update(RunStatus.RUNNING, this.clock.instant());
+				RunRecord running = job.update(RunStatus.RUNNING, Instant.now());
 				this.records.save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
@@ -315,11 +262,11 @@ public class RunJobs implements SmartLifecycle {
 			RunStoppedException.Reason reason = job.stopReason();
 			if (reason == RunStoppedException.Reason.MAX_RUN_TIME) {
 				if (!job.waited()) {
-					log.info("Stopped run {} after lab.limits.max-run-time ({})", job.id, job.maxRunTime());
+					log.info("Stopped run {} after lab.limits.max-run-time ({})", job.id, job.maxRunTime);
 				}
 				finish(job, RunStatus.FAILED, null,
 						RunRecord.Problem.of(ProblemType.RUN_TIME_EXCEEDED, ProblemType.RUN_TIME_EXCEEDED
-							.detail(job.maxRunTime().toString(), "what it wrote keeps its expiry.")),
+							.detail(job.maxRunTime.toString(), "what it wrote keeps its expiry.")),
 						null);
 			}
 			else {
@@ -343,7 +290,7 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/** GET runs aside: their records are written only outside their timed passes. */
-	private List<Job> jobs() {
+	private Collection<Job> jobs() {
 		return this.active.values().stream().filter((job) -> !job.waited()).toList();
 	}
 
@@ -353,14 +300,12 @@ public class RunJobs implements SmartLifecycle {
 			// The slot is free before the final record can be read: the next run may
 			// follow.
 			this.admission.free(job);
-			RunRecord record = job.finish(status, this.clock.instant(), (outcome != null) ? outcome.results() : null,
-					(outcome != null) ? outcome.skipped() : null, (outcome != null) ? outcome.summary() : null,
-					problem);
+			RunRecord record = job.finish(status, Instant.now(), outcome, problem);
 			if (record != null) {
 				this.records.ended(record);
 			}
 			if (job.waited()) {
-				onTicker(() -> this.records.save(job.recorded ? record : null));
+				this.records.saveLater(job, record);
 			}
 			else {
 				this.records.save(record);
@@ -373,37 +318,19 @@ public class RunJobs implements SmartLifecycle {
 				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
 	}
 
-	/** In order on the ticker thread, or here when it is gone (a closing app). */
-	private void onTicker(Runnable write) {
-		ScheduledExecutorService progress = this.ticker;
-		try {
-			if (progress != null) {
-				progress.execute(write);
-				return;
-			}
-		}
-		catch (RejectedExecutionException ex) {
-			// Shut down: write it here.
-		}
-		write.run();
-	}
-
 	/** Two runs measuring at once on one instance share its CPU and often its Redis. */
 	private void markOverlaps(Job started) {
 		for (Job other : this.active.values()) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
-				other.overlapped();
-				started.overlapped();
+				other.overlapped = true;
+				started.overlapped = true;
 			}
 		}
 	}
 
-	public Duration retryAfter() {
-		return JobAdmission.retryAfter(jobs());
-	}
-
 	private RunRecord.Problem shutdownProblem() {
-		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN, ProblemType.INSTANCE_SHUTDOWN.detail(instance()));
+		return RunRecord.Problem.of(ProblemType.INSTANCE_SHUTDOWN,
+				ProblemType.INSTANCE_SHUTDOWN.detail(this.fleet.instance()));
 	}
 
 	public static ThreadFactory daemonThreads(String prefix) {
@@ -414,29 +341,26 @@ public class RunJobs implements SmartLifecycle {
 
 	@Override
 	public void start() {
-		// A GET run that took its slot never queues behind a job waiting for one.
-		int threads = this.slots.max() + this.settings.maxConcurrent() + this.settings.queueCapacity();
-		ThreadPoolExecutor pool = new ThreadPoolExecutor(threads, threads, 1, TimeUnit.MINUTES,
-				new LinkedBlockingQueue<>(), daemonThreads("run-"));
-		pool.allowCoreThreadTimeOut(true);
+		// Admission bounds the runs, so none queues behind another (a GET run that took
+		// its slot behind a job waiting for one).
+		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
 		this.workers = pool;
-		ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor(daemonThreads("run-progress-"));
-		this.ticker = progress;
-		long interval = this.settings.progressInterval().toMillis();
-		progress.scheduleWithFixedDelay(() -> this.records.writeProgress(jobs(), this.clock), interval, interval,
-				TimeUnit.MILLISECONDS);
+		this.records.start(this::jobs);
 		this.fleet.start(pool);
 		this.running = true;
 	}
 
-	/** Within {@code lab.jobs.shutdown-wait}, before Redis connections close. */
+	/**
+	 * Within {@code lab.jobs.shutdown-wait}; in the default phase, so before the web
+	 * server's graceful shutdown and long before Redis connections close.
+	 */
 	@Override
 	public void stop() {
 		this.running = false;
 		Collection<Job> jobs = List.copyOf(this.active.values());
-		jobs.forEach(Job::shutDown);
+		jobs.forEach((job) -> job.shutdown = true);
 		this.fleet.stop();
-		ThreadPoolExecutor pool = this.workers;
+		ExecutorService pool = this.workers;
 		if (pool != null) {
 			pool.shutdown();
 			try {
@@ -452,21 +376,12 @@ public class RunJobs implements SmartLifecycle {
 		for (Job job : jobs) {
 			finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
 		}
-		ScheduledExecutorService progress = this.ticker;
-		if (progress != null) {
-			progress.shutdownNow();
-		}
+		this.records.stop();
 	}
 
 	@Override
 	public boolean isRunning() {
 		return this.running;
-	}
-
-	/** Before the web server's graceful shutdown, long before Redis connections close. */
-	@Override
-	public int getPhase() {
-		return SmartLifecycle.DEFAULT_PHASE;
 	}
 
 }

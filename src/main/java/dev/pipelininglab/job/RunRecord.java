@@ -36,12 +36,6 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		return (this.kind == RunKind.SWEEP && this.results != null) ? Recommendation.of(this.results) : null;
 	}
 
-	RunRecord withOverlap(boolean overlap) {
-		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, this.cancelRequested,
-				this.instance, this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results,
-				this.skipped, this.summary, this.problem, this.environment, overlap ? Boolean.TRUE : null, this.fleet);
-	}
-
 	/** The body of {@code POST /runs} as it ran: posting it again repeats the run. */
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Request(RunKind kind, String operation, @Nullable String mode, long count, int batchSize, int sample,
@@ -90,11 +84,11 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	}
 
 	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
-			@Nullable List<RunResult> runResults, @Nullable List<Comparison.Skipped> skippedVariants,
-			@Nullable String summarised, @Nullable Problem why) {
+			PlanMeasurement.@Nullable Outcome outcome, @Nullable Problem why, @Nullable Boolean overlap) {
 		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
-				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now, runResults, skippedVariants,
-				summarised, why, this.environment, this.overlapped, this.fleet);
+				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now,
+				(outcome != null) ? outcome.results() : null, (outcome != null) ? outcome.skipped() : null,
+				(outcome != null) ? outcome.summary() : null, why, this.environment, overlap, this.fleet);
 	}
 
 	RunRecord withFleet(Fleet now) {
@@ -117,8 +111,9 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		if (this.status.terminal() || this.updatedAt.plus(staleAfter).isAfter(now)) {
 			return this;
 		}
-		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null, null, null,
-				Problem.of(ProblemType.RUN_ABANDONED, ProblemType.RUN_ABANDONED.detail(this.instance, this.updatedAt)));
+		return finished(RunStatus.FAILED, this.progress, this.cancelRequested, this.updatedAt, null,
+				Problem.of(ProblemType.RUN_ABANDONED, ProblemType.RUN_ABANDONED.detail(this.instance, this.updatedAt)),
+				this.overlapped);
 	}
 
 }

@@ -8,9 +8,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.PipelineProperties;
+import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,16 +51,32 @@ class RunStore {
 
 	private final Duration ttl;
 
+	/** A record still QUEUED or RUNNING past this belongs to an instance that died. */
+	private final Duration staleAfter;
+
 	private final int history;
 
-	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings) {
+	private final Topology topology;
+
+	private final PipelineProperties pipeline;
+
+	private final int maxConcurrent;
+
+	private final AtomicReference<@Nullable String> lastVersion = new AtomicReference<>();
+
+	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Topology topology,
+			PipelineProperties pipeline) {
 		this.redis = redis;
 		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
 		this.ttl = settings.recordTtl();
+		this.staleAfter = settings.staleAfter();
 		this.history = settings.history();
+		this.topology = topology;
+		this.pipeline = pipeline;
+		this.maxConcurrent = settings.maxConcurrent();
 	}
 
 	static boolean isId(String id) {
@@ -138,8 +157,30 @@ class RunStore {
 		return Boolean.TRUE.equals(this.redis.hasKey(cancelKey(id)));
 	}
 
+	/**
+	 * What this instance measures on, for each record. A job reads the version at each
+	 * submit, as Redis may be upgraded; a GET run takes the last one read, so a stuck
+	 * Redis costs its caller one command timeout, not two.
+	 */
+	RunRecord.Environment environment(boolean fresh) {
+		String version = this.lastVersion.get();
+		if (fresh || version == null) {
+			try {
+				version = redisVersion();
+				this.lastVersion.set(version);
+			}
+			catch (RuntimeException ex) {
+				version = null;
+			}
+		}
+		Runtime.Version jvm = Runtime.version();
+		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
+				System.getProperty("java.vm.name") + " " + jvm, Runtime.getRuntime().availableProcessors(),
+				this.pipeline.flushPolicy().toString(), this.pipeline.writes().label(), this.maxConcurrent);
+	}
+
 	/** A cluster answers per node, under keys ending the same way. */
-	@Nullable String redisVersion() {
+	private @Nullable String redisVersion() {
 		Properties info = this.redis
 			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
 		if (info == null) {
@@ -160,7 +201,7 @@ class RunStore {
 			return null;
 		}
 		try {
-			return this.json.readValue(text, RunRecord.class);
+			return this.json.readValue(text, RunRecord.class).seenAt(Instant.now(), this.staleAfter);
 		}
 		catch (JacksonException ex) {
 			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());

@@ -61,7 +61,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 
 	}
 
-	RunSpec with(Variant variant) {
+	public RunSpec with(Variant variant) {
 		Connector connector = variant.connector();
 		// Jedis connections serve one thread at a time.
 		Sharing sharing = (connector == Connector.JEDIS) ? Sharing.POOLED : this.senders.sharing();
@@ -70,7 +70,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 				new Senders(connector, sharing, this.senders.clients()), variant.writes());
 	}
 
-	RunSpec withBatchSize(int size) {
+	public RunSpec withBatchSize(int size) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
 				this.addedRtt, this.repeat, this.workload.unshrunk(), this.senders, this.writes);
 	}
