@@ -89,10 +89,8 @@ public class ServerCounters implements DisposableBean {
 		try {
 			return take(true);
 		}
-		catch (DataAccessException ex) {
-			throw ex;
-		}
 		catch (RuntimeException ex) {
+			// Spring's translation passes a DataAccessException through as it is.
 			DataAccessException translated = RedisReplies.translated(ex);
 			throw (translated != null) ? translated
 					: new RedisSystemException("INFO could not be read: " + ex.getMessage(), ex);
