@@ -216,9 +216,8 @@ public class RedisDiagnosis implements HealthIndicator {
 
 	// Both routes' slot maps (shared and pooled) follow a promotion on their own refresh,
 	// so both must cover every slot; masters are asked for cluster_state all at once,
-	// within one PROBE_TIMEOUT.
-	// The pooled route only once a run built it: building it here would make a probe of a
-	// stalled cluster wait for its slot map.
+	// within one PROBE_TIMEOUT. The pooled route only once a run built it: building it
+	// here would make a probe of a stalled cluster wait for its slot map.
 	private Finding cluster() {
 		Optional<Connections.Lease> pooled = this.connections.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
 				this.connections.defaultPolicy());
