@@ -81,7 +81,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 		LocalServer server = acquire(host, port, environment);
 		if (server != null) {
-			application.addListeners(new StopWithContext(server, this.log));
+			application.addListeners(stopWithContext(server));
 		}
 	}
 
@@ -160,7 +160,28 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 	}
 
-	private static void release(LocalServer server, Log log) {
+	private ApplicationListener<ApplicationEvent> stopWithContext(LocalServer server) {
+		AtomicBoolean released = new AtomicBoolean();
+		Runnable release = () -> {
+			if (released.compareAndSet(false, true)) {
+				release(server);
+			}
+		};
+		return (event) -> {
+			if (event instanceof ApplicationPreparedEvent prepared && prepared.getApplicationContext()
+				.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
+				// Registered before any bean, it runs after all are destroyed:
+				// ContextClosedEvent comes before graceful shutdown and the connection
+				// factory's close, which still need Redis.
+				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", release::run);
+			}
+			else if (event instanceof ApplicationFailedEvent) {
+				release.run();
+			}
+		};
+	}
+
+	private void release(LocalServer server) {
 		synchronized (RUNNING) {
 			if (--server.users > 0) {
 				return;
@@ -168,7 +189,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			RUNNING.remove(server.process.port(), server);
 		}
 		server.process.stop();
-		log.info("Stopped the local redis-server on " + server.process.host() + ":" + server.process.port());
+		this.log.info("Stopped the local redis-server on " + server.process.host() + ":" + server.process.port());
 	}
 
 	static boolean isLoopback(String host) {
@@ -215,41 +236,6 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 		private LocalServer(RedisServerProcess process) {
 			this.process = process;
-		}
-
-	}
-
-	private static final class StopWithContext implements ApplicationListener<ApplicationEvent> {
-
-		private final LocalServer server;
-
-		private final Log log;
-
-		private final AtomicBoolean released = new AtomicBoolean();
-
-		private StopWithContext(LocalServer server, Log log) {
-			this.server = server;
-			this.log = log;
-		}
-
-		@Override
-		public void onApplicationEvent(ApplicationEvent event) {
-			if (event instanceof ApplicationPreparedEvent prepared && prepared.getApplicationContext()
-				.getBeanFactory() instanceof DefaultSingletonBeanRegistry registry) {
-				// Registered before any bean, it runs after all are destroyed:
-				// ContextClosedEvent comes before graceful shutdown and the connection
-				// factory's close, which still need Redis.
-				registry.registerDisposableBean(LocalRedisLauncher.class.getName() + ".server", this::release);
-			}
-			else if (event instanceof ApplicationFailedEvent) {
-				release();
-			}
-		}
-
-		private void release() {
-			if (this.released.compareAndSet(false, true)) {
-				LocalRedisLauncher.release(this.server, this.log);
-			}
 		}
 
 	}

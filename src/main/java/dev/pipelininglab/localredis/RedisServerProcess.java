@@ -26,7 +26,7 @@ import org.springframework.boot.SpringApplication;
 /** A {@code redis-server} process on loopback, stopped with the JVM at the latest. */
 public final class RedisServerProcess implements AutoCloseable {
 
-	public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(10);
+	private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(10);
 
 	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(5);
 
@@ -88,10 +88,6 @@ public final class RedisServerProcess implements AutoCloseable {
 		return this.workDir;
 	}
 
-	Process process() {
-		return this.process;
-	}
-
 	public Path logFile() {
 		return this.workDir.resolve("redis.log");
 	}
@@ -126,16 +122,13 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 		finally {
 			LIVE.remove(this);
-			releaseWatchdog();
-		}
-	}
-
-	private void releaseWatchdog() {
-		if (!this.process.isAlive()) {
-			try {
-				this.process.getOutputStream().close();
-			}
-			catch (IOException ex) {
+			// Closing the watchdog's pipe lets the watchdog end as well.
+			if (!this.process.isAlive()) {
+				try {
+					this.process.getOutputStream().close();
+				}
+				catch (IOException ex) {
+				}
 			}
 		}
 	}
@@ -235,8 +228,6 @@ public final class RedisServerProcess implements AutoCloseable {
 
 		private @Nullable Path configFile;
 
-		private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
-
 		Launch(Path binary, int port, Path workDir) {
 			if (port <= 0 || port > 65535) {
 				throw new IllegalArgumentException("Port must be 1..65535 (pick one with freePort()), was " + port);
@@ -258,11 +249,6 @@ public final class RedisServerProcess implements AutoCloseable {
 
 		public Launch configFile(Path configFile) {
 			this.configFile = configFile.toAbsolutePath();
-			return this;
-		}
-
-		public Launch startupTimeout(Duration startupTimeout) {
-			this.startupTimeout = startupTimeout;
 			return this;
 		}
 
@@ -318,20 +304,20 @@ public final class RedisServerProcess implements AutoCloseable {
 		}
 
 		private void awaitPing(RedisServerProcess server, List<String> command) {
-			long deadline = System.nanoTime() + this.startupTimeout.toNanos();
+			long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
 			String problem = null;
 			while (problem == null) {
 				if (answersPing(this.host, this.port, Duration.ofMillis(500))) {
 					return;
 				}
-				if (!server.process().isAlive()) {
-					int code = server.process().exitValue();
+				if (!server.process.isAlive()) {
+					int code = server.process.exitValue();
 					problem = (code > 128) ? "was stopped by signal " + (code - 128) + " right after it started"
 							+ " (exit code " + code + "); something on this machine ended it"
 							: "exited with code " + code;
 				}
 				else if (System.nanoTime() > deadline) {
-					problem = "did not answer PING within " + this.startupTimeout.toMillis() + " ms";
+					problem = "did not answer PING within " + STARTUP_TIMEOUT.toMillis() + " ms";
 				}
 				else {
 					try {

@@ -2,9 +2,9 @@ package dev.pipelininglab.redis;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.resource.ClientResources;
@@ -24,12 +24,9 @@ public class ClientSettings {
 
 	ClientSettings(LettuceConnectionFactory factory, PipelineProperties pipeline, Connections connections) {
 		this.tunings = List.copyOf(read(factory, pipeline, connections));
-		Map<String, String> inEffect = new LinkedHashMap<>();
-		this.tunings.stream()
-			.filter(Tuning::differs)
-			.filter((tuning) -> tuning.scope() == Scope.CLIENT)
-			.forEach((tuning) -> inEffect.put(tuning.name(), tuning.value()));
-		this.inEffect = Map.copyOf(inEffect);
+		this.inEffect = this.tunings.stream()
+			.filter((tuning) -> tuning.differs() && tuning.scope() == Scope.CLIENT)
+			.collect(Collectors.toUnmodifiableMap(Tuning::name, Tuning::value));
 	}
 
 	public List<Tuning> all() {

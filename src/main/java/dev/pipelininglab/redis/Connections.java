@@ -93,10 +93,6 @@ public class Connections implements DisposableBean {
 		this.builder.onClose(listener);
 	}
 
-	public Lease lease(FlushPolicy policy, @Nullable Writes writes, @Nullable Duration addedRtt) {
-		return lease(Connector.LETTUCE, Sharing.SHARED, policy, writes, addedRtt);
-	}
-
 	public Lease lease(Connector connector, Sharing sharing, FlushPolicy policy, @Nullable Writes writes,
 			@Nullable Duration addedRtt) {
 		Duration rtt = (addedRtt == null || addedRtt.isZero()) ? null : addedRtt;

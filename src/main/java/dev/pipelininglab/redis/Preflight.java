@@ -70,11 +70,15 @@ public class Preflight implements DisposableBean {
 
 	}
 
-	record NodeMemory(String address, long used, long limit, String limitName, long margin, @Nullable String policy,
-			Map<String, String> info) {
+	public record NodeMemory(String address, long used, long limit, String limitName, long margin,
+			@Nullable String policy, Map<String, String> info) {
 
 		long room() {
 			return this.limit - this.used - this.margin;
+		}
+
+		public long free() {
+			return Math.max(0, room());
 		}
 
 	}
@@ -99,14 +103,14 @@ public class Preflight implements DisposableBean {
 			long fitting = fitting(demand.count(), master, masters, atCount, largestItem);
 			String evicts = "maxmemory".equals(master.limitName()) ? evictsOthers(master) : null;
 			if (evicts == null) {
-				throw new RunRefusedException(RunRefusedException.Reason.DOES_NOT_FIT, master, need, fitting,
-						ProblemType.RUN_DOES_NOT_FIT.detail(size(need), master.address(),
-								size(Math.max(0, master.room())), master.limitName() + " " + size(master.limit()),
-								size(master.used()), this.safety.marginPercent(), advice(fitting, false)));
+				throw new RunRefusedException(ProblemType.RUN_DOES_NOT_FIT, master, need, fitting,
+						ProblemType.RUN_DOES_NOT_FIT.detail(size(need), master.address(), size(master.free()),
+								master.limitName() + " " + size(master.limit()), size(master.used()),
+								this.safety.marginPercent(), advice(fitting, false)));
 			}
 			if (!this.safety.allowEviction()) {
-				throw new RunRefusedException(RunRefusedException.Reason.EVICTION_RISK, master, need, fitting,
-						ProblemType.EVICTION_RISK.detail(size(need), master.address(), size(Math.max(0, master.room())),
+				throw new RunRefusedException(ProblemType.EVICTION_RISK, master, need, fitting,
+						ProblemType.EVICTION_RISK.detail(size(need), master.address(), size(master.free()),
 								size(master.limit()), size(master.used()), this.safety.marginPercent(), master.policy(),
 								evicts, advice(fitting, true)));
 			}

@@ -190,12 +190,11 @@ public class RedisDiagnosis implements HealthIndicator {
 	private @Nullable RedisServer namedMaster() {
 		String name = Topology.masterName(this.factory);
 		try (RedisSentinelConnection sentinels = this.factory.getSentinelConnection()) {
-			for (RedisServer master : sentinels.masters()) {
-				if (name.equals(master.getName())) {
-					return master;
-				}
-			}
-			return null;
+			return sentinels.masters()
+				.stream()
+				.filter((master) -> name.equals(master.getName()))
+				.findFirst()
+				.orElse(null);
 		}
 		catch (Exception ex) {
 			return null;
@@ -217,9 +216,11 @@ public class RedisDiagnosis implements HealthIndicator {
 
 	// Both routes' slot maps (shared and pooled) follow a promotion on their own refresh,
 	// so both must cover every slot; masters are asked for cluster_state all at once,
-	// within one PROBE_TIMEOUT.
+	// within one PROBE_TIMEOUT. The pooled route only once a run built it: building it
+	// here would make a probe of a stalled cluster wait for its slot map.
 	private Finding cluster() {
-		Optional<Connections.Lease> pooled = pooledLease();
+		Optional<Connections.Lease> pooled = this.connections.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
+				this.connections.defaultPolicy());
 		try (RedisConnection shared = this.connections.primary().factory().getConnection()) {
 			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
 				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
@@ -248,12 +249,6 @@ public class RedisDiagnosis implements HealthIndicator {
 		finally {
 			pooled.ifPresent(Connections.Lease::close);
 		}
-	}
-
-	// Only once a run built it: building it here would make a probe of a stalled cluster
-	// wait for its slot map.
-	private Optional<Connections.Lease> pooledLease() {
-		return this.connections.leaseIfKept(Connector.LETTUCE, Sharing.POOLED, this.connections.defaultPolicy());
 	}
 
 	private Finding clusterFinding(StatefulRedisClusterConnection<?, ?> cluster, List<Partitions> views) {
@@ -338,12 +333,7 @@ public class RedisDiagnosis implements HealthIndicator {
 	private static @Nullable String clusterState(CompletableFuture<String> info, long deadline) {
 		try {
 			String reply = info.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			for (String line : reply.split("\r?\n")) {
-				if (line.startsWith("cluster_state:")) {
-					return line.substring("cluster_state:".length()).strip();
-				}
-			}
-			return "unknown";
+			return ServerCounters.fields(reply).getOrDefault("cluster_state", "unknown");
 		}
 		catch (ExecutionException | TimeoutException | RuntimeException ex) {
 			return null;
@@ -358,10 +348,8 @@ public class RedisDiagnosis implements HealthIndicator {
 		List<String> ranges = new ArrayList<>();
 		int from = covered.nextClearBit(0);
 		while (from < SlotHash.SLOT_COUNT) {
-			int to = Math.min(covered.nextSetBit(from), SlotHash.SLOT_COUNT);
-			if (to < 0) {
-				to = SlotHash.SLOT_COUNT;
-			}
+			int next = covered.nextSetBit(from);
+			int to = (next >= 0) ? next : SlotHash.SLOT_COUNT;
 			ranges.add((to - 1 == from) ? Integer.toString(from) : from + "-" + (to - 1));
 			from = covered.nextClearBit(to);
 		}

@@ -1,7 +1,6 @@
 package dev.pipelininglab.redis;
 
 import java.time.Duration;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import io.lettuce.core.api.sync.RedisCommands;
@@ -59,11 +58,7 @@ public class ReplicaSync implements DisposableBean {
 	}
 
 	private void sync(RedisCommands<String, String> master, String marker) {
-		Matcher online = ONLINE_REPLICA.matcher(master.info("replication"));
-		int replicas = 0;
-		while (online.find()) {
-			replicas++;
-		}
+		int replicas = (int) ONLINE_REPLICA.matcher(master.info("replication")).results().count();
 		if (replicas == 0) {
 			return;
 		}

@@ -1,17 +1,11 @@
 package dev.pipelininglab.redis;
 
-import org.jspecify.annotations.Nullable;
+import dev.pipelininglab.ProblemType;
 
 /** The preflight refused a run before it wrote anything. */
 public class RunRefusedException extends RuntimeException {
 
-	public enum Reason {
-
-		DOES_NOT_FIT, EVICTION_RISK
-
-	}
-
-	private final Reason reason;
+	private final ProblemType type;
 
 	private final Preflight.NodeMemory node;
 
@@ -19,49 +13,27 @@ public class RunRefusedException extends RuntimeException {
 
 	private final long fittingCount;
 
-	RunRefusedException(Reason reason, Preflight.NodeMemory node, long estimateBytes, long fittingCount,
+	RunRefusedException(ProblemType type, Preflight.NodeMemory node, long estimateBytes, long fittingCount,
 			String detail) {
 		super(detail);
-		this.reason = reason;
+		this.type = type;
 		this.node = node;
 		this.estimateBytes = estimateBytes;
 		this.fittingCount = fittingCount;
 	}
 
-	public Reason reason() {
-		return this.reason;
+	/** {@link ProblemType#RUN_DOES_NOT_FIT} or {@link ProblemType#EVICTION_RISK}. */
+	public ProblemType type() {
+		return this.type;
 	}
 
-	public String node() {
-		return this.node.address();
+	/** The master the run does not fit on. */
+	public Preflight.NodeMemory node() {
+		return this.node;
 	}
 
 	public long estimateBytes() {
 		return this.estimateBytes;
-	}
-
-	public long freeBytes() {
-		return Math.max(0, this.node.room());
-	}
-
-	public long limitBytes() {
-		return this.node.limit();
-	}
-
-	public String limitName() {
-		return this.node.limitName();
-	}
-
-	public long usedMemoryBytes() {
-		return this.node.used();
-	}
-
-	public long marginBytes() {
-		return this.node.margin();
-	}
-
-	public @Nullable String maxmemoryPolicy() {
-		return this.node.policy();
 	}
 
 	public long fittingCount() {

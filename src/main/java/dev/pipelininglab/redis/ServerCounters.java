@@ -1,16 +1,21 @@
 package dev.pipelininglab.redis;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
 import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
@@ -27,7 +32,11 @@ import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
-/** Redis {@code INFO} of every node a run may use, read around a timed pass. */
+/**
+ * Redis {@code INFO} of every node a run may use, read around a timed pass, and the
+ * connections the pass really used, from {@code CLIENT LIST}: {@code idle} counts whole
+ * seconds, so a pass may start in a new server second.
+ */
 @Component
 public class ServerCounters implements DisposableBean {
 
@@ -36,6 +45,11 @@ public class ServerCounters implements DisposableBean {
 			+ " from), nodes lists every node; evictedKeys, expiredKeys and usedMemoryBytes span the whole run, from"
 			+ " before its first write to its verification, summed over the masters";
 
+	public static final String COUNTED_BY = "CLIENT LIST on every master after the pass: connections named for the"
+			+ " run's route whose last command is one the run sends and came in during the pass (whole server"
+			+ " seconds; the pass starts in a new second only when the route holds more such connections than its"
+			+ " clients need)";
+
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
 
 	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z0-9_]+):([^\\r\\n]*)");
@@ -43,6 +57,8 @@ public class ServerCounters implements DisposableBean {
 	private static final Pattern LOCAL_ADDRESS = Pattern.compile("laddr=(\\S+)");
 
 	private static final Pattern REPLICA = Pattern.compile("(?m)^slave\\d+:ip=([^,]+),port=(\\d+),state=online");
+
+	private static final Pattern CLIENT_FIELD = Pattern.compile("(\\w[\\w-]*)=(\\S*)");
 
 	private final LettuceConnectionFactory factory;
 
@@ -73,10 +89,8 @@ public class ServerCounters implements DisposableBean {
 		try {
 			return take(true);
 		}
-		catch (DataAccessException ex) {
-			throw ex;
-		}
 		catch (RuntimeException ex) {
+			// Spring's translation passes a DataAccessException through as it is.
 			DataAccessException translated = RedisReplies.translated(ex);
 			throw (translated != null) ? translated
 					: new RedisSystemException("INFO could not be read: " + ex.getMessage(), ex);
@@ -252,6 +266,75 @@ public class ServerCounters implements DisposableBean {
 		return replica;
 	}
 
+	private synchronized @Nullable ClientList clientList() {
+		try {
+			long received = 0;
+			List<Client> clients = new ArrayList<>();
+			List<RedisCommands<String, String>> masters = new ArrayList<>();
+			this.connection.forEachMaster((master, node) -> masters.add(master));
+			List<String> time = masters.get(0).time();
+			long micros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
+			for (RedisCommands<String, String> master : masters) {
+				received += Long
+					.parseLong(fields(master.info("stats")).getOrDefault("total_connections_received", "0"));
+				for (String line : master.clientList().split("\n")) {
+					if (!line.isBlank()) {
+						clients.add(Client.parse(line));
+					}
+				}
+			}
+			return new ClientList(received, List.copyOf(clients), micros, masters.size());
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not read the masters' client lists", ex);
+			return null;
+		}
+	}
+
+	public @Nullable ClientList clientsBefore(Route route, Set<String> commands, int clients) {
+		ClientList before = clientList();
+		if (before == null || candidates(before, route, commands).count() <= (long) clients * perClient(before)) {
+			return before;
+		}
+		long micros = before.serverMicros() % 1_000_000L;
+		log.debug(
+				"Waiting into the server's next second: a master holds more connections of route {} than the"
+						+ " run's {} clients: {}",
+				route.clientName(), clients, candidates(before, route, commands).toList());
+		try {
+			Thread.sleep((1_000_000L - micros) / 1000 + 5);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			return before;
+		}
+		return clientList();
+	}
+
+	public @Nullable Usage usage(@Nullable ClientList before, Route route, Set<String> commands) {
+		ClientList after = clientList();
+		if (before == null || after == null) {
+			return null;
+		}
+		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
+		int used = (int) candidates(after, route, commands).filter((client) -> client.idleSeconds() <= idleBound)
+			.count();
+		return new Usage(used, after.connectionsReceived() - before.connectionsReceived());
+	}
+
+	// A cluster client holds one connection per master plus the default one, which is not
+	// a grown pool.
+	private static int perClient(ClientList list) {
+		return (list.masters() > 1) ? list.masters() + 1 : 1;
+	}
+
+	private static Stream<Client> candidates(ClientList list, Route route, Set<String> commands) {
+		String name = (route.clientName() != null) ? route.clientName() : "";
+		return list.clients()
+			.stream()
+			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd()));
+	}
+
 	@Override
 	public synchronized void destroy() {
 		this.connection.close();
@@ -262,6 +345,33 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	public record Snapshot(Map<String, Map<String, String>> nodes) {
+	}
+
+	public record ClientList(long connectionsReceived, List<Client> clients, long serverMicros, int masters) {
+	}
+
+	record Client(String name, String cmd, long idleSeconds) {
+
+		static Client parse(String line) {
+			String name = "";
+			String cmd = "";
+			long idle = Long.MAX_VALUE;
+			Matcher field = CLIENT_FIELD.matcher(line);
+			while (field.find()) {
+				switch (field.group(1)) {
+					case "name" -> name = field.group(2);
+					case "cmd" -> cmd = field.group(2);
+					case "idle" -> idle = Long.parseLong(field.group(2));
+					default -> {
+					}
+				}
+			}
+			return new Client(name, cmd, idle);
+		}
+
+	}
+
+	public record Usage(int used, long opened) {
 	}
 
 }

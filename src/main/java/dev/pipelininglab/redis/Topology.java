@@ -1,5 +1,6 @@
 package dev.pipelininglab.redis;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 
@@ -48,10 +49,8 @@ public record Topology(Kind kind, List<String> nodes) {
 		return Objects.requireNonNull(name, "a sentinel-aware factory names its master");
 	}
 
-	private static List<String> addresses(Iterable<RedisNode> nodes) {
-		var addresses = new java.util.ArrayList<String>();
-		nodes.forEach((node) -> addresses.add(node.getHost() + ":" + node.getPort()));
-		return List.copyOf(addresses);
+	private static List<String> addresses(Collection<RedisNode> nodes) {
+		return nodes.stream().map((node) -> node.getHost() + ":" + node.getPort()).toList();
 	}
 
 	public String describe() {

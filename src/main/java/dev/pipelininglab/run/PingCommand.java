@@ -1,10 +1,12 @@
 package dev.pipelininglab.run;
 
-import dev.pipelininglab.redis.Ping;
+import java.nio.charset.StandardCharsets;
+
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.data.redis.core.StringRedisTemplate;
@@ -28,12 +30,23 @@ final class PingCommand extends Command implements Command.Scripted {
 
 	@Override
 	void send(RedisConnection connection, Pass pass, long item) {
-		Ping.once(connection);
+		once(connection);
 	}
 
 	@Override
 	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
-		tally.reply(template.execute((RedisCallback<@Nullable String>) Ping::once));
+		tally.reply(template.execute((RedisCallback<@Nullable String>) PingCommand::once));
+	}
+
+	// One PING to one server that joins a pipeline: Spring Data Redis' cluster ping()
+	// fans out blocking calls to every node instead.
+	static @Nullable String once(RedisConnection connection) {
+		if (!(connection instanceof RedisClusterConnection)) {
+			return connection.ping();
+		}
+		Object reply = connection.execute("PING");
+		return (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8)
+				: (reply != null) ? reply.toString() : null;
 	}
 
 	@Override

@@ -10,7 +10,6 @@ import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Route;
-import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.redis.Topology;
@@ -35,7 +34,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			TimedPasses.Passes passes, WarmUp.Rtt rtt, @Nullable Map<String, Double> nodeRttMillis,
 			RunObserver observer) {
 		long[] passNanos = passes.nanos();
-		ServerConnections.Usage usage = passes.usage();
+		ServerCounters.Usage usage = passes.usage();
 		long count = spec.count();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
 		Clients.Outcome shown = passes.shown();

@@ -7,7 +7,7 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import dev.pipelininglab.redis.ServerConnections;
+import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
@@ -127,7 +127,7 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	public record ConnectionsUsed(int used, long opened, String countedBy) {
 
 		public ConnectionsUsed(int used, long opened) {
-			this(used, opened, ServerConnections.COUNTED_BY);
+			this(used, opened, ServerCounters.COUNTED_BY);
 		}
 
 	}

@@ -7,7 +7,6 @@ import java.util.stream.IntStream;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Route;
-import dev.pipelininglab.redis.ServerConnections;
 import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.redis.Topology;
@@ -19,8 +18,7 @@ import static dev.pipelininglab.run.RunService.setupBatch;
 
 /** Sends a run's timed passes and keeps what clock, clients and servers saw. */
 @Component
-record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCounters server, WarmUp warmUp,
-		Topology topology) {
+record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology topology) {
 
 	/** {@code since}: the preflight's counters, or null to count from the first pass. */
 	Passes run(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
@@ -31,7 +29,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 		Pass pass = new Pass(spec, keys, route);
 		long[] passNanos = new long[spec.repeat()];
 		Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
-		ServerConnections.Usage usage = null;
+		ServerCounters.Usage usage = null;
 		long counterBefore = 0;
 		@Nullable ServerStats[] passServer = new ServerStats[spec.repeat()];
 		long sent = sentPerPass(spec, effect);
@@ -47,7 +45,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			if (spec.operation().command() instanceof IncrCommand) {
 				counterBefore = this.data.counter(keys);
 			}
-			ServerConnections.Snapshot connectionsBefore = this.serverConnections.beforePass(route, commands(spec),
+			ServerCounters.ClientList connectionsBefore = this.server.clientsBefore(route, commands(spec),
 					spec.clients());
 			observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.itemsPerPass());
 			// Outside the timed region, as close to it as can be.
@@ -87,8 +85,7 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 			if (excess != null && (foreign == null || excess > foreign)) {
 				foreign = excess;
 			}
-			usage = ServerConnections.usage(connectionsBefore, this.serverConnections.snapshot(), route,
-					commands(spec));
+			usage = this.server.usage(connectionsBefore, route, commands(spec));
 			passNanos[repeat] = outcome.nanos();
 			outcomes[repeat] = outcome;
 			this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
@@ -163,8 +160,8 @@ record TimedPasses(DemoData data, ServerConnections serverConnections, ServerCou
 
 	/** {@code foreign}: the most commands a pass saw that the run did not send. */
 	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, @Nullable ServerStats[] server,
-			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign,
-			ServerConnections.@Nullable Usage usage, long counterBefore, Bottleneck.Measured[] cpu) {
+			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign, ServerCounters.@Nullable Usage usage,
+			long counterBefore, Bottleneck.Measured[] cpu) {
 
 		/** The median pass's figures are the ones shown. */
 		Bottleneck.Measured shownCpu() {

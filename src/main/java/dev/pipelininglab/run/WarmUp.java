@@ -6,7 +6,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeRoundTrips;
-import dev.pipelininglab.redis.Ping;
 import dev.pipelininglab.redis.Route;
 import org.jspecify.annotations.Nullable;
 
@@ -105,7 +104,7 @@ class WarmUp {
 			// Eleven PINGs through a one-second relay are eleven seconds.
 			RunCancelledException.throwIf(observer);
 			long start = System.nanoTime();
-			route.template().execute((RedisCallback<@Nullable String>) Ping::once);
+			route.template().execute((RedisCallback<@Nullable String>) PingCommand::once);
 			nanos[i] = System.nanoTime() - start;
 		}
 		return new Rtt(round(median(nanos) / 1e6, 3), round(java.util.Arrays.stream(nanos).min().orElse(0) / 1e6, 3));

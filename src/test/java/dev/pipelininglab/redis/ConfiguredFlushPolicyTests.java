@@ -107,7 +107,8 @@ class ConfiguredFlushPolicyTests {
 					"lab.pipeline.flush-policy=buffered-3", "lab.pipeline.writes=" + writes.label())
 			.run((context) -> {
 				Connections connections = context.getBean(Connections.class);
-				Connections.Lease lease = connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null);
+				Connections.Lease lease = connections.lease(Connector.LETTUCE, Sharing.SHARED,
+						FlushPolicy.FLUSH_ON_CLOSE, null, null);
 				for (Route route : List.of(connections.primary(), lease.route())) {
 					assertThat(new DirectFieldAccessor(route.factory()).getPropertyValue("configuration"))
 						.isInstanceOfSatisfying(RedisStaticMasterReplicaConfiguration.class,

@@ -8,6 +8,7 @@ import java.util.List;
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -46,7 +47,7 @@ class RouteBoundsTests {
 			Connections connections = context.getBean(Connections.class);
 			List<LettuceConnectionFactory> factories = new ArrayList<>();
 			for (int size = 1; size <= Connections.MAX_ROUTES + 4; size++) {
-				try (Connections.Lease lease = connections.lease(FlushPolicy.buffered(size), null, null)) {
+				try (Connections.Lease lease = lease(connections, FlushPolicy.buffered(size), null)) {
 					lease.route().template().opsForValue().set("bounds", "v" + size);
 					factories.add(lease.route().lettuce());
 				}
@@ -70,9 +71,9 @@ class RouteBoundsTests {
 	void aRouteNoRunUsesIsClosedAfterTheIdleTimeoutAndBuiltAgainOnDemand() {
 		app().withPropertyValues("lab.pipeline.route-idle-timeout=300ms").run((context) -> {
 			Connections connections = context.getBean(Connections.class);
-			Connections.Lease held = connections.lease(FlushPolicy.buffered(7), null, null);
+			Connections.Lease held = lease(connections, FlushPolicy.buffered(7), null);
 			LettuceConnectionFactory idle;
-			try (Connections.Lease lease = connections.lease(FlushPolicy.buffered(3), null, null)) {
+			try (Connections.Lease lease = lease(connections, FlushPolicy.buffered(3), null)) {
 				idle = lease.route().lettuce();
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> !idle.isRunning());
@@ -80,7 +81,7 @@ class RouteBoundsTests {
 			assertThat(held.route().lettuce().isRunning()).isTrue();
 			held.route().template().opsForValue().set("idle", "held route works");
 			held.close();
-			try (Connections.Lease again = connections.lease(FlushPolicy.buffered(3), null, null)) {
+			try (Connections.Lease again = lease(connections, FlushPolicy.buffered(3), null)) {
 				assertThat(again.route().lettuce()).isNotSameAs(idle);
 				assertThat(again.route().template().opsForValue().get("idle")).isEqualTo("held route works");
 			}
@@ -121,7 +122,7 @@ class RouteBoundsTests {
 	}
 
 	private static void use(Connections connections, FlushPolicy policy, Duration rtt) {
-		try (Connections.Lease lease = connections.lease(policy, null, rtt)) {
+		try (Connections.Lease lease = lease(connections, policy, rtt)) {
 			lease.route().template().opsForValue().set("churn", "x");
 		}
 	}
@@ -137,9 +138,9 @@ class RouteBoundsTests {
 	void anEvictedRouteStaysOpenUntilItsRunReleasesIt() {
 		app().run((context) -> {
 			Connections connections = context.getBean(Connections.class);
-			Connections.Lease held = connections.lease(FlushPolicy.buffered(1000), null, null);
+			Connections.Lease held = lease(connections, FlushPolicy.buffered(1000), null);
 			for (int size = 1; size <= Connections.MAX_ROUTES; size++) {
-				connections.lease(FlushPolicy.buffered(size), null, null).close();
+				lease(connections, FlushPolicy.buffered(size), null).close();
 			}
 			LettuceConnectionFactory factory = held.route().lettuce();
 			assertThat(factory.isRunning()).isTrue();
@@ -154,18 +155,23 @@ class RouteBoundsTests {
 	void reusingARouteKeepsItFromEviction() {
 		app().run((context) -> {
 			Connections connections = context.getBean(Connections.class);
-			Connections.Lease first = connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null);
+			Connections.Lease first = lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null);
 			LettuceConnectionFactory kept = first.route().lettuce();
 			first.close();
 			for (int size = 1; size <= Connections.MAX_ROUTES * 2; size++) {
-				connections.lease(FlushPolicy.buffered(size), null, null).close();
-				connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null).close();
+				lease(connections, FlushPolicy.buffered(size), null).close();
+				lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null).close();
 			}
-			try (Connections.Lease again = connections.lease(FlushPolicy.FLUSH_ON_CLOSE, null, null)) {
+			try (Connections.Lease again = lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null)) {
 				assertThat(again.route().lettuce()).isSameAs(kept);
 				assertThat(kept.isRunning()).isTrue();
 			}
 		});
+	}
+
+	// A shared Lettuce route, the kind a run asks for by default.
+	private static Connections.Lease lease(Connections connections, FlushPolicy policy, @Nullable Duration rtt) {
+		return connections.lease(Connector.LETTUCE, Sharing.SHARED, policy, null, rtt);
 	}
 
 	@Configuration(proxyBeanMethods = false)

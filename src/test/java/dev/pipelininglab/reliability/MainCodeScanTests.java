@@ -26,7 +26,7 @@ class MainCodeScanTests {
 
 	private static final List<Pattern> FORBIDDEN = List.of(
 			// Arbitrary commands: Spring Data Redis's execute(String command, ...).
-			// A constant PING (redis/Ping) is the one raw command main code sends.
+			// A constant PING (run/PingCommand) is the one raw command main code sends.
 			Pattern.compile("\\.execute\\s*\\(\\s*\"(?!PING\")"),
 			// The commands themselves: a literal that is the command, a Lua call. (Lua's
 			// KEYS[i] in the lab's scripts is the keys argument, not the command.) Upper

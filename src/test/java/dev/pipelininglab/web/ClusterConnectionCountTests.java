@@ -18,7 +18,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the count needs no pause into the server's next second (it once cost every cluster
  * request up to a second).
  */
-@SpringBootTest(properties = "logging.level.dev.pipelininglab.redis.ServerConnections=debug")
+@SpringBootTest(properties = "logging.level.dev.pipelininglab.redis.ServerCounters=debug")
 @SharedRedis(RedisTopology.CLUSTER)
 @ExtendWith(OutputCaptureExtension.class)
 class ClusterConnectionCountTests extends MockMvcOnTestRedis {

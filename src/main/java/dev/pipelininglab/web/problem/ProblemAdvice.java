@@ -144,8 +144,7 @@ class ProblemAdvice {
 
 	@ExceptionHandler
 	ProblemDetail runRefused(RunRefusedException ex) {
-		ProblemType type = Problems.refusal(ex);
-		log.info("Refused a run before it started ({}): {}", type, ex.getMessage());
+		log.info("Refused a run before it started ({}): {}", ex.type(), ex.getMessage());
 		return Problems.refused(ex);
 	}
 

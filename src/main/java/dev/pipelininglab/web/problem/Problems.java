@@ -4,6 +4,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.Preflight;
 import dev.pipelininglab.redis.RunRefusedException;
 import org.jspecify.annotations.Nullable;
 
@@ -49,17 +50,13 @@ public final class Problems {
 		return problem;
 	}
 
-	static ProblemType refusal(RunRefusedException ex) {
-		return (ex.reason() == RunRefusedException.Reason.EVICTION_RISK) ? ProblemType.EVICTION_RISK
-				: ProblemType.RUN_DOES_NOT_FIT;
-	}
-
 	/** A preflight's refusal with what a client can act on (the count that fits). */
 	static ProblemDetail refused(RunRefusedException ex) {
-		return with(problem(refusal(ex), ex.getMessage()), "node", ex.node(), "estimateBytes", ex.estimateBytes(),
-				"freeBytes", ex.freeBytes(), "usedMemoryBytes", ex.usedMemoryBytes(), "limitBytes", ex.limitBytes(),
-				"limit", ex.limitName(), "marginBytes", ex.marginBytes(), "maxmemoryPolicy", ex.maxmemoryPolicy(),
-				"fittingCount", ex.fittingCount());
+		Preflight.NodeMemory node = ex.node();
+		return with(problem(ex.type(), ex.getMessage()), "node", node.address(), "estimateBytes", ex.estimateBytes(),
+				"freeBytes", node.free(), "usedMemoryBytes", node.used(), "limitBytes", node.limit(), "limit",
+				node.limitName(), "marginBytes", node.margin(), "maxmemoryPolicy", node.policy(), "fittingCount",
+				ex.fittingCount());
 	}
 
 	/**
