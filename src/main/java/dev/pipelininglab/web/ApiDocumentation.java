@@ -8,7 +8,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
-import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.web.problem.Problems;
 import io.swagger.v3.oas.models.OpenAPI;
@@ -76,8 +75,6 @@ class ApiDocumentation {
 
 	private static final class Customizer {
 
-		private final LimitProperties limits;
-
 		private final LabSettings properties;
 
 		/** The 2xx answer of each endpoint whose answer springdoc cannot describe. */
@@ -98,11 +95,10 @@ class ApiDocumentation {
 
 		Customizer(LabSettings properties) {
 			this.properties = properties;
-			this.limits = properties.limits();
 			Problem notFound = new Problem(ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID),
 					Map.of("id", EXAMPLE_ID));
 			this.problems = Map.of("POST /runs",
-					List.of(outOfBounds("count", this.limits.maxCount()), new Problem(ProblemType.TOO_BUSY,
+					List.of(outOfBounds("count", properties.limits().maxCount()), new Problem(ProblemType.TOO_BUSY,
 							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
 									+ " try again later",
 							Map.of("retryAfterSeconds", 5))),
@@ -194,7 +190,7 @@ class ApiDocumentation {
 			List<Problem> problems = new ArrayList<>(this.problems.getOrDefault(endpoint, List.of()));
 			if (ApiParameter.COUNT.endpoints().contains(path)) {
 				response(responses, "200").description("The run is done: what it measured and what it verified");
-				problems.add(outOfBounds("batchSize", this.limits.maxBatchSize()));
+				problems.add(outOfBounds("batchSize", this.properties.limits().maxBatchSize()));
 				problems.add(new Problem(ProblemType.REDIS_ERROR_REPLY,
 						ProblemType.REDIS_ERROR_REPLY.detail("a command on pipelining-lab:list",
 								"WRONGTYPE Operation against a key holding the wrong kind of value"),

@@ -251,6 +251,26 @@ public enum ApiParameter {
 		return this.bounds.apply(lab);
 	}
 
+	/**
+	 * The value, or the default when it is left out.
+	 * @throws InvalidParameterException naming it when it is out of bounds, or left out
+	 * without a default
+	 */
+	public long check(LabSettings lab, @Nullable Number value) {
+		Bounds bounds = bounds(lab);
+		Number given = (value != null) ? value : (Number) bounds.defaultValue();
+		if (given == null) {
+			throw new InvalidParameterException(this.parameterName, "must be given");
+		}
+		String unit = switch (this) {
+			case TTL -> " seconds";
+			case VALUE_SIZE -> " bytes";
+			case RTT -> " milliseconds";
+			default -> "";
+		};
+		return bounds.check(this.parameterName, given, unit).longValue();
+	}
+
 	public static Optional<ApiParameter> named(@Nullable String name) {
 		return Stream.of(values()).filter((parameter) -> parameter.parameterName.equals(name)).findFirst();
 	}
@@ -291,6 +311,17 @@ public enum ApiParameter {
 
 		static Bounds pattern(String pattern) {
 			return new Bounds(null, null, null, pattern);
+		}
+
+		/** Compared as doubles, so NaN is out of every bound. */
+		Number check(String name, Number value, String unit) {
+			double given = value.doubleValue();
+			if ((this.minimum != null && !(given >= this.minimum.doubleValue()))
+					|| (this.maximum != null && !(given <= this.maximum.doubleValue()))) {
+				throw new InvalidParameterException(name,
+						"must be between " + this.minimum + " and " + this.maximum + unit + ", got " + value);
+			}
+			return value;
 		}
 
 	}

@@ -17,41 +17,37 @@ import org.springframework.web.bind.annotation.ResponseBody;
 @Controller
 class IndexController {
 
-	static final List<Endpoint> ENDPOINTS = Stream
-		.of(RunEndpoint.ALL.stream()
-			.map((run) -> Endpoint.admitted("GET", run.path(), run.example(), run.description()))
-			.toList(),
-				List.of(Endpoint.admitted(
-						"GET", "/compare/{op}/{count}", "/compare/set/100000",
-						"every variant (or those in variants=) side by side on the same keys, with speedups against the"
-								+ " loop (op: " + String.join(", ", RunEndpoint.OPERATIONS) + ")"),
-						Endpoint.admitted(
-								"GET", "/sweep/{op}/{count}", "/sweep/set/100000",
-								"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
-						new Endpoint("GET", "/recipes/{variant}", "/recipes/pipelined-buffered-500?batchSize=1000",
-								"the smallest Spring Boot code for a variant, tested against real Redis, with batchSize and the"
-										+ " flush policy filled in: JSON with its cost and catch, or the Java file for"
-										+ " Accept: text/plain"),
-						Endpoint.admitted("DELETE", "/keys", "/keys",
-								"remove every demo key (SCAN + UNLINK on the prefix)"),
-						new Endpoint("POST", "/runs", "/runs",
-								"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants,"
-										+ " instances for a fleet run, ...);"
-										+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
-						new Endpoint("GET", "/runs", "/runs?limit=20",
-								"recent runs, newest first, from their records in Redis"),
-						new Endpoint("GET", "/runs/{id}", "/runs/{id}",
-								"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
-						new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
-								"Server-Sent Events with the run's record on every change, until a final status"),
-						new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
-						new Endpoint("GET", "/runs/{id}/report.{format}", "/runs/{id}/report.csv",
-								"a run as a download: json, csv, md (Markdown table) or txt"),
-						new Endpoint("GET", "/runs/compare", "/runs/compare?a={id}&b={id}",
-								"two runs side by side, each figure of b as a ratio of a's"),
-						new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html",
-								"the API description, browsable; spec at /v3/api-docs")))
-		.flatMap(List::stream)
+	static final List<Endpoint> ENDPOINTS = Stream.concat(
+			RunEndpoint.ALL.stream()
+				.map((run) -> Endpoint.admitted("GET", run.path(), run.example(), run.description())),
+			Stream.of(Endpoint.admitted("GET", "/compare/{op}/{count}", "/compare/set/100000",
+					"every variant (or those in variants=) side by side on the same keys, with speedups against the"
+							+ " loop (op: " + String.join(", ", RunEndpoint.OPERATIONS) + ")"),
+					Endpoint.admitted("GET", "/sweep/{op}/{count}", "/sweep/set/100000",
+							"pipelined throughput at each batch size in batchSizes= (default 1, 10, 100, 1000, 10000)"),
+					new Endpoint("GET", "/recipes/{variant}", "/recipes/pipelined-buffered-500?batchSize=1000",
+							"the smallest Spring Boot code for a variant, tested against real Redis, with batchSize and the"
+									+ " flush policy filled in: JSON with its cost and catch, or the Java file for"
+									+ " Accept: text/plain"),
+					Endpoint.admitted("DELETE", "/keys", "/keys",
+							"remove every demo key (SCAN + UNLINK on the prefix)"),
+					new Endpoint("POST", "/runs", "/runs",
+							"start a run as a job from a JSON body (kind, operation, mode, count, batchSize, variants,"
+									+ " instances for a fleet run, ...);"
+									+ " 202 with Location: /runs/{id}, 429 with Retry-After when every slot is taken"),
+					new Endpoint("GET", "/runs", "/runs?limit=20",
+							"recent runs, newest first, from their records in Redis"),
+					new Endpoint("GET", "/runs/{id}", "/runs/{id}",
+							"a run's status (QUEUED, RUNNING, DONE, FAILED, CANCELLED), progress and, when done, results"),
+					new Endpoint("GET", "/runs/{id}/events", "/runs/{id}/events",
+							"Server-Sent Events with the run's record on every change, until a final status"),
+					new Endpoint("DELETE", "/runs/{id}", "/runs/{id}", "cancel a run between batches"),
+					new Endpoint("GET", "/runs/{id}/report.{format}", "/runs/{id}/report.csv",
+							"a run as a download: json, csv, md (Markdown table) or txt"),
+					new Endpoint("GET", "/runs/compare", "/runs/compare?a={id}&b={id}",
+							"two runs side by side, each figure of b as a ratio of a's"),
+					new Endpoint("GET", "/swagger-ui.html", "/swagger-ui.html",
+							"the API description, browsable; spec at /v3/api-docs")))
 		.toList();
 
 	private final Topology topology;

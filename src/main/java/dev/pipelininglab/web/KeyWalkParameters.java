@@ -11,7 +11,7 @@ final class KeyWalkParameters {
 	}
 
 	/** Null when none is given: item i on key i. */
-	static @Nullable KeyWalk walk(Operation operation, long count, RunParams params, Bounded within) {
+	static @Nullable KeyWalk walk(Operation operation, long count, RunParams params, LabSettings lab) {
 		if (params.keys() == null && params.pattern() == null && params.seed() == null) {
 			return null;
 		}
@@ -23,12 +23,12 @@ final class KeyWalkParameters {
 							+ (operation.hasKey() ? " works on one key" : " has no key") + "; it applies to "
 							+ ApiParameter.KEYS.appliesTo() + " only");
 		}
-		long size = (params.keys() != null) ? within.check(ApiParameter.KEYS, params.keys()) : count;
+		long size = (params.keys() != null) ? ApiParameter.KEYS.check(lab, params.keys()) : count;
 		String label = (params.pattern() != null) ? params.pattern() : KeyWalk.Pattern.SEQUENTIAL.label();
 		KeyWalk.Pattern pattern = KeyWalk.Pattern.fromLabel(label)
 			.orElseThrow(() -> new InvalidParameterException(ApiParameter.PATTERN.parameterName(),
 					"must be sequential, uniform or gaussian, got '" + label + "'"));
-		KeyWalk walk = new KeyWalk(size, pattern, within.check(ApiParameter.SEED, params.seed()));
+		KeyWalk walk = new KeyWalk(size, pattern, ApiParameter.SEED.check(lab, params.seed()));
 		int clients = (params.clients() != null) ? params.clients() : 1;
 		if (operation.writesKeys() && clients > 1 && walk.repeatsKeys(count)) {
 			throw new InvalidParameterException(ApiParameter.CLIENTS.parameterName(),
@@ -37,13 +37,6 @@ final class KeyWalkParameters {
 							+ " the read-back checks, would not be defined");
 		}
 		return walk;
-	}
-
-	@FunctionalInterface
-	interface Bounded {
-
-		long check(ApiParameter parameter, @Nullable Number value);
-
 	}
 
 }

@@ -1,10 +1,11 @@
 package dev.pipelininglab.web;
 
-import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.PlainNumbers;
@@ -70,7 +71,7 @@ public class RunRequests {
 	}
 
 	private RunSpec multiple(Operation operation, long count, RunParams params) {
-		int repeat = (int) within(ApiParameter.REPEAT, params.repeat());
+		int repeat = (int) ApiParameter.REPEAT.check(this.properties, params.repeat());
 		return spec(operation, Mode.LOOP, count, params, repeat);
 	}
 
@@ -178,7 +179,7 @@ public class RunRequests {
 
 	/** A fleet merges whole shares: single SET or GET runs only. */
 	private RunPlan instances(RunPlan plan, @Nullable Integer instances) {
-		int number = (int) within(ApiParameter.INSTANCES, instances);
+		int number = (int) ApiParameter.INSTANCES.check(this.properties, instances);
 		if (number == 1) {
 			return plan;
 		}
@@ -222,7 +223,7 @@ public class RunRequests {
 	static final int PLAIN_VALUE_BYTES = 16;
 
 	public int listLimit(@Nullable Integer limit) {
-		return (int) within(ApiParameter.LIMIT, limit);
+		return (int) ApiParameter.LIMIT.check(this.properties, limit);
 	}
 
 	private static RunKind kind(RunJobRequest body) {
@@ -238,22 +239,19 @@ public class RunRequests {
 	private static Mode mode(String label) {
 		return Mode.fromLabel(label)
 			.orElseThrow(() -> new InvalidParameterException("mode",
-					"must be one of " + String.join(", ", Arrays.stream(Mode.values()).map(Mode::label).toList())
+					"must be one of " + Arrays.stream(Mode.values()).map(Mode::label).collect(Collectors.joining(", "))
 							+ ", got '" + label + "'"));
 	}
 
 	private static Operation operation(String parameter, String label, boolean rpush) {
+		Predicate<Operation> offered = (operation) -> rpush || operation.comparable();
 		return Operation.fromLabel(label)
-			.filter((operation) -> rpush || operation.comparable())
+			.filter(offered)
 			.orElseThrow(() -> new InvalidParameterException(parameter,
-					"must be one of " + String.join(", ", operationLabels(rpush)) + ", got '" + label + "'"));
-	}
-
-	private static List<String> operationLabels(boolean rpush) {
-		return Arrays.stream(Operation.values())
-			.filter((operation) -> rpush || operation.comparable())
-			.map(Operation::label)
-			.toList();
+					"must be one of " + Arrays.stream(Operation.values())
+						.filter(offered)
+						.map(Operation::label)
+						.collect(Collectors.joining(", ")) + ", got '" + label + "'"));
 	}
 
 	private static <T> T required(String name, @Nullable T value) {
@@ -264,11 +262,11 @@ public class RunRequests {
 	}
 
 	private RunSpec spec(Operation operation, Mode mode, long count, RunParams params, int repeat) {
-		within(ApiParameter.COUNT, count);
+		ApiParameter.COUNT.check(this.properties, count);
 		int batch = (params.batchSize() != null) ? params.batchSize()
 				: (int) Math.min(this.limits.defaultBatchSize(), count);
 		checkBatchSize("batchSize", batch, count);
-		int sample = (int) within(ApiParameter.SAMPLE, params.sample());
+		int sample = (int) ApiParameter.SAMPLE.check(this.properties, params.sample());
 		Connector connector = SenderParameters.connector(params.connector());
 		if (connector == Connector.JEDIS && params.flushPolicy() != null) {
 			throw new InvalidParameterException("flushPolicy",
@@ -288,27 +286,27 @@ public class RunRequests {
 				throw new InvalidParameterException(ApiParameter.VALUE_SIZE.parameterName(),
 						"must be left out: " + operation.label() + " carries no value");
 			}
-			valueSize = (int) within(ApiParameter.VALUE_SIZE, params.valueSize());
+			valueSize = (int) ApiParameter.VALUE_SIZE.check(this.properties, params.valueSize());
 		}
-		int requests = (int) within(ApiParameter.REQUESTS, params.requests());
+		int requests = (int) ApiParameter.REQUESTS.check(this.properties, params.requests());
 		if (count * requests > this.limits.maxCount()) {
 			throw new InvalidParameterException(ApiParameter.REQUESTS.parameterName(),
 					"must be at most " + (this.limits.maxCount() / count) + " for a count of " + count
 							+ " (count x requests at most " + this.limits.maxCount() + "), got " + requests
 							+ "; fan-out repeats a small run, e.g. count 30");
 		}
-		int rate = (params.rate() != null) ? (int) within(ApiParameter.RATE, params.rate()) : 0;
+		int rate = (params.rate() != null) ? (int) ApiParameter.RATE.check(this.properties, params.rate()) : 0;
 		Duration duration = (params.duration() != null)
-				? Duration.ofSeconds(within(ApiParameter.DURATION, params.duration())) : null;
+				? Duration.ofSeconds(ApiParameter.DURATION.check(this.properties, params.duration())) : null;
 		return Workload.of(valueSize, requests, this.limits.maxBatchBytes())
 			.withRate(rate)
 			.withDuration(duration)
 			.withRatio(RatioParameter.ratio(operation, params.ratio()))
-			.withKeyWalk(KeyWalkParameters.walk(operation, count, params, this::within));
+			.withKeyWalk(KeyWalkParameters.walk(operation, count, params, this.properties));
 	}
 
 	private int clients(@Nullable Integer clients, long count) {
-		int value = (int) within(ApiParameter.CLIENTS, clients);
+		int value = (int) ApiParameter.CLIENTS.check(this.properties, clients);
 		if (value > count) {
 			throw new InvalidParameterException("clients",
 					"must not be larger than count (" + count + "): each client needs at least one item, got " + value);
@@ -317,7 +315,7 @@ public class RunRequests {
 	}
 
 	private void checkBatchSize(String name, int size, long count) {
-		within(name, ApiParameter.BATCH_SIZE.bounds(this.properties), size, "");
+		ApiParameter.BATCH_SIZE.bounds(this.properties).check(name, size, "");
 		if (size > count) {
 			throw new InvalidParameterException(name, "must not be larger than count (" + count + "), got " + size);
 		}
@@ -342,41 +340,15 @@ public class RunRequests {
 		if (!operation.takesTtl()) {
 			throw new InvalidParameterException("ttl", "must be left out: it applies to SET only");
 		}
-		return Duration.ofSeconds(within(ApiParameter.TTL, ttl));
+		return Duration.ofSeconds(ApiParameter.TTL.check(this.properties, ttl));
 	}
 
-	private static @Nullable Duration rtt(@Nullable Double millis) {
+	private @Nullable Duration rtt(@Nullable Double millis) {
 		if (millis == null) {
 			return null;
 		}
-		double min = ApiParameter.Constants.MIN_RTT_MILLIS;
-		double max = ApiParameter.Constants.MAX_RTT_MILLIS;
-		if (!(millis >= min && millis <= max)) {
-			throw new InvalidParameterException("rtt", "must be between " + BigDecimal.valueOf(min).toPlainString()
-					+ " and " + BigDecimal.valueOf(max).toPlainString() + " milliseconds, got " + millis);
-		}
+		ApiParameter.RTT.check(this.properties, millis);
 		return Duration.ofNanos(Math.round(millis * 1_000_000));
-	}
-
-	/** The value, or the parameter's default when it is left out. */
-	private long within(ApiParameter parameter, @Nullable Number value) {
-		ApiParameter.Bounds bounds = parameter.bounds(this.properties);
-		Number given = (value != null) ? value : (Number) bounds.defaultValue();
-		if (given == null) {
-			throw new InvalidParameterException(parameter.parameterName(), "must be given");
-		}
-		return within(parameter.parameterName(), bounds, given.longValue(),
-				(parameter == ApiParameter.TTL) ? " seconds" : (parameter == ApiParameter.VALUE_SIZE) ? " bytes" : "");
-	}
-
-	private static long within(String name, ApiParameter.Bounds bounds, long value, String unit) {
-		Number minimum = bounds.minimum();
-		Number maximum = bounds.maximum();
-		if ((minimum != null && value < minimum.longValue()) || (maximum != null && value > maximum.longValue())) {
-			throw new InvalidParameterException(name,
-					"must be between " + bounds.minimum() + " and " + bounds.maximum() + unit + ", got " + value);
-		}
-		return value;
 	}
 
 	private static void onlyFor(ApiParameter parameter, @Nullable Object value) {

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 
-import dev.pipelininglab.web.problem.ProblemWriter;
+import dev.pipelininglab.web.problem.Problems;
 import dev.pipelininglab.web.text.ResultTextConverter;
 
 import jakarta.servlet.http.HttpServletRequest;
@@ -39,7 +39,7 @@ public class AcceptCheck implements HandlerInterceptor {
 		}
 		catch (InvalidMediaTypeException ex) {
 			// Written here: Spring MVC would fail on the same Accept and send no body.
-			ProblemWriter.write(response,
+			Problems.write(response,
 					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_ACCEPTABLE,
 							"Accept cannot be read; ask for one of " + producible + " or leave Accept out."),
 					request.getRequestURI());

@@ -3,7 +3,7 @@ package dev.pipelininglab.web.guard;
 import java.io.IOException;
 
 import dev.pipelininglab.LimitProperties;
-import dev.pipelininglab.web.problem.ProblemWriter;
+import dev.pipelininglab.web.problem.Problems;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;
@@ -36,7 +36,7 @@ class BodyLimit extends OncePerRequestFilter {
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		if (request.getContentLengthLong() > this.maxBytes) {
-			ProblemWriter.write(response, ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
+			Problems.write(response, ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
 					"The body has " + request.getContentLengthLong() + " bytes; this app reads at most " + this.maxBytes
 							+ " (lab.limits.max-body-bytes), and a run's JSON takes a few hundred."),
 					request.getRequestURI());

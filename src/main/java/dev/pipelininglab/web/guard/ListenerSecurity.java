@@ -1,7 +1,7 @@
 package dev.pipelininglab.web.guard;
 
 import dev.pipelininglab.ProblemType;
-import dev.pipelininglab.web.problem.ProblemWriter;
+import dev.pipelininglab.web.problem.Problems;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.regex.Pattern;
@@ -99,8 +99,8 @@ class ListenerSecurity {
 		SecurityFilterChain basicAuthentication(HttpSecurity http) {
 			AuthenticationEntryPoint credentialsRequired = (request, response, failure) -> {
 				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"pipelining-lab\", charset=\"UTF-8\"");
-				ProblemWriter.write(response, ProblemType.CREDENTIALS_REQUIRED,
-						ProblemType.CREDENTIALS_REQUIRED.detail(), request.getRequestURI());
+				Problems.write(response, ProblemType.CREDENTIALS_REQUIRED, ProblemType.CREDENTIALS_REQUIRED.detail(),
+						request.getRequestURI());
 			};
 			return http.authorizeHttpRequests((requests) -> requests
 				// Error pages and async dispatches follow a request already let in.

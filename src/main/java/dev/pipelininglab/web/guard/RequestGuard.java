@@ -2,7 +2,7 @@ package dev.pipelininglab.web.guard;
 
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.web.RunEndpoint;
-import dev.pipelininglab.web.problem.ProblemWriter;
+import dev.pipelininglab.web.problem.Problems;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.Set;
@@ -65,12 +65,12 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 		if (!this.anyHost && !this.allowedHosts.contains(host)) {
 			log.warn("Refused a request for host '{}' (allowed: {}; see lab.security.allowed-hosts)", host,
 					this.allowedHosts);
-			ProblemWriter.write(response, ProblemType.HOST_NOT_ALLOWED, ProblemType.HOST_NOT_ALLOWED.detail(),
+			Problems.write(response, ProblemType.HOST_NOT_ALLOWED, ProblemType.HOST_NOT_ALLOWED.detail(),
 					request.getRequestURI());
 			return;
 		}
 		if (writes(request) && crossSite(request)) {
-			ProblemWriter.write(response, ProblemType.CROSS_SITE_REQUEST, ProblemType.CROSS_SITE_REQUEST.detail(),
+			Problems.write(response, ProblemType.CROSS_SITE_REQUEST, ProblemType.CROSS_SITE_REQUEST.detail(),
 					request.getRequestURI());
 			return;
 		}
@@ -78,7 +78,7 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 			request.getParameterMap();
 		}
 		catch (InvalidParameterException ex) {
-			ProblemWriter.write(response, ProblemType.MALFORMED_REQUEST,
+			Problems.write(response, ProblemType.MALFORMED_REQUEST,
 					"The query string is not valid percent-encoded UTF-8 (every '%' must start a"
 							+ " two-digit hex escape of a UTF-8 byte sequence).",
 					request.getRequestURI());

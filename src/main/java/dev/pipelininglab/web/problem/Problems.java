@@ -1,22 +1,39 @@
 package dev.pipelininglab.web.problem;
 
+import java.io.IOException;
+import java.net.URI;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.Preflight;
 import dev.pipelininglab.redis.RunRefusedException;
+import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.http.converter.json.ProblemDetailJacksonMixin;
 
-/** The HTTP side of {@link ProblemType}: each type's status and {@link ProblemDetail}. */
+/**
+ * The HTTP side of {@link ProblemType}: each type's status and {@link ProblemDetail}, and
+ * its body for answers given before Spring MVC sees the request (the request guards,
+ * Tomcat's own error report), rendered with Spring's own {@code ProblemDetail} mixin.
+ */
 public final class Problems {
+
+	private static final JsonMapper JSON = JsonMapper.builder()
+		.addMixIn(ProblemDetail.class, ProblemDetailJacksonMixin.class)
+		.build();
 
 	private static final int QUOTED = 40;
 
 	private static final Pattern QUOTE = Pattern.compile("'([^']*)'");
+
+	/** What {@link Character#isISOControl} tells apart. */
+	private static final Pattern CONTROL = Pattern.compile("[\\x00-\\x1f\\x7f-\\x9f]");
 
 	private Problems() {
 	}
@@ -78,21 +95,35 @@ public final class Problems {
 		return problem;
 	}
 
+	static String body(ProblemDetail problem) {
+		return JSON.writeValueAsString(problem);
+	}
+
+	public static void write(HttpServletResponse response, ProblemType type, String detail, @Nullable String instance)
+			throws IOException {
+		write(response, problem(type, detail), instance);
+	}
+
+	public static void write(HttpServletResponse response, ProblemDetail problem, @Nullable String instance)
+			throws IOException {
+		problem.setInstance((instance != null) ? URI.create(instance) : null);
+		response.setStatus(problem.getStatus());
+		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
+		response.setCharacterEncoding("UTF-8");
+		response.getWriter().write(body(problem));
+	}
+
 	/** Quoted values cut, control characters escaped: no 16 KB or invisible echo. */
 	static String quotedShort(String detail) {
-		StringBuilder out = new StringBuilder();
-		Matcher quoted = QUOTE.matcher(detail);
-		while (quoted.find()) {
+		return QUOTE.matcher(detail).replaceAll((quoted) -> {
 			String value = quoted.group(1);
 			String shown = (value.length() > QUOTED) ? value.substring(0, QUOTED) + "\u2026" : value;
-			StringBuilder escaped = new StringBuilder();
-			shown.codePoints()
-				.forEach((c) -> escaped.append(
-						Character.isISOControl(c) ? String.format("\\u%04x", c) : new String(Character.toChars(c))));
-			quoted.appendReplacement(out, Matcher.quoteReplacement("'" + escaped + "'"));
-		}
-		quoted.appendTail(out);
-		return out.toString();
+			return Matcher
+				.quoteReplacement("'"
+						+ CONTROL.matcher(shown)
+							.replaceAll((control) -> String.format("\\\\u%04x", (int) control.group().charAt(0)))
+						+ "'");
+		});
 	}
 
 }

@@ -70,9 +70,10 @@ final class RedisFailure {
 
 	/** Lettuce's words while reconnecting, or when a connection dies under a command. */
 	private static boolean isDisconnected(@Nullable String message) {
-		return message != null && (message.contains("not connected") || message.contains("Connection closed")
-				|| message.contains("Connection reset") || message.contains("Connection refused")
-				|| message.contains("Connection disconnected"));
+		return message != null && Stream
+			.of("not connected", "Connection closed", "Connection reset", "Connection refused",
+					"Connection disconnected")
+			.anyMatch(message::contains);
 	}
 
 	/** The pipelined path's error reply is this exception with the reply text alone. */

@@ -2,6 +2,7 @@ package dev.pipelininglab.web.recipe;
 
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.run.Variant;
+import dev.pipelininglab.web.ApiParameter;
 import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.LabSettings;
 import dev.pipelininglab.web.problem.Problems;
@@ -22,11 +23,11 @@ public class RecipeController {
 
 	private final Recipes recipes;
 
-	private final int maxBatchSize;
+	private final LabSettings settings;
 
 	RecipeController(Recipes recipes, LabSettings settings) {
 		this.recipes = recipes;
-		this.maxBatchSize = settings.limits().maxBatchSize();
+		this.settings = settings;
 	}
 
 	@GetMapping("/recipes/{variant}")
@@ -38,16 +39,13 @@ public class RecipeController {
 		catch (IllegalArgumentException ex) {
 			throw new InvalidParameterException("variant", "must name a known variant: " + ex.getMessage());
 		}
-		if (batchSize != null && (batchSize < 1 || batchSize > this.maxBatchSize)) {
-			throw new InvalidParameterException("batchSize",
-					"must be between 1 and " + this.maxBatchSize + ", got " + batchSize);
-		}
+		int size = (int) ApiParameter.BATCH_SIZE.check(this.settings, batchSize);
 		String nowhere = parsed.runsNowhere();
 		if (nowhere != null) {
 			throw new ErrorResponseException(HttpStatus.NOT_FOUND, Problems.of(ProblemType.RECIPE_NOT_FOUND, nowhere),
 					null);
 		}
-		return this.recipes.recipe(parsed, batchSize);
+		return this.recipes.recipe(parsed, size);
 	}
 
 }

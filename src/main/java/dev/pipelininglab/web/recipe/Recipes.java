@@ -81,8 +81,6 @@ class Recipes {
 
 	private final FlushPolicy defaultPolicy;
 
-	private final int defaultBatchSize;
-
 	private static final String PER_FLUSH = "The lab's per-flush writing is its own Lettuce endpoint"
 			+ " (src/main/java/dev/pipelininglab/redis/lettuce/BatchWritingEndpoint.java and"
 			+ " BatchWritingRedisClient.java), not a setting: this recipe writes per command, as Lettuce and every"
@@ -99,7 +97,6 @@ class Recipes {
 			this.sources.put(file, read(file));
 		}
 		this.defaultPolicy = settings.pipeline().flushPolicy();
-		this.defaultBatchSize = settings.limits().defaultBatchSize();
 		this.topology = topology;
 	}
 
@@ -112,11 +109,10 @@ class Recipes {
 		}
 	}
 
-	Recipe recipe(Variant variant, @Nullable Integer batchSize) {
+	Recipe recipe(Variant variant, int size) {
 		File file = File.of(variant);
 		String template = Objects.requireNonNull(this.sources.get(file), file.className);
 		boolean batched = variant.mode() != Mode.LOOP;
-		int size = (batchSize != null) ? batchSize : this.defaultBatchSize;
 		String source = batched ? BATCH_SIZE.matcher(template)
 			.replaceFirst(Matcher.quoteReplacement("static final int BATCH_SIZE = " + size + ";")) : template;
 		FlushPolicy policy = null;

@@ -98,9 +98,8 @@ public final class ResultTable {
 		for (List<String> line : cells) {
 			List<String> padded = new ArrayList<>();
 			for (int i = 0; i < widths.length; i++) {
-				String cell = line.get(i);
-				String pad = " ".repeat(widths[i] - cell.length());
-				padded.add(columns.get(i).format() == Format.TEXT ? cell + pad : pad + cell);
+				String align = (columns.get(i).format() == Format.TEXT) ? "-" : "";
+				padded.add(String.format("%" + align + widths[i] + "s", line.get(i)));
 			}
 			out.append(String.join("  ", padded).stripTrailing()).append('\n');
 		}

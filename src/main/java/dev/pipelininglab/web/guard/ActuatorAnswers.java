@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pipelininglab.web.ParameterCheck;
-import dev.pipelininglab.web.problem.ProblemWriter;
 import dev.pipelininglab.web.problem.Problems;
 
 import jakarta.servlet.FilterChain;
@@ -15,10 +14,15 @@ import jakarta.servlet.http.HttpServletResponse;
 
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
+import org.springframework.web.util.ContentCachingResponseWrapper;
 
-/** {@link ParameterCheck}'s rule for Actuator's endpoints, which interceptors miss. */
+/**
+ * Actuator's endpoints, which interceptors and exception handlers miss, under the lab's
+ * rules: {@link ParameterCheck}'s on parameters, and its bodiless errors
+ * ({@code /actuator/metrics/nonexistent}) sent to the error page for a problem.
+ */
 @Component
-class ActuatorParameters extends OncePerRequestFilter {
+class ActuatorAnswers extends OncePerRequestFilter {
 
 	/** What each exposed endpoint takes; the rest take none. */
 	private static final Map<String, List<String>> KNOWN = Map.of("metrics", List.of("tag"), "prometheus",
@@ -36,7 +40,7 @@ class ActuatorParameters extends OncePerRequestFilter {
 		List<String> known = (segments.length > 2) ? KNOWN.getOrDefault(segments[2], List.of()) : List.of();
 		for (String name : request.getParameterMap().keySet()) {
 			if (!known.contains(name)) {
-				ProblemWriter.write(response,
+				Problems.write(response,
 						Problems.invalidParameter(name,
 								name + " "
 										+ ParameterCheck.unknown("this endpoint has no such parameter", known, name)),
@@ -44,7 +48,13 @@ class ActuatorParameters extends OncePerRequestFilter {
 				return;
 			}
 		}
-		chain.doFilter(request, response);
+		ContentCachingResponseWrapper cached = new ContentCachingResponseWrapper(response);
+		chain.doFilter(request, cached);
+		if (cached.getStatus() >= 400 && cached.getContentSize() == 0 && !response.isCommitted()) {
+			response.sendError(cached.getStatus());
+			return;
+		}
+		cached.copyBodyToResponse();
 	}
 
 }
