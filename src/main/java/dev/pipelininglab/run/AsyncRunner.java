@@ -71,10 +71,8 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 				throw new QueryTimeoutException(
 						"Redis did not answer " + futures.size() + " commands within " + timeout);
 			}
-			long item = from;
-			for (RedisFuture<?> future : futures) {
-				pass.command(item++).count(result(future), tally);
-			}
+			// Lazily: the replies before a failed command are counted before it throws.
+			pass.count(from, () -> futures.stream().map(AsyncRunner::result).iterator(), tally);
 		}
 	}
 

@@ -67,6 +67,14 @@ final class Pass {
 		return this.command;
 	}
 
+	/** Each reply counted as its item's command sent it, items from {@code from} on. */
+	void count(long from, Iterable<?> replies, Tally tally) {
+		long item = from;
+		for (Object reply : replies) {
+			command(item++).count(reply, tally);
+		}
+	}
+
 	byte[] keyBytes(long index) {
 		if (this.oneKeyBytes != null) {
 			return this.oneKeyBytes;

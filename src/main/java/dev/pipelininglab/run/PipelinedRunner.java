@@ -45,10 +45,7 @@ class PipelinedRunner extends BatchRunner {
 					tally);
 			throw ex;
 		}
-		long item = from;
-		for (Object reply : replies) {
-			pass.command(item++).count(reply, tally);
-		}
+		pass.count(from, replies, tally);
 	}
 
 	/** Each item as its own command sends it (a mix's SET or GET). */

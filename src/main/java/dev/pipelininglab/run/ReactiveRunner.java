@@ -55,10 +55,7 @@ class ReactiveRunner extends BatchRunner {
 		if (all == null) {
 			throw new QueryTimeoutException("Redis did not answer " + inFlight + " commands within " + timeout);
 		}
-		long item = from;
-		for (Object reply : all) {
-			pass.command(item++).count((reply == NIL) ? null : reply, tally);
-		}
+		pass.count(from, all.stream().map((reply) -> (reply == NIL) ? null : reply).toList(), tally);
 	}
 
 }

@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.Connector;
@@ -86,19 +87,12 @@ class TransactionRunner extends BatchRunner {
 
 	/** EXEC's list nests in a pipeline's; a discarded transaction's is empty. */
 	static void count(Pass pass, long from, @Nullable List<Object> replies, Tally tally) {
-		if (replies == null) {
-			return;
-		}
-		long item = from;
-		for (Object reply : replies) {
-			if (reply instanceof List<?> nested) {
-				for (Object each : nested) {
-					pass.command(item++).count(each, tally);
-				}
-			}
-			else {
-				pass.command(item++).count(reply, tally);
-			}
+		if (replies != null) {
+			pass.count(from,
+					replies.stream()
+						.flatMap((reply) -> (reply instanceof List<?> nested) ? nested.stream() : Stream.of(reply))
+						.toList(),
+					tally);
 		}
 	}
 
@@ -126,10 +120,7 @@ class TransactionRunner extends BatchRunner {
 			}
 			RedisFuture<TransactionResult> exec = commands.exec();
 			node.flushCommands();
-			long item = from;
-			for (Object reply : await(exec, pass, uri)) {
-				pass.command(item++).count(reply, tally);
-			}
+			pass.count(from, await(exec, pass, uri), tally);
 		}
 	}
 
