@@ -154,6 +154,8 @@ final class Clients {
 		void run(int batchSize, int roundTrip, int requests, Workload workload, int clients, Work work,
 				RunObserver observer, AtomicBoolean stop) {
 			boolean perRequest = this.latency.per() == Latency.Per.REQUEST;
+			// A request's batch goes in one piece, timed with the whole request.
+			int step = perRequest ? batchSize : roundTrip;
 			long start = System.nanoTime();
 			int rate = workload.rate();
 			Pacer pacer = (rate > 0) ? Pacer.of(rate, clients, start) : null;
@@ -168,37 +170,24 @@ final class Clients {
 						}
 						RunCancelledException.throwIf(observer);
 						long to = Math.min(this.end, from + batchSize);
-						if (perRequest) {
-							if (timeUp(deadline, pacer, itemsSent, to - from)) {
+						for (long item = from; item < to; item += step) {
+							// A loop's batch at rtt=1000 takes thousands of seconds.
+							if (item > from && (stop.get() || observer.cancelled())) {
+								throw new RunCancelledException();
+							}
+							long end = Math.min(to, item + step);
+							if (timeUp(deadline, pacer, itemsSent, end - item)) {
 								return;
 							}
-							if (pacer != null) {
-								long due = pacer.awaitTurn(itemsSent, to - from, observer);
-								if (from == this.first) {
-									// Timed from when its first batch was due.
-									requestStart = due;
-								}
+							long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
+									: System.nanoTime();
+							if (perRequest && pacer != null && item == this.first) {
+								// Timed from when its first batch was due.
+								requestStart = sent;
 							}
-							this.attempted = Math.max(this.attempted, to);
-							work.run(from, to, this.tally);
-							itemsSent += to - from;
-							this.sent = itemsSent;
-							this.reached = Math.max(this.reached, to);
-						}
-						else {
-							for (long item = from; item < to; item += roundTrip) {
-								// A loop's batch at rtt=1000 takes thousands of seconds.
-								if (item > from && (stop.get() || observer.cancelled())) {
-									throw new RunCancelledException();
-								}
-								long end = Math.min(to, item + roundTrip);
-								if (timeUp(deadline, pacer, itemsSent, end - item)) {
-									return;
-								}
-								long sent = (pacer != null) ? pacer.awaitTurn(itemsSent, end - item, observer)
-										: System.nanoTime();
-								this.attempted = Math.max(this.attempted, end);
-								work.run(item, end, this.tally);
+							this.attempted = Math.max(this.attempted, end);
+							work.run(item, end, this.tally);
+							if (!perRequest) {
 								long nanos = System.nanoTime() - sent;
 								this.latency.record(nanos);
 								if (this.split != null) {
@@ -207,10 +196,10 @@ final class Clients {
 												(name) -> new LatencyRecorder(Latency.Per.COMMAND))
 										.record(nanos);
 								}
-								itemsSent += end - item;
-								this.sent = itemsSent;
-								this.reached = Math.max(this.reached, end);
 							}
+							itemsSent += end - item;
+							this.sent = itemsSent;
+							this.reached = Math.max(this.reached, end);
 						}
 						this.batches++;
 						observer.batchDone();
