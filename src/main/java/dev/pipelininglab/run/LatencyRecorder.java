@@ -31,10 +31,6 @@ final class LatencyRecorder {
 		this.histogram.add(other.histogram);
 	}
 
-	long samples() {
-		return this.histogram.getTotalCount();
-	}
-
 	Latency latency() {
 		return Latency.of(this.per, this.histogram.copy());
 	}

@@ -31,7 +31,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 			throw new IllegalArgumentException("clients must not exceed count");
 		}
 		if (batchSize > workload.batchSizeLimit()) {
-			workload = workload.shrunkFrom(batchSize);
+			workload = workload.withBatchSizeAsked(batchSize);
 			batchSize = workload.batchSizeLimit();
 		}
 	}
@@ -72,7 +72,7 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 
 	public RunSpec withBatchSize(int size) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, this.count, size, this.sample, this.ttl,
-				this.addedRtt, this.repeat, this.workload.unshrunk(), this.senders, this.writes);
+				this.addedRtt, this.repeat, this.workload.withBatchSizeAsked(null), this.senders, this.writes);
 	}
 
 	/** An untimed pass of the same work over {@code items}: one request, no sample. */

@@ -65,13 +65,9 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 				: (int) Math.max(1, Math.min(Integer.MAX_VALUE, this.maxBatchBytes / this.valueSize));
 	}
 
-	Workload shrunkFrom(int batchSize) {
+	/** Null when the batch size asked for was not shrunk. */
+	Workload withBatchSizeAsked(@Nullable Integer batchSize) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration,
-				this.ratio, this.keyWalk, this.first);
-	}
-
-	Workload unshrunk() {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, null, this.rate, this.duration,
 				this.ratio, this.keyWalk, this.first);
 	}
 
