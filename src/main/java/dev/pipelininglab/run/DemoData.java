@@ -90,15 +90,10 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		}
 	}
 
-	/** Counts the items whose value is there in full. */
-	ReadBack verify(Command command, KeySpace keys, long items, int batchSize, int valueSize, Tally sample,
-			RunObserver observer) {
-		// A mix reads back its SET items only.
-		return verify(command, keys, 0, ((Command.Verified) command).readBackCount(items), batchSize, valueSize, sample,
-				observer);
-	}
-
-	/** The same for the prefix of each client's range a time limit let it send. */
+	/**
+	 * Counts the items of {@code ranges} whose value is there in full; a mix reads back
+	 * its SET items only.
+	 */
 	ReadBack verify(Command command, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer) {
 		Command.Verified written = (Command.Verified) command;
@@ -177,7 +172,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	/** One item read back; {@code shown} goes into the sample when it matched. */
 	private static ReadBack one(boolean matches, @Nullable Object value, Tally sample, @Nullable Object shown) {
 		if (matches) {
-			sample.value(text(shown));
+			sample.value(String.valueOf(Command.text(shown)));
 			return new ReadBack(1, 0, 0);
 		}
 		return (value == null || Boolean.FALSE.equals(value)) ? new ReadBack(0, 1, 0) : new ReadBack(0, 0, 1);
@@ -240,10 +235,6 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 			return raw;
 		}
 		return (value instanceof String text) ? text.getBytes(StandardCharsets.UTF_8) : new byte[0];
-	}
-
-	private static String text(@Nullable Object value) {
-		return (value instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : String.valueOf(value);
 	}
 
 }

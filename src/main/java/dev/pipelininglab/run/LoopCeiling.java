@@ -75,7 +75,7 @@ public final class LoopCeiling {
 		if (results.stream().noneMatch((r) -> r.timing().measuredRttMillis() > 0)) {
 			return null;
 		}
-		double rtt = Recommendation
+		double rtt = RunService
 			.median(results.stream().mapToDouble((r) -> r.timing().measuredRttMillis()).filter((ms) -> ms > 0));
 		double bound = 1000 / rtt;
 		RunResult faster = results.stream()

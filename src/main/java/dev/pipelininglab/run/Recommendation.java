@@ -8,9 +8,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
-import java.util.stream.DoubleStream;
 
 import org.jspecify.annotations.Nullable;
+
+import static dev.pipelininglab.run.RunService.median;
 
 /**
  * The smallest batch size within {@value #SHARE_OF_BEST} of the best throughput: longer
@@ -86,12 +87,6 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 			.filter((result) -> opsPerSecond.applyAsDouble(result) >= SHARE_OF_BEST * best)
 			.min(Comparator.comparingInt((r) -> r.ran().batchSize()))
 			.orElseThrow();
-	}
-
-	static double median(DoubleStream values) {
-		double[] sorted = values.sorted().toArray();
-		int middle = sorted.length / 2;
-		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 	}
 
 }

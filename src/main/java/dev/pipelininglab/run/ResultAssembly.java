@@ -1,5 +1,6 @@
 package dev.pipelininglab.run;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 
@@ -20,7 +21,6 @@ import org.springframework.stereotype.Component;
 import static dev.pipelininglab.run.RunService.median;
 import static dev.pipelininglab.run.RunService.round;
 import static dev.pipelininglab.run.RunService.setupBatch;
-import static dev.pipelininglab.run.RunService.variantLabel;
 
 /**
  * Turns what a run's timed passes saw into its answer, after reading back what it wrote.
@@ -46,9 +46,9 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		LatencyRecorder latency = shown.latency();
 		// Round trips of one request, over every client.
 		long batches = (perRoundTrip == 1) ? (timed ? items : count) : (timed ? shown.batches() : spec.batches());
-		double elapsedNanos = median(passNanos);
+		double elapsedNanos = median(Arrays.stream(passNanos).asDoubleStream());
 		List<Double> repeatMillis = (passNanos.length > 1)
-				? java.util.Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
+				? Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long written = spec.operation().command().writes() ? tally.values() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
@@ -69,10 +69,9 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			else {
 				// A time limit, or a fleet member's share, reads back the ranges its
 				// clients sent.
-				readBack = (timed || spec.workload().first() > 0)
-						? this.data.verify(command, keys, timed ? last.reached() : last.whole(), setupBatch(spec),
-								spec.valueSize(), read, observer)
-						: this.data.verify(command, keys, count, setupBatch(spec), spec.valueSize(), read, observer);
+				List<Clients.Reach> ranges = timed ? last.reached()
+						: (spec.workload().first() > 0) ? last.whole() : List.of(new Clients.Reach(0, count));
+				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer);
 			}
 			verified = readBack.verified();
 			sample = read.sample();
@@ -87,7 +86,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		boolean pipelined = spec.mode() == Mode.PIPELINED;
 		boolean lettuce = route.connector() == Connector.LETTUCE;
-		String variant = variantLabel(spec, route);
+		String variant = Variant.of(spec, route.flushPolicy()).label();
 		String key = spec.operation().key(keys);
 		// Only buffered Lettuce pipelines and async batches hand several commands to
 		// Netty at once; flush-each-command writes each on its own whichever endpoint it
@@ -152,10 +151,9 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 					client.done(), round(client.nanos / 1e6, 3), round(client.done() / (client.nanos / 1e9), 1)))
 			.toList();
 		double[] rates = perClient.stream().mapToDouble(RunResult.PerClient::opsPerSecond).sorted().toArray();
-		int middle = rates.length / 2;
-		double medianRate = (rates.length % 2 == 1) ? rates[middle] : (rates[middle - 1] + rates[middle]) / 2;
 		return new RunResult.ClientsReport(perClient.size(),
-				new RunResult.Spread(rates[0], round(medianRate, 1), rates[rates.length - 1]), perClient);
+				new RunResult.Spread(rates[0], round(median(Arrays.stream(rates)), 1), rates[rates.length - 1]),
+				perClient);
 	}
 
 }

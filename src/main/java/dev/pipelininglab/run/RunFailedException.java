@@ -25,15 +25,11 @@ public class RunFailedException extends RuntimeException {
 
 	private final @Nullable Long verified;
 
-	RunFailedException(RunSpec spec, long batchesCompleted, long acknowledged, String key, DataAccessException cause) {
-		this(spec, batchesCompleted, acknowledged, 0, 0, null, null, key, cause);
-	}
-
 	/** {@code verified}: null if not read back. */
 	RunFailedException(RunSpec spec, long batchesCompleted, Tally tally, @Nullable Long verified, String key,
 			DataAccessException cause) {
 		this(spec, batchesCompleted, tally.replies(), tally.rejectedCount(), tally.unconfirmedCount(),
-				RunService.writes(spec.operation()) ? tally.values() : null, verified, key, cause);
+				spec.operation().command().writes() ? tally.values() : null, verified, key, cause);
 	}
 
 	private RunFailedException(RunSpec spec, long batchesCompleted, long acknowledged, long rejected, long unconfirmed,

@@ -1,13 +1,13 @@
 package dev.pipelininglab.run;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.DoubleStream;
 
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
@@ -75,18 +75,24 @@ public class RunService {
 		this.assembly = assembly;
 	}
 
-	private BatchRunner runner(Mode mode) {
-		return Objects.requireNonNull(this.runners.get(mode), () -> "no runner for " + mode);
-	}
-
 	/** Null when the spec can run here. */
 	public @Nullable String unsupported(RunSpec spec) {
 		String connector = connectorUnsupported(spec);
 		if (connector != null) {
 			return connector;
 		}
-		String mode = runner(spec.mode()).unsupported(spec, this.topology);
+		String mode = runnerOf(spec).unsupported(spec, this.topology);
 		return (mode != null) ? mode : nothingRuns(spec);
+	}
+
+	private void requireSupported(RunSpec spec) {
+		String reason = unsupported(spec);
+		if (reason != null) {
+			// The parameter named is the first check's that refused it.
+			String parameter = (connectorUnsupported(spec) != null) ? "connector"
+					: (runnerOf(spec).unsupported(spec, this.topology) != null) ? "mode" : "rate";
+			throw new UnsupportedRunException(spec, parameter, reason);
+		}
 	}
 
 	/** A paced run whose first round trip falls due only after its time limit. */
@@ -95,7 +101,7 @@ public class RunService {
 		if (workload.rate() == 0 || workload.duration() == null) {
 			return null;
 		}
-		long firstRoundTrip = Math.min(runner(spec.mode()).perRoundTrip(spec.batchSize()),
+		long firstRoundTrip = Math.min(runnerOf(spec).perRoundTrip(spec.batchSize()),
 				Math.max(1, spec.count() / spec.clients()));
 		double dueSeconds = (double) firstRoundTrip * spec.clients() / workload.rate();
 		double limit = workload.duration().toNanos() / 1e9;
@@ -149,12 +155,12 @@ public class RunService {
 	public void expireAll(RunSpec share) {
 		Written written = new Written();
 		long first = share.workload().first();
-		written.items(share, runner(share.mode()).keySpace(this.keys), first, first + share.count());
+		written.items(share, runnerOf(share).keySpace(this.keys), first, first + share.count());
 		this.safeguards.leavingExpiry(share, written, () -> written);
 	}
 
 	BatchRunner runnerOf(RunSpec spec) {
-		return runner(spec.mode());
+		return Objects.requireNonNull(this.runners.get(spec.mode()), () -> "no runner for " + spec.mode());
 	}
 
 	/**
@@ -223,7 +229,7 @@ public class RunService {
 				// The hash-tag variant reads keys of its own.
 				Map<String, KeySpace> layouts = new LinkedHashMap<>();
 				specs.forEach((spec) -> {
-					KeySpace keys = runner(spec.mode()).keySpace(this.keys);
+					KeySpace keys = runnerOf(spec).keySpace(this.keys);
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {
@@ -232,7 +238,7 @@ public class RunService {
 				}
 			}
 			catch (DataAccessException ex) {
-				throw new RunFailedException(base, 0, 0, keyOf(base.operation()), ex);
+				throw new RunFailedException(base, 0, new Tally(0), null, keyOf(base.operation()), ex);
 			}
 		}
 		List<RunResult> results = new ArrayList<>();
@@ -247,12 +253,12 @@ public class RunService {
 	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written) {
-		BatchRunner runner = runner(spec.mode());
+		BatchRunner runner = runnerOf(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
 		try (Connections.Lease lease = lease(spec)) {
 			Route route = lease.route();
-			String variant = variantLabel(spec, route);
+			String variant = Variant.of(spec, route.flushPolicy()).label();
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
 			WarmUp.Rtt rtt = WarmUp.measureRtt(route, observer);
 			Map<String, Double> nodeRttMillis = WarmUp.measureNodeRtt(route);
@@ -302,8 +308,8 @@ public class RunService {
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data
-					.verify(command, this.keys, reached, setupBatch(spec), spec.valueSize(), new Tally(0),
-							RunObserver.NONE)
+					.verify(command, this.keys, List.of(new Clients.Reach(0, reached)), setupBatch(spec),
+							spec.valueSize(), new Tally(0), RunObserver.NONE)
 					.verified();
 			}
 			catch (DataAccessException unanswered) {
@@ -311,26 +317,6 @@ public class RunService {
 			}
 		}
 		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
-	}
-
-	/** Acknowledged commands of these are reported as written. */
-	static boolean writes(Operation operation) {
-		return operation.command().writes();
-	}
-
-	private void requireSupported(RunSpec spec) {
-		String connector = connectorUnsupported(spec);
-		if (connector != null) {
-			throw new UnsupportedRunException(spec, "connector", connector);
-		}
-		String reason = runner(spec.mode()).unsupported(spec, this.topology);
-		if (reason != null) {
-			throw new UnsupportedRunException(spec, "mode", reason);
-		}
-		String nothing = nothingRuns(spec);
-		if (nothing != null) {
-			throw new UnsupportedRunException(spec, "rate", nothing);
-		}
 	}
 
 	/** Null off a cluster and for PING. */
@@ -352,10 +338,6 @@ public class RunService {
 				: this.layout.ofKey(key, spec.count(), spec.batchSize());
 	}
 
-	static String variantLabel(RunSpec spec, Route route) {
-		return Variant.of(spec, route.flushPolicy()).label();
-	}
-
 	/** Never more values than the run's byte budget lets one batch hold. */
 	static int setupBatch(RunSpec spec) {
 		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
@@ -369,11 +351,10 @@ public class RunService {
 		return operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
 	}
 
-	static double median(long[] values) {
-		long[] sorted = values.clone();
-		Arrays.sort(sorted);
+	static double median(DoubleStream values) {
+		double[] sorted = values.sorted().toArray();
 		int middle = sorted.length / 2;
-		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2.0;
+		return (sorted.length % 2 == 1) ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 	}
 
 	public static double round(double value, int decimals) {

@@ -1,5 +1,6 @@
 package dev.pipelininglab.run;
 
+import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -107,7 +108,8 @@ class WarmUp {
 			route.template().execute((RedisCallback<@Nullable String>) PingCommand::once);
 			nanos[i] = System.nanoTime() - start;
 		}
-		return new Rtt(round(median(nanos) / 1e6, 3), round(java.util.Arrays.stream(nanos).min().orElse(0) / 1e6, 3));
+		return new Rtt(round(median(Arrays.stream(nanos).asDoubleStream()) / 1e6, 3),
+				round(Arrays.stream(nanos).min().orElse(0) / 1e6, 3));
 	}
 
 	/** The fastest is the network without a busy machine's scheduling delays. */
