@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.NodeConnections;
+import dev.pipelininglab.redis.RedisReplies;
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.LettuceFutures;
 import io.lettuce.core.RedisClient;
@@ -26,7 +27,6 @@ import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.stereotype.Component;
 
 /**
@@ -35,8 +35,6 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class AsyncRunner extends BatchRunner implements DisposableBean {
-
-	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	/** Per route; batches take it in turn, since auto-flush is off for all of it. */
 	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
@@ -86,7 +84,8 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 		}
 		catch (ExecutionException ex) {
 			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			DataAccessException translated = (cause instanceof Exception failure) ? EXCEPTIONS.convert(failure) : null;
+			DataAccessException translated = (cause instanceof Exception failure) ? RedisReplies.translated(failure)
+					: null;
 			throw (translated != null) ? translated : new RedisSystemException(cause.getMessage(), ex);
 		}
 	}
@@ -102,8 +101,7 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 			return this.connections.computeIfAbsent(factory, AsyncRunner::connect);
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = EXCEPTIONS.convert(ex);
-			throw (translated != null) ? translated : ex;
+			throw RedisReplies.translatedOr(ex);
 		}
 	}
 

@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.MasterConnections;
 import dev.pipelininglab.redis.NodeConnections;
+import dev.pipelininglab.redis.RedisReplies;
 import dev.pipelininglab.redis.Topology;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisFuture;
@@ -34,7 +35,6 @@ import org.springframework.data.redis.ClusterStateFailureException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceExceptionConverter;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Component;
 
@@ -48,8 +48,6 @@ import org.springframework.stereotype.Component;
  */
 @Component
 class NodeGroupedRunner extends BatchRunner implements DisposableBean {
-
-	private static final LettuceExceptionConverter EXCEPTIONS = new LettuceExceptionConverter();
 
 	private final MasterConnections masters;
 
@@ -273,7 +271,7 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 	}
 
 	private static RuntimeException translate(Throwable failure) {
-		DataAccessException translated = (failure instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
+		DataAccessException translated = (failure instanceof Exception ex) ? RedisReplies.translated(ex) : null;
 		if (translated != null) {
 			return translated;
 		}
