@@ -8,6 +8,7 @@ import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 
+import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -111,12 +112,15 @@ final class Clients {
 
 		final Tally tally;
 
-		final LatencyRecorder latency;
+		/** Round trips, or requests, in nanoseconds: each client keeps its own. */
+		final Histogram latency = histogram();
+
+		final Latency.Per per;
 
 		/** A mix timed command by command: the run's command, which names each item's. */
 		private final @Nullable Command split;
 
-		final Map<String, LatencyRecorder> byCommand = new TreeMap<>();
+		final Map<String, Histogram> byCommand = new TreeMap<>();
 
 		long nanos;
 
@@ -142,7 +146,7 @@ final class Clients {
 		volatile long cpuNanos = -1;
 
 		Client(int index, long first, long end, int sample, Latency.Per per, @Nullable Command split) {
-			this.latency = new LatencyRecorder(per);
+			this.per = per;
 			this.split = split;
 			this.index = index;
 			this.first = first;
@@ -153,7 +157,7 @@ final class Clients {
 		/** Paced round trips are timed from when they were due. */
 		void run(int batchSize, int roundTrip, int requests, Workload workload, int clients, Work work,
 				RunObserver observer, AtomicBoolean stop) {
-			boolean perRequest = this.latency.per() == Latency.Per.REQUEST;
+			boolean perRequest = this.per == Latency.Per.REQUEST;
 			// A request's batch goes in one piece, timed with the whole request.
 			int step = perRequest ? batchSize : roundTrip;
 			long start = System.nanoTime();
@@ -188,13 +192,12 @@ final class Clients {
 							this.attempted = Math.max(this.attempted, end);
 							work.run(item, end, this.tally);
 							if (!perRequest) {
-								long nanos = System.nanoTime() - sent;
-								this.latency.record(nanos);
+								long nanos = Math.max(0, System.nanoTime() - sent);
+								this.latency.recordValue(nanos);
 								if (this.split != null) {
 									this.byCommand
-										.computeIfAbsent(this.split.forItem(item).name(),
-												(name) -> new LatencyRecorder(Latency.Per.COMMAND))
-										.record(nanos);
+										.computeIfAbsent(this.split.forItem(item).name(), (name) -> histogram())
+										.recordValue(nanos);
 								}
 							}
 							itemsSent += end - item;
@@ -206,7 +209,7 @@ final class Clients {
 						observer.commandsDone(to - from);
 					}
 					if (perRequest) {
-						this.latency.record(System.nanoTime() - requestStart);
+						this.latency.recordValue(Math.max(0, System.nanoTime() - requestStart));
 					}
 				}
 			}
@@ -299,24 +302,28 @@ final class Clients {
 
 		/** Null unless a mix was timed command by command. */
 		@Nullable Map<String, Latency> latencyByCommand() {
-			Map<String, LatencyRecorder> all = new TreeMap<>();
-			this.clients.forEach((client) -> client.byCommand.forEach(
-					(name, recorder) -> all.computeIfAbsent(name, (each) -> new LatencyRecorder(Latency.Per.COMMAND))
-						.add(recorder)));
+			Map<String, Histogram> all = new TreeMap<>();
+			this.clients.forEach((client) -> client.byCommand
+				.forEach((name, times) -> all.computeIfAbsent(name, (each) -> histogram()).add(times)));
 			if (all.isEmpty()) {
 				return null;
 			}
 			Map<String, Latency> latencies = new TreeMap<>();
-			all.forEach((name, recorder) -> latencies.put(name, recorder.latency()));
+			all.forEach((name, times) -> latencies.put(name, Latency.of(Latency.Per.COMMAND, times)));
 			return latencies;
 		}
 
-		LatencyRecorder latency() {
-			LatencyRecorder all = new LatencyRecorder(this.clients.get(0).latency.per());
+		Latency latency() {
+			Histogram all = histogram();
 			this.clients.forEach((client) -> all.add(client.latency));
-			return all;
+			return Latency.of(this.clients.get(0).per, all);
 		}
 
+	}
+
+	/** Within 0.1% at any magnitude, at a few tens of kilobytes per histogram. */
+	private static Histogram histogram() {
+		return new Histogram(3);
 	}
 
 	/** {@code from} inclusive, {@code to} exclusive. */

@@ -37,13 +37,12 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		ServerCounters.Usage usage = passes.usage();
 		long count = spec.count();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
-		Clients.Outcome shown = passes.shown();
+		Clients.Outcome shown = passes.shown().outcome();
 		// A time limit: what ran, and what the last pass left to read back.
 		boolean timed = spec.workload().duration() != null;
 		long items = timed ? shown.sent() : spec.itemsPerPass();
-		Clients.Outcome last = passes.outcomes()[passes.outcomes().length - 1];
+		Clients.Outcome last = passes.timed().get(passes.timed().size() - 1).outcome();
 		Tally tally = shown.tally(spec.sample());
-		LatencyRecorder latency = shown.latency();
 		// Round trips of one request, over every client.
 		long batches = (perRoundTrip == 1) ? (timed ? items : count) : (timed ? shown.batches() : spec.batches());
 		double elapsedNanos = median(Arrays.stream(passNanos).asDoubleStream());
@@ -82,7 +81,8 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			verified = this.data.counter(keys) - passes.counterBefore();
 		}
 		// Once verified: what the servers evicted or expired over the whole run.
-		ServerStats server = this.server.withRunWide(passes.shownServer(), passes.runBefore(), this.server.snapshot());
+		ServerStats server = this.server.withRunWide(passes.shown().server(), passes.runBefore(),
+				this.server.snapshot());
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		boolean pipelined = spec.mode() == Mode.PIPELINED;
 		boolean lettuce = route.connector() == Connector.LETTUCE;
@@ -107,7 +107,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
 		double opsPerSecond = round(items / seconds, 1);
-		String note = RunNotes.of(spec, key, effect, tally, passes.pausedNanos(), server, readBack,
+		String note = RunNotes.of(spec, key, effect, tally, passes.timed(), server, readBack,
 				(command instanceof Command.Verified each) ? each.readBackCount(timed ? last.sent() : count)
 						: timed ? last.sent() : count);
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
@@ -127,14 +127,14 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
-		RunResult.Load load = new RunResult.Load(latency.latency(), payload, fanOut,
+		RunResult.Load load = new RunResult.Load(shown.latency(), payload, fanOut,
 				RunResult.OfferedRate.of(spec.workload(), opsPerSecond), TimeLimit.of(spec.workload(), shown),
 				RunResult.KeySpaceUse.of(spec.workload(), timed ? shown.reached() : shown.whole(), hits, misses));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
 		// Round trips of the median pass, over every client and request.
 		long roundTrips = (perRoundTrip == 1) ? shown.sent() : shown.batches();
-		Bottleneck limitedBy = Bottleneck.judge(passes.shownCpu(), Runtime.getRuntime().availableProcessors(),
+		Bottleneck limitedBy = Bottleneck.judge(passes.shown().cpu(), Runtime.getRuntime().availableProcessors(),
 				roundTrips, shown.clients().size(), rtt.fastestMillis(), spec.workload().rate(), opsPerSecond);
 		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
 				new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());

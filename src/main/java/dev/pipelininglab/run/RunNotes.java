@@ -19,10 +19,10 @@ final class RunNotes {
 
 	/** {@code sent}: all items, or those sent before a time limit. */
 	static @Nullable String of(RunSpec spec, @Nullable String key, BatchRunner.@Nullable ClusterEffect effect,
-			Tally tally, long[] pausedNanos, @Nullable ServerStats server, DemoData.@Nullable ReadBack readBack,
-			long sent) {
+			Tally tally, List<TimedPasses.Timed> passes, @Nullable ServerStats server,
+			DemoData.@Nullable ReadBack readBack, long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
-				nothingFound(spec.operation(), tally), pauses(pausedNanos), evictions(server), (readBack != null)
+				nothingFound(spec.operation(), tally), pauses(passes), evictions(server), (readBack != null)
 						? reason(readBackExpected(spec, readBack, sent), readBack, server, spec.ttl() != null) : null);
 	}
 
@@ -64,15 +64,16 @@ final class RunNotes {
 		return joined.isEmpty() ? null : joined;
 	}
 
-	private static @Nullable String pauses(long[] pausedNanos) {
-		List<String> passes = new ArrayList<>();
-		for (int i = 0; i < pausedNanos.length; i++) {
-			if (pausedNanos[i] > 0) {
-				passes.add(round(pausedNanos[i] / 1e6, 1) + " ms of pass " + (i + 1));
+	private static @Nullable String pauses(List<TimedPasses.Timed> passes) {
+		List<String> paused = new ArrayList<>();
+		for (int i = 0; i < passes.size(); i++) {
+			long nanos = passes.get(i).pausedNanos();
+			if (nanos > 0) {
+				paused.add(round(nanos / 1e6, 1) + " ms of pass " + (i + 1));
 			}
 		}
-		return passes.isEmpty() ? null
-				: "This process was not running for " + String.join(", ", passes)
+		return paused.isEmpty() ? null
+				: "This process was not running for " + String.join(", ", paused)
 						+ " (a stop-the-world GC, a stopped process or VM, or a machine too busy to schedule it);"
 						+ " the pass times include it, so run again for clean figures.";
 	}

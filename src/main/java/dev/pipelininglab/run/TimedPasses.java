@@ -1,8 +1,9 @@
 package dev.pipelininglab.run;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
-import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
@@ -27,17 +28,13 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		ServerCounters.Snapshot runBefore = since;
 		int roundTrip = runner.perRoundTrip(spec.batchSize());
 		Pass pass = new Pass(spec, keys, route);
-		long[] passNanos = new long[spec.repeat()];
-		Clients.Outcome[] outcomes = new Clients.Outcome[spec.repeat()];
+		List<Timed> timed = new ArrayList<>(spec.repeat());
 		ServerCounters.Usage usage = null;
 		long counterBefore = 0;
-		@Nullable ServerStats[] passServer = new ServerStats[spec.repeat()];
 		long sent = sentPerPass(spec, effect);
 		// Replicas replay RPOP, which would count it twice; only reads are theirs.
 		boolean replicasServe = spec.operation().command().readsOnly();
 		Long foreign = null;
-		long[] pausedNanos = new long[spec.repeat()];
-		Bottleneck.Measured[] cpu = new Bottleneck.Measured[spec.repeat()];
 		for (int repeat = 0; repeat < spec.repeat(); repeat++) {
 			if (prepare) {
 				prepare(spec, keys, observer, variant, written);
@@ -58,12 +55,13 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 			CpuTime.Reading cpuBefore = CpuTime.Reading.now();
 			PauseWatch watch = PauseWatch.start();
 			Clients.Outcome outcome;
+			long paused;
 			try {
 				outcome = Clients.run(spec, roundTrip, per(spec, runner),
 						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
 			}
 			finally {
-				pausedNanos[repeat] = watch.stop();
+				paused = watch.stop();
 			}
 			CpuTime.Reading cpuAfter = CpuTime.Reading.now();
 			long afterRead = System.nanoTime();
@@ -75,22 +73,20 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 				progress.tally = outcome.tally(spec.sample());
 				throw outcome.failure();
 			}
-			passServer[repeat] = this.server.between(before, after, replicasServe);
 			// From the middle of one INFO snapshot to the middle of the other.
 			long afterStarted = afterRead - windowStart;
 			long serverWindow = afterStarted + (windowNanos - afterStarted) / 2 - (beforeRead - windowStart) / 2;
-			cpu[repeat] = measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after);
+			timed.add(new Timed(outcome, paused, this.server.between(before, after, replicasServe),
+					measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after)));
 			Long excess = ForeignCommands.beyondBookkeeping(this.server.processed(before, after, replicasServe), sent,
 					windowNanos);
 			if (excess != null && (foreign == null || excess > foreign)) {
 				foreign = excess;
 			}
 			usage = this.server.usage(connectionsBefore, route, commands(spec));
-			passNanos[repeat] = outcome.nanos();
-			outcomes[repeat] = outcome;
 			this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
 		}
-		return new Passes(passNanos, outcomes, pausedNanos, passServer, runBefore, foreign, usage, counterBefore, cpu);
+		return new Passes(timed, runBefore, foreign, usage, counterBefore);
 	}
 
 	private static Bottleneck.Measured measured(Clients.Outcome outcome, CpuTime.Reading before, CpuTime.Reading after,
@@ -158,31 +154,27 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		};
 	}
 
+	/** What one timed pass saw: its clients, its pauses, its servers and its CPU. */
+	record Timed(Clients.Outcome outcome, long pausedNanos, @Nullable ServerStats server, Bottleneck.Measured cpu) {
+	}
+
 	/** {@code foreign}: the most commands a pass saw that the run did not send. */
-	record Passes(long[] nanos, Clients.Outcome[] outcomes, long[] pausedNanos, @Nullable ServerStats[] server,
-			ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign, ServerCounters.@Nullable Usage usage,
-			long counterBefore, Bottleneck.Measured[] cpu) {
+	record Passes(List<Timed> timed, ServerCounters.@Nullable Snapshot runBefore, @Nullable Long foreign,
+			ServerCounters.@Nullable Usage usage, long counterBefore) {
 
-		/** The median pass's figures are the ones shown. */
-		Bottleneck.Measured shownCpu() {
-			return this.cpu[medianIndex(this.nanos)];
-		}
-
-		Clients.Outcome shown() {
-			return this.outcomes[medianIndex(this.nanos)];
-		}
-
-		@Nullable ServerStats shownServer() {
-			return this.server[medianIndex(this.nanos)];
-		}
-
-		/** The lower of the two middle ones. */
-		private static int medianIndex(long[] values) {
-			return IntStream.range(0, values.length)
-				.boxed()
-				.sorted(Comparator.comparingLong((i) -> values[i]))
+		/**
+		 * The median pass, whose figures are the ones shown: the lower of the two middle
+		 * ones.
+		 */
+		Timed shown() {
+			return this.timed.stream()
+				.sorted(Comparator.comparingLong((pass) -> pass.outcome().nanos()))
 				.toList()
-				.get((values.length - 1) / 2);
+				.get((this.timed.size() - 1) / 2);
+		}
+
+		long[] nanos() {
+			return this.timed.stream().mapToLong((pass) -> pass.outcome().nanos()).toArray();
 		}
 
 	}
