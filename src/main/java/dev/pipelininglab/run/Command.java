@@ -9,6 +9,7 @@ import java.util.function.LongFunction;
 import java.util.function.Supplier;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import org.jspecify.annotations.Nullable;
@@ -171,6 +172,18 @@ abstract class Command {
 
 	@Nullable String oneKeyNote(RunSpec spec, String key) {
 		return null;
+	}
+
+	/** The memory a run's items take, for the safety preflight. */
+	record Footprint(MemoryShape shape, long items) {
+	}
+
+	/** The reply counts an answer shows for a read; null where they do not apply. */
+	record Replies(@Nullable Long hits, @Nullable Long misses, @Nullable Long popped, @Nullable Long empty,
+			@Nullable Long pongs) {
+
+		static final Replies NONE = new Replies(null, null, null, null, null);
+
 	}
 
 	/** One multi-key or multi-argument command per batch (variant multi-key). */

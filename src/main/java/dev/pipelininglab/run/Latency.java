@@ -15,10 +15,6 @@ import org.jspecify.annotations.Nullable;
 public record Latency(Per per, long samples, double p50, double p90, double p99, double p999, double max,
 		@JsonIgnore @Nullable Histogram histogram) {
 
-	public Latency(Per per, long samples, double p50, double p90, double p99, double p999, double max) {
-		this(per, samples, p50, p90, p99, p999, max, null);
-	}
-
 	/** The percentiles of {@code histogram}, samples in nanoseconds. */
 	public static Latency of(Per per, Histogram histogram) {
 		return new Latency(per, histogram.getTotalCount(), millis(histogram.getValueAtPercentile(50)),

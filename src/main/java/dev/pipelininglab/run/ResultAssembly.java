@@ -51,7 +51,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		Long written = spec.operation().command().writes() ? tally.values() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		Replies replies = command.replies(tally);
+		Command.Replies replies = command.replies(tally);
 		Long hits = replies.hits();
 		Long misses = replies.misses();
 		List<String> sample = tally.sample();
@@ -98,7 +98,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
 				route.sharing().label(), pipelined ? route.connector().pipelineWrites() : null);
 		RunResult.ConnectionsUsed connections = (usage != null)
-				? new RunResult.ConnectionsUsed(usage.used(), usage.opened()) : null;
+				? new RunResult.ConnectionsUsed(usage.used(), usage.opened(), ServerCounters.COUNTED_BY) : null;
 		double seconds = elapsedNanos / 1e9;
 		RunResult.Payload payload = (spec.valueSize() > 0) ? new RunResult.Payload(spec.valueSize(),
 				round(items * (double) spec.valueSize() / seconds, 0), spec.workload().batchSizeAsked(),

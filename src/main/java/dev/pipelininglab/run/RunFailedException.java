@@ -28,7 +28,7 @@ public class RunFailedException extends RuntimeException {
 	/** {@code verified}: null if not read back. */
 	RunFailedException(RunSpec spec, long batchesCompleted, Tally tally, @Nullable Long verified, String key,
 			DataAccessException cause) {
-		this(spec, batchesCompleted, tally.replies(), tally.rejectedCount(), tally.unconfirmedCount(),
+		this(spec, batchesCompleted, tally.values() + tally.nils(), tally.rejectedCount(), tally.unconfirmedCount(),
 				spec.operation().command().writes() ? tally.values() : null, verified, key, cause);
 	}
 

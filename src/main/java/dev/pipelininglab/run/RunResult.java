@@ -7,7 +7,6 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonUnwrapped;
-import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
@@ -125,11 +124,6 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	}
 
 	public record ConnectionsUsed(int used, long opened, String countedBy) {
-
-		public ConnectionsUsed(int used, long opened) {
-			this(used, opened, ServerCounters.COUNTED_BY);
-		}
-
 	}
 
 	public record ClientsReport(int count, Spread opsPerSecond, List<PerClient> perClient) {

@@ -131,10 +131,6 @@ public class RunService {
 		return null;
 	}
 
-	public RunResult run(RunSpec spec) {
-		return run(spec, RunObserver.NONE);
-	}
-
 	/** No preparation: RPOP pops what the list holds. */
 	public RunResult run(RunSpec spec, RunObserver observer) {
 		requireSupported(spec);

@@ -134,7 +134,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 	}
 
 	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, int variants, boolean prepared) {
-		Footprint footprint = base.operation().command().footprint(base, variants, prepared);
+		Command.Footprint footprint = base.operation().command().footprint(base, variants, prepared);
 		if (footprint == null) {
 			return null;
 		}

@@ -91,10 +91,6 @@ final class Tally {
 		return this.nils;
 	}
 
-	long replies() {
-		return this.values + this.nils;
-	}
-
 	long rejectedCount() {
 		return this.rejected;
 	}

@@ -3,6 +3,7 @@ package dev.pipelininglab.metrics;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.WarmUpProperties;
@@ -37,7 +38,8 @@ class CommandLatencyMetricsTests {
 	@Test
 	void everyPipelinedCommandIsTimed() {
 		RedisTestServers.standalone().flushAll();
-		this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 2000, 500, 0));
+		this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 2000, 500, 0),
+				RunObserver.NONE);
 		Timer completion = this.meters.find("lettuce.command.completion").tag("command", "SET").timer();
 		assertThat(completion).isNotNull();
 		// The warm-up pass and the timed pass, each SET once.

@@ -90,7 +90,7 @@ class MemoryEstimateTests {
 				.estimate(this.safeguards.demand(spec, List.of(spec), false, this.runs::runnerOf))
 				.bytes();
 			long before = dataMemory();
-			this.runs.run(spec);
+			this.runs.run(spec, RunObserver.NONE);
 			long growth = dataMemory() - before;
 			double ratio = (double) estimate / growth;
 			ratios.add(ratio);

@@ -131,7 +131,7 @@ final class ResultOf {
 	}
 
 	private static Latency percentiles(Latency.Per per, double p50, double p99) {
-		return new Latency(per, 100, p50, p50, p99, p99, p99);
+		return new Latency(per, 100, p50, p50, p99, p99, p99, null);
 	}
 
 }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
+import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -77,12 +78,12 @@ class RunResultJsonTests {
 				new RunResult.Counts(1000L, 999L, 3L, 4L, 5L, 6L, 7L, null),
 				new RunResult.ClusterUse(Map.of("a:1", 1000L), 12, 34L, 2L),
 				new RunResult.Notes("a note", List.of("v1", "v2")), 3.5,
-				new RunResult.Load(new Latency(Latency.Per.BATCH, 10, 1, 2, 3, 4, 5),
+				new RunResult.Load(new Latency(Latency.Per.BATCH, 10, 1, 2, 3, 4, 5, null),
 						new RunResult.Payload(16, 1e6, 200, 4096L), new RunResult.FanOut(3, 2.5),
 						new RunResult.OfferedRate(100, 99.0, true, "intended send time"), new TimeLimit(3, true, 900),
 						new RunResult.KeySpaceUse(1000, "gaussian", 7, 600, 0.5)),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", "one"),
-						new RunResult.ConnectionsUsed(1, 0),
+						new RunResult.ConnectionsUsed(1, 0, ServerCounters.COUNTED_BY),
 						withClients ? new RunResult.ClientsReport(2, new RunResult.Spread(1, 2, 3),
 								List.of(new RunResult.PerClient(0, 0, 499, 500, 6.0, 80000.0))) : null,
 						"m:1"),
@@ -99,7 +100,8 @@ class RunResultJsonTests {
 				new RunResult.Timing(1.5, 800.0, 1, null, null, 0.2, null),
 				new RunResult.Counts(null, null, 3L, 4L, null, null, null, null),
 				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
-				new RunResult.Load(new Latency(Latency.Per.COMMAND, 10, 1, 2, 3, 4, 5), null, null, null, null, null),
+				new RunResult.Load(new Latency(Latency.Per.COMMAND, 10, 1, 2, 3, 4, 5, null), null, null, null, null,
+						null),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", null), null, null, null),
 				new RunResult.ServerSide(null, null), null, null);
 	}
