@@ -54,10 +54,6 @@ final class Pass {
 		return this.route;
 	}
 
-	Operation operation() {
-		return this.spec.operation();
-	}
-
 	/** In a mix, SET or GET as the ratio says. */
 	Command command(long index) {
 		return this.command.forItem(index);

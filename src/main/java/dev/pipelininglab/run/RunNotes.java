@@ -22,7 +22,8 @@ final class RunNotes {
 			Tally tally, List<TimedPasses.Timed> passes, @Nullable ServerStats server,
 			DemoData.@Nullable ReadBack readBack, long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
-				nothingFound(spec.operation(), tally), pauses(passes), evictions(server), (readBack != null)
+				(tally.values() > 0) ? null : spec.operation().command().nothingFound(), pauses(passes),
+				evictions(server), (readBack != null)
 						? reason(readBackExpected(spec, readBack, sent), readBack, server, spec.ttl() != null) : null);
 	}
 
@@ -30,10 +31,6 @@ final class RunNotes {
 	private static long readBackExpected(RunSpec spec, DemoData.ReadBack readBack, long sent) {
 		return (spec.workload().keyWalk() != null) ? readBack.verified() + readBack.missing() + readBack.changed()
 				: sent;
-	}
-
-	private static @Nullable String nothingFound(Operation operation, Tally tally) {
-		return (tally.values() > 0) ? null : operation.command().nothingFound();
 	}
 
 	private static @Nullable String oneKeyNote(RunSpec spec, @Nullable String key) {

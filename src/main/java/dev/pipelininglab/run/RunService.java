@@ -321,17 +321,16 @@ public class RunService {
 			return null;
 		}
 		String key = spec.operation().key(keys);
+		if (key != null) {
+			return this.layout.ofKey(key, spec.count(), spec.batchSize());
+		}
 		KeyWalk walk = spec.workload().keyWalk();
-		if (key == null && walk != null) {
+		if (walk != null) {
 			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), walk::index, walk.toString());
 		}
 		long first = spec.workload().first();
-		if (key == null && first > 0) {
-			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), (item) -> first + item,
-					"share from " + first);
-		}
-		return (key == null) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize())
-				: this.layout.ofKey(key, spec.count(), spec.batchSize());
+		return (first > 0) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize(), (item) -> first + item,
+				"share from " + first) : this.layout.ofKeys(keys, spec.count(), spec.batchSize());
 	}
 
 	/** Never more values than the run's byte budget lets one batch hold. */

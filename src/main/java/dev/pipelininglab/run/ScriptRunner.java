@@ -61,8 +61,8 @@ class ScriptRunner extends BatchRunner {
 		ReturnType type = command.scriptReturns();
 		Object reply = pass.route()
 			.template()
-			.execute((RedisCallback<@Nullable Object>) (connection) -> evalSha(connection, pass.operation(), type,
-					numKeys, keysAndArgs, command.script()));
+			.execute((RedisCallback<@Nullable Object>) (connection) -> evalSha(connection, pass.spec().operation(),
+					type, numKeys, keysAndArgs, command.script()));
 		command.countScript(reply, size, tally);
 	}
 
