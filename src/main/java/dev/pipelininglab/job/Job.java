@@ -95,14 +95,10 @@ final class Job implements RunObserver {
 		this.phaseCommands = commands;
 		this.phaseStartedNanos = System.nanoTime();
 		this.current = next;
-		if (index != this.step) {
-			this.step = index;
-			this.phase = this.phases.steps.get(index).describe(this.plan.kind() == RunKind.SWEEP);
-		}
-		else {
-			this.phase = new PhasePlan.Step(next, variant, batchSize, commands, 0)
-				.describe(this.plan.kind() == RunKind.SWEEP);
-		}
+		PhasePlan.Step step = (index != this.step) ? this.phases.steps.get(index)
+				: new PhasePlan.Step(next, variant, batchSize, commands, 0);
+		this.step = index;
+		this.phase = step.describe(this.plan.kind() == RunKind.SWEEP);
 	}
 
 	@Override
@@ -161,7 +157,8 @@ final class Job implements RunObserver {
 	RunRecord.Progress progress() {
 		long started = this.startedNanos;
 		if (started == 0) {
-			return RunRecord.Progress.of(this.batchesDone.get(), this.batchesTotal);
+			// Batches are counted only once it runs.
+			return RunRecord.Progress.NONE;
 		}
 		long now = System.nanoTime();
 		long commands = this.phaseCommands;

@@ -60,8 +60,6 @@ public class RunJobs implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private final JobRecords records;
-
 	private final PlanMeasurement measurement;
 
 	private final LimitProperties limits;
@@ -78,7 +76,6 @@ public class RunJobs implements SmartLifecycle {
 		this.limits = limits;
 		this.slots = slots;
 		this.admission = new JobAdmission(settings, slots, this::jobs);
-		this.records = new JobRecords(store, settings);
 		this.measurement = new PlanMeasurement(runs, warmUp);
 		this.store = store;
 		this.metrics = metrics;
@@ -102,9 +99,7 @@ public class RunJobs implements SmartLifecycle {
 			this.admission.undo(slot);
 			throw ex;
 		}
-		if (slot) {
-			job.runSlot.set(true);
-		}
+		job.runSlot.set(slot);
 		RunRecord record = job.record();
 		launch(job);
 		return record;
@@ -147,7 +142,7 @@ public class RunJobs implements SmartLifecycle {
 		try {
 			if (job.waited()) {
 				// A GET run refused before it wrote anything leaves no record either.
-				job.onStart = () -> this.records.createLater(job);
+				job.onStart = () -> this.store.createLater(job);
 			}
 			else {
 				this.store.create(job.record());
@@ -186,7 +181,7 @@ public class RunJobs implements SmartLifecycle {
 
 	private @Nullable RunRecord local(String id) {
 		Job job = this.active.get(id);
-		return (job != null) ? job.record() : this.records.ended(id);
+		return (job != null) ? job.record() : this.store.ended(id);
 	}
 
 	public RunRecord get(String id) {
@@ -203,7 +198,7 @@ public class RunJobs implements SmartLifecycle {
 			return new History(runs, null);
 		}
 		catch (RuntimeException ex) {
-			return new History(this.records.local(this.active.values(), limit), this.problems.describe(ex).detail());
+			return new History(this.store.local(this.active.values(), limit), this.problems.describe(ex).detail());
 		}
 	}
 
@@ -242,7 +237,7 @@ public class RunJobs implements SmartLifecycle {
 
 	private void execute(Job job) {
 		try {
-			this.records.pickUpCancel(job);
+			this.store.pickUpCancel(job);
 			this.admission.awaitRunSlot(job);
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
@@ -250,12 +245,12 @@ public class RunJobs implements SmartLifecycle {
 			}
 			synchronized (job) {
 				RunRecord running = job.update(RunStatus.RUNNING, Instant.now());
-				this.records.save(job.waited() ? null : running);
+				this.store.save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
 			PlanMeasurement.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
 					: this.measurement.measure(job);
-			this.metrics.record(outcome.results());
+			outcome.results().forEach(this.metrics::record);
 			finish(job, RunStatus.DONE, outcome, null, null);
 		}
 		catch (RunCancelledException ex) {
@@ -300,16 +295,7 @@ public class RunJobs implements SmartLifecycle {
 			// The slot is free before the final record can be read: the next run may
 			// follow.
 			this.admission.free(job);
-			RunRecord record = job.finish(status, Instant.now(), outcome, problem);
-			if (record != null) {
-				this.records.ended(record);
-			}
-			if (job.waited()) {
-				this.records.saveLater(job, record);
-			}
-			else {
-				this.records.save(record);
-			}
+			this.store.ended(job, job.finish(status, Instant.now(), outcome, problem));
 		}
 		if (outcome != null) {
 			job.answer.complete(outcome.answer());
@@ -345,7 +331,7 @@ public class RunJobs implements SmartLifecycle {
 		// its slot behind a job waiting for one).
 		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
 		this.workers = pool;
-		this.records.start(this::jobs);
+		this.store.start(this::jobs);
 		this.fleet.start(pool);
 		this.running = true;
 	}
@@ -376,7 +362,7 @@ public class RunJobs implements SmartLifecycle {
 		for (Job job : jobs) {
 			finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
 		}
-		this.records.stop();
+		this.store.stop();
 	}
 
 	@Override

@@ -19,10 +19,6 @@ import org.jspecify.annotations.Nullable;
  */
 public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes, int instances) {
 
-	public RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes) {
-		this(kind, base, variants, batchSizes, 1);
-	}
-
 	public RunPlan {
 		variants = List.copyOf(variants);
 		batchSizes = List.copyOf(batchSizes);
@@ -36,15 +32,15 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	}
 
 	public static RunPlan single(RunSpec spec) {
-		return new RunPlan(RunKind.SINGLE, spec, List.of(), List.of());
+		return new RunPlan(RunKind.SINGLE, spec, List.of(), List.of(), 1);
 	}
 
 	public static RunPlan compare(RunSpec base, List<Variant> variants) {
-		return new RunPlan(RunKind.COMPARE, base, variants, List.of());
+		return new RunPlan(RunKind.COMPARE, base, variants, List.of(), 1);
 	}
 
 	public static RunPlan sweep(RunSpec base, List<Integer> batchSizes) {
-		return new RunPlan(RunKind.SWEEP, base, List.of(), batchSizes);
+		return new RunPlan(RunKind.SWEEP, base, List.of(), batchSizes, 1);
 	}
 
 	public RunPlan withInstances(int number) {

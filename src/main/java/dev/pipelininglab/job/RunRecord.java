@@ -60,11 +60,6 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 			this(batchesDone, batchesTotal, percent, null, null, null, null);
 		}
 
-		static Progress of(long done, long total) {
-			double percent = (total > 0) ? Math.min(100, Math.floor(done * 1000.0 / total) / 10) : 0;
-			return new Progress(done, total, percent);
-		}
-
 	}
 
 	/** {@code type}: the problem type a GET endpoint would have answered. */

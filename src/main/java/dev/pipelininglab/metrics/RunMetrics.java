@@ -28,10 +28,6 @@ public class RunMetrics {
 		this.registry = registry;
 	}
 
-	public void record(List<RunResult> results) {
-		results.forEach(this::record);
-	}
-
 	// One series per buffer size would grow without bound (a scrape went from 22 KB to
 	// 620 KB).
 	static String variantTag(String variant) {
