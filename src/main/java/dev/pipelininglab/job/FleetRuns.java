@@ -111,7 +111,7 @@ class FleetRuns {
 	}
 
 	/** Leads the fleet run of {@code job}, its own share on the job's thread and slot. */
-	PlanMeasurement.Outcome lead(Job job) {
+	RunPlan.Outcome lead(Job job) {
 		RunSpec whole = job.plan.base();
 		int asked = job.plan.instances();
 		// Before any member is called: what the whole fleet stores must fit.
@@ -156,7 +156,7 @@ class FleetRuns {
 					Objects.requireNonNull(inbox.before), this.counters.snapshot(), !whole.operation().writesKeys()));
 			merged.stopped().forEach((member) -> expire(whole, member));
 			job.fleet("done", merged.fleet());
-			return new PlanMeasurement.Outcome(List.of(merged.result()), null, merged.summary(), merged.result());
+			return new RunPlan.Outcome(List.of(merged.result()), null, merged.summary(), merged.result());
 		}
 		finally {
 			this.inboxes.remove(job.id);
@@ -260,9 +260,8 @@ class FleetRuns {
 			publish(signal(Type.JOIN, run));
 			await(inbox, () -> inbox.first(Type.PLAN) != null,
 					System.nanoTime() + this.settings.joinTimeout().toNanos() * 2, stopped);
-			Signal plan = inbox.first(Type.PLAN);
-			Fleet.Share mine = ((plan != null) ? Objects.requireNonNull(plan.members()) : List.<Fleet.Member>of())
-				.stream()
+			Fleet.Share mine = Stream.ofNullable(inbox.first(Type.PLAN))
+				.flatMap((plan) -> Objects.requireNonNull(plan.members()).stream())
 				.filter((member) -> member.instance().equals(this.instance))
 				.map(Fleet.Member::share)
 				.filter(Objects::nonNull)

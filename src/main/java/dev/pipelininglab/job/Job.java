@@ -202,7 +202,7 @@ final class Job implements RunObserver {
 	}
 
 	/** Null when the job already reached a final status. */
-	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, PlanMeasurement.@Nullable Outcome outcome,
+	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, RunPlan.@Nullable Outcome outcome,
 			RunRecord.@Nullable Problem problem) {
 		if (this.record.status().terminal()) {
 			return null;

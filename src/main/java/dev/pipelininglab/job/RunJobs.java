@@ -60,7 +60,9 @@ public class RunJobs implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private final PlanMeasurement measurement;
+	private final RunService runs;
+
+	private final WarmUpProperties warmUp;
 
 	private final LimitProperties limits;
 
@@ -76,7 +78,8 @@ public class RunJobs implements SmartLifecycle {
 		this.limits = limits;
 		this.slots = slots;
 		this.admission = new JobAdmission(settings, slots, this::jobs);
-		this.measurement = new PlanMeasurement(runs, warmUp);
+		this.runs = runs;
+		this.warmUp = warmUp;
 		this.store = store;
 		this.metrics = metrics;
 		this.problems = problems;
@@ -135,7 +138,9 @@ public class RunJobs implements SmartLifecycle {
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
 				RunRecord.Progress.NONE, false, this.fleet.instance(), now, null, null, now, null, null, null, null,
 				this.store.environment(callerGone == null), null, null);
-		return new Job(plan, record, this.measurement.phases(plan), this.limits.maxRunTime(), callerGone);
+		return new Job(plan, record,
+				PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null, this.warmUp.roundTrips()),
+				this.limits.maxRunTime(), callerGone);
 	}
 
 	private void launch(Job job) {
@@ -191,11 +196,11 @@ public class RunJobs implements SmartLifecycle {
 	/** Newest first, this instance's own records in place of Redis'. */
 	public History recent(int limit) {
 		try {
-			List<RunRecord> runs = this.store.recent(limit)
+			List<RunRecord> recent = this.store.recent(limit)
 				.stream()
 				.map((record) -> Objects.requireNonNullElse(local(record.id()), record))
 				.toList();
-			return new History(runs, null);
+			return new History(recent, null);
 		}
 		catch (RuntimeException ex) {
 			return new History(this.store.local(this.active.values(), limit), this.problems.describe(ex).detail());
@@ -248,8 +253,8 @@ public class RunJobs implements SmartLifecycle {
 				this.store.save(job.waited() ? null : running);
 			}
 			markOverlaps(job);
-			PlanMeasurement.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
-					: this.measurement.measure(job);
+			RunPlan.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
+					: job.plan.measure(this.runs, job);
 			outcome.results().forEach(this.metrics::record);
 			finish(job, RunStatus.DONE, outcome, null, null);
 		}
@@ -289,7 +294,7 @@ public class RunJobs implements SmartLifecycle {
 		return this.active.values().stream().filter((job) -> !job.waited()).toList();
 	}
 
-	private void finish(Job job, RunStatus status, PlanMeasurement.@Nullable Outcome outcome,
+	private void finish(Job job, RunStatus status, RunPlan.@Nullable Outcome outcome,
 			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
 		synchronized (job) {
 			// The slot is free before the final record can be read: the next run may

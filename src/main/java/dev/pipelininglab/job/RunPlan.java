@@ -2,10 +2,16 @@ package dev.pipelininglab.job;
 
 import java.util.List;
 
+import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.KeyWalk;
+import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunObserver;
+import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.run.Variant;
 import org.jspecify.annotations.Nullable;
 
@@ -45,6 +51,32 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 
 	public RunPlan withInstances(int number) {
 		return new RunPlan(this.kind, this.base, this.variants, this.batchSizes, number);
+	}
+
+	/**
+	 * One run, a comparison or a sweep, and the sentence the page shows under its
+	 * results.
+	 */
+	Outcome measure(RunService runs, RunObserver observer) {
+		return switch (this.kind) {
+			case SINGLE -> {
+				RunResult result = runs.run(this.base, observer);
+				yield new Outcome(List.of(result), null, LoopCeiling.sentence(List.of(result)), result);
+			}
+			case COMPARE -> {
+				Comparison comparison = runs.compare(this.base, this.variants, observer);
+				yield new Outcome(comparison.results(), comparison.skipped(), comparison.summary(), comparison);
+			}
+			case SWEEP -> {
+				Sweep sweep = runs.sweep(this.base, this.batchSizes, observer);
+				yield new Outcome(sweep.results(), null, sweep.summary(), sweep);
+			}
+		};
+	}
+
+	/** For the job's final record; {@code answer} is what a GET run answers. */
+	record Outcome(List<RunResult> results, @Nullable List<Comparison.Skipped> skipped, @Nullable String summary,
+			Object answer) {
 	}
 
 	/** Defaults filled in: posting it again repeats the run. */

@@ -79,7 +79,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	}
 
 	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
-			PlanMeasurement.@Nullable Outcome outcome, @Nullable Problem why, @Nullable Boolean overlap) {
+			RunPlan.@Nullable Outcome outcome, @Nullable Problem why, @Nullable Boolean overlap) {
 		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
 				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now,
 				(outcome != null) ? outcome.results() : null, (outcome != null) ? outcome.skipped() : null,
