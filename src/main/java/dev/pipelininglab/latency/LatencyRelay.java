@@ -44,31 +44,24 @@ public final class LatencyRelay implements AutoCloseable {
 	public static LatencyRelay start(InetSocketAddress target, Duration oneWayDelay) {
 		EventLoopGroup group = new MultiThreadIoEventLoopGroup(1, NioIoHandler.newFactory());
 		long delayNanos = oneWayDelay.toNanos();
-		try {
-			Channel server = new ServerBootstrap().group(group)
-				.channel(NioServerSocketChannel.class)
-				.childOption(ChannelOption.AUTO_READ, false)
-				.childOption(ChannelOption.TCP_NODELAY, true)
-				.childHandler(new ChannelInitializer<SocketChannel>() {
+		Channel server = new ServerBootstrap().group(group)
+			.channel(NioServerSocketChannel.class)
+			.childOption(ChannelOption.AUTO_READ, false)
+			.childOption(ChannelOption.TCP_NODELAY, true)
+			.childHandler(new ChannelInitializer<SocketChannel>() {
 
-					@Override
-					protected void initChannel(SocketChannel inbound) {
-						inbound.pipeline().addLast(new Frontend(target, delayNanos));
-					}
+				@Override
+				protected void initChannel(SocketChannel inbound) {
+					inbound.pipeline().addLast(new Frontend(target, delayNanos));
+				}
 
-				})
-				.bind(new InetSocketAddress("127.0.0.1", 0))
-				.sync()
-				.channel();
-			log.info("Latency relay on {} -> {} holding bytes {} ms each way", server.localAddress(), target,
-					oneWayDelay.toNanos() / 1e6);
-			return new LatencyRelay(group, server);
-		}
-		catch (InterruptedException ex) {
-			group.shutdownGracefully();
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException("Interrupted while starting the latency relay", ex);
-		}
+			})
+			.bind(new InetSocketAddress("127.0.0.1", 0))
+			.syncUninterruptibly()
+			.channel();
+		log.info("Latency relay on {} -> {} holding bytes {} ms each way", server.localAddress(), target,
+				oneWayDelay.toNanos() / 1e6);
+		return new LatencyRelay(group, server);
 	}
 
 	public int port() {
