@@ -40,9 +40,8 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 			.stream()
 			.map(FleetRuns.Signal::at)
 			.filter(Objects::nonNull)
-			.mapToLong(Long::longValue)
-			.min()
-			.orElse(0);
+			.min(Long::compare)
+			.orElse(0L);
 		double windowMicros = 0;
 		long skewMicros = 0;
 		for (Fleet.Member member : planned) {

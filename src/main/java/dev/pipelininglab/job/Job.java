@@ -220,17 +220,16 @@ final class Job implements RunObserver {
 	@Nullable Duration remaining() {
 		long total = this.batchesTotal;
 		long done = this.batchesDone.get();
-		long started = this.startedNanos;
-		if (started == 0) {
+		if (this.startedNanos == 0) {
 			return null;
 		}
-		long elapsed = System.nanoTime() - started;
+		Duration elapsed = elapsed();
 		// It stops at max-run-time at the latest, whatever its pace says.
-		Duration limit = this.maxRunTime.minusNanos(elapsed);
+		Duration limit = this.maxRunTime.minus(elapsed);
 		if (total == 0 || done * 100 < total) {
 			return limit;
 		}
-		Duration pace = Duration.ofNanos((long) (elapsed * ((double) (total - done) / done)));
+		Duration pace = Duration.ofNanos((long) (elapsed.toNanos() * ((double) (total - done) / done)));
 		return (pace.compareTo(limit) < 0) ? pace : limit;
 	}
 

@@ -97,12 +97,11 @@ class RunStore {
 		this.settings = settings;
 		this.topology = topology;
 		this.pipeline = pipeline;
-		int kept = settings.history();
 		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
 
 			@Override
 			protected boolean removeEldestEntry(Map.Entry<String, RunRecord> eldest) {
-				return size() > kept;
+				return size() > settings.history();
 			}
 
 		});
