@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import java.util.zip.DataFormatException;
 
 import dev.pipelininglab.redis.ServerStats;
@@ -47,7 +48,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 		for (Fleet.Member member : planned) {
 			FleetRuns.Signal report = reports.get(member.instance());
 			RunResult result = (report != null) ? report.result() : null;
-			Histogram own = (report != null && result != null) ? histogram(report) : null;
+			Histogram own = (report != null && result != null) ? histogram(report, result) : null;
 			if (report == null || result == null || report.at() == null || own == null) {
 				stopped.add(member);
 				members.add(new Fleet.Member(member.instance(), member.share(), null, null, null, null, null, null,
@@ -93,13 +94,11 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 				sum(ran, (result) -> result.counts().verified()), sum(ran, (result) -> result.counts().hits()),
 				sum(ran, (result) -> result.counts().misses()), sum(ran, (result) -> result.counts().popped()),
 				sum(ran, (result) -> result.counts().empty()), sum(ran, (result) -> result.counts().pongs()), null);
-		Map<String, Long> keysPerNode = new TreeMap<>();
-		ran.forEach((result) -> {
-			Map<String, Long> each = result.cluster().keysPerNode();
-			if (each != null) {
-				each.forEach((node, keys) -> keysPerNode.merge(node, keys, Long::sum));
-			}
-		});
+		Map<String, Long> keysPerNode = ran.stream()
+			.map((result) -> result.cluster().keysPerNode())
+			.filter(Objects::nonNull)
+			.flatMap((each) -> each.entrySet().stream())
+			.collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue, Long::sum, TreeMap::new));
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse(keysPerNode.isEmpty() ? null : keysPerNode, null,
 				sum(ran, (result) -> result.cluster().commands()), sum(ran, (result) -> result.cluster().redirects()));
 		RunResult.Load load = new RunResult.Load(Latency.of(base.load().latency().per(), histogram), null, null, null,
@@ -115,10 +114,9 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 	}
 
 	/** The leader's own as measured, the others' as sent. */
-	private static @Nullable Histogram histogram(FleetRuns.Signal report) {
-		RunResult run = report.result();
+	private static @Nullable Histogram histogram(FleetRuns.Signal report, RunResult result) {
 		if (report.histogram() == null) {
-			return (run != null) ? run.load().latency().histogram() : null;
+			return result.load().latency().histogram();
 		}
 		try {
 			return Histogram.decodeFromCompressedByteBuffer(ByteBuffer.wrap(report.histogram()), 0);
@@ -130,8 +128,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 	}
 
 	private static @Nullable Long sum(List<RunResult> results, Function<RunResult, @Nullable Long> figure) {
-		List<Long> figures = results.stream().map(figure).filter(Objects::nonNull).toList();
-		return figures.isEmpty() ? null : figures.stream().mapToLong(Long::longValue).sum();
+		return results.stream().map(figure).filter(Objects::nonNull).reduce(Long::sum).orElse(null);
 	}
 
 }

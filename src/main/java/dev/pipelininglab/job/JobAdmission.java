@@ -51,7 +51,14 @@ final class JobAdmission {
 					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
 					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
 		}
-		boolean slot = holdFree();
+		boolean slot;
+		// Counted here, as the pool runs GET runs too and its size bounds nothing.
+		synchronized (this) {
+			slot = this.holding.get() < this.settings.maxConcurrent() && this.slots.takeFree();
+			if (slot) {
+				this.holding.incrementAndGet();
+			}
+		}
 		if (!slot && this.settings.queueCapacity() == 0) {
 			this.admitted.decrementAndGet();
 			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
@@ -81,15 +88,6 @@ final class JobAdmission {
 						+ " s for its turn (lab.admission.max-wait); retry in a moment.",
 				// GET runs are short as a rule: a second, unless jobs say better.
 				(active() > 0) ? retryAfter() : Duration.ofSeconds(1));
-	}
-
-	/** Counted here, as the pool runs GET runs too and its size bounds nothing. */
-	private synchronized boolean holdFree() {
-		boolean slot = this.holding.get() < this.settings.maxConcurrent() && this.slots.takeFree();
-		if (slot) {
-			this.holding.incrementAndGet();
-		}
-		return slot;
 	}
 
 	/** For a job that could not be made. */
