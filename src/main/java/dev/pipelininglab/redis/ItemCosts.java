@@ -59,20 +59,31 @@ public class ItemCosts implements DisposableBean {
 		this.connection = new NodeConnections.Own(factory);
 	}
 
-	synchronized long measured(Preflight.Part part, String server) {
+	// Measured on a sample, unless the sample itself might not fit; guessed then, or
+	// when it cannot be measured.
+	synchronized long of(Preflight.Part part, String server, long roomEverywhere) {
+		if (sampleItems(part) * guessed(part) * 2 > roomEverywhere) {
+			return guessed(part);
+		}
 		String key = server + "|" + part.shape() + "|" + part.valueSize() + "|" + part.keys().keyPattern() + "|"
 				+ Long.toString(part.lastIndex()).length();
 		Long known = this.measured.get(key);
 		if (known != null) {
 			return known;
 		}
-		long cost = measure(part);
-		this.measured.put(key, cost);
-		log.debug("One {} item of {} bytes costs {} bytes on {}", part.shape(), part.valueSize(), cost, server);
-		return cost;
+		try {
+			long cost = measure(part);
+			this.measured.put(key, cost);
+			log.debug("One {} item of {} bytes costs {} bytes on {}", part.shape(), part.valueSize(), cost, server);
+			return cost;
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not measure a sample of {}: {}", part.shape(), ex.toString());
+			return guessed(part);
+		}
 	}
 
-	static long guessed(Preflight.Part part) {
+	private static long guessed(Preflight.Part part) {
 		long value = allocated(value(part, part.lastIndex()).length() + SDS_HEADER);
 		return switch (part.shape()) {
 			case STRING -> part.keys().keyBytes(part.lastIndex()).length + value + 64 + KEYSPACE_TABLES;
@@ -91,14 +102,10 @@ public class ItemCosts implements DisposableBean {
 		return (bytes + spacing - 1) / spacing * spacing;
 	}
 
-	static int sampleItems(Preflight.Part part) {
+	private static int sampleItems(Preflight.Part part) {
 		long each = value(part, part.lastIndex()).length() + 64;
 		int most = (part.shape() == MemoryShape.STRING) ? STRING_SAMPLE : ELEMENT_SAMPLE;
 		return (int) Math.max(1, Math.min(part.items(), Math.min(most, SAMPLE_BYTES / each)));
-	}
-
-	static long sampleBytes(Preflight.Part part) {
-		return sampleItems(part) * guessed(part);
 	}
 
 	private long measure(Preflight.Part part) {

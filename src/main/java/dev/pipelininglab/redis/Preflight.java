@@ -168,7 +168,7 @@ public class Preflight implements DisposableBean {
 			List<Long> perItem) {
 		Map<String, Long> perMaster = new LinkedHashMap<>();
 		for (Part part : parts) {
-			long cost = cost(part, server, roomEverywhere);
+			long cost = this.costs.of(part, server, roomEverywhere);
 			perItem.add(cost);
 			Map<String, Long> shares = part.itemsPerMaster();
 			if (shares == null) {
@@ -179,19 +179,6 @@ public class Preflight implements DisposableBean {
 			}
 		}
 		return perMaster;
-	}
-
-	private long cost(Part part, String server, long roomEverywhere) {
-		if (ItemCosts.sampleBytes(part) * 2 > roomEverywhere) {
-			return ItemCosts.guessed(part);
-		}
-		try {
-			return this.costs.measured(part, server);
-		}
-		catch (RuntimeException ex) {
-			log.debug("Could not measure a sample of {}: {}", part.shape(), ex.toString());
-			return ItemCosts.guessed(part);
-		}
 	}
 
 	private @Nullable String evictsOthers(NodeMemory master) {

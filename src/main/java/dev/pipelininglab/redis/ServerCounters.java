@@ -142,24 +142,18 @@ public class ServerCounters implements DisposableBean {
 		if (nodes.isEmpty()) {
 			return null;
 		}
-		Map<String, ServerStats> serving = new TreeMap<>(nodes);
-		serving.keySet().removeIf((address) -> !serves(after, address, replicasServe));
+		Map<String, ServerStats> serving = serving(nodes, after, replicasServe);
 		return ServerStats.total(nodes, serving.isEmpty() ? nodes : serving);
 	}
 
-	public @Nullable ServerStats withRunWide(@Nullable ServerStats stats, @Nullable Snapshot before,
-			@Nullable Snapshot after) {
-		if (stats == null || before == null || after == null) {
-			return stats;
-		}
-		return stats.withRunWide(before.nodes(), after.nodes());
-	}
-
 	// Replicas only replay their master's writes, unless a read-only run reads from them.
-	private boolean serves(Snapshot snapshot, String address, boolean replicasServe) {
-		Map<String, String> node = snapshot.nodes().get(address);
-		boolean replica = node != null && "slave".equals(node.get("role"));
-		return !replica || (replicasServe && this.replicaReads);
+	private Map<String, ServerStats> serving(Map<String, ServerStats> nodes, Snapshot after, boolean replicasServe) {
+		Map<String, ServerStats> serving = new TreeMap<>(nodes);
+		serving.keySet().removeIf((address) -> {
+			Map<String, String> node = after.nodes().get(address);
+			return node != null && "slave".equals(node.get("role")) && !(replicasServe && this.replicaReads);
+		});
+		return serving;
 	}
 
 	private static Map<String, ServerStats> deltas(Snapshot before, Snapshot after) {
@@ -187,15 +181,9 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	public @Nullable Processed processed(Snapshot before, Snapshot after, boolean replicasServe) {
-		long commands = 0;
-		int nodes = 0;
-		for (Map.Entry<String, ServerStats> node : deltas(before, after).entrySet()) {
-			if (serves(after, node.getKey(), replicasServe)) {
-				commands += node.getValue().commands();
-				nodes++;
-			}
-		}
-		return (nodes > 0) ? new Processed(commands, nodes) : null;
+		Map<String, ServerStats> serving = serving(deltas(before, after), after, replicasServe);
+		return serving.isEmpty() ? null
+				: new Processed(serving.values().stream().mapToLong(ServerStats::commands).sum(), serving.size());
 	}
 
 	public record Processed(long commands, int nodes) {
