@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
 import org.apache.commons.logging.Log;
@@ -88,7 +89,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 	private @Nullable LocalServer acquire(String host, int port, ConfigurableEnvironment environment) {
 		synchronized (RUNNING) {
 			LocalServer server = RUNNING.get(port);
-			if (server != null && server.process.isAlive()) {
+			if (server != null && server.process().isAlive()) {
 				this.log.debug("Reusing the local redis-server this JVM started on " + host + ":" + port);
 			}
 			else if (isReachable(host, port)) {
@@ -96,10 +97,10 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 				return null;
 			}
 			else {
-				server = new LocalServer(start(host, port, environment));
+				server = new LocalServer(start(host, port, environment), new AtomicInteger());
 				RUNNING.put(port, server);
 			}
-			server.users++;
+			server.users().incrementAndGet();
 			return server;
 		}
 	}
@@ -183,13 +184,13 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	private void release(LocalServer server) {
 		synchronized (RUNNING) {
-			if (--server.users > 0) {
+			if (server.users().decrementAndGet() > 0) {
 				return;
 			}
-			RUNNING.remove(server.process.port(), server);
+			RUNNING.remove(server.process().port(), server);
 		}
-		server.process.stop();
-		this.log.info("Stopped the local redis-server on " + server.process.host() + ":" + server.process.port());
+		server.process().stop();
+		this.log.info("Stopped the local redis-server on " + server.process().host() + ":" + server.process().port());
 	}
 
 	static boolean isLoopback(String host) {
@@ -228,15 +229,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		return false;
 	}
 
-	private static final class LocalServer {
-
-		private final RedisServerProcess process;
-
-		private int users;
-
-		private LocalServer(RedisServerProcess process) {
-			this.process = process;
-		}
+	private record LocalServer(RedisServerProcess process, AtomicInteger users) {
 
 	}
 
