@@ -1,6 +1,7 @@
 package dev.pipelininglab.redis;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -228,10 +229,7 @@ public class ServerCounters implements DisposableBean {
 
 	static Map<String, String> fields(String info) {
 		Map<String, String> fields = new LinkedHashMap<>();
-		Matcher matcher = FIELD.matcher(info);
-		while (matcher.find()) {
-			fields.put(matcher.group(1), matcher.group(2).trim());
-		}
+		FIELD.matcher(info).results().forEach((field) -> fields.put(field.group(1), field.group(2).trim()));
 		return fields;
 	}
 
@@ -341,20 +339,11 @@ public class ServerCounters implements DisposableBean {
 	record Client(String name, String cmd, long idleSeconds) {
 
 		static Client parse(String line) {
-			String name = "";
-			String cmd = "";
-			long idle = Long.MAX_VALUE;
-			Matcher field = CLIENT_FIELD.matcher(line);
-			while (field.find()) {
-				switch (field.group(1)) {
-					case "name" -> name = field.group(2);
-					case "cmd" -> cmd = field.group(2);
-					case "idle" -> idle = Long.parseLong(field.group(2));
-					default -> {
-					}
-				}
-			}
-			return new Client(name, cmd, idle);
+			Map<String, String> fields = new HashMap<>();
+			CLIENT_FIELD.matcher(line).results().forEach((field) -> fields.put(field.group(1), field.group(2)));
+			String idle = fields.get("idle");
+			return new Client(fields.getOrDefault("name", ""), fields.getOrDefault("cmd", ""),
+					(idle != null) ? Long.parseLong(idle) : Long.MAX_VALUE);
 		}
 
 	}

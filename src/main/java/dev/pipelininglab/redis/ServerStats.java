@@ -2,6 +2,8 @@ package dev.pipelininglab.redis;
 
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
@@ -122,16 +124,16 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		}
 	}
 
-	private static long keysIn(Map<String, String> info) {
-		long keys = 0;
-		for (Map.Entry<String, String> line : info.entrySet()) {
-			if (line.getKey().matches("db\\d+") && line.getValue().startsWith("keys=")) {
-				int end = line.getValue().indexOf(',');
-				keys += Long
-					.parseLong(line.getValue().substring("keys=".length(), (end < 0) ? line.getValue().length() : end));
-			}
-		}
-		return keys;
+	// Summed over INFO's keyspace lines, e.g. db0:keys=12,expires=3,avg_ttl=0.
+	static long perDb(Map<String, String> info, String field) {
+		Pattern number = Pattern.compile("\\b" + field + "=(\\d+)");
+		return info.entrySet()
+			.stream()
+			.filter((line) -> line.getKey().matches("db\\d+"))
+			.map((line) -> number.matcher(line.getValue()))
+			.filter(Matcher::find)
+			.mapToLong((found) -> Long.parseLong(found.group(1)))
+			.sum();
 	}
 
 	private static @Nullable Long sum(@Nullable Long total, @Nullable Long value) {
@@ -156,7 +158,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 			Long usedAfter = number(after, "used_memory");
 			return new RunWide(diff(before, after, "evicted_keys"), diff(before, after, "expired_keys"),
 					(usedBefore != null && usedAfter != null) ? new UsedMemory(usedBefore, usedAfter) : null,
-					new KeyCount(keysIn(before), keysIn(after)));
+					new KeyCount(perDb(before, "keys"), perDb(after, "keys")));
 		}
 
 		RunWide plus(RunWide other) {
