@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulConnection;
@@ -136,47 +139,29 @@ public class ItemCosts implements DisposableBean {
 	}
 
 	private static void fill(RedisClusterCommands<String, String> redis, Preflight.Part part, String key, int n) {
-		int chunk = 64;
-		for (int from = 0; from < n; from += chunk) {
-			int to = Math.min(n, from + chunk);
+		for (int from = 0; from < n; from += 64) {
+			List<Long> indexes = LongStream.range(from, Math.min(n, from + 64))
+				.map((j) -> part.lastIndex() - j)
+				.boxed()
+				.toList();
 			switch (part.shape()) {
-				case HASH -> {
-					Map<String, String> fields = new LinkedHashMap<>();
-					for (int j = from; j < to; j++) {
-						long index = part.lastIndex() - j;
-						fields.put(part.keys().field(index), value(part, index));
-					}
-					redis.hset(key, fields);
-				}
-				case SET -> redis.sadd(key, values(part, from, to));
-				case ZSET -> {
-					List<ScoredValue<String>> members = new ArrayList<>();
-					for (int j = from; j < to; j++) {
-						long index = part.lastIndex() - j;
-						members.add(ScoredValue.just(index, value(part, index)));
-					}
-					redis.zadd(key, members.toArray());
-				}
-				case LIST -> redis.rpush(key, values(part, from, to));
+				case HASH -> redis.hset(key,
+						indexes.stream().collect(Collectors.toMap(part.keys()::field, (index) -> value(part, index))));
+				case SET -> redis.sadd(key, values(part, indexes));
+				case ZSET -> redis.zadd(key,
+						indexes.stream().map((index) -> ScoredValue.just(index, value(part, index))).toArray());
+				case LIST -> redis.rpush(key, values(part, indexes));
 				case STRING -> throw new IllegalStateException("strings are measured key by key");
 			}
 		}
 	}
 
-	private static String[] values(Preflight.Part part, int from, int to) {
-		String[] values = new String[to - from];
-		for (int j = from; j < to; j++) {
-			values[j - from] = value(part, part.lastIndex() - j);
-		}
-		return values;
+	private static String[] values(Preflight.Part part, List<Long> indexes) {
+		return indexes.stream().map((index) -> value(part, index)).toArray(String[]::new);
 	}
 
 	private static long usage(RedisClusterCommands<String, String> redis, String key) {
-		Long usage = redis.memoryUsage(key);
-		if (usage == null) {
-			throw new IllegalStateException("MEMORY USAGE found no " + key);
-		}
-		return usage;
+		return Objects.requireNonNull(redis.memoryUsage(key), () -> "MEMORY USAGE found no " + key);
 	}
 
 	private static String value(Preflight.Part part, long index) {
