@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.Loopback;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 
@@ -76,7 +77,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 		String host = environment.getProperty("spring.data.redis.host", "localhost");
 		int port = environment.getProperty("spring.data.redis.port", Integer.class, 6379);
-		if (!isLoopback(host)) {
+		if (!Loopback.is(host)) {
 			this.log.debug("Not starting a local Redis: " + host + " is not a loopback address");
 			return;
 		}
@@ -191,23 +192,6 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 		server.process().stop();
 		this.log.info("Stopped the local redis-server on " + server.process().host() + ":" + server.process().port());
-	}
-
-	static boolean isLoopback(String host) {
-		String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-		if (literal.equalsIgnoreCase("localhost")) {
-			return true;
-		}
-		// IP literals only: a DNS lookup could stall startup.
-		if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
-			return false;
-		}
-		try {
-			return InetAddress.getByName(literal).isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
-			return false;
-		}
 	}
 
 	static boolean isReachable(String host, int port) {
