@@ -1,6 +1,7 @@
 package dev.pipelininglab.redis;
 
 import java.util.Map;
+import java.util.Objects;
 import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -45,7 +46,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 	}
 
 	static ServerStats delta(Map<String, String> before, Map<String, String> after) {
-		long commands = orZero(diff(before, after, "total_commands_processed"));
+		long commands = Objects.requireNonNullElse(diff(before, after, "total_commands_processed"), 0L);
 		Long reads = diff(before, after, "total_reads_processed");
 		Double cpu = cpuSeconds(after);
 		Double cpuBefore = cpuSeconds(before);
@@ -138,10 +139,6 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 
 	private static @Nullable Long sum(@Nullable Long total, @Nullable Long value) {
 		return (total != null && value != null) ? total + value : null;
-	}
-
-	private static long orZero(@Nullable Long value) {
-		return (value != null) ? value : 0;
 	}
 
 	private static double round(double value, int decimals) {
