@@ -1,6 +1,6 @@
 /**
- * The lab's shared vocabulary: the application, the problem catalogue, plain numbers and
- * request limits; it uses no feature package.
+ * The lab's shared vocabulary: the application, the problem catalogue, plain numbers,
+ * loopback hosts and request limits; it uses no feature package.
  */
 @NullMarked
 package dev.pipelininglab;

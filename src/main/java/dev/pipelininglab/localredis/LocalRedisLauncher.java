@@ -12,8 +12,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.Loopback;
 import org.apache.commons.logging.Log;
 import org.jspecify.annotations.Nullable;
 
@@ -75,7 +77,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 		String host = environment.getProperty("spring.data.redis.host", "localhost");
 		int port = environment.getProperty("spring.data.redis.port", Integer.class, 6379);
-		if (!isLoopback(host)) {
+		if (!Loopback.is(host)) {
 			this.log.debug("Not starting a local Redis: " + host + " is not a loopback address");
 			return;
 		}
@@ -88,7 +90,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 	private @Nullable LocalServer acquire(String host, int port, ConfigurableEnvironment environment) {
 		synchronized (RUNNING) {
 			LocalServer server = RUNNING.get(port);
-			if (server != null && server.process.isAlive()) {
+			if (server != null && server.process().isAlive()) {
 				this.log.debug("Reusing the local redis-server this JVM started on " + host + ":" + port);
 			}
 			else if (isReachable(host, port)) {
@@ -96,10 +98,10 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 				return null;
 			}
 			else {
-				server = new LocalServer(start(host, port, environment));
+				server = new LocalServer(start(host, port, environment), new AtomicInteger());
 				RUNNING.put(port, server);
 			}
-			server.users++;
+			server.users().incrementAndGet();
 			return server;
 		}
 	}
@@ -183,30 +185,13 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	private void release(LocalServer server) {
 		synchronized (RUNNING) {
-			if (--server.users > 0) {
+			if (server.users().decrementAndGet() > 0) {
 				return;
 			}
-			RUNNING.remove(server.process.port(), server);
+			RUNNING.remove(server.process().port(), server);
 		}
-		server.process.stop();
-		this.log.info("Stopped the local redis-server on " + server.process.host() + ":" + server.process.port());
-	}
-
-	static boolean isLoopback(String host) {
-		String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
-		if (literal.equalsIgnoreCase("localhost")) {
-			return true;
-		}
-		// IP literals only: a DNS lookup could stall startup.
-		if (!literal.contains(":") && !literal.matches("[0-9.]+")) {
-			return false;
-		}
-		try {
-			return InetAddress.getByName(literal).isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
-			return false;
-		}
+		server.process().stop();
+		this.log.info("Stopped the local redis-server on " + server.process().host() + ":" + server.process().port());
 	}
 
 	static boolean isReachable(String host, int port) {
@@ -228,15 +213,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		return false;
 	}
 
-	private static final class LocalServer {
-
-		private final RedisServerProcess process;
-
-		private int users;
-
-		private LocalServer(RedisServerProcess process) {
-			this.process = process;
-		}
+	private record LocalServer(RedisServerProcess process, AtomicInteger users) {
 
 	}
 

@@ -198,11 +198,9 @@ public final class RedisServerProcess implements AutoCloseable {
 		private static final Path SHELL = Path.of("/bin/sh");
 
 		// Ends the server with the JVM, even after kill -9: a reader on a pipe only the
-		// JVM
-		// holds (fd 3) sees EOF and sends TERM (CONT for a paused one), KILL 5 s later.
-		// Built-ins and an absolute sleep: without cat on PATH the reader ended at once
-		// and
-		// stopped the server.
+		// JVM holds (fd 3) sees EOF and sends TERM (CONT for a paused one), KILL 5 s
+		// later. Built-ins and an absolute sleep: without cat on PATH the reader ended at
+		// once and stopped the server.
 		private static final String WATCHDOG = "server=$$; exec 3<&0; "
 				+ "( while read -r _ <&3; do :; done; kill -TERM $server 2>/dev/null && kill -CONT $server 2>/dev/null"
 				+ escalation() + " ) >/dev/null 2>&1 &" + " exec \"$@\" 3<&-";
@@ -291,8 +289,7 @@ public final class RedisServerProcess implements AutoCloseable {
 
 		private void checkPortFree() {
 			// A server already on the port would answer our PING while ours dies of
-			// "address
-			// in use".
+			// "address in use".
 			try (ServerSocket socket = new ServerSocket()) {
 				socket.bind(new InetSocketAddress(this.host, this.port));
 			}
@@ -305,34 +302,33 @@ public final class RedisServerProcess implements AutoCloseable {
 
 		private void awaitPing(RedisServerProcess server, List<String> command) {
 			long deadline = System.nanoTime() + STARTUP_TIMEOUT.toNanos();
-			String problem = null;
-			while (problem == null) {
-				if (answersPing(this.host, this.port, Duration.ofMillis(500))) {
-					return;
-				}
+			while (!answersPing(this.host, this.port, Duration.ofMillis(500))) {
 				if (!server.process.isAlive()) {
 					int code = server.process.exitValue();
-					problem = (code > 128) ? "was stopped by signal " + (code - 128) + " right after it started"
-							+ " (exit code " + code + "); something on this machine ended it"
-							: "exited with code " + code;
+					throw failed(server, command,
+							(code > 128)
+									? "was stopped by signal " + (code - 128) + " right after it started (exit code "
+											+ code + "); something on this machine ended it"
+									: "exited with code " + code);
 				}
-				else if (System.nanoTime() > deadline) {
-					problem = "did not answer PING within " + STARTUP_TIMEOUT.toMillis() + " ms";
+				if (System.nanoTime() > deadline) {
+					throw failed(server, command, "did not answer PING within " + STARTUP_TIMEOUT.toMillis() + " ms");
 				}
-				else {
-					try {
-						Thread.sleep(50);
-					}
-					catch (InterruptedException ex) {
-						server.kill();
-						Thread.currentThread().interrupt();
-						throw new IllegalStateException("Interrupted while waiting for " + server, ex);
-					}
+				try {
+					Thread.sleep(50);
+				}
+				catch (InterruptedException ex) {
+					server.kill();
+					Thread.currentThread().interrupt();
+					throw new IllegalStateException("Interrupted while waiting for " + server, ex);
 				}
 			}
+		}
+
+		private IllegalStateException failed(RedisServerProcess server, List<String> command, String problem) {
 			server.kill();
 			String nl = System.lineSeparator();
-			throw new IllegalStateException("redis-server on " + this.host + ":" + this.port + " " + problem + nl
+			return new IllegalStateException("redis-server on " + this.host + ":" + this.port + " " + problem + nl
 					+ "command: " + String.join(" ", command) + nl + "redis.out:" + nl
 					+ tail(this.workDir.resolve("redis.out"), 20) + nl + "redis.log:" + nl
 					+ tail(this.workDir.resolve("redis.log"), 20));

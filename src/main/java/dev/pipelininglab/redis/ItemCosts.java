@@ -4,6 +4,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
+import java.util.stream.LongStream;
 
 import io.lettuce.core.ScoredValue;
 import io.lettuce.core.api.StatefulConnection;
@@ -59,20 +62,31 @@ public class ItemCosts implements DisposableBean {
 		this.connection = new NodeConnections.Own(factory);
 	}
 
-	synchronized long measured(Preflight.Part part, String server) {
+	// Measured on a sample, unless the sample itself might not fit; guessed then, or
+	// when it cannot be measured.
+	synchronized long of(Preflight.Part part, String server, long roomEverywhere) {
+		if (sampleItems(part) * guessed(part) * 2 > roomEverywhere) {
+			return guessed(part);
+		}
 		String key = server + "|" + part.shape() + "|" + part.valueSize() + "|" + part.keys().keyPattern() + "|"
 				+ Long.toString(part.lastIndex()).length();
 		Long known = this.measured.get(key);
 		if (known != null) {
 			return known;
 		}
-		long cost = measure(part);
-		this.measured.put(key, cost);
-		log.debug("One {} item of {} bytes costs {} bytes on {}", part.shape(), part.valueSize(), cost, server);
-		return cost;
+		try {
+			long cost = measure(part);
+			this.measured.put(key, cost);
+			log.debug("One {} item of {} bytes costs {} bytes on {}", part.shape(), part.valueSize(), cost, server);
+			return cost;
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not measure a sample of {}: {}", part.shape(), ex.toString());
+			return guessed(part);
+		}
 	}
 
-	static long guessed(Preflight.Part part) {
+	private static long guessed(Preflight.Part part) {
 		long value = allocated(value(part, part.lastIndex()).length() + SDS_HEADER);
 		return switch (part.shape()) {
 			case STRING -> part.keys().keyBytes(part.lastIndex()).length + value + 64 + KEYSPACE_TABLES;
@@ -91,14 +105,10 @@ public class ItemCosts implements DisposableBean {
 		return (bytes + spacing - 1) / spacing * spacing;
 	}
 
-	static int sampleItems(Preflight.Part part) {
+	private static int sampleItems(Preflight.Part part) {
 		long each = value(part, part.lastIndex()).length() + 64;
 		int most = (part.shape() == MemoryShape.STRING) ? STRING_SAMPLE : ELEMENT_SAMPLE;
 		return (int) Math.max(1, Math.min(part.items(), Math.min(most, SAMPLE_BYTES / each)));
-	}
-
-	static long sampleBytes(Preflight.Part part) {
-		return sampleItems(part) * guessed(part);
 	}
 
 	private long measure(Preflight.Part part) {
@@ -129,47 +139,29 @@ public class ItemCosts implements DisposableBean {
 	}
 
 	private static void fill(RedisClusterCommands<String, String> redis, Preflight.Part part, String key, int n) {
-		int chunk = 64;
-		for (int from = 0; from < n; from += chunk) {
-			int to = Math.min(n, from + chunk);
+		for (int from = 0; from < n; from += 64) {
+			List<Long> indexes = LongStream.range(from, Math.min(n, from + 64))
+				.map((j) -> part.lastIndex() - j)
+				.boxed()
+				.toList();
 			switch (part.shape()) {
-				case HASH -> {
-					Map<String, String> fields = new LinkedHashMap<>();
-					for (int j = from; j < to; j++) {
-						long index = part.lastIndex() - j;
-						fields.put(part.keys().field(index), value(part, index));
-					}
-					redis.hset(key, fields);
-				}
-				case SET -> redis.sadd(key, values(part, from, to));
-				case ZSET -> {
-					List<ScoredValue<String>> members = new ArrayList<>();
-					for (int j = from; j < to; j++) {
-						long index = part.lastIndex() - j;
-						members.add(ScoredValue.just(index, value(part, index)));
-					}
-					redis.zadd(key, members.toArray());
-				}
-				case LIST -> redis.rpush(key, values(part, from, to));
+				case HASH -> redis.hset(key,
+						indexes.stream().collect(Collectors.toMap(part.keys()::field, (index) -> value(part, index))));
+				case SET -> redis.sadd(key, values(part, indexes));
+				case ZSET -> redis.zadd(key,
+						indexes.stream().map((index) -> ScoredValue.just(index, value(part, index))).toArray());
+				case LIST -> redis.rpush(key, values(part, indexes));
 				case STRING -> throw new IllegalStateException("strings are measured key by key");
 			}
 		}
 	}
 
-	private static String[] values(Preflight.Part part, int from, int to) {
-		String[] values = new String[to - from];
-		for (int j = from; j < to; j++) {
-			values[j - from] = value(part, part.lastIndex() - j);
-		}
-		return values;
+	private static String[] values(Preflight.Part part, List<Long> indexes) {
+		return indexes.stream().map((index) -> value(part, index)).toArray(String[]::new);
 	}
 
 	private static long usage(RedisClusterCommands<String, String> redis, String key) {
-		Long usage = redis.memoryUsage(key);
-		if (usage == null) {
-			throw new IllegalStateException("MEMORY USAGE found no " + key);
-		}
-		return usage;
+		return Objects.requireNonNull(redis.memoryUsage(key), () -> "MEMORY USAGE found no " + key);
 	}
 
 	private static String value(Preflight.Part part, long index) {

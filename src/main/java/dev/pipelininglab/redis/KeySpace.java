@@ -57,17 +57,9 @@ public final class KeySpace {
 		return numbered(this.keyStemBytes, index);
 	}
 
-	public String value(long index) {
-		return VALUE_STEM + index;
-	}
-
-	public byte[] valueBytes(long index) {
-		return numbered(VALUE_STEM_BYTES, index);
-	}
-
 	public byte[] valueBytes(long index, int size) {
 		if (size == 0) {
-			return valueBytes(index);
+			return numbered(VALUE_STEM_BYTES, index);
 		}
 		byte[] value = new byte[size];
 		byte[] stem = numbered(VALUE_STEM_BYTES, index);
@@ -93,7 +85,7 @@ public final class KeySpace {
 	}
 
 	public String value(long index, int size) {
-		return (size == 0) ? value(index) : new String(valueBytes(index, size), StandardCharsets.US_ASCII);
+		return (size == 0) ? VALUE_STEM + index : new String(valueBytes(index, size), StandardCharsets.US_ASCII);
 	}
 
 	public String field(long index) {

@@ -49,7 +49,7 @@ public class MasterConnections implements DisposableBean {
 			// with no MOVED followed.
 			connection.setAutoFlushCommands(false);
 		}
-		return new Borrowed(this, factory, connection);
+		return new Borrowed(connection, factory, this);
 	}
 
 	private void giveBack(LettuceConnectionFactory factory, StatefulRedisClusterConnection<byte[], byte[]> connection) {
@@ -68,28 +68,12 @@ public class MasterConnections implements DisposableBean {
 		this.idle.clear();
 	}
 
-	public static final class Borrowed implements AutoCloseable {
-
-		private final MasterConnections owner;
-
-		private final LettuceConnectionFactory factory;
-
-		private final StatefulRedisClusterConnection<byte[], byte[]> connection;
-
-		private Borrowed(MasterConnections owner, LettuceConnectionFactory factory,
-				StatefulRedisClusterConnection<byte[], byte[]> connection) {
-			this.owner = owner;
-			this.factory = factory;
-			this.connection = connection;
-		}
-
-		public StatefulRedisClusterConnection<byte[], byte[]> cluster() {
-			return this.connection;
-		}
+	public record Borrowed(StatefulRedisClusterConnection<byte[], byte[]> cluster, LettuceConnectionFactory factory,
+			MasterConnections owner) implements AutoCloseable {
 
 		public StatefulRedisConnection<byte[], byte[]> master(String host, int port) {
 			try {
-				return this.connection.getConnection(host, port, ConnectionIntent.WRITE);
+				return this.cluster.getConnection(host, port, ConnectionIntent.WRITE);
 			}
 			catch (RuntimeException ex) {
 				throw RedisReplies.translatedOr(ex);
@@ -107,7 +91,7 @@ public class MasterConnections implements DisposableBean {
 
 		@Override
 		public void close() {
-			this.owner.giveBack(this.factory, this.connection);
+			this.owner.giveBack(this.factory, this.cluster);
 		}
 
 	}

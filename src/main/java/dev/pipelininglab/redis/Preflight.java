@@ -6,8 +6,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.LongFunction;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
 import io.lettuce.core.ScanArgs;
@@ -29,8 +27,6 @@ import org.springframework.stereotype.Component;
 public class Preflight implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(Preflight.class);
-
-	private static final Pattern EXPIRES = Pattern.compile("expires=(\\d+)");
 
 	private static final int SCAN_BATCH = 1000;
 
@@ -168,7 +164,7 @@ public class Preflight implements DisposableBean {
 			List<Long> perItem) {
 		Map<String, Long> perMaster = new LinkedHashMap<>();
 		for (Part part : parts) {
-			long cost = cost(part, server, roomEverywhere);
+			long cost = this.costs.of(part, server, roomEverywhere);
 			perItem.add(cost);
 			Map<String, Long> shares = part.itemsPerMaster();
 			if (shares == null) {
@@ -181,33 +177,13 @@ public class Preflight implements DisposableBean {
 		return perMaster;
 	}
 
-	private long cost(Part part, String server, long roomEverywhere) {
-		if (ItemCosts.sampleBytes(part) * 2 > roomEverywhere) {
-			return ItemCosts.guessed(part);
-		}
-		try {
-			return this.costs.measured(part, server);
-		}
-		catch (RuntimeException ex) {
-			log.debug("Could not measure a sample of {}: {}", part.shape(), ex.toString());
-			return ItemCosts.guessed(part);
-		}
-	}
-
 	private @Nullable String evictsOthers(NodeMemory master) {
 		String policy = (master.policy() != null) ? master.policy() : "noeviction";
 		if (policy.startsWith("allkeys-")) {
 			return "evicts any key";
 		}
 		if (policy.startsWith("volatile-")) {
-			long volatileKeys = master.info()
-				.entrySet()
-				.stream()
-				.filter((field) -> field.getKey().matches("db\\d+"))
-				.map((field) -> EXPIRES.matcher(field.getValue()))
-				.filter(Matcher::find)
-				.mapToLong((expires) -> Long.parseLong(expires.group(1)))
-				.sum();
+			long volatileKeys = ServerStats.perDb(master.info(), "expires");
 			long foreign = (volatileKeys > 0) ? volatileKeys - labKeysWithTtl(master.address()) : 0;
 			if (foreign > 0) {
 				return "evicts keys with a TTL, and about " + foreign + " keys outside the lab's prefix have one";

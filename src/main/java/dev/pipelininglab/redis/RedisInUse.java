@@ -1,12 +1,11 @@
 package dev.pipelininglab.redis;
 
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import dev.pipelininglab.Loopback;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.pubsub.RedisPubSubAdapter;
@@ -100,19 +99,7 @@ class RedisInUse implements DisposableBean {
 
 	static boolean loopback(String address) {
 		int colon = address.lastIndexOf(':');
-		String host = (colon > 0) ? address.substring(0, colon) : address;
-		if (host.startsWith("[") && host.endsWith("]")) {
-			host = host.substring(1, host.length() - 1);
-		}
-		if (host.equalsIgnoreCase("localhost")) {
-			return true;
-		}
-		try {
-			return host.matches("[0-9.]+|[0-9a-fA-F:]+") && InetAddress.getByName(host).isLoopbackAddress();
-		}
-		catch (UnknownHostException ex) {
-			return false;
-		}
+		return Loopback.is((colon > 0) ? address.substring(0, colon) : address);
 	}
 
 	@EventListener(ApplicationReadyEvent.class)

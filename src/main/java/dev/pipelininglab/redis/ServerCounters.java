@@ -1,6 +1,7 @@
 package dev.pipelininglab.redis;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -142,24 +143,18 @@ public class ServerCounters implements DisposableBean {
 		if (nodes.isEmpty()) {
 			return null;
 		}
-		Map<String, ServerStats> serving = new TreeMap<>(nodes);
-		serving.keySet().removeIf((address) -> !serves(after, address, replicasServe));
+		Map<String, ServerStats> serving = serving(nodes, after, replicasServe);
 		return ServerStats.total(nodes, serving.isEmpty() ? nodes : serving);
 	}
 
-	public @Nullable ServerStats withRunWide(@Nullable ServerStats stats, @Nullable Snapshot before,
-			@Nullable Snapshot after) {
-		if (stats == null || before == null || after == null) {
-			return stats;
-		}
-		return stats.withRunWide(before.nodes(), after.nodes());
-	}
-
 	// Replicas only replay their master's writes, unless a read-only run reads from them.
-	private boolean serves(Snapshot snapshot, String address, boolean replicasServe) {
-		Map<String, String> node = snapshot.nodes().get(address);
-		boolean replica = node != null && "slave".equals(node.get("role"));
-		return !replica || (replicasServe && this.replicaReads);
+	private Map<String, ServerStats> serving(Map<String, ServerStats> nodes, Snapshot after, boolean replicasServe) {
+		Map<String, ServerStats> serving = new TreeMap<>(nodes);
+		serving.keySet().removeIf((address) -> {
+			Map<String, String> node = after.nodes().get(address);
+			return node != null && "slave".equals(node.get("role")) && !(replicasServe && this.replicaReads);
+		});
+		return serving;
 	}
 
 	private static Map<String, ServerStats> deltas(Snapshot before, Snapshot after) {
@@ -187,15 +182,9 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	public @Nullable Processed processed(Snapshot before, Snapshot after, boolean replicasServe) {
-		long commands = 0;
-		int nodes = 0;
-		for (Map.Entry<String, ServerStats> node : deltas(before, after).entrySet()) {
-			if (serves(after, node.getKey(), replicasServe)) {
-				commands += node.getValue().commands();
-				nodes++;
-			}
-		}
-		return (nodes > 0) ? new Processed(commands, nodes) : null;
+		Map<String, ServerStats> serving = serving(deltas(before, after), after, replicasServe);
+		return serving.isEmpty() ? null
+				: new Processed(serving.values().stream().mapToLong(ServerStats::commands).sum(), serving.size());
 	}
 
 	public record Processed(long commands, int nodes) {
@@ -240,10 +229,7 @@ public class ServerCounters implements DisposableBean {
 
 	static Map<String, String> fields(String info) {
 		Map<String, String> fields = new LinkedHashMap<>();
-		Matcher matcher = FIELD.matcher(info);
-		while (matcher.find()) {
-			fields.put(matcher.group(1), matcher.group(2).trim());
-		}
+		FIELD.matcher(info).results().forEach((field) -> fields.put(field.group(1), field.group(2).trim()));
 		return fields;
 	}
 
@@ -353,20 +339,11 @@ public class ServerCounters implements DisposableBean {
 	record Client(String name, String cmd, long idleSeconds) {
 
 		static Client parse(String line) {
-			String name = "";
-			String cmd = "";
-			long idle = Long.MAX_VALUE;
-			Matcher field = CLIENT_FIELD.matcher(line);
-			while (field.find()) {
-				switch (field.group(1)) {
-					case "name" -> name = field.group(2);
-					case "cmd" -> cmd = field.group(2);
-					case "idle" -> idle = Long.parseLong(field.group(2));
-					default -> {
-					}
-				}
-			}
-			return new Client(name, cmd, idle);
+			Map<String, String> fields = new HashMap<>();
+			CLIENT_FIELD.matcher(line).results().forEach((field) -> fields.put(field.group(1), field.group(2)));
+			String idle = fields.get("idle");
+			return new Client(fields.getOrDefault("name", ""), fields.getOrDefault("cmd", ""),
+					(idle != null) ? Long.parseLong(idle) : Long.MAX_VALUE);
 		}
 
 	}

@@ -1,6 +1,10 @@
 package dev.pipelininglab.redis;
 
 import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
@@ -19,54 +23,30 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 	public record KeyCount(long before, long after) {
 	}
 
-	ServerStats withRunWide(Map<String, Map<String, String>> before, Map<String, Map<String, String>> after) {
-		Map<String, ServerStats> nodes = (this.nodes != null) ? new java.util.TreeMap<>(this.nodes) : null;
-		Long evicted = 0L;
-		Long expired = 0L;
-		Long usedBefore = 0L;
-		Long usedAfter = 0L;
-		long keysBefore = 0;
-		long keysAfter = 0;
-		int masters = 0;
-		for (Map.Entry<String, Map<String, String>> node : after.entrySet()) {
-			Map<String, String> earlier = before.get(node.getKey());
-			if (earlier != null && nodes != null) {
-				nodes.computeIfPresent(node.getKey(), (address, stats) -> stats.runWide(earlier, node.getValue()));
-			}
-			if (earlier == null || "slave".equals(node.getValue().get("role"))) {
+	public ServerStats withRunWide(ServerCounters.@Nullable Snapshot before, ServerCounters.Snapshot after) {
+		if (before == null) {
+			return this;
+		}
+		Map<String, ServerStats> nodes = (this.nodes != null) ? new TreeMap<>(this.nodes) : null;
+		RunWide masters = null;
+		for (Map.Entry<String, Map<String, String>> node : after.nodes().entrySet()) {
+			Map<String, String> earlier = before.nodes().get(node.getKey());
+			if (earlier == null) {
 				continue;
 			}
-			masters++;
-			evicted = sum(evicted, diff(earlier, node.getValue(), "evicted_keys"));
-			expired = sum(expired, diff(earlier, node.getValue(), "expired_keys"));
-			usedBefore = sum(usedBefore, number(earlier, "used_memory"));
-			usedAfter = sum(usedAfter, number(node.getValue(), "used_memory"));
-			keysBefore += keysIn(earlier);
-			keysAfter += keysIn(node.getValue());
+			RunWide run = RunWide.between(earlier, node.getValue());
+			if (nodes != null) {
+				nodes.computeIfPresent(node.getKey(), (address, stats) -> stats.with(null, null, run));
+			}
+			if (!"slave".equals(node.getValue().get("role"))) {
+				masters = (masters != null) ? masters.plus(run) : run;
+			}
 		}
-		if (masters == 0) {
-			evicted = null;
-			expired = null;
-		}
-		UsedMemory used = (masters > 0 && usedBefore != null && usedAfter != null)
-				? new UsedMemory(usedBefore, usedAfter) : null;
-		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
-				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, nodes, this.scope, evicted, expired,
-				used, (masters > 0) ? new KeyCount(keysBefore, keysAfter) : null);
-	}
-
-	private ServerStats runWide(Map<String, String> before, Map<String, String> after) {
-		Long usedBefore = number(before, "used_memory");
-		Long usedAfter = number(after, "used_memory");
-		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
-				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, null, null,
-				diff(before, after, "evicted_keys"), diff(before, after, "expired_keys"),
-				(usedBefore != null && usedAfter != null) ? new UsedMemory(usedBefore, usedAfter) : null,
-				new KeyCount(keysIn(before), keysIn(after)));
+		return with(nodes, this.scope, masters);
 	}
 
 	static ServerStats delta(Map<String, String> before, Map<String, String> after) {
-		long commands = orZero(diff(before, after, "total_commands_processed"));
+		long commands = Objects.requireNonNullElse(diff(before, after, "total_commands_processed"), 0L);
 		Long reads = diff(before, after, "total_reads_processed");
 		Double cpu = cpuSeconds(after);
 		Double cpuBefore = cpuSeconds(before);
@@ -78,7 +58,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 
 	static ServerStats total(Map<String, ServerStats> nodes, Map<String, ServerStats> counted) {
 		if (nodes.size() == 1) {
-			return nodes.values().iterator().next().withScope();
+			return nodes.values().iterator().next().with(null, ServerCounters.SCOPE, null);
 		}
 		long commands = 0;
 		Long reads = 0L;
@@ -97,7 +77,8 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 			peak = (peak != null && node.peakOutputBufferBytes != null) ? Math.max(peak, node.peakOutputBufferBytes)
 					: null;
 		}
-		return of(commands, reads, writes, cpuMicros, input, output, peak, nodes).withScope();
+		return of(commands, reads, writes, cpuMicros, input, output, peak, nodes).with(nodes, ServerCounters.SCOPE,
+				null);
 	}
 
 	private static ServerStats of(long commands, @Nullable Long reads, @Nullable Long writes,
@@ -109,10 +90,11 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 				null, null, null, null, null);
 	}
 
-	private ServerStats withScope() {
+	private ServerStats with(@Nullable Map<String, ServerStats> nodes, @Nullable String scope, @Nullable RunWide run) {
 		return new ServerStats(this.commands, this.reads, this.writes, this.readsPerCommand, this.cpuMicrosPerCommand,
-				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, this.nodes, ServerCounters.SCOPE,
-				this.evictedKeys, this.expiredKeys, this.usedMemoryBytes, this.keyCount);
+				this.inputBytes, this.outputBytes, this.peakOutputBufferBytes, nodes, scope,
+				(run != null) ? run.evicted() : null, (run != null) ? run.expired() : null,
+				(run != null) ? run.used() : null, (run != null) ? run.keys() : null);
 	}
 
 	private @Nullable Double cpuMicros() {
@@ -143,29 +125,47 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		}
 	}
 
-	private static long keysIn(Map<String, String> info) {
-		long keys = 0;
-		for (Map.Entry<String, String> line : info.entrySet()) {
-			if (line.getKey().matches("db\\d+") && line.getValue().startsWith("keys=")) {
-				int end = line.getValue().indexOf(',');
-				keys += Long
-					.parseLong(line.getValue().substring("keys=".length(), (end < 0) ? line.getValue().length() : end));
-			}
-		}
-		return keys;
+	// Summed over INFO's keyspace lines, e.g. db0:keys=12,expires=3,avg_ttl=0.
+	static long perDb(Map<String, String> info, String field) {
+		Pattern number = Pattern.compile("\\b" + field + "=(\\d+)");
+		return info.entrySet()
+			.stream()
+			.filter((line) -> line.getKey().matches("db\\d+"))
+			.map((line) -> number.matcher(line.getValue()))
+			.filter(Matcher::find)
+			.mapToLong((found) -> Long.parseLong(found.group(1)))
+			.sum();
 	}
 
 	private static @Nullable Long sum(@Nullable Long total, @Nullable Long value) {
 		return (total != null && value != null) ? total + value : null;
 	}
 
-	private static long orZero(@Nullable Long value) {
-		return (value != null) ? value : 0;
-	}
-
 	private static double round(double value, int decimals) {
 		double scale = Math.pow(10, decimals);
 		return Math.round(value * scale) / scale;
+	}
+
+	// What a node's keys and memory did from before a run's first write to its
+	// verification.
+	private record RunWide(@Nullable Long evicted, @Nullable Long expired, @Nullable UsedMemory used, KeyCount keys) {
+
+		static RunWide between(Map<String, String> before, Map<String, String> after) {
+			Long usedBefore = number(before, "used_memory");
+			Long usedAfter = number(after, "used_memory");
+			return new RunWide(diff(before, after, "evicted_keys"), diff(before, after, "expired_keys"),
+					(usedBefore != null && usedAfter != null) ? new UsedMemory(usedBefore, usedAfter) : null,
+					new KeyCount(perDb(before, "keys"), perDb(after, "keys")));
+		}
+
+		RunWide plus(RunWide other) {
+			UsedMemory used = (this.used != null && other.used != null)
+					? new UsedMemory(this.used.before() + other.used.before(), this.used.after() + other.used.after())
+					: null;
+			return new RunWide(sum(this.evicted, other.evicted), sum(this.expired, other.expired), used,
+					new KeyCount(this.keys.before() + other.keys.before(), this.keys.after() + other.keys.after()));
+		}
+
 	}
 
 }

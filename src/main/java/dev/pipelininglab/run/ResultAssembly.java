@@ -81,8 +81,9 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			verified = this.data.counter(keys) - passes.counterBefore();
 		}
 		// Once verified: what the servers evicted or expired over the whole run.
-		ServerStats server = this.server.withRunWide(passes.shown().server(), passes.runBefore(),
-				this.server.snapshot());
+		ServerStats shownServer = passes.shown().server();
+		ServerStats server = (shownServer != null) ? shownServer.withRunWide(passes.runBefore(), this.server.snapshot())
+				: null;
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		boolean pipelined = spec.mode() == Mode.PIPELINED;
 		boolean lettuce = route.connector() == Connector.LETTUCE;

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
+import dev.pipelininglab.Loopback;
 import dev.pipelininglab.testsupport.ChildProcesses;
 import dev.pipelininglab.testsupport.TestLettuce;
 import io.lettuce.core.RedisClient;
@@ -98,12 +99,12 @@ class LocalRedisLauncherTest {
 
 	@Test
 	void recognisesLoopbackHostsWithoutLookingNamesUp() {
-		assertThat(LocalRedisLauncher.isLoopback("localhost")).isTrue();
-		assertThat(LocalRedisLauncher.isLoopback("127.0.0.1")).isTrue();
-		assertThat(LocalRedisLauncher.isLoopback("::1")).isTrue();
-		assertThat(LocalRedisLauncher.isLoopback("[::1]")).isTrue();
-		assertThat(LocalRedisLauncher.isLoopback("192.0.2.1")).isFalse();
-		assertThat(LocalRedisLauncher.isLoopback("redis.example.com")).isFalse();
+		assertThat(Loopback.is("localhost")).isTrue();
+		assertThat(Loopback.is("127.0.0.1")).isTrue();
+		assertThat(Loopback.is("::1")).isTrue();
+		assertThat(Loopback.is("[::1]")).isTrue();
+		assertThat(Loopback.is("192.0.2.1")).isFalse();
+		assertThat(Loopback.is("redis.example.com")).isFalse();
 	}
 
 	private static ConfigurableApplicationContext run(String... properties) {

@@ -17,7 +17,8 @@ class KeySpaceTests {
 	@ValueSource(longs = { 0, 7, 9, 10, 99, 100, 123_456_789, Long.MAX_VALUE })
 	void bytesAreTheUtf8OfTheNamesEveryVariantUses(long index) {
 		assertThat(this.keys.keyBytes(index)).isEqualTo(this.keys.key(index).getBytes(StandardCharsets.UTF_8));
-		assertThat(this.keys.valueBytes(index)).isEqualTo(this.keys.value(index).getBytes(StandardCharsets.UTF_8));
+		assertThat(this.keys.valueBytes(index, 0))
+			.isEqualTo(this.keys.value(index, 0).getBytes(StandardCharsets.UTF_8));
 		assertThat(this.keys.hashTagged().keyBytes(index))
 			.isEqualTo(this.keys.hashTagged().key(index).getBytes(StandardCharsets.UTF_8));
 	}
@@ -25,7 +26,7 @@ class KeySpaceTests {
 	@Test
 	void namesAreThePrefixedPattern() {
 		assertThat(this.keys.key(42)).isEqualTo("lab-ü:key:42");
-		assertThat(this.keys.value(42)).isEqualTo("value-42");
+		assertThat(this.keys.value(42, 0)).isEqualTo("value-42");
 	}
 
 	@Test

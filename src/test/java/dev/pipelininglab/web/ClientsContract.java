@@ -165,7 +165,7 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 		List<String> names = LongStream.range(from, to).mapToObj(this.keys::key).toList();
 		List<String> values = this.redis.opsForValue().multiGet(names);
 		for (int i = 0; i < names.size(); i++) {
-			assertThat(values.get(i)).as(names.get(i)).isEqualTo(this.keys.value(from + i));
+			assertThat(values.get(i)).as(names.get(i)).isEqualTo(this.keys.value(from + i, 0));
 		}
 	}
 

@@ -61,8 +61,8 @@ class ClusterBatchWritingTests {
 				.getContentAsString();
 			// Replies matched to their own commands: the sample is the values of keys 0,
 			// 1, 2.
-			assertThat(JsonPath.<List<String>>read(body, "$.sample")).containsExactly(this.keys.value(0),
-					this.keys.value(1), this.keys.value(2));
+			assertThat(JsonPath.<List<String>>read(body, "$.sample")).containsExactly(this.keys.value(0, 0),
+					this.keys.value(1, 0), this.keys.value(2, 0));
 		}
 		long keysOnMasters = RedisTestServers.cluster().masters().stream().mapToLong(NodeStats::dbsize).sum();
 		assertThat(keysOnMasters).isEqualTo(30000);

@@ -347,7 +347,7 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 
 	Map<String, String> expectedValues(KeySpace layout, long from, long to) {
 		Map<String, String> expected = new java.util.HashMap<>();
-		LongStream.range(from, to).forEach((i) -> expected.put(layout.key(i), layout.value(i)));
+		LongStream.range(from, to).forEach((i) -> expected.put(layout.key(i), layout.value(i, 0)));
 		return expected;
 	}
 

@@ -144,7 +144,7 @@ class ProblemAdvice {
 
 	@ExceptionHandler
 	ProblemDetail runRefused(RunRefusedException ex) {
-		log.info("Refused a run before it started ({}): {}", ex.type(), ex.getMessage());
+		log.info("Refused a run before it started ({}): {}", ex.refusal().type(), ex.getMessage());
 		return Problems.refused(ex);
 	}
 

@@ -69,11 +69,12 @@ public final class Problems {
 
 	/** A preflight's refusal with what a client can act on (the count that fits). */
 	static ProblemDetail refused(RunRefusedException ex) {
-		Preflight.NodeMemory node = ex.node();
-		return with(problem(ex.type(), ex.getMessage()), "node", node.address(), "estimateBytes", ex.estimateBytes(),
-				"freeBytes", node.free(), "usedMemoryBytes", node.used(), "limitBytes", node.limit(), "limit",
-				node.limitName(), "marginBytes", node.margin(), "maxmemoryPolicy", node.policy(), "fittingCount",
-				ex.fittingCount());
+		RunRefusedException.Refusal refusal = ex.refusal();
+		Preflight.NodeMemory node = refusal.node();
+		return with(problem(refusal.type(), ex.getMessage()), "node", node.address(), "estimateBytes",
+				refusal.estimateBytes(), "freeBytes", node.free(), "usedMemoryBytes", node.used(), "limitBytes",
+				node.limit(), "limit", node.limitName(), "marginBytes", node.margin(), "maxmemoryPolicy", node.policy(),
+				"fittingCount", refusal.fittingCount());
 	}
 
 	/**

@@ -38,7 +38,7 @@ class RunProblemDescriptions implements RunProblems {
 			return RunRecord.Problem.of(ProblemType.CROSS_SLOT_TRANSACTION, crossSlot.getMessage());
 		}
 		if (failure instanceof RunRefusedException refused) {
-			return RunRecord.Problem.of(refused.type(), refused.getMessage());
+			return RunRecord.Problem.of(refused.refusal().type(), refused.getMessage());
 		}
 		if (failure instanceof DataAccessException redis) {
 			return RunRecord.Problem.of(RedisFailure.classify(redis), withCause(redis));
