@@ -81,12 +81,6 @@ final class Written {
 		}
 	}
 
-	static BitSet keysOf(RunSpec spec) {
-		BitSet indexes = new BitSet();
-		keysOf(spec, 0, spec.count(), indexes);
-		return indexes;
-	}
-
 	private record Keys(KeySpace keys, BitSet indexes) {
 	}
 
