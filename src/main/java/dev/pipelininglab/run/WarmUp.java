@@ -54,9 +54,7 @@ class WarmUp {
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		Command command = spec.operation().command();
 		String oneKey = command.key(warmupKeys);
-		if (oneKey != null) {
-			written.key(oneKey);
-		}
+		written.key(oneKey);
 		command.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
 		// As many clients as the run, so the pool holds its connections before the clock
 		// starts; round trip by round trip, so a cancel is checked between them.

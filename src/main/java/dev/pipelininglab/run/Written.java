@@ -44,9 +44,11 @@ final class Written {
 		}
 	}
 
-	/** A key of its own (a list to pop, a hash) was written outside a pass. */
-	synchronized void key(String key) {
-		this.oneKeys.add(key);
+	/** A key of its own (a list to pop, a hash), if any, was written outside a pass. */
+	synchronized void key(@Nullable String key) {
+		if (key != null) {
+			this.oneKeys.add(key);
+		}
 	}
 
 	/** A warm-up cleared what it wrote under {@code keys}, and its one key if any. */
