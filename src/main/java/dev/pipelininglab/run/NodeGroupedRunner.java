@@ -272,10 +272,7 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 
 	private static RuntimeException translate(Throwable failure) {
 		DataAccessException translated = (failure instanceof Exception ex) ? RedisReplies.translated(ex) : null;
-		if (translated != null) {
-			return translated;
-		}
-		return (failure instanceof RuntimeException runtime) ? runtime
+		return (translated != null) ? translated : (failure instanceof RuntimeException runtime) ? runtime
 				: new RedisSystemException(failure.getMessage(), failure);
 	}
 

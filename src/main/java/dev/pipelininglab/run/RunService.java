@@ -341,10 +341,7 @@ public class RunService {
 
 	private String keyOf(Operation operation) {
 		String key = operation.key(this.keys);
-		if (key != null) {
-			return key;
-		}
-		return operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
+		return (key != null) ? key : operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
 	}
 
 	static double median(DoubleStream values) {
