@@ -62,7 +62,7 @@ public class PipelinedSetBenchmark {
 					"--lab.local-redis.enabled=false", "--logging.level.root=warn");
 		FlushPolicy policy = FlushPolicy.valueOf(this.flushPolicy);
 		this.runner = this.context.getBean(PipelinedRunner.class);
-		this.pass = new Pass(RunSpec.of(Operation.SET, Mode.PIPELINED, policy, BATCH, BATCH, 0),
+		this.pass = new Pass(Specs.of(Operation.SET, Mode.PIPELINED, policy, BATCH, BATCH, 0),
 				this.context.getBean(KeySpace.class), this.context.getBean(Connections.class).route(policy, null));
 	}
 

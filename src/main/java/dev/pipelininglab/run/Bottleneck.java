@@ -208,10 +208,8 @@ public record Bottleneck(What what, Evidence evidence, String sentence) {
 		}
 
 		String figures(@Nullable Double waiting) {
-			Double share = clientShare();
-			String out = client() + " " + ((share != null) ? percent(share) + " busy" : "not read") + ", "
-					+ ((this.server != null) ? serverName() + " " + percent(this.server) + " busy"
-							: serverName() + " not read");
+			String out = Objects.requireNonNullElse(busy(client(), clientShare()), client() + " not read") + ", "
+					+ Objects.requireNonNullElse(busy(serverName(), this.server), serverName() + " not read");
 			return (waiting != null) ? out + ", round trips " + percent(waiting) + " of the pass" : out;
 		}
 

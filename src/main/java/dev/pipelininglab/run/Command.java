@@ -4,9 +4,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.LongFunction;
-import java.util.function.Supplier;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
@@ -129,7 +129,7 @@ abstract class Command {
 
 	/** Its one key absent, or the keys a pass writes: where every variant starts. */
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
-		clear(data, keys, () -> Written.keysOf(spec), setupBatch, observer);
+		clear(data, keys, (items) -> Written.keysOf(spec, 0, spec.count(), items), setupBatch, observer);
 	}
 
 	boolean showsPreparing() {
@@ -140,20 +140,19 @@ abstract class Command {
 	}
 
 	final void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
-		clear(data, keys, () -> {
-			BitSet items = new BitSet();
-			items.set(0, Math.toIntExact(count));
-			return items;
-		}, setupBatch, RunObserver.NONE);
+		clear(data, keys, (items) -> items.set(0, Math.toIntExact(count)), setupBatch, RunObserver.NONE);
 	}
 
-	private void clear(DemoData data, KeySpace keys, Supplier<BitSet> items, int setupBatch, RunObserver observer) {
+	/** {@code items} marks the key indexes to delete, asked only for a key per item. */
+	private void clear(DemoData data, KeySpace keys, Consumer<BitSet> items, int setupBatch, RunObserver observer) {
 		String key = key(keys);
 		if (key != null) {
 			data.delete(key);
 		}
 		else if (writesKeyPerItem()) {
-			data.deleteKeys(keys, items.get(), setupBatch, observer);
+			BitSet indexes = new BitSet();
+			items.accept(indexes);
+			data.deleteKeys(keys, indexes, setupBatch, observer);
 		}
 	}
 

@@ -55,11 +55,7 @@ public record Comparison(Operation operation, long count, String topology, List<
 		if (byNode != null) {
 			sentence.append(' ').append(byNode);
 		}
-		String ceiling = LoopCeiling.sentence(results);
-		if (ceiling != null) {
-			sentence.append(' ').append(ceiling);
-		}
-		return sentence.toString();
+		return LoopCeiling.after(sentence, results);
 	}
 
 	private static @Nullable String byNode(List<RunResult> results) {

@@ -92,45 +92,37 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 
 	/**
 	 * Counts the items of {@code ranges} whose value is there in full; a mix reads back
-	 * its SET items only.
+	 * its SET items only, in read-back order.
 	 */
 	ReadBack verify(Command command, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
-			Tally sample, RunObserver observer) {
-		Command.Verified written = (Command.Verified) command;
-		ReadBack total = ReadBack.NONE;
-		for (Clients.Reach range : ranges) {
-			total = total.plus(verify(command, keys, written.readBackCount(range.from()),
-					written.readBackCount(range.to()), batchSize, valueSize, sample, observer));
-		}
-		return total;
-	}
-
-	/** Reads back the written items {@code first..count-1} (in read-back order). */
-	private ReadBack verify(Command command, KeySpace keys, long first, long count, int batchSize, int valueSize,
 			Tally sample, RunObserver observer) {
 		this.replicas.await();
 		Command.Verified written = (Command.Verified) command;
 		String one = command.key(keys);
 		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
 		ReadBack found = ReadBack.NONE;
-		for (long from = first; from < count; from += batchSize) {
-			RunCancelledException.throwIf(observer);
-			long to = Math.min(count, from + batchSize);
-			long start = from;
-			long i = start;
-			for (Object reply : pipeline(
-					(connection) -> written.readBack(connection, keys, key, valueSize, start, to))) {
-				// LRANGE answers the whole batch in one reply; the others one per item.
-				for (Object value : (reply instanceof List<?> list) ? list : Collections.singletonList(reply)) {
-					long item = written.readBackItem(i++, count);
-					byte[] expected = keys.valueBytes(item, valueSize);
-					found = found.plus(one(written.matches(value, expected, item), value, sample,
-							written.samplesReply() ? value : new String(expected, StandardCharsets.US_ASCII)));
+		for (Clients.Reach range : ranges) {
+			long count = written.readBackCount(range.to());
+			for (long from = written.readBackCount(range.from()); from < count; from += batchSize) {
+				RunCancelledException.throwIf(observer);
+				long to = Math.min(count, from + batchSize);
+				long start = from;
+				long i = start;
+				for (Object reply : pipeline(
+						(connection) -> written.readBack(connection, keys, key, valueSize, start, to))) {
+					// LRANGE answers the whole batch in one reply; the others one per
+					// item.
+					for (Object value : (reply instanceof List<?> list) ? list : Collections.singletonList(reply)) {
+						long item = written.readBackItem(i++, count);
+						byte[] expected = keys.valueBytes(item, valueSize);
+						found = found.plus(one(written.matches(value, expected, item), value, sample,
+								written.samplesReply() ? value : new String(expected, StandardCharsets.US_ASCII)));
+					}
 				}
+				// LRANGE answers only the positions the list still has.
+				found = found.plus(new ReadBack(0, to - i, 0));
+				observer.commandsDone(to - start);
 			}
-			// LRANGE answers only the positions the list still has.
-			found = found.plus(new ReadBack(0, to - i, 0));
-			observer.commandsDone(to - start);
 		}
 		return found;
 	}

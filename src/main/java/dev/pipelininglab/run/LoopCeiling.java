@@ -43,6 +43,12 @@ public final class LoopCeiling {
 				: fromPings(results);
 	}
 
+	/** {@code sentence}, then the ceiling's when there is one. */
+	static String after(CharSequence sentence, List<RunResult> results) {
+		String ceiling = sentence(results);
+		return (ceiling != null) ? sentence + " " + ceiling : sentence.toString();
+	}
+
 	private static String fromTheLoop(RunResult loop, String name) {
 		double p50 = loop.load().latency().p50();
 		int clients = (loop.connection().clients() != null) ? loop.connection().clients().count() : 1;

@@ -27,8 +27,7 @@ final class LpushCommand extends CollectionCommand {
 
 	@Override
 	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
-		template.opsForList().leftPush(pass.key(item), pass.value(item));
-		tally.value(null);
+		count(template.opsForList().leftPush(pass.key(item), pass.value(item)), tally);
 	}
 
 	@Override

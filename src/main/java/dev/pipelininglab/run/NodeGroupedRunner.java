@@ -85,7 +85,7 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 			// A command for a node still being connected could miss its flush (lettuce
 			// issues 1111, 2420); every batch, as a failover moves slots.
 			NodeConnections.connect(borrowed.cluster(), false, timeout);
-			sendOrCount(borrowed, batch, byMaster(borrowed.cluster().getPartitions(), keys), tally);
+			send(borrowed, batch, byMaster(borrowed.cluster().getPartitions(), keys), tally);
 			int maxRedirects = maxRedirects(factory);
 			boolean answered = await(batch, timeout);
 			for (int round = 0; answered && round < maxRedirects; round++) {
@@ -96,7 +96,7 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 				if (stale(borrowed.cluster().getPartitions(), redirected)) {
 					borrowed.refreshTopology();
 				}
-				sendOrCount(borrowed, batch, redirected, tally);
+				send(borrowed, batch, redirected, tally);
 				tally.redirected(redirected.values().stream().mapToLong((group) -> group.size).sum());
 				answered = await(batch, timeout);
 			}
@@ -141,20 +141,12 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 			.anyMatch((group) -> !group.asking || partitions.getPartition(group.host, group.port) == null);
 	}
 
-	/** A master that cannot be connected leaves the whole batch unconfirmed. */
-	private void sendOrCount(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups,
+	/**
+	 * Every group but the last on the pool, the last on this thread; a master that cannot
+	 * be connected leaves the whole batch unconfirmed.
+	 */
+	private void send(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups,
 			Tally tally) {
-		try {
-			send(borrowed, batch, groups);
-		}
-		catch (RuntimeException ex) {
-			tally.unconfirmed(batch.futures.length);
-			throw ex;
-		}
-	}
-
-	/** Every group but the last on the pool, the last on this thread. */
-	private void send(MasterConnections.Borrowed borrowed, NodeBatch batch, Map<String, NodeBatch.Group> groups) {
 		List<NodeBatch.Group> all = new ArrayList<>(groups.values());
 		List<Future<?>> others = new ArrayList<>();
 		RuntimeException failure = null;
@@ -180,10 +172,12 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 			}
 			catch (InterruptedException ex) {
 				Thread.currentThread().interrupt();
-				throw new RedisSystemException("Interrupted while sending pipelines", ex);
+				failure = new RedisSystemException("Interrupted while sending pipelines", ex);
+				break;
 			}
 		}
 		if (failure != null) {
+			tally.unconfirmed(batch.futures.length);
 			throw failure;
 		}
 	}
@@ -272,10 +266,7 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 
 	private static RuntimeException translate(Throwable failure) {
 		DataAccessException translated = (failure instanceof Exception ex) ? RedisReplies.translated(ex) : null;
-		if (translated != null) {
-			return translated;
-		}
-		return (failure instanceof RuntimeException runtime) ? runtime
+		return (translated != null) ? translated : (failure instanceof RuntimeException runtime) ? runtime
 				: new RedisSystemException(failure.getMessage(), failure);
 	}
 

@@ -1,6 +1,6 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
+import java.util.Objects;
 
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -44,9 +44,7 @@ final class PingCommand extends Command implements Command.Scripted {
 		if (!(connection instanceof RedisClusterConnection)) {
 			return connection.ping();
 		}
-		Object reply = connection.execute("PING");
-		return (reply instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8)
-				: (reply != null) ? reply.toString() : null;
+		return Objects.toString(text(connection.execute("PING")), null);
 	}
 
 	@Override

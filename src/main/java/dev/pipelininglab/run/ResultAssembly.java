@@ -48,12 +48,9 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		double elapsedNanos = median(Arrays.stream(passNanos).asDoubleStream());
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
-		Long written = spec.operation().command().writes() ? tally.values() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
 		Command.Replies replies = command.replies(tally);
-		Long hits = replies.hits();
-		Long misses = replies.misses();
 		List<String> sample = tally.sample();
 		DemoData.ReadBack readBack = null;
 		if (command instanceof Command.Verified) {
@@ -118,19 +115,18 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				repeatMillis, addedRttMillis, rtt.medianMillis(), nodeRttMillis);
 		RunResult.Mix mix = (command instanceof MixedCommand mixed)
 				? mixed.mix(shown, tally, seconds, shown.latencyByCommand()) : null;
-		if (mix != null) {
-			written = mix.sets();
-			hits = mix.hits();
-			misses = mix.misses();
-		}
-		RunResult.Counts counts = new RunResult.Counts(written, verified, hits, misses, replies.popped(),
-				replies.empty(), replies.pongs(), mix);
+		// A mix counts its SETs and GETs itself.
+		RunResult.Counts counts = (mix != null)
+				? new RunResult.Counts(mix.sets(), verified, mix.hits(), mix.misses(), null, null, null, mix)
+				: new RunResult.Counts(spec.operation().command().writes() ? tally.values() : null, verified,
+						replies.hits(), replies.misses(), replies.popped(), replies.empty(), replies.pongs(), null);
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
 		RunResult.Load load = new RunResult.Load(shown.latency(), payload, fanOut,
 				RunResult.OfferedRate.of(spec.workload(), opsPerSecond), TimeLimit.of(spec.workload(), shown),
-				RunResult.KeySpaceUse.of(spec.workload(), timed ? shown.reached() : shown.whole(), hits, misses));
+				RunResult.KeySpaceUse.of(spec.workload(), timed ? shown.reached() : shown.whole(), counts.hits(),
+						counts.misses()));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
 		// Round trips of the median pass, over every client and request.

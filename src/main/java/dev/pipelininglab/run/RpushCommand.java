@@ -22,8 +22,7 @@ final class RpushCommand extends Command {
 
 	@Override
 	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
-		template.opsForList().rightPush(pass.key(item), pass.value(item));
-		tally.value(null);
+		count(template.opsForList().rightPush(pass.key(item), pass.value(item)), tally);
 	}
 
 	@Override

@@ -28,21 +28,15 @@ public class RunFailedException extends RuntimeException {
 	/** {@code verified}: null if not read back. */
 	RunFailedException(RunSpec spec, long batchesCompleted, Tally tally, @Nullable Long verified, String key,
 			DataAccessException cause) {
-		this(spec, batchesCompleted, tally.values() + tally.nils(), tally.rejectedCount(), tally.unconfirmedCount(),
-				spec.operation().command().writes() ? tally.values() : null, verified, key, cause);
-	}
-
-	private RunFailedException(RunSpec spec, long batchesCompleted, long acknowledged, long rejected, long unconfirmed,
-			@Nullable Long written, @Nullable Long verified, String key, DataAccessException cause) {
 		super(spec.operation().label() + " " + spec.mode().label() + " failed after " + batchesCompleted + " of "
 				+ spec.batchesPerPass() + " batches: " + cause.getMessage(), cause);
 		this.spec = spec;
 		this.batchesCompleted = batchesCompleted;
-		this.acknowledged = acknowledged;
+		this.acknowledged = tally.values() + tally.nils();
 		this.key = key;
-		this.rejected = rejected;
-		this.unconfirmed = unconfirmed;
-		this.written = written;
+		this.rejected = tally.rejectedCount();
+		this.unconfirmed = tally.unconfirmedCount();
+		this.written = spec.operation().command().writes() ? tally.values() : null;
 		this.verified = verified;
 	}
 

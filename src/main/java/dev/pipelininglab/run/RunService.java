@@ -14,6 +14,7 @@ import dev.pipelininglab.redis.ClusterLayout;
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.NodeRoundTrips;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.ServerCounters;
@@ -257,7 +258,7 @@ public class RunService {
 			String variant = Variant.of(spec, route.flushPolicy()).label();
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
 			WarmUp.Rtt rtt = WarmUp.measureRtt(route, observer);
-			Map<String, Double> nodeRttMillis = WarmUp.measureNodeRtt(route);
+			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.NODE_RTT_PINGS);
 			ClusterLayout.Spread spread = spread(spec, keys);
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
 					? runner.onCluster(spec, spread) : null;
@@ -340,10 +341,7 @@ public class RunService {
 
 	private String keyOf(Operation operation) {
 		String key = operation.key(this.keys);
-		if (key != null) {
-			return key;
-		}
-		return operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
+		return (key != null) ? key : operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
 	}
 
 	static double median(DoubleStream values) {

@@ -36,13 +36,6 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 		}
 	}
 
-	/** A single direct pass by one client on Lettuce, as the GET endpoints run. */
-	public static RunSpec of(Operation operation, Mode mode, FlushPolicy flushPolicy, long count, int batchSize,
-			int sample) {
-		return new RunSpec(operation, mode, flushPolicy, count, batchSize, sample, null, null, 1, Workload.PLAIN,
-				Senders.DEFAULT, null);
-	}
-
 	/** {@code sharing}: pipelines always take a dedicated connection whatever it says. */
 	public record Senders(Connector connector, Sharing sharing, int clients) {
 

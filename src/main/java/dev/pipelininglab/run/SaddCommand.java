@@ -23,8 +23,7 @@ final class SaddCommand extends CollectionCommand {
 
 	@Override
 	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
-		template.opsForSet().add(pass.key(item), pass.value(item));
-		tally.value(null);
+		count(template.opsForSet().add(pass.key(item), pass.value(item)), tally);
 	}
 
 	@Override

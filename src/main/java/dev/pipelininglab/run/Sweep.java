@@ -40,11 +40,7 @@ public record Sweep(Operation operation, long count, String topology, List<RunRe
 					smallest.timing().opsPerSecond()));
 		}
 		sentence.append('.');
-		String ceiling = LoopCeiling.sentence(results);
-		if (ceiling != null) {
-			sentence.append(' ').append(ceiling);
-		}
-		return sentence.toString();
+		return LoopCeiling.after(sentence, results);
 	}
 
 }

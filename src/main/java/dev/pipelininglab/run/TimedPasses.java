@@ -146,10 +146,7 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 	/** The state every variant starts from. */
 	private void prepare(RunSpec spec, KeySpace keys, RunObserver observer, String variant, Written written) {
 		Command command = spec.operation().command();
-		String oneKey = command.key(keys);
-		if (oneKey != null) {
-			written.key(oneKey);
-		}
+		written.key(command.key(keys));
 		if (command.showsPreparing()) {
 			observer.phase(RunObserver.Phase.PREPARING, variant, spec.batchSize(), spec.count());
 		}

@@ -6,7 +6,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.NodeRoundTrips;
 import dev.pipelininglab.redis.Route;
 import org.jspecify.annotations.Nullable;
 
@@ -30,7 +29,7 @@ class WarmUp {
 	private static final int RTT_PINGS = 11;
 
 	/** Through a relay each costs the added RTT, and a cluster has six nodes. */
-	private static final int NODE_RTT_PINGS = 3;
+	static final int NODE_RTT_PINGS = 3;
 
 	private final DemoData data;
 
@@ -55,9 +54,7 @@ class WarmUp {
 		KeySpace warmupKeys = runner.keySpace(this.warmupKeys);
 		Command command = spec.operation().command();
 		String oneKey = command.key(warmupKeys);
-		if (oneKey != null) {
-			written.key(oneKey);
-		}
+		written.key(oneKey);
 		command.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
 		// As many clients as the run, so the pool holds its connections before the clock
 		// starts; round trip by round trip, so a cancel is checked between them.
@@ -114,10 +111,6 @@ class WarmUp {
 
 	/** The fastest is the network without a busy machine's scheduling delays. */
 	record Rtt(double medianMillis, double fastestMillis) {
-	}
-
-	static @Nullable Map<String, Double> measureNodeRtt(Route route) {
-		return NodeRoundTrips.measure(route, NODE_RTT_PINGS);
 	}
 
 }

@@ -21,8 +21,6 @@ import org.jspecify.annotations.Nullable;
 public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullable Integer batchSizeAsked, int rate,
 		@Nullable Duration duration, Ratio ratio, @Nullable KeyWalk keyWalk, long first) {
 
-	public static final Workload PLAIN = new Workload(0, 1, Long.MAX_VALUE, null, 0, null, Ratio.DEFAULT, null, 0);
-
 	public Workload {
 		if (valueSize < 0 || requests < 1 || maxBatchBytes < 1 || rate < 0) {
 			throw new IllegalArgumentException(
@@ -32,26 +30,6 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 
 	public static Workload of(int valueSize, int requests, long maxBatchBytes) {
 		return new Workload(valueSize, requests, maxBatchBytes, null, 0, null, Ratio.DEFAULT, null, 0);
-	}
-
-	public Workload withRate(int rate) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, rate, this.duration,
-				this.ratio, this.keyWalk, this.first);
-	}
-
-	public Workload withDuration(@Nullable Duration limit) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit,
-				this.ratio, this.keyWalk, this.first);
-	}
-
-	public Workload withRatio(Ratio ratio) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, ratio, this.keyWalk, this.first);
-	}
-
-	public Workload withKeyWalk(@Nullable KeyWalk walk) {
-		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate,
-				this.duration, this.ratio, walk, this.first);
 	}
 
 	/** The same, its items starting at {@code item} (a fleet member's share). */

@@ -44,9 +44,11 @@ final class Written {
 		}
 	}
 
-	/** A key of its own (a list to pop, a hash) was written outside a pass. */
-	synchronized void key(String key) {
-		this.oneKeys.add(key);
+	/** A key of its own (a list to pop, a hash), if any, was written outside a pass. */
+	synchronized void key(@Nullable String key) {
+		if (key != null) {
+			this.oneKeys.add(key);
+		}
 	}
 
 	/** A warm-up cleared what it wrote under {@code keys}, and its one key if any. */
@@ -79,12 +81,6 @@ final class Written {
 				indexes.set(Math.toIntExact(workload.keyIndex(command.keyItem(item))));
 			}
 		}
-	}
-
-	static BitSet keysOf(RunSpec spec) {
-		BitSet indexes = new BitSet();
-		keysOf(spec, 0, spec.count(), indexes);
-		return indexes;
 	}
 
 	private record Keys(KeySpace keys, BitSet indexes) {

@@ -29,8 +29,7 @@ final class ZaddCommand extends CollectionCommand {
 
 	@Override
 	void loop(StringRedisTemplate template, Pass pass, long item, Tally tally) {
-		template.opsForZSet().add(pass.key(item), pass.value(item), item);
-		tally.value(null);
+		count(template.opsForZSet().add(pass.key(item), pass.value(item), item), tally);
 	}
 
 	@Override

@@ -298,11 +298,9 @@ public class RunRequests {
 		int rate = (params.rate() != null) ? (int) ApiParameter.RATE.check(this.properties, params.rate()) : 0;
 		Duration duration = (params.duration() != null)
 				? Duration.ofSeconds(ApiParameter.DURATION.check(this.properties, params.duration())) : null;
-		return Workload.of(valueSize, requests, this.limits.maxBatchBytes())
-			.withRate(rate)
-			.withDuration(duration)
-			.withRatio(RatioParameter.ratio(operation, params.ratio()))
-			.withKeyWalk(KeyWalkParameters.walk(operation, count, params, this.properties));
+		return new Workload(valueSize, requests, this.limits.maxBatchBytes(), null, rate, duration,
+				RatioParameter.ratio(operation, params.ratio()),
+				KeyWalkParameters.walk(operation, count, params, this.properties), 0);
 	}
 
 	private int clients(@Nullable Integer clients, long count) {

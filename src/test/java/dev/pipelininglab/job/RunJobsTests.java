@@ -13,6 +13,7 @@ import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Specs;
 import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.SlowTest;
@@ -305,7 +306,7 @@ class RunJobsTests {
 	}
 
 	private static RunSpec spec(Operation operation, Mode mode, long count, int batchSize) {
-		return RunSpec.of(operation, mode, FlushPolicy.FLUSH_ON_CLOSE, count, batchSize, 3);
+		return Specs.of(operation, mode, FlushPolicy.FLUSH_ON_CLOSE, count, batchSize, 3);
 	}
 
 	/** A second app instance on the same Redis, as behind a load balancer. */

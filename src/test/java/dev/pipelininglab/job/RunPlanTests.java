@@ -5,7 +5,7 @@ import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
-import dev.pipelininglab.run.Workload;
+import dev.pipelininglab.run.Specs;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -16,15 +16,14 @@ class RunPlanTests {
 	@Test
 	void aKeyWalkIsRecordedSoPostingTheRequestAgainSendsTheSameKeys() {
 		RunSpec walked = new RunSpec(Operation.GET, Mode.LOOP, FlushPolicy.FLUSH_ON_CLOSE, 3000, 1, 0, null, null, 1,
-				Workload.PLAIN.withKeyWalk(new KeyWalk(5000, KeyWalk.Pattern.GAUSSIAN, 7)), RunSpec.Senders.DEFAULT,
-				null);
+				Specs.plain(null, new KeyWalk(5000, KeyWalk.Pattern.GAUSSIAN, 7)), RunSpec.Senders.DEFAULT, null);
 		RunRecord.Request request = RunPlan.single(walked).describe();
 		assertThat(request.keys()).isEqualTo(5000);
 		assertThat(request.pattern()).isEqualTo("gaussian");
 		assertThat(request.seed()).isEqualTo(7);
 
 		RunRecord.Request plain = RunPlan
-			.single(RunSpec.of(Operation.GET, Mode.LOOP, FlushPolicy.FLUSH_ON_CLOSE, 10, 1, 0))
+			.single(Specs.of(Operation.GET, Mode.LOOP, FlushPolicy.FLUSH_ON_CLOSE, 10, 1, 0))
 			.describe();
 		assertThat(plain.keys()).isNull();
 		assertThat(plain.pattern()).isNull();

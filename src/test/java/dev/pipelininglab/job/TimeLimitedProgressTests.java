@@ -8,7 +8,7 @@ import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunObserver.Phase;
 import dev.pipelininglab.run.RunSpec;
-import dev.pipelininglab.run.Workload;
+import dev.pipelininglab.run.Specs;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,7 +24,7 @@ class TimeLimitedProgressTests {
 	@Test
 	void aTimedPassUnderATimeLimitProgressesByTheClock() {
 		RunSpec spec = new RunSpec(Operation.SET, Mode.LOOP, FlushPolicy.FLUSH_ON_CLOSE, 10_000_000, 100, 0, null, null,
-				1, Workload.PLAIN.withDuration(Duration.ofSeconds(2)), RunSpec.Senders.DEFAULT, null);
+				1, Specs.plain(Duration.ofSeconds(2), null), RunSpec.Senders.DEFAULT, null);
 		RunPlan plan = RunPlan.single(spec);
 		Instant now = Instant.now();
 		RunRecord record = new RunRecord("5e2c1d55-0000-4000-8000-000000000002", RunKind.SINGLE, RunStatus.QUEUED,

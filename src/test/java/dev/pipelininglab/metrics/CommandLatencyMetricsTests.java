@@ -5,7 +5,7 @@ import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunService;
-import dev.pipelininglab.run.RunSpec;
+import dev.pipelininglab.run.Specs;
 import dev.pipelininglab.run.WarmUpProperties;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SharedRedis;
@@ -38,7 +38,7 @@ class CommandLatencyMetricsTests {
 	@Test
 	void everyPipelinedCommandIsTimed() {
 		RedisTestServers.standalone().flushAll();
-		this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 2000, 500, 0),
+		this.runs.run(Specs.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 2000, 500, 0),
 				RunObserver.NONE);
 		Timer completion = this.meters.find("lettuce.command.completion").tag("command", "SET").timer();
 		assertThat(completion).isNotNull();

@@ -108,8 +108,9 @@ class MemoryEstimateTests {
 		RunSpec everyKey = new RunSpec(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 50_000, 1000, 0,
 				null, null, 1, plain, RunSpec.Senders.DEFAULT, null);
 		RunSpec fewKeys = new RunSpec(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 50_000, 1000, 0,
-				null, null, 1, plain.withKeyWalk(new KeyWalk(500, KeyWalk.Pattern.UNIFORM, 1)), RunSpec.Senders.DEFAULT,
-				null);
+				null, null, 1, new Workload(16, 1, 16L << 20, null, 0, null, Ratio.DEFAULT,
+						new KeyWalk(500, KeyWalk.Pattern.UNIFORM, 1), 0),
+				RunSpec.Senders.DEFAULT, null);
 		long all = this.preflight
 			.estimate(this.safeguards.demand(everyKey, List.of(everyKey), false, this.runs::runnerOf))
 			.bytes();

@@ -37,12 +37,12 @@ class MillionCommandRunTests {
 		this.server.flushAll();
 		RedisClient client = RedisClient.create("redis://" + this.server.host() + ":" + this.server.port());
 		try (StatefulRedisConnection<String, String> observer = client.connect()) {
-			this.runs.run(RunSpec.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 10, 10, 0),
+			this.runs.run(Specs.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 10, 10, 0),
 					RunObserver.NONE);
 			long connectionsBefore = connectionsReceived(observer);
 
 			RunResult result = this.runs.run(
-					RunSpec.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 1_000_000, 10_000, 5),
+					Specs.of(Operation.SET, Mode.PIPELINED, this.connections.defaultPolicy(), 1_000_000, 10_000, 5),
 					RunObserver.NONE);
 
 			assertThat(connectionsReceived(observer)).isEqualTo(connectionsBefore);

@@ -69,7 +69,7 @@ class MixedRatioTests {
 			Connector connector = variant.connector();
 			Sharing sharing = (connector == Connector.JEDIS) ? Sharing.POOLED : Sharing.SHARED;
 			RunSpec spec = new RunSpec(Operation.MIXED, variant.mode(), this.connections.defaultPolicy(), COUNT, BATCH,
-					0, null, null, 1, Workload.PLAIN, new RunSpec.Senders(connector, sharing, 1), null);
+					0, null, null, 1, Specs.plain(), new RunSpec.Senders(connector, sharing, 1), null);
 			BatchRunner runner = byMode.get(variant.mode());
 			assertThat(runner.unsupported(spec, this.topology)).as(variant.label()).isNull();
 			this.redis.flushAll();

@@ -93,7 +93,7 @@ class NodeGroupedRedirectTests {
 	}
 
 	private Pass pass(Operation operation, Route route) {
-		return new Pass(RunSpec.of(operation, Mode.PIPELINED_BY_NODE, this.connections.defaultPolicy(), 2000, 1000,
+		return new Pass(Specs.of(operation, Mode.PIPELINED_BY_NODE, this.connections.defaultPolicy(), 2000, 1000,
 				(operation == Operation.GET) ? 2000 : 3), this.keys, route);
 	}
 

@@ -49,7 +49,7 @@ class PausedContextExpiryTests {
 				return done.get() >= 5_000;
 			}
 		};
-		RunSpec spec = RunSpec.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 1_000_000, 1_000, 0);
+		RunSpec spec = Specs.of(Operation.SET, Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE, 1_000_000, 1_000, 0);
 
 		assertThatExceptionOfType(RunCancelledException.class).isThrownBy(() -> this.runs.run(spec, cancelsMidRun));
 

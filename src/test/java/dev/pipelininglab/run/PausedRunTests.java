@@ -42,7 +42,7 @@ class PausedRunTests {
 		// About 3 s of round trips through a 2 ms relay, so the stop lands inside the
 		// pass.
 		RunSpec spec = new RunSpec(Operation.PING, Mode.LOOP, this.connections.defaultPolicy(), 1_500, 1, 0, null,
-				Duration.ofMillis(2), 1, Workload.PLAIN, RunSpec.Senders.DEFAULT, null);
+				Duration.ofMillis(2), 1, Specs.plain(), RunSpec.Senders.DEFAULT, null);
 		AtomicReference<Process> stopper = new AtomicReference<>();
 		RunResult result = this.runs.run(spec, new RunObserver() {
 			@Override
