@@ -271,7 +271,7 @@ public class RunService {
 					observer);
 		}
 		catch (DataAccessException ex) {
-			throw failed(spec, progress.batchesDone, progress.tally, ex);
+			throw failed(spec, keys, progress.batchesDone, progress.tally, ex);
 		}
 	}
 
@@ -288,9 +288,11 @@ public class RunService {
 
 	/**
 	 * When Redis refused commands but still answers, a SET run's keys are read back, so
-	 * the report says what it left; after a lost connection they are not.
+	 * the report says what it left; after a lost connection they are not. {@code keys}:
+	 * the runner's, a hash tag's for the hash-tag modes.
 	 */
-	private RunFailedException failed(RunSpec spec, long batchesDone, Tally tally, DataAccessException ex) {
+	private RunFailedException failed(RunSpec spec, KeySpace keys, long batchesDone, Tally tally,
+			DataAccessException ex) {
 		boolean refused = tally.rejectedCount() > 0;
 		if (!refused && PipelineFailures.isErrorReply(ex)) {
 			// The other paths stop at the first refusal they see, which is counted here.
@@ -299,14 +301,14 @@ public class RunService {
 		}
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		if (refused && command instanceof Command.Verified && command.key(this.keys) == null
+		if (refused && command instanceof Command.Verified && command.key(keys) == null
 				&& spec.workload().keyWalk() == null && spec.workload().first() == 0) {
 			// The batches done and the one that failed.
 			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
 			try {
 				verified = this.data
-					.verify(command, this.keys, List.of(new Clients.Reach(0, reached)), setupBatch(spec),
-							spec.valueSize(), new Tally(0), RunObserver.NONE)
+					.verify(command, keys, List.of(new Clients.Reach(0, reached)), setupBatch(spec), spec.valueSize(),
+							new Tally(0), RunObserver.NONE)
 					.verified();
 			}
 			catch (DataAccessException unanswered) {
