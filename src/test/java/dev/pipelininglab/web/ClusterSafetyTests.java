@@ -1,6 +1,10 @@
 package dev.pipelininglab.web;
 
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 import com.jayway.jsonpath.DocumentContext;
 import dev.pipelininglab.localredis.RedisServerProcess;
@@ -19,6 +23,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 
@@ -99,6 +104,44 @@ class ClusterSafetyTests extends MockMvcOnOwnRedis {
 		send("/compare/set/10?keys=1000000&variants=loop,pipelined", 200);
 
 		assertThat(cleanupCommands(masters) - before).as("EXPIREs and UNLINKs on the masters").isLessThan(1_000);
+	}
+
+	@Test
+	void aHashTaggedRunRefusedMidwayReadsBackTheTaggedKeysItWrote() throws Exception {
+		awaitAnswers(this.cluster, "/pipeset/10");
+		this.mvc.perform(delete("/keys"));
+		RedisClient client = RedisClient.create();
+		List<StatefulRedisConnection<String, String>> masters = this.cluster.masters()
+			.stream()
+			.map((master) -> connect(client, master))
+			.toList();
+		ExecutorService filler = Executors.newSingleThreadExecutor();
+		try {
+			// Past the preflight and a tenth into the timed pass, every master runs out
+			// of memory: writes are refused (OOM), reads still answered.
+			Future<?> full = filler.submit(() -> {
+				await().atMost(Duration.ofSeconds(60))
+					.pollInterval(Duration.ofMillis(5))
+					.until(() -> masters.stream().mapToLong((master) -> master.sync().dbsize()).sum() >= 20_000);
+				masters.forEach((master) -> master.sync().configSet("maxmemory", "1"));
+			});
+			DocumentContext problem = json(
+					send("/compare/set/200000?batchSize=100&rtt=1&variants=multi-key-hashtag", 409));
+			full.get();
+			long written = problem.read("$.written", Long.class);
+			assertThat(written).isBetween(20_000L, 199_900L);
+			// Read back where the run wrote, its hash tag's keys, not the plain demo
+			// keys.
+			assertThat(problem.read("$.verified", Long.class)).isEqualTo(written);
+		}
+		finally {
+			filler.shutdownNow();
+			masters.forEach((master) -> {
+				master.sync().configSet("maxmemory", "0");
+				master.close();
+			});
+			client.shutdown();
+		}
 	}
 
 	private static long cleanupCommands(List<RedisServerProcess> masters) {
