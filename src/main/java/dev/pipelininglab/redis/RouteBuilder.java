@@ -13,6 +13,7 @@ import java.util.function.Function;
 
 import dev.pipelininglab.latency.LatencyRelay;
 import dev.pipelininglab.redis.lettuce.BatchWritingConnectionFactory;
+import dev.pipelininglab.redis.lettuce.PrivateState;
 import dev.pipelininglab.redis.Connections.ConnectorUnsupportedException;
 import dev.pipelininglab.redis.Connections.RouteKey;
 import io.lettuce.core.api.StatefulConnection;
@@ -23,7 +24,6 @@ import org.apache.commons.pool2.impl.GenericObjectPoolConfig;
 import org.jspecify.annotations.Nullable;
 import redis.clients.jedis.Jedis;
 
-import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisSentinelConfiguration;
@@ -142,12 +142,8 @@ class RouteBuilder {
 				new StringRedisTemplate(factory), name);
 	}
 
-	// The factory keeps its configuration in a private field and its getters fall back to
-	// localhost:6379 for the kinds they do not cover; Spring Data Redis reads Lettuce's
-	// client URI back the same way.
 	private RedisConfiguration configuration() {
-		RedisConfiguration actual = (RedisConfiguration) new DirectFieldAccessor(this.primary)
-			.getPropertyValue("configuration");
+		RedisConfiguration actual = PrivateState.configuration(this.primary);
 		return (actual != null) ? actual : this.primary.getStandaloneConfiguration();
 	}
 

@@ -12,6 +12,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.redis.lettuce.PrivateState;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulConnection;
@@ -26,7 +27,6 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
@@ -237,12 +237,11 @@ public class ServerCounters implements DisposableBean {
 		String address = host + ":" + port;
 		StatefulRedisConnection<String, String> replica = this.replicas.get(address);
 		if (replica == null || !replica.isOpen()) {
-			RedisURI source = (RedisURI) new DirectFieldAccessor(this.factory.getRequiredNativeClient())
-				.getPropertyValue("redisURI");
-			RedisURI.Builder uri = RedisURI.Builder.redis(host, port);
-			if (source != null) {
-				uri.withAuthentication(source).withSsl(source).withDatabase(source.getDatabase());
-			}
+			RedisURI source = PrivateState.redisUri(this.factory.getRequiredNativeClient());
+			RedisURI.Builder uri = RedisURI.Builder.redis(host, port)
+				.withAuthentication(source)
+				.withSsl(source)
+				.withDatabase(source.getDatabase());
 			if (this.replicaClient == null) {
 				this.replicaClient = RedisClient.create(this.factory.getClientResources());
 			}

@@ -1,7 +1,5 @@
 package dev.pipelininglab.redis.lettuce;
 
-import java.util.Objects;
-
 import io.lettuce.core.AbstractRedisClient;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -9,7 +7,6 @@ import io.lettuce.core.cluster.ClusterClientOptions;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.resource.ClientResources;
 
-import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -33,9 +30,7 @@ public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 			// Spring Data Redis sets the cluster client's options after building it, so
 			// they are copied over.
 			@SuppressWarnings("unchecked")
-			Iterable<RedisURI> uris = (Iterable<RedisURI>) Objects.requireNonNull(
-					new DirectFieldAccessor(client).getPropertyValue("initialUris"),
-					"RedisClusterClient.initialUris (Lettuce moved it?)");
+			Iterable<RedisURI> uris = (Iterable<RedisURI>) PrivateState.initialUris(client);
 			BatchWritingClusterClient batching = new BatchWritingClusterClient(resources, uris);
 			batching.setOptions((ClusterClientOptions) client.getOptions());
 			client.shutdown();
@@ -45,9 +40,7 @@ public class BatchWritingConnectionFactory extends LettuceConnectionFactory {
 			return client;
 		}
 		// Spring Data Redis builds the URI privately and reads it back the same way.
-		RedisURI uri = (RedisURI) Objects.requireNonNull(new DirectFieldAccessor(client).getPropertyValue("redisURI"),
-				"RedisClient.redisURI (Lettuce moved it?)");
-		BatchWritingRedisClient batching = new BatchWritingRedisClient(resources, uri);
+		BatchWritingRedisClient batching = new BatchWritingRedisClient(resources, PrivateState.redisUri(client));
 		batching.setOptions(client.getOptions());
 		client.shutdown();
 		return batching;

@@ -14,6 +14,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.LettuceVersion;
+import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.data.redis.connection.RedisClusterConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -203,6 +206,31 @@ class LettuceHooksContractTests {
 		assertThat(clients)
 			.as(hook("RedisClient.redisURI or RedisClusterClient.initialUris (read by BatchWritingConnectionFactory)"))
 			.containsExactly("BatchWritingRedisClient", "BatchWritingClusterClient");
+	}
+
+	@Test
+	void theFactorysConfigurationAndTheClientsUriAreReadWhereTheyAre() {
+		// Boot's spring.data.redis.masterreplica: a kind the factory's getters do not
+		// cover.
+		RedisStaticMasterReplicaConfiguration masterReplica = new RedisStaticMasterReplicaConfiguration("127.0.0.1",
+				6391);
+		masterReplica.setPassword("secret");
+		LettuceConnectionFactory factory = new LettuceConnectionFactory(masterReplica);
+		assertThat(PrivateState.configuration(factory))
+			.as(hook("LettuceConnectionFactory.configuration (read by RouteBuilder)"))
+			.isSameAs(masterReplica);
+		RedisURI uri = RedisURI.Builder.redis("127.0.0.1", 6391)
+			.withPassword("secret".toCharArray())
+			.withSsl(true)
+			.build();
+		RedisClient client = RedisClient.create(resources, uri);
+		try {
+			assertThat(PrivateState.redisUri(client)).as(hook("RedisClient.redisURI (read by ServerCounters)"))
+				.isSameAs(uri);
+		}
+		finally {
+			client.shutdown();
+		}
 	}
 
 	private static String hook(String what) {
