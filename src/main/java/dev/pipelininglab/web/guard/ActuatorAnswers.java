@@ -30,13 +30,17 @@ class ActuatorAnswers extends OncePerRequestFilter {
 
 	@Override
 	protected boolean shouldNotFilter(HttpServletRequest request) {
-		return !request.getRequestURI().startsWith("/actuator");
+		return !path(request).startsWith("/actuator");
+	}
+
+	private static String path(HttpServletRequest request) {
+		return request.getRequestURI().substring(request.getContextPath().length());
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
-		String[] segments = request.getRequestURI().split("/");
+		String[] segments = path(request).split("/");
 		List<String> known = (segments.length > 2) ? KNOWN.getOrDefault(segments[2], List.of()) : List.of();
 		for (String name : request.getParameterMap().keySet()) {
 			if (!known.contains(name)) {
