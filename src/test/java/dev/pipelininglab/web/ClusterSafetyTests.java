@@ -126,10 +126,10 @@ class ClusterSafetyTests extends MockMvcOnOwnRedis {
 				masters.forEach((master) -> master.sync().configSet("maxmemory", "1"));
 			});
 			DocumentContext problem = json(
-					send("/compare/set/200000?batchSize=100&rtt=1&variants=multi-key-hashtag", 409));
+					send("/compare/set/300000?batchSize=100&rtt=1&variants=multi-key-hashtag", 409));
 			full.get();
 			long written = problem.read("$.written", Long.class);
-			assertThat(written).isBetween(20_000L, 199_900L);
+			assertThat(written).isBetween(20_000L, 299_900L);
 			// Read back where the run wrote, its hash tag's keys, not the plain demo
 			// keys.
 			assertThat(problem.read("$.verified", Long.class)).isEqualTo(written);
