@@ -117,7 +117,7 @@ class RunStore {
 
 	/** Drops index entries past the history length or the record TTL. */
 	void create(RunRecord record) {
-		write(record);
+		setRecord(record);
 		long now = record.createdAt().toEpochMilli();
 		this.redis.opsForZSet().add(this.indexKey, record.id(), now);
 		this.redis.opsForZSet().removeRange(this.indexKey, 0, -(this.settings.history() + 1));
@@ -128,15 +128,19 @@ class RunStore {
 
 	/** Lists it again if a restarted Redis lost the list; NX keeps a run's place. */
 	private void write(RunRecord record) {
-		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
-		byte[] value = this.json.writeValueAsBytes(record);
-		// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
-		this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
-			.setEx(key, this.settings.recordTtl().toSeconds(), value));
+		setRecord(record);
 		if (Boolean.TRUE.equals(
 				this.redis.opsForZSet().addIfAbsent(this.indexKey, record.id(), record.createdAt().toEpochMilli()))) {
 			this.redis.expire(this.indexKey, this.settings.recordTtl());
 		}
+	}
+
+	// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
+	private void setRecord(RunRecord record) {
+		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
+		byte[] value = this.json.writeValueAsBytes(record);
+		this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
+			.setEx(key, this.settings.recordTtl().toSeconds(), value));
 	}
 
 	Optional<RunRecord> find(String id) {
