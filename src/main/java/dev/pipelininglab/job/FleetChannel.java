@@ -35,14 +35,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * The channel fleet runs are coordinated on, {@code <prefix>:fleet}, and Redis' clock
- * they start by. Anyone who can PUBLISH on the Redis can write to the channel, so every
- * message is signed with {@code lab.fleet.secret} (HMAC-SHA256 over its JSON, which names
- * the run, the type, the sender and when it was sent), and one that is unsigned, signed
- * with another secret, older than {@code lab.fleet.join-timeout} or seen before (the same
- * run, type and sender) is dropped before anything reads it: only the fleet's own
- * instances can call, join, report or stop, and none of their messages counts twice.
- * Drops are logged at most once a minute, with their count, so that a flood does not
- * flood the log.
+ * they start by. Anyone who can PUBLISH on the Redis can write to the channel, so only a
+ * message signed with {@code lab.fleet.secret} (HMAC-SHA256 over its JSON, which names
+ * the run, the type, the sender and when it was sent), sent within
+ * {@code lab.fleet.join-timeout} and not seen before (the same run, type and sender) is
+ * read; the others are counted in a log line at most once a minute.
  */
 @Component
 class FleetChannel {

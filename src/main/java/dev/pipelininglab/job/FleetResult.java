@@ -24,9 +24,9 @@ import static dev.pipelininglab.run.RunService.round;
 
 /**
  * A fleet run's members merged into one result, as docs/api.md describes: latency from
- * their histograms added, never their percentiles averaged, and {@code written} and
- * {@code verified} from what the leader read back of each share, never from what a member
- * says. A member whose share Redis does not hold at all is named with those that stopped.
+ * their histograms added, never their percentiles averaged; {@code written} and
+ * {@code verified} as the leader read each share back, never as a member says (a fleet
+ * runs SET or GET, so no other count applies).
  *
  * @param stopped members with no result, or none that Redis holds
  */
@@ -131,8 +131,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 				base.timing().measuredRttMillisByNode());
 		RunResult.Counts counts = new RunResult.Counts(sum(members, Fleet.Member::written),
 				sum(members, Fleet.Member::verified), sum(ran, (result) -> result.counts().hits()),
-				sum(ran, (result) -> result.counts().misses()), sum(ran, (result) -> result.counts().popped()),
-				sum(ran, (result) -> result.counts().empty()), sum(ran, (result) -> result.counts().pongs()), null);
+				sum(ran, (result) -> result.counts().misses()), null, null, null, null);
 		Map<String, Long> keysPerNode = ran.stream()
 			.map((result) -> result.cluster().keysPerNode())
 			.filter(Objects::nonNull)
