@@ -139,9 +139,8 @@ class FleetRuns {
 			long resultsBy = Math.min(ownEnd + (ownEnd - inbox.signalled) + this.settings.joinTimeout().toNanos(),
 					inbox.signalled + this.maxRunTime.toNanos());
 			inbox.await(() -> inbox.all(Type.RESULT).size() >= size - 1, resultsBy, job::cancelled);
-			// No member reads back: the window from the start to the last report holds
-			// the
-			// timed passes alone.
+			// No member reads back: from the start to the last report, the servers
+			// count the timed passes alone.
 			ServerCounters.Snapshot before = Objects.requireNonNull(inbox.before);
 			ServerCounters.Snapshot after = this.counters.snapshot();
 			long windowNanos = System.nanoTime() - inbox.signalled;
@@ -159,9 +158,7 @@ class FleetRuns {
 		finally {
 			this.inboxes.remove(job.id);
 			// Members still running (slow, or never told to start) stop and expire what
-			// they wrote themselves; once started, what those that finished wrote gets
-			// its
-			// expiry here.
+			// they wrote themselves; once started, the whole run gets its expiry here.
 			publish(Signal.of(Type.STOP, job.id, this.instance));
 			if (inbox.before != null) {
 				this.shares.expireAll(whole);
@@ -175,7 +172,9 @@ class FleetRuns {
 	 */
 	private FleetResult merge(Job job, RunSpec whole, List<Fleet.Member> planned, Map<String, Signal> results,
 			@Nullable ServerStats window, ServerCounters.@Nullable Processed processed, long windowNanos) {
-		job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
+		if (whole.operation().writesKeys()) {
+			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
+		}
 		Map<String, FleetShares.Held> held = new HashMap<>();
 		List<RunSpec> reported = new ArrayList<>();
 		List<RunResult> reports = new ArrayList<>();

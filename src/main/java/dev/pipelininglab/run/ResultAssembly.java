@@ -53,8 +53,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		Command.Replies replies = command.replies(tally);
 		List<String> sample = tally.sample();
 		DemoData.ReadBack readBack = null;
-		// No observer: a fleet's share, which its leader reads back after the fleet's
-		// window.
+		// No observer: a fleet's share, read back by its leader after the fleet's window.
 		if (observer != null && command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());
 			KeyWalk walk = spec.workload().keyWalk();
