@@ -10,6 +10,7 @@
 #   scripts/fleet-benchmark.sh --cluster 127.0.0.1:7000,127.0.0.1:7001,127.0.0.1:7002
 #
 # Environment: COUNT (3000000) MODE (pipelined, or pipelined-by-node on a cluster) BATCH (10000) CLIENTS (1)
+#              LAB_FLEET_SECRET (a random one for this run's apps)
 #              INSTANCES ("1 2 3") HEAP (512m) JAR (built with -DskipTests when absent)
 #              APP (the command that starts one app, instead of java -jar, e.g. "java -cp <classpath> <main class>")
 # On two cores more instances share the same two cores with Redis: expect no gain, and limitedBy to say why.
@@ -39,6 +40,10 @@ if [[ -n "${APP:-}" ]]; then
 else
 	app=(java -Xmx"$HEAP" -jar "${JAR:-$(lab_jar)}")
 fi
+# What the apps sign their fleet messages with (lab.fleet.secret): one for this script's apps alone, in their
+# environment rather than on a command line that ps shows.
+LAB_FLEET_SECRET="${LAB_FLEET_SECRET:-$(head -c 32 /dev/urandom | base64)}"
+export LAB_FLEET_SECRET
 logs=target/fleet-benchmark
 mkdir -p "$logs"
 pids=()

@@ -16,8 +16,10 @@ public record Fleet(int asked, int instances, @Nullable Boolean partial, @Nullab
 		String coordination, List<Member> members) {
 
 	static final String COORDINATION = "Coordinated through the measured Redis, outside every timed pass: PUBLISH on"
-			+ " <prefix>:fleet to call, join, share, get ready, start, report and stop; TIME twice per member to"
-			+ " start at one moment of Redis' clock and measure the skew; INFO read by the leader around all passes.";
+			+ " <prefix>:fleet to call, join, share, get ready, start, report and stop, each message signed with"
+			+ " lab.fleet.secret; TIME twice per member to start at one moment of Redis' clock and measure the skew;"
+			+ " INFO read by the leader from the start to the last report, then every share read back by the leader"
+			+ " alone.";
 
 	/**
 	 * {@code share}: {@code from} inclusive, {@code to} exclusive; absent while joining.

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import java.util.zip.DataFormatException;
 
 import dev.pipelininglab.redis.ServerStats;
+import dev.pipelininglab.run.FleetShares;
 import dev.pipelininglab.run.Latency;
 import dev.pipelininglab.run.RunResult;
 import org.HdrHistogram.Histogram;
@@ -23,37 +24,54 @@ import static dev.pipelininglab.run.RunService.round;
 
 /**
  * A fleet run's members merged into one result, as docs/api.md describes: latency from
- * their histograms added, never their percentiles averaged.
+ * their histograms added, never their percentiles averaged; {@code written} and
+ * {@code verified} as the leader read each share back, never as a member says (a fleet
+ * runs SET or GET, so no other count applies).
  *
- * @param stopped members with no result, whose shares get their expiry from the leader
+ * @param stopped members with no result, or none that Redis holds
  */
 record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Member> stopped) {
 
 	private static final Logger log = LoggerFactory.getLogger(FleetResult.class);
 
-	static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetRuns.Signal> reports,
-			@Nullable ServerStats server) {
+	/**
+	 * @param held what the leader read back of each reported share, by member; none for a
+	 * run that writes nothing (GET)
+	 * @param window the servers' INFO deltas from the start signal to the last report
+	 * @param overlapped whether another run measured beside this one
+	 */
+	static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetChannel.Signal> reports,
+			Map<String, FleetShares.Held> held, @Nullable ServerStats window, @Nullable Long foreign,
+			boolean overlapped, boolean ttl) {
 		List<RunResult> ran = new ArrayList<>();
 		List<Fleet.Member> members = new ArrayList<>();
 		List<Fleet.Member> stopped = new ArrayList<>();
+		List<String> notes = new ArrayList<>();
 		Histogram histogram = new Histogram(3);
 		long first = reports.values()
 			.stream()
-			.map(FleetRuns.Signal::at)
+			.map(FleetChannel.Signal::at)
 			.filter(Objects::nonNull)
 			.min(Long::compare)
 			.orElse(0L);
 		double windowMicros = 0;
 		long skewMicros = 0;
+		FleetShares.Held read = FleetShares.Held.NONE;
+		long expected = 0;
 		for (Fleet.Member member : planned) {
-			FleetRuns.Signal report = reports.get(member.instance());
+			FleetChannel.Signal report = reports.get(member.instance());
 			RunResult result = (report != null) ? report.result() : null;
 			Histogram own = (report != null && result != null) ? histogram(report, result) : null;
-			if (report == null || result == null || report.at() == null || own == null) {
+			FleetShares.Held share = held.get(member.instance());
+			Fleet.Share range = Objects.requireNonNull(member.share());
+			boolean missing = share != null && share.keys() == 0;
+			if (report == null || result == null || report.at() == null || own == null || missing) {
+				String why = (report == null) ? "no result by its deadline"
+						: !missing ? Objects.requireNonNullElse(report.problem(), "no result")
+								: "reported a result, but Redis holds none of its share (keys " + range.from() + " to "
+										+ (range.to() - 1) + ")";
 				stopped.add(member);
-				members.add(new Fleet.Member(member.instance(), member.share(), null, null, null, null, null, null,
-						(report == null) ? "no result by its deadline"
-								: Objects.requireNonNullElse(report.problem(), "no result")));
+				members.add(new Fleet.Member(member.instance(), range, null, null, null, null, null, null, why));
 				continue;
 			}
 			ran.add(result);
@@ -61,12 +79,20 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 			long start = report.at() - first;
 			skewMicros = Math.max(skewMicros, start);
 			windowMicros = Math.max(windowMicros, start + result.timing().elapsedMillis() * 1000);
-			members.add(new Fleet.Member(member.instance(), member.share(), result.counts().written(),
-					result.counts().verified(), result.load().latency(), result.timing().opsPerSecond(),
-					round(start / 1000.0, 3), result.limitedBy(), null));
+			if (share != null) {
+				read = read.plus(share);
+				expected += range.to() - range.from();
+			}
+			if (result.notes().note() != null) {
+				notes.add(member.instance() + ": " + result.notes().note());
+			}
+			members.add(new Fleet.Member(member.instance(), range,
+					(share != null) ? Long.valueOf(share.keys()) : result.counts().written(),
+					(share != null) ? Long.valueOf(share.verified()) : null, result.load().latency(),
+					result.timing().opsPerSecond(), round(start / 1000.0, 3), result.limitedBy(), null));
 		}
 		if (ran.isEmpty()) {
-			throw new IllegalStateException("No member of the fleet gave a result");
+			throw new IllegalStateException("No member of the fleet gave a result that Redis holds");
 		}
 		RunResult base = ran.get(0);
 		long items = ran.stream().mapToLong(RunResult::commandsRan).sum();
@@ -84,16 +110,28 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 						"%d instances ran %,d commands together: %,.0f ops/s over their common window, started"
 								+ " within %.3f ms of each other by Redis' clock; latency from their histograms added.",
 						ran.size(), items, opsPerSecond, skewMicros / 1000.0);
+		String shortfall = held.isEmpty() ? null : read.shortfall(expected, window, ttl);
+		if (shortfall != null && overlapped) {
+			shortfall += " Another run measured under this key prefix at the same time: runs on the same keys clear"
+					+ " and write each other's.";
+		}
+		List<String> parts = new ArrayList<>();
+		if (partial) {
+			parts.add(summary);
+		}
+		if (shortfall != null) {
+			parts.add(shortfall);
+		}
+		parts.addAll(notes);
 		RunResult.Ran what = new RunResult.Ran(base.ran().operation(), base.ran().mode(), base.ran().variant(),
 				base.ran().flushPolicy(), base.ran().writes(), items, base.ran().batchSize(),
 				ran.stream().mapToLong((result) -> result.ran().batches()).sum(), base.ran().topology());
 		RunResult.Timing timing = new RunResult.Timing(round(windowMicros / 1000, 3), opsPerSecond, 1, null,
 				base.timing().addedRttMillis(), base.timing().measuredRttMillis(),
 				base.timing().measuredRttMillisByNode());
-		RunResult.Counts counts = new RunResult.Counts(sum(ran, (result) -> result.counts().written()),
-				sum(ran, (result) -> result.counts().verified()), sum(ran, (result) -> result.counts().hits()),
-				sum(ran, (result) -> result.counts().misses()), sum(ran, (result) -> result.counts().popped()),
-				sum(ran, (result) -> result.counts().empty()), sum(ran, (result) -> result.counts().pongs()), null);
+		RunResult.Counts counts = new RunResult.Counts(sum(members, Fleet.Member::written),
+				sum(members, Fleet.Member::verified), sum(ran, (result) -> result.counts().hits()),
+				sum(ran, (result) -> result.counts().misses()), null, null, null, null);
 		Map<String, Long> keysPerNode = ran.stream()
 			.map((result) -> result.cluster().keysPerNode())
 			.filter(Objects::nonNull)
@@ -106,15 +144,15 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 		RunResult.Connection connection = new RunResult.Connection(base.connection().connector(), null, null,
 				base.connection().master());
 		RunResult merged = new RunResult(what, timing, counts, cluster,
-				new RunResult.Notes(partial ? summary : null, base.notes().sample()), null, load, connection,
-				new RunResult.ServerSide(server, null), null, base.settings());
+				new RunResult.Notes(parts.isEmpty() ? null : String.join(" ", parts), base.notes().sample()), null,
+				load, connection, new RunResult.ServerSide(window, foreign), null, base.settings());
 		Fleet fleet = new Fleet(asked, ran.size(), partial ? Boolean.TRUE : null,
 				stoppedNames.isEmpty() ? null : stoppedNames, Fleet.COORDINATION, members);
 		return new FleetResult(merged, fleet, summary, stopped);
 	}
 
 	/** The leader's own as measured, the others' as sent. */
-	private static @Nullable Histogram histogram(FleetRuns.Signal report, RunResult result) {
+	private static @Nullable Histogram histogram(FleetChannel.Signal report, RunResult result) {
 		if (report.histogram() == null) {
 			return result.load().latency().histogram();
 		}
@@ -127,8 +165,8 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 		}
 	}
 
-	private static @Nullable Long sum(List<RunResult> results, Function<RunResult, @Nullable Long> figure) {
-		return results.stream().map(figure).filter(Objects::nonNull).reduce(Long::sum).orElse(null);
+	private static <T> @Nullable Long sum(List<T> parts, Function<T, @Nullable Long> figure) {
+		return parts.stream().map(figure).filter(Objects::nonNull).reduce(Long::sum).orElse(null);
 	}
 
 }

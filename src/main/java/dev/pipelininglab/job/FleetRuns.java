@@ -12,15 +12,16 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
-import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.job.FleetChannel.Signal;
+import dev.pipelininglab.job.FleetChannel.Type;
 import dev.pipelininglab.redis.ServerCounters;
+import dev.pipelininglab.redis.ServerStats;
+import dev.pipelininglab.run.FleetShares;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunResult;
@@ -31,24 +32,21 @@ import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.json.JsonMapper;
 
-import org.springframework.data.redis.core.RedisCallback;
-import org.springframework.data.redis.core.StringRedisTemplate;
-import org.springframework.data.redis.listener.ChannelTopic;
-import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.stereotype.Component;
 
 /**
  * Fleet runs: one measurement from several app instances that share a Redis and a key
- * prefix, each started with {@code lab.fleet.join=true}. The instance that took the
- * request (the leader) preflights the whole run, calls for members on the channel
- * {@code <prefix>:fleet}, gives the first to join each a contiguous share of the items
- * (as clients split a run), starts every timed pass at one moment of Redis' clock, and
- * merges what they report ({@link FleetResult}). A member runs its share on
- * {@link RunJobs}' executor holding one of its run slots ({@link RunSlots}), like any
- * run.
+ * prefix, each started with {@code lab.fleet.join=true} and the same
+ * {@code lab.fleet.secret}. The instance that took the request (the leader) preflights
+ * the whole run, calls for members on the signed channel ({@link FleetChannel}), gives
+ * the first to join each a contiguous share of the items (as clients split a run), starts
+ * every timed pass at one moment of Redis' clock, and merges what they report
+ * ({@link FleetResult}). A member runs its share on {@link RunJobs}' executor holding one
+ * of its run slots ({@link RunSlots}), like any run, and reads nothing back: once the
+ * last report is in, the leader reads the servers' INFO, then every share back, and gives
+ * the whole run its expiry ({@link FleetShares}), so the figures are what Redis holds and
+ * the server's account covers the timed passes alone.
  * <p>
  * Coordination is pub/sub only, all of it outside the timed passes: nothing of it stays
  * in Redis, and a lost message counts as a member that did not join or report, which the
@@ -62,17 +60,13 @@ class FleetRuns {
 	/** Enough for PUBLISH to reach every member. */
 	private static final long START_MARGIN_MICROS = 200_000;
 
-	private static final long CHECK_MILLIS = 100;
-
-	private final StringRedisTemplate redis;
-
-	private final JsonMapper json;
-
-	private final String channel;
+	private final FleetChannel channel;
 
 	private final FleetProperties settings;
 
 	private final RunService runs;
+
+	private final FleetShares shares;
 
 	private final RunSlots slots;
 
@@ -83,21 +77,18 @@ class FleetRuns {
 	private final String instance;
 
 	/** The runs this instance leads or serves, by id. */
-	private final Map<String, Inbox> inboxes = new ConcurrentHashMap<>();
-
-	private volatile @Nullable RedisMessageListenerContainer listener;
+	private final Map<String, FleetInbox> inboxes = new ConcurrentHashMap<>();
 
 	private volatile @Nullable Executor workers;
 
 	private volatile boolean running;
 
-	FleetRuns(StringRedisTemplate redis, JsonMapper json, KeySpace keys, FleetProperties settings, RunService runs,
-			RunSlots slots, ServerCounters counters, LimitProperties limits) {
-		this.redis = redis;
-		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
-		this.channel = keys.prefix() + ":fleet";
+	FleetRuns(FleetChannel channel, FleetProperties settings, RunService runs, FleetShares shares, RunSlots slots,
+			ServerCounters counters, LimitProperties limits) {
+		this.channel = channel;
 		this.settings = settings;
 		this.runs = runs;
+		this.shares = shares;
 		this.slots = slots;
 		this.counters = counters;
 		this.maxRunTime = limits.maxRunTime();
@@ -116,15 +107,15 @@ class FleetRuns {
 		int asked = job.plan.instances();
 		// Before any member is called: what the whole fleet stores must fit.
 		this.runs.preflight(whole, job);
-		Inbox inbox = new Inbox();
+		FleetInbox inbox = new FleetInbox(null);
 		this.inboxes.put(job.id, inbox);
 		try {
-			publish(new Signal(Type.CALL, job.id, this.instance, whole, null, null, null, null, null));
+			this.channel.publish(new Signal(Type.CALL, job.id, this.instance, 0, whole, null, null, null, null, null));
 			long joinBy = System.nanoTime() + this.settings.joinTimeout().toNanos();
 			List<String> names = List.of(this.instance);
 			while (names.size() < asked && System.nanoTime() - joinBy < 0) {
 				int known = names.size() - 1;
-				await(inbox, () -> inbox.all(Type.JOIN).size() > known, joinBy, job::cancelled);
+				inbox.await(() -> inbox.all(Type.JOIN).size() > known, joinBy, job::cancelled);
 				names = Stream.concat(Stream.of(this.instance), inbox.all(Type.JOIN).stream().map(Signal::instance))
 					.limit(asked)
 					.toList();
@@ -137,89 +128,98 @@ class FleetRuns {
 				.mapToObj((k) -> Fleet.Member.of(joined.get(k),
 						new Fleet.Share(whole.count() * k / size, whole.count() * (k + 1) / size)))
 				.toList();
-			publish(new Signal(Type.PLAN, job.id, this.instance, null, planned, null, null, null, null));
+			this.channel
+				.publish(new Signal(Type.PLAN, job.id, this.instance, 0, null, planned, null, null, null, null));
 			job.fleet("starting " + size + " of " + asked,
 					new Fleet(asked, size, null, null, Fleet.COORDINATION, planned));
-			Fleet.Share own = Objects.requireNonNull(planned.get(0).share());
 			job.beforeTiming = () -> startLeading(job, inbox, size);
-			RunResult result = this.runs.run(whole.share(own.from(), own.to()), job);
+			RunResult result = this.runs.runShare(share(whole, planned.get(0)), job);
 			long ownEnd = System.nanoTime();
 			// The others get as long again as this one took, and the join timeout.
 			long resultsBy = Math.min(ownEnd + (ownEnd - inbox.signalled) + this.settings.joinTimeout().toNanos(),
 					inbox.signalled + this.maxRunTime.toNanos());
-			await(inbox, () -> inbox.all(Type.RESULT).size() >= size - 1, resultsBy, job::cancelled);
+			inbox.await(() -> inbox.all(Type.RESULT).size() >= size - 1, resultsBy, job::cancelled);
+			// No member reads back: from the start to the last report, the servers
+			// count the timed passes alone.
+			ServerCounters.Snapshot before = Objects.requireNonNull(inbox.before);
+			ServerCounters.Snapshot after = this.counters.snapshot();
+			long windowNanos = System.nanoTime() - inbox.signalled;
 			Map<String, Signal> results = new HashMap<>();
 			inbox.all(Type.RESULT).forEach((report) -> results.put(report.instance(), report));
 			results.put(this.instance,
-					new Signal(Type.RESULT, job.id, this.instance, null, null, inbox.at, result, null, null));
-			FleetResult merged = FleetResult.of(asked, planned, results, this.counters.between(
-					Objects.requireNonNull(inbox.before), this.counters.snapshot(), !whole.operation().writesKeys()));
-			merged.stopped().forEach((member) -> expire(whole, member));
+					new Signal(Type.RESULT, job.id, this.instance, 0, null, null, inbox.at, result, null, null));
+			boolean replicasServe = !whole.operation().writesKeys();
+			FleetResult merged = merge(job, whole, planned, results,
+					this.counters.between(before, after, replicasServe),
+					this.counters.processed(before, after, replicasServe), windowNanos);
 			job.fleet("done", merged.fleet());
 			return new RunPlan.Outcome(List.of(merged.result()), null, merged.summary(), merged.result());
 		}
 		finally {
 			this.inboxes.remove(job.id);
 			// Members still running (slow, or never told to start) stop and expire what
-			// they wrote themselves.
-			publish(signal(Type.STOP, job.id));
+			// they wrote themselves; once started, the whole run gets its expiry here.
+			publish(Signal.of(Type.STOP, job.id, this.instance));
+			if (inbox.before != null) {
+				this.shares.expireAll(whole);
+			}
 		}
+	}
+
+	/**
+	 * Each reported share read back, once: a member's figures count only for keys Redis
+	 * holds.
+	 */
+	private FleetResult merge(Job job, RunSpec whole, List<Fleet.Member> planned, Map<String, Signal> results,
+			@Nullable ServerStats window, ServerCounters.@Nullable Processed processed, long windowNanos) {
+		if (whole.operation().writesKeys()) {
+			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
+		}
+		Map<String, FleetShares.Held> held = new HashMap<>();
+		List<RunSpec> reported = new ArrayList<>();
+		List<RunResult> reports = new ArrayList<>();
+		for (Fleet.Member member : planned) {
+			Signal report = results.get(member.instance());
+			RunResult result = (report != null) ? report.result() : null;
+			if (result != null) {
+				RunSpec share = share(whole, member);
+				reported.add(share);
+				reports.add(result);
+				FleetShares.Held read = this.shares.readBack(share, job);
+				if (read != null) {
+					held.put(member.instance(), read);
+				}
+			}
+		}
+		// Only when every member said what it sent.
+		Long foreign = (reported.size() == planned.size())
+				? this.shares.foreign(reported, reports, processed, windowNanos) : null;
+		return FleetResult.of(job.plan.instances(), planned, results, held, window, foreign, job.overlapped,
+				whole.ttl() != null);
+	}
+
+	private static RunSpec share(RunSpec whole, Fleet.Member member) {
+		Fleet.Share share = Objects.requireNonNull(member.share());
+		return whole.share(share.from(), share.to());
 	}
 
 	/**
 	 * Waits (within the join timeout) for every member to be ready, then starts them all.
 	 */
-	private void startLeading(Job job, Inbox inbox, int members) {
-		await(inbox, () -> inbox.all(Type.READY).size() >= members - 1,
+	private void startLeading(Job job, FleetInbox inbox, int members) {
+		inbox.await(() -> inbox.all(Type.READY).size() >= members - 1,
 				System.nanoTime() + this.settings.joinTimeout().toNanos(), job::cancelled);
 		inbox.before = this.counters.snapshot();
-		long at = redisMicros() + START_MARGIN_MICROS;
+		long at = this.channel.redisMicros() + START_MARGIN_MICROS;
 		inbox.signalled = System.nanoTime();
-		publish(new Signal(Type.GO, job.id, this.instance, null, null, at, null, null, null));
-		inbox.at = startAt(at, job::cancelled);
-	}
-
-	private long redisMicros() {
-		return Objects.requireNonNull(this.redis
-			.execute((RedisCallback<Long>) (connection) -> connection.serverCommands().time(TimeUnit.MICROSECONDS)));
+		this.channel.publish(new Signal(Type.GO, job.id, this.instance, 0, null, null, at, null, null, null));
+		inbox.at = this.channel.startAt(at, job::cancelled);
 	}
 
 	/**
-	 * Waits until Redis' clock reads {@code at}, as near as one {@code TIME} tells.
-	 * @return Redis' clock at the start, for the skew between members
+	 * What passed the channel's checks; a member takes its run's only from its leader.
 	 */
-	private long startAt(@Nullable Long at, BooleanSupplier cancelled) {
-		long until = System.nanoTime() + (Objects.requireNonNull(at) - redisMicros()) * 1000;
-		while (System.nanoTime() - until < 0) {
-			if (cancelled.getAsBoolean()) {
-				throw new RunCancelledException();
-			}
-			LockSupport.parkNanos(Math.min(until - System.nanoTime(), TimeUnit.MILLISECONDS.toNanos(CHECK_MILLIS)));
-		}
-		return redisMicros();
-	}
-
-	/** A member that never reported: its whole share gets its expiry. */
-	private void expire(RunSpec whole, Fleet.Member member) {
-		Fleet.Share share = Objects.requireNonNull(member.share());
-		try {
-			this.runs.expireAll(whole.share(share.from(), share.to()));
-		}
-		catch (RuntimeException ex) {
-			log.warn("Could not give the share of {} its expiry; DELETE /keys removes it: {}", member.instance(),
-					ex.getMessage());
-		}
-	}
-
-	private void onMessage(byte[] body) {
-		Signal signal;
-		try {
-			signal = this.json.readValue(body, Signal.class);
-		}
-		catch (RuntimeException ex) {
-			log.warn("Ignoring an unreadable fleet message: {}", ex.getMessage());
-			return;
-		}
+	private void onMessage(Signal signal) {
 		if (signal.instance().equals(this.instance)) {
 			return;
 		}
@@ -227,12 +227,9 @@ class FleetRuns {
 			join(signal);
 			return;
 		}
-		Inbox inbox = this.inboxes.get(signal.run());
-		if (inbox != null) {
-			synchronized (inbox) {
-				inbox.signals.add(signal);
-				inbox.notifyAll();
-			}
+		FleetInbox inbox = this.inboxes.get(signal.run());
+		if (inbox != null && (inbox.leader == null || inbox.leader.equals(signal.instance()))) {
+			inbox.add(signal);
 		}
 	}
 
@@ -242,7 +239,7 @@ class FleetRuns {
 		if (pool == null || !this.running || call.spec() == null || !this.slots.takeFree()) {
 			return;
 		}
-		Inbox inbox = new Inbox();
+		FleetInbox inbox = new FleetInbox(call.instance());
 		this.inboxes.put(call.run(), inbox);
 		try {
 			pool.execute(() -> serve(call, inbox));
@@ -253,18 +250,16 @@ class FleetRuns {
 		}
 	}
 
-	private void serve(Signal call, Inbox inbox) {
+	private void serve(Signal call, FleetInbox inbox) {
 		String run = call.run();
 		BooleanSupplier stopped = () -> !this.running || inbox.first(Type.STOP) != null;
 		try {
-			publish(signal(Type.JOIN, run));
-			await(inbox, () -> inbox.first(Type.PLAN) != null,
+			publish(Signal.of(Type.JOIN, run, this.instance));
+			inbox.await(() -> inbox.first(Type.PLAN) != null,
 					System.nanoTime() + this.settings.joinTimeout().toNanos() * 2, stopped);
-			Fleet.Share mine = Stream.ofNullable(inbox.first(Type.PLAN))
+			Fleet.Member mine = Stream.ofNullable(inbox.first(Type.PLAN))
 				.flatMap((plan) -> Objects.requireNonNull(plan.members()).stream())
-				.filter((member) -> member.instance().equals(this.instance))
-				.map(Fleet.Member::share)
-				.filter(Objects::nonNull)
+				.filter((member) -> member.instance().equals(this.instance) && member.share() != null)
 				.findFirst()
 				.orElse(null);
 			if (mine == null) {
@@ -275,9 +270,10 @@ class FleetRuns {
 				@Override
 				public void phase(Phase phase, String variant, int batchSize, long commands) {
 					if (phase == Phase.TIMING) {
-						publish(signal(Type.READY, run));
-						await(inbox, () -> inbox.first(Type.GO) != null, Long.MAX_VALUE, this::cancelled);
-						inbox.at = startAt(Objects.requireNonNull(inbox.first(Type.GO)).at(), this::cancelled);
+						publish(Signal.of(Type.READY, run, FleetRuns.this.instance));
+						inbox.await(() -> inbox.first(Type.GO) != null, Long.MAX_VALUE, this::cancelled);
+						inbox.at = FleetRuns.this.channel.startAt(Objects.requireNonNull(inbox.first(Type.GO)).at(),
+								this::cancelled);
 					}
 				}
 
@@ -288,16 +284,15 @@ class FleetRuns {
 			};
 			Signal report;
 			try {
-				RunResult result = this.runs.run(Objects.requireNonNull(call.spec()).share(mine.from(), mine.to()),
-						observer);
+				RunResult result = this.runs.runShare(share(Objects.requireNonNull(call.spec()), mine), observer);
 				Histogram histogram = result.load().latency().histogram();
-				report = new Signal(Type.RESULT, run, this.instance, null, null, inbox.at, result,
+				report = new Signal(Type.RESULT, run, this.instance, 0, null, null, inbox.at, result,
 						(histogram != null) ? encode(histogram) : null, null);
 			}
 			catch (RuntimeException ex) {
 				String why = (ex instanceof RunCancelledException) ? (this.running ? "stopped" : "shutting down")
 						: Objects.requireNonNullElse(ex.getMessage(), ex.toString());
-				report = new Signal(Type.RESULT, run, this.instance, null, null, null, null, null, why);
+				report = new Signal(Type.RESULT, run, this.instance, 0, null, null, null, null, null, why);
 			}
 			publish(report);
 		}
@@ -310,13 +305,10 @@ class FleetRuns {
 		}
 	}
 
-	private Signal signal(Type type, String run) {
-		return new Signal(type, run, this.instance, null, null, null, null, null, null);
-	}
-
+	/** A STOP that cannot be sent is logged: the run is over either way. */
 	private void publish(Signal signal) {
 		try {
-			this.redis.convertAndSend(this.channel, this.json.writeValueAsString(signal));
+			this.channel.publish(signal);
 		}
 		catch (RuntimeException ex) {
 			if (signal.type() != Type.STOP) {
@@ -331,23 +323,6 @@ class FleetRuns {
 		return Arrays.copyOf(buffer.array(), histogram.encodeIntoCompressedByteBuffer(buffer));
 	}
 
-	private static void await(Object lock, BooleanSupplier done, long deadline, BooleanSupplier cancelled) {
-		synchronized (lock) {
-			while (!done.getAsBoolean() && System.nanoTime() - deadline < 0) {
-				if (cancelled.getAsBoolean()) {
-					throw new RunCancelledException();
-				}
-				try {
-					lock.wait(CHECK_MILLIS);
-				}
-				catch (InterruptedException ex) {
-					Thread.currentThread().interrupt();
-					throw new RunCancelledException();
-				}
-			}
-		}
-	}
-
 	/**
 	 * By {@link RunJobs}, whose executor runs the shares served here and whose stop waits
 	 * for them.
@@ -355,63 +330,15 @@ class FleetRuns {
 	void start(Executor workers) {
 		this.workers = workers;
 		this.running = true;
-		if (!this.settings.join()) {
-			return;
+		if (this.settings.join()) {
+			this.channel.listen(this::onMessage);
 		}
-		RedisMessageListenerContainer container = new RedisMessageListenerContainer();
-		container.setConnectionFactory(Objects.requireNonNull(this.redis.getConnectionFactory(),
-				"StringRedisTemplate has a connection factory"));
-		container.addMessageListener((message, pattern) -> onMessage(message.getBody()), ChannelTopic.of(this.channel));
-		container.afterPropertiesSet();
-		container.start();
-		this.listener = container;
 	}
 
 	/** Stops the shares this instance serves; each reports that it stopped. */
 	void stop() {
 		this.running = false;
-		RedisMessageListenerContainer container = this.listener;
-		if (container != null) {
-			container.stop();
-		}
-	}
-
-	enum Type {
-
-		CALL, JOIN, PLAN, READY, GO, RESULT, STOP
-
-	}
-
-	/**
-	 * One fleet message; each type fills in what it carries ({@code spec} the CALL,
-	 * {@code members} the PLAN, {@code at} by Redis' clock in microseconds).
-	 */
-	record Signal(Type type, String run, String instance, @Nullable RunSpec spec, @Nullable List<Fleet.Member> members,
-			@Nullable Long at, @Nullable RunResult result, byte @Nullable [] histogram, @Nullable String problem) {
-	}
-
-	/**
-	 * What one fleet run has heard, guarded by itself, and when it started: by this
-	 * instance's clock and Redis', and the leader's INFO then.
-	 */
-	private static final class Inbox {
-
-		final List<Signal> signals = new ArrayList<>();
-
-		volatile long signalled;
-
-		volatile long at;
-
-		volatile ServerCounters.@Nullable Snapshot before;
-
-		synchronized List<Signal> all(Type type) {
-			return this.signals.stream().filter((signal) -> signal.type() == type).toList();
-		}
-
-		@Nullable Signal first(Type type) {
-			return all(type).stream().findFirst().orElse(null);
-		}
-
+		this.channel.stop();
 	}
 
 }

@@ -32,7 +32,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
 			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,
 			TimedPasses.Passes passes, WarmUp.Rtt rtt, @Nullable Map<String, Double> nodeRttMillis,
-			RunObserver observer) {
+			@Nullable RunObserver observer) {
 		long[] passNanos = passes.nanos();
 		ServerCounters.Usage usage = passes.usage();
 		long count = spec.count();
@@ -53,7 +53,8 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		Command.Replies replies = command.replies(tally);
 		List<String> sample = tally.sample();
 		DemoData.ReadBack readBack = null;
-		if (command instanceof Command.Verified) {
+		// No observer: a fleet's share, read back by its leader after the fleet's window.
+		if (observer != null && command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());
 			KeyWalk walk = spec.workload().keyWalk();
 			if (walk != null && walk.repeatsKeys(count)) {
@@ -63,16 +64,14 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 						spec.valueSize(), read, observer);
 			}
 			else {
-				// A time limit, or a fleet member's share, reads back the ranges its
-				// clients sent.
-				List<Clients.Reach> ranges = timed ? last.reached()
-						: (spec.workload().first() > 0) ? last.whole() : List.of(new Clients.Reach(0, count));
+				// A time limit reads back the ranges its clients sent.
+				List<Clients.Reach> ranges = timed ? last.reached() : List.of(new Clients.Reach(0, count));
 				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer);
 			}
 			verified = readBack.verified();
 			sample = read.sample();
 		}
-		else if (command instanceof IncrCommand) {
+		else if (observer != null && command instanceof IncrCommand) {
 			// What the counter gained, as read back: exactly the INCRs sent when nothing
 			// else touched it.
 			verified = this.data.counter(keys) - passes.counterBefore();

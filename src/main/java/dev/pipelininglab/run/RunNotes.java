@@ -85,7 +85,7 @@ final class RunNotes {
 	}
 
 	/** Why fewer items were read back than were written; null when none is missing. */
-	private static @Nullable String reason(long expected, DemoData.ReadBack readBack, @Nullable ServerStats server,
+	static @Nullable String reason(long expected, DemoData.ReadBack readBack, @Nullable ServerStats server,
 			boolean ttl) {
 		long short_ = expected - readBack.verified();
 		if (short_ <= 0) {

@@ -134,26 +134,32 @@ public class RunService {
 
 	/** No preparation: RPOP pops what the list holds. */
 	public RunResult run(RunSpec spec, RunObserver observer) {
+		return run(spec, observer, true);
+	}
+
+	/**
+	 * A fleet member's share: neither read back nor given its expiry unless it stops, as
+	 * the leader does both for every share after the fleet's window
+	 * ({@link FleetShares}).
+	 */
+	public RunResult runShare(RunSpec share, RunObserver observer) {
+		return run(share, observer, false);
+	}
+
+	private RunResult run(RunSpec spec, RunObserver observer, boolean readBack) {
 		requireSupported(spec);
 		List<RunSpec> specs = List.of(spec);
 		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::runnerOf, observer);
 		observer.started(spec.repeat() * spec.batchesPerPass());
 		Written written = new Written();
-		return this.safeguards.leavingExpiry(spec, written, () -> measure(spec, false, observer, before, written));
+		return this.safeguards.leavingExpiry(spec, written,
+				() -> written.keptFor(measure(spec, false, readBack, observer, before, written), readBack));
 	}
 
 	/** A fleet's: what all its members store together must fit. */
 	public void preflight(RunSpec whole, RunObserver observer) {
 		requireSupported(whole);
 		this.safeguards.preflight(whole, List.of(whole), false, this::runnerOf, observer);
-	}
-
-	/** For a fleet member that never reported: every key its share may have written. */
-	public void expireAll(RunSpec share) {
-		Written written = new Written();
-		long first = share.workload().first();
-		written.items(share, runnerOf(share).keySpace(this.keys), first, first + share.count());
-		this.safeguards.leavingExpiry(share, written, () -> written);
 	}
 
 	BatchRunner runnerOf(RunSpec spec) {
@@ -242,13 +248,13 @@ public class RunService {
 		for (RunSpec spec : specs) {
 			// Each variant counts evictions from where the one before it ended.
 			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
-			results.add(measure(spec, true, observer, since, written));
+			results.add(measure(spec, true, true, observer, since, written));
 		}
 		return results;
 	}
 
 	/** {@code since}: null to count from the first timed pass. */
-	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
+	private RunResult measure(RunSpec spec, boolean prepare, boolean readBack, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written) {
 		BatchRunner runner = runnerOf(spec);
 		KeySpace keys = runner.keySpace(this.keys);
@@ -264,11 +270,11 @@ public class RunService {
 					? runner.onCluster(spec, spread) : null;
 			TimedPasses.Passes passes = this.timedPasses.run(spec, runner, keys, route, variant, effect, prepare,
 					observer, since, progress, written);
-			if (spec.operation().command() instanceof Command.Verified) {
+			if (readBack && spec.operation().command() instanceof Command.Verified) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
 			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, rtt, nodeRttMillis,
-					observer);
+					readBack ? observer : null);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, keys, progress.batchesDone, progress.tally, ex);

@@ -35,7 +35,7 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		List<Timed> timed = new ArrayList<>(spec.repeat());
 		ServerCounters.Usage usage = null;
 		long counterBefore = 0;
-		long sent = sentPerPass(spec, effect);
+		long sent = sentPerPass(spec, (effect != null) ? effect.commands() : null);
 		// Replicas replay RPOP, which would count it twice; only reads are theirs.
 		boolean replicasServe = spec.operation().command().readsOnly();
 		Long foreign = null;
@@ -103,8 +103,7 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 	 * @param windowNanos from the first INFO read to the last
 	 * @return the commands beyond {@code sent}, or null within what is allowed
 	 */
-	private static @Nullable Long beyondBookkeeping(ServerCounters.@Nullable Processed processed, long sent,
-			long windowNanos) {
+	static @Nullable Long beyondBookkeeping(ServerCounters.@Nullable Processed processed, long sent, long windowNanos) {
 		if (processed == null) {
 			return null;
 		}
@@ -153,13 +152,16 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		command.prepare(this.data, spec, keys, setupBatch(spec), observer);
 	}
 
-	/** As the servers count them: a script's EVALSHA and each call. */
-	private long sentPerPass(RunSpec spec, BatchRunner.@Nullable ClusterEffect effect) {
+	/**
+	 * As the servers count them: a script's EVALSHA and each call.
+	 * @param clusterCommands the multi-key commands a cluster split the pass into, if any
+	 */
+	long sentPerPass(RunSpec spec, @Nullable Long clusterCommands) {
 		long requests = spec.workload().requests();
 		return switch (spec.mode()) {
 			case MULTI_KEY, MULTI_KEY_HASHTAG -> {
-				if (effect != null) {
-					yield effect.commands() * requests;
+				if (clusterCommands != null) {
+					yield clusterCommands * requests;
 				}
 				// A hash-tagged batch shares one slot, so Jedis sends it whole.
 				boolean splitByJedis = spec.mode() == Mode.MULTI_KEY && spec.senders().connector() == Connector.JEDIS

@@ -57,6 +57,18 @@ final class Written {
 		this.oneKeys.remove(oneKey);
 	}
 
+	/**
+	 * {@code result}, the keys left to another to expire unless {@code kept}: a fleet's
+	 * leader gives every share its expiry once the fleet's window is over.
+	 */
+	synchronized <T> T keptFor(T result, boolean kept) {
+		if (!kept) {
+			this.perItem.clear();
+			this.oneKeys.clear();
+		}
+		return result;
+	}
+
 	void expire(DemoData data, Duration after) {
 		Map<KeySpace, BitSet> perItem = new LinkedHashMap<>();
 		Set<String> oneKeys;

@@ -45,6 +45,35 @@ class ComposeAppEnvironmentTests {
 	}
 
 	/**
+	 * The fleet's replicas sign their messages with a secret from the environment (or a
+	 * {@code .env} line nobody commits): the file names the variable and holds no value,
+	 * and no other app joins fleet runs. Empty, the replicas refuse to start, saying how
+	 * to set it ({@code ${...:?}} would refuse every profile, as Compose interpolates the
+	 * whole file first).
+	 */
+	@Test
+	@SuppressWarnings("unchecked")
+	void theFleetSecretComesFromTheEnvironmentAndNoFileHoldsIt() throws IOException {
+		LoaderOptions options = new LoaderOptions();
+		options.setMaxAliasesForCollections(200);
+		Map<String, Object> compose;
+		try (Reader reader = Files.newBufferedReader(Path.of("docker-compose.yml"))) {
+			compose = new Yaml(options).load(reader);
+		}
+		((Map<String, Map<String, Object>>) compose.get("services")).forEach((name, service) -> {
+			Map<String, Object> environment = (Map<String, Object>) service.get("environment");
+			if (name.equals("app-fleet")) {
+				assertThat(environment).containsEntry("LAB_FLEET_JOIN", "true")
+					.containsEntry("LAB_FLEET_SECRET", "${LAB_FLEET_SECRET:-}");
+			}
+			else if (environment != null) {
+				assertThat(environment.keySet()).as(name).noneMatch((variable) -> variable.startsWith("LAB_FLEET_"));
+			}
+		});
+		assertThat(Files.readString(Path.of(".env"))).doesNotContain("LAB_FLEET_SECRET");
+	}
+
+	/**
 	 * The image listens on every interface, where the app starts without credentials only
 	 * when told it is open: each app service says so, and its port is published on
 	 * 127.0.0.1 only (by itself or by the service whose network it shares).

@@ -274,17 +274,34 @@ class KubernetesManifestTests {
 
 	/**
 	 * The fleet's own files: more than one pod, each joining fleet runs, the base's
-	 * container left as it is, and no host port or host network, which would allow one
-	 * pod per node and clash there.
+	 * container left as it is but for the fleet's secret, which comes from a Secret no
+	 * manifest ships, and no host port or host network, which would allow one pod per
+	 * node and clash there.
 	 */
 	@Test
+	@SuppressWarnings("unchecked")
 	void theFleetOverlayScalesTheDeploymentAndEveryPodJoinsFleetRuns() throws IOException {
 		Path fleet = KUBERNETES.resolve("overlays/fleet");
 		Deployment deployment = (Deployment) KubernetesYaml.parseAll(fleet.resolve("fleet-deployment.yaml")).get(0);
 		assertThat(deployment.getSpec().getReplicas()).isGreaterThan(1);
 		PodSpec pod = deployment.getSpec().getTemplate().getSpec();
 		assertThat(pod.getHostNetwork()).isNotEqualTo(Boolean.TRUE);
-		assertThat(pod.getContainers()).as("the base's container, probes and all, unchanged").isNullOrEmpty();
+		assertThat(pod.getContainers()).singleElement().satisfies((patched) -> {
+			assertThat(patched.getName()).isEqualTo(container().getName());
+			assertFleetSecret(patched);
+		});
+		Map<String, Object> raw = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) KubernetesYaml
+			.documents(fleet.resolve("fleet-deployment.yaml"))
+			.get(0)
+			.get("spec")).get("template")).get("spec");
+		assertThat(((List<Map<String, Object>>) raw.get("containers")).get(0))
+			.as("the base's container, probes and all, unchanged")
+			.containsOnlyKeys("name", "env");
+		for (Path manifest : manifests()) {
+			for (HasMetadata resource : KubernetesYaml.parseAll(manifest)) {
+				assertThat(key(resource)).as(manifest.toString()).isNotEqualTo("Secret/pipelining-lab-fleet");
+			}
+		}
 		assertThat(container().getPorts()).allSatisfy((port) -> assertThat(port.getHostPort()).isNull());
 		ConfigMap configMap = (ConfigMap) KubernetesYaml.parseAll(fleet.resolve("fleet-configmap.yaml")).get(0);
 		assertThat(configMap.getData()).containsExactlyEntriesOf(Map.of("LAB_FLEET_JOIN", "true"));
@@ -292,12 +309,24 @@ class KubernetesManifestTests {
 			.contains("Indexed Job");
 	}
 
+	/** Its one variable, from the Secret no manifest ships, and never optional. */
+	private static void assertFleetSecret(Container container) {
+		assertThat(container.getEnv()).filteredOn((env) -> env.getName().equals("LAB_FLEET_SECRET"))
+			.singleElement()
+			.satisfies((env) -> {
+				var secret = env.getValueFrom().getSecretKeyRef();
+				assertThat(secret.getName() + "/" + secret.getKey()).isEqualTo("pipelining-lab-fleet/secret");
+				assertThat(secret.getOptional()).isNotEqualTo(Boolean.TRUE);
+			});
+	}
+
 	/**
 	 * What {@code kubectl apply -k overlays/fleet} sends is the cluster overlay's
-	 * resources with only the pod count, the spread over nodes and {@code LAB_FLEET_JOIN}
-	 * added: the probes, the credentials, the Service and the NetworkPolicy stay as they
-	 * are. The policy needs no rule between the pods, as members never call each other:
-	 * they meet in the Redis they measure, and egress is not restricted.
+	 * resources with only the pod count, the spread over nodes, {@code LAB_FLEET_JOIN}
+	 * and the fleet's secret added: the probes, the credentials, the Service and the
+	 * NetworkPolicy stay as they are. The policy needs no rule between the pods, as
+	 * members never call each other: they meet in the Redis they measure, and egress is
+	 * not restricted.
 	 */
 	@Test
 	void theFleetOverlayIsTheClusterOverlayWithMorePodsThatJoin() throws Exception {
@@ -319,6 +348,9 @@ class KubernetesManifestTests {
 				});
 				deployment.getSpec().setReplicas(1);
 				pod.setTopologySpreadConstraints(List.of());
+				Container container = pod.getContainers().get(0);
+				assertFleetSecret(container);
+				container.getEnv().removeIf((env) -> env.getName().equals("LAB_FLEET_SECRET"));
 			}
 			if (resource instanceof ConfigMap configMap) {
 				assertThat(configMap.getData().remove("LAB_FLEET_JOIN")).isEqualTo("true");

@@ -57,6 +57,17 @@ class JobSettingsTests {
 	}
 
 	@Test
+	void joiningFleetRunsWithoutASecretOfThirtyTwoBytesFailsStartUpSayingHowToSetIt() {
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.fleet.join=true"),
+				"lab.fleet.join=true needs lab.fleet.secret (LAB_FLEET_SECRET) of at least 32 bytes (it has 0)");
+		SettingsRunner.assertStartUpFails(this.runner,
+				List.of("lab.fleet.join=true", "lab.fleet.secret=thirty-one bytes are too few..."), "(it has 31)");
+		this.runner.withPropertyValues("lab.fleet.join=true", "lab.fleet.secret=" + FleetRunTests.SECRET)
+			.run((context) -> assertThat(context.getBean(FleetProperties.class).toString()).contains("secret=(set)")
+				.doesNotContain(FleetRunTests.SECRET));
+	}
+
+	@Test
 	void recordTtlUnderAMinuteFailsStartUp() {
 		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.record-ttl=10s"), "lab.jobs.record-ttl");
 	}

@@ -1,0 +1,105 @@
+package dev.pipelininglab.run;
+
+import java.util.List;
+
+import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.ServerCounters;
+import dev.pipelininglab.redis.ServerStats;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.stereotype.Component;
+
+/**
+ * What a fleet's leader learns of its members from Redis rather than from their reports:
+ * each share read back once after the fleet's window (members run with
+ * {@link RunService#runShare} and read nothing back, so the window holds the timed passes
+ * alone and a fleet run costs Redis the untimed work of a single run of its count), the
+ * expiry of every key the run may have written, and the commands the window saw beyond
+ * the members' own.
+ */
+@Component
+public class FleetShares {
+
+	private final RunService runs;
+
+	private final DemoData data;
+
+	private final KeySpace keys;
+
+	private final Safeguards safeguards;
+
+	private final TimedPasses passes;
+
+	FleetShares(RunService runs, DemoData data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
+		this.runs = runs;
+		this.data = data;
+		this.keys = keys;
+		this.safeguards = safeguards;
+		this.passes = passes;
+	}
+
+	/** Null for a run that writes nothing to read back (GET). */
+	public @Nullable Held readBack(RunSpec share, RunObserver observer) {
+		Command command = share.operation().command().forRun(share.workload());
+		if (!(command instanceof Command.Verified)) {
+			return null;
+		}
+		long first = share.workload().first();
+		DemoData.ReadBack read = this.data.verify(command, this.runs.runnerOf(share).keySpace(this.keys),
+				List.of(new Clients.Reach(first, first + share.count())), RunService.setupBatch(share),
+				share.valueSize(), new Tally(0), observer);
+		return new Held(read.verified(), read.missing(), read.changed());
+	}
+
+	/**
+	 * Every key of {@code whole}'s items, as a run's keys get theirs: a stopped member's
+	 * share too (EXPIRE on an absent key does nothing), and none when the SETs carried a
+	 * {@code ttl} of their own.
+	 */
+	public void expireAll(RunSpec whole) {
+		Written written = new Written();
+		long first = whole.workload().first();
+		written.items(whole, this.runs.runnerOf(whole).keySpace(this.keys), first, first + whole.count());
+		this.safeguards.leavingExpiry(whole, written, () -> written);
+	}
+
+	/**
+	 * The commands the servers processed over the window beyond what every share sent, or
+	 * null within the bookkeeping any run's pass allows ({@link TimedPasses}).
+	 * @param results each share's, in the same order
+	 */
+	public @Nullable Long foreign(List<RunSpec> shares, List<RunResult> results,
+			ServerCounters.@Nullable Processed processed, long windowNanos) {
+		long sent = 0;
+		for (int i = 0; i < shares.size(); i++) {
+			sent += this.passes.sentPerPass(shares.get(i), results.get(i).cluster().commands());
+		}
+		return TimedPasses.beyondBookkeeping(processed, sent, windowNanos);
+	}
+
+	/** {@code changed}: there with another value, written over by another client. */
+	public record Held(long verified, long missing, long changed) {
+
+		public static final Held NONE = new Held(0, 0, 0);
+
+		/** The keys of the share Redis holds, with the run's value or not. */
+		public long keys() {
+			return this.verified + this.changed;
+		}
+
+		public Held plus(Held other) {
+			return new Held(this.verified + other.verified, this.missing + other.missing, this.changed + other.changed);
+		}
+
+		/**
+		 * Why fewer than {@code expected} items read back as written, as a run's note
+		 * says it; null when none fell short.
+		 */
+		public @Nullable String shortfall(long expected, @Nullable ServerStats server, boolean ttl) {
+			return RunNotes.reason(expected, new DemoData.ReadBack(this.verified, this.missing, this.changed), server,
+					ttl);
+		}
+
+	}
+
+}
