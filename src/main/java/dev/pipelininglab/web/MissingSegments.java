@@ -16,7 +16,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class MissingSegments {
 
-	@RunEndpoint.Mapped({ "", "/" })
+	/** Every run endpoint without its count, mapped by {@link RunEndpointMappings}. */
 	void count() {
 		throw new InvalidParameterException("count",
 				"must be given in the path, e.g. " + RunEndpoint.of(Operation.SET, Mode.PIPELINED).example());

@@ -5,15 +5,18 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import dev.pipelininglab.web.text.TableColumns;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * Rejects, before anything runs, a query parameter an endpoint does not take (a misspelt
@@ -23,15 +26,33 @@ public class ParameterCheck implements HandlerInterceptor {
 
 	private static final List<String> PERMALINKS = List.of("run", "a", "b");
 
+	/** Each handler's paths, as mapped: a handler says which endpoint it serves. */
+	private final Supplier<Map<HandlerMethod, List<String>>> paths;
+
+	ParameterCheck(Supplier<RequestMappingHandlerMapping> mapping) {
+		this.paths = SingletonSupplier.of(() -> mapping.get()
+			.getHandlerMethods()
+			.entrySet()
+			.stream()
+			.collect(Collectors.toMap((entry) -> entry.getValue().createWithResolvedBean(),
+					(entry) -> List.copyOf(entry.getKey().getPatternValues()), ParameterCheck::both)));
+	}
+
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-		if (!(pattern instanceof String path) || !owned(path)) {
+		List<String> paths = (handler instanceof HandlerMethod method) ? this.paths.get().get(method) : null;
+		List<String> owned = (paths != null) ? paths.stream().filter(ParameterCheck::owned).toList() : List.of();
+		if (owned.isEmpty()) {
 			return true;
 		}
 		// Query parameters belong to GET: POST /runs takes its body, DELETE none.
-		List<String> known = !"GET".equals(request.getMethod()) ? List.of() : path.equals("/") ? PERMALINKS
-				: ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
+		List<String> known = !"GET".equals(request.getMethod()) ? List.of()
+				: owned.contains("/") ? PERMALINKS
+						: owned.stream()
+							.flatMap((path) -> ApiParameter.query(path).stream())
+							.map(ApiParameter::parameterName)
+							.distinct()
+							.toList();
 		for (Map.Entry<String, String[]> parameter : request.getParameterMap().entrySet()) {
 			String name = parameter.getKey();
 			if (!known.contains(name)) {
@@ -47,10 +68,14 @@ public class ParameterCheck implements HandlerInterceptor {
 			}
 			// Read after the run: a typo in it must not cost a run first.
 			if (name.equals(ApiParameter.COLUMNS.parameterName())) {
-				TableColumns.check(parameter.getValue()[0]);
+				ApiParameter.checkColumns(parameter.getValue()[0]);
 			}
 		}
 		return true;
+	}
+
+	private static List<String> both(List<String> some, List<String> more) {
+		return Stream.concat(some.stream(), more.stream()).toList();
 	}
 
 	private static boolean owned(String path) {
