@@ -33,11 +33,6 @@ public class ProblemException extends RuntimeException {
 		}
 	}
 
-	public ProblemException(ProblemType type, String detail, Throwable cause) {
-		super(detail, cause);
-		this.type = type;
-	}
-
 	public ProblemType type() {
 		return this.type;
 	}

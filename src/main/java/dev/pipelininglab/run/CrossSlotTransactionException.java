@@ -7,7 +7,8 @@ import dev.pipelininglab.ProblemType;
 public class CrossSlotTransactionException extends ProblemException {
 
 	CrossSlotTransactionException(String detail, Throwable cause) {
-		super(ProblemType.CROSS_SLOT_TRANSACTION, detail, cause);
+		super(ProblemType.CROSS_SLOT_TRANSACTION, detail);
+		initCause(cause);
 	}
 
 }

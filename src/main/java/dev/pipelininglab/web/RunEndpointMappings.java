@@ -2,9 +2,9 @@ package dev.pipelininglab.web;
 
 import java.lang.reflect.Method;
 import java.util.Objects;
-import java.util.stream.Stream;
 
 import dev.pipelininglab.run.RunResult;
+import io.swagger.v3.oas.annotations.Hidden;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.beans.factory.BeanRegistrar;
@@ -31,9 +31,9 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  * public {@code registerMapping}, as an annotation cannot hold paths made from the
  * operations. Each endpoint has a handler bean of its own ({@code pipesetEndpoint}, ...)
  * that knows its operation and mode, so nothing asks Spring MVC which pattern matched,
- * and springdoc lists them by bean name as any controller. {@code /pipeset} and
- * {@code /pipeset/} go to {@link MissingSegments}. The parameter check reads the same
- * mappings, so it is registered here too.
+ * and springdoc lists them by bean name as any controller; {@code /pipeset} and
+ * {@code /pipeset/} go to the same handler. The parameter check reads these mappings, so
+ * it is registered here too.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(RunEndpointMappings.Handlers.class)
@@ -42,40 +42,32 @@ class RunEndpointMappings implements WebMvcConfigurer, SmartInitializingSingleto
 	private static final Method RUN = Objects.requireNonNull(
 			ReflectionUtils.findMethod(Handler.class, "run", long.class, RunParams.class, HttpServletRequest.class));
 
-	private static final Method NO_COUNT = Objects
-		.requireNonNull(ReflectionUtils.findMethod(MissingSegments.class, "count"));
+	private static final Method NO_COUNT = Objects.requireNonNull(ReflectionUtils.findMethod(Handler.class, "noCount"));
 
 	private final ObjectProvider<RequestMappingHandlerMapping> mapping;
 
 	private final ObjectProvider<RunController> runs;
 
-	private final ObjectProvider<MissingSegments> missing;
-
 	RunEndpointMappings(@Qualifier("requestMappingHandlerMapping") ObjectProvider<RequestMappingHandlerMapping> mapping,
-			ObjectProvider<RunController> runs, ObjectProvider<MissingSegments> missing) {
+			ObjectProvider<RunController> runs) {
 		this.mapping = mapping;
 		this.runs = runs;
-		this.missing = missing;
 	}
 
 	/** Once every handler is there, before the server takes a request. */
 	@Override
 	public void afterSingletonsInstantiated() {
 		RequestMappingHandlerMapping mapping = this.mapping.getIfAvailable();
-		if (mapping == null) {
-			// Started without a web server (spring.main.web-application-type=none).
+		// None without a web server, none in a web slice test without RunController.
+		if (mapping == null || this.runs.getIfAvailable() == null) {
 			return;
 		}
-		// A web slice test without RunController maps no run endpoint.
-		if (this.runs.getIfAvailable() != null) {
-			RunEndpoint.ALL.forEach((endpoint) -> mapping.registerMapping(get(mapping, endpoint.path()),
-					Handlers.beanName(endpoint), RUN));
+		for (RunEndpoint endpoint : RunEndpoint.ALL) {
+			String handler = Handlers.beanName(endpoint);
+			mapping.registerMapping(get(mapping, endpoint.path()), handler, RUN);
+			mapping.registerMapping(get(mapping, "/" + endpoint.name(), "/" + endpoint.name() + "/"), handler,
+					NO_COUNT);
 		}
-		this.missing.ifAvailable((missing) -> mapping.registerMapping(get(mapping,
-				RunEndpoint.ALL.stream()
-					.flatMap((e) -> Stream.of("/" + e.name(), "/" + e.name() + "/"))
-					.toArray(String[]::new)),
-				missing, NO_COUNT));
 	}
 
 	private static RequestMappingInfo get(RequestMappingHandlerMapping mapping, String... paths) {
@@ -102,6 +94,12 @@ class RunEndpointMappings implements WebMvcConfigurer, SmartInitializingSingleto
 
 		RunResult run(@PathVariable long count, RunParams params, HttpServletRequest request) {
 			return this.runs.single(this.endpoint, count, params, request);
+		}
+
+		/** A 400 naming the count rather than a bare 404. */
+		@Hidden
+		void noCount() {
+			throw new InvalidParameterException("count", "must be given in the path, e.g. " + this.endpoint.example());
 		}
 
 	}
