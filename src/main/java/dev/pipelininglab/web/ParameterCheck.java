@@ -2,12 +2,11 @@ package dev.pipelininglab.web;
 
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -26,33 +25,34 @@ public class ParameterCheck implements HandlerInterceptor {
 
 	private static final List<String> PERMALINKS = List.of("run", "a", "b");
 
-	/** Each handler's paths, as mapped: a handler says which endpoint it serves. */
-	private final Supplier<Map<HandlerMethod, List<String>>> paths;
+	/**
+	 * The endpoint each handler serves, from the mappings: no asking which one matched.
+	 */
+	private final Supplier<Map<HandlerMethod, String>> endpoints;
 
 	ParameterCheck(Supplier<RequestMappingHandlerMapping> mapping) {
-		this.paths = SingletonSupplier.of(() -> mapping.get()
-			.getHandlerMethods()
-			.entrySet()
-			.stream()
-			.collect(Collectors.toMap((entry) -> entry.getValue().createWithResolvedBean(),
-					(entry) -> List.copyOf(entry.getKey().getPatternValues()), ParameterCheck::both)));
+		this.endpoints = SingletonSupplier.of(() -> {
+			Map<HandlerMethod, String> endpoints = new HashMap<>();
+			mapping.get()
+				.getHandlerMethods()
+				.forEach((info, method) -> info.getPatternValues()
+					.stream()
+					.filter(ParameterCheck::owned)
+					.findFirst()
+					.ifPresent((path) -> endpoints.put(method.createWithResolvedBean(), path)));
+			return endpoints;
+		});
 	}
 
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		List<String> paths = (handler instanceof HandlerMethod method) ? this.paths.get().get(method) : null;
-		List<String> owned = (paths != null) ? paths.stream().filter(ParameterCheck::owned).toList() : List.of();
-		if (owned.isEmpty()) {
+		String path = (handler instanceof HandlerMethod method) ? this.endpoints.get().get(method) : null;
+		if (path == null) {
 			return true;
 		}
 		// Query parameters belong to GET: POST /runs takes its body, DELETE none.
-		List<String> known = !"GET".equals(request.getMethod()) ? List.of()
-				: owned.contains("/") ? PERMALINKS
-						: owned.stream()
-							.flatMap((path) -> ApiParameter.query(path).stream())
-							.map(ApiParameter::parameterName)
-							.distinct()
-							.toList();
+		List<String> known = !"GET".equals(request.getMethod()) ? List.of() : path.equals("/") ? PERMALINKS
+				: ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
 		for (Map.Entry<String, String[]> parameter : request.getParameterMap().entrySet()) {
 			String name = parameter.getKey();
 			if (!known.contains(name)) {
@@ -72,10 +72,6 @@ public class ParameterCheck implements HandlerInterceptor {
 			}
 		}
 		return true;
-	}
-
-	private static List<String> both(List<String> some, List<String> more) {
-		return Stream.concat(some.stream(), more.stream()).toList();
 	}
 
 	private static boolean owned(String path) {

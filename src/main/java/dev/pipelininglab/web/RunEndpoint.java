@@ -60,13 +60,6 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 		return !LETTUCE_ONLY.contains(this.operation);
 	}
 
-	static RunEndpoint of(Operation operation, Mode mode) {
-		return ALL.stream()
-			.filter((endpoint) -> endpoint.operation == operation && endpoint.mode == mode)
-			.findFirst()
-			.orElseThrow();
-	}
-
 	static List<String> paths(Predicate<RunEndpoint> which) {
 		return ALL.stream().filter(which).map(RunEndpoint::path).toList();
 	}

@@ -36,10 +36,6 @@ public final class Problems {
 	private Problems() {
 	}
 
-	public static HttpStatus status(ProblemType type) {
-		return HttpStatus.valueOf(type.status());
-	}
-
 	public static ProblemDetail of(ProblemType type, @Nullable Object... values) {
 		return problem(type, type.detail(values));
 	}
@@ -48,7 +44,7 @@ public final class Problems {
 	 * An invalid parameter's detail quotes the value given: cut short and made visible.
 	 */
 	public static ProblemDetail problem(ProblemType type, @Nullable String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status(type),
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(type.status()),
 				(type == ProblemType.INVALID_PARAMETER && detail != null) ? quotedShort(detail) : detail);
 		problem.setType(type.uri());
 		problem.setTitle(type.title());
