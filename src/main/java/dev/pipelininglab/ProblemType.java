@@ -6,8 +6,9 @@ import java.util.Locale;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Every problem the lab answers or records, with its stable {@code type} URI; free of
- * Spring Web ({@code web.problem.Problems} adds statuses).
+ * Every problem the lab answers or records, with its stable {@code type} URI and HTTP
+ * status; free of Spring Web ({@code web.problem.Problems} builds the
+ * {@code ProblemDetail}).
  */
 public enum ProblemType {
 
@@ -79,6 +80,25 @@ public enum ProblemType {
 
 	public String detail(@Nullable Object... values) {
 		return this.detail.formatted(values);
+	}
+
+	/** The HTTP status code it is answered with. */
+	public int status() {
+		return switch (this) {
+			case INVALID_PARAMETER, MALFORMED_REQUEST -> 400;
+			case CREDENTIALS_REQUIRED -> 401;
+			case HOST_NOT_ALLOWED, CROSS_SITE_REQUEST -> 403;
+			case RUN_NOT_FOUND, RECIPE_NOT_FOUND -> 404;
+			case REDIS_ERROR_REPLY, CROSS_SLOT_TRANSACTION, RUN_FINISHED, RUN_CANCELLED, RUN_DOES_NOT_FIT,
+					EVICTION_RISK ->
+				409;
+			case TOO_BUSY -> 429;
+			case RUN_ABANDONED, UNEXPECTED -> 500;
+			case REDIS_UNAVAILABLE, REDIS_TIMEOUT, REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE,
+					REDIS_CLUSTER_DOWN, REDIS_NODE_UNREACHABLE, REDIS_AUTH_FAILED, RUN_TIME_EXCEEDED,
+					INSTANCE_SHUTDOWN ->
+				503;
+		};
 	}
 
 	public URI uri() {

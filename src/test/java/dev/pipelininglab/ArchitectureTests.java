@@ -1,7 +1,12 @@
 package dev.pipelininglab;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.AccessTarget;
@@ -25,6 +30,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.web.servlet.HandlerMapping;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
@@ -62,8 +68,14 @@ import static org.assertj.core.api.Assertions.assertThatNoException;
  * {@code redis} uses; {@code latency} the relay that adds round trips; {@code localredis}
  * the redis-server the app starts when none answers.</li>
  * <li>The root package ({@link PipeliningLabApplication}, {@link ProblemType},
- * {@link PlainNumbers}, {@link LimitProperties}) is what every feature may use; it uses
- * none of them.</li>
+ * {@link ProblemException}, {@link PlainNumbers}, {@link LimitProperties}) is what every
+ * feature may use; it uses none of them.</li>
+ * <li>No cycle at any depth: inside {@code web}, {@code web.tomcat} is below {@code web}
+ * itself (the run API, the parameter catalogue), and {@code web.problem},
+ * {@code web.text}, {@code web.recipe}, {@code web.job} and {@code web.guard} are above
+ * it: they use the catalogue, it uses none of them.</li>
+ * <li>Each run endpoint's handler knows its operation and mode: nothing reads back which
+ * pattern Spring MVC matched.</li>
  * </ul>
  * Settings live beside the feature that reads them ({@code redis.PipelineProperties},
  * {@code job.JobProperties}, ...), as Spring Boot keeps {@code RedisProperties} beside
@@ -125,11 +137,12 @@ class ArchitectureTests {
 		.resideInAPackage(BASE + ".job..")
 		.because("a job runs a measurement in the background; the measurement does not know how it was started");
 
-	static final ArchRule NO_CYCLES = slices().matching(BASE + ".(*)..")
+	static final ArchRule NO_CYCLES = slices().matching(BASE + ".(**)")
 		.namingSlices("$1")
 		.should()
 		.beFreeOfCycles()
-		.because("a cycle between features makes them one feature that cannot be read or changed alone");
+		.because("a cycle between packages, features or a feature's parts, makes them one that cannot be read or"
+				+ " changed alone");
 
 	static final ArchRule ROOT_USES_NO_FEATURE = noClasses().that()
 		.resideInAPackage(BASE)
@@ -145,7 +158,8 @@ class ArchitectureTests {
 		.resideInAnyPackage("org.springframework.web..", "org.springframework.http..", "jakarta.servlet..",
 				"org.apache.catalina..", "org.apache.tomcat..", "org.springdoc..", "io.swagger..")
 		.because("HTTP is the web layer's business: a job or a run can be started by other means, and a"
-				+ " problem is named by its ProblemType; its status and ProblemDetail are built in web");
+				+ " problem is named by its ProblemType (a ProblemException carries it); its ProblemDetail is built"
+				+ " in web");
 
 	static final ArchRule LETTUCE_HOOKS_ONLY_FOR_REDIS = noClasses().that()
 		.resideOutsideOfPackages(BASE + ".redis", BASE + ".redis.lettuce")
@@ -243,6 +257,25 @@ class ArchitectureTests {
 	@Test
 	void featuresHaveNoCycles() {
 		NO_CYCLES.check(MAIN);
+	}
+
+	/**
+	 * Read in the source: the attribute's name is a constant that the compiler copies
+	 * into the classes, where no rule on them can see it.
+	 */
+	@Test
+	void noHandlerAsksSpringMvcWhichPatternMatched() throws IOException {
+		List<String> readers = new ArrayList<>();
+		try (Stream<Path> sources = Files.walk(Path.of("src", "main", "java"))) {
+			for (Path source : sources.filter((path) -> path.toString().endsWith(".java")).toList()) {
+				String code = Files.readString(source);
+				if (code.contains("BEST_MATCHING_PATTERN_ATTRIBUTE") || code.contains(".bestMatchingPattern")) {
+					readers.add(source.toString());
+				}
+			}
+		}
+		assertThat(readers).isEmpty();
+		assertThat(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE).endsWith(".bestMatchingPattern");
 	}
 
 	@Test

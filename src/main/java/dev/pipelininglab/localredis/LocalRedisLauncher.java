@@ -24,6 +24,7 @@ import org.springframework.boot.EnvironmentPostProcessor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.context.event.ApplicationFailedEvent;
 import org.springframework.boot.context.event.ApplicationPreparedEvent;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.logging.DeferredLogFactory;
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -35,9 +36,7 @@ import org.springframework.util.StringUtils;
 /** Starts a {@code redis-server} when the configured local Redis does not answer. */
 class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
-	static final String ENABLED_PROPERTY = "lab.local-redis.enabled";
-
-	static final String BINARY_PROPERTY = "lab.local-redis.binary";
+	private static final String DISABLE = "lab.local-redis.enabled=false";
 
 	private static final List<String> NOT_STANDALONE = List.of("spring.data.redis.url",
 			"spring.data.redis.sentinel.nodes", "spring.data.redis.cluster.nodes",
@@ -65,8 +64,12 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 
 	@Override
 	public void postProcessEnvironment(ConfigurableEnvironment environment, SpringApplication application) {
-		if (!environment.getProperty(ENABLED_PROPERTY, Boolean.class, true)) {
-			this.log.debug("Local Redis launcher disabled by " + ENABLED_PROPERTY);
+		// Bound here, before any bean exists: the server must answer before the
+		// connection factory starts.
+		LocalRedisProperties properties = Binder.get(environment)
+			.bindOrCreate("lab.local-redis", LocalRedisProperties.class);
+		if (!properties.enabled()) {
+			this.log.debug("Local Redis launcher disabled by " + DISABLE);
 			return;
 		}
 		for (String property : NOT_STANDALONE) {
@@ -81,13 +84,14 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 			this.log.debug("Not starting a local Redis: " + host + " is not a loopback address");
 			return;
 		}
-		LocalServer server = acquire(host, port, environment);
+		LocalServer server = acquire(host, port, properties, environment);
 		if (server != null) {
 			application.addListeners(stopWithContext(server));
 		}
 	}
 
-	private @Nullable LocalServer acquire(String host, int port, ConfigurableEnvironment environment) {
+	private @Nullable LocalServer acquire(String host, int port, LocalRedisProperties properties,
+			ConfigurableEnvironment environment) {
 		synchronized (RUNNING) {
 			LocalServer server = RUNNING.get(port);
 			if (server != null && server.process().isAlive()) {
@@ -98,7 +102,7 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 				return null;
 			}
 			else {
-				server = new LocalServer(start(host, port, environment), new AtomicInteger());
+				server = new LocalServer(start(host, port, properties, environment), new AtomicInteger());
 				RUNNING.put(port, server);
 			}
 			server.users().incrementAndGet();
@@ -106,8 +110,9 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 	}
 
-	private RedisServerProcess start(String host, int port, ConfigurableEnvironment environment) {
-		Path binary = RedisServerBinary.resolve(environment.getProperty(BINARY_PROPERTY));
+	private RedisServerProcess start(String host, int port, LocalRedisProperties properties,
+			ConfigurableEnvironment environment) {
+		Path binary = RedisServerBinary.resolve(properties.binary());
 		String version = RedisServerBinary.version(binary);
 		removeStaleRunDirectories(RedisServerBinary.cacheDir());
 		RedisServerProcess.Launch builder = RedisServerProcess
@@ -126,8 +131,8 @@ class LocalRedisLauncher implements EnvironmentPostProcessor, Ordered {
 		}
 		this.log.info("Nothing listened on " + host + ":" + port + ", so started redis-server " + version + " from "
 				+ binary + " on " + process.host() + ":" + port + " (pid " + process.pid() + ", log "
-				+ process.logFile() + "). It will be stopped when the application shuts down; set " + ENABLED_PROPERTY
-				+ "=false to use no local Redis.");
+				+ process.logFile() + "). It will be stopped when the application shuts down; set " + DISABLE
+				+ " to use no local Redis.");
 		return process;
 	}
 

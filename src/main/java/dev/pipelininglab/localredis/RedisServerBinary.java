@@ -1,6 +1,6 @@
 package dev.pipelininglab.localredis;
 
-import java.io.File;
+import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -16,6 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import org.jspecify.annotations.Nullable;
+import redis.embedded.util.IO;
 
 /** Finds a {@code redis-server}: configured, on the PATH, or bundled. */
 public final class RedisServerBinary {
@@ -39,17 +40,20 @@ public final class RedisServerBinary {
 			}
 			return configured;
 		}
-		Path onPath = findOnPath(System.getenv("PATH"));
-		if (onPath != null) {
-			return onPath;
-		}
 		try {
-			return bundled();
+			// embedded-redis' PATH search (not its platform detection, which runs uname:
+			// a
+			// bare PATH has none); it looks for redis-server, not redis-server.exe.
+			return IO.findBinaryInPath(EXECUTABLE).toAbsolutePath();
 		}
-		catch (IllegalStateException ex) {
-			throw new IllegalStateException(
-					"No redis-server on the PATH and no usable bundled one (" + ex.getMessage() + "). " + INSTALL_HINT,
-					ex);
+		catch (FileNotFoundException notOnPath) {
+			try {
+				return bundled();
+			}
+			catch (IllegalStateException ex) {
+				throw new IllegalStateException("No redis-server on the PATH and no usable bundled one ("
+						+ ex.getMessage() + "). " + INSTALL_HINT, ex);
+			}
 		}
 	}
 
@@ -103,26 +107,6 @@ public final class RedisServerBinary {
 
 	static Path cacheDir() {
 		return Paths.get(System.getProperty("java.io.tmpdir"), "pipelining-lab-redis");
-	}
-
-	static @Nullable Path findOnPath(@Nullable String path) {
-		if (path == null) {
-			return null;
-		}
-		String[] names = isWindows(System.getProperty("os.name")) ? new String[] { EXECUTABLE + ".exe", EXECUTABLE }
-				: new String[] { EXECUTABLE };
-		for (String dir : path.split(Pattern.quote(File.pathSeparator))) {
-			if (dir.isBlank()) {
-				continue;
-			}
-			for (String name : names) {
-				Path candidate = Paths.get(dir, name);
-				if (Files.isRegularFile(candidate) && Files.isExecutable(candidate)) {
-					return candidate.toAbsolutePath();
-				}
-			}
-		}
-		return null;
 	}
 
 	static @Nullable String bundledResourceName(String osName, String osArch) {

@@ -13,6 +13,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.ProblemException;
+import dev.pipelininglab.ProblemType;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -268,10 +270,11 @@ public class Connections implements DisposableBean {
 			@Nullable Duration rtt) {
 	}
 
-	public static class ConnectorUnsupportedException extends RuntimeException {
+	/** Jedis asked for where it cannot serve: a 400 naming {@code connector}. */
+	public static class ConnectorUnsupportedException extends ProblemException {
 
 		ConnectorUnsupportedException(String message) {
-			super(message);
+			super(ProblemType.INVALID_PARAMETER, message, "parameter", "connector");
 		}
 
 	}

@@ -7,7 +7,6 @@ import java.util.regex.Pattern;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.core.spi.FilterReply;
 import org.jspecify.annotations.Nullable;
@@ -16,15 +15,16 @@ import org.slf4j.Marker;
 import org.slf4j.helpers.MessageFormatter;
 
 import org.springframework.core.NestedExceptionUtils;
-import org.springframework.stereotype.Component;
 
-/** Turns Lettuce's reconnect chatter into one WARN per node and outage. */
-@Component
-class ReconnectNoise extends TurboFilter {
+/**
+ * Turns Lettuce's reconnect chatter into one WARN per node and outage; installed by
+ * {@code logback-spring.xml} (and the tests' {@code logback-test.xml}), as
+ * {@code logging.level} can silence those loggers but not say when an outage starts and
+ * ends.
+ */
+public class ReconnectNoise extends TurboFilter {
 
 	private static final org.slf4j.Logger log = LoggerFactory.getLogger(ReconnectNoise.class);
-
-	private static final String NAME = "pipelining-lab-reconnect-noise";
 
 	private static final Set<String> RECONNECTING = Set.of("io.lettuce.core.protocol.ConnectionWatchdog",
 			"io.lettuce.core.cluster.topology.DefaultClusterTopologyRefresh");
@@ -35,15 +35,6 @@ class ReconnectNoise extends TurboFilter {
 		.compile("(\\d{1,3}(?:\\.\\d{1,3}){3}|\\[[0-9a-fA-F:]+\\]|[A-Za-z][\\w.-]*)(?:/[^:\\s\\]]*)?:(\\d{2,5})");
 
 	private final Set<String> down = ConcurrentHashMap.newKeySet();
-
-	ReconnectNoise() {
-		setName(NAME);
-		if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context
-				&& context.getTurboFilterList().stream().noneMatch((filter) -> NAME.equals(filter.getName()))) {
-			start();
-			context.addTurboFilter(this);
-		}
-	}
 
 	@Override
 	public FilterReply decide(@Nullable Marker marker, Logger logger, Level level, @Nullable String format,

@@ -1,30 +1,21 @@
 package dev.pipelininglab.redis;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 
-/** The preflight refused a run before it wrote anything. */
-public class RunRefusedException extends RuntimeException {
-
-	private final Refusal refusal;
+/**
+ * The preflight refused a run before it wrote anything
+ * ({@link ProblemType#RUN_DOES_NOT_FIT} or {@link ProblemType#EVICTION_RISK}), with what
+ * a client can act on: the master it does not fit on, its memory, and the count that
+ * fits.
+ */
+public class RunRefusedException extends ProblemException {
 
 	RunRefusedException(ProblemType type, Preflight.NodeMemory node, long estimateBytes, long fittingCount,
 			String detail) {
-		super(detail);
-		this.refusal = new Refusal(type, node, estimateBytes, fittingCount);
-	}
-
-	public Refusal refusal() {
-		return this.refusal;
-	}
-
-	/**
-	 * What the preflight found.
-	 *
-	 * @param type {@link ProblemType#RUN_DOES_NOT_FIT} or
-	 * {@link ProblemType#EVICTION_RISK}
-	 * @param node the master the run does not fit on
-	 */
-	public record Refusal(ProblemType type, Preflight.NodeMemory node, long estimateBytes, long fittingCount) {
+		super(type, detail, "node", node.address(), "estimateBytes", estimateBytes, "freeBytes", node.free(),
+				"usedMemoryBytes", node.used(), "limitBytes", node.limit(), "limit", node.limitName(), "marginBytes",
+				node.margin(), "maxmemoryPolicy", node.policy(), "fittingCount", fittingCount);
 	}
 
 }

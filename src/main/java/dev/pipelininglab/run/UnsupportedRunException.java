@@ -1,20 +1,20 @@
 package dev.pipelininglab.run;
 
-/** The mode cannot run the operation here (for example a script on a cluster). */
-public class UnsupportedRunException extends RuntimeException {
+import dev.pipelininglab.ProblemException;
+import dev.pipelininglab.ProblemType;
 
-	private final String parameter;
+/**
+ * The mode cannot run the operation here (for example a script on a cluster): a 400
+ * naming {@code mode} or {@code connector}.
+ */
+public class UnsupportedRunException extends ProblemException {
 
 	UnsupportedRunException(RunSpec spec, String parameter, String reason) {
-		super(spec.operation().label() + " cannot run in mode " + spec.mode().label()
-				+ (parameter.equals("connector") ? " with connector " + spec.senders().connector() : "") + ": "
-				+ reason);
-		this.parameter = parameter;
-	}
-
-	/** {@code mode} or {@code connector}. */
-	public String parameter() {
-		return this.parameter;
+		super(ProblemType.INVALID_PARAMETER,
+				spec.operation().label() + " cannot run in mode " + spec.mode().label()
+						+ (parameter.equals("connector") ? " with connector " + spec.senders().connector() : "") + ": "
+						+ reason,
+				"parameter", parameter);
 	}
 
 }

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.ProblemType;
-import dev.pipelininglab.web.problem.Problems;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -236,11 +235,11 @@ class ApiDocumentation {
 				Map<String, Object> example = new LinkedHashMap<>();
 				example.put("type", this.type.uri().toString());
 				example.put("title", this.type.title());
-				example.put("status", Problems.status(this.type).value());
+				example.put("status", this.type.status());
 				example.put("detail", this.detail);
 				example.putAll(this.extra);
 				responses
-					.addApiResponse(String.valueOf(Problems.status(this.type).value()),
+					.addApiResponse(String.valueOf(this.type.status()),
 							new ApiResponse().description(this.type.title())
 								.content(new Content().addMediaType(
 										org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON_VALUE,

@@ -1,17 +1,13 @@
 package dev.pipelininglab.web;
 
-/** A request parameter outside what the lab accepts: a 400 problem naming it. */
-public class InvalidParameterException extends RuntimeException {
+import dev.pipelininglab.ProblemException;
+import dev.pipelininglab.ProblemType;
 
-	private final String parameter;
+/** A request parameter outside what the lab accepts: a 400 problem naming it. */
+public class InvalidParameterException extends ProblemException {
 
 	public InvalidParameterException(String parameter, String message) {
-		super(parameter + " " + message);
-		this.parameter = parameter;
-	}
-
-	public String parameter() {
-		return this.parameter;
+		super(ProblemType.INVALID_PARAMETER, parameter + " " + message, "parameter", parameter);
 	}
 
 }

@@ -1,7 +1,5 @@
 package dev.pipelininglab.web;
 
-import dev.pipelininglab.run.Mode;
-import dev.pipelininglab.run.Operation;
 import io.swagger.v3.oas.annotations.Hidden;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -9,18 +7,13 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Run endpoints missing a path segment ({@code /loopget/}, {@code /compare/set}): a 400
- * naming it rather than a bare 404; hidden from the API description.
+ * {@code /compare} and {@code /sweep} missing a path segment ({@code /compare/set}): a
+ * 400 naming it rather than a bare 404 (a run endpoint's own handler answers
+ * {@code /loopget/}, {@link RunEndpointMappings}); hidden from the API description.
  */
 @Hidden
 @RestController
 class MissingSegments {
-
-	@RunEndpoint.Mapped({ "", "/" })
-	void count() {
-		throw new InvalidParameterException("count",
-				"must be given in the path, e.g. " + RunEndpoint.of(Operation.SET, Mode.PIPELINED).example());
-	}
 
 	@GetMapping({ "/compare", "/compare/", "/sweep", "/sweep/" })
 	void operation() {

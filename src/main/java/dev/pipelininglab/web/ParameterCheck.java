@@ -2,18 +2,20 @@ package dev.pipelininglab.web;
 
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-
-import dev.pipelininglab.web.text.TableColumns;
+import java.util.function.Supplier;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.util.function.SingletonSupplier;
+import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandlerMapping;
 
 /**
  * Rejects, before anything runs, a query parameter an endpoint does not take (a misspelt
@@ -23,10 +25,29 @@ public class ParameterCheck implements HandlerInterceptor {
 
 	private static final List<String> PERMALINKS = List.of("run", "a", "b");
 
+	/**
+	 * The endpoint each handler serves, from the mappings: no asking which one matched.
+	 */
+	private final Supplier<Map<HandlerMethod, String>> endpoints;
+
+	ParameterCheck(Supplier<RequestMappingHandlerMapping> mapping) {
+		this.endpoints = SingletonSupplier.of(() -> {
+			Map<HandlerMethod, String> endpoints = new HashMap<>();
+			mapping.get()
+				.getHandlerMethods()
+				.forEach((info, method) -> info.getPatternValues()
+					.stream()
+					.filter(ParameterCheck::owned)
+					.findFirst()
+					.ifPresent((path) -> endpoints.put(method.createWithResolvedBean(), path)));
+			return endpoints;
+		});
+	}
+
 	@Override
 	public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) {
-		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-		if (!(pattern instanceof String path) || !owned(path)) {
+		String path = (handler instanceof HandlerMethod method) ? this.endpoints.get().get(method) : null;
+		if (path == null) {
 			return true;
 		}
 		// Query parameters belong to GET: POST /runs takes its body, DELETE none.
@@ -47,7 +68,7 @@ public class ParameterCheck implements HandlerInterceptor {
 			}
 			// Read after the run: a typo in it must not cost a run first.
 			if (name.equals(ApiParameter.COLUMNS.parameterName())) {
-				TableColumns.check(parameter.getValue()[0]);
+				ApiParameter.checkColumns(parameter.getValue()[0]);
 			}
 		}
 		return true;

@@ -1,29 +1,28 @@
 package dev.pipelininglab.web;
 
+import java.util.List;
+
 import dev.pipelininglab.run.RunSlots;
-import dev.pipelininglab.web.guard.AcceptCheck;
 
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * What comes before a run waits for its slot ({@link RunSlots}): parameter and
- * {@code Accept} checks, so a request that cannot run is answered at once; and the
+ * Which endpoints wait for a run slot ({@link RunSlots}) and are checked before they wait
+ * (the {@code Accept} check of {@code web.guard} reads {@link #GATED}); and the
  * {@code runSlots} health component. {@code lab.admission.max-concurrent} (8) stays below
  * the Lettuce pool's max-active (16): health checks and cleanup need connections too.
  */
 @Configuration(proxyBeanMethods = false)
-class RunAdmission implements WebMvcConfigurer {
+public class RunAdmission {
 
-	static final String[] GATED = IndexController.ENDPOINTS.stream()
+	public static final List<String> GATED = IndexController.ENDPOINTS.stream()
 		.filter(IndexController.Endpoint::admitted)
 		.map(IndexController.Endpoint::path)
 		.distinct()
-		.toArray(String[]::new);
+		.toList();
 
 	/** Always UP: a full instance is busy, not broken. */
 	@Bean
@@ -33,14 +32,6 @@ class RunAdmission implements WebMvcConfigurer {
 			.withDetail("maxConcurrent", slots.max())
 			.withDetail("saturated", slots.inUse() >= slots.max())
 			.build();
-	}
-
-	@Override
-	public void addInterceptors(InterceptorRegistry registry) {
-		// First, so a misspelt parameter is answered at once.
-		registry.addInterceptor(new ParameterCheck());
-		// An answer that cannot be given is refused before the run waits for a slot.
-		registry.addInterceptor(new AcceptCheck()).addPathPatterns(GATED);
 	}
 
 }

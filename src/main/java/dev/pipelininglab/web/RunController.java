@@ -37,10 +37,10 @@ class RunController {
 		this.keys = keys;
 	}
 
-	/** Every run endpoint of the catalogue: the one matched names operation and mode. */
-	@RunEndpoint.Mapped("/{count}")
-	RunResult run(@PathVariable long count, RunParams params, HttpServletRequest request) {
-		RunEndpoint endpoint = RunEndpoint.matched(request);
+	/**
+	 * A run endpoint of the catalogue, through its handler ({@link RunEndpointMappings}).
+	 */
+	RunResult single(RunEndpoint endpoint, long count, RunParams params, HttpServletRequest request) {
 		return run(RunPlan.single(this.requests.single(endpoint.operation(), endpoint.mode(), count, params)),
 				RunResult.class, request);
 	}

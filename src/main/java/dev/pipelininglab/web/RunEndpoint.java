@@ -1,9 +1,5 @@
 package dev.pipelininglab.web;
 
-import java.lang.annotation.ElementType;
-import java.lang.annotation.Retention;
-import java.lang.annotation.RetentionPolicy;
-import java.lang.annotation.Target;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -13,9 +9,6 @@ import java.util.stream.Stream;
 
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
-import jakarta.servlet.http.HttpServletRequest;
-
-import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * A single-run endpoint, {@code /<name>/{count}}: one operation in one mode. {@link #ALL}
@@ -67,21 +60,8 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 		return !LETTUCE_ONLY.contains(this.operation);
 	}
 
-	static RunEndpoint of(Operation operation, Mode mode) {
-		return ALL.stream()
-			.filter((endpoint) -> endpoint.operation == operation && endpoint.mode == mode)
-			.findFirst()
-			.orElseThrow();
-	}
-
 	static List<String> paths(Predicate<RunEndpoint> which) {
 		return ALL.stream().filter(which).map(RunEndpoint::path).toList();
-	}
-
-	/** One handler serves them all: the pattern Spring MVC matched says which. */
-	static RunEndpoint matched(HttpServletRequest request) {
-		Object pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
-		return ALL.stream().filter((endpoint) -> endpoint.path().equals(pattern)).findFirst().orElseThrow();
 	}
 
 	/** Every run endpoint's first path segment, and any name in one of the ways. */
@@ -91,25 +71,6 @@ public record RunEndpoint(String name, Operation operation, Mode mode, String de
 	}
 
 	record Way(Mode mode, String prefix, String suffix) {
-	}
-
-	/**
-	 * Maps a GET handler method to every endpoint of the catalogue, each path followed by
-	 * each of {@link #value()} ({@code "/{count}"} for the run itself). Read by
-	 * {@link RunEndpointMappings}.
-	 */
-	@Target(ElementType.METHOD)
-	@Retention(RetentionPolicy.RUNTIME)
-	@interface Mapped {
-
-		String[] value();
-
-	}
-
-	static String[] paths(Mapped mapped) {
-		return ALL.stream()
-			.flatMap((endpoint) -> Stream.of(mapped.value()).map((suffix) -> "/" + endpoint.name + suffix))
-			.toArray(String[]::new);
 	}
 
 }

@@ -19,7 +19,6 @@ import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.run.Workload;
-import dev.pipelininglab.web.job.RunJobRequest;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;

@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.pipelininglab.SettingsRunner;
-import dev.pipelininglab.metrics.MetricsProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -30,7 +29,6 @@ class JobSettingsTests {
 			assertThat(jobs.recordTtl()).isEqualTo(Duration.ofHours(24));
 			assertThat(jobs.history()).isEqualTo(100);
 			assertThat(jobs.progressInterval()).isEqualTo(Duration.ofMillis(200));
-			assertThat(context.getBean(MetricsProperties.class).commandLatency()).isFalse();
 			FleetProperties fleet = context.getBean(FleetProperties.class);
 			assertThat(fleet.join()).isFalse();
 			assertThat(fleet.maxInstances()).isEqualTo(16);
@@ -73,7 +71,7 @@ class JobSettingsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties({ JobProperties.class, MetricsProperties.class, FleetProperties.class })
+	@EnableConfigurationProperties({ JobProperties.class, FleetProperties.class })
 	static class Enable {
 
 	}

@@ -11,10 +11,13 @@ import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SharedRedis;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.data.redis.autoconfigure.ClientResourcesBuilderCustomizer;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,6 +37,17 @@ class CommandLatencyMetricsTests {
 
 	@Autowired
 	WarmUpProperties warmUp;
+
+	/** They slow pipelined runs, so an app has them only when asked. */
+	@Test
+	void theTimersAreThereOnlyWhenAskedFor() {
+		ApplicationContextRunner runner = new ApplicationContextRunner()
+			.withUserConfiguration(CommandLatencyConfiguration.class)
+			.withBean(SimpleMeterRegistry.class);
+		runner.run((context) -> assertThat(context).doesNotHaveBean(ClientResourcesBuilderCustomizer.class));
+		runner.withPropertyValues("lab.metrics.command-latency=true")
+			.run((context) -> assertThat(context).hasSingleBean(ClientResourcesBuilderCustomizer.class));
+	}
 
 	@Test
 	void everyPipelinedCommandIsTimed() {

@@ -3,9 +3,13 @@ package dev.pipelininglab.redis;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.joran.JoranConfigurator;
+import ch.qos.logback.core.joran.spi.JoranException;
 import ch.qos.logback.core.spi.FilterReply;
 import io.lettuce.core.RedisConnectionException;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -22,6 +26,17 @@ class ReconnectNoiseTests {
 	private final Logger reconnected = this.context.getLogger("io.lettuce.core.protocol.ReconnectionHandler");
 
 	private final ReconnectNoise noise = new ReconnectNoise();
+
+	/** The app's logging configuration installs it, and so does the tests'. */
+	@ParameterizedTest
+	@ValueSource(strings = { "/logback-spring.xml", "/logback-test.xml" })
+	void theLoggingConfigurationInstallsIt(String file) throws JoranException {
+		LoggerContext configured = new LoggerContext();
+		JoranConfigurator configurator = new JoranConfigurator();
+		configurator.setContext(configured);
+		configurator.doConfigure(ReconnectNoiseTests.class.getResource(file));
+		assertThat(configured.getTurboFilterList()).singleElement().isInstanceOf(ReconnectNoise.class);
+	}
 
 	@Test
 	void readsTheNodeFromEveryWayLettuceWritesIt() {

@@ -6,6 +6,7 @@ import java.lang.reflect.Parameter;
 import java.lang.reflect.RecordComponent;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
@@ -15,9 +16,13 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.PipelineProperties;
+import dev.pipelininglab.redis.Writes;
 import dev.pipelininglab.web.job.RunJobController;
-import dev.pipelininglab.web.job.RunJobRequest;
 import dev.pipelininglab.web.recipe.RecipeController;
+import dev.pipelininglab.web.text.ResultTable;
+import dev.pipelininglab.web.text.TableColumns;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.web.bind.annotation.PathVariable;
@@ -97,6 +102,22 @@ class CatalogueTests {
 		}
 		assertThat(rows).containsExactlyInAnyOrderElementsOf(
 				names(Stream.of(ApiParameter.values()).filter((parameter) -> parameter.in() != ApiParameter.In.PATH)));
+	}
+
+	/**
+	 * web.text builds the columns, the catalogue names them for the checks and the
+	 * descriptions, as web.text is above the catalogue.
+	 */
+	@Test
+	void theColumnKeysOfTheCatalogueAreTheTablesAndItsDefaultIsTheTextDefault() {
+		assertThat(ApiParameter.Constants.COLUMNS)
+			.containsExactlyElementsOf(TableColumns.NAMED.stream().map(ResultTable.Column::key).toList());
+		LabSettings lab = new LabSettings(null,
+				new PipelineProperties(FlushPolicy.buffered(500), Writes.PER_COMMAND, Duration.ofSeconds(60)), null,
+				null);
+		assertThat(ApiParameter.COLUMNS.description(lab))
+			.contains("any of " + String.join(", ", ApiParameter.Constants.COLUMNS) + ".")
+			.contains("text/plain " + String.join(",", TableColumns.SHORT) + " (");
 	}
 
 	@Test

@@ -7,6 +7,7 @@ import dev.pipelininglab.run.Operation;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 /**
  * The run endpoints come from the operations: each has its endpoints, no two share a
@@ -29,9 +30,10 @@ class RunEndpointTests {
 
 	@Test
 	void thePathsStayTheOnesBrowsersAndCollectionsUse() {
-		assertThat(RunEndpoint.of(Operation.SET, Mode.PIPELINED).path()).isEqualTo("/pipeset/{count}");
-		assertThat(RunEndpoint.of(Operation.MIXED, Mode.LOOP).path()).isEqualTo("/loopmixed/{count}");
-		assertThat(RunEndpoint.of(Operation.RPUSH, Mode.PIPELINED).path()).isEqualTo("/listinput/{count}");
+		assertThat(RunEndpoint.ALL).extracting(RunEndpoint::path, RunEndpoint::operation, RunEndpoint::mode)
+			.contains(tuple("/pipeset/{count}", Operation.SET, Mode.PIPELINED),
+					tuple("/loopmixed/{count}", Operation.MIXED, Mode.LOOP),
+					tuple("/listinput/{count}", Operation.RPUSH, Mode.PIPELINED));
 		assertThat(RunEndpoint.ALL).hasSize(21);
 	}
 

@@ -4,12 +4,14 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 
+import dev.pipelininglab.web.RunAdmission;
 import dev.pipelininglab.web.problem.Problems;
 import dev.pipelininglab.web.text.ResultTextConverter;
 
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 
+import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
@@ -17,12 +19,25 @@ import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Refuses an {@code Accept} no answer format satisfies before the run: Spring MVC decides
  * only when it writes the answer, after the keys were written.
  */
 public class AcceptCheck implements HandlerInterceptor {
+
+	/** After the parameter check: a misspelt parameter is the first thing to fix. */
+	@Configuration(proxyBeanMethods = false)
+	static class Registration implements WebMvcConfigurer {
+
+		@Override
+		public void addInterceptors(InterceptorRegistry registry) {
+			registry.addInterceptor(new AcceptCheck()).addPathPatterns(RunAdmission.GATED);
+		}
+
+	}
 
 	private static final List<MediaType> RESULTS = List.of(MediaType.APPLICATION_JSON, ResultTextConverter.TEXT,
 			ResultTextConverter.CSV, ResultTextConverter.MARKDOWN);

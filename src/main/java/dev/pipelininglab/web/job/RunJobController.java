@@ -8,6 +8,7 @@ import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.web.InvalidParameterException;
+import dev.pipelininglab.web.RunJobRequest;
 import dev.pipelininglab.web.RunRequests;
 import dev.pipelininglab.web.text.ResultTextConverter;
 import dev.pipelininglab.web.text.RunPair;

@@ -1,27 +1,21 @@
 package dev.pipelininglab.web.problem;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
-import dev.pipelininglab.job.JobsFullException;
-import dev.pipelininglab.job.RunFinishedException;
-import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStoppedException;
-import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.RedisReplies;
-import dev.pipelininglab.redis.RunRefusedException;
 import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.CrossSlotTransactionException;
 import dev.pipelininglab.run.RunFailedException;
-import dev.pipelininglab.run.UnsupportedRunException;
 import dev.pipelininglab.web.ApiParameter;
-import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.LabSettings;
 import dev.pipelininglab.web.ParameterCheck;
 import dev.pipelininglab.web.RunParams;
@@ -40,6 +34,7 @@ import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.dao.DataAccessException;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
@@ -78,9 +73,29 @@ class ProblemAdvice {
 		this.diagnosis = diagnosis;
 	}
 
+	/**
+	 * Every failure of the lab's own that names its problem type: one answer for all,
+	 * with the type's status, the exception's fields, and {@code Retry-After} where
+	 * waiting helps.
+	 */
 	@ExceptionHandler
-	ProblemDetail invalidParameter(InvalidParameterException ex) {
-		return Problems.invalidParameter(ex.parameter(), ex.getMessage());
+	ResponseEntity<ProblemDetail> problem(ProblemException ex) {
+		ProblemType type = ex.type();
+		ProblemDetail problem = Problems.problem(type, ex.getMessage());
+		ex.properties().forEach(problem::setProperty);
+		if (type.status() == HttpStatus.CONFLICT.value()) {
+			// Refused although it could have run (the preflight, Redis, a finished run):
+			// worth a line.
+			log.info("Refused ({}): {}", type, ex.getMessage());
+		}
+		Duration retryAfter = ex.retryAfter();
+		if (retryAfter == null) {
+			return answer(type, problem);
+		}
+		long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+		return ResponseEntity.status(type.status())
+			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
+			.body(Problems.with(problem, "retryAfterSeconds", seconds));
 	}
 
 	@ExceptionHandler
@@ -99,21 +114,6 @@ class ProblemAdvice {
 
 	private ProblemDetail mismatch(@Nullable String name, @Nullable Object value) {
 		return Problems.invalidParameter(name, name + " must be " + expected(name, false) + ", got '" + value + "'");
-	}
-
-	@ExceptionHandler
-	ProblemDetail unsupportedRun(UnsupportedRunException ex) {
-		return Problems.invalidParameter(ex.parameter(), ex.getMessage());
-	}
-
-	@ExceptionHandler
-	ProblemDetail crossSlotTransaction(CrossSlotTransactionException ex) {
-		return Problems.problem(ProblemType.CROSS_SLOT_TRANSACTION, ex.getMessage());
-	}
-
-	@ExceptionHandler
-	ProblemDetail connectorUnsupported(Connections.ConnectorUnsupportedException ex) {
-		return Problems.invalidParameter("connector", ex.getMessage());
 	}
 
 	@ExceptionHandler
@@ -143,12 +143,6 @@ class ProblemAdvice {
 	}
 
 	@ExceptionHandler
-	ProblemDetail runRefused(RunRefusedException ex) {
-		log.info("Refused a run before it started ({}): {}", ex.refusal().type(), ex.getMessage());
-		return Problems.refused(ex);
-	}
-
-	@ExceptionHandler
 	ResponseEntity<ProblemDetail> redisFailed(DataAccessException ex) {
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex));
 		ProblemType type = diagnosed.type();
@@ -158,7 +152,7 @@ class ProblemAdvice {
 
 	/** A busy app asks the client to come back shortly rather than give up. */
 	private static ResponseEntity<ProblemDetail> answer(ProblemType type, ProblemDetail problem) {
-		ResponseEntity.BodyBuilder answer = ResponseEntity.status(Problems.status(type));
+		ResponseEntity.BodyBuilder answer = ResponseEntity.status(type.status());
 		return ((type == ProblemType.TOO_BUSY) ? answer.header(HttpHeaders.RETRY_AFTER, "1") : answer).body(problem);
 	}
 
@@ -180,25 +174,6 @@ class ProblemAdvice {
 				yield ResponseEntity.of(Problems.problem(type, (problem != null) ? problem.detail() : null)).build();
 			}
 		};
-	}
-
-	@ExceptionHandler
-	ResponseEntity<ProblemDetail> jobsFull(JobsFullException ex) {
-		long seconds = Math.max(1, (ex.retryAfter().toMillis() + 999) / 1000);
-		return ResponseEntity.status(Problems.status(ProblemType.TOO_BUSY))
-			.header(HttpHeaders.RETRY_AFTER, Long.toString(seconds))
-			.body(Problems.with(Problems.problem(ProblemType.TOO_BUSY, ex.getMessage()), "retryAfterSeconds", seconds));
-	}
-
-	@ExceptionHandler
-	ProblemDetail runNotFound(RunNotFoundException ex) {
-		return Problems.with(Problems.problem(ProblemType.RUN_NOT_FOUND, ex.getMessage()), "id", ex.id());
-	}
-
-	@ExceptionHandler
-	ProblemDetail runFinished(RunFinishedException ex) {
-		return Problems.with(Problems.problem(ProblemType.RUN_FINISHED, ex.getMessage()), "id", ex.run().id(),
-				"runStatus", ex.run().status());
 	}
 
 	/** A {@code POST /runs} body: names the field at fault, or {@code body}. */

@@ -6,8 +6,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
-import dev.pipelininglab.redis.Preflight;
-import dev.pipelininglab.redis.RunRefusedException;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -38,43 +36,19 @@ public final class Problems {
 	private Problems() {
 	}
 
-	public static HttpStatus status(ProblemType type) {
-		return switch (type) {
-			case INVALID_PARAMETER, MALFORMED_REQUEST -> HttpStatus.BAD_REQUEST;
-			case HOST_NOT_ALLOWED, CROSS_SITE_REQUEST -> HttpStatus.FORBIDDEN;
-			case CREDENTIALS_REQUIRED -> HttpStatus.UNAUTHORIZED;
-			case RUN_NOT_FOUND, RECIPE_NOT_FOUND -> HttpStatus.NOT_FOUND;
-			case REDIS_ERROR_REPLY, CROSS_SLOT_TRANSACTION, RUN_FINISHED, RUN_CANCELLED, RUN_DOES_NOT_FIT,
-					EVICTION_RISK ->
-				HttpStatus.CONFLICT;
-			case TOO_BUSY -> HttpStatus.TOO_MANY_REQUESTS;
-			case RUN_ABANDONED, UNEXPECTED -> HttpStatus.INTERNAL_SERVER_ERROR;
-			case REDIS_UNAVAILABLE, REDIS_TIMEOUT, REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE,
-					REDIS_CLUSTER_DOWN, REDIS_NODE_UNREACHABLE, REDIS_AUTH_FAILED, RUN_TIME_EXCEEDED,
-					INSTANCE_SHUTDOWN ->
-				HttpStatus.SERVICE_UNAVAILABLE;
-		};
-	}
-
 	public static ProblemDetail of(ProblemType type, @Nullable Object... values) {
 		return problem(type, type.detail(values));
 	}
 
+	/**
+	 * An invalid parameter's detail quotes the value given: cut short and made visible.
+	 */
 	public static ProblemDetail problem(ProblemType type, @Nullable String detail) {
-		ProblemDetail problem = ProblemDetail.forStatusAndDetail(status(type), detail);
+		ProblemDetail problem = ProblemDetail.forStatusAndDetail(HttpStatus.valueOf(type.status()),
+				(type == ProblemType.INVALID_PARAMETER && detail != null) ? quotedShort(detail) : detail);
 		problem.setType(type.uri());
 		problem.setTitle(type.title());
 		return problem;
-	}
-
-	/** A preflight's refusal with what a client can act on (the count that fits). */
-	static ProblemDetail refused(RunRefusedException ex) {
-		RunRefusedException.Refusal refusal = ex.refusal();
-		Preflight.NodeMemory node = refusal.node();
-		return with(problem(refusal.type(), ex.getMessage()), "node", node.address(), "estimateBytes",
-				refusal.estimateBytes(), "freeBytes", node.free(), "usedMemoryBytes", node.used(), "limitBytes",
-				node.limit(), "limit", node.limitName(), "marginBytes", node.margin(), "maxmemoryPolicy", node.policy(),
-				"fittingCount", refusal.fittingCount());
 	}
 
 	/**
@@ -91,7 +65,7 @@ public final class Problems {
 	}
 
 	public static ProblemDetail invalidParameter(@Nullable String parameter, @Nullable String detail) {
-		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, (detail != null) ? quotedShort(detail) : null);
+		ProblemDetail problem = problem(ProblemType.INVALID_PARAMETER, detail);
 		problem.setProperty("parameter", parameter);
 		return problem;
 	}

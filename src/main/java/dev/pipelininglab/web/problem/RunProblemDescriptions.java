@@ -1,13 +1,10 @@
 package dev.pipelininglab.web.problem;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunProblems;
 import dev.pipelininglab.job.RunRecord;
-import dev.pipelininglab.redis.Connections;
-import dev.pipelininglab.redis.RunRefusedException;
-import dev.pipelininglab.run.CrossSlotTransactionException;
 import dev.pipelininglab.run.RunFailedException;
-import dev.pipelininglab.run.UnsupportedRunException;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,18 +31,11 @@ class RunProblemDescriptions implements RunProblems {
 							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
 							+ failed.acknowledged() + " replies): " + reason);
 		}
-		if (failure instanceof CrossSlotTransactionException crossSlot) {
-			return RunRecord.Problem.of(ProblemType.CROSS_SLOT_TRANSACTION, crossSlot.getMessage());
-		}
-		if (failure instanceof RunRefusedException refused) {
-			return RunRecord.Problem.of(refused.refusal().type(), refused.getMessage());
+		if (failure instanceof ProblemException problem) {
+			return RunRecord.Problem.of(problem.type(), problem.getMessage());
 		}
 		if (failure instanceof DataAccessException redis) {
 			return RunRecord.Problem.of(RedisFailure.classify(redis), withCause(redis));
-		}
-		if (failure instanceof UnsupportedRunException
-				|| failure instanceof Connections.ConnectorUnsupportedException) {
-			return RunRecord.Problem.of(ProblemType.INVALID_PARAMETER, failure.getMessage());
 		}
 		log.error("Unexpected failure of a run", failure);
 		return RunRecord.Problem.of(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));

@@ -1,15 +1,13 @@
 package dev.pipelininglab.web.recipe;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.web.ApiParameter;
 import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.LabSettings;
-import dev.pipelininglab.web.problem.Problems;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.http.HttpStatus;
-import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -42,8 +40,7 @@ public class RecipeController {
 		int size = (int) ApiParameter.BATCH_SIZE.check(this.settings, batchSize);
 		String nowhere = parsed.runsNowhere();
 		if (nowhere != null) {
-			throw new ErrorResponseException(HttpStatus.NOT_FOUND, Problems.of(ProblemType.RECIPE_NOT_FOUND, nowhere),
-					null);
+			throw new ProblemException(ProblemType.RECIPE_NOT_FOUND, ProblemType.RECIPE_NOT_FOUND.detail(nowhere));
 		}
 		return this.recipes.recipe(parsed, size);
 	}

@@ -3,8 +3,6 @@ package dev.pipelininglab.web.recipe;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 
-import dev.pipelininglab.web.text.ResultTextConverter;
-
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
@@ -17,7 +15,8 @@ import org.springframework.http.converter.HttpMessageNotReadableException;
 public final class RecipeTextConverter extends AbstractHttpMessageConverter<Recipes.Recipe> {
 
 	public RecipeTextConverter() {
-		super(StandardCharsets.UTF_8, ResultTextConverter.TEXT, ResultTextConverter.MARKDOWN);
+		super(StandardCharsets.UTF_8, new MediaType(MediaType.TEXT_PLAIN, StandardCharsets.UTF_8),
+				new MediaType(MediaType.TEXT_MARKDOWN, StandardCharsets.UTF_8));
 	}
 
 	@Override

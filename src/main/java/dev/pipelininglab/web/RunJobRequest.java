@@ -1,10 +1,8 @@
-package dev.pipelininglab.web.job;
+package dev.pipelininglab.web;
 
 import java.util.List;
 
 import dev.pipelininglab.PlainNumbers;
-import dev.pipelininglab.web.RunParams;
-import dev.pipelininglab.web.RunRequests;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -16,10 +14,9 @@ import tools.jackson.databind.annotation.JsonDeserialize;
  * The body of {@code POST /runs}: {@code kind} picks the GET endpoint it mirrors
  * ({@code single}, {@code compare}, {@code sweep}), {@code operation}, {@code mode} and
  * {@code count} stand for its path, and the other fields are its query parameters
- * ({@link dev.pipelininglab.web.ApiParameter}), checked alike by {@link RunRequests};
- * {@code instances} alone is a body field (a fleet run). Unknown and repeated fields, and
- * fractions where a whole number belongs, are refused by {@code spring.jackson.*} in
- * application.yml.
+ * ({@link ApiParameter}), checked alike by {@link RunRequests}; {@code instances} alone
+ * is a body field (a fleet run). Unknown and repeated fields, and fractions where a whole
+ * number belongs, are refused by {@code spring.jackson.*} in application.yml.
  */
 public record RunJobRequest(@Nullable String kind, @Nullable String operation, @Nullable String mode,
 		@Nullable Long count, @Nullable Integer batchSize, @Nullable Integer sample, @Nullable Long ttl,
