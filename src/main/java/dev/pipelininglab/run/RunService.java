@@ -156,6 +156,22 @@ public class RunService {
 		this.safeguards.leavingExpiry(share, written, () -> written);
 	}
 
+	/**
+	 * Every key a run of {@code specs} may write, for its record before its first key;
+	 * {@code prepared}: a comparison or sweep, which prepares the keys it reads.
+	 */
+	public List<KeySpace.Range> reach(List<RunSpec> specs, boolean prepared) {
+		return specs.stream()
+			.flatMap((spec) -> Written.reach(spec, runnerOf(spec).keySpace(this.keys), prepared).stream())
+			.distinct()
+			.toList();
+	}
+
+	/** For a run whose instance died: see {@link Safeguards#expireAbandoned}. */
+	public void expireAbandoned(List<KeySpace.Range> ranges, boolean keepExpiries) {
+		this.safeguards.expireAbandoned(ranges, keepExpiries);
+	}
+
 	BatchRunner runnerOf(RunSpec spec) {
 		return Objects.requireNonNull(this.runners.get(spec.mode()), () -> "no runner for " + spec.mode());
 	}
