@@ -97,7 +97,8 @@ class RunJobsTests {
 		assertThat(queued.progress().batchesDone()).isZero();
 		assertThat(queued.request().operation()).isEqualTo("set");
 		assertThat(queued.request().mode()).isEqualTo("pipelined");
-		assertThat(queued.writes()).containsExactly(this.keys.range(0, 60_000));
+		// Its items, and the warm-up's (the test configuration's 1,000).
+		assertThat(queued.writes()).containsExactly(this.keys.range(0, 60_000), this.keys.warmup().range(0, 1000));
 
 		List<RunRecord> seen = follow(queued.id());
 		RunRecord done = seen.get(seen.size() - 1);
