@@ -95,8 +95,8 @@ class AbandonedRuns implements SchedulingConfigurer {
 			.toList();
 		this.runs.expireAbandoned(writes, keepsExpiries());
 		this.store.save(failed);
-		log.info("Run {} of {} stopped being updated at {}: the keys it may have written ({}) now expire", record.id(),
-				record.instance(), record.updatedAt(), writes.stream().map(KeySpace.Range::toString).toList());
+		log.info("Run {} of {} stopped being updated at {}: the keys it may have written {} now expire", record.id(),
+				record.instance(), record.updatedAt(), writes);
 	}
 
 	/**
