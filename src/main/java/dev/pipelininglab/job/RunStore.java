@@ -345,10 +345,15 @@ class RunStore {
 		}
 	}
 
+	/** Listed again when a restarted Redis lost the index; NX keeps a run's place. */
 	private void retryUnsavedEnds() {
 		for (RunRecord end : this.unsavedEnds.values()) {
 			try {
 				write(end);
+				if (Boolean.TRUE.equals(
+						this.redis.opsForZSet().addIfAbsent(this.indexKey, end.id(), end.createdAt().toEpochMilli()))) {
+					this.redis.expire(this.indexKey, this.settings.recordTtl());
+				}
 				this.unsavedEnds.remove(end.id(), end);
 				log.info("Recorded the end of run {} ({}) now that Redis accepts it", end.id(), end.status());
 			}
