@@ -3,6 +3,7 @@ package dev.pipelininglab;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** Starts the lab. */
 // Boot's servlet security would ask for credentials on loopback too;
@@ -13,6 +14,9 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 		"org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration",
 		"org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration" })
 @ConfigurationPropertiesScan
+// Boot's scheduler then runs the heartbeat of run records and the sweep of dead runs
+// (job.AbandonedRuns).
+@EnableScheduling
 public class PipeliningLabApplication {
 
 	public static void main(String[] args) {

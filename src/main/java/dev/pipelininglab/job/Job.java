@@ -16,9 +16,8 @@ import static dev.pipelininglab.run.RunService.round;
 
 /**
  * A run on the instance running it, a job or a GET run. The measuring thread only bumps a
- * counter and reads flags, all in memory: Redis is written and read by the progress
- * ticker (for jobs) or before and after the run (GET runs), so no extra round trip ever
- * lands between the batches being timed.
+ * counter and reads flags, all in memory: Redis is written before and after the run and
+ * by the heartbeat, so no extra round trip ever lands between the batches being timed.
  */
 final class Job implements RunObserver {
 
@@ -109,6 +108,7 @@ final class Job implements RunObserver {
 	/** A GET run's record is written once the preflight let it start. */
 	volatile @Nullable Runnable onStart;
 
+	/** Its record is in Redis: heartbeats and the final record may follow. */
 	volatile boolean recorded;
 
 	@Override
@@ -184,8 +184,14 @@ final class Job implements RunObserver {
 		this.record = this.record.withFleet(fleet);
 	}
 
+	/** With its progress as of now: this instance reads it from memory, not Redis. */
 	synchronized RunRecord record() {
-		return this.record;
+		return this.record.status().terminal() ? this.record
+				: this.record.with(this.record.status(), progress(), this.cancelRequested, Instant.now());
+	}
+
+	synchronized boolean updatedBefore(Instant time) {
+		return this.record.updatedAt().isBefore(time);
 	}
 
 	/** Null when the job already reached a final status. */

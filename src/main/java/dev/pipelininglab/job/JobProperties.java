@@ -11,14 +11,21 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Runs started with {@code POST /runs}, under {@code lab.jobs.*}.
+ * Runs started with {@code POST /runs}, and every run's record, under {@code lab.jobs.*}.
  *
  * @param maxConcurrent jobs measured at once; on two cores more mostly measure each other
  * @param queueCapacity jobs waiting beyond those; past both, 429 with Retry-After
  * @param recordTtl how long a record stays in Redis after its last update
  * @param history how many recent runs {@code GET /runs} can list
- * @param progressInterval how often a job writes progress and looks for a cancel
- * @param staleAfter a record older than this is its stopped instance's: shown as failed
+ * @param progressInterval how often event streams look at a run's progress
+ * @param heartbeat how often a running run's record is written to Redis (its progress for
+ * other instances, and the proof that its instance lives) and a cancel from another
+ * instance is looked for
+ * @param staleAfter a run whose record is older than this is its dead instance's: shown
+ * as failed, and swept
+ * @param sweepInterval how often each instance sweeps runs whose instance died: what they
+ * may have written gets an expiry, and their records say FAILED; the first sweep comes
+ * one heartbeat after start
  * @param eventsTimeout how long one {@code /runs/{id}/events} stream may stay open
  * @param shutdownWait how long shutdown waits for jobs to stop between batches
  */
@@ -27,13 +34,20 @@ import org.springframework.validation.annotation.Validated;
 public record JobProperties(@DefaultValue("2") @Min(1) @Max(64) int maxConcurrent,
 		@DefaultValue("0") @Min(0) @Max(1000) int queueCapacity, @DefaultValue("24h") @NotNull Duration recordTtl,
 		@DefaultValue("100") @Min(1) @Max(10_000) int history,
-		@DefaultValue("200ms") @NotNull Duration progressInterval, @DefaultValue("30s") @NotNull Duration staleAfter,
+		@DefaultValue("200ms") @NotNull Duration progressInterval, @DefaultValue("5s") @NotNull Duration heartbeat,
+		@DefaultValue("30s") @NotNull Duration staleAfter, @DefaultValue("30s") @NotNull Duration sweepInterval,
 		@DefaultValue("30m") @NotNull Duration eventsTimeout, @DefaultValue("20s") @NotNull Duration shutdownWait) {
 
 	public JobProperties {
-		if (progressInterval.toMillis() < 10 || staleAfter.compareTo(progressInterval.multipliedBy(10)) < 0) {
-			throw new IllegalArgumentException("lab.jobs.progress-interval (" + progressInterval
-					+ ") must be at least 10ms and lab.jobs.stale-after (" + staleAfter + ") at least ten times it");
+		if (progressInterval.toMillis() < 10 || heartbeat.toMillis() < 10 || sweepInterval.toMillis() < 10) {
+			throw new IllegalArgumentException("lab.jobs.progress-interval (" + progressInterval + "), heartbeat ("
+					+ heartbeat + ") and sweep-interval (" + sweepInterval + ") must be at least 10ms");
+		}
+		// A heartbeat may come half a beat late (see RunStore#writeProgress), and one may
+		// fail.
+		if (staleAfter.compareTo(heartbeat.multipliedBy(3)) < 0) {
+			throw new IllegalArgumentException("lab.jobs.stale-after (" + staleAfter
+					+ ") must be at least three times lab.jobs.heartbeat (" + heartbeat + ")");
 		}
 		if (recordTtl.compareTo(Duration.ofMinutes(1)) < 0) {
 			throw new IllegalArgumentException("lab.jobs.record-ttl (" + recordTtl + ") must be at least 1m");

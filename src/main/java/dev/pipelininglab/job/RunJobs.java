@@ -21,6 +21,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.metrics.RunMetrics;
+import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
@@ -36,9 +37,9 @@ import org.springframework.stereotype.Service;
 /**
  * The one run executor: a job ({@code POST /runs}), a GET run and a fleet member's share
  * run on one pool under the one limit of run slots and stop one way
- * ({@link Job#cancelled()}). A job's Redis traffic happens on a ticker thread, never
- * between the batches being timed; a GET run's record is written only before and after it
- * runs.
+ * ({@link Job#cancelled()}). A run's record is in Redis before its first key, with what
+ * it may write, and is written again only by its heartbeat ({@link AbandonedRuns}) and at
+ * its end, never on the measuring thread between the batches being timed.
  */
 @Service
 public class RunJobs implements SmartLifecycle {
@@ -135,9 +136,10 @@ public class RunJobs implements SmartLifecycle {
 
 	private Job job(RunPlan plan, @Nullable BooleanSupplier callerGone) {
 		Instant now = Instant.now();
+		List<KeySpace.Range> reach = plan.reach(this.runs);
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
 				RunRecord.Progress.NONE, false, this.fleet.instance(), now, null, null, now, null, null, null, null,
-				this.store.environment(callerGone == null), null, null);
+				this.store.environment(callerGone == null), null, null, reach.isEmpty() ? null : reach);
 		return new Job(plan, record,
 				PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null, this.warmUp.roundTrips()),
 				this.limits.maxRunTime(), callerGone);
@@ -145,12 +147,18 @@ public class RunJobs implements SmartLifecycle {
 
 	private void launch(Job job) {
 		try {
+			// Before the run's first key, with what it may write; failing, it does not
+			// run.
+			Runnable record = () -> {
+				this.store.create(job.record());
+				job.recorded = true;
+			};
 			if (job.waited()) {
 				// A GET run refused before it wrote anything leaves no record either.
-				job.onStart = () -> this.store.createLater(job);
+				job.onStart = record;
 			}
 			else {
-				this.store.create(job.record());
+				record.run();
 			}
 			this.active.put(job.id, job);
 			try {
@@ -242,7 +250,6 @@ public class RunJobs implements SmartLifecycle {
 
 	private void execute(Job job) {
 		try {
-			this.store.pickUpCancel(job);
 			this.admission.awaitRunSlot(job);
 			if (job.cancelled()) {
 				// Cancelled while waiting for a slot: it never starts.
@@ -289,24 +296,37 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/** GET runs aside: their records are written only outside their timed passes. */
+	/** GET runs aside, for admission. */
 	private Collection<Job> jobs() {
 		return this.active.values().stream().filter((job) -> !job.waited()).toList();
 	}
 
+	/** Every run here, GET runs too: their records' heartbeat. */
+	void heartbeat() {
+		this.store.writeProgress(this.active.values());
+	}
+
+	/**
+	 * The final record goes to Redis after the answer, so a stuck Redis never delays it.
+	 */
 	private void finish(Job job, RunStatus status, RunPlan.@Nullable Outcome outcome,
 			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
+		RunRecord record;
 		synchronized (job) {
 			// The slot is free before the final record can be read: the next run may
 			// follow.
 			this.admission.free(job);
-			this.store.ended(job, job.finish(status, Instant.now(), outcome, problem));
+			record = this.store.ended(job.finish(status, Instant.now(), outcome, problem));
 		}
 		if (outcome != null) {
 			job.answer.complete(outcome.answer());
 		}
 		job.answer.completeExceptionally(
 				(failure != null) ? failure : new RunStoppedException(job.stopReason(), job.record(), job.elapsed()));
+		if (job.recorded) {
+			// No heartbeat writes a run after its final status: this write is the last.
+			this.store.save(record);
+		}
 	}
 
 	/** Two runs measuring at once on one instance share its CPU and often its Redis. */
@@ -336,7 +356,6 @@ public class RunJobs implements SmartLifecycle {
 		// its slot behind a job waiting for one).
 		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
 		this.workers = pool;
-		this.store.start(this::jobs);
 		this.fleet.start(pool);
 		this.running = true;
 	}
@@ -367,7 +386,6 @@ public class RunJobs implements SmartLifecycle {
 		for (Job job : jobs) {
 			finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
 		}
-		this.store.stop();
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.pipelininglab.job;
 
 import java.util.List;
 
+import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.LoopCeiling;
@@ -72,6 +73,16 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				yield new Outcome(sweep.results(), null, sweep.summary(), sweep);
 			}
 		};
+	}
+
+	/**
+	 * Every key it may write, for its record before its first key: a fleet's leader plans
+	 * the whole fleet's.
+	 */
+	List<KeySpace.Range> reach(RunService runs) {
+		List<RunSpec> specs = (this.kind == RunKind.COMPARE) ? this.variants.stream().map(this.base::with).toList()
+				: List.of(this.base);
+		return runs.reach(specs, this.kind != RunKind.SINGLE);
 	}
 
 	/** For the job's final record; {@code answer} is what a GET run answers. */

@@ -5,6 +5,7 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.redis.KeySpace;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -24,7 +25,8 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
 		@Nullable List<Comparison.Skipped> skipped, @Nullable String summary, @Nullable Problem problem,
-		@Nullable Environment environment, @Nullable Boolean overlapped, @Nullable Fleet fleet) {
+		@Nullable Environment environment, @Nullable Boolean overlapped, @Nullable Fleet fleet,
+		@Nullable List<KeySpace.Range> writes) {
 
 	public record Environment(@Nullable String redisVersion, String topology, String jvm, int cores, String flushPolicy,
 			String writes, int maxConcurrent) {
@@ -75,7 +77,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		return new RunRecord(this.id, this.kind, newStatus, this.request, newProgress, cancel, this.instance,
 				this.createdAt, (newStatus == RunStatus.RUNNING && this.startedAt == null) ? now : this.startedAt,
 				newStatus.terminal() ? now : null, now, this.results, this.skipped, this.summary, this.problem,
-				this.environment, this.overlapped, this.fleet);
+				this.environment, this.overlapped, this.fleet, this.writes);
 	}
 
 	RunRecord finished(RunStatus finalStatus, Progress finalProgress, boolean cancel, Instant now,
@@ -83,19 +85,19 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 		return new RunRecord(this.id, this.kind, finalStatus, this.request, finalProgress, cancel, this.instance,
 				this.createdAt, (this.startedAt != null) ? this.startedAt : now, now, now,
 				(outcome != null) ? outcome.results() : null, (outcome != null) ? outcome.skipped() : null,
-				(outcome != null) ? outcome.summary() : null, why, this.environment, overlap, this.fleet);
+				(outcome != null) ? outcome.summary() : null, why, this.environment, overlap, this.fleet, this.writes);
 	}
 
 	RunRecord withFleet(Fleet now) {
 		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, this.cancelRequested,
 				this.instance, this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results,
-				this.skipped, this.summary, this.problem, this.environment, this.overlapped, now);
+				this.skipped, this.summary, this.problem, this.environment, this.overlapped, now, this.writes);
 	}
 
 	RunRecord withCancelRequested() {
 		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, true, this.instance,
 				this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results, this.skipped,
-				this.summary, this.problem, this.environment, this.overlapped, this.fleet);
+				this.summary, this.problem, this.environment, this.overlapped, this.fleet, this.writes);
 	}
 
 	/**

@@ -13,12 +13,8 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Supplier;
+import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.redis.KeySpace;
@@ -39,14 +35,17 @@ import org.springframework.stereotype.Component;
 /**
  * Run records in Redis, under the demo prefix so {@code DELETE /keys} removes them with
  * everything else: {@code <prefix>:run:<id>} holds the record as JSON,
- * {@code <prefix>:run:<id>:cancel} marks a cancel request, and the sorted set
- * {@code <prefix>:runs} orders ids by creation time. Every key expires, so a lab left
- * alone cleans up after itself. Each operation touches one key, so the same code works on
- * a cluster.
+ * {@code <prefix>:run:<id>:cancel} marks a cancel request, the sorted set
+ * {@code <prefix>:runs} orders ids by creation time, and {@code <prefix>:runs:live} holds
+ * the ids of runs not yet ended, for the sweep ({@link AbandonedRuns}). Records and the
+ * index expire; the set of live runs lasts as long as one of them, and the sweep ends
+ * those whose instance died. Each operation touches one key, so the same code works on a
+ * cluster.
  * <p>
- * This instance's records are written on a ticker thread, so no write lands between the
- * batches being timed, and how its latest jobs ended is remembered, even when Redis lost
- * or refused their final records.
+ * A run costs a few commands: its record and index entries before its first key, its
+ * final record, and while it runs one heartbeat every {@code lab.jobs.heartbeat}. How its
+ * latest runs ended is remembered here, even when Redis lost or refused their final
+ * records.
  */
 @Component
 class RunStore {
@@ -63,6 +62,8 @@ class RunStore {
 	private final String runStem;
 
 	private final String indexKey;
+
+	private final String liveKey;
 
 	private final JobProperties settings;
 
@@ -84,8 +85,8 @@ class RunStore {
 	/** So an outage is logged once. */
 	private volatile boolean progressFailing;
 
-	/** Made on start: test contexts are paused and started again. */
-	private volatile @Nullable ScheduledExecutorService ticker;
+	/** Records created since the index was last trimmed. */
+	private volatile boolean created;
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Topology topology,
 			PipelineProperties pipeline) {
@@ -94,6 +95,7 @@ class RunStore {
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
 		this.indexKey = keys.prefix() + ":runs";
+		this.liveKey = this.indexKey + ":live";
 		this.settings = settings;
 		this.topology = topology;
 		this.pipeline = pipeline;
@@ -115,24 +117,16 @@ class RunStore {
 		return this.runStem + id + ":cancel";
 	}
 
-	/** Drops index entries past the history length or the record TTL. */
+	/**
+	 * Before the run's first key: the record with what the run may write, listed in the
+	 * index and among live runs. The index is trimmed by the sweep, not per run.
+	 */
 	void create(RunRecord record) {
 		setRecord(record);
-		long now = record.createdAt().toEpochMilli();
-		this.redis.opsForZSet().add(this.indexKey, record.id(), now);
-		this.redis.opsForZSet().removeRange(this.indexKey, 0, -(this.settings.history() + 1));
-		this.redis.opsForZSet()
-			.removeRangeByScore(this.indexKey, Double.NEGATIVE_INFINITY, now - this.settings.recordTtl().toMillis());
+		this.redis.opsForZSet().add(this.indexKey, record.id(), record.createdAt().toEpochMilli());
 		this.redis.expire(this.indexKey, this.settings.recordTtl());
-	}
-
-	/** Lists it again if a restarted Redis lost the list; NX keeps a run's place. */
-	private void write(RunRecord record) {
-		setRecord(record);
-		if (Boolean.TRUE.equals(
-				this.redis.opsForZSet().addIfAbsent(this.indexKey, record.id(), record.createdAt().toEpochMilli()))) {
-			this.redis.expire(this.indexKey, this.settings.recordTtl());
-		}
+		this.redis.opsForZSet().add(this.liveKey, record.id(), record.createdAt().toEpochMilli());
+		this.created = true;
 	}
 
 	// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
@@ -143,19 +137,47 @@ class RunStore {
 			.setEx(key, this.settings.recordTtl().toSeconds(), value));
 	}
 
+	/** A final record leaves the live runs. */
+	private void write(RunRecord record) {
+		setRecord(record);
+		if (record.status().terminal()) {
+			this.redis.opsForZSet().remove(this.liveKey, record.id());
+		}
+	}
+
 	Optional<RunRecord> find(String id) {
 		if (!ID.matcher(id).matches()) {
 			return Optional.empty();
 		}
 		// Any instance may write the flag; only the one running the job, the record.
-		return Optional.ofNullable(parse(id, this.redis.opsForValue().get(recordKey(id))))
+		return Optional.ofNullable(this.redis.opsForValue().get(recordKey(id)))
+			.map((text) -> read(id, text))
+			.map((record) -> record.seenAt(Instant.now(), this.settings.staleAfter()))
 			.map((record) -> (!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested()
 					: record);
 	}
 
 	/** Newest first; ids whose record expired are dropped from the index. */
 	List<RunRecord> recent(int limit) {
-		Set<String> ids = this.redis.opsForZSet().reverseRange(this.indexKey, 0, limit - 1);
+		Instant now = Instant.now();
+		return records(this.indexKey, this.redis.opsForZSet().reverseRange(this.indexKey, 0, limit - 1),
+				(record) -> true)
+			.stream()
+			.map((record) -> record.seenAt(now, this.settings.staleAfter()))
+			.toList();
+	}
+
+	/**
+	 * The records of runs not yet ended, as stored (none read as abandoned); ids whose
+	 * record is gone or final (its instance could not say so) leave the set.
+	 */
+	List<RunRecord> live() {
+		return records(this.liveKey, this.redis.opsForZSet().range(this.liveKey, 0, -1),
+				(record) -> !record.status().terminal());
+	}
+
+	/** Those of {@code ids} that {@code belongs}; the others leave {@code set}. */
+	private List<RunRecord> records(String set, @Nullable Set<String> ids, Predicate<RunRecord> belongs) {
 		if (ids == null || ids.isEmpty()) {
 			return List.of();
 		}
@@ -164,8 +186,9 @@ class RunStore {
 		List<RunRecord> records = new ArrayList<>();
 		List<String> gone = new ArrayList<>();
 		for (int i = 0; i < idList.size(); i++) {
-			RunRecord record = parse(idList.get(i), (values != null) ? values.get(i) : null);
-			if (record != null) {
+			String text = (values != null) ? values.get(i) : null;
+			RunRecord record = (text != null) ? read(idList.get(i), text) : null;
+			if (record != null && belongs.test(record)) {
 				records.add(record);
 			}
 			else {
@@ -173,7 +196,7 @@ class RunStore {
 			}
 		}
 		if (!gone.isEmpty()) {
-			this.redis.opsForZSet().remove(this.indexKey, gone.toArray());
+			this.redis.opsForZSet().remove(set, gone.toArray());
 		}
 		return records;
 	}
@@ -225,12 +248,9 @@ class RunStore {
 			.orElse(null);
 	}
 
-	private @Nullable RunRecord parse(String id, @Nullable String text) {
-		if (text == null) {
-			return null;
-		}
+	private @Nullable RunRecord read(String id, String text) {
 		try {
-			return this.json.readValue(text, RunRecord.class).seenAt(Instant.now(), this.settings.staleAfter());
+			return this.json.readValue(text, RunRecord.class);
 		}
 		catch (JacksonException ex) {
 			log.warn("Ignoring unreadable run record {}: {}", recordKey(id), ex.getOriginalMessage());
@@ -238,65 +258,12 @@ class RunStore {
 		}
 	}
 
-	/** Writes the progress of {@code jobs} every progress interval. */
-	void start(Supplier<Collection<Job>> jobs) {
-		ScheduledExecutorService progress = Executors
-			.newSingleThreadScheduledExecutor(RunJobs.daemonThreads("run-progress-"));
-		this.ticker = progress;
-		long interval = this.settings.progressInterval().toMillis();
-		progress.scheduleWithFixedDelay(() -> writeProgress(jobs.get()), interval, interval, TimeUnit.MILLISECONDS);
-	}
-
-	void stop() {
-		ScheduledExecutorService progress = this.ticker;
-		if (progress != null) {
-			progress.shutdownNow();
+	/** Remembers how a run ended, for when Redis lost or refused its final record. */
+	@Nullable RunRecord ended(@Nullable RunRecord record) {
+		if (record != null) {
+			this.ended.put(record.id(), record);
 		}
-	}
-
-	/** A GET run's records go on the ticker, so a stuck Redis never delays its answer. */
-	void createLater(Job job) {
-		onTicker(() -> {
-			try {
-				create(job.record());
-				job.recorded = true;
-			}
-			catch (RuntimeException ex) {
-				log.debug("Cannot record run {}: {}", job.id, ex.getMessage());
-			}
-		});
-	}
-
-	/** In order on the ticker thread, or here when it is gone (a closing app). */
-	private void onTicker(Runnable write) {
-		ScheduledExecutorService progress = this.ticker;
-		try {
-			if (progress != null) {
-				progress.execute(write);
-				return;
-			}
-		}
-		catch (RejectedExecutionException ex) {
-			// Shut down: write it here.
-		}
-		write.run();
-	}
-
-	/**
-	 * Remembers how {@code job} ended and writes it: a GET run's on the ticker, and only
-	 * over a record that was written. Callers hold the job's lock.
-	 */
-	void ended(Job job, @Nullable RunRecord record) {
-		if (record == null) {
-			return;
-		}
-		this.ended.put(record.id(), record);
-		if (job.waited()) {
-			onTicker(() -> save(job.recorded ? record : null));
-		}
-		else {
-			save(record);
-		}
+		return record;
 	}
 
 	@Nullable RunRecord ended(String id) {
@@ -318,16 +285,21 @@ class RunStore {
 	}
 
 	/**
-	 * Also when nothing changed: a fresh {@code updatedAt} tells a live job from one
-	 * whose instance died. Picks up cancel requests other instances wrote.
+	 * The heartbeat of the runs in Redis: each record older than half a heartbeat is
+	 * written again (a fresh {@code updatedAt} tells a live run from one whose instance
+	 * died), so a run shorter than that costs no heartbeat; picks up cancel requests
+	 * other instances wrote.
 	 */
 	void writeProgress(Collection<Job> active) {
 		retryUnsavedEnds();
+		Instant due = Instant.now().minus(this.settings.heartbeat().dividedBy(2));
 		try {
 			for (Job job : active) {
-				pickUpCancel(job);
-				synchronized (job) {
-					save(job.update(null, Instant.now()));
+				if (job.recorded && job.updatedBefore(due)) {
+					pickUpCancel(job);
+					synchronized (job) {
+						save(job.update(null, Instant.now()));
+					}
 				}
 			}
 			this.progressFailing = false;
@@ -340,6 +312,14 @@ class RunStore {
 		}
 	}
 
+	/** Past the history length, once records were created since the last time. */
+	void trimIndex() {
+		if (this.created) {
+			this.created = false;
+			this.redis.opsForZSet().removeRange(this.indexKey, 0, -(this.settings.history() + 1));
+		}
+	}
+
 	/** A cancel requested on another instance reaches this one through Redis. */
 	void pickUpCancel(Job job) {
 		if (!job.cancelRequested && cancelRequested(job.id)) {
@@ -347,7 +327,7 @@ class RunStore {
 		}
 	}
 
-	/** Callers hold the job's lock: writes land in order, none after the final one. */
+	/** A run's writes land in order: heartbeats under its lock, none after its end. */
 	void save(@Nullable RunRecord record) {
 		if (record == null) {
 			return;
@@ -361,14 +341,19 @@ class RunStore {
 			}
 			this.unsavedEnds.put(record.id(), record);
 			log.warn("Cannot record the end of run {} ({}) yet, will retry every {} ms: {}", record.id(),
-					record.status(), this.settings.progressInterval().toMillis(), why(ex));
+					record.status(), this.settings.heartbeat().toMillis(), why(ex));
 		}
 	}
 
+	/** Listed again when a restarted Redis lost the index; NX keeps a run's place. */
 	private void retryUnsavedEnds() {
 		for (RunRecord end : this.unsavedEnds.values()) {
 			try {
 				write(end);
+				if (Boolean.TRUE.equals(
+						this.redis.opsForZSet().addIfAbsent(this.indexKey, end.id(), end.createdAt().toEpochMilli()))) {
+					this.redis.expire(this.indexKey, this.settings.recordTtl());
+				}
 				this.unsavedEnds.remove(end.id(), end);
 				log.info("Recorded the end of run {} ({}) now that Redis accepts it", end.id(), end.status());
 			}

@@ -3,12 +3,17 @@ package dev.pipelininglab.redis;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
+
 /** The one place demo keys and values are named, e.g. {@code <prefix>:key:<i>}. */
 public final class KeySpace {
 
 	public static final String HASH_TAG = "{lab}";
 
 	private static final String VALUE_STEM = "value-";
+
+	private static final String INDEX = "<i>";
 
 	private static final byte[] VALUE_STEM_BYTES = VALUE_STEM.getBytes(StandardCharsets.US_ASCII);
 
@@ -121,7 +126,35 @@ public final class KeySpace {
 	}
 
 	public String keyPattern() {
-		return this.keyStem + "<i>";
+		return this.keyStem + INDEX;
+	}
+
+	/** Items {@code from..to-1} of this layout's numbered keys. */
+	public Range range(long from, long to) {
+		return new Range(keyPattern(), from, to);
+	}
+
+	/**
+	 * Keys a run may write, kept in its record so that any instance can give them an
+	 * expiry should the run's own instance die: items {@code from..to-1} of a key pattern
+	 * ({@link #keyPattern}), or one key when both are null.
+	 */
+	@JsonInclude(JsonInclude.Include.NON_NULL)
+	public record Range(String key, @Nullable Long from, @Nullable Long to) {
+
+		public static Range of(String key) {
+			return new Range(key, null, null);
+		}
+
+		/** What names the numbered keys of the pattern, or null when it is one key. */
+		public @Nullable KeySpace keys() {
+			if (this.from == null || !this.key.endsWith(INDEX)) {
+				return null;
+			}
+			String stem = this.key.substring(0, this.key.length() - INDEX.length());
+			return new KeySpace(stem, stem, stem);
+		}
+
 	}
 
 	public String scanPattern() {

@@ -19,6 +19,7 @@ import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.data.redis.connection.ExpirationOptions;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
 import org.springframework.stereotype.Component;
@@ -170,10 +171,11 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		return (value == null || Boolean.FALSE.equals(value)) ? new ReadBack(0, 1, 0) : new ReadBack(0, 0, 1);
 	}
 
-	void expireKeys(KeySpace keys, BitSet indexes, int batchSize, Duration after) {
+	void expireKeys(KeySpace keys, BitSet indexes, int batchSize, Duration after,
+			ExpirationOptions.Condition condition) {
 		long seconds = after.toSeconds();
-		forEachBatch(indexes, batchSize,
-				(batch) -> send(keys, batch, (connection, key) -> connection.keyCommands().expire(key, seconds)));
+		forEachBatch(indexes, batchSize, (batch) -> send(keys, batch,
+				(connection, key) -> connection.keyCommands().expire(key, seconds, condition)));
 	}
 
 	private boolean anyExists(KeySpace keys, BitSet indexes) {
@@ -218,8 +220,11 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		}
 	}
 
-	void expire(String key, Duration after) {
-		this.connections.primary().template().expire(key, after);
+	void expire(String key, Duration after, ExpirationOptions.Condition condition) {
+		this.connections.primary()
+			.template()
+			.execute((RedisCallback<Boolean>) (connection) -> connection.keyCommands()
+				.expire(KeySpace.bytes(key), after.toSeconds(), condition));
 	}
 
 	static byte[] bytes(@Nullable Object value) {

@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.DoubleStream;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
@@ -160,6 +161,25 @@ public class RunService {
 	public void preflight(RunSpec whole, RunObserver observer) {
 		requireSupported(whole);
 		this.safeguards.preflight(whole, List.of(whole), false, this::runnerOf, observer);
+	}
+
+	/**
+	 * Every key a run of {@code specs} may write, its warm-up's too (several instances
+	 * warm up on the same keys), for its record before its first key; {@code prepared}: a
+	 * comparison or sweep, which prepares the keys it reads.
+	 */
+	public List<KeySpace.Range> reach(List<RunSpec> specs, boolean prepared) {
+		return specs.stream().flatMap((spec) -> {
+			BatchRunner runner = runnerOf(spec);
+			return Stream.concat(Written.reach(spec, runner.keySpace(this.keys), prepared).stream(),
+					Written.reach(this.warmUp.mostOf(runner, spec), runner.keySpace(this.keys.warmup()), false)
+						.stream());
+		}).distinct().toList();
+	}
+
+	/** For a run whose instance died: see {@link Safeguards#expireAbandoned}. */
+	public void expireAbandoned(List<KeySpace.Range> ranges, boolean keepExpiries) {
+		this.safeguards.expireAbandoned(ranges, keepExpiries);
 	}
 
 	BatchRunner runnerOf(RunSpec spec) {

@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.ExpirationOptions;
 import org.springframework.stereotype.Component;
 
 /**
@@ -156,6 +157,17 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 			log.warn("Could not give the keys of a {} run their expiry (lab.keys.expire-after); DELETE /keys removes"
 					+ " them: {}", base.operation().label(), ex.getMessage());
 		}
+	}
+
+	/**
+	 * After a death: every key a record says its run may have written gets the expiry a
+	 * run leaves; {@code keep} ({@code NX}) leaves the expiry a key has, a user's
+	 * {@code ttl} too. Failures are thrown: the record stays to be swept again.
+	 */
+	void expireAbandoned(List<KeySpace.Range> ranges, boolean keep) {
+		Written.of(ranges)
+			.expire(this.data, this.expireAfter,
+					keep ? ExpirationOptions.Condition.NX : ExpirationOptions.Condition.ALWAYS);
 	}
 
 	/**

@@ -4,11 +4,14 @@ import java.time.Duration;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import dev.pipelininglab.redis.KeySpace;
 import org.jspecify.annotations.Nullable;
+
+import org.springframework.data.redis.connection.ExpirationOptions;
 
 /**
  * The keys one request may have written so far, as its phases report them (warm-up,
@@ -69,15 +72,58 @@ final class Written {
 		return result;
 	}
 
+	/**
+	 * Every key {@code spec} may write however far it gets, for its record: its one key,
+	 * or the items of its share (the whole key space of a key walk), and the keys a
+	 * comparison or sweep prepares.
+	 */
+	static List<KeySpace.Range> reach(RunSpec spec, KeySpace keys, boolean prepared) {
+		Command command = spec.operation().command().forRun(spec.workload());
+		String key = command.key(keys);
+		if (key != null) {
+			return List.of(KeySpace.Range.of(key));
+		}
+		KeyWalk walk = spec.workload().keyWalk();
+		long first = spec.workload().first();
+		if (command.writesKeyPerItem() && spec.ttl() == null) {
+			return List.of((walk != null) ? keys.range(0, walk.size()) : keys.range(first, first + spec.count()));
+		}
+		return (prepared && spec.operation().needsPreparedData()) ? List.of(keys.range(0, spec.count())) : List.of();
+	}
+
+	/** What a record's ranges name, for an expiry after its run's instance died. */
+	static Written of(List<KeySpace.Range> ranges) {
+		Written written = new Written();
+		for (KeySpace.Range range : ranges) {
+			KeySpace keys = range.keys();
+			Long from = range.from();
+			Long to = range.to();
+			if (from == null || to == null) {
+				written.oneKeys.add(range.key());
+			}
+			else if (keys != null && to > from) {
+				written.perItem.computeIfAbsent(range.key(), (pattern) -> new Keys(keys, new BitSet()))
+					.indexes()
+					.set(Math.toIntExact(from), Math.toIntExact(to));
+			}
+		}
+		return written;
+	}
+
 	void expire(DemoData data, Duration after) {
+		expire(data, after, ExpirationOptions.Condition.ALWAYS);
+	}
+
+	/** {@code NX} leaves every expiry a key already has, a user's {@code ttl} too. */
+	void expire(DemoData data, Duration after, ExpirationOptions.Condition condition) {
 		Map<KeySpace, BitSet> perItem = new LinkedHashMap<>();
 		Set<String> oneKeys;
 		synchronized (this) {
 			this.perItem.values().forEach((keys) -> perItem.put(keys.keys, (BitSet) keys.indexes.clone()));
 			oneKeys = new LinkedHashSet<>(this.oneKeys);
 		}
-		perItem.forEach((keys, indexes) -> data.expireKeys(keys, indexes, RunService.SETUP_BATCH, after));
-		oneKeys.forEach((key) -> data.expire(key, after));
+		perItem.forEach((keys, indexes) -> data.expireKeys(keys, indexes, RunService.SETUP_BATCH, after, condition));
+		oneKeys.forEach((key) -> data.expire(key, after, condition));
 	}
 
 	/** The key indexes items {@code from..to-1} write, through the key walk. */

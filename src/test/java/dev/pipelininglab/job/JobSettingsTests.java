@@ -29,6 +29,9 @@ class JobSettingsTests {
 			assertThat(jobs.recordTtl()).isEqualTo(Duration.ofHours(24));
 			assertThat(jobs.history()).isEqualTo(100);
 			assertThat(jobs.progressInterval()).isEqualTo(Duration.ofMillis(200));
+			assertThat(jobs.heartbeat()).isEqualTo(Duration.ofSeconds(5));
+			assertThat(jobs.staleAfter()).isEqualTo(Duration.ofSeconds(30));
+			assertThat(jobs.sweepInterval()).isEqualTo(Duration.ofSeconds(30));
 			FleetProperties fleet = context.getBean(FleetProperties.class);
 			assertThat(fleet.join()).isFalse();
 			assertThat(fleet.maxInstances()).isEqualTo(16);
@@ -41,10 +44,11 @@ class JobSettingsTests {
 		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.max-concurrent=0"), "jobs.maxConcurrent");
 	}
 
+	/** A live run's record would be taken for a dead one's between two heartbeats. */
 	@Test
-	void staleAfterWithinAFewProgressIntervalsFailsStartUp() {
-		SettingsRunner.assertStartUpFails(this.runner,
-				List.of("lab.jobs.progress-interval=1s", "lab.jobs.stale-after=5s"), "at least ten times");
+	void staleAfterWithinAFewHeartbeatsFailsStartUp() {
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.heartbeat=10s", "lab.jobs.stale-after=20s"),
+				"at least three times lab.jobs.heartbeat");
 	}
 
 	@Test

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeySpace;
@@ -38,11 +39,11 @@ import static org.awaitility.Awaitility.await;
 /**
  * Jobs on a real Redis: their life from QUEUED to a final status, progress, cancellation
  * between batches (also from another instance), the bound on concurrent runs, records
- * that outlive the instance that wrote them, and a graceful shutdown that records running
- * jobs as cancelled.
+ * that outlive the instance that wrote them, the sweep of those whose instance died, and
+ * a graceful shutdown that records running jobs as cancelled.
  */
-@SpringBootTest(
-		properties = { "lab.jobs.max-concurrent=1", "lab.jobs.progress-interval=50ms", "lab.jobs.stale-after=5s" })
+@SpringBootTest(properties = { "lab.jobs.max-concurrent=1", "lab.jobs.progress-interval=50ms",
+		"lab.jobs.heartbeat=100ms", "lab.jobs.stale-after=5s", "lab.jobs.sweep-interval=500ms" })
 @SharedRedis
 @SlowTest
 class RunJobsTests {
@@ -96,6 +97,8 @@ class RunJobsTests {
 		assertThat(queued.progress().batchesDone()).isZero();
 		assertThat(queued.request().operation()).isEqualTo("set");
 		assertThat(queued.request().mode()).isEqualTo("pipelined");
+		// Its items, and the warm-up's (the test configuration's 1,000).
+		assertThat(queued.writes()).containsExactly(this.keys.range(0, 60_000), this.keys.warmup().range(0, 1000));
 
 		List<RunRecord> seen = follow(queued.id());
 		RunRecord done = seen.get(seen.size() - 1);
@@ -117,6 +120,10 @@ class RunJobsTests {
 		assertThat(ttl).isBetween(Duration.ofHours(23).toSeconds(), Duration.ofHours(24).toSeconds());
 		assertThat(this.redis.opsForZSet().score(this.keys.prefix() + ":runs", done.id())).isNotNull();
 		assertThat(this.redis.getExpire(this.keys.prefix() + ":runs")).isPositive();
+		// Its final record goes to Redis after this instance shows it.
+		await().atMost(WAIT)
+			.untilAsserted(() -> assertThat(this.redis.opsForZSet().score(this.keys.prefix() + ":runs:live", done.id()))
+				.isNull());
 
 		Timer timer = this.meters.find("lab.run.pass")
 			.tags("operation", "set", "mode", "pipelined", "variant", "pipelined-flush-on-close")
@@ -250,7 +257,7 @@ class RunJobsTests {
 				null, null, null, null, null, 1, "lettuce", "shared", null, null, null, null, null, null, null);
 		RunRecord orphan = new RunRecord("5e2c1d55-0000-4000-8000-000000000001", RunKind.SINGLE, RunStatus.RUNNING,
 				request, new RunRecord.Progress(3, 10, 30.0), false, "gone:1", longAgo, longAgo, null, longAgo, null,
-				null, null, null, null, null, null);
+				null, null, null, null, null, null, null);
 		this.store.create(orphan);
 
 		RunRecord seen = this.jobs.get(orphan.id());
@@ -261,6 +268,48 @@ class RunJobsTests {
 			.extracting(RunRecord::status)
 			.isEqualTo(RunStatus.FAILED);
 		assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> this.jobs.cancel(orphan.id()));
+	}
+
+	/**
+	 * A live instance's sweep: every key the dead run's record names gets the lab's
+	 * expiry, but a key that has one keeps it (a run's {@code ttl}: EXPIRE NX), nothing
+	 * outside the ranges or the prefix is touched, and the record says FAILED.
+	 */
+	@Test
+	void aSweepExpiresWhatAnAbandonedRunMayHaveWrittenAndKeepsTheTtlARunSet() {
+		for (int i = 0; i < 20; i++) {
+			if (i < 10) {
+				this.redis.opsForValue().set(this.keys.key(i), "with a ttl", Duration.ofSeconds(600));
+			}
+			else {
+				this.redis.opsForValue().set(this.keys.key(i), "without");
+			}
+		}
+		this.redis.opsForHash().put(this.keys.hashKey(), "field:0", "without");
+		this.redis.opsForValue().set(this.keys.key(20), "beyond the range");
+		this.redis.opsForValue().set("someone-else:key:3", "theirs");
+		Instant longAgo = Instant.now().minus(Duration.ofMinutes(10));
+		RunRecord.Request request = new RunRecord.Request(RunKind.SINGLE, "set", "pipelined", 20, 10, 0, null, null,
+				null, null, null, null, null, null, 1, "lettuce", "pooled", null, null, null, null, null, null, null);
+		RunRecord orphan = new RunRecord("5e2c1d55-0000-4000-8000-000000000003", RunKind.SINGLE, RunStatus.RUNNING,
+				request, new RunRecord.Progress(1, 2, 50.0), false, "gone:2", longAgo, longAgo, null, longAgo, null,
+				null, null, null, null, null, null, List.of(this.keys.range(0, 20),
+						KeySpace.Range.of(this.keys.hashKey()), new KeySpace.Range("someone-else:key:<i>", 0L, 10L)));
+		this.store.create(orphan);
+
+		String key = this.keys.prefix() + ":run:" + orphan.id();
+		await().atMost(WAIT)
+			.until(() -> JsonPath.<String>read(this.redis.opsForValue().get(key), "$.status"), "FAILED"::equals);
+		assertThat(JsonPath.<String>read(this.redis.opsForValue().get(key), "$.problem.type"))
+			.isEqualTo("urn:pipelining-lab:problem:run-abandoned");
+		for (int i = 0; i < 20; i++) {
+			assertThat(this.redis.getExpire(this.keys.key(i))).as(this.keys.key(i))
+				.isBetween((i < 10) ? 590L : 3590L, (i < 10) ? 600L : 3600L);
+		}
+		assertThat(this.redis.getExpire(this.keys.hashKey())).isBetween(3590L, 3600L);
+		assertThat(this.redis.getExpire(this.keys.key(20))).isEqualTo(-1);
+		assertThat(this.redis.getExpire("someone-else:key:3")).isEqualTo(-1);
+		assertThat(this.redis.opsForZSet().score(this.keys.prefix() + ":runs:live", orphan.id())).isNull();
 	}
 
 	@Test

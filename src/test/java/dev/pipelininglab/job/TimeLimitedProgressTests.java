@@ -29,7 +29,7 @@ class TimeLimitedProgressTests {
 		Instant now = Instant.now();
 		RunRecord record = new RunRecord("5e2c1d55-0000-4000-8000-000000000002", RunKind.SINGLE, RunStatus.QUEUED,
 				plan.describe(), new RunRecord.Progress(0, 0, 0), false, "test:1", now, null, null, now, null, null,
-				null, null, null, null, null);
+				null, null, null, null, null, null);
 		Job job = new Job(plan, record, PhasePlan.of(plan, (each) -> true, 1_000), java.time.Duration.ofMinutes(10),
 				null);
 		job.update(RunStatus.RUNNING, now);

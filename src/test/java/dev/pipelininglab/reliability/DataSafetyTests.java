@@ -138,8 +138,8 @@ class DataSafetyTests {
 			case "HELLO", "CLIENT", "INFO", "PING", "ECHO", "SELECT", "COMMAND", "TIME" -> null;
 			case "SCRIPT" -> args.get(0).equalsIgnoreCase("LOAD") ? null : "SCRIPT " + args.get(0);
 			case "SET", "GET", "RPOP", "RPUSH", "EXPIRE", "PEXPIRE", "PTTL", "EXISTS" -> own(args.subList(0, 1));
-			// A run's record and the index listing it.
-			case "SETEX", "ZADD", "ZREMRANGEBYRANK", "ZREMRANGEBYSCORE" -> own(args.subList(0, 1));
+			// A run's record, the index listing it and the live runs the sweep reads.
+			case "SETEX", "ZADD", "ZREM", "ZRANGE", "ZREMRANGEBYRANK" -> own(args.subList(0, 1));
 			// The preflight's sample: what one item costs.
 			case "MEMORY" -> args.get(0).equalsIgnoreCase("USAGE") ? own(args.subList(1, 2)) : "MEMORY " + args.get(0);
 			case "UNLINK", "MGET" -> own(args);

@@ -23,11 +23,11 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 /**
  * A run that fails because Redis is full ({@code maxmemory}, {@code noeviction}) cannot
  * write its final record either. Once Redis takes writes again, the record says FAILED
- * with the real cause within a few progress intervals, not RUNNING until it goes stale
- * and is then called abandoned.
+ * with the real cause within a few heartbeats, not RUNNING until it goes stale and is
+ * then called abandoned.
  */
 // Without the memory preflight, which would refuse the run before Redis fills up.
-@SpringBootTest(properties = { "lab.jobs.stale-after=60s", "lab.safety.preflight=false" })
+@SpringBootTest(properties = { "lab.jobs.stale-after=60s", "lab.jobs.heartbeat=200ms", "lab.safety.preflight=false" })
 @OwnRedis
 @AutoConfigureMockMvc
 class FullRedisRunRecordTests {

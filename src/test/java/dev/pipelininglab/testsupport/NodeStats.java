@@ -37,6 +37,20 @@ public final class NodeStats {
 		return 0;
 	}
 
+	/** Every command {@code node} has executed and how often, by name in lower case. */
+	public static Map<String, Long> allCalls(RedisServerProcess node) {
+		Map<String, String> stats = Topologies.on(node, (jedis) -> Topologies.info(jedis, "commandstats"));
+		Map<String, Long> calls = new java.util.TreeMap<>();
+		stats.forEach((name, line) -> {
+			for (String field : line.split(",")) {
+				if (name.startsWith("cmdstat_") && field.startsWith("calls=")) {
+					calls.put(name.substring("cmdstat_".length()), Long.parseLong(field.substring("calls=".length())));
+				}
+			}
+		});
+		return calls;
+	}
+
 	/**
 	 * A counter of {@code INFO <section>} on {@code node}, such as {@code keyspace_hits}
 	 * in {@code stats}; 0 when absent.

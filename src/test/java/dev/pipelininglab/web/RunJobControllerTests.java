@@ -276,7 +276,7 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 				"flush-on-close", null, null, null, null, null, null, 1, "lettuce", null, null, null, null, null, null,
 				null, null);
 		return new RunRecord(ID, RunKind.SINGLE, status, request, new RunRecord.Progress(0, 0, 0), false, "test:1", now,
-				null, null, now, null, null, null, null, null, null, null);
+				null, null, now, null, null, null, null, null, null, null, null);
 	}
 
 }

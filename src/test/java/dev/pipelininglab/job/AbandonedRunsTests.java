@@ -1,0 +1,174 @@
+package dev.pipelininglab.job;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.PipeliningLabApplication;
+import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.Http;
+import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
+import dev.pipelininglab.testsupport.StandaloneRedis;
+import dev.pipelininglab.testsupport.TestLettuce;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.ScanArgs;
+import io.lettuce.core.ScanIterator;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.sync.RedisCommands;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Whatever dies, nothing the lab wrote stays without an expiry: app instances killed with
+ * SIGKILL mid-run (no shutdown hook, no final record, no expiry of their own) leave a
+ * record that lists what the run may write, and a live instance's sweep gives those keys
+ * their expiry. The settings bring minutes down to seconds: a heartbeat every 200 ms,
+ * stale after 1 s, a sweep every 500 ms.
+ */
+@SlowTest
+class AbandonedRunsTests {
+
+	private static final String PREFIX = "pipelining-lab:";
+
+	/** Fleet messages are signed with it once fleets need a secret. */
+	private static final String SECRET = "abandoned-runs-tests-secret-of-at-least-32-bytes";
+
+	private static final Duration WAIT = Duration.ofSeconds(120);
+
+	private final List<ConfigurableApplicationContext> apps = new ArrayList<>();
+
+	private final List<Process> children = new ArrayList<>();
+
+	@AfterEach
+	void stopEverything() throws InterruptedException {
+		this.apps.forEach(ConfigurableApplicationContext::close);
+		for (Process child : this.children) {
+			child.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+		}
+	}
+
+	@Test
+	void aSingleInstanceKilledMidRunAndStartedAgainGivesEveryKeyItsExpiry() throws Exception {
+		try (StandaloneRedis redis = RedisTestServers.newStandalone();
+				StatefulRedisConnection<String, String> admin = admin(redis)) {
+			int port = RedisServerProcess.freePort();
+			Process first = child(redis, port);
+			Http http = new Http(port, WAIT);
+			// Slowed by an added round trip so that the kill lands inside its timed pass.
+			HttpClient.newHttpClient()
+				.sendAsync(HttpRequest.newBuilder(http.uri("/pipeset/200000?batchSize=10&rtt=2")).build(),
+						HttpResponse.BodyHandlers.discarding());
+			await().atMost(WAIT).until(() -> labKeys(admin.sync()).size() >= 2_000);
+			first.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+			assertThat(withoutExpiry(admin.sync())).as("what the killed instance left").isNotEmpty();
+
+			child(redis, RedisServerProcess.freePort());
+			await().atMost(WAIT).untilAsserted(() -> assertThat(withoutExpiry(admin.sync())).isEmpty());
+			String id = admin.sync().zrange(PREFIX + "runs", 0, -1).get(0);
+			String record = admin.sync().get(PREFIX + "run:" + id);
+			assertThat(JsonPath.<String>read(record, "$.status")).isEqualTo("FAILED");
+			assertThat(JsonPath.<String>read(record, "$.problem.type"))
+				.isEqualTo("urn:pipelining-lab:problem:run-abandoned");
+			assertThat(JsonPath.<List<Map<String, Object>>>read(record, "$.writes"))
+				.contains(Map.of("key", PREFIX + "key:<i>", "from", 0, "to", 200_000));
+			assertThat(admin.sync().exists(PREFIX + "runs:live")).as("runs left live").isZero();
+		}
+	}
+
+	@Test
+	void aFleetLeaderKilledMidPassHasItsSharesExpiredByTheMembersThatLive() throws Exception {
+		try (StandaloneRedis redis = RedisTestServers.newStandalone();
+				StatefulRedisConnection<String, String> admin = admin(redis)) {
+			int port = RedisServerProcess.freePort();
+			Process leader = child(redis, port);
+			app(redis);
+			app(redis);
+			Http http = new Http(port, WAIT);
+			HttpResponse<String> started = http.postJson("/runs", """
+					{"operation": "set", "mode": "pipelined", "count": 150000, "batchSize": 50, "rtt": 2,
+					 "instances": 3}""");
+			assertThat(started.statusCode()).as(started.body()).isEqualTo(202);
+			// A fifth of the keys: each member is about a fifth through its timed pass.
+			await().atMost(WAIT).until(() -> labKeys(admin.sync()).size() >= 30_000);
+			leader.destroyForcibly().waitFor(30, TimeUnit.SECONDS);
+			assertThat(withoutExpiry(admin.sync())).as("what the killed leader left").isNotEmpty();
+
+			await().atMost(WAIT).untilAsserted(() -> assertThat(withoutExpiry(admin.sync())).isEmpty());
+			String record = admin.sync().get(PREFIX + "run:" + JsonPath.read(started.body(), "$.id"));
+			assertThat(JsonPath.<String>read(record, "$.problem.type"))
+				.isEqualTo("urn:pipelining-lab:problem:run-abandoned");
+		}
+	}
+
+	/** Every key under the prefix, by SCAN. */
+	private static List<String> labKeys(RedisCommands<String, String> redis) {
+		List<String> keys = new ArrayList<>();
+		ScanIterator.scan(redis, ScanArgs.Builder.matches(PREFIX + "*").limit(10_000)).forEachRemaining(keys::add);
+		return keys;
+	}
+
+	private static List<String> withoutExpiry(RedisCommands<String, String> redis) {
+		return labKeys(redis).stream().filter((key) -> redis.ttl(key) == -1).toList();
+	}
+
+	private static StatefulRedisConnection<String, String> admin(StandaloneRedis redis) {
+		return TestLettuce.client().connect(RedisURI.create(redis.host(), redis.port()));
+	}
+
+	private static List<String> arguments(StandaloneRedis redis, int port) {
+		List<String> arguments = new ArrayList<>(List.of("--server.port=" + port, "--lab.local-redis.enabled=false",
+				"--lab.fleet.join=true", "--lab.fleet.join-timeout=10s", "--lab.fleet.secret=" + SECRET,
+				"--lab.jobs.heartbeat=200ms", "--lab.jobs.stale-after=1s", "--lab.jobs.sweep-interval=500ms",
+				"--spring.main.banner-mode=off"));
+		redis.springProperties().forEach((name, value) -> arguments.add("--" + name + "=" + value));
+		return arguments;
+	}
+
+	/** A live member in this JVM. */
+	private void app(StandaloneRedis redis) {
+		this.apps.add(new SpringApplicationBuilder(PipeliningLabApplication.class)
+			.run(arguments(redis, 0).toArray(String[]::new)));
+	}
+
+	/** An instance in a JVM of its own, which the test can kill. */
+	private Process child(StandaloneRedis redis, int port) throws IOException {
+		// C1 only, as the test JVMs run, for a faster start.
+		List<String> command = new ArrayList<>(
+				List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1", "-cp",
+						System.getProperty("java.class.path"), PipeliningLabApplication.class.getName()));
+		command.addAll(arguments(redis, port));
+		Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+		this.children.add(child);
+		BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
+		StringBuilder seen = new StringBuilder();
+		String line;
+		while ((line = out.readLine()) != null && !line.contains("Started PipeliningLabApplication")) {
+			seen.append(line).append('\n');
+		}
+		assertThat(line).as(seen::toString).isNotNull();
+		// Its output goes on being read, so that it never blocks on a full pipe.
+		Thread drain = new Thread(() -> out.lines().forEach((ignored) -> {
+		}), "killed-app-output");
+		drain.setDaemon(true);
+		drain.start();
+		return child;
+	}
+
+}
