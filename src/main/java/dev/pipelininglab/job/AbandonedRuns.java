@@ -46,6 +46,8 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	private final long maxItems;
 
+	private final FleetRuns fleet;
+
 	/** So an outage is logged once. */
 	private volatile boolean failing;
 
@@ -57,6 +59,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 		this.settings = settings;
 		this.prefix = keys.prefix() + ":";
 		this.instance = fleet.instance();
+		this.fleet = fleet;
 		this.maxItems = limits.maxCount();
 	}
 
@@ -77,6 +80,10 @@ class AbandonedRuns implements SchedulingConfigurer {
 					abandon(record, seen);
 				}
 			}
+			// A member still writing for a dead leader would outlive this sweep's expiry.
+			this.fleet.stopOrphans((run) -> this.store.find(run)
+				.map((leader) -> leader.status().terminal() || leader.seenAt(now, this.settings.staleAfter()) != leader)
+				.orElse(true));
 			this.store.trimIndex();
 			this.failing = false;
 		}

@@ -29,6 +29,19 @@ final class FleetInbox {
 
 	volatile ServerCounters.@Nullable Snapshot before;
 
+	/** On a member: the leader's record says it died or ended without its STOP. */
+	private volatile boolean orphaned;
+
+	synchronized void orphan() {
+		this.orphaned = true;
+		notifyAll();
+	}
+
+	/** On a member: the leader said STOP, or is gone. */
+	boolean over() {
+		return this.orphaned || first(Type.STOP) != null;
+	}
+
 	FleetInbox(@Nullable String leader) {
 		this.leader = leader;
 	}

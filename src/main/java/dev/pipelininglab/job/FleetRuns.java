@@ -13,6 +13,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
@@ -252,7 +253,7 @@ class FleetRuns {
 
 	private void serve(Signal call, FleetInbox inbox) {
 		String run = call.run();
-		BooleanSupplier stopped = () -> !this.running || inbox.first(Type.STOP) != null;
+		BooleanSupplier stopped = () -> !this.running || inbox.over();
 		try {
 			publish(Signal.of(Type.JOIN, run, this.instance));
 			inbox.await(() -> inbox.first(Type.PLAN) != null,
@@ -295,6 +296,9 @@ class FleetRuns {
 				report = new Signal(Type.RESULT, run, this.instance, 0, null, null, null, null, null, why);
 			}
 			publish(report);
+			if (report.result() != null) {
+				awaitLeader(inbox, share(Objects.requireNonNull(call.spec()), mine), deadline);
+			}
 		}
 		catch (RuntimeException ex) {
 			log.warn("Fleet run {} ended on this member: {}", run, ex.getMessage());
@@ -303,6 +307,35 @@ class FleetRuns {
 			this.inboxes.remove(run);
 			this.slots.release();
 		}
+	}
+
+	/**
+	 * A member that finished leaves its keys to the leader, which expires the whole run
+	 * after its read-back and then says STOP. Without that STOP (the leader died, as its
+	 * record shows, or the run's time is up) the member expires its share itself.
+	 */
+	private void awaitLeader(FleetInbox inbox, RunSpec share, long deadline) {
+		try {
+			inbox.await(inbox::over, deadline, () -> !this.running);
+		}
+		catch (RunCancelledException ex) {
+			// Shutting down: expire it here rather than trust a leader that may be gone.
+		}
+		if (inbox.first(Type.STOP) == null) {
+			this.shares.expireAll(share);
+		}
+	}
+
+	/**
+	 * By the sweep ({@link AbandonedRuns}): every share this instance serves whose leader
+	 * is {@code gone} stops, and expires what it wrote.
+	 */
+	void stopOrphans(Predicate<String> gone) {
+		this.inboxes.forEach((run, inbox) -> {
+			if (inbox.leader != null && gone.test(run)) {
+				inbox.orphan();
+			}
+		});
 	}
 
 	/** A STOP that cannot be sent is logged: the run is over either way. */
