@@ -236,7 +236,12 @@ class HostileRequestTests extends AppOnTestRedis {
 		for (String[] request : new String[][] { { "GET", "/pipeping/1", "Origin: http://evil.example" },
 				{ "GET", "/compare/set/10", "Origin: null" }, { "GET", "/pipeset/1", "Sec-Fetch-Site: cross-site" },
 				{ "GET", "/pipeset/1", "Origin: http://127.0.0.1:1" }, { "DELETE", "/keys", "Origin: https://a.b" },
-				{ "DELETE", "/keys", "Sec-Fetch-Site: cross-site" }, { "POST", "/runs", "Origin: http://evil" } }) {
+				{ "DELETE", "/keys", "Sec-Fetch-Site: cross-site" }, { "POST", "/runs", "Origin: http://evil" },
+				// What an <img> on another site's plain-HTTP page sends: its page as
+				// Referer.
+				{ "GET", "/pipeset/1", "Referer: http://evil.example/page.html" },
+				{ "GET", "/pipeset/1", "Referer: http://127.0.0.1:1/" }, { "DELETE", "/keys", "Referer: https://a.b/" },
+				{ "GET", "/pipeset/1", "Referer: http://[" } }) {
 			RawHttp answer = RawHttp.send(this.port, request[0], request[1], request[2]);
 			assertProblem(answer, 403, String.join(" ", request));
 			assertThat(JsonPath.<String>read(answer.body(), "$.type"))
@@ -247,6 +252,8 @@ class HostileRequestTests extends AppOnTestRedis {
 			.status()).isEqualTo(200);
 		assertThat(RawHttp.send(this.port, "GET", "/pipeping/1").status()).isEqualTo(200);
 		assertThat(RawHttp.send(this.port, "DELETE", "/keys", "Origin: " + self).status()).isEqualTo(200);
+		assertThat(RawHttp.send(this.port, "GET", "/pipeping/1", "Referer: " + self + "/?run=abc").status())
+			.isEqualTo(200);
 		// Reads are not runs: another site may look at health.
 		assertThat(RawHttp.send(this.port, "GET", "/actuator/health", "Origin: http://evil.example").status())
 			.isEqualTo(200);
