@@ -83,11 +83,15 @@ class ListenerSecurityTests {
 	}
 
 	@Test
-	void theHealthProbesAnswerWithOrWithoutCredentials() {
-		for (Http client : List.of(this.app.http(), this.app.http().withBasic(USER, PASSWORD))) {
+	void theHealthProbesAnswerAlikeWithNoWrongOrRightCredentials() {
+		for (Http client : List.of(this.app.http(), this.app.http().withBasic(USER, "not-the-password"),
+				this.app.http().withBasic("someone", PASSWORD), this.app.http().withBasic(USER, PASSWORD))) {
 			for (String probe : List.of("/actuator/health/liveness", "/actuator/health/readiness",
 					"/actuator/health")) {
-				assertThat(client.get(probe).statusCode()).as(probe).isEqualTo(200);
+				HttpResponse<String> answer = client.get(probe);
+				assertThat(answer.statusCode()).as(probe).isEqualTo(200);
+				assertThat(answer.body()).as(probe).isEqualTo(this.app.get(probe).body());
+				assertThat(answer.headers().firstValue("WWW-Authenticate")).as(probe).isEmpty();
 			}
 		}
 	}

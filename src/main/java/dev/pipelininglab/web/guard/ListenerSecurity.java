@@ -15,6 +15,8 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.http.HttpHeaders;
@@ -94,6 +96,20 @@ class ListenerSecurity {
 		/** As Boot reads it: {@code {bcrypt}...} names its encoding, else plain. */
 		private static final Pattern ENCODED = Pattern.compile("^\\{.+}.*$");
 
+		/**
+		 * The probes' callers (kubelet, Compose) have no credentials, and nothing here
+		 * reads any: no, wrong and right ones get the same answer.
+		 */
+		@Bean
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		SecurityFilterChain healthProbes(HttpSecurity http) {
+			return http.securityMatcher("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
+				.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
+				.csrf(AbstractHttpConfigurer::disable)
+				.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+				.build();
+		}
+
 		/** No CSRF tokens or sessions: RequestGuard, before this, stops other sites. */
 		@Bean
 		SecurityFilterChain basicAuthentication(HttpSecurity http) {
@@ -105,9 +121,6 @@ class ListenerSecurity {
 			return http.authorizeHttpRequests((requests) -> requests
 				// Error pages and async dispatches follow a request already let in.
 				.dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC)
-				.permitAll()
-				// The probes' callers (kubelet, Compose) have no credentials.
-				.requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
 				.permitAll()
 				.anyRequest()
 				.authenticated())
