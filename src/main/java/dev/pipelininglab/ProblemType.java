@@ -21,6 +21,9 @@ public enum ProblemType {
 	CREDENTIALS_REQUIRED("Credentials required",
 			"This app listens beyond loopback, where every endpoint but the health probes needs the HTTP Basic"
 					+ " credentials it was started with (spring.security.user.name and spring.security.user.password)."),
+	TOO_MANY_FAILED_LOGINS("Too many failed logins",
+			"This address sent %s wrong credentials within a minute: further wrong ones are answered 429, without"
+					+ " being checked, until Retry-After. The right credentials are still accepted."),
 	REDIS_UNAVAILABLE("Redis unavailable",
 			"Cannot reach %s. Start Redis or point spring.data.redis.* at one; the app reconnects by itself."),
 	REDIS_TIMEOUT("Redis did not answer in time",
