@@ -22,6 +22,9 @@ public enum ProblemType {
 	CREDENTIALS_REQUIRED("Credentials required",
 			"This app listens beyond loopback, where every endpoint but the health probes needs the HTTP Basic"
 					+ " credentials it was started with (spring.security.user.name and spring.security.user.password)."),
+	TOO_MANY_FAILED_LOGINS("Too many failed logins",
+			"This address sent %s wrong credentials within a minute: further wrong ones are answered 429, without"
+					+ " being checked, until Retry-After. The right credentials are still accepted."),
 	REDIS_UNAVAILABLE("Redis unavailable",
 			"Cannot reach %s. Start Redis or point spring.data.redis.* at one; the app reconnects by itself."),
 	REDIS_TIMEOUT("Redis did not answer in time",
@@ -92,7 +95,7 @@ public enum ProblemType {
 			case REDIS_ERROR_REPLY, CROSS_SLOT_TRANSACTION, RUN_FINISHED, RUN_CANCELLED, RUN_DOES_NOT_FIT,
 					EVICTION_RISK ->
 				409;
-			case TOO_BUSY -> 429;
+			case TOO_BUSY, TOO_MANY_FAILED_LOGINS -> 429;
 			case RUN_ABANDONED, UNEXPECTED -> 500;
 			case REDIS_UNAVAILABLE, REDIS_TIMEOUT, REDIS_MASTER_UNREACHABLE, REDIS_SENTINELS_UNREACHABLE,
 					REDIS_CLUSTER_DOWN, REDIS_NODE_UNREACHABLE, REDIS_AUTH_FAILED, RUN_TIME_EXCEEDED,

@@ -4,7 +4,6 @@ import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.web.problem.Problems;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.regex.Pattern;
 
 import jakarta.servlet.DispatcherType;
 import org.slf4j.Logger;
@@ -15,15 +14,17 @@ import org.springframework.context.annotation.Condition;
 import org.springframework.context.annotation.ConditionContext;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.core.env.Environment;
 import org.springframework.core.type.AnnotatedTypeMetadata;
 import org.springframework.http.HttpHeaders;
+import org.springframework.http.ProblemDetail;
+import org.springframework.security.authentication.ProviderManager;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configuration.EnableWebSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.userdetails.User;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.AuthenticationEntryPoint;
 import org.springframework.security.web.SecurityFilterChain;
 import org.springframework.util.StringUtils;
@@ -91,42 +92,50 @@ class ListenerSecurity {
 	@EnableWebSecurity
 	static class BasicAuthentication {
 
-		/** As Boot reads it: {@code {bcrypt}...} names its encoding, else plain. */
-		private static final Pattern ENCODED = Pattern.compile("^\\{.+}.*$");
-
-		/** No CSRF tokens or sessions: RequestGuard, before this, stops other sites. */
+		/**
+		 * The probes' callers (kubelet, Compose) have no credentials, and nothing here
+		 * reads any: no, wrong and right ones get the same answer.
+		 */
 		@Bean
-		SecurityFilterChain basicAuthentication(HttpSecurity http) {
-			AuthenticationEntryPoint credentialsRequired = (request, response, failure) -> {
-				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"pipelining-lab\", charset=\"UTF-8\"");
-				Problems.write(response, ProblemType.CREDENTIALS_REQUIRED, ProblemType.CREDENTIALS_REQUIRED.detail(),
-						request.getRequestURI());
-			};
-			return http.authorizeHttpRequests((requests) -> requests
-				// Error pages and async dispatches follow a request already let in.
-				.dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC)
-				.permitAll()
-				// The probes' callers (kubelet, Compose) have no credentials.
-				.requestMatchers("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
-				.permitAll()
-				.anyRequest()
-				.authenticated())
-				.httpBasic((basic) -> basic.authenticationEntryPoint(credentialsRequired))
-				.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(credentialsRequired))
+		@Order(Ordered.HIGHEST_PRECEDENCE)
+		SecurityFilterChain healthProbes(HttpSecurity http) {
+			return http.securityMatcher("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")
+				.authorizeHttpRequests((requests) -> requests.anyRequest().permitAll())
 				.csrf(AbstractHttpConfigurer::disable)
 				.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
 				.build();
 		}
 
+		/** No CSRF tokens or sessions: RequestGuard, before this, stops other sites. */
 		@Bean
-		InMemoryUserDetailsManager labUser(org.springframework.boot.security.autoconfigure.SecurityProperties boot) {
-			var user = boot.getUser();
-			String password = ENCODED.matcher(user.getPassword()).matches() ? user.getPassword()
-					: "{noop}" + user.getPassword();
-			return new InMemoryUserDetailsManager(User.withUsername(user.getName())
-				.password(password)
-				.roles(user.getRoles().toArray(String[]::new))
-				.build());
+		SecurityFilterChain basicAuthentication(HttpSecurity http,
+				org.springframework.boot.security.autoconfigure.SecurityProperties boot) {
+			AuthenticationEntryPoint refused = (request, response, failure) -> {
+				if (failure instanceof LabLogin.TooManyFailures tooMany) {
+					ProblemDetail problem = Problems.of(ProblemType.TOO_MANY_FAILED_LOGINS, LabLogin.FAILURES);
+					problem.setProperty("retryAfterSeconds", tooMany.retryAfterSeconds());
+					response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(tooMany.retryAfterSeconds()));
+					Problems.write(response, problem, request.getRequestURI());
+					return;
+				}
+				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"pipelining-lab\", charset=\"UTF-8\"");
+				Problems.write(response, ProblemType.CREDENTIALS_REQUIRED, ProblemType.CREDENTIALS_REQUIRED.detail(),
+						request.getRequestURI());
+			};
+			// No parent manager: a failure is checked and counted once.
+			LabLogin login = new LabLogin(boot.getUser().getName(), boot.getUser().getPassword(), System::nanoTime);
+			return http.authorizeHttpRequests((requests) -> requests
+				// Error pages and async dispatches follow a request already let in.
+				.dispatcherTypeMatchers(DispatcherType.ERROR, DispatcherType.ASYNC)
+				.permitAll()
+				.anyRequest()
+				.authenticated())
+				.authenticationManager(new ProviderManager(login))
+				.httpBasic((basic) -> basic.authenticationEntryPoint(refused))
+				.exceptionHandling((exceptions) -> exceptions.authenticationEntryPoint(refused))
+				.csrf(AbstractHttpConfigurer::disable)
+				.sessionManagement((sessions) -> sessions.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+				.build();
 		}
 
 	}

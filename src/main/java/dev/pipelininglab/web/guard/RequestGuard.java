@@ -12,6 +12,7 @@ import java.util.regex.Pattern;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
 import org.apache.tomcat.util.http.InvalidParameterException;
 import org.jspecify.annotations.Nullable;
@@ -20,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
+import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.cors.CorsUtils;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -27,8 +29,8 @@ import org.springframework.web.util.UrlPathHelper;
 
 /**
  * Turns away, first, a foreign {@code Host} (DNS rebinding), a run or delete from another
- * site's page (run endpoints are GETs that write), and a query string Tomcat cannot
- * decode.
+ * site's page (run endpoints are GETs that write: a foreign {@code Origin},
+ * {@code Referer} or {@code Sec-Fetch-Site}), and a query string Tomcat cannot decode.
  */
 @Component
 class RequestGuard extends OncePerRequestFilter implements Ordered {
@@ -94,12 +96,37 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 				|| RUN_PATHS.matcher(UrlPathHelper.defaultInstance.getPathWithinApplication(request)).matches();
 	}
 
-	/** Browsers send {@code Sec-Fetch-Site} or {@code Origin}; curl sends neither. */
+	/**
+	 * Browsers send {@code Sec-Fetch-Site} (to HTTPS and localhost only), {@code Origin}
+	 * (not on a plain GET) or a {@code Referer} (an {@code <img>} on another site's
+	 * page); curl sends none.
+	 */
 	private static boolean crossSite(HttpServletRequest request) {
 		// same-site is another origin too (another port): only same-origin is ours.
 		String site = request.getHeader("Sec-Fetch-Site");
 		return "cross-site".equalsIgnoreCase(site) || "same-site".equalsIgnoreCase(site)
-				|| CorsUtils.isCorsRequest(request);
+				|| foreign(request, request.getHeader(HttpHeaders.ORIGIN))
+				|| foreign(request, request.getHeader(HttpHeaders.REFERER));
+	}
+
+	/** Spring's Origin check on either header's URL; one it cannot read is foreign. */
+	private static boolean foreign(HttpServletRequest request, @Nullable String url) {
+		if (url == null) {
+			return false;
+		}
+		try {
+			return CorsUtils.isCorsRequest(new HttpServletRequestWrapper(request) {
+
+				@Override
+				public @Nullable String getHeader(String name) {
+					return HttpHeaders.ORIGIN.equalsIgnoreCase(name) ? url : super.getHeader(name);
+				}
+
+			});
+		}
+		catch (IllegalArgumentException ex) {
+			return true;
+		}
 	}
 
 	private static String normalize(@Nullable String host) {
