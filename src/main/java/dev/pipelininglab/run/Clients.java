@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * client's histogram; with fan-out ({@code requests}), each client sends its range once
  * per request and the histogram times whole requests instead. With a time limit
  * ({@code duration}) each client stops at the first round trip that would start after it,
- * so what ran is a prefix of each client's range.
+ * so what ran is a prefix of each client's range, over the whole limit: a paced client
+ * whose next round trip falls due after it has sent what its pace offered in that time.
  */
 final class Clients {
 
@@ -62,7 +63,7 @@ final class Clients {
 			only.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
 			long nanos = System.nanoTime() - start;
 			only.cpuSince(cpu);
-			return new Outcome(nanos, runs);
+			return new Outcome(spec.workload(), nanos, runs);
 		}
 		CountDownLatch ready = new CountDownLatch(clients);
 		CountDownLatch go = new CountDownLatch(1);
@@ -92,7 +93,7 @@ final class Clients {
 			for (Thread thread : threads) {
 				thread.join();
 			}
-			return new Outcome(System.nanoTime() - start, runs);
+			return new Outcome(spec.workload(), System.nanoTime() - start, runs);
 		}
 		catch (InterruptedException ex) {
 			stop.set(true);
@@ -139,6 +140,9 @@ final class Clients {
 		long attempted;
 
 		boolean timeUp;
+
+		/** Time was up while its pace had its next round trip not yet due. */
+		boolean keptPace;
 
 		@Nullable RuntimeException failure;
 
@@ -219,7 +223,7 @@ final class Clients {
 				stop.set(true);
 			}
 			finally {
-				this.nanos = System.nanoTime() - start;
+				this.nanos = lasted(workload, this.timeUp, System.nanoTime() - start);
 			}
 		}
 
@@ -231,8 +235,10 @@ final class Clients {
 			if (deadline == null) {
 				return false;
 			}
-			long next = (pacer != null) ? Math.max(System.nanoTime(), pacer.due(itemsSent, items)) : System.nanoTime();
+			long now = System.nanoTime();
+			long next = (pacer != null) ? Math.max(now, pacer.due(itemsSent, items)) : now;
 			this.timeUp = next - deadline >= 0;
+			this.keptPace = this.timeUp && next > now;
 			return this.timeUp;
 		}
 
@@ -248,8 +254,19 @@ final class Clients {
 
 	}
 
-	/** {@code nanos}: from the start gate until the last client finished. */
+	/** A pass the time limit ended lasted the limit at least. */
+	static long lasted(Workload workload, boolean timeUp, long nanos) {
+		return (timeUp && workload.duration() != null) ? Math.max(nanos, workload.duration().toNanos()) : nanos;
+	}
+
+	/**
+	 * {@code nanos}: from the start gate until the last client finished, or the limit.
+	 */
 	record Outcome(long nanos, List<Client> clients) {
+
+		Outcome(Workload workload, long nanos, List<Client> clients) {
+			this(lasted(workload, clients.stream().anyMatch((client) -> client.timeUp), nanos), clients);
+		}
 
 		@Nullable RuntimeException failure() {
 			return this.clients.stream()
@@ -284,6 +301,11 @@ final class Clients {
 			return this.clients.stream()
 				.map((client) -> new Reach(client.first, Math.max(client.first, client.attempted)))
 				.toList();
+		}
+
+		/** Every client the limit stopped was waiting for its pace, none behind it. */
+		boolean keptPace() {
+			return timeUp() && this.clients.stream().allMatch((client) -> !client.timeUp || client.keptPace);
 		}
 
 		boolean timeUp() {

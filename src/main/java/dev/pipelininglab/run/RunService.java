@@ -139,7 +139,10 @@ public class RunService {
 		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::runnerOf, observer);
 		observer.started(spec.repeat() * spec.batchesPerPass());
 		Written written = new Written();
-		return this.safeguards.leavingExpiry(spec, written, () -> measure(spec, false, observer, before, written));
+		return this.safeguards.leavingExpiry(spec, written,
+				() -> LoopCeiling
+					.oneRoundTrip(List.of(measure(spec, false, observer, before, written, !timesItsRoundTrips(spec))))
+					.get(0));
 	}
 
 	/** A fleet's: what all its members store together must fit. */
@@ -216,7 +219,7 @@ public class RunService {
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(base, written,
-				() -> prepareAndMeasure(base, specs, observer, before, written));
+				() -> LoopCeiling.oneRoundTrip(prepareAndMeasure(base, specs, observer, before, written)));
 	}
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
@@ -239,17 +242,21 @@ public class RunService {
 			}
 		}
 		List<RunResult> results = new ArrayList<>();
+		boolean pings = specs.stream().noneMatch(this::timesItsRoundTrips);
 		for (RunSpec spec : specs) {
 			// Each variant counts evictions from where the one before it ended.
 			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
-			results.add(measure(spec, true, observer, since, written));
+			results.add(measure(spec, true, observer, since, written, pings));
 		}
 		return results;
 	}
 
-	/** {@code since}: null to count from the first timed pass. */
+	/**
+	 * {@code since}: null to count from the first timed pass; {@code pings}: no run of
+	 * the answer times its own round trips.
+	 */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
-			ServerCounters.@Nullable Snapshot since, Written written) {
+			ServerCounters.@Nullable Snapshot since, Written written, boolean pings) {
 		BatchRunner runner = runnerOf(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
@@ -257,8 +264,8 @@ public class RunService {
 			Route route = lease.route();
 			String variant = Variant.of(spec, route.flushPolicy()).label();
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
-			WarmUp.Rtt rtt = WarmUp.measureRtt(route, observer);
-			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.NODE_RTT_PINGS);
+			double pingMillis = pings ? WarmUp.measureRtt(route, observer) : 0;
+			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.RTT_PINGS);
 			ClusterLayout.Spread spread = spread(spec, keys);
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
 					? runner.onCluster(spec, spread) : null;
@@ -267,12 +274,18 @@ public class RunService {
 			if (spec.operation().command() instanceof Command.Verified) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
-			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, rtt, nodeRttMillis,
+			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, pingMillis, nodeRttMillis,
 					observer);
 		}
 		catch (DataAccessException ex) {
 			throw failed(spec, keys, progress.batchesDone, progress.tally, ex);
 		}
+	}
+
+	/** One command per round trip, each timed from when it left ({@link LoopCeiling}). */
+	private boolean timesItsRoundTrips(RunSpec spec) {
+		return runnerOf(spec).perRoundTrip(spec.batchSize()) == 1 && spec.workload().requests() == 1
+				&& spec.workload().rate() == 0;
 	}
 
 	/** Pipelines always take a dedicated connection from the pool. */
