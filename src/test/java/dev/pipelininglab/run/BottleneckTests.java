@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -229,6 +230,10 @@ class BottleneckTests {
 		assertThat(after.sentence()).contains("500 round trips of 2 ms (median of loop)");
 		Bottleneck readBack = new Bottleneck(before.what(), before.evidence(), before.sentence(), null);
 		assertThat(readBack.at(new LoopCeiling.RoundTrip(2, "median of loop"))).isSameAs(readBack);
+		// The inputs stay in this process: the answer holds what, evidence and sentence.
+		JsonMapper json = JsonMapper.builder().build();
+		assertThat(json.readTree(json.writeValueAsString(after)).propertyNames()).containsExactly("what", "evidence",
+				"sentence");
 	}
 
 	@Test
