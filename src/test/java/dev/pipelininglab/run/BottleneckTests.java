@@ -165,6 +165,10 @@ class BottleneckTests {
 				new LoopCeiling.RoundTrip(0.04, "median of 3 PINGs before the run"));
 		assertThat(limit.what()).isEqualTo(Bottleneck.What.ROUND_TRIP);
 		assertThat(limit.what().label()).isEqualTo("round-trip");
+		// As a job's record keeps it: read back the same, without the inputs.
+		JsonMapper json = JsonMapper.builder().build();
+		assertThat(json.readValue(json.writeValueAsString(limit), Bottleneck.class))
+			.isEqualTo(new Bottleneck(limit.what(), limit.evidence(), limit.sentence(), null));
 		assertThat(limit.sentence()).isEqualTo("round-trip-bound: each batch of 10,000 waited for its replies before"
 				+ " the next was sent, so the client and the server took turns and neither was busy most of the pass,"
 				+ " with the sending thread 70% busy and the server 55% busy; its 100 round trips of 0.04 ms (median of"
