@@ -63,7 +63,7 @@ final class Clients {
 			only.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
 			long nanos = System.nanoTime() - start;
 			only.cpuSince(cpu);
-			return new Outcome(spec.workload(), nanos, runs);
+			return new Outcome(nanos, runs);
 		}
 		CountDownLatch ready = new CountDownLatch(clients);
 		CountDownLatch go = new CountDownLatch(1);
@@ -93,7 +93,7 @@ final class Clients {
 			for (Thread thread : threads) {
 				thread.join();
 			}
-			return new Outcome(spec.workload(), System.nanoTime() - start, runs);
+			return new Outcome(System.nanoTime() - start, runs);
 		}
 		catch (InterruptedException ex) {
 			stop.set(true);
@@ -223,7 +223,8 @@ final class Clients {
 				stop.set(true);
 			}
 			finally {
-				this.nanos = lasted(workload, this.timeUp, System.nanoTime() - start);
+				long took = System.nanoTime() - start;
+				this.nanos = (this.timeUp && deadline != null) ? Math.max(took, deadline - start) : took;
 			}
 		}
 
@@ -254,18 +255,11 @@ final class Clients {
 
 	}
 
-	/** A pass the time limit ended lasted the limit at least. */
-	static long lasted(Workload workload, boolean timeUp, long nanos) {
-		return (timeUp && workload.duration() != null) ? Math.max(nanos, workload.duration().toNanos()) : nanos;
-	}
-
-	/**
-	 * {@code nanos}: from the start gate until the last client finished, or the limit.
-	 */
+	/** {@code nanos}: from the start gate to the last client's end, or its limit. */
 	record Outcome(long nanos, List<Client> clients) {
 
-		Outcome(Workload workload, long nanos, List<Client> clients) {
-			this(lasted(workload, clients.stream().anyMatch((client) -> client.timeUp), nanos), clients);
+		Outcome {
+			nanos = Math.max(nanos, clients.stream().mapToLong((client) -> client.nanos).max().orElse(0));
 		}
 
 		@Nullable RuntimeException failure() {

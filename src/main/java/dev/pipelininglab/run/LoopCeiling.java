@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
@@ -54,6 +55,16 @@ public final class LoopCeiling {
 			.filter((result) -> result.ran().mode() == Mode.LOOP)
 			.findFirst()
 			.orElse(timing.isEmpty() ? null : timing.get(0));
+	}
+
+	/**
+	 * Whether {@link #timingItsRoundTrips} will find one in what these run: no PINGs
+	 * then.
+	 */
+	static boolean timesItsRoundTrips(List<RunSpec> specs, Function<RunSpec, BatchRunner> runners) {
+		return specs.stream()
+			.anyMatch((spec) -> runners.apply(spec).perRoundTrip(spec.batchSize()) == 1
+					&& spec.workload().requests() == 1 && spec.workload().rate() == 0);
 	}
 
 	/** Null when the results hold no round trip to speak of. */

@@ -136,8 +136,10 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				new Bottleneck.Inputs(passes.shown().cpu(), Runtime.getRuntime().availableProcessors(), roundTrips,
 						perRoundTrip, shown.clients().size(), spec.workload().rate(), opsPerSecond, shown.keptPace()),
 				new LoopCeiling.RoundTrip(pingMillis, LoopCeiling.FROM_PINGS));
-		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
-				new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
+		RunResult result = new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load,
+				connection, new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
+		// Its own round trip or its PINGs', until its answer gives it one.
+		return LoopCeiling.oneRoundTrip(List.of(result)).get(0);
 	}
 
 	/** Null for a single client, whose figures are the run's. */

@@ -140,9 +140,7 @@ public class RunService {
 		observer.started(spec.repeat() * spec.batchesPerPass());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(spec, written,
-				() -> LoopCeiling
-					.oneRoundTrip(List.of(measure(spec, false, observer, before, written, !timesItsRoundTrips(spec))))
-					.get(0));
+				() -> measure(spec, false, observer, before, written, specs));
 	}
 
 	/** A fleet's: what all its members store together must fit. */
@@ -242,21 +240,17 @@ public class RunService {
 			}
 		}
 		List<RunResult> results = new ArrayList<>();
-		boolean pings = specs.stream().noneMatch(this::timesItsRoundTrips);
 		for (RunSpec spec : specs) {
 			// Each variant counts evictions from where the one before it ended.
 			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
-			results.add(measure(spec, true, observer, since, written, pings));
+			results.add(measure(spec, true, observer, since, written, specs));
 		}
 		return results;
 	}
 
-	/**
-	 * {@code since}: null to count from the first timed pass; {@code pings}: no run of
-	 * the answer times its own round trips.
-	 */
+	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, RunObserver observer,
-			ServerCounters.@Nullable Snapshot since, Written written, boolean pings) {
+			ServerCounters.@Nullable Snapshot since, Written written, List<RunSpec> all) {
 		BatchRunner runner = runnerOf(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
@@ -264,7 +258,8 @@ public class RunService {
 			Route route = lease.route();
 			String variant = Variant.of(spec, route.flushPolicy()).label();
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
-			double pingMillis = pings ? WarmUp.measureRtt(route, observer) : 0;
+			double pingMillis = LoopCeiling.timesItsRoundTrips(all, this::runnerOf) ? 0
+					: WarmUp.measureRtt(route, observer);
 			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.RTT_PINGS);
 			ClusterLayout.Spread spread = spread(spec, keys);
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
@@ -280,12 +275,6 @@ public class RunService {
 		catch (DataAccessException ex) {
 			throw failed(spec, keys, progress.batchesDone, progress.tally, ex);
 		}
-	}
-
-	/** One command per round trip, each timed from when it left ({@link LoopCeiling}). */
-	private boolean timesItsRoundTrips(RunSpec spec) {
-		return runnerOf(spec).perRoundTrip(spec.batchSize()) == 1 && spec.workload().requests() == 1
-				&& spec.workload().rate() == 0;
 	}
 
 	/** Pipelines always take a dedicated connection from the pool. */
