@@ -57,10 +57,7 @@ public final class LoopCeiling {
 			.orElse(timing.isEmpty() ? null : timing.get(0));
 	}
 
-	/**
-	 * Whether {@link #timingItsRoundTrips} will find one in what these run: no PINGs
-	 * then.
-	 */
+	/** Whether one of these will time its own round trips: then no PINGs. */
 	static boolean timesItsRoundTrips(List<RunSpec> specs, Function<RunSpec, BatchRunner> runners) {
 		return specs.stream()
 			.anyMatch((spec) -> runners.apply(spec).perRoundTrip(spec.batchSize()) == 1
