@@ -175,8 +175,8 @@ public record Bottleneck(What what, Evidence evidence, String sentence, @JsonIgn
 									in.perRoundTrip());
 			return new Bottleneck(What.ROUND_TRIP, evidence,
 					"round-trip-bound: " + each + ", so the client and the server took turns and neither was busy"
-							+ " most of the pass" + words.with() + "; its " + trips + " were "
-							+ percent(orZero(waiting)) + " of it; "
+							+ " all of the pass" + words.with() + "; its " + trips + " were " + percent(orZero(waiting))
+							+ " of it; "
 							+ ((in.perRoundTrip() == 1) ? "a pipeline, or more clients,"
 									: "more clients, whose batches overlap, or larger batches")
 							+ " would go faster",

@@ -149,7 +149,7 @@ class BottleneckTests {
 		Bottleneck remote = judge(pass(1_000, 1_200, 600, 500, nodes, false), 2, 1_000, 1, 0.05, 0, 1e6);
 		assertThat(remote.what()).isEqualTo(Bottleneck.What.ROUND_TRIP);
 		assertThat(remote.sentence()).isEqualTo("round-trip-bound: each batch of 100 waited for its replies before the"
-				+ " next was sent, so the client and the server took turns and neither was busy most of the pass, with"
+				+ " next was sent, so the client and the server took turns and neither was busy all of the pass, with"
 				+ " the sending thread 60% busy and the busiest server (127.0.0.1:7000) 30% busy; its 1,000 round trips"
 				+ " of 0.05 ms (median of loop) were 5% of it; more clients, whose batches overlap, or larger batches"
 				+ " would go faster");
@@ -170,7 +170,7 @@ class BottleneckTests {
 		assertThat(json.readValue(json.writeValueAsString(limit), Bottleneck.class))
 			.isEqualTo(new Bottleneck(limit.what(), limit.evidence(), limit.sentence(), null));
 		assertThat(limit.sentence()).isEqualTo("round-trip-bound: each batch of 10,000 waited for its replies before"
-				+ " the next was sent, so the client and the server took turns and neither was busy most of the pass,"
+				+ " the next was sent, so the client and the server took turns and neither was busy all of the pass,"
 				+ " with the sending thread 70% busy and the server 55% busy; its 100 round trips of 0.04 ms (median of"
 				+ " 3 PINGs before the run) were 0% of it; more clients, whose batches overlap, or larger batches would"
 				+ " go faster");
