@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * client's histogram; with fan-out ({@code requests}), each client sends its range once
  * per request and the histogram times whole requests instead. With a time limit
  * ({@code duration}) each client stops at the first round trip that would start after it,
- * so what ran is a prefix of each client's range.
+ * so what ran is a prefix of each client's range, over the whole limit: a paced client
+ * whose next round trip falls due after it has sent what its pace offered in that time.
  */
 final class Clients {
 
@@ -140,6 +141,9 @@ final class Clients {
 
 		boolean timeUp;
 
+		/** Time was up while its pace had its next round trip not yet due. */
+		boolean keptPace;
+
 		@Nullable RuntimeException failure;
 
 		/** -1 when not read. */
@@ -219,7 +223,8 @@ final class Clients {
 				stop.set(true);
 			}
 			finally {
-				this.nanos = System.nanoTime() - start;
+				long took = System.nanoTime() - start;
+				this.nanos = (this.timeUp && deadline != null) ? Math.max(took, deadline - start) : took;
 			}
 		}
 
@@ -231,8 +236,10 @@ final class Clients {
 			if (deadline == null) {
 				return false;
 			}
-			long next = (pacer != null) ? Math.max(System.nanoTime(), pacer.due(itemsSent, items)) : System.nanoTime();
+			long now = System.nanoTime();
+			long next = (pacer != null) ? Math.max(now, pacer.due(itemsSent, items)) : now;
 			this.timeUp = next - deadline >= 0;
+			this.keptPace = this.timeUp && next > now;
 			return this.timeUp;
 		}
 
@@ -248,8 +255,12 @@ final class Clients {
 
 	}
 
-	/** {@code nanos}: from the start gate until the last client finished. */
+	/** {@code nanos}: from the start gate to the last client's end, or its limit. */
 	record Outcome(long nanos, List<Client> clients) {
+
+		Outcome {
+			nanos = Math.max(nanos, clients.stream().mapToLong((client) -> client.nanos).max().orElse(0));
+		}
 
 		@Nullable RuntimeException failure() {
 			return this.clients.stream()
@@ -284,6 +295,11 @@ final class Clients {
 			return this.clients.stream()
 				.map((client) -> new Reach(client.first, Math.max(client.first, client.attempted)))
 				.toList();
+		}
+
+		/** Every client the limit stopped was waiting for its pace, none behind it. */
+		boolean keptPace() {
+			return timeUp() && this.clients.stream().allMatch((client) -> !client.timeUp || client.keptPace);
 		}
 
 		boolean timeUp() {

@@ -4,43 +4,74 @@ import java.math.BigDecimal;
 import java.math.MathContext;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Function;
 
 import org.jspecify.annotations.Nullable;
 
 /**
- * The sentence that explains the loop: one command per round trip cannot beat 1/RTT. The
- * bound comes from the loop's own median latency, not the PINGs before the run: on a cold
- * connection or a busy machine those printed 1,117 ops/s beside a loop that ran at
- * 11,216. A bound the run's own figure breaks is never printed; a sweep's batch size 1
- * stands in for the loop.
+ * The answer's one round trip, and the sentence that explains the loop: one command per
+ * round trip cannot beat 1/RTT. The round trip is the loop's own median (a sweep's batch
+ * size 1 stands in for the loop); PINGs before the run only where no run timed single
+ * round trips: on a cold connection or a busy machine those printed 1,117 ops/s beside a
+ * loop that ran at 11,216. A bound the run's own figure breaks is never printed.
  */
 public final class LoopCeiling {
 
-	/** PINGs and the loop's own median agree within this factor. */
-	private static final double AGREE = 1.5;
+	static final String FROM_PINGS = "median of " + WarmUp.RTT_PINGS + " PINGs before the run";
 
 	private LoopCeiling() {
 	}
 
+	/** {@code from}: where the figure came from, in words. */
+	record RoundTrip(double millis, String from) {
+	}
+
+	/**
+	 * Every result with the answer's round trip (table, {@code limitedBy}, projection and
+	 * summary read the same figure): the loop's median, else the median of the PINGs.
+	 */
+	static List<RunResult> oneRoundTrip(List<RunResult> results) {
+		RunResult own = timingItsRoundTrips(results);
+		double pings = results.stream().anyMatch((r) -> r.timing().measuredRttMillis() > 0) ? RunService
+			.median(results.stream().mapToDouble((r) -> r.timing().measuredRttMillis()).filter((ms) -> ms > 0)) : 0;
+		RoundTrip rtt = (own != null)
+				? new RoundTrip(own.load().latency().p50(),
+						"median of " + own.ran().variant()
+								+ ((own.ran().mode() == Mode.LOOP) ? "" : " at batch size 1"))
+				: new RoundTrip(pings, FROM_PINGS);
+		return results.stream().map((result) -> result.withRoundTrip(rtt)).toList();
+	}
+
+	/**
+	 * The first run that timed single round trips, unpaced (a paced one is timed from
+	 * when each command was due) and not as whole requests, a loop before any other.
+	 */
+	static @Nullable RunResult timingItsRoundTrips(List<RunResult> results) {
+		List<RunResult> timing = results.stream()
+			.filter((result) -> result.ran().batchSize() == 1 && result.load().latency().per() != Latency.Per.REQUEST
+					&& result.load().offeredRate() == null && result.load().latency().p50() > 0)
+			.toList();
+		return timing.stream()
+			.filter((result) -> result.ran().mode() == Mode.LOOP)
+			.findFirst()
+			.orElse(timing.isEmpty() ? null : timing.get(0));
+	}
+
+	/** Whether one of these will time its own round trips: then no PINGs. */
+	static boolean timesItsRoundTrips(List<RunSpec> specs, Function<RunSpec, BatchRunner> runners) {
+		return specs.stream()
+			.anyMatch((spec) -> runners.apply(spec).perRoundTrip(spec.batchSize()) == 1
+					&& spec.workload().requests() == 1 && spec.workload().rate() == 0);
+	}
+
 	/** Null when the results hold no round trip to speak of. */
 	public static @Nullable String sentence(List<RunResult> results) {
-		RunResult loop = results.stream()
-			.filter((result) -> result.ran().mode() == Mode.LOOP && result.load().latency() != null
-					&& result.load().latency().per() == Latency.Per.COMMAND && result.load().latency().p50() > 0)
-			.findFirst()
-			.orElse(null);
-		if (loop != null) {
-			return fromTheLoop(loop, "The loop");
+		RunResult own = timingItsRoundTrips(results);
+		if (own == null) {
+			return fromPings(results);
 		}
-		// A sweep's batch size 1 is one command per round trip, each timed as the loop's.
-		RunResult single = results.stream()
-			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
-					&& result.load().fanOut() == null && result.load().latency() != null
-					&& result.load().latency().per() != Latency.Per.REQUEST && result.load().latency().p50() > 0)
-			.findFirst()
-			.orElse(null);
-		return (single != null) ? fromTheLoop(single, "At batch size 1, " + single.ran().variant())
-				: fromPings(results);
+		return fromTheLoop(own,
+				(own.ran().mode() == Mode.LOOP) ? "The loop" : "At batch size 1, " + own.ran().variant());
 	}
 
 	/** {@code sentence}, then the ceiling's when there is one. */
@@ -53,27 +84,17 @@ public final class LoopCeiling {
 		double p50 = loop.load().latency().p50();
 		int clients = (loop.connection().clients() != null) ? loop.connection().clients().count() : 1;
 		double bound = clients * 1000 / p50;
-		StringBuilder sentence = new StringBuilder();
 		if (loop.timing().opsPerSecond() <= bound) {
-			sentence.append(format(
+			return format(
 					"%s's own commands took %s ms each (median round trip), so %s cannot beat"
 							+ " %s ops/s; it ran at %s.",
 					name, figure(p50),
 					(clients > 1) ? clients + " loops on " + clients + " connections" : "a loop on one connection",
-					whole(bound), whole(loop.timing().opsPerSecond())));
+					whole(bound), whole(loop.timing().opsPerSecond()));
 		}
-		else {
-			sentence.append(format("%s ran at %s ops/s, faster than the median of its own round trips"
-					+ " (%s ms, at most %s ops/s) allows: its round trips were uneven, so that median bounds"
-					+ " nothing here.", name, whole(loop.timing().opsPerSecond()), figure(p50), whole(bound)));
-		}
-		double ping = loop.timing().measuredRttMillis();
-		if (ping > 0 && (ping / p50 > AGREE || p50 / ping > AGREE)) {
-			sentence.append(format(" PINGs just before the run measured %s ms: the two measures disagree (a"
-					+ " connection still cold, or a busy machine), and the bound above comes from the commands"
-					+ " themselves.", figure(ping)));
-		}
-		return sentence.toString();
+		return format("%s ran at %s ops/s, faster than the median of its own round trips"
+				+ " (%s ms, at most %s ops/s) allows: its round trips were uneven, so that median bounds"
+				+ " nothing here.", name, whole(loop.timing().opsPerSecond()), figure(p50), whole(bound));
 	}
 
 	/** Checked against runs of one command per round trip. */

@@ -10,7 +10,9 @@ import static dev.pipelininglab.run.RunService.round;
 /**
  * What a run's throughput becomes at other round-trip times, from its own figures; the
  * model and its fields: docs/recipes.md, "What it becomes at your round trip". One client
- * on one connection: several overlap their round trips, which the model leaves out.
+ * on one connection: several overlap their round trips, which the model leaves out; and
+ * unpaced: a paced run's time is its pace's, not its round trips'. At the answer's round
+ * trip it gives what the run measured.
  */
 public record Projection(String model, double measuredRttMillis, double measuredOpsPerSecond, double roundTripsPerItem,
 		double workMillisPerItem, @Nullable Double serverMillisPerItem, @Nullable Double clientMillisPerItem,
@@ -26,13 +28,18 @@ public record Projection(String model, double measuredRttMillis, double measured
 	public record Point(double rttMillis, double opsPerSecond) {
 	}
 
-	/** Null where the model does not hold: several clients, or too short a run. */
+	/**
+	 * Null where the model does not hold: several clients, a pace, or too short a run.
+	 */
 	static @Nullable Projection of(RunResult result) {
-		if (result.connection().clients() != null || result.timing().elapsedMillis() <= 0 || result.ran().count() < 1) {
+		if (result.connection().clients() != null || result.load().offeredRate() != null
+				|| result.timing().elapsedMillis() <= 0 || result.commandsRan() < 1) {
 			return null;
 		}
-		int requests = (result.load().fanOut() != null) ? result.load().fanOut().requests() : 1;
-		double items = (double) result.ran().count() * requests;
+		// What ran: a time limit counts the commands and round trips of every request.
+		int requests = (result.load().fanOut() != null && result.load().timeLimit() == null)
+				? result.load().fanOut().requests() : 1;
+		double items = (double) result.commandsRan() * requests;
 		double roundTrips = (double) result.ran().batches() * requests;
 		double work = Math.max(result.timing().elapsedMillis() - roundTrips * result.timing().measuredRttMillis(), 0);
 		double perItem = work / items;

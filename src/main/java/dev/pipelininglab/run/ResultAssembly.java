@@ -31,7 +31,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
 			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,
-			TimedPasses.Passes passes, WarmUp.Rtt rtt, @Nullable Map<String, Double> nodeRttMillis,
+			TimedPasses.Passes passes, double pingMillis, @Nullable Map<String, Double> nodeRttMillis,
 			@Nullable RunObserver observer) {
 		long[] passNanos = passes.nanos();
 		ServerCounters.Usage usage = passes.usage();
@@ -111,7 +111,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
-				repeatMillis, addedRttMillis, rtt.medianMillis(), nodeRttMillis);
+				repeatMillis, addedRttMillis, pingMillis, nodeRttMillis);
 		RunResult.Mix mix = (command instanceof MixedCommand mixed)
 				? mixed.mix(shown, tally, seconds, shown.latencyByCommand()) : null;
 		// A mix counts its SETs and GETs itself.
@@ -128,12 +128,17 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 						counts.misses()));
 		RunResult.Connection connection = new RunResult.Connection(connector, connections, clients(shown),
 				this.diagnosis.sentinelMaster());
-		// Round trips of the median pass, over every client and request.
+		// Round trips of the median pass, over every client and request; judged again at
+		// the answer's round trip (LoopCeiling.oneRoundTrip).
 		long roundTrips = (perRoundTrip == 1) ? shown.sent() : shown.batches();
-		Bottleneck limitedBy = Bottleneck.judge(passes.shown().cpu(), Runtime.getRuntime().availableProcessors(),
-				roundTrips, shown.clients().size(), rtt.fastestMillis(), spec.workload().rate(), opsPerSecond);
-		return new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load, connection,
-				new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
+		Bottleneck limitedBy = Bottleneck.judge(
+				new Bottleneck.Inputs(passes.shown().cpu(), Runtime.getRuntime().availableProcessors(), roundTrips,
+						perRoundTrip, shown.clients().size(), spec.workload().rate(), opsPerSecond, shown.keptPace()),
+				new LoopCeiling.RoundTrip(pingMillis, LoopCeiling.FROM_PINGS));
+		RunResult result = new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load,
+				connection, new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
+		// Its own round trip or its PINGs', until its answer gives it one.
+		return LoopCeiling.oneRoundTrip(List.of(result)).get(0);
 	}
 
 	/** Null for a single client, whose figures are the run's. */

@@ -113,6 +113,18 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 		return Projection.of(this);
 	}
 
+	/**
+	 * At the answer's round trip: its figure, and what held the pass back judged with it.
+	 */
+	RunResult withRoundTrip(LoopCeiling.RoundTrip rtt) {
+		Timing at = new Timing(this.timing.elapsedMillis, this.timing.opsPerSecond, this.timing.repeat,
+				this.timing.repeatMillis, this.timing.addedRttMillis, rtt.millis(),
+				this.timing.measuredRttMillisByNode);
+		return new RunResult(this.ran, at, this.counts, this.cluster, this.notes, this.speedup, this.load,
+				this.connection, this.serverSide, (this.limitedBy != null) ? this.limitedBy.at(rtt) : null,
+				this.settings);
+	}
+
 	/** Without the settings, which a comparison or sweep carries once. */
 	RunResult partOfMany(@Nullable Double value) {
 		return new RunResult(this.ran, this.timing, this.counts, this.cluster, this.notes, value, this.load,

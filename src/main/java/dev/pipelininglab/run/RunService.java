@@ -154,7 +154,7 @@ public class RunService {
 		observer.started(spec.repeat() * spec.batchesPerPass());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(spec, written,
-				() -> written.keptFor(measure(spec, false, readBack, observer, before, written), readBack));
+				() -> written.keptFor(measure(spec, false, readBack, observer, before, written, specs), readBack));
 	}
 
 	/** A fleet's: what all its members store together must fit. */
@@ -242,7 +242,7 @@ public class RunService {
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(base, written,
-				() -> prepareAndMeasure(base, specs, observer, before, written));
+				() -> LoopCeiling.oneRoundTrip(prepareAndMeasure(base, specs, observer, before, written)));
 	}
 
 	private List<RunResult> prepareAndMeasure(RunSpec base, List<RunSpec> specs, RunObserver observer,
@@ -268,14 +268,14 @@ public class RunService {
 		for (RunSpec spec : specs) {
 			// Each variant counts evictions from where the one before it ended.
 			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
-			results.add(measure(spec, true, true, observer, since, written));
+			results.add(measure(spec, true, true, observer, since, written, specs));
 		}
 		return results;
 	}
 
 	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, boolean readBack, RunObserver observer,
-			ServerCounters.@Nullable Snapshot since, Written written) {
+			ServerCounters.@Nullable Snapshot since, Written written, List<RunSpec> all) {
 		BatchRunner runner = runnerOf(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
@@ -283,8 +283,9 @@ public class RunService {
 			Route route = lease.route();
 			String variant = Variant.of(spec, route.flushPolicy()).label();
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
-			WarmUp.Rtt rtt = WarmUp.measureRtt(route, observer);
-			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.NODE_RTT_PINGS);
+			double pingMillis = LoopCeiling.timesItsRoundTrips(all, this::runnerOf) ? 0
+					: WarmUp.measureRtt(route, observer);
+			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.RTT_PINGS);
 			ClusterLayout.Spread spread = spread(spec, keys);
 			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
 					? runner.onCluster(spec, spread) : null;
@@ -293,7 +294,7 @@ public class RunService {
 			if (readBack && spec.operation().command() instanceof Command.Verified) {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
-			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, rtt, nodeRttMillis,
+			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, pingMillis, nodeRttMillis,
 					readBack ? observer : null);
 		}
 		catch (DataAccessException ex) {

@@ -26,10 +26,11 @@ class WarmUp {
 	/** With large values the JIT is warm long before the item count. */
 	static final long WARMUP_BYTES = 64L << 20;
 
-	private static final int RTT_PINGS = 11;
-
-	/** Through a relay each costs the added RTT, and a cluster has six nodes. */
-	static final int NODE_RTT_PINGS = 3;
+	/**
+	 * Only for runs that time no single round trip themselves; through a relay each costs
+	 * the added RTT, and a cluster has six nodes.
+	 */
+	static final int RTT_PINGS = 3;
 
 	private final DemoData data;
 
@@ -95,22 +96,17 @@ class WarmUp {
 	private record Work(Mode mode, Operation operation) {
 	}
 
-	/** An added RTT is shown as measured, not as configured. */
-	static Rtt measureRtt(Route route, RunObserver observer) {
+	/** The median; an added RTT is shown as measured, not as configured. */
+	static double measureRtt(Route route, RunObserver observer) {
 		long[] nanos = new long[RTT_PINGS];
 		for (int i = 0; i < RTT_PINGS; i++) {
-			// Eleven PINGs through a one-second relay are eleven seconds.
+			// PINGs through a one-second relay take seconds.
 			RunCancelledException.throwIf(observer);
 			long start = System.nanoTime();
 			route.template().execute((RedisCallback<@Nullable String>) PingCommand::once);
 			nanos[i] = System.nanoTime() - start;
 		}
-		return new Rtt(round(median(Arrays.stream(nanos).asDoubleStream()) / 1e6, 3),
-				round(Arrays.stream(nanos).min().orElse(0) / 1e6, 3));
-	}
-
-	/** The fastest is the network without a busy machine's scheduling delays. */
-	record Rtt(double medianMillis, double fastestMillis) {
+		return round(median(Arrays.stream(nanos).asDoubleStream()) / 1e6, 3);
 	}
 
 }

@@ -52,25 +52,41 @@ class LoopCeilingTests {
 	}
 
 	@Test
-	void pingsThatDisagreeByMoreThanHalfAgainAreNamedButDoNotSetTheBound() {
+	void theLoopsOwnMedianIsTheRoundTripOfEveryResultAndNoPingIsNamed() {
+		// The loop sent no PINGs (0): its median round trip is the answer's, for every
+		// row.
+		RunResult pipeline = ResultOf.pipelined(1000, 100).opsPerSecond(90_000).pingMillis(0).build();
 		RunResult loop = ResultOf.loop(1000)
 			.opsPerSecond(8000)
-			.pingMillis(0.5)
+			.pingMillis(0)
 			.latency(Latency.Per.COMMAND, 0.1, 0.3)
 			.build();
-		assertThat(LoopCeiling.sentence(List.of(loop))).contains("cannot beat 10,000 ops/s")
-			.endsWith(" PINGs just before the run measured 0.5 ms: the two measures disagree (a connection still"
-					+ " cold, or a busy machine), and the bound above comes from the commands themselves.");
+		List<RunResult> answer = LoopCeiling.oneRoundTrip(List.of(pipeline, loop));
+		assertThat(answer).extracting((result) -> result.timing().measuredRttMillis()).containsExactly(0.1, 0.1);
+		assertThat(answer.get(0).projection().measuredRttMillis()).isEqualTo(0.1);
+		assertThat(LoopCeiling.sentence(answer)).contains("took 0.1 ms each", "cannot beat 10,000 ops/s")
+			.doesNotContain("PING");
 	}
 
 	@Test
-	void pingsWithinHalfAgainOfTheLoopsMedianAreNotMentioned() {
-		RunResult loop = ResultOf.loop(1000)
-			.opsPerSecond(8000)
-			.pingMillis(0.14)
-			.latency(Latency.Per.COMMAND, 0.1, 0.3)
+	void withoutALoopEveryResultGetsTheMedianOfThePingsBeforeIt() {
+		List<RunResult> answer = LoopCeiling.oneRoundTrip(List.of(ResultOf.pipelined(1000, 10).pingMillis(0.2).build(),
+				ResultOf.pipelined(1000, 100).pingMillis(0.9).build(),
+				ResultOf.pipelined(1000, 1000).pingMillis(0.3).build()));
+		assertThat(answer).extracting((result) -> result.timing().measuredRttMillis()).containsOnly(0.3);
+		assertThat(LoopCeiling.sentence(answer)).startsWith("PINGs before the run measured 0.3 ms (median)");
+	}
+
+	@Test
+	void aPacedLoopIsTimedFromWhenEachCommandWasDueSoItsMedianIsNoRoundTrip() {
+		RunResult paced = ResultOf.loop(1000)
+			.rate(2000)
+			.opsPerSecond(2000)
+			.pingMillis(0.1)
+			.latency(Latency.Per.COMMAND, 3, 9)
 			.build();
-		assertThat(LoopCeiling.sentence(List.of(loop))).doesNotContain("PINGs");
+		assertThat(LoopCeiling.timingItsRoundTrips(List.of(paced))).isNull();
+		assertThat(LoopCeiling.oneRoundTrip(List.of(paced)).get(0).timing().measuredRttMillis()).isEqualTo(0.1);
 	}
 
 	@Test

@@ -88,6 +88,36 @@ class ProjectionModelTests {
 	}
 
 	@Test
+	void atItsOwnRoundTripItGivesWhatTheRunMeasured() {
+		// The loop's median round trip (0.07 ms) is under its mean (0.08 ms): the rest
+		// is work.
+		RunResult loop = ResultOf.loop(10_000).opsPerSecond(12_500).pingMillis(0.07).build();
+		Projection projection = Projection.of(loop);
+		assertThat(projection.opsPerSecondAt(projection.measuredRttMillis())).isCloseTo(12_500, within(1e-6));
+		RunResult pipeline = ResultOf.pipelined(10_000, 500).opsPerSecond(400_000).pingMillis(0.07).build();
+		assertThat(Projection.of(pipeline).opsPerSecondAt(0.07)).isCloseTo(400_000, within(1e-6));
+	}
+
+	@Test
+	void aTimeLimitProjectsTheCommandsThatRanNotTheCountAsked() {
+		// 10,000 asked, the limit let 1,000 through in 20 batches of 50 in 100 ms.
+		Projection projection = Projection
+			.of(ResultOf.pipelined(10_000, 50).timeLimit(1_000).elapsedMillis(100).pingMillis(0.1).build());
+		assertThat(projection.measuredOpsPerSecond()).isEqualTo(10_000);
+		assertThat(projection.roundTripsPerItem()).isEqualTo(0.02);
+		assertThat(projection.opsPerSecondAt(0.1)).isCloseTo(10_000, within(1e-6));
+	}
+
+	@Test
+	void aPacedRunIsTimedByItsPaceSoItGetsNoProjection() {
+		// rate=2000 for 1 s in batches of 1,000: the pass waited for its turns, and its
+		// time says nothing of its round trips.
+		RunResult paced = ResultOf.pipelined(10_000, 1_000).rate(2_000).timeLimit(1_000).elapsedMillis(1_000).build();
+		assertThat(paced.timing().opsPerSecond()).isEqualTo(1_000);
+		assertThat(Projection.of(paced)).isNull();
+	}
+
+	@Test
 	void severalClientsOverlapTheirRoundTripsSoTheModelGivesNoProjection() {
 		assertThat(Projection.of(ResultOf.loop(100).clients(4).build())).isNull();
 	}

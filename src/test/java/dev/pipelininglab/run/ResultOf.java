@@ -37,6 +37,10 @@ final class ResultOf {
 
 	private @Nullable ServerStats server;
 
+	private @Nullable Integer rate;
+
+	private @Nullable Long ran;
+
 	private ResultOf(Mode mode, long count, int batchSize) {
 		this.mode = mode;
 		this.count = count;
@@ -99,6 +103,20 @@ final class ResultOf {
 		return elapsedMillis(this.elapsedMillis);
 	}
 
+	/** Paced at {@code asked} commands a second, as measured. */
+	ResultOf rate(int asked) {
+		this.rate = asked;
+		return this;
+	}
+
+	/**
+	 * A time limit that ended the pass after {@code commands}; the throughput follows.
+	 */
+	ResultOf timeLimit(long commands) {
+		this.ran = commands;
+		return elapsedMillis(this.elapsedMillis);
+	}
+
 	/** What the servers counted: commands, CPU per command and the peak reply buffer. */
 	ResultOf server(long commands, @Nullable Double cpuMicrosPerCommand, @Nullable Long peakOutputBufferBytes) {
 		this.server = new ServerStats(commands, null, null, null, cpuMicrosPerCommand, null, null,
@@ -107,7 +125,9 @@ final class ResultOf {
 	}
 
 	RunResult build() {
-		long batches = (this.count + this.batchSize - 1) / this.batchSize;
+		// A time limit counts the round trips that ran.
+		long ran = (this.ran != null) ? this.ran : this.count;
+		long batches = (ran + this.batchSize - 1) / this.batchSize;
 		RunResult.ClientsReport clientsReport = (this.clients != null)
 				? new RunResult.ClientsReport(this.clients,
 						new RunResult.Spread(this.opsPerSecond, this.opsPerSecond, this.opsPerSecond), List.of())
@@ -120,14 +140,17 @@ final class ResultOf {
 				new RunResult.Timing(this.elapsedMillis, this.opsPerSecond, 1, null, null, this.pingMillis, null),
 				new RunResult.Counts(this.count, this.count, null, null, null, null, null, null),
 				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
-				new RunResult.Load(this.latency, null, fanOut, null, null, null),
+				new RunResult.Load(this.latency, null, fanOut,
+						(this.rate != null) ? new RunResult.OfferedRate(this.rate, this.opsPerSecond,
+								this.opsPerSecond >= 0.95 * this.rate, "intended send time") : null,
+						(this.ran != null) ? new TimeLimit(this.elapsedMillis / 1000, true, this.ran) : null, null),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", null), null, clientsReport,
 						null),
 				new RunResult.ServerSide(this.server, null), null, null);
 	}
 
 	private double items() {
-		return (double) this.count * ((this.requests != null) ? this.requests : 1);
+		return (this.ran != null) ? this.ran : (double) this.count * ((this.requests != null) ? this.requests : 1);
 	}
 
 	private static Latency percentiles(Latency.Per per, double p50, double p99) {

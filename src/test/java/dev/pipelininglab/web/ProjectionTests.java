@@ -1,5 +1,7 @@
 package dev.pipelininglab.web;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +49,40 @@ class ProjectionTests extends AppOnTestRedis {
 		}
 		JsonNode clients = run("/loopset/100?clients=4&sample=0");
 		assertThat(clients.has("projection")).as("several clients overlap their round trips").isFalse();
+	}
+
+	@Test
+	void theLoopsMedianIsTheOneRoundTripOfTheTableTheExplanationTheSummaryAndTheProjection() throws Exception {
+		flushRedis();
+		for (int round = 0; round < 3; round++) {
+			JsonNode answer = run("/compare/set/2000?variants=pipelined,loop&batchSize=100&sample=0");
+			JsonNode loop = answer.at("/results/1");
+			double rtt = loop.path("measuredRttMillis").asDouble();
+			assertThat(rtt).as("the loop's own median, not a PING").isEqualTo(loop.at("/latency/p50").asDouble());
+			for (JsonNode result : answer.path("results")) {
+				assertThat(result.path("measuredRttMillis").asDouble()).isEqualTo(rtt);
+				assertThat(result.at("/limitedBy/evidence/roundTripMillis").asDouble()).isEqualTo(rtt);
+				assertThat(result.at("/projection/measuredRttMillis").asDouble()).isEqualTo(rtt);
+			}
+			String figure = new BigDecimal(rtt).round(new MathContext(3)).stripTrailingZeros().toPlainString();
+			assertThat(answer.path("summary").asString()).contains("took " + figure + " ms each (median round trip)");
+			// The model reproduces the point it was measured at.
+			JsonNode projection = loop.path("projection");
+			double atRtt = 1000 / (projection.path("roundTripsPerItem").asDouble() * rtt
+					+ projection.path("workMillisPerItem").asDouble());
+			assertThat(atRtt).isCloseTo(loop.path("opsPerSecond").asDouble(), withinPercentage(15));
+		}
+		// A run without a loop falls back on PINGs before it, and its explanation says
+		// so.
+		JsonNode pipeline = run("/pipeset/2000?batchSize=100&sample=0");
+		assertThat(pipeline.path("measuredRttMillis").asDouble()).isPositive()
+			.isEqualTo(pipeline.at("/limitedBy/evidence/roundTripMillis").asDouble());
+		String sentence = pipeline.at("/limitedBy/sentence").asString();
+		if (sentence.contains(" round trips of ")) {
+			assertThat(sentence).contains("(median of 3 PINGs before the run)");
+		}
+		JsonNode alone = run("/loopset/2000?sample=0");
+		assertThat(alone.path("measuredRttMillis").asDouble()).isEqualTo(alone.at("/latency/p50").asDouble());
 	}
 
 	@Test

@@ -67,6 +67,22 @@ class RunByTimeTests extends MockMvcOnTestRedis {
 	}
 
 	@Test
+	void aPaceWhoseNextBatchFallsDueAfterTheLimitIsTimedOverTheWholeLimitAndProjectsNothing() throws Exception {
+		// 2,000 a second in batches of 1,000: the first leaves at 0.5 s, the second would
+		// at 1 s, the limit; 1,000 commands in 1 s are 1,000 a second, not 1,971.
+		String body = okBody("/pipeset/10000?rate=2000&duration=1&batchSize=1000",
+				jsonPath("$.timeLimit.commandsRan").value(1000), jsonPath("$.verified").value(1000),
+				jsonPath("$.offeredRate.held").value(false), jsonPath("$.projection").doesNotExist(),
+				jsonPath("$.limitedBy.what").value("rate"));
+		double elapsed = JsonPath.read(body, "$.elapsedMillis");
+		assertThat(elapsed).isGreaterThanOrEqualTo(1000.0);
+		assertThat(JsonPath.<Double>read(body, "$.opsPerSecond")).isLessThanOrEqualTo(2000.0)
+			.isCloseTo(1000 / (elapsed / 1000), within(1.0));
+		assertThat(JsonPath.<String>read(body, "$.limitedBy.sentence")).startsWith(
+				"rate-bound: paced at 2,000 commands/s, its next round trip fell due only after the time limit");
+	}
+
+	@Test
 	void everyVariantOfAComparisonGetsTheSameTime() throws Exception {
 		String body = this.mvc
 			.perform(get("/compare/set/100000?variants=loop,pipelined&batchSize=10&duration=1&rate=500"))

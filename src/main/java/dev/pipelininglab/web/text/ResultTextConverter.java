@@ -103,6 +103,12 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 			}
 			extra += environment(record.environment());
 		}
+		title += rows.stream()
+			.map((row) -> row.timing().addedRttMillis())
+			.filter(Objects::nonNull)
+			.findFirst()
+			.map((added) -> ", " + ResultTable.Format.MILLIS.shown(added) + " ms added to each round trip")
+			.orElse("");
 		extra = notes(rows) + extra;
 		List<ResultTable.Column<RunResult>> picked = TableColumns.columns(columns, format, rows);
 		List<ResultTable.Column<RunResult>> shown = ResultTable.shown(picked, rows);
