@@ -179,7 +179,7 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 				cursor.forEachRemaining((key) -> found.add(new String(key)));
 			}
 			// The run records aside.
-			found.removeIf((key) -> key.matches(".*:run(s|:.*)"));
+			found.removeIf((key) -> key.matches(".*:runs?(:.*)?"));
 			return found;
 		});
 	}

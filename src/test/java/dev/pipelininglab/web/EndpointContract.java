@@ -322,7 +322,7 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 					cursor.forEachRemaining((key) -> found.add(new String(key)));
 				}
 			}
-			found.removeIf((key) -> key.matches(".*:run(s|:.*)"));
+			found.removeIf((key) -> key.matches(".*:runs?(:.*)?"));
 			return found;
 		});
 	}

@@ -234,7 +234,7 @@ class WorkloadEndpointTests extends MockMvcOnTestRedis {
 		}
 		// Everything under the prefix, and nothing but the operation's own key (the
 		// warm-up's are gone), the run records aside.
-		assertThat(this.redis.keys(this.keys.scanPattern())).filteredOn((key) -> !key.matches(".*:run(s|:.*)"))
+		assertThat(this.redis.keys(this.keys.scanPattern())).filteredOn((key) -> !key.matches(".*:runs?(:.*)?"))
 			.containsExactly((String) dev.pipelininglab.run.Operation.fromLabel(op).orElseThrow().key(this.keys));
 	}
 
