@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Stream;
 
@@ -77,12 +76,12 @@ public record RunPair(Side a, Side b, @Nullable List<String> warnings, List<Row>
 			warnings.add("These runs differ in " + String.join("; ", differ)
 					+ ": the ratios below compare those differences too, not only the change you made.");
 		}
-		Map.of("A", a, "B", b)
-			.entrySet()
-			.stream()
-			.filter((side) -> Boolean.TRUE.equals(side.getValue().overlapped()))
-			.sorted(Map.Entry.comparingByKey())
-			.forEach((side) -> warnings.add(side.getKey() + ": " + ResultTextConverter.OVERLAPPED + "."));
+		if (Boolean.TRUE.equals(a.overlapped())) {
+			warnings.add("A: " + ResultTextConverter.OVERLAPPED + ".");
+		}
+		if (Boolean.TRUE.equals(b.overlapped())) {
+			warnings.add("B: " + ResultTextConverter.OVERLAPPED + ".");
+		}
 		return warnings.isEmpty() ? null : warnings;
 	}
 
