@@ -24,6 +24,7 @@ from pathlib import Path
 
 import paired
 from profile_run import profile_section
+from recipe_pair import recipe_section
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -296,8 +297,8 @@ def ceiling(redis, requests):
 
 # The report's sections; --only picks some, e.g. --only values,fanout for the workload tables alone. The order
 # study and the profile run only when named: they answer a question each, not part of the report.
-SECTIONS = ("headline", "launch", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue", "clients",
-            "shapes", "projection")
+SECTIONS = ("headline", "launch", "recipe", "matrix", "sweep", "rtt", "big", "values", "fanout", "bigvalue",
+            "clients", "shapes", "projection")
 ON_REQUEST = ("order", "profile")
 
 
@@ -775,6 +776,8 @@ def main():
                         default=paired.MIN_TRIES, help="tries of every paired comparison (at least 5 for a figure)")
     parser.add_argument("--warm-requests", type=int, default=3,
                         help="untimed requests per side before the tries of every paired comparison")
+    parser.add_argument("--recipe-count", type=int, default=1_000_000,
+                        help="recipe: SETs per run of the recipe bare and of the lab's /pipeset beside it")
     parser.add_argument("--launch-counts", default="10000,1000000",
                         help="/pipeset counts for the spring-boot:run against java -jar section")
     parser.add_argument("--only", default=",".join(SECTIONS),
@@ -851,6 +854,7 @@ def main():
 
         app = App(args.jar, redis, workdir)
         try:
+            recipe = recipe_section(args, args.jar, redis, workdir, app, progress) if "recipe" in only else []
             matrix = []
             for op in (args.ops.split(",") if "matrix" in only else []):
                 for count in (int(c) for c in args.counts.split(",")):
@@ -924,7 +928,7 @@ def main():
                              f"{fmt(rates.get('lpush', 0))} | {fmt(rates.get('rpop', 0))} |")
             lines.append("")
 
-        lines += headline + launch
+        lines += headline + launch + recipe
 
         if matrix:
             ceiling_key = {"set": "set", "get": "get", "rpop": "rpop"}

@@ -29,6 +29,8 @@
 #   scripts/benchmark.sh --topology cluster --cluster-writes per-command,per-flush   # both ways of writing
 #   scripts/benchmark.sh --order-study           # why comparisons disagreed: the cluster pair warm and cold, A
 #                                                # first and B first, with and without waiting for quiet JVMs
+#   scripts/benchmark.sh --only recipe           # the take-home PipelinedRecipe bare, in a JVM of its own, against
+#                                                # /pipeset/1000000 of the same batch: 5 A-B pairs, median ratio
 #   scripts/benchmark.sh --only profile          # lab.pipeline.writes=per-flush under JFR: CPU and syscalls per
 #                                                # million commands, app against redis-benchmark, top frames
 set -euo pipefail

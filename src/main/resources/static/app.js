@@ -192,7 +192,9 @@
     if (number('clients') !== undefined && number('clients') !== 1) {
       request.clients = number('clients');
     }
-    if (selected === 'single' && number('instances') !== undefined && number('instances') !== 1) {
+    // Sent whatever the kind: the server refuses a comparison or sweep of several instances, and its words show
+    // beside the field (markInvalid) rather than the field being dropped.
+    if (number('instances') !== undefined && number('instances') !== 1) {
       request.instances = number('instances');
     }
     if (jedis) {
@@ -418,7 +420,8 @@
       showResults(record);
       const summary = summaryLine();
       say('Run finished. ' + summary.textContent);
-      summary.scrollIntoView({ block: 'center' });
+      // The answer at the top of the window, the table's header right under it.
+      summary.scrollIntoView({ block: 'start' });
       if (stranded) {
         summary.focus({ preventScroll: true });
       }
@@ -692,6 +695,7 @@
       return tr;
     }));
     document.getElementById('context').textContent = context(record, rows);
+    showFleet(record.fleet);
     // Computed by the server from the figures above, never a canned claim: the comparison and the loop's ceiling,
     // the same sentence as /compare's summary and the text and Markdown downloads.
     document.getElementById('comparison-summary').textContent = record.summary || '';
@@ -957,6 +961,40 @@
     return parts.join(' ');
   }
 
+  // A fleet run's members, one line each: what share each sent, at what rate, what it verified, and who stopped.
+  function showFleet(fleet) {
+    const list = document.getElementById('fleet');
+    list.hidden = !fleet;
+    list.replaceChildren(...(fleet ? fleet.members : []).map((member) => {
+      const item = document.createElement('li');
+      item.className = 'fleet-member';
+      item.textContent = [member.instance,
+        member.share ? 'items ' + num(member.share.from) + ' to ' + num(member.share.to - 1) : 'joining',
+        member.opsPerSecond != null ? num(member.opsPerSecond) + ' ops/s' : '',
+        member.verified != null ? num(member.verified) + ' verified' : '',
+        member.startSkewMillis != null ? 'started ' + millis(member.startSkewMillis) + ' ms after the first' : '',
+        member.stopped ? 'stopped: ' + member.stopped : '',
+      ].filter(Boolean).join(' · ');
+      return item;
+    }));
+    if (fleet) {
+      list.prepend(Object.assign(document.createElement('li'), {
+        textContent: 'Fleet: ' + fleet.instances + ' of ' + fleet.asked + ' instances asked'
+          + (fleet.partial ? ' (partial)' : '') + ':',
+      }));
+    }
+  }
+
+  // The run's round trip for the history: the loop's own where one ran (the figure its ceiling and projection use),
+  // else the median of its rows'; an RTT the relay added is said beside it.
+  function roundTrip(record) {
+    const rows = record.results || [];
+    const loop = rows.find((result) => result.mode === 'loop');
+    const measured = loop ? loop.measuredRttMillis : medianRtt(rows);
+    return [measured > 0 ? millis(measured) : '', record.request.rtt != null ? '+' + record.request.rtt + ' added'
+      : ''].filter(Boolean).join(' ');
+  }
+
   // Each run measures its RTT with a few PINGs just before it; on a busy machine one of them can be far off, so a
   // figure drawn from several runs uses their median.
   function medianRtt(rows) {
@@ -1138,7 +1176,10 @@
     const named = (side) => describe(side.request) + (side.finishedAt ? ', finished ' + when(side.finishedAt) : '');
     document.getElementById('pair-a').textContent = 'A: ' + named(pair.a);
     document.getElementById('pair-b').textContent = 'B: ' + named(pair.b);
-    differences(a, b, pair);
+    // What else differs between the two, and a run another disturbed: the server's words, above the ratios.
+    const differ = document.getElementById('pair-differ');
+    differ.hidden = !pair.warnings;
+    differ.textContent = pair.warnings ? '⚠ ' + pair.warnings.join(' ') : '';
     const labels = ['Variant', 'Batch size', 'A ops/s', 'B ops/s', 'B/A ops/s', 'A ms', 'B ms', 'B/A ms'];
     const numeric = [false, true, true, true, true, true, true, true];
     document.querySelector('#pair-table tbody').replaceChildren(...pair.rows.map((r) => {
@@ -1162,34 +1203,6 @@
     section.scrollIntoView();
   }
 
-  // Two runs whose settings differ compare more than the one change a reader assumes: said above their ratios.
-  async function differences(a, b, pair) {
-    const box = document.getElementById('pair-differ');
-    box.hidden = true;
-    const records = await Promise.all([a, b].map((id) => fetch('/runs/' + encodeURIComponent(id),
-      { headers: { Accept: 'application/json' }, cache: 'no-store' }).then((response) => (response.ok
-      ? response.json() : null)).catch(() => null)));
-    const topology = (record, side) => (record && record.environment ? record.environment.topology
-      : (record && record.results && record.results[0] ? record.results[0].topology : side.request.topology));
-    const ms = (value) => (value == null ? 'none' : value + ' ms');
-    const bytes = (value) => (value == null ? 'value-<i>' : num(value) + ' B');
-    const list = (value) => (value ? value.join(', ') : 'the default set');
-    const checks = [
-      ['count', (side) => num(side.request.count)],
-      ['added RTT', (side) => ms(side.request.rtt)],
-      ['value size', (side) => bytes(side.request.valueSize)],
-      ['topology', (side, index) => topology(records[index], side) || '?'],
-      ['variants', (side) => list(side.request.variants)],
-    ];
-    const differ = checks.map(([name, of]) => [name, of(pair.a, 0), of(pair.b, 1)])
-      .filter(([, x, y]) => x !== y);
-    if (differ.length) {
-      box.textContent = '⚠ These runs differ in ' + differ.map(([name, x, y]) => name + ' (A: ' + x + ', B: ' + y
-        + ')').join('; ') + ': the ratios below compare those differences too, not only the change you made.';
-      box.hidden = false;
-    }
-  }
-
   // ---- history ----------------------------------------------------------------------------------------------
 
   async function loadHistory() {
@@ -1204,7 +1217,7 @@
         + ' this instance.' : null);
       const picked = new Set(Array.from(document.querySelectorAll('#history input[name=pick]:checked'))
         .map((box) => box.value));
-      const labels = ['', 'Started', 'Kind', 'Operation', 'Count', 'Status', 'Progress', 'Best ops/s'];
+      const labels = ['', 'Started', 'Kind', 'Operation', 'Count', 'Status', 'Progress', 'Best ops/s', 'RTT ms'];
       const tbody = document.querySelector('#history tbody');
       tbody.replaceChildren(...list.runs.map((record) => {
         const best = Math.max(0, ...(record.results || []).map((result) => result.opsPerSecond));
@@ -1214,8 +1227,8 @@
         const tr = row(['', '', record.kind,
           record.request.operation.toUpperCase() + (record.request.mode ? ' ' + record.request.mode : ''),
           num(record.request.count), record.status, Math.floor(record.progress.percent) + '%',
-          best > 0 ? num(best) : '',
-        ], [false, false, false, false, true, false, true, true], labels);
+          best > 0 ? num(best) : '', roundTrip(record),
+        ], [false, false, false, false, true, false, true, true, true], labels);
         tr.children[5].className = 'status-cell st-' + record.status;
         tr.children[6].classList.add('progress-cell');
         tr.dataset.id = record.id;

@@ -52,7 +52,10 @@ window.takeHome = (function () {
     const results = document.getElementById('results');
     results.after(section);
     document.getElementById('recipe-copy').addEventListener('click', copy);
-    document.getElementById('your-rtt').addEventListener('input', yourRtt);
+    document.getElementById('your-rtt').addEventListener('input', (event) => {
+      event.target.dataset.typed = 'true';
+      yourRtt();
+    });
     return section;
   }
 
@@ -227,6 +230,12 @@ window.takeHome = (function () {
       },
     });
     canvas.dataset.chart = 'projection';
+    // A run through the relay answers for that round trip: "Your RTT" starts there, unless one was typed.
+    const field = document.getElementById('your-rtt');
+    const through = loops[0] || projected[0];
+    if (shownRecord && shownRecord.request.rtt != null && !field.dataset.typed) {
+      field.value = String(Number(through.projection.measuredRttMillis.toPrecision(3)));
+    }
     yourRtt();
   }
 

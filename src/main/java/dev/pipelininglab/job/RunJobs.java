@@ -109,18 +109,24 @@ public class RunJobs implements SmartLifecycle {
 		return record;
 	}
 
-	/** A GET run, first come first served within {@code lab.admission.max-wait}. */
-	public Object run(RunPlan plan, BooleanSupplier callerGone) {
+	/**
+	 * A GET run, first come first served within {@code lab.admission.max-wait}; its
+	 * answer and the id of its record, as {@code GET /runs/{id}} finds it.
+	 */
+	public Answer run(RunPlan plan, BooleanSupplier callerGone) {
 		Job job = job(plan, callerGone);
 		this.admission.awaitSlot();
 		job.runSlot.set(true);
 		launch(job);
 		try {
-			return job.answer.join();
+			return new Answer(job.id, job.answer.join());
 		}
 		catch (CompletionException ex) {
 			throw (ex.getCause() instanceof RuntimeException failure) ? failure : ex;
 		}
+	}
+
+	public record Answer(String id, Object result) {
 	}
 
 	/** {@code DELETE /keys} waits for a run slot as a GET run. */

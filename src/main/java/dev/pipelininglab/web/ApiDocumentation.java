@@ -49,7 +49,7 @@ class ApiDocumentation {
 
 	private static final String LAB = "Lab";
 
-	private static final String EXAMPLE_ID = ApiParameter.ID.example();
+	private static final String EXAMPLE_ID = Objects.requireNonNull(ApiParameter.ID.example());
 
 	@Bean
 	OpenAPI labOpenApi() {
@@ -153,11 +153,20 @@ class ApiDocumentation {
 			List<String> query = ApiParameter.query(path).stream().map(ApiParameter::parameterName).toList();
 			operation.getParameters()
 				.removeIf((parameter) -> "query".equals(parameter.getIn()) && !query.contains(parameter.getName()));
-			operation.getParameters().forEach(this::describe);
+			operation.getParameters().forEach((parameter) -> describe(path, parameter));
 		}
 
-		private void describe(Parameter parameter) {
+		private void describe(String path, Parameter parameter) {
 			ApiParameter.named(parameter.getName()).ifPresent((known) -> {
+				// Try it out sends every example and default: on /compare and /sweep one
+				// that
+				// only some operations' runs take (ttl, keys, ratio) would be refused for
+				// the
+				// others.
+				List<String> endpoints = known.endpoints();
+				boolean byOperation = ApiParameter.Endpoints.MULTIPLE.contains(path)
+						&& !endpoints.containsAll(ApiParameter.Endpoints.PIPELINED)
+						&& !ApiParameter.Endpoints.MULTIPLE.containsAll(endpoints);
 				ApiParameter.Bounds bounds = known.bounds(this.properties);
 				Schema<?> schema = switch (known.type()) {
 					case INTEGER -> new IntegerSchema()
@@ -175,10 +184,12 @@ class ApiDocumentation {
 				if (bounds.pattern() != null) {
 					schema.setPattern(bounds.pattern());
 				}
-				if (bounds.defaultValue() != null) {
+				if (bounds.defaultValue() != null && !byOperation) {
 					((Schema<Object>) schema).setDefault(bounds.defaultValue());
 				}
-				parameter.description(known.description(this.properties)).schema(schema).example(known.example());
+				parameter.description(known.description(this.properties))
+					.schema(schema)
+					.example(byOperation ? null : known.example());
 			});
 		}
 

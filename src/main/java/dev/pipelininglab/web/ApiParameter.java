@@ -24,7 +24,7 @@ public enum ApiParameter {
 	COUNT("count", In.PATH, Type.INTEGER, Endpoints.RUNS, "every run",
 			"How many commands: keys to SET or GET, elements to RPOP, RPUSH or LPUSH, PINGs, INCRs, hash fields, set"
 					+ " or sorted-set members",
-			"10000", (lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
+			"1000", (lab) -> Bounds.of(1, lab.limits().maxCount(), null)),
 
 	OP("op", In.PATH, Type.STRING, Endpoints.MULTIPLE, "/compare and /sweep",
 			"The command to run: set, get, rpop, ping, incr, hset, sadd, zadd, lpush or mixed (SETs and GETs"
@@ -62,7 +62,7 @@ public enum ApiParameter {
 	RTT("rtt", In.QUERY, Type.NUMBER, Endpoints.RUNS, "every run, every topology",
 			"Milliseconds of round-trip time to add through the lab's latency relay, to see pipelining on a slow"
 					+ " network; at least 0.001 (one microsecond), the finest delay the relay is meant to hold",
-			"2", (lab) -> Bounds.of(Constants.MIN_RTT_MILLIS, Constants.MAX_RTT_MILLIS, null)),
+			null, (lab) -> Bounds.of(Constants.MIN_RTT_MILLIS, Constants.MAX_RTT_MILLIS, null)),
 
 	REPEAT("repeat", In.QUERY, Type.INTEGER, Endpoints.MULTIPLE, "/compare and /sweep",
 			"Timed passes per variant or batch size; the median is reported", "3",
@@ -80,38 +80,38 @@ public enum ApiParameter {
 					+ " jedis-multi-key, jedis-multi-key-hashtag, jedis-script) for Spring Data Redis's Jedis"
 					+ " connector. Default: loop, each flush policy, the default one with the other way of"
 					+ " writing, pipelined-by-node, multi-key, multi-key-hashtag, script and async",
-			"loop,pipelined,jedis-loop,jedis-pipelined", (lab) -> Bounds.NONE),
+			"loop,pipelined,multi-key", (lab) -> Bounds.NONE),
 
 	BATCH_SIZES("batchSizes", In.QUERY, Type.LIST, List.of(Endpoints.SWEEP), "/sweep",
 			"Comma-separated batch sizes, at most " + Constants.MAX_SWEEP_POINTS
 					+ ", each a valid batchSize. Default 1,10,100,1000,10000 up to count",
-			"1,10,100,1000,10000", (lab) -> Bounds.NONE),
+			"1,10,100,1000", (lab) -> Bounds.NONE),
 
 	VALUE_SIZE("valueSize", In.QUERY, Type.INTEGER, Endpoints.VALUES, "operations that carry values (not INCR, PING)",
 			"Bytes per value: value-<i>- followed by characters derived from i, so every variant writes the same"
 					+ " bytes and the read-back compares each value in full. Batches whose values would exceed"
 					+ " lab.limits.max-batch-bytes are shrunk, and the answer says so (default: the plain value-<i>)",
-			"16384", (lab) -> Bounds.of(1, lab.limits().maxValueSize(), null)),
+			null, (lab) -> Bounds.of(1, lab.limits().maxValueSize(), null)),
 
 	REQUESTS("requests", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Fan-out: send the whole run of count items this many times, one request after the other, as an API"
 					+ " handler does per incoming request; latency percentiles are then per request. count x requests"
 					+ " is at most lab.limits.max-count",
-			"2000", (lab) -> Bounds.of(1, lab.limits().maxRequests(), 1)),
+			null, (lab) -> Bounds.of(1, lab.limits().maxRequests(), 1)),
 
 	RATE("rate", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Offered load in commands per second, over all clients: the loop sends a command every 1/rate s, a"
 					+ " pipeline a batch every batchSize/rate s. Latency percentiles are then taken from each round"
 					+ " trip's intended send time, so a stall shows in p99 instead of hiding (coordinated omission),"
 					+ " and the answer says whether the rate was held (default: as fast as it goes)",
-			"2000", (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
+			null, (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
 
 	DURATION("duration", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Seconds each timed pass may send for: it ends then or after its count commands, whichever comes"
 					+ " first (count=10000000&duration=10 is a run of ten seconds); every variant of a comparison"
 					+ " gets the same time, and the answer's timeLimit says how many commands ran and whether the"
 					+ " limit ended the run (at most lab.limits.max-duration; default: no limit)",
-			"10", (lab) -> Bounds.of(1, lab.limits().maxDuration().toSeconds(), null)),
+			null, (lab) -> Bounds.of(1, lab.limits().maxDuration().toSeconds(), null)),
 	RATIO("ratio", In.QUERY, Type.STRING, Endpoints.MIXED, "op=mixed",
 			"SETs to GETs as W:R, each side 1 to " + Ratio.MAX_SIDE
 					+ ": every cycle of W+R items sends W SETs, each to its own key, then R GETs of those keys,"
@@ -140,14 +140,14 @@ public enum ApiParameter {
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
 					+ " rate, each client's, and round-trip percentiles over all (at most count)",
-			"16", (lab) -> Bounds.of(1, lab.limits().maxClients(), 1)),
+			null, (lab) -> Bounds.of(1, lab.limits().maxClients(), 1)),
 
 	CONNECTOR("connector", In.QUERY, Type.STRING, Endpoints.CONNECTOR,
 			"single runs and /sweep (in /compare, name Jedis variants jedis-<mode>)",
 			"Spring Data Redis's connector: lettuce (Spring Boot's default) or jedis (built on first use, with its"
 					+ " own pool; no flush policy, no async, no pipelines on a cluster). /compare names Jedis"
 					+ " variants jedis-<mode> instead",
-			"jedis", (lab) -> new Bounds(null, null, "lettuce", "^(lettuce|jedis)$")),
+			null, (lab) -> new Bounds(null, null, "lettuce", "^(lettuce|jedis)$")),
 
 	CONNECTION("connection", In.QUERY, Type.STRING, Endpoints.CONNECTION,
 			"loop runs and /compare (a pipeline always takes a dedicated pooled connection)",
@@ -196,12 +196,18 @@ public enum ApiParameter {
 
 	private final String description;
 
-	private final String example;
+	/**
+	 * What Swagger UI's "Try it out" fills in: null where a value would clash with
+	 * another's example (jedis with a flush policy, requests with count, clients with a
+	 * key pattern) or stretch a trial run (an added RTT, a rate, a duration, large
+	 * values).
+	 */
+	private final @Nullable String example;
 
 	private final Function<LabSettings, Bounds> bounds;
 
 	ApiParameter(String name, In in, Type type, List<String> endpoints, String appliesTo, String description,
-			String example, Function<LabSettings, Bounds> bounds) {
+			@Nullable String example, Function<LabSettings, Bounds> bounds) {
 		this.parameterName = name;
 		this.in = in;
 		this.type = type;
@@ -237,7 +243,7 @@ public enum ApiParameter {
 		return this.description.replace(Constants.APP_POLICY, lab.pipeline().flushPolicy().toString());
 	}
 
-	String example() {
+	@Nullable String example() {
 		return this.example;
 	}
 

@@ -10,6 +10,8 @@ import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.web.tomcat.CallerConnection;
 import jakarta.servlet.http.HttpServletRequest;
 
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
@@ -40,24 +42,29 @@ class RunController {
 	/**
 	 * A run endpoint of the catalogue, through its handler ({@link RunEndpointMappings}).
 	 */
-	RunResult single(RunEndpoint endpoint, long count, RunParams params, HttpServletRequest request) {
+	ResponseEntity<RunResult> single(RunEndpoint endpoint, long count, RunParams params, HttpServletRequest request) {
 		return run(RunPlan.single(this.requests.single(endpoint.operation(), endpoint.mode(), count, params)),
 				RunResult.class, request);
 	}
 
 	@GetMapping("/compare/{op}/{count}")
-	Comparison compare(@PathVariable String op, @PathVariable long count, RunParams params,
+	ResponseEntity<Comparison> compare(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {
 		return run(this.requests.compare(RunRequests.operation(op), count, params), Comparison.class, request);
 	}
 
 	@GetMapping("/sweep/{op}/{count}")
-	Sweep sweep(@PathVariable String op, @PathVariable long count, RunParams params, HttpServletRequest request) {
+	ResponseEntity<Sweep> sweep(@PathVariable String op, @PathVariable long count, RunParams params,
+			HttpServletRequest request) {
 		return run(this.requests.sweep(RunRequests.operation(op), count, params), Sweep.class, request);
 	}
 
-	private <T> T run(RunPlan plan, Class<T> answer, HttpServletRequest request) {
-		return answer.cast(this.jobs.run(plan, CallerConnection.of(request)::gone));
+	/** Where its record is: the URL itself would run it again. */
+	private <T> ResponseEntity<T> run(RunPlan plan, Class<T> answer, HttpServletRequest request) {
+		RunJobs.Answer ran = this.jobs.run(plan, CallerConnection.of(request)::gone);
+		return ResponseEntity.ok()
+			.header(HttpHeaders.CONTENT_LOCATION, request.getContextPath() + "/runs/" + ran.id())
+			.body(answer.cast(ran.result()));
 	}
 
 	@DeleteMapping("/keys")

@@ -16,6 +16,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.http.ResponseEntity;
 import org.springframework.util.ReflectionUtils;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -92,7 +93,7 @@ class RunEndpointMappings implements WebMvcConfigurer, SmartInitializingSingleto
 	@ResponseBody
 	record Handler(RunEndpoint endpoint, RunController runs) {
 
-		RunResult run(@PathVariable long count, RunParams params, HttpServletRequest request) {
+		ResponseEntity<RunResult> run(@PathVariable long count, RunParams params, HttpServletRequest request) {
 			return this.runs.single(this.endpoint, count, params, request);
 		}
 

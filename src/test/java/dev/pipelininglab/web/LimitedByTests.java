@@ -117,7 +117,7 @@ class LimitedByTests extends MockMvcOnTestRedis {
 			.getResponse()
 			.getContentAsString();
 		List<String> lines = text.lines().toList();
-		assertThat(lines.get(0)).isEqualTo("SET loop, 300 commands on standalone, 2 ms added to each round trip");
+		assertThat(lines.get(0)).isEqualTo("SET loop, 300 commands on standalone, 2 ms RTT added");
 		assertThat(lines.get(2)).contains(" limited ");
 		assertThat(lines.get(3)).contains(" network ");
 		assertThat(text).contains("\nlimited by: loop: network-bound: waiting on 300 round trips of ");

@@ -53,12 +53,19 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		assertThat(text.body().lines())
 			.allSatisfy((line) -> assertThat(line.length()).as(line).isLessThanOrEqualTo(100));
 		List<String> lines = text.body().lines().toList();
-		assertThat(lines.get(2).split(" {2,}")).containsExactly("variant", "ops/s", "speedup", "p50/p99 ms", "limited",
-				"checked");
+		// Every variant's latency cell says per what: limited stays where the table
+		// still fits, and its lines under the table say it anyway.
+		List<String> header = List.of(lines.get(2).split(" {2,}"));
+		assertThat(header.stream().filter((name) -> !name.equals("limited"))).containsExactly("variant", "ops/s",
+				"speedup", "p50/p99 ms", "checked");
+		assertThat(text.body()).contains("\nlimited by: loop: ");
 		assertThat(lines.get(3)).startsWith("loop ")
 			.endsWith("20,000 verified")
-			.containsPattern(" 1x +[0-9.]+/[0-9.]+ ");
+			.containsPattern(" 1x +[0-9.]+/[0-9.]+ per command ");
 		assertThat(text.body()).contains("summary: SET ");
+		HttpResponse<String> two = get("/compare/set/20000?variants=loop,pipelined", "text/plain");
+		assertThat(two.body().lines().toList().get(2).split(" {2,}")).containsExactly("variant", "ops/s", "speedup",
+				"p50/p99 ms", "limited", "checked");
 
 		// Reads say hits and misses: what held each run back then stays in the lines
 		// under
@@ -80,6 +87,32 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		assertThat(typo.statusCode()).isEqualTo(400);
 		assertThat(JsonPath.parse(typo.body()).read("$.parameter", String.class)).isEqualTo("columns");
 		assertThat(JsonPath.parse(typo.body()).read("$.detail", String.class)).contains("'opps/s'", "ops/s");
+	}
+
+	/**
+	 * A title counts the commands that ran (a fan-out's count times its requests) and
+	 * names an added RTT; each latency cell says what one sample was; a sweep's lines
+	 * name their batch size.
+	 */
+	@Test
+	void textSaysWhatRanWhatALatencyWasTakenPerAndWhichBatchALineIsAbout() {
+		List<String> fanOut = get("/compare/get/30?requests=200&variants=loop,pipelined", "text/plain").body()
+			.lines()
+			.toList();
+		assertThat(fanOut.get(0)).isEqualTo("compare GET, 6,000 commands (30 x 200 requests) on standalone");
+		assertThat(fanOut.subList(3, 5)).allSatisfy((row) -> assertThat(row).contains(" per request "));
+		assertThat(get("/pipeping/100?rtt=1", "text/plain").body())
+			.startsWith("PING pipelined-buffered-500, 100 commands on standalone, 1 ms RTT added\n");
+		List<String> rows = get("/compare/set/2000?variants=loop,pipelined", "text/plain").body().lines().toList();
+		assertThat(rows.get(3)).startsWith("loop ").contains(" per command ");
+		assertThat(rows.get(4)).startsWith("pipelined-buffered-500 ").contains(" per batch ");
+		List<String> limited = get("/sweep/set/2000?batchSizes=10,100", "text/plain").body()
+			.lines()
+			.filter((line) -> line.startsWith("limited by: "))
+			.toList();
+		assertThat(limited).extracting((line) -> line.substring(0, line.indexOf(": ", 12) + 2))
+			.containsExactly("limited by: pipelined-buffered-500 (batch 10): ",
+					"limited by: pipelined-buffered-500 (batch 100): ");
 	}
 
 	@Test
@@ -171,8 +204,11 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		// ratio.
 		assertThat(doc.read("$.rows[1]", java.util.Map.class)).containsKey("aOpsPerSecond")
 			.doesNotContainKeys("bOpsPerSecond", "opsRatio");
+		assertThat(doc.read("$.warnings[0]", String.class))
+			.startsWith("These runs differ in variants (A: loop, pipelined");
 		HttpResponse<String> pairText = get("/runs/compare?a=" + a + "&b=" + b, "text/plain");
-		assertThat(pairText.body()).startsWith("A: compare SET").contains("\nB: compare SET", "B/A ops/s");
+		assertThat(pairText.body()).startsWith("A: compare SET")
+			.contains("\nB: compare SET", "B/A ops/s", "\nwarning: These runs differ in variants");
 		assertThat(get("/runs/compare?a=" + a + "&b=5e2c1d55-0000-4000-8000-00000000ffff", null).statusCode())
 			.isEqualTo(404);
 		assertThat(get("/runs/compare?a=" + a, null).statusCode()).isEqualTo(400);

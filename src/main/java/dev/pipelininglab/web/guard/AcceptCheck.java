@@ -39,8 +39,9 @@ public class AcceptCheck implements HandlerInterceptor {
 
 	}
 
+	/** A run's page for a browser, a table for a terminal; problems are JSON whatever. */
 	private static final List<MediaType> RESULTS = List.of(MediaType.APPLICATION_JSON, ResultTextConverter.TEXT,
-			ResultTextConverter.CSV, ResultTextConverter.MARKDOWN);
+			ResultTextConverter.CSV, ResultTextConverter.MARKDOWN, ResultTextConverter.HTML);
 
 	private static final List<MediaType> JSON_ONLY = List.of(MediaType.APPLICATION_JSON);
 

@@ -130,7 +130,11 @@ public final class ResultTable {
 
 	/** The summary, and warnings of results another client or an eviction disturbed. */
 	static @Nullable String under(List<RunResult> rows) {
-		return lines(summary(rows), perRow(rows, "warning: ",
+		return lines(summary(rows), warnings(rows));
+	}
+
+	static @Nullable String warnings(List<RunResult> rows) {
+		return lines(perRow(rows, "warning: ",
 				(row) -> (row.serverSide().foreignCommands() != null) ? "the servers processed "
 						+ Format.WHOLE.shown(row.serverSide().foreignCommands())
 						+ " commands beyond the run's own during a timed pass: another client was busy on the same"
@@ -141,10 +145,16 @@ public final class ResultTable {
 								+ " among them" : null));
 	}
 
-	/** A line per row with a text, after the label and variant; null for none. */
+	/**
+	 * A line per row with a text, after the label and variant (and batch size where rows
+	 * share a variant, as a sweep's); null for none.
+	 */
 	static @Nullable String perRow(List<RunResult> rows, String label, Function<RunResult, @Nullable String> text) {
+		boolean batches = rows.stream().map((row) -> row.ran().variant()).distinct().count() < rows.size();
 		return lines(rows.stream()
-			.map((row) -> (text.apply(row) != null) ? label + row.ran().variant() + ": " + text.apply(row) : null)
+			.map((row) -> (text.apply(row) != null) ? label + row.ran().variant()
+					+ (batches ? " (batch " + Format.WHOLE.shown(row.ran().batchSize()) + ")" : "") + ": "
+					+ text.apply(row) : null)
 			.toArray(String[]::new));
 	}
 
@@ -251,11 +261,8 @@ public final class ResultTable {
 
 	enum Format {
 
-		/**
-		 * FIGURE: three significant digits, for figures far below 1 (0.00213); PAIR: two
-		 * figures as {@code a/b}.
-		 */
-		TEXT, WHOLE, MILLIS, RATIO, FIGURE, PAIR;
+		/** FIGURE: three significant digits, for figures far below 1 (0.00213). */
+		TEXT, WHOLE, MILLIS, RATIO, FIGURE;
 
 		String shown(@Nullable Object value) {
 			if (value == null) {
@@ -267,7 +274,6 @@ public final class ResultTable {
 				case MILLIS -> millis(((Number) value).doubleValue());
 				case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
 				case FIGURE -> significant(((Number) value).doubleValue(), 3);
-				case PAIR -> ((List<?>) value).stream().map(FIGURE::shown).collect(Collectors.joining("/"));
 			};
 		}
 
@@ -276,7 +282,7 @@ public final class ResultTable {
 			if (value == null) {
 				return "";
 			}
-			if (!(value instanceof Double) && !(value instanceof List<?>)) {
+			if (!(value instanceof Double)) {
 				return value.toString();
 			}
 			return switch (this) {
@@ -286,7 +292,6 @@ public final class ResultTable {
 				case RATIO -> significant((Double) value, 3);
 				case FIGURE ->
 					(Math.abs((Double) value) >= 0.1) ? decimals((Double) value, 3) : significant((Double) value, 4);
-				case PAIR -> ((List<?>) value).stream().map(MILLIS::raw).collect(Collectors.joining("/"));
 			};
 		}
 

@@ -4,7 +4,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.pipelininglab.job.RunRecord;
@@ -13,10 +15,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * {@code GET /runs/compare?a=..&b=..}: two runs side by side, each figure of B as a ratio
- * of A's, a row per variant and batch size found in either.
+ * of A's, a row per variant and batch size found in either; {@code warnings}: what else
+ * differs between them than the change a reader assumes, and a run another one disturbed.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RunPair(Side a, Side b, List<Row> rows) {
+public record RunPair(Side a, Side b, @Nullable List<String> warnings, List<Row> rows) {
 
 	static final List<ResultTable.Column<Row>> COLUMNS = List.of(ResultTable.Column.text("variant", Row::variant),
 			new ResultTable.Column<>("batch", Row::batchSize, ResultTable.Format.WHOLE),
@@ -52,7 +55,58 @@ public record RunPair(Side a, Side b, List<Row> rows) {
 				rows.add(row(null, other));
 			}
 		}
-		return new RunPair(side(a), side(b), rows);
+		return new RunPair(side(a), side(b), warnings(a, b), rows);
+	}
+
+	private static @Nullable List<String> warnings(RunRecord a, RunRecord b) {
+		RunRecord.Request x = a.request();
+		RunRecord.Request y = b.request();
+		List<String> differ = Stream
+			.of(differ("operation", x.operation().toUpperCase(Locale.ROOT), y.operation().toUpperCase(Locale.ROOT)),
+					differ("count", ResultTable.Format.WHOLE.shown(x.count()),
+							ResultTable.Format.WHOLE.shown(y.count())),
+					differ("added RTT", rtt(x.rtt()), rtt(y.rtt())),
+					differ("value size", bytes(x.valueSize()), bytes(y.valueSize())),
+					differ("topology", topology(a), topology(b)),
+					differ("variants", variants(x.variants()), variants(y.variants())))
+			.filter(Objects::nonNull)
+			.toList();
+		List<String> warnings = new ArrayList<>();
+		if (!differ.isEmpty()) {
+			warnings.add("These runs differ in " + String.join("; ", differ)
+					+ ": the ratios below compare those differences too, not only the change you made.");
+		}
+		if (Boolean.TRUE.equals(a.overlapped())) {
+			warnings.add("A: " + ResultTextConverter.OVERLAPPED + ".");
+		}
+		if (Boolean.TRUE.equals(b.overlapped())) {
+			warnings.add("B: " + ResultTextConverter.OVERLAPPED + ".");
+		}
+		return warnings.isEmpty() ? null : warnings;
+	}
+
+	private static @Nullable String differ(String what, String a, String b) {
+		return a.equals(b) ? null : what + " (A: " + a + ", B: " + b + ")";
+	}
+
+	private static String rtt(@Nullable Double millis) {
+		return (millis != null) ? ResultTable.Format.MILLIS.shown(millis) + " ms" : "none";
+	}
+
+	private static String bytes(@Nullable Integer size) {
+		return (size != null) ? ResultTable.Format.WHOLE.shown(size) + " B" : "value-<i>";
+	}
+
+	private static String variants(@Nullable List<String> variants) {
+		return (variants != null) ? String.join(", ", variants) : "the default set";
+	}
+
+	private static String topology(RunRecord record) {
+		if (record.environment() != null) {
+			return record.environment().topology();
+		}
+		return (record.results() != null && !record.results().isEmpty()) ? record.results().get(0).ran().topology()
+				: "?";
 	}
 
 	private static boolean sameFigure(RunResult one, RunResult other) {
@@ -88,10 +142,11 @@ public record RunPair(Side a, Side b, List<Row> rows) {
 
 	String render(String format) {
 		String title = "A: " + this.a.title() + "\nB: " + this.b.title();
+		String warned = (this.warnings != null) ? "warning: " + String.join("\nwarning: ", this.warnings) : null;
 		return switch (format) {
 			case "csv" -> ResultTable.csv(COLUMNS, this.rows);
-			case "markdown" -> ResultTable.markdown(title, COLUMNS, this.rows, null);
-			default -> ResultTable.text(title, COLUMNS, this.rows, null);
+			case "markdown" -> ResultTable.markdown(title, COLUMNS, this.rows, warned);
+			default -> ResultTable.text(title, COLUMNS, this.rows, (warned != null) ? TableColumns.wrap(warned) : null);
 		};
 	}
 

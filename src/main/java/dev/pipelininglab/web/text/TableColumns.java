@@ -11,9 +11,14 @@ import org.jspecify.annotations.Nullable;
 /** Which {@link ResultTable} columns an answer shows ({@code columns=}), how wide. */
 public final class TableColumns {
 
-	static final ResultTable.Column<RunResult> P50_P99 = new ResultTable.Column<>("p50/p99 ms",
-			(r) -> (r.load().latency() != null) ? List.of(r.load().latency().p50(), r.load().latency().p99()) : null,
-			ResultTable.Format.PAIR);
+	/**
+	 * A loop's sample is a command, a pipeline's a batch, a fan-out's a request: said in
+	 * each cell.
+	 */
+	static final ResultTable.Column<RunResult> P50_P99 = ResultTable.Column.text("p50/p99 ms",
+			(r) -> (r.load().latency() != null) ? ResultTable.Format.FIGURE.shown(r.load().latency().p50()) + "/"
+					+ ResultTable.Format.FIGURE.shown(r.load().latency().p99()) + " per "
+					+ r.load().latency().per().label() : null);
 
 	/** text/plain's default: what fits a terminal, as {@code redis-benchmark -q}. */
 	public static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "limited", "checked");
@@ -29,7 +34,8 @@ public final class TableColumns {
 
 	static List<ResultTable.Column<RunResult>> columns(@Nullable String asked, String format, List<RunResult> rows) {
 		if (asked == null) {
-			if (!format.equals("plain")) {
+			// A page has room for what a terminal shows, not for every figure.
+			if (!format.equals("plain") && !format.equals("html")) {
 				return ResultTable.FIGURES;
 			}
 			boolean sweep = rows.size() > 1 && rows.stream().map((r) -> r.ran().variant()).distinct().count() == 1;
@@ -39,7 +45,7 @@ public final class TableColumns {
 			}
 			List<ResultTable.Column<RunResult>> columns = named(keys);
 			// limited is said under the table too: dropped where too wide.
-			return (width(columns, rows) <= WIDTH) ? columns
+			return (format.equals("html") || width(columns, rows) <= WIDTH) ? columns
 					: columns.stream().filter((column) -> !column.key().equals("limited")).toList();
 		}
 		ApiParameter.checkColumns(asked);

@@ -9,7 +9,8 @@ import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Text, CSV and Markdown answers, after the default converters so JSON stays the default.
+ * Text, CSV, Markdown and a browser's page, after the default converters so JSON stays
+ * the default.
  */
 @Configuration(proxyBeanMethods = false)
 class TextAnswers implements WebMvcConfigurer {
