@@ -1,6 +1,7 @@
 package dev.pipelininglab.redis;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,6 +72,8 @@ public class ServerCounters implements DisposableBean {
 
 	private @Nullable RedisClient replicaClient;
 
+	private volatile int @Nullable [] oldest;
+
 	ServerCounters(LettuceConnectionFactory factory) {
 		this.factory = factory;
 		this.connection = new NodeConnections.Own(factory);
@@ -136,6 +139,37 @@ public class ServerCounters implements DisposableBean {
 			}
 		}
 		return new Snapshot(nodes);
+	}
+
+	/**
+	 * Whether every node runs Redis {@code major.minor} or later, from the oldest
+	 * {@code redis_version}, read once; false while no INFO could be read.
+	 */
+	public boolean atLeast(int major, int minor) {
+		int[] oldest = this.oldest;
+		if (oldest == null) {
+			oldest = snapshot().nodes()
+				.values()
+				.stream()
+				.map((info) -> info.getOrDefault("redis_version", "0.0").split("\\."))
+				.map((parts) -> new int[] { number(parts[0]), (parts.length > 1) ? number(parts[1]) : 0 })
+				.min(Comparator.<int[]>comparingInt((version) -> version[0]).thenComparingInt((version) -> version[1]))
+				.orElse(null);
+			if (oldest == null) {
+				return false;
+			}
+			this.oldest = oldest;
+		}
+		return oldest[0] > major || (oldest[0] == major && oldest[1] >= minor);
+	}
+
+	private static int number(String text) {
+		try {
+			return Integer.parseInt(text);
+		}
+		catch (NumberFormatException ex) {
+			return 0;
+		}
 	}
 
 	public @Nullable ServerStats between(Snapshot before, Snapshot after, boolean replicasServe) {

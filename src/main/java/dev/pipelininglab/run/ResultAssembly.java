@@ -32,7 +32,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
 			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,
 			TimedPasses.Passes passes, WarmUp.Rtt rtt, @Nullable Map<String, Double> nodeRttMillis,
-			RunObserver observer) {
+			RunObserver observer, Written written) {
 		long[] passNanos = passes.nanos();
 		ServerCounters.Usage usage = passes.usage();
 		long count = spec.count();
@@ -55,19 +55,22 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		DemoData.ReadBack readBack = null;
 		if (command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());
+			// A run's own ttl stays: the read-back gives its keys no other.
+			Written expiring = (spec.ttl() == null) ? written : null;
 			KeyWalk walk = spec.workload().keyWalk();
 			if (walk != null && walk.repeatsKeys(count)) {
 				// Replayed over the items that ran: a time limit leaves a prefix of each
 				// client's range.
 				readBack = this.data.verifyWalk(walk, keys, timed ? last.reached() : last.whole(), setupBatch(spec),
-						spec.valueSize(), read, observer);
+						spec.valueSize(), read, observer, expiring);
 			}
 			else {
 				// A time limit, or a fleet member's share, reads back the ranges its
 				// clients sent.
 				List<Clients.Reach> ranges = timed ? last.reached()
 						: (spec.workload().first() > 0) ? last.whole() : List.of(new Clients.Reach(0, count));
-				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer);
+				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer,
+						expiring);
 			}
 			verified = readBack.verified();
 			sample = read.sample();
