@@ -1,5 +1,6 @@
 package dev.pipelininglab.redis;
 
+import java.lang.module.ModuleDescriptor.Version;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -72,10 +73,13 @@ public class ServerCounters implements DisposableBean {
 
 	private @Nullable RedisClient replicaClient;
 
-	private volatile int @Nullable [] oldest;
+	private volatile @Nullable Version oldest;
 
-	ServerCounters(LettuceConnectionFactory factory) {
+	private final Reconnects reconnects;
+
+	ServerCounters(LettuceConnectionFactory factory, Reconnects reconnects) {
 		this.factory = factory;
+		this.reconnects = reconnects;
 		this.connection = new NodeConnections.Own(factory);
 		this.replicaReads = NodeConnections.readsFromReplicas(factory);
 	}
@@ -89,9 +93,10 @@ public class ServerCounters implements DisposableBean {
 		}
 	}
 
+	/** Every master's, or a failure: what the memory preflight stands on. */
 	public Snapshot read() {
 		try {
-			return take(true);
+			return this.reconnects.awaiting(() -> take(true));
 		}
 		catch (RuntimeException ex) {
 			// Spring's translation passes a DataAccessException through as it is.
@@ -134,42 +139,26 @@ public class ServerCounters implements DisposableBean {
 		}
 		catch (RuntimeException ex) {
 			log.debug("INFO could not be read: {}", ex.toString());
-			if (strict && timedOut(ex)) {
+			if (strict && (timedOut(ex) || Reconnects.rejected(ex))) {
 				throw ex;
 			}
 		}
 		return new Snapshot(nodes);
 	}
 
-	/**
-	 * Whether every node runs Redis {@code major.minor} or later, from the oldest
-	 * {@code redis_version}, read once; false while no INFO could be read.
-	 */
-	public boolean atLeast(int major, int minor) {
-		int[] oldest = this.oldest;
+	/** Whether every node runs {@code version} or later, as INFO said once. */
+	public boolean atLeast(String version) {
+		Version oldest = this.oldest;
 		if (oldest == null) {
 			oldest = snapshot().nodes()
 				.values()
 				.stream()
-				.map((info) -> info.getOrDefault("redis_version", "0.0").split("\\."))
-				.map((parts) -> new int[] { number(parts[0]), (parts.length > 1) ? number(parts[1]) : 0 })
-				.min(Comparator.<int[]>comparingInt((version) -> version[0]).thenComparingInt((version) -> version[1]))
+				.map((info) -> Version.parse(info.getOrDefault("redis_version", "0")))
+				.min(Comparator.naturalOrder())
 				.orElse(null);
-			if (oldest == null) {
-				return false;
-			}
 			this.oldest = oldest;
 		}
-		return oldest[0] > major || (oldest[0] == major && oldest[1] >= minor);
-	}
-
-	private static int number(String text) {
-		try {
-			return Integer.parseInt(text);
-		}
-		catch (NumberFormatException ex) {
-			return 0;
-		}
+		return oldest != null && oldest.compareTo(Version.parse(version)) >= 0;
 	}
 
 	public @Nullable ServerStats between(Snapshot before, Snapshot after, boolean replicasServe) {
@@ -240,7 +229,7 @@ public class ServerCounters implements DisposableBean {
 			nodes.put(address, fields(info.get()));
 		}
 		catch (RuntimeException ex) {
-			if (strict && timedOut(ex)) {
+			if (strict && (timedOut(ex) || Reconnects.rejected(ex))) {
 				throw ex;
 			}
 			log.debug("INFO of {} could not be read: {}", address, ex.toString());

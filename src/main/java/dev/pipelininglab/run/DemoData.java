@@ -16,6 +16,7 @@ import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
+import dev.pipelininglab.redis.Reconnects;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.ServerCounters;
@@ -35,7 +36,7 @@ import org.springframework.stereotype.Component;
  */
 @Component
 record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas, ServerCounters servers,
-		KeyExpiryProperties expiry) {
+		KeyExpiryProperties expiry, Reconnects reconnects) {
 
 	/** How many of the keys a pass writes are looked for before it clears them. */
 	static final int PROBE = 100;
@@ -195,7 +196,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 
 	/** Null on servers before 6.2, which have no GETEX: an EXPIRE per key follows. */
 	private @Nullable Expiration readBackExpiry(@Nullable Written expiring) {
-		return (expiring != null && this.servers.atLeast(6, 2))
+		return (expiring != null && this.servers.atLeast("6.2"))
 				? Expiration.seconds(this.expiry.expireAfter().toSeconds()) : null;
 	}
 
@@ -251,14 +252,18 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		});
 	}
 
-	/** A cluster connection sends each command to its master. */
+	/**
+	 * A cluster connection sends each command to its master; commands refused while the
+	 * connection is being made are sent once it is.
+	 */
 	private List<Object> pipeline(Consumer<RedisConnection> commands) {
 		Route route = this.connections.primary();
-		return route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
-			NodeConnections.connect(connection, route.lettuce());
-			commands.accept(connection);
-			return null;
-		});
+		return this.reconnects
+			.awaiting(() -> route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
+				NodeConnections.connect(connection, route.lettuce());
+				commands.accept(connection);
+				return null;
+			}));
 	}
 
 	private static void forEachBatch(BitSet indexes, int batchSize, Consumer<int[]> batch) {
