@@ -109,6 +109,7 @@ class FleetRuns {
 		// Before any member is called: what the whole fleet stores must fit.
 		this.runs.preflight(whole, job);
 		FleetInbox inbox = new FleetInbox(null);
+		FleetShares.Keys keys = this.shares.keys(whole);
 		this.inboxes.put(job.id, inbox);
 		try {
 			this.channel.publish(new Signal(Type.CALL, job.id, this.instance, 0, whole, null, null, null, null, null));
@@ -150,7 +151,7 @@ class FleetRuns {
 			results.put(this.instance,
 					new Signal(Type.RESULT, job.id, this.instance, 0, null, null, inbox.at, result, null, null));
 			boolean replicasServe = !whole.operation().writesKeys();
-			FleetResult merged = merge(job, whole, planned, results,
+			FleetResult merged = merge(job, whole, keys, planned, results,
 					this.counters.between(before, after, replicasServe),
 					this.counters.processed(before, after, replicasServe), windowNanos);
 			job.fleet("done", merged.fleet());
@@ -162,7 +163,7 @@ class FleetRuns {
 			// they wrote themselves; once started, the whole run gets its expiry here.
 			publish(Signal.of(Type.STOP, job.id, this.instance));
 			if (inbox.before != null) {
-				this.shares.expireAll(whole);
+				keys.expireRest();
 			}
 		}
 	}
@@ -171,8 +172,9 @@ class FleetRuns {
 	 * Each reported share read back, once: a member's figures count only for keys Redis
 	 * holds.
 	 */
-	private FleetResult merge(Job job, RunSpec whole, List<Fleet.Member> planned, Map<String, Signal> results,
-			@Nullable ServerStats window, ServerCounters.@Nullable Processed processed, long windowNanos) {
+	private FleetResult merge(Job job, RunSpec whole, FleetShares.Keys keys, List<Fleet.Member> planned,
+			Map<String, Signal> results, @Nullable ServerStats window, ServerCounters.@Nullable Processed processed,
+			long windowNanos) {
 		if (whole.operation().writesKeys()) {
 			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
 		}
@@ -186,7 +188,7 @@ class FleetRuns {
 				RunSpec share = share(whole, member);
 				reported.add(share);
 				reports.add(result);
-				FleetShares.Held read = this.shares.readBack(share, job);
+				FleetShares.Held read = keys.readBack(share, job);
 				if (read != null) {
 					held.put(member.instance(), read);
 				}
@@ -322,7 +324,7 @@ class FleetRuns {
 			// Shutting down: expire it here rather than trust a leader that may be gone.
 		}
 		if (inbox.first(Type.STOP) == null) {
-			this.shares.expireAll(share);
+			this.shares.keys(share).expireRest();
 		}
 	}
 

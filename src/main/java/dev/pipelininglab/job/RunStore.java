@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.PipelineProperties;
+import dev.pipelininglab.redis.Reconnects;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -88,9 +89,12 @@ class RunStore {
 	/** Records created since the index was last trimmed. */
 	private volatile boolean created;
 
+	private final Reconnects reconnects;
+
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Topology topology,
-			PipelineProperties pipeline) {
+			PipelineProperties pipeline, Reconnects reconnects) {
 		this.redis = redis;
+		this.reconnects = reconnects;
 		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.runStem = keys.prefix() + ":run:";
@@ -320,9 +324,12 @@ class RunStore {
 		}
 	}
 
-	/** A cancel requested on another instance reaches this one through Redis. */
+	/**
+	 * A cancel requested on another instance reaches this one through Redis. The first
+	 * command of every run: a connection still being made is waited for.
+	 */
 	void pickUpCancel(Job job) {
-		if (!job.cancelRequested && cancelRequested(job.id)) {
+		if (!job.cancelRequested && this.reconnects.awaiting(() -> cancelRequested(job.id))) {
 			job.cancelRequested = true;
 		}
 	}

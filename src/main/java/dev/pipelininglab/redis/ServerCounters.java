@@ -1,6 +1,8 @@
 package dev.pipelininglab.redis;
 
+import java.lang.module.ModuleDescriptor.Version;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,8 +73,13 @@ public class ServerCounters implements DisposableBean {
 
 	private @Nullable RedisClient replicaClient;
 
-	ServerCounters(LettuceConnectionFactory factory) {
+	private volatile @Nullable Version oldest;
+
+	private final Reconnects reconnects;
+
+	ServerCounters(LettuceConnectionFactory factory, Reconnects reconnects) {
 		this.factory = factory;
+		this.reconnects = reconnects;
 		this.connection = new NodeConnections.Own(factory);
 		this.replicaReads = NodeConnections.readsFromReplicas(factory);
 	}
@@ -86,9 +93,10 @@ public class ServerCounters implements DisposableBean {
 		}
 	}
 
+	/** Every master's, or a failure: what the memory preflight stands on. */
 	public Snapshot read() {
 		try {
-			return take(true);
+			return this.reconnects.awaiting(() -> take(true));
 		}
 		catch (RuntimeException ex) {
 			// Spring's translation passes a DataAccessException through as it is.
@@ -131,11 +139,26 @@ public class ServerCounters implements DisposableBean {
 		}
 		catch (RuntimeException ex) {
 			log.debug("INFO could not be read: {}", ex.toString());
-			if (strict && timedOut(ex)) {
+			if (strict && (timedOut(ex) || Reconnects.rejected(ex))) {
 				throw ex;
 			}
 		}
 		return new Snapshot(nodes);
+	}
+
+	/** Whether every node runs {@code version} or later, as INFO said once. */
+	public boolean atLeast(String version) {
+		Version oldest = this.oldest;
+		if (oldest == null) {
+			oldest = snapshot().nodes()
+				.values()
+				.stream()
+				.map((info) -> Version.parse(info.getOrDefault("redis_version", "0")))
+				.min(Comparator.naturalOrder())
+				.orElse(null);
+			this.oldest = oldest;
+		}
+		return oldest != null && oldest.compareTo(Version.parse(version)) >= 0;
 	}
 
 	public @Nullable ServerStats between(Snapshot before, Snapshot after, boolean replicasServe) {
@@ -206,7 +229,7 @@ public class ServerCounters implements DisposableBean {
 			nodes.put(address, fields(info.get()));
 		}
 		catch (RuntimeException ex) {
-			if (strict && timedOut(ex)) {
+			if (strict && (timedOut(ex) || Reconnects.rejected(ex))) {
 				throw ex;
 			}
 			log.debug("INFO of {} could not be read: {}", address, ex.toString());

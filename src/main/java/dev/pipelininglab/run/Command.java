@@ -236,7 +236,15 @@ abstract class Command {
 	/** What the run wrote is read back and matched afterwards. */
 	interface Verified {
 
-		void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to);
+		/**
+		 * Queues the reads of items {@code from..to-1} of a run's one key ({@code key});
+		 * a key per item is read by {@link DemoData#verify}, with GETEX where that also
+		 * gives it the lab's expiry.
+		 */
+		default void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from,
+				long to) {
+			throw new IllegalStateException("a key per item is read back by DemoData");
+		}
 
 		default boolean matches(@Nullable Object value, byte[] expected, long item) {
 			return Arrays.equals(DemoData.bytes(value), expected);

@@ -13,36 +13,46 @@ import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.Connections;
 import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeConnections;
+import dev.pipelininglab.redis.Reconnects;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
+import dev.pipelininglab.redis.ServerCounters;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ExpirationOptions;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.data.redis.core.types.Expiration;
 import org.springframework.stereotype.Component;
 
 /**
  * Untimed set-up and read-back around measured runs, pipelined in batches on the direct
- * connection whatever route the run takes, so it stays quick at any count. Reads wait for
- * replicas that serve them to catch up first.
+ * connection whatever route the run takes, so it stays quick at any count: a command per
+ * batch where Redis takes many keys in one (EXISTS, UNLINK), and a read-back that gives
+ * what it reads the lab's expiry in the same command. Reads wait for replicas that serve
+ * them to catch up first.
  */
 @Component
-record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas) {
+record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas, ServerCounters servers,
+		KeyExpiryProperties expiry, Reconnects reconnects) {
 
 	/** How many of the keys a pass writes are looked for before it clears them. */
 	static final int PROBE = 100;
 
-	/** Only the keys a pass is about to write, not the rest of a larger key space. */
+	/**
+	 * Only the keys a pass is about to write, not the rest of a larger key space: one
+	 * UNLINK per batch of keys (a cluster splits it by slot).
+	 */
 	void deleteKeys(KeySpace keys, BitSet indexes, int batchSize, RunObserver observer) {
 		if (!anyExists(keys, indexes)) {
 			return;
 		}
 		forEachBatch(indexes, batchSize, (batch) -> {
 			RunCancelledException.throwIf(observer);
-			send(keys, batch, (connection, key) -> connection.keyCommands().unlink(key));
+			pipeline((connection) -> connection.keyCommands().unlink(keyBytes(keys, batch)));
 			observer.commandsDone(batch.length);
 		});
 	}
@@ -93,14 +103,18 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 
 	/**
 	 * Counts the items of {@code ranges} whose value is there in full; a mix reads back
-	 * its SET items only, in read-back order.
+	 * its SET items only, in read-back order. With {@code expiring}, a key per item is
+	 * read with GETEX (Redis 6.2), which gives it the lab's expiry in the same command,
+	 * and {@code expiring} no longer counts it among the keys to expire.
 	 */
 	ReadBack verify(Command command, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
-			Tally sample, RunObserver observer) {
+			Tally sample, RunObserver observer, @Nullable Written expiring) {
 		this.replicas.await();
 		Command.Verified written = (Command.Verified) command;
 		String one = command.key(keys);
 		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
+		Expiration expiry = command.keyPerItem() ? readBackExpiry(expiring) : null;
+		BitSet expired = new BitSet();
 		ReadBack found = ReadBack.NONE;
 		for (Clients.Reach range : ranges) {
 			long count = written.readBackCount(range.to());
@@ -109,12 +123,22 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 				long to = Math.min(count, from + batchSize);
 				long start = from;
 				long i = start;
-				for (Object reply : pipeline(
-						(connection) -> written.readBack(connection, keys, key, valueSize, start, to))) {
+				for (Object reply : pipeline((connection) -> {
+					if (!command.keyPerItem()) {
+						written.readBack(connection, keys, key, valueSize, start, to);
+						return;
+					}
+					for (long index = start; index < to; index++) {
+						readBack(connection, keys.keyBytes(written.readBackItem(index, count)), expiry);
+					}
+				})) {
 					// LRANGE answers the whole batch in one reply; the others one per
 					// item.
 					for (Object value : (reply instanceof List<?> list) ? list : Collections.singletonList(reply)) {
 						long item = written.readBackItem(i++, count);
+						if (expiry != null) {
+							expired.set(Math.toIntExact(item));
+						}
 						byte[] expected = keys.valueBytes(item, valueSize);
 						found = found.plus(one(written.matches(value, expected, item), value, sample,
 								written.samplesReply() ? value : new String(expected, StandardCharsets.US_ASCII)));
@@ -125,21 +149,29 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 				observer.commandsDone(to - start);
 			}
 		}
+		if (expiring != null) {
+			expiring.expired(keys, expired);
+		}
 		return found;
 	}
 
 	/** Each key written must hold its last writer's value; others do not count. */
 	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
-			Tally sample, RunObserver observer) {
+			Tally sample, RunObserver observer, @Nullable Written expiring) {
 		this.replicas.await();
 		int[] last = walk.lastWriters(ranges);
+		Expiration expiry = readBackExpiry(expiring);
+		BitSet expired = new BitSet();
 		ReadBack found = ReadBack.NONE;
 		for (int from = 0; from < last.length; from += batchSize) {
 			RunCancelledException.throwIf(observer);
 			int[] written = IntStream.range(from, Math.min(last.length, from + batchSize))
 				.filter((index) -> last[index] >= 0)
 				.toArray();
-			List<Object> replies = send(keys, written, (connection, key) -> connection.stringCommands().get(key));
+			List<Object> replies = send(keys, written, (connection, key) -> readBack(connection, key, expiry));
+			if (expiry != null) {
+				Arrays.stream(written).forEach(expired::set);
+			}
 			for (int i = 0; i < written.length; i++) {
 				Object value = replies.get(i);
 				found = found.plus(one(Arrays.equals(bytes(value), keys.valueBytes(last[written[i]], valueSize)), value,
@@ -147,7 +179,26 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 			}
 			observer.commandsDone(Math.min(last.length, from + batchSize) - from);
 		}
+		if (expiring != null) {
+			expiring.expired(keys, expired);
+		}
 		return found;
+	}
+
+	/** GET, or GETEX where it also gives the key its expiry. */
+	static void readBack(RedisConnection connection, byte[] key, @Nullable Expiration expiry) {
+		if (expiry != null) {
+			connection.stringCommands().getEx(key, expiry);
+		}
+		else {
+			connection.stringCommands().get(key);
+		}
+	}
+
+	/** Null on servers before 6.2, which have no GETEX: an EXPIRE per key follows. */
+	private @Nullable Expiration readBackExpiry(@Nullable Written expiring) {
+		return (expiring != null && this.servers.atLeast("6.2"))
+				? Expiration.seconds(this.expiry.expireAfter().toSeconds()) : null;
 	}
 
 	/** {@code changed}: there with another value, written over by someone else. */
@@ -178,12 +229,20 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 				(connection, key) -> connection.keyCommands().expire(key, seconds, condition)));
 	}
 
+	/** One EXISTS of many keys, which answers how many of them exist. */
 	private boolean anyExists(KeySpace keys, BitSet indexes) {
 		int[] first = indexes.stream().limit(PROBE).toArray();
 		return (first.length > 0)
-				&& send(keys, first, (connection, key) -> connection.keyCommands().exists(key)).stream()
-					.anyMatch((reply) -> Boolean.TRUE.equals(reply)
-							|| (reply instanceof Number number && number.longValue() > 0));
+				&& pipeline((connection) -> connection.keyCommands().exists(keyBytes(keys, first))).stream()
+					.anyMatch((reply) -> reply instanceof Number number && number.longValue() > 0);
+	}
+
+	private static byte[][] keyBytes(KeySpace keys, int[] indexes) {
+		byte[][] bytes = new byte[indexes.length][];
+		for (int i = 0; i < indexes.length; i++) {
+			bytes[i] = keys.keyBytes(indexes[i]);
+		}
+		return bytes;
 	}
 
 	/** One command per key of {@code batch}, in one pipeline. */
@@ -195,14 +254,18 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		});
 	}
 
-	/** A cluster connection sends each command to its master. */
+	/**
+	 * A cluster connection sends each command to its master; commands refused while the
+	 * connection is being made are sent once it is.
+	 */
 	private List<Object> pipeline(Consumer<RedisConnection> commands) {
 		Route route = this.connections.primary();
-		return route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
-			NodeConnections.connect(connection, route.lettuce());
-			commands.accept(connection);
-			return null;
-		});
+		return this.reconnects
+			.awaiting(() -> route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
+				NodeConnections.connect(connection, route.lettuce());
+				commands.accept(connection);
+				return null;
+			}));
 	}
 
 	private static void forEachBatch(BitSet indexes, int batchSize, Consumer<int[]> batch) {

@@ -38,29 +38,54 @@ public class FleetShares {
 		this.passes = passes;
 	}
 
-	/** Null for a run that writes nothing to read back (GET). */
-	public @Nullable Held readBack(RunSpec share, RunObserver observer) {
-		Command command = share.operation().command().forRun(share.workload());
-		if (!(command instanceof Command.Verified)) {
-			return null;
-		}
-		long first = share.workload().first();
-		DemoData.ReadBack read = this.data.verify(command, this.runs.runnerOf(share).keySpace(this.keys),
-				List.of(new Clients.Reach(first, first + share.count())), RunService.setupBatch(share),
-				share.valueSize(), new Tally(0), observer);
-		return new Held(read.verified(), read.missing(), read.changed());
-	}
-
 	/**
-	 * Every key of {@code whole}'s items, as a run's keys get theirs: a stopped member's
-	 * share too (EXPIRE on an absent key does nothing), and none when the SETs carried a
-	 * {@code ttl} of their own.
+	 * Every key {@code whole} may write, each share's read back before the rest expire.
 	 */
-	public void expireAll(RunSpec whole) {
+	public Keys keys(RunSpec whole) {
 		Written written = new Written();
 		long first = whole.workload().first();
 		written.items(whole, this.runs.runnerOf(whole).keySpace(this.keys), first, first + whole.count());
-		this.safeguards.leavingExpiry(whole, written, () -> written);
+		return new Keys(whole, written);
+	}
+
+	/** A fleet run's keys, as a run's {@link Written} keeps them. */
+	public final class Keys {
+
+		private final RunSpec whole;
+
+		private final Written written;
+
+		private Keys(RunSpec whole, Written written) {
+			this.whole = whole;
+			this.written = written;
+		}
+
+		/**
+		 * Null for a run that writes nothing to read back (GET). The read-back gives what
+		 * it reads its expiry (GETEX), unless the SETs carried a {@code ttl} of their
+		 * own.
+		 */
+		public @Nullable Held readBack(RunSpec share, RunObserver observer) {
+			Command command = share.operation().command().forRun(share.workload());
+			if (!(command instanceof Command.Verified)) {
+				return null;
+			}
+			long first = share.workload().first();
+			DemoData.ReadBack read = FleetShares.this.data.verify(command,
+					FleetShares.this.runs.runnerOf(share).keySpace(FleetShares.this.keys),
+					List.of(new Clients.Reach(first, first + share.count())), RunService.setupBatch(share),
+					share.valueSize(), new Tally(0), observer, (this.whole.ttl() == null) ? this.written : null);
+			return new Held(read.verified(), read.missing(), read.changed());
+		}
+
+		/**
+		 * Every key not read back gets its expiry: a stopped member's share too (EXPIRE
+		 * on an absent key does nothing).
+		 */
+		public void expireRest() {
+			FleetShares.this.safeguards.leavingExpiry(this.whole, this.written, () -> this.written);
+		}
+
 	}
 
 	/**

@@ -2,7 +2,6 @@ package dev.pipelininglab.run;
 
 import java.util.Map;
 
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
@@ -70,13 +69,6 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 	@Override
 	public Mono<?> reactive(ReactiveRedisTemplate<byte[], byte[]> template, Pass pass, long item) {
 		return ((Command.Reactive) forItem(item)).reactive(template, pass, item);
-	}
-
-	@Override
-	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long item = from; item < to; item++) {
-			connection.stringCommands().get(keys.keyBytes(this.ratio.writeItem(item)));
-		}
 	}
 
 	@Override

@@ -32,7 +32,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
 			ClusterLayout.@Nullable Spread spread, BatchRunner.@Nullable ClusterEffect effect,
 			TimedPasses.Passes passes, double pingMillis, @Nullable Map<String, Double> nodeRttMillis,
-			@Nullable RunObserver observer) {
+			@Nullable RunObserver observer, Written written) {
 		long[] passNanos = passes.nanos();
 		ServerCounters.Usage usage = passes.usage();
 		long count = spec.count();
@@ -56,17 +56,20 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		// No observer: a fleet's share, read back by its leader after the fleet's window.
 		if (observer != null && command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());
+			// A run's own ttl stays: the read-back gives its keys no other.
+			Written expiring = (spec.ttl() == null) ? written : null;
 			KeyWalk walk = spec.workload().keyWalk();
 			if (walk != null && walk.repeatsKeys(count)) {
 				// Replayed over the items that ran: a time limit leaves a prefix of each
 				// client's range.
 				readBack = this.data.verifyWalk(walk, keys, timed ? last.reached() : last.whole(), setupBatch(spec),
-						spec.valueSize(), read, observer);
+						spec.valueSize(), read, observer, expiring);
 			}
 			else {
 				// A time limit reads back the ranges its clients sent.
 				List<Clients.Reach> ranges = timed ? last.reached() : List.of(new Clients.Reach(0, count));
-				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer);
+				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer,
+						expiring);
 			}
 			verified = readBack.verified();
 			sample = read.sample();

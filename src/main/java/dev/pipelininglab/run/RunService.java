@@ -295,10 +295,10 @@ public class RunService {
 				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
 			}
 			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, pingMillis, nodeRttMillis,
-					readBack ? observer : null);
+					readBack ? observer : null, written);
 		}
 		catch (DataAccessException ex) {
-			throw failed(spec, keys, progress.batchesDone, progress.tally, ex);
+			throw failed(spec, keys, progress, ex, written);
 		}
 	}
 
@@ -314,12 +314,16 @@ public class RunService {
 	}
 
 	/**
-	 * When Redis refused commands but still answers, a SET run's keys are read back, so
-	 * the report says what it left; after a lost connection they are not. {@code keys}:
-	 * the runner's, a hash tag's for the hash-tag modes.
+	 * When Redis refused commands but still answers, the keys a SET run's failing pass
+	 * sent are read back, so the report says what it left (none when it failed before its
+	 * pass, in a warm-up or preparation: the keys hold what came before it); after a lost
+	 * connection they are not. {@code keys}: the runner's, a hash tag's for the hash-tag
+	 * modes.
 	 */
-	private RunFailedException failed(RunSpec spec, KeySpace keys, long batchesDone, Tally tally,
-			DataAccessException ex) {
+	private RunFailedException failed(RunSpec spec, KeySpace keys, TimedPasses.Progress progress,
+			DataAccessException ex, Written written) {
+		long batchesDone = progress.batchesDone;
+		Tally tally = progress.tally;
 		boolean refused = tally.rejectedCount() > 0;
 		if (!refused && PipelineFailures.isErrorReply(ex)) {
 			// The other paths stop at the first refusal they see, which is counted here.
@@ -329,13 +333,11 @@ public class RunService {
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
 		if (refused && command instanceof Command.Verified && command.key(keys) == null
-				&& spec.workload().keyWalk() == null && spec.workload().first() == 0) {
-			// The batches done and the one that failed.
-			long reached = Math.min(spec.count(), (batchesDone + 1) * spec.batchSize());
+				&& spec.workload().keyWalk() == null && !progress.attempted.isEmpty()) {
 			try {
 				verified = this.data
-					.verify(command, keys, List.of(new Clients.Reach(0, reached)), setupBatch(spec), spec.valueSize(),
-							new Tally(0), RunObserver.NONE)
+					.verify(command, keys, progress.attempted, setupBatch(spec), spec.valueSize(), new Tally(0),
+							RunObserver.NONE, (spec.ttl() == null) ? written : null)
 					.verified();
 			}
 			catch (DataAccessException unanswered) {

@@ -46,6 +46,16 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(Safeguards.class);
 
+	/**
+	 * Redis 7.0 reads an argument of this size or more into a query buffer of exactly its
+	 * size, then gives the connection a new empty one as large for the next (a 1 MiB SET
+	 * leaves 1.25 MiB); its cron shrinks it about a second later. A comparison's variants
+	 * run on connections of their own within that second, so their buffers add up: the 1
+	 * MiB comparison of every variant, 8 MiB under maxmemory, evicted 230 keys in its
+	 * last variant without this.
+	 */
+	static final int BIG_ARGUMENT = 32 * 1024;
+
 	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
 
 	private static final Duration SHUTDOWN_EXPIRY_WAIT = Duration.ofSeconds(20);
@@ -98,8 +108,9 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	/**
 	 * The request's peak: its items, its largest warm-up (beside the items in a
-	 * comparison, whose variants warm up while the one before left its keys), and one
-	 * round trip or set-up batch per client in the servers' buffers.
+	 * comparison, whose variants warm up while the one before left its keys), one round
+	 * trip or set-up batch per client in the servers' buffers, and for large values the
+	 * query buffer each connection keeps after one (below).
 	 */
 	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared,
 			Function<RunSpec, BatchRunner> runners) {
@@ -116,6 +127,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 		}
 		Preflight.Part warmUp = null;
 		long buffers = 0;
+		long kept = 0;
 		for (RunSpec spec : specs) {
 			BatchRunner runner = runners.apply(spec);
 			Preflight.Part part = part(this.warmUp.mostOf(runner, spec), runner.keySpace(this.keys.warmup()), 1, false);
@@ -125,13 +137,20 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 			long roundTrip = Math.min(spec.count(), runner.perRoundTrip(spec.batchSize())) * spec.clients();
 			// The read-back after a write answers a set-up batch of values at once.
 			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
-			// An item in a buffer: its value as jemalloc sizes it, key, protocol.
-			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16)) + 64;
+			// An item in a buffer: its value with the buffer's header as jemalloc sizes
+			// it
+			// (1 MiB takes 1.25), key, protocol.
+			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16) + 16) + 64;
 			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes);
+			if (spec.valueSize() >= BIG_ARGUMENT) {
+				kept += spec.clients() * itemBytes;
+			}
 		}
+		// The set-up's connection (a GET comparison's keys) and the preflight's sample.
+		kept += (kept > 0) ? ItemCosts.allocated(base.valueSize() + 16) + 64 : 0;
 		boolean stores = !parts.isEmpty() || warmUp != null;
 		return new Preflight.Demand(base.count(), parts, (warmUp != null) ? List.of(warmUp) : List.of(),
-				prepared && specs.size() > 1, stores ? buffers : 0);
+				prepared && specs.size() > 1, stores ? buffers + kept : 0);
 	}
 
 	private Preflight.@Nullable Part part(RunSpec base, KeySpace keys, int variants, boolean prepared) {

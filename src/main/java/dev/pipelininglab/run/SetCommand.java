@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.SetArgs;
@@ -86,13 +85,6 @@ final class SetCommand extends Command
 		Duration ttl = pass.spec().ttl();
 		return (ttl != null) ? template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item), ttl)
 				: template.opsForValue().set(pass.keyBytes(item), pass.valueBytes(item));
-	}
-
-	@Override
-	public void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from, long to) {
-		for (long item = from; item < to; item++) {
-			connection.stringCommands().get(keys.keyBytes(item));
-		}
 	}
 
 	@Override

@@ -73,6 +73,7 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 			long windowNanos = System.nanoTime() - windowStart;
 			outcome.attempted().forEach((range) -> written.items(spec, keys, range.from(), range.to()));
 			if (outcome.failure() != null) {
+				progress.attempted = outcome.attempted();
 				progress.batchesDone = outcome.batches();
 				progress.tally = outcome.tally(spec.sample());
 				throw outcome.failure();
@@ -208,6 +209,9 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		long batchesDone;
 
 		Tally tally;
+
+		/** The items the failing pass sent, by client; none when it never began. */
+		List<Clients.Reach> attempted = List.of();
 
 		Progress(int sample) {
 			this.tally = new Tally(sample);

@@ -6,6 +6,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.redis.Reconnects;
 import dev.pipelininglab.redis.Route;
 import org.jspecify.annotations.Nullable;
 
@@ -41,8 +42,11 @@ class WarmUp {
 	/** Items each mode and operation sent in this process: how warm its code is. */
 	private final Map<Work, AtomicLong> sent = new ConcurrentHashMap<>();
 
-	WarmUp(DemoData data, KeySpace keys, WarmUpProperties settings) {
+	private final Reconnects reconnects;
+
+	WarmUp(DemoData data, KeySpace keys, WarmUpProperties settings, Reconnects reconnects) {
 		this.data = data;
+		this.reconnects = reconnects;
 		this.warmupKeys = keys.warmup();
 		this.settings = settings;
 	}
@@ -58,15 +62,19 @@ class WarmUp {
 		written.key(oneKey);
 		command.prepareWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec), spec.valueSize());
 		// As many clients as the run, so the pool holds its connections before the clock
-		// starts; round trip by round trip, so a cancel is checked between them.
+		// starts; round trip by round trip, so a cancel is checked between them. A
+		// connection still being made is waited for here, before the clock.
 		Pass pass = new Pass(warmup, warmupKeys, route);
-		Clients.Outcome outcome = Clients.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
-				(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer));
-		outcome.attempted().forEach((range) -> written.items(warmup, warmupKeys, range.from(), range.to()));
-		RuntimeException failure = outcome.failure();
-		if (failure != null) {
-			throw failure;
-		}
+		this.reconnects.awaiting(() -> {
+			Clients.Outcome outcome = Clients.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
+					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer));
+			outcome.attempted().forEach((range) -> written.items(warmup, warmupKeys, range.from(), range.to()));
+			RuntimeException failure = outcome.failure();
+			if (failure != null) {
+				throw failure;
+			}
+			return outcome;
+		});
 		sent.addAndGet(warmup.count());
 		command.clearWarmUp(this.data, warmupKeys, warmup.count(), setupBatch(spec));
 		written.removed(warmupKeys, oneKey);

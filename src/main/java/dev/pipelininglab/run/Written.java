@@ -19,7 +19,8 @@ import org.springframework.data.redis.connection.ExpirationOptions;
  * nothing more. A stopped run of ten million items that wrote 81 keys gives 81 keys an
  * expiry, not ten million; a run over a key space larger than itself gives the keys it
  * walked to. Items are reported before they are sent, so a stop in the middle of a batch
- * still covers the batch that Redis goes on executing.
+ * still covers the batch that Redis goes on executing. Keys a read-back already gave
+ * their expiry (GETEX) are struck off.
  */
 final class Written {
 
@@ -51,6 +52,14 @@ final class Written {
 	synchronized void key(@Nullable String key) {
 		if (key != null) {
 			this.oneKeys.add(key);
+		}
+	}
+
+	/** The read-back gave these keys their expiry: none is needed after the run. */
+	synchronized void expired(KeySpace keys, BitSet indexes) {
+		Keys written = this.perItem.get(keys.keyPattern());
+		if (written != null) {
+			written.indexes.andNot(indexes);
 		}
 	}
 

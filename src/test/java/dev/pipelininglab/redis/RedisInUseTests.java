@@ -2,6 +2,7 @@ package dev.pipelininglab.redis;
 
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
+import io.lettuce.core.resource.ClientResources;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -60,8 +61,13 @@ class RedisInUseTests {
 		}
 
 		@Bean
-		ServerCounters serverCounters(LettuceConnectionFactory factory) {
-			return new ServerCounters(factory);
+		Reconnects reconnects(ClientResources resources, LettuceConnectionFactory factory) {
+			return new Reconnects(resources, factory);
+		}
+
+		@Bean
+		ServerCounters serverCounters(LettuceConnectionFactory factory, Reconnects reconnects) {
+			return new ServerCounters(factory, reconnects);
 		}
 
 		@Bean

@@ -137,12 +137,13 @@ class DataSafetyTests {
 			// the server clock that dates the connections a run used.
 			case "HELLO", "CLIENT", "INFO", "PING", "ECHO", "SELECT", "COMMAND", "TIME" -> null;
 			case "SCRIPT" -> args.get(0).equalsIgnoreCase("LOAD") ? null : "SCRIPT " + args.get(0);
-			case "SET", "GET", "RPOP", "RPUSH", "EXPIRE", "PEXPIRE", "PTTL", "EXISTS" -> own(args.subList(0, 1));
+			// GETEX: the read-back, which gives the key its expiry.
+			case "SET", "GET", "GETEX", "RPOP", "RPUSH", "EXPIRE", "PEXPIRE", "PTTL" -> own(args.subList(0, 1));
 			// A run's record, the index listing it and the live runs the sweep reads.
 			case "SETEX", "ZADD", "ZREM", "ZRANGE", "ZREMRANGEBYRANK" -> own(args.subList(0, 1));
 			// The preflight's sample: what one item costs.
 			case "MEMORY" -> args.get(0).equalsIgnoreCase("USAGE") ? own(args.subList(1, 2)) : "MEMORY " + args.get(0);
-			case "UNLINK", "MGET" -> own(args);
+			case "UNLINK", "MGET", "EXISTS" -> own(args);
 			case "MSET" -> own(java.util.stream.IntStream.range(0, args.size())
 				.filter((i) -> i % 2 == 0)
 				.mapToObj(args::get)

@@ -95,7 +95,7 @@ class MixedRatioTests {
 			assertThat(mix.hits()).as(label).isEqualTo(NodeStats.keyspaceHits(server) - hits).isEqualTo(10_000);
 			assertThat(mix.misses()).as(label).isEqualTo(NodeStats.keyspaceMisses(server) - misses).isZero();
 			DemoData.ReadBack readBack = this.data.verify(command, this.keys, List.of(new Clients.Reach(0, COUNT)),
-					10_000, 0, new Tally(0), RunObserver.NONE);
+					10_000, 0, new Tally(0), RunObserver.NONE, null);
 			assertThat(readBack.verified()).as(label).isEqualTo(1_000);
 			assertThat(NodeStats.dbsize(server)).as(label).isEqualTo(1_000);
 		}
