@@ -126,7 +126,11 @@ class RunStore {
 	 * index and among live runs. The index is trimmed by the sweep, not per run.
 	 */
 	void create(RunRecord record) {
-		setRecord(record);
+		// Before the run's first command: a connection still being made is waited for.
+		this.reconnects.awaiting(() -> {
+			setRecord(record);
+			return null;
+		});
 		this.redis.opsForZSet().add(this.indexKey, record.id(), record.createdAt().toEpochMilli());
 		this.redis.expire(this.indexKey, this.settings.recordTtl());
 		this.redis.opsForZSet().add(this.liveKey, record.id(), record.createdAt().toEpochMilli());
