@@ -20,7 +20,7 @@ import org.springframework.stereotype.Component;
 /**
  * On Spring's scheduler, what keeps a dead instance's runs from leaving keys for ever:
  * this instance's heartbeat ({@link RunJobs#heartbeat}), and on every instance, every
- * {@code lab.jobs.sweep-interval} (the first one heartbeat after start), the sweep. A run
+ * {@code lab.jobs.sweep-interval} (the first one that long after start), the sweep. A run
  * still QUEUED or RUNNING whose record is older than {@code lab.jobs.stale-after} belongs
  * to an instance that died: every key its record says it may write gets the expiry a run
  * leaves ({@code EXPIRE ... NX} from Redis 7 on, so no {@code ttl} a run set is changed;
@@ -67,7 +67,8 @@ class AbandonedRuns implements SchedulingConfigurer {
 	public void configureTasks(ScheduledTaskRegistrar tasks) {
 		Duration beat = this.settings.heartbeat();
 		tasks.addFixedDelayTask(new FixedDelayTask(this.jobs::heartbeat, beat, beat));
-		tasks.addFixedDelayTask(new FixedDelayTask(this::sweep, this.settings.sweepInterval(), beat));
+		tasks.addFixedDelayTask(
+				new FixedDelayTask(this::sweep, this.settings.sweepInterval(), this.settings.sweepInterval()));
 	}
 
 	void sweep() {

@@ -109,7 +109,7 @@ class FleetRuns {
 		// Before any member is called: what the whole fleet stores must fit.
 		this.runs.preflight(whole, job);
 		FleetInbox inbox = new FleetInbox(null);
-		FleetShares.Keys keys = this.shares.keys(whole);
+		FleetShares.Keys keys = this.shares.keysOf(whole);
 		this.inboxes.put(job.id, inbox);
 		try {
 			this.channel.publish(new Signal(Type.CALL, job.id, this.instance, 0, whole, null, null, null, null, null));
@@ -324,7 +324,7 @@ class FleetRuns {
 			// Shutting down: expire it here rather than trust a leader that may be gone.
 		}
 		if (inbox.first(Type.STOP) == null) {
-			this.shares.keys(share).expireRest();
+			this.shares.keysOf(share).expireRest();
 		}
 	}
 

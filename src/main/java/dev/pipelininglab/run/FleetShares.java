@@ -41,7 +41,7 @@ public class FleetShares {
 	/**
 	 * Every key {@code whole} may write, each share's read back before the rest expire.
 	 */
-	public Keys keys(RunSpec whole) {
+	public Keys keysOf(RunSpec whole) {
 		Written written = new Written();
 		long first = whole.workload().first();
 		written.items(whole, this.runs.runnerOf(whole).keySpace(this.keys), first, first + whole.count());

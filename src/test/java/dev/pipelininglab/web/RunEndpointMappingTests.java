@@ -1,8 +1,10 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -16,6 +18,7 @@ import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.verify;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -29,6 +32,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 @WebMvcTest(controllers = { RunController.class, MissingSegments.class })
 @Import(RunEndpointMappingTests.AnotherRegistrations.class)
 class RunEndpointMappingTests extends WebLayerWithStandIns {
+
+	@BeforeEach
+	void runsAnswerNothing() {
+		// What the run answers is not this test's business, only which run was asked for.
+		given(this.jobs.run(any(), any())).willReturn(new RunJobs.Answer("id", null));
+	}
 
 	@ParameterizedTest
 	@CsvSource({ "/pipeset/7, SET, PIPELINED", "/loopget/7, GET, LOOP", "/pipemixed/7, MIXED, PIPELINED",
