@@ -43,6 +43,11 @@ public class ReplicaSync implements DisposableBean {
 		this.enabled = NodeConnections.readsFromReplicas(factory);
 	}
 
+	/** Whether reads may meet a replica that has not yet seen the latest writes. */
+	public boolean readsFromReplicas() {
+		return this.enabled;
+	}
+
 	public synchronized void await() {
 		if (!this.enabled) {
 			return;

@@ -52,7 +52,7 @@ class MebibyteComparisonTests extends MockMvcOnEmptyOwnRedis {
 				this.admin.sync().set("someone:" + i, "theirs");
 			}
 		}
-		long keys = this.admin.sync().dbsize();
+		long keys = keysBesidesRecords();
 		long evicted = this.admin.info("stats", "evicted_keys");
 
 		long tight = fittingCount(policy, "8 MiB", keys);
@@ -66,7 +66,7 @@ class MebibyteComparisonTests extends MockMvcOnEmptyOwnRedis {
 		long roomy = fittingCount(policy, "24 MiB", keys);
 		assertThat(roomy).isPositive();
 		runs(roomy);
-		refused(roomy + 3, this.admin.sync().dbsize());
+		refused(roomy + 3, keysBesidesRecords());
 
 		for (int i = 0; i < FOREIGN_KEYS; i++) {
 			assertThat(this.admin.sync().exists("someone:" + i)).as("someone:%d under %s", i, policy).isEqualTo(1);
@@ -80,7 +80,7 @@ class MebibyteComparisonTests extends MockMvcOnEmptyOwnRedis {
 		long fitting = refused.read("$.fittingCount", Long.class);
 		System.out.printf("[reliability] 1 MiB comparison %s under maxmemory, %s: fittingCount %d (%s)%n", room, policy,
 				fitting, refused.<String>read("$.detail"));
-		assertThat(this.admin.sync().dbsize()).as("nothing written by the refused run").isEqualTo(keys);
+		assertThat(keysBesidesRecords()).as("nothing written by the refused run").isEqualTo(keys);
 		return fitting;
 	}
 
@@ -95,7 +95,16 @@ class MebibyteComparisonTests extends MockMvcOnEmptyOwnRedis {
 	private void refused(long count, long keys) throws Exception {
 		assertThat(json(send(compare(count), 409)).<String>read("$.type")).isIn(TYPES + "run-does-not-fit",
 				TYPES + "eviction-risk");
-		assertThat(this.admin.sync().dbsize()).as("nothing written by the refused run").isEqualTo(keys);
+		assertThat(keysBesidesRecords()).as("nothing written by the refused run").isEqualTo(keys);
+	}
+
+	/**
+	 * The keys but the lab's run records: a run's record and its place among live runs
+	 * are written once its answer has left, so a count of every key taken just after one
+	 * moves.
+	 */
+	private long keysBesidesRecords() {
+		return this.admin.sync().keys("*").stream().filter((key) -> !key.matches(".*:runs?(:.*)?")).count();
 	}
 
 	private static String compare(long count) {
