@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -77,6 +78,9 @@ public class ServerCounters implements DisposableBean {
 
 	private final Reconnects reconnects;
 
+	/** A standalone or sentinel master's address by its INFO run_id. */
+	private final Map<String, String> addresses = new ConcurrentHashMap<>();
+
 	ServerCounters(LettuceConnectionFactory factory, Reconnects reconnects) {
 		this.factory = factory;
 		this.reconnects = reconnects;
@@ -125,8 +129,11 @@ public class ServerCounters implements DisposableBean {
 			}
 			else {
 				StatefulRedisConnection<String, String> master = (StatefulRedisConnection<String, String>) connection;
-				String info = master.sync().info();
-				nodes.put(address(master, info), fields(info));
+				Map<String, String> fields = fields(master.sync().info());
+				// A failover's new master has a run_id of its own: each is asked its
+				// address once.
+				nodes.put(this.addresses.computeIfAbsent(fields.getOrDefault("run_id", ""),
+						(runId) -> address(master, fields)), fields);
 				if (this.replicaReads) {
 					Matcher online = REPLICA.matcher(master.sync().info("replication"));
 					while (online.find()) {
@@ -238,7 +245,7 @@ public class ServerCounters implements DisposableBean {
 
 	// A sentinel client is never told the address it reached; CLIENT INFO's laddr (Redis
 	// 6.2+) says it.
-	private static String address(StatefulRedisConnection<String, String> master, String info) {
+	private static String address(StatefulRedisConnection<String, String> master, Map<String, String> info) {
 		try {
 			Matcher local = LOCAL_ADDRESS.matcher(master.sync().clientInfo());
 			if (local.find()) {
@@ -247,7 +254,7 @@ public class ServerCounters implements DisposableBean {
 		}
 		catch (RuntimeException ex) {
 		}
-		return "master:" + fields(info).getOrDefault("tcp_port", "?");
+		return "master:" + info.getOrDefault("tcp_port", "?");
 	}
 
 	static Map<String, String> fields(String info) {
@@ -276,22 +283,19 @@ public class ServerCounters implements DisposableBean {
 
 	private synchronized @Nullable ClientList clientList() {
 		try {
-			long received = 0;
 			List<Client> clients = new ArrayList<>();
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			this.connection.forEachMaster((master, node) -> masters.add(master));
 			List<String> time = masters.get(0).time();
 			long micros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
 			for (RedisCommands<String, String> master : masters) {
-				received += Long
-					.parseLong(fields(master.info("stats")).getOrDefault("total_connections_received", "0"));
 				for (String line : master.clientList().split("\n")) {
 					if (!line.isBlank()) {
 						clients.add(Client.parse(line));
 					}
 				}
 			}
-			return new ClientList(received, List.copyOf(clients), micros, masters.size());
+			return new ClientList(List.copyOf(clients), micros, masters.size());
 		}
 		catch (RuntimeException ex) {
 			log.debug("Could not read the masters' client lists", ex);
@@ -319,7 +323,12 @@ public class ServerCounters implements DisposableBean {
 		return clientList();
 	}
 
-	public @Nullable Usage usage(@Nullable ClientList before, Route route, Set<String> commands) {
+	/**
+	 * {@code passBefore}, {@code passAfter}: the INFO snapshots around the pass, whose
+	 * masters count the connections they accepted.
+	 */
+	public @Nullable Usage usage(@Nullable ClientList before, Snapshot passBefore, Snapshot passAfter, Route route,
+			Set<String> commands) {
 		ClientList after = clientList();
 		if (before == null || after == null) {
 			return null;
@@ -327,7 +336,16 @@ public class ServerCounters implements DisposableBean {
 		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
 		int used = (int) candidates(after, route, commands).filter((client) -> client.idleSeconds() <= idleBound)
 			.count();
-		return new Usage(used, after.connectionsReceived() - before.connectionsReceived());
+		return new Usage(used, connectionsReceived(passAfter) - connectionsReceived(passBefore));
+	}
+
+	private static long connectionsReceived(Snapshot snapshot) {
+		return snapshot.nodes()
+			.values()
+			.stream()
+			.filter((node) -> "master".equals(node.get("role")))
+			.mapToLong((node) -> Long.parseLong(node.getOrDefault("total_connections_received", "0")))
+			.sum();
 	}
 
 	// A cluster client holds one connection per master plus the default one, which is not
@@ -355,7 +373,7 @@ public class ServerCounters implements DisposableBean {
 	public record Snapshot(Map<String, Map<String, String>> nodes) {
 	}
 
-	public record ClientList(long connectionsReceived, List<Client> clients, long serverMicros, int masters) {
+	public record ClientList(List<Client> clients, long serverMicros, int masters) {
 	}
 
 	record Client(String name, String cmd, long idleSeconds) {

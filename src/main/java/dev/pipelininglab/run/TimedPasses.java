@@ -87,7 +87,7 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 			if (excess != null && (foreign == null || excess > foreign)) {
 				foreign = excess;
 			}
-			usage = this.server.usage(connectionsBefore, route, commands(spec));
+			usage = this.server.usage(connectionsBefore, before, after, route, commands(spec));
 			this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
 		}
 		return new Passes(timed, runBefore, foreign, usage, counterBefore);

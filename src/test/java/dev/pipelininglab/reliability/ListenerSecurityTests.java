@@ -162,6 +162,7 @@ class ListenerSecurityTests {
 				}
 			});
 			String figures = "200 wrong: " + wrongOnes + "; 200 without credentials: " + unasked;
+			System.out.println("[credentials] " + figures);
 			// A bcrypt each would take 16 s of CPU, the first 20 alone 1.6 s: wrong
 			// credentials
 			// cost about what none do, the filters and the problem written.

@@ -11,7 +11,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
@@ -39,7 +41,11 @@ final class Monitor implements AutoCloseable {
 
 	private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
 
-	private volatile String lastCommand = "";
+	/**
+	 * The arguments of every ECHO and PING seen: a marker stays seen once commands follow
+	 * it.
+	 */
+	private final Set<String> markers = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * @param check returns null for an acceptable command (name first, then arguments),
@@ -62,14 +68,14 @@ final class Monitor implements AutoCloseable {
 	}
 
 	/**
-	 * Waits until a PING carrying {@code marker} has been seen, so every command sent
-	 * before it was checked.
+	 * Waits until an ECHO or PING carrying {@code marker} has been seen, so every command
+	 * sent before it was checked.
 	 */
 	void awaitMarker(String marker, long timeoutMillis) {
 		Awaitility.await("MONITOR showing " + marker)
 			.atMost(Duration.ofMillis(timeoutMillis))
 			.pollInterval(Duration.ofMillis(10))
-			.until(() -> this.lastCommand.contains(marker));
+			.until(() -> this.markers.contains(marker));
 	}
 
 	long commands() {
@@ -97,7 +103,9 @@ final class Monitor implements AutoCloseable {
 				this.commands.incrementAndGet();
 				this.byName.computeIfAbsent(command.get(0).toUpperCase(java.util.Locale.ROOT), (k) -> new AtomicLong())
 					.incrementAndGet();
-				this.lastCommand = line;
+				if (command.size() > 1 && Set.of("ECHO", "PING").contains(command.get(0).toUpperCase(Locale.ROOT))) {
+					this.markers.add(command.get(1));
+				}
 				String problem = this.check.apply(command);
 				if (problem != null && this.violations.size() < MAX_VIOLATIONS) {
 					this.violations.add(problem + ": " + line);
