@@ -124,6 +124,13 @@ public class RunService {
 		if (nowhere != null) {
 			return nowhere;
 		}
+		if (spec.operation() == Operation.PING && (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.TRANSACTION
+				|| spec.mode() == Mode.TRANSACTION_HASHTAG)) {
+			// JedisPingTests shows it: the run would fail at its first batch.
+			return "Spring Data Redis's Jedis connection refuses PING inside a pipeline or transaction (\"Operation"
+					+ " not supported by Jedis in pipelining/transaction mode\"); jedis-loop and jedis-script send"
+					+ " PING, and Lettuce pipelines it";
+		}
 		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
 			// JedisClusterConnectorTests shows Spring Data Redis 4.1 refusing it.
 			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"

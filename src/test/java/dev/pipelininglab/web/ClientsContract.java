@@ -134,6 +134,20 @@ abstract class ClientsContract extends MockMvcOnTestRedis {
 				jsonPath("$.skipped[0].reason", containsString("Lettuce's own API")));
 	}
 
+	/**
+	 * Spring Data Redis's Jedis connection answers PING inside a pipeline or transaction
+	 * with an exception, which once came back as a 503 "Cannot reach Redis".
+	 */
+	@Test
+	void jedisPingsInALoopAndAScriptAndSaysWhyNotInAPipelineOrTransaction() throws Exception {
+		okBody("/compare/ping/100?variants=jedis-loop,jedis-pipelined,jedis-transaction,jedis-script",
+				jsonPath("$.results[*].variant").value(contains("jedis-loop", "jedis-script")),
+				jsonPath("$.results[*].pongs").value(everyItem(is(100))),
+				jsonPath("$.skipped[*].variant").value(contains("jedis-pipelined", "jedis-transaction")),
+				jsonPath("$.skipped[*].reason").value(everyItem(containsString("refuses PING"))));
+		expectBad("/pipeping/100?connector=jedis", "connector", "refuses PING");
+	}
+
 	@Test
 	void comparisonsPutJedisRowsBesideLettuceRows() throws Exception {
 		this.mvc.perform(get("/compare/set/2000?variants=loop,pipelined,jedis-loop,jedis-pipelined&clients=2"))
