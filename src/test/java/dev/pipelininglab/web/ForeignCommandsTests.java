@@ -8,6 +8,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.Flood;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.web.text.ResultTextConverter;
 import org.junit.jupiter.api.Test;
@@ -27,6 +28,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * not.
  */
 @SharedRedis
+@SlowTest
 class ForeignCommandsTests extends MockMvcOnTestRedis {
 
 	/**

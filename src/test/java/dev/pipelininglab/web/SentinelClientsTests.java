@@ -3,6 +3,7 @@ package dev.pipelininglab.web;
 import org.springframework.test.context.TestPropertySource;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 
 /**
  * Clients, connections and connectors on master + replica + 3 sentinels, Lettuce reading
@@ -10,6 +11,7 @@ import dev.pipelininglab.testsupport.SharedRedis;
  */
 @SharedRedis(RedisTopology.SENTINEL)
 @TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
+@SlowTest
 class SentinelClientsTests extends ClientsContract {
 
 }

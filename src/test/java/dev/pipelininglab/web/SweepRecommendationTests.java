@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -17,6 +18,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * measured, with that size's reply buffer and latency per batch, on a real Redis; a sweep
  * run as a job carries the same.
  */
+@SlowTest
 class SweepRecommendationTests extends AppOnTestRedis {
 
 	@Autowired

@@ -6,6 +6,7 @@ import java.util.List;
 
 import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
@@ -17,6 +18,7 @@ import static org.awaitility.Awaitility.await;
  * table with a summary line, {@code text/csv} a CSV, JSON stays the default; finished
  * runs download as JSON, CSV, Markdown and text; two runs side by side with ratios.
  */
+@SlowTest
 class TextAndCsvAnswerTests extends JobsOnTestRedis {
 
 	@Test

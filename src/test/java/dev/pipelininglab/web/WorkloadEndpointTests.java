@@ -8,6 +8,7 @@ import java.util.stream.Stream;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -27,6 +28,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest(properties = "lab.limits.max-batch-bytes=4194304")
 @SharedRedis
+@SlowTest
 class WorkloadEndpointTests extends MockMvcOnTestRedis {
 
 	private static final int MAX_VALUE_SIZE = 1_048_576;

@@ -18,6 +18,7 @@ import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 import dev.pipelininglab.redis.Connector;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.AppOnTestRedis;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.testsupport.ClusterRedis;
@@ -55,6 +56,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cluster-capable ones on a real cluster too); what it wrote is read back with a client
  * of the test's own.
  */
+@SlowTest
 class RecipeTests extends AppOnTestRedis {
 
 	/** Enough keys for several batches of {@link #BATCH}, and a last short one. */
