@@ -151,6 +151,7 @@ class FleetRuns {
 			results.put(this.instance,
 					new Signal(Type.RESULT, job.id, this.instance, 0, null, null, inbox.at, result, null, null));
 			boolean replicasServe = !whole.operation().writesKeys();
+			job.checkOverlapSince();
 			FleetResult merged = merge(job, whole, keys, planned, results,
 					this.counters.between(before, after, replicasServe),
 					this.counters.processed(before, after, replicasServe), windowNanos);

@@ -54,8 +54,14 @@ final class Job implements RunObserver {
 
 	private volatile @Nullable Phase current;
 
-	/** Another run measured on this instance at the same time. */
+	/**
+	 * Another run measured at the same time: on this instance, or on any that shares its
+	 * Redis and prefix (their records say so).
+	 */
 	volatile boolean overlapped;
+
+	/** Asks, once, whether a run of any instance began while this one measured. */
+	volatile @Nullable BooleanSupplier begunSince;
 
 	/** For a job: its place among admitted jobs, given back once. */
 	final AtomicBoolean placeFreed = new AtomicBoolean();
@@ -237,6 +243,17 @@ final class Job implements RunObserver {
 		}
 		Duration pace = Duration.ofNanos((long) (elapsed.toNanos() * ((double) (total - done) / done)));
 		return (pace.compareTo(limit) < 0) ? pace : limit;
+	}
+
+	/**
+	 * Before the figures are merged or the final record written; later calls ask nothing.
+	 */
+	void checkOverlapSince() {
+		BooleanSupplier check = this.begunSince;
+		this.begunSince = null;
+		if (check != null && check.getAsBoolean()) {
+			this.overlapped = true;
+		}
 	}
 
 }

@@ -158,6 +158,10 @@ public class RunJobs implements SmartLifecycle {
 			Runnable record = () -> {
 				this.store.create(job.record());
 				job.recorded = true;
+				if (job.waited()) {
+					// Written as it starts measuring.
+					overlapsInRedis(job);
+				}
 			};
 			if (job.waited()) {
 				// A GET run refused before it wrote anything leaves no record either.
@@ -268,6 +272,7 @@ public class RunJobs implements SmartLifecycle {
 			markOverlaps(job);
 			RunPlan.Outcome outcome = (job.plan.instances() > 1) ? this.fleet.lead(job)
 					: job.plan.measure(this.runs, job);
+			job.checkOverlapSince();
 			outcome.results().forEach(this.metrics::record);
 			finish(job, RunStatus.DONE, outcome, null, null);
 		}
@@ -335,7 +340,11 @@ public class RunJobs implements SmartLifecycle {
 		}
 	}
 
-	/** Two runs measuring at once on one instance share its CPU and often its Redis. */
+	/**
+	 * Two runs measuring at once share the Redis, and on one instance its CPU too. Other
+	 * instances' runs are known from Redis: one live as this one starts, or one begun
+	 * before it ends (each of the two then sees the other).
+	 */
 	private void markOverlaps(Job started) {
 		for (Job other : this.active.values()) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
@@ -343,6 +352,15 @@ public class RunJobs implements SmartLifecycle {
 				started.overlapped = true;
 			}
 		}
+		if (started.recorded && !started.waited()) {
+			overlapsInRedis(started);
+		}
+	}
+
+	private void overlapsInRedis(Job job) {
+		Instant since = Instant.now();
+		job.overlapped |= this.store.othersLive(job.id);
+		job.begunSince = () -> this.store.othersCreatedSince(job.id, since);
 	}
 
 	private RunRecord.Problem shutdownProblem() {

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.redis.KeySpace;
@@ -135,6 +136,33 @@ class RunStore {
 		this.redis.expire(this.indexKey, this.settings.recordTtl());
 		this.redis.opsForZSet().add(this.liveKey, record.id(), record.createdAt().toEpochMilli());
 		this.created = true;
+	}
+
+	/**
+	 * Whether a run of any instance sharing this Redis and prefix was live when
+	 * {@code id} started: one was in the set of live runs. A dead instance's run stays
+	 * there until a sweep ends it, so it may count for up to {@code stale-after} after.
+	 */
+	boolean othersLive(String id) {
+		return others(id, () -> this.redis.opsForZSet().range(this.liveKey, 0, -1));
+	}
+
+	/** Whether a run of any instance was created from {@code since} on: it ran beside. */
+	boolean othersCreatedSince(String id, Instant since) {
+		return others(id, () -> this.redis.opsForZSet()
+			.rangeByScore(this.indexKey, since.toEpochMilli(), Double.POSITIVE_INFINITY));
+	}
+
+	/** A note on the record, not worth failing its run for. */
+	private static boolean others(String id, Supplier<@Nullable Set<String>> ids) {
+		try {
+			Set<String> read = ids.get();
+			return read != null && read.stream().anyMatch((other) -> !other.equals(id));
+		}
+		catch (RuntimeException ex) {
+			log.debug("Could not read the other runs: {}", ex.toString());
+			return false;
+		}
 	}
 
 	// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.

@@ -129,7 +129,7 @@ abstract class Command {
 
 	/** Its one key absent, or the keys a pass writes: where every variant starts. */
 	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
-		clear(data, keys, (items) -> Written.keysOf(spec, 0, spec.count(), items), setupBatch, observer);
+		clear(data, keys, (items) -> Written.keysOf(spec, 0, spec.count(), items), setupBatch, observer, true);
 	}
 
 	boolean showsPreparing() {
@@ -139,12 +139,17 @@ abstract class Command {
 	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
 	}
 
+	/** The warm-up has just written its keys: no need to ask whether they exist. */
 	final void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
-		clear(data, keys, (items) -> items.set(0, Math.toIntExact(count)), setupBatch, RunObserver.NONE);
+		clear(data, keys, (items) -> items.set(0, Math.toIntExact(count)), setupBatch, RunObserver.NONE, false);
 	}
 
-	/** {@code items} marks the key indexes to delete, asked only for a key per item. */
-	private void clear(DemoData data, KeySpace keys, Consumer<BitSet> items, int setupBatch, RunObserver observer) {
+	/**
+	 * {@code items} marks the key indexes to delete, asked only for a key per item;
+	 * {@code probe}: first ask whether any exists (a first pass deletes nothing).
+	 */
+	private void clear(DemoData data, KeySpace keys, Consumer<BitSet> items, int setupBatch, RunObserver observer,
+			boolean probe) {
 		String key = key(keys);
 		if (key != null) {
 			data.delete(key);
@@ -152,7 +157,7 @@ abstract class Command {
 		else if (writesKeyPerItem()) {
 			BitSet indexes = new BitSet();
 			items.accept(indexes);
-			data.deleteKeys(keys, indexes, setupBatch, observer);
+			data.deleteKeys(keys, indexes, setupBatch, observer, probe);
 		}
 	}
 

@@ -46,8 +46,8 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	 * Only the keys a pass is about to write, not the rest of a larger key space: one
 	 * UNLINK per batch of keys (a cluster splits it by slot).
 	 */
-	void deleteKeys(KeySpace keys, BitSet indexes, int batchSize, RunObserver observer) {
-		if (!anyExists(keys, indexes)) {
+	void deleteKeys(KeySpace keys, BitSet indexes, int batchSize, RunObserver observer, boolean probe) {
+		if (probe && !anyExists(keys, indexes)) {
 			return;
 		}
 		forEachBatch(indexes, batchSize, (batch) -> {

@@ -115,6 +115,23 @@ class FleetRunTests {
 	}
 
 	/**
+	 * Each leader runs only its own job, so neither knew of the other's run but through
+	 * Redis: the live runs as it starts, and the runs begun before it ends.
+	 */
+	@Test
+	void twoFleetRunsLedFromTwoInstancesAtOnceBothSayTheyOverlapped() {
+		trio();
+		Http first = new Http(port(trio.get(0)), Duration.ofSeconds(30));
+		Http second = new Http(port(trio.get(1)), Duration.ofSeconds(30));
+		// Slowed by 2 ms added to each round trip: 400 of them a member, so that they
+		// meet.
+		String a = start(first, 40_000, 2, ", \"batchSize\": 50, \"rtt\": 2");
+		String b = start(second, 40_000, 2, ", \"batchSize\": 50, \"rtt\": 2");
+		assertThat(finished(first, a).<Boolean>read("$.overlapped")).as(a).isTrue();
+		assertThat(finished(second, b).<Boolean>read("$.overlapped")).as(b).isTrue();
+	}
+
+	/**
 	 * A plain Redis client answers the call with unsigned and wrongly signed JOINs,
 	 * replays every message it sees byte for byte, and sends STOPs in the leader's name
 	 * once the run starts: none of it counts.
