@@ -78,7 +78,7 @@ public class RunJobs implements SmartLifecycle {
 		this.fleet = fleet;
 		this.limits = limits;
 		this.slots = slots;
-		this.admission = new JobAdmission(settings, slots, this::jobs);
+		this.admission = new JobAdmission(settings.queueCapacity(), slots, this::jobs);
 		this.runs = runs;
 		this.warmUp = warmUp;
 		this.store = store;
@@ -88,11 +88,12 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * @throws JobsFullException when every slot and queue place of this instance is taken
+	 * @throws JobsFullException when every run slot and queue place of this instance is
+	 * taken
 	 */
 	public RunRecord submit(RunPlan plan) {
 		if (!this.running) {
-			throw shuttingDown();
+			throw JobAdmission.shuttingDown();
 		}
 		boolean slot = this.admission.admit();
 		Job job;
@@ -104,6 +105,7 @@ public class RunJobs implements SmartLifecycle {
 			throw ex;
 		}
 		job.runSlot.set(slot);
+		job.queued.set(!slot);
 		RunRecord record = job.record();
 		launch(job);
 		return record;
@@ -179,18 +181,13 @@ public class RunJobs implements SmartLifecycle {
 				this.active.remove(job.id);
 				job.shutdown = true;
 				finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
-				throw shuttingDown();
+				throw JobAdmission.shuttingDown();
 			}
 		}
 		catch (RuntimeException ex) {
 			this.admission.free(job);
 			throw ex;
 		}
-	}
-
-	private static JobsFullException shuttingDown() {
-		return new JobsFullException("This instance is shutting down and accepts no new runs",
-				JobAdmission.DEFAULT_RETRY_AFTER);
 	}
 
 	/** As this instance knows it when it runs or ran it, else as Redis says. */
@@ -251,7 +248,7 @@ public class RunJobs implements SmartLifecycle {
 
 	/** Jobs running or waiting on this instance, GET runs aside. */
 	public int active() {
-		return this.admission.active();
+		return jobs().size();
 	}
 
 	private void execute(Job job) {
