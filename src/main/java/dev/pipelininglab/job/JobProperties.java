@@ -28,7 +28,9 @@ import org.springframework.validation.annotation.Validated;
  * may have written gets an expiry, and their records say FAILED; the first sweep comes
  * one heartbeat after start
  * @param eventsTimeout how long one {@code /runs/{id}/events} stream may stay open
- * @param shutdownWait how long shutdown waits for jobs to stop between batches
+ * @param shutdownWait how long shutdown waits for runs to stop between batches and then
+ * for their keys' expiry, one deadline for both; with the web server's graceful phase and
+ * a command in flight, the app's whole shutdown budget (docs/deploy.md)
  */
 @ConfigurationProperties("lab.jobs")
 @Validated

@@ -359,17 +359,19 @@ public class RunJobs implements SmartLifecycle {
 		// its slot behind a job waiting for one).
 		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
 		this.workers = pool;
+		this.slots.open();
 		this.fleet.start(pool);
 		this.running = true;
 	}
 
 	/**
-	 * Within {@code lab.jobs.shutdown-wait}; in the default phase, so before the web
-	 * server's graceful shutdown and long before Redis connections close.
+	 * Within {@code lab.jobs.shutdown-wait}, whose deadline the keys' expiry then shares;
+	 * in the default phase, before the web server's graceful shutdown and Redis closing.
 	 */
 	@Override
 	public void stop() {
 		this.running = false;
+		this.slots.close(Instant.now().plus(this.settings.shutdownWait()));
 		Collection<Job> jobs = List.copyOf(this.active.values());
 		jobs.forEach((job) -> job.shutdown = true);
 		this.fleet.stop();
@@ -377,7 +379,7 @@ public class RunJobs implements SmartLifecycle {
 		if (pool != null) {
 			pool.shutdown();
 			try {
-				if (!pool.awaitTermination(this.settings.shutdownWait().toMillis(), TimeUnit.MILLISECONDS)) {
+				if (!pool.awaitTermination(this.slots.shutdownLeft().toMillis(), TimeUnit.MILLISECONDS)) {
 					log.warn("Runs still going after {}; recording them as cancelled", this.settings.shutdownWait());
 					pool.shutdownNow();
 				}

@@ -136,7 +136,7 @@ public class RunSlots {
 	}
 
 	/** What is left of the shutdown's budget; zero while open. */
-	Duration shutdownLeft() {
+	public Duration shutdownLeft() {
 		Instant until = this.closedUntil;
 		if (until == null) {
 			return Duration.ZERO;
