@@ -63,13 +63,13 @@ final class Job implements RunObserver {
 	/** Asks, once, whether a run of any instance began while this one measured. */
 	volatile @Nullable BooleanSupplier begunSince;
 
-	/** For a job: its place among admitted jobs, given back once. */
-	final AtomicBoolean placeFreed = new AtomicBoolean();
+	/** A job admitted to wait for a run slot: its place in the queue, given back once. */
+	final AtomicBoolean queued = new AtomicBoolean();
 
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
 	volatile @Nullable Runnable beforeTiming;
 
-	/** One of the {@link RunSlots} GET runs share, given back once. */
+	/** One of the {@link RunSlots} every run takes, given back once. */
 	final AtomicBoolean runSlot = new AtomicBoolean();
 
 	/** From when the job starts running. */

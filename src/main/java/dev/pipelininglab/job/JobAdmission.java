@@ -9,10 +9,11 @@ import java.util.function.Supplier;
 import dev.pipelininglab.run.RunSlots;
 
 /**
- * Which jobs may run on this instance: at most {@code lab.jobs.max-concurrent} at once
- * and {@code lab.jobs.queue-capacity} waiting, each running one holding one of the run
- * slots GET runs take too ({@link RunSlots}), so every measurement counts against one
- * limit.
+ * Jobs and GET runs under the one limit, {@code lab.admission.max-concurrent}
+ * ({@link RunSlots}): a job may take every slot, and waits for none unless
+ * {@code lab.jobs.queue-capacity} lets it queue (a queue, not a second limit); a GET run
+ * waits its turn up to {@code lab.admission.max-wait}. Either then gets 429 with
+ * Retry-After.
  */
 final class JobAdmission {
 
@@ -20,52 +21,39 @@ final class JobAdmission {
 
 	private static final Duration MAX_RETRY_AFTER = Duration.ofMinutes(5);
 
-	/** How often a queued job looks whether it was cancelled. */
-	private static final Duration SLOT_CHECK = Duration.ofMillis(200);
+	/** A queued job waits until it gets a slot, is cancelled or the app closes. */
+	private static final Duration NO_LIMIT = Duration.ofDays(365);
 
-	/** Jobs running or waiting: the bound is on this count, not on the pool's queue. */
-	private final AtomicInteger admitted = new AtomicInteger();
+	/** Jobs admitted to wait for a slot: the bound is on this count. */
+	private final AtomicInteger waiting = new AtomicInteger();
 
-	/** Jobs holding a run slot. */
-	private final AtomicInteger holding = new AtomicInteger();
-
-	private final JobProperties settings;
+	private final int queueCapacity;
 
 	private final RunSlots slots;
 
 	/** The jobs whose pace says when to come back. */
 	private final Supplier<Collection<Job>> jobs;
 
-	JobAdmission(JobProperties settings, RunSlots slots, Supplier<Collection<Job>> jobs) {
-		this.settings = settings;
+	JobAdmission(int queueCapacity, RunSlots slots, Supplier<Collection<Job>> jobs) {
+		this.queueCapacity = queueCapacity;
 		this.slots = slots;
 		this.jobs = jobs;
 	}
 
-	/** Whether it took a run slot at once; else it waits for one in the queue. */
+	/** Whether it took a run slot at once; else it has a place in the queue. */
 	boolean admit() {
-		int limit = this.settings.maxConcurrent() + this.settings.queueCapacity();
-		if (this.admitted.incrementAndGet() > limit) {
-			this.admitted.decrementAndGet();
-			throw new JobsFullException("This instance already runs " + this.settings.maxConcurrent() + " runs"
-					+ ((this.settings.queueCapacity() > 0) ? " with " + this.settings.queueCapacity() + " waiting" : "")
-					+ " (lab.jobs.max-concurrent, lab.jobs.queue-capacity); try again later", retryAfter());
+		if (this.slots.closed()) {
+			throw shuttingDown();
 		}
-		boolean slot;
-		// Counted here, as the pool runs GET runs too and its size bounds nothing.
-		synchronized (this) {
-			slot = this.holding.get() < this.settings.maxConcurrent() && this.slots.takeFree();
-			if (slot) {
-				this.holding.incrementAndGet();
-			}
+		if (this.slots.takeFree()) {
+			return true;
 		}
-		if (!slot && this.settings.queueCapacity() == 0) {
-			this.admitted.decrementAndGet();
-			throw new JobsFullException("Every run slot of this instance is taken (" + this.slots.max()
-					+ " runs at once, GET runs and jobs together: lab.admission.max-concurrent); try again later",
+		if (this.waiting.incrementAndGet() > this.queueCapacity) {
+			this.waiting.decrementAndGet();
+			throw new JobsFullException(JobsFullException.slotsTaken(this.slots.max(), this.queueCapacity),
 					retryAfter());
 		}
-		return slot;
+		return false;
 	}
 
 	/**
@@ -81,59 +69,63 @@ final class JobAdmission {
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
+		if (this.slots.closed()) {
+			throw shuttingDown();
+		}
 		throw new JobsFullException(
 				"This app runs at most " + this.slots.max()
 						+ " runs on Redis at once, GET runs and jobs together (lab.admission.max-concurrent), and this"
-						+ " one waited " + this.slots.maxWait().toSeconds()
-						+ " s for its turn (lab.admission.max-wait); retry in a moment.",
+						+ " one waited " + this.slots.maxWait().toMillis()
+						+ " ms for its turn (lab.admission.max-wait);" + " retry in a moment.",
 				// GET runs are short as a rule: a second, unless jobs say better.
-				(active() > 0) ? retryAfter() : Duration.ofSeconds(1));
+				this.jobs.get().isEmpty() ? Duration.ofSeconds(1) : retryAfter());
 	}
 
 	/** For a job that could not be made. */
 	void undo(boolean slot) {
-		this.admitted.decrementAndGet();
 		if (slot) {
-			this.holding.decrementAndGet();
 			this.slots.release();
+		}
+		else {
+			this.waiting.decrementAndGet();
 		}
 	}
 
-	/** Gives back the job's place and run slot, once each. */
-	void free(Job job) {
-		if (!job.waited() && job.placeFreed.compareAndSet(false, true)) {
-			this.admitted.decrementAndGet();
-		}
-		if (job.runSlot.compareAndSet(true, false)) {
-			if (!job.waited()) {
-				this.holding.decrementAndGet();
-			}
-			this.slots.release();
-		}
-	}
-
+	/** A queued job, on its worker: in turn, behind the GET runs and jobs before it. */
 	void awaitRunSlot(Job job) {
+		if (job.runSlot.get()) {
+			return;
+		}
 		try {
-			while (!job.runSlot.get() && !job.cancelled()) {
-				synchronized (this) {
-					if (this.holding.get() >= this.settings.maxConcurrent()) {
-						wait(SLOT_CHECK.toMillis());
-					}
-					else if (this.slots.take(SLOT_CHECK)) {
-						this.holding.incrementAndGet();
-						job.runSlot.set(true);
-					}
-				}
+			if (this.slots.take(NO_LIMIT, job::cancelled)) {
+				job.runSlot.set(true);
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 			job.shutdown = true;
 		}
+		finally {
+			leaveQueue(job);
+		}
 	}
 
-	int active() {
-		return this.admitted.get();
+	/** Gives back the job's place in the queue and its run slot, once each. */
+	void free(Job job) {
+		leaveQueue(job);
+		if (job.runSlot.compareAndSet(true, false)) {
+			this.slots.release();
+		}
+	}
+
+	private void leaveQueue(Job job) {
+		if (job.queued.compareAndSet(true, false)) {
+			this.waiting.decrementAndGet();
+		}
+	}
+
+	static JobsFullException shuttingDown() {
+		return new JobsFullException("This instance is shutting down and accepts no new runs", DEFAULT_RETRY_AFTER);
 	}
 
 	/** From the pace of the jobs, never past their max-run-time. */

@@ -13,8 +13,9 @@ import org.springframework.validation.annotation.Validated;
 /**
  * Runs started with {@code POST /runs}, and every run's record, under {@code lab.jobs.*}.
  *
- * @param maxConcurrent jobs measured at once; on two cores more mostly measure each other
- * @param queueCapacity jobs waiting beyond those; past both, 429 with Retry-After
+ * @param queueCapacity jobs that may wait for a run slot when every one is taken (the one
+ * limit, {@code lab.admission.max-concurrent}, counts GET runs and jobs together); past
+ * it, 429 with Retry-After
  * @param recordTtl how long a record stays in Redis after its last update
  * @param history how many recent runs {@code GET /runs} can list
  * @param progressInterval how often event streams look at a run's progress
@@ -27,13 +28,14 @@ import org.springframework.validation.annotation.Validated;
  * may have written gets an expiry, and their records say FAILED; the first sweep comes
  * one heartbeat after start
  * @param eventsTimeout how long one {@code /runs/{id}/events} stream may stay open
- * @param shutdownWait how long shutdown waits for jobs to stop between batches
+ * @param shutdownWait how long shutdown waits for runs to stop between batches and then
+ * for their keys' expiry, one deadline for both; with the web server's graceful phase and
+ * a command in flight, the app's whole shutdown budget (docs/deploy.md)
  */
 @ConfigurationProperties("lab.jobs")
 @Validated
-public record JobProperties(@DefaultValue("2") @Min(1) @Max(64) int maxConcurrent,
-		@DefaultValue("0") @Min(0) @Max(1000) int queueCapacity, @DefaultValue("24h") @NotNull Duration recordTtl,
-		@DefaultValue("100") @Min(1) @Max(10_000) int history,
+public record JobProperties(@DefaultValue("0") @Min(0) @Max(1000) int queueCapacity,
+		@DefaultValue("24h") @NotNull Duration recordTtl, @DefaultValue("100") @Min(1) @Max(10_000) int history,
 		@DefaultValue("200ms") @NotNull Duration progressInterval, @DefaultValue("5s") @NotNull Duration heartbeat,
 		@DefaultValue("30s") @NotNull Duration staleAfter, @DefaultValue("30s") @NotNull Duration sweepInterval,
 		@DefaultValue("30m") @NotNull Duration eventsTimeout, @DefaultValue("20s") @NotNull Duration shutdownWait) {

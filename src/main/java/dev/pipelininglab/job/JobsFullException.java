@@ -18,6 +18,14 @@ public class JobsFullException extends ProblemException {
 		this.retryAfter = retryAfter;
 	}
 
+	/** A job that finds every run slot taken and no place in the queue. */
+	public static String slotsTaken(int maxConcurrent, int queueCapacity) {
+		return "Every run slot of this instance is taken (" + maxConcurrent
+				+ " runs at once, GET runs and jobs together: lab.admission.max-concurrent)"
+				+ ((queueCapacity > 0) ? " and " + queueCapacity + " jobs wait for one (lab.jobs.queue-capacity)" : "")
+				+ "; try again later";
+	}
+
 	@Override
 	public Duration retryAfter() {
 		return this.retryAfter;

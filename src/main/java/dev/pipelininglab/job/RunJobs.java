@@ -78,7 +78,7 @@ public class RunJobs implements SmartLifecycle {
 		this.fleet = fleet;
 		this.limits = limits;
 		this.slots = slots;
-		this.admission = new JobAdmission(settings, slots, this::jobs);
+		this.admission = new JobAdmission(settings.queueCapacity(), slots, this::jobs);
 		this.runs = runs;
 		this.warmUp = warmUp;
 		this.store = store;
@@ -88,11 +88,12 @@ public class RunJobs implements SmartLifecycle {
 	}
 
 	/**
-	 * @throws JobsFullException when every slot and queue place of this instance is taken
+	 * @throws JobsFullException when every run slot and queue place of this instance is
+	 * taken
 	 */
 	public RunRecord submit(RunPlan plan) {
 		if (!this.running) {
-			throw shuttingDown();
+			throw JobAdmission.shuttingDown();
 		}
 		boolean slot = this.admission.admit();
 		Job job;
@@ -104,6 +105,7 @@ public class RunJobs implements SmartLifecycle {
 			throw ex;
 		}
 		job.runSlot.set(slot);
+		job.queued.set(!slot);
 		RunRecord record = job.record();
 		launch(job);
 		return record;
@@ -183,18 +185,13 @@ public class RunJobs implements SmartLifecycle {
 				this.active.remove(job.id);
 				job.shutdown = true;
 				finish(job, RunStatus.CANCELLED, null, shutdownProblem(), null);
-				throw shuttingDown();
+				throw JobAdmission.shuttingDown();
 			}
 		}
 		catch (RuntimeException ex) {
 			this.admission.free(job);
 			throw ex;
 		}
-	}
-
-	private static JobsFullException shuttingDown() {
-		return new JobsFullException("This instance is shutting down and accepts no new runs",
-				JobAdmission.DEFAULT_RETRY_AFTER);
 	}
 
 	/** As this instance knows it when it runs or ran it, else as Redis says. */
@@ -255,7 +252,7 @@ public class RunJobs implements SmartLifecycle {
 
 	/** Jobs running or waiting on this instance, GET runs aside. */
 	public int active() {
-		return this.admission.active();
+		return jobs().size();
 	}
 
 	private void execute(Job job) {
@@ -380,17 +377,19 @@ public class RunJobs implements SmartLifecycle {
 		// its slot behind a job waiting for one).
 		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
 		this.workers = pool;
+		this.slots.open();
 		this.fleet.start(pool);
 		this.running = true;
 	}
 
 	/**
-	 * Within {@code lab.jobs.shutdown-wait}; in the default phase, so before the web
-	 * server's graceful shutdown and long before Redis connections close.
+	 * Within {@code lab.jobs.shutdown-wait}, whose deadline the keys' expiry then shares;
+	 * in the default phase, before the web server's graceful shutdown and Redis closing.
 	 */
 	@Override
 	public void stop() {
 		this.running = false;
+		this.slots.close(Instant.now().plus(this.settings.shutdownWait()));
 		Collection<Job> jobs = List.copyOf(this.active.values());
 		jobs.forEach((job) -> job.shutdown = true);
 		this.fleet.stop();
@@ -398,7 +397,7 @@ public class RunJobs implements SmartLifecycle {
 		if (pool != null) {
 			pool.shutdown();
 			try {
-				if (!pool.awaitTermination(this.settings.shutdownWait().toMillis(), TimeUnit.MILLISECONDS)) {
+				if (!pool.awaitTermination(this.slots.shutdownLeft().toMillis(), TimeUnit.MILLISECONDS)) {
 					log.warn("Runs still going after {}; recording them as cancelled", this.settings.shutdownWait());
 					pool.shutdownNow();
 				}

@@ -22,6 +22,7 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Reconnects;
 import dev.pipelininglab.redis.Topology;
+import dev.pipelininglab.run.AdmissionProperties;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,6 +74,9 @@ class RunStore {
 
 	private final PipelineProperties pipeline;
 
+	/** The one limit on runs, as each record's environment reports it. */
+	private final int maxConcurrent;
+
 	private final AtomicReference<@Nullable String> lastVersion = new AtomicReference<>();
 
 	/** Redis may lose a final record (restarted, or down): pages still see an end. */
@@ -93,8 +97,9 @@ class RunStore {
 	private final Reconnects reconnects;
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Topology topology,
-			PipelineProperties pipeline, Reconnects reconnects) {
+			PipelineProperties pipeline, Reconnects reconnects, AdmissionProperties admission) {
 		this.redis = redis;
+		this.maxConcurrent = admission.maxConcurrent();
 		this.reconnects = reconnects;
 		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -264,7 +269,7 @@ class RunStore {
 		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
 				System.getProperty("java.vm.name") + " " + Runtime.version(),
 				Runtime.getRuntime().availableProcessors(), this.pipeline.flushPolicy().toString(),
-				this.pipeline.writes().label(), this.settings.maxConcurrent());
+				this.pipeline.writes().label(), this.maxConcurrent);
 	}
 
 	/** A cluster answers per node, under keys ending the same way. */

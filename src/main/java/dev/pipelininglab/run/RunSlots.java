@@ -1,53 +1,169 @@
 package dev.pipelininglab.run;
 
 import java.time.Duration;
-import java.util.concurrent.Semaphore;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
+
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
 
 /**
- * The one limit on runs: {@code lab.admission.max-concurrent} slots that GET runs and
- * jobs take alike, so a Redis never has more of this instance's measurements on it than
- * that, however they arrived. Fair: under a burst, runs are served in the order they
- * asked.
+ * The one limit on runs: {@code lab.admission.max-concurrent} slots that GET runs, jobs
+ * and fleet shares take alike, so a Redis never has more of this instance's measurements
+ * on it than that, however they arrived. First come, first served: a run that asks while
+ * others wait queues behind them, even when a slot is free at that instant. Once the app
+ * closes ({@link #close}), no run takes a slot and the shutdown's deadline is here for
+ * what still waits on stopped runs.
  */
 @Component
 public class RunSlots {
 
+	/** How often a waiting run looks whether it gave up (a cancelled job). */
+	private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
 	private final AdmissionProperties admission;
 
-	private final Semaphore permits;
+	private final ReentrantLock lock = new ReentrantLock();
+
+	private final Condition changed = this.lock.newCondition();
+
+	/** Guarded by {@link #lock}: the waiting runs, in the order they asked. */
+	private final Deque<Object> queue = new ArrayDeque<>();
+
+	/** Guarded by {@link #lock}. */
+	private int inUse;
+
+	private volatile @Nullable Instant closedUntil;
 
 	public RunSlots(AdmissionProperties admission) {
 		this.admission = admission;
-		this.permits = new Semaphore(admission.maxConcurrent(), true);
 	}
 
 	/** Waits at most {@code lab.admission.max-wait}. */
 	public boolean take() throws InterruptedException {
-		return take(maxWait());
+		return take(maxWait(), () -> false);
 	}
 
+	/** A free slot, unless another run waits for one: it came first. */
 	public boolean takeFree() {
-		return this.permits.tryAcquire();
+		this.lock.lock();
+		try {
+			return this.closedUntil == null && this.queue.isEmpty() && takeIfFree();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
-	public boolean take(Duration wait) throws InterruptedException {
-		return this.permits.tryAcquire(wait.toMillis(), TimeUnit.MILLISECONDS);
+	/**
+	 * In turn, behind the runs that asked before; false past {@code wait}, once
+	 * {@code giveUp} says so, or when the app closes.
+	 */
+	public boolean take(Duration wait, BooleanSupplier giveUp) throws InterruptedException {
+		long deadline = System.nanoTime() + wait.toNanos();
+		Object ticket = new Object();
+		this.lock.lockInterruptibly();
+		try {
+			this.queue.addLast(ticket);
+			try {
+				while (this.closedUntil != null || this.queue.peekFirst() != ticket || !takeIfFree()) {
+					long left = deadline - System.nanoTime();
+					if (left <= 0 || this.closedUntil != null || giveUp.getAsBoolean()) {
+						return false;
+					}
+					this.changed.awaitNanos(Math.min(left, CHECK_NANOS));
+				}
+				return true;
+			}
+			finally {
+				// The next in line may take a slot now, or move up.
+				this.queue.remove(ticket);
+				this.changed.signalAll();
+			}
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	private boolean takeIfFree() {
+		if (this.inUse >= max()) {
+			return false;
+		}
+		this.inUse++;
+		return true;
 	}
 
 	public void release() {
-		this.permits.release();
+		this.lock.lock();
+		try {
+			this.inUse--;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
-	/** Slots taken now, by GET runs and jobs together. */
+	/**
+	 * The app is shutting down: waiting runs are refused, and whatever waits on the
+	 * stopped ones (their keys' expiry) has until {@code deadline}.
+	 */
+	public void close(Instant deadline) {
+		this.lock.lock();
+		try {
+			this.closedUntil = deadline;
+			this.changed.signalAll();
+		}
+		finally {
+			this.lock.unlock();
+		}
+	}
+
+	/** Test contexts are stopped and started again. */
+	public void open() {
+		this.closedUntil = null;
+	}
+
+	public boolean closed() {
+		return this.closedUntil != null;
+	}
+
+	/** What is left of the shutdown's budget; zero while open. */
+	public Duration shutdownLeft() {
+		Instant until = this.closedUntil;
+		if (until == null) {
+			return Duration.ZERO;
+		}
+		Duration left = Duration.between(Instant.now(), until);
+		return left.isNegative() ? Duration.ZERO : left;
+	}
+
+	/** Slots taken now, by GET runs, jobs and fleet shares together. */
 	public int inUse() {
-		return max() - this.permits.availablePermits();
+		this.lock.lock();
+		try {
+			return this.inUse;
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	public int queued() {
-		return this.permits.getQueueLength();
+		this.lock.lock();
+		try {
+			return this.queue.size();
+		}
+		finally {
+			this.lock.unlock();
+		}
 	}
 
 	public int max() {

@@ -58,8 +58,6 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	private static final Duration MAX_EXPIRY_WAIT = Duration.ofSeconds(60);
 
-	private static final Duration SHUTDOWN_EXPIRY_WAIT = Duration.ofSeconds(20);
-
 	/** How often a waiting run looks whether it was stopped. */
 	private static final Duration CHECK_EVERY = Duration.ofMillis(100);
 
@@ -86,8 +84,12 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	private final KeySpace keys;
 
+	/** Where the shutdown's deadline is. */
+	private final RunSlots slots;
+
 	Safeguards(Preflight preflight, ClusterLayout layout, DemoData data, KeyExpiryProperties expiry, WarmUp warmUp,
-			KeySpace keys) {
+			KeySpace keys, RunSlots slots) {
+		this.slots = slots;
 		this.warmUp = warmUp;
 		this.keys = keys;
 		this.preflight = preflight;
@@ -250,16 +252,19 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 	}
 
 	/**
-	 * Runs stopped in earlier phases still expire their keys before Redis closes. A
-	 * stopped context may start again (test contexts are paused), so the executor lives
-	 * until {@link #destroy}.
+	 * Runs stopped in earlier phases still expire their keys before Redis closes, within
+	 * what is left of the shutdown's one budget ({@code lab.jobs.shutdown-wait}, from
+	 * when the slots closed), not a wait of their own after it. A stopped context may
+	 * start again (test contexts are paused), so the executor lives until
+	 * {@link #destroy}.
 	 */
 	@Override
 	public void stop() {
 		this.running = false;
-		if (!awaitPending(SHUTDOWN_EXPIRY_WAIT, RunObserver.NONE)) {
-			log.warn("Closing before the keys of a stopped run all had their expiry ({} waited); DELETE /keys"
-					+ " removes them", SHUTDOWN_EXPIRY_WAIT);
+		Duration left = this.slots.shutdownLeft();
+		if (!awaitPending(left, RunObserver.NONE)) {
+			log.warn("Closing before the keys of a stopped run all had their expiry ({} of lab.jobs.shutdown-wait"
+					+ " were left); DELETE /keys removes them", left);
 		}
 	}
 

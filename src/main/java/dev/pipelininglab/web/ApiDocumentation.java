@@ -9,6 +9,8 @@ import java.util.Objects;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.job.JobsFullException;
+import dev.pipelininglab.run.RunSlots;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
 import io.swagger.v3.oas.models.PathItem;
@@ -68,8 +70,8 @@ class ApiDocumentation {
 	}
 
 	@Bean
-	OpenApiCustomizer labApiCustomizer(LabSettings properties) {
-		return new Customizer(properties)::customise;
+	OpenApiCustomizer labApiCustomizer(LabSettings properties, RunSlots slots) {
+		return new Customizer(properties, slots.max())::customise;
 	}
 
 	private static final class Customizer {
@@ -92,15 +94,17 @@ class ApiDocumentation {
 
 		private final Map<String, List<Problem>> problems;
 
-		Customizer(LabSettings properties) {
+		/** The 429 example names the one limit as configured. */
+		Customizer(LabSettings properties, int maxConcurrent) {
 			this.properties = properties;
 			Problem notFound = new Problem(ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(EXAMPLE_ID),
 					Map.of("id", EXAMPLE_ID));
-			this.problems = Map.of("POST /runs",
-					List.of(outOfBounds("count", properties.limits().maxCount()), new Problem(ProblemType.TOO_BUSY,
-							"This instance already runs 2 runs (lab.jobs.max-concurrent, lab.jobs.queue-capacity);"
-									+ " try again later",
-							Map.of("retryAfterSeconds", 5))),
+			this.problems = Map.of(
+					"POST /runs",
+					List.of(outOfBounds("count", properties.limits().maxCount()),
+							new Problem(ProblemType.TOO_BUSY,
+									JobsFullException.slotsTaken(maxConcurrent, properties.jobs().queueCapacity()),
+									Map.of("retryAfterSeconds", 5))),
 					"GET /runs", List.of(outOfBounds("limit", properties.jobs().history())), "GET /runs/{id}",
 					List.of(notFound), "GET /runs/{id}/report.{format}",
 					List.of(invalid("format", "format must be json, csv, md or txt (got 'exe')"), notFound),

@@ -37,12 +37,12 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /**
  * deploy/kubernetes: every manifest parses into the Kubernetes API types with no field
  * the API lacks; the kustomizations name files that exist and patch resources the base
- * has; the Deployment's probes, resources, security context and grace period agree with
- * the app and the image (whether the app answers on the probe paths:
- * {@link DeploymentTests}); every environment variable is a property the app has. With
- * {@code kubectl} on the PATH, each overlay is also rendered by kustomize and parsed the
- * same way, and the fleet overlay is checked to be the cluster overlay with more pods
- * that join fleet runs and nothing else changed.
+ * has; the Deployment's probes, resources and security context agree with the app and the
+ * image (whether the app answers on the probe paths: {@link DeploymentTests}; its grace
+ * period: {@link ShutdownBudgetTests}); every environment variable is a property the app
+ * has. With {@code kubectl} on the PATH, each overlay is also rendered by kustomize and
+ * parsed the same way, and the fleet overlay is checked to be the cluster overlay with
+ * more pods that join fleet runs and nothing else changed.
  */
 class KubernetesManifestTests {
 
@@ -174,23 +174,6 @@ class KubernetesManifestTests {
 		assertThat(container.getSecurityContext().getCapabilities().getDrop()).containsExactly("ALL");
 		assertThat(container.getVolumeMounts()).as("a writable /tmp beside the read-only root")
 			.anySatisfy((mount) -> assertThat(mount.getMountPath()).isEqualTo("/tmp"));
-	}
-
-	/**
-	 * SIGTERM comes after the preStop pause; jobs then get lab.jobs.shutdown-wait to stop
-	 * between batches, and a batch in flight at most spring.data.redis.timeout: the grace
-	 * period covers all three (docs/deploy.md, "Graceful in a pod").
-	 */
-	@Test
-	void terminationGracePeriodCoversThePauseTheJobsAndABatch() throws IOException {
-		PodSpec pod = deployment().getSpec().getTemplate().getSpec();
-		List<String> preStop = container().getLifecycle().getPreStop().getExec().getCommand();
-		assertThat(preStop).hasSize(2).first().isEqualTo("sleep");
-		long pause = Long.parseLong(preStop.get(1));
-		long jobs = seconds(baseConfigMap().getData().get("LAB_JOBS_SHUTDOWNWAIT"));
-		long batch = 5;
-		assertThat(Files.readString(Path.of("src/main/resources/application.yml"))).contains("      timeout: 5s");
-		assertThat(pod.getTerminationGracePeriodSeconds()).isGreaterThanOrEqualTo(pause + jobs + batch);
 	}
 
 	/**
@@ -483,17 +466,8 @@ class KubernetesManifestTests {
 		return deployment().getSpec().getTemplate().getSpec().getContainers().get(0);
 	}
 
-	private static ConfigMap baseConfigMap() throws IOException {
-		return (ConfigMap) KubernetesYaml.parseAll(BASE.resolve("configmap.yaml")).get(0);
-	}
-
 	private static String path(Probe probe) {
 		return probe.getHttpGet().getPath();
-	}
-
-	private static long seconds(String duration) {
-		assertThat(duration).matches("\\d+s");
-		return Long.parseLong(duration.substring(0, duration.length() - 1));
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.pipelininglab.SettingsRunner;
+import dev.pipelininglab.run.AdmissionProperties;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -13,8 +14,9 @@ import org.springframework.context.annotation.Configuration;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code lab.jobs.*}, {@code lab.fleet.*} and {@code lab.metrics.*}: usable defaults, and
- * start-up fails on settings that cannot work.
+ * {@code lab.jobs.*}, {@code lab.admission.*} (the one limit jobs share with GET runs),
+ * {@code lab.fleet.*} and {@code lab.metrics.*}: usable defaults, and start-up fails on
+ * settings that cannot work.
  */
 class JobSettingsTests {
 
@@ -24,7 +26,9 @@ class JobSettingsTests {
 	void defaults() {
 		this.runner.run((context) -> {
 			JobProperties jobs = context.getBean(JobProperties.class);
-			assertThat(jobs.maxConcurrent()).isEqualTo(2);
+			AdmissionProperties admission = context.getBean(AdmissionProperties.class);
+			assertThat(admission.maxConcurrent()).isEqualTo(8);
+			assertThat(admission.maxWait()).isEqualTo(Duration.ofSeconds(20));
 			assertThat(jobs.queueCapacity()).isZero();
 			assertThat(jobs.recordTtl()).isEqualTo(Duration.ofHours(24));
 			assertThat(jobs.history()).isEqualTo(100);
@@ -41,7 +45,8 @@ class JobSettingsTests {
 
 	@Test
 	void noConcurrentRunsFailsStartUp() {
-		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.jobs.max-concurrent=0"), "jobs.maxConcurrent");
+		SettingsRunner.assertStartUpFails(this.runner, List.of("lab.admission.max-concurrent=0"),
+				"admission.maxConcurrent");
 	}
 
 	/** A live run's record would be taken for a dead one's between two heartbeats. */
@@ -75,7 +80,7 @@ class JobSettingsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties({ JobProperties.class, FleetProperties.class })
+	@EnableConfigurationProperties({ JobProperties.class, AdmissionProperties.class, FleetProperties.class })
 	static class Enable {
 
 	}

@@ -42,7 +42,7 @@ import static org.awaitility.Awaitility.await;
  * that outlive the instance that wrote them, the sweep of those whose instance died, and
  * a graceful shutdown that records running jobs as cancelled.
  */
-@SpringBootTest(properties = { "lab.jobs.max-concurrent=1", "lab.jobs.progress-interval=50ms",
+@SpringBootTest(properties = { "lab.admission.max-concurrent=1", "lab.jobs.progress-interval=50ms",
 		"lab.jobs.heartbeat=100ms", "lab.jobs.stale-after=5s", "lab.jobs.sweep-interval=500ms" })
 @SharedRedis
 @SlowTest

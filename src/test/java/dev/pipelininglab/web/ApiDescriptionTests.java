@@ -85,6 +85,10 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		assertThat(start.path("responses").has("202")).isTrue();
 		assertThat(start.at("/responses/202/headers").has("Location")).isTrue();
 		assertThat(start.at("/responses/429/headers").has("Retry-After")).isTrue();
+		// The one limit, as configured: GET runs and jobs together.
+		assertThat(start.at("/responses/429/content/application~1problem+json/example/detail").asString())
+			.contains("(8 runs at once, GET runs and jobs together: lab.admission.max-concurrent)")
+			.doesNotContain("lab.jobs.max-concurrent");
 		assertThat(start.at("/requestBody/content/application~1json/examples").propertyNames()).contains("single",
 				"compare", "sweep");
 		assertThat(spec.at("/paths/~1runs~1{id}~1events/get/responses/200/content").has("text/event-stream")).isTrue();

@@ -25,7 +25,7 @@ import static org.awaitility.Awaitility.await;
  * their expiry, and a full instance's {@code Retry-After} never names a longer wait. A
  * job's record repeats its run: posted back, it runs the same.
  */
-@TestPropertySource(properties = "lab.limits.max-run-time=3s")
+@TestPropertySource(properties = { "lab.limits.max-run-time=3s", "lab.admission.max-concurrent=2" })
 @SlowTest
 class JobRunTimeLimitTests extends JobsOnTestRedis {
 

@@ -10,6 +10,8 @@ import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.test.context.TestPropertySource;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -19,8 +21,11 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  * port, so the collection's own tests (status and body shape of every endpoint) are part
  * of the build. newman comes from the npm registry through {@code npx}; skipped where
  * there is no {@code npx}, unless {@code LAB_REQUIRE_NEWMAN=true} (set by
- * {@code .ci/run}), where that fails. Reports go to {@code target/newman}.
+ * {@code .ci/run}), where that fails. Reports go to {@code target/newman}. Two run slots,
+ * as {@code scripts/newman.sh} gives the app: the collection's two long runs take them
+ * all, and its third run is answered 429.
  */
+@TestPropertySource(properties = "lab.admission.max-concurrent=2")
 @SlowTest
 class NewmanCollectionTests extends AppOnTestRedis {
 

@@ -71,4 +71,54 @@ class RunAdmissionTests {
 		finisher.join();
 	}
 
+	/**
+	 * First come, first served: a slot given back goes to the run that waited, not to a
+	 * job that asks for a free one at that instant.
+	 */
+	@Test
+	void aFreedSlotGoesToTheRunThatWaitedNotToOneThatJustAsked() throws Exception {
+		RunSlots slots = new RunSlots(new AdmissionProperties(1, Duration.ofSeconds(10)));
+		assertThat(slots.takeFree()).isTrue();
+		java.util.concurrent.CompletableFuture<Boolean> waiting = java.util.concurrent.CompletableFuture
+			.supplyAsync(() -> {
+				try {
+					return slots.take();
+				}
+				catch (InterruptedException ex) {
+					throw new IllegalStateException(ex);
+				}
+			});
+		await().atMost(Duration.ofSeconds(5)).until(() -> slots.queued() == 1);
+		slots.release();
+		assertThat(slots.takeFree()).isFalse();
+		assertThat(waiting.get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+		assertThat(slots.inUse()).isEqualTo(1);
+	}
+
+	/** A queued job gives up its place when cancelled, well before its wait is over. */
+	@Test
+	void aWaitingRunThatGivesUpLeavesTheQueue() throws Exception {
+		RunSlots slots = new RunSlots(new AdmissionProperties(1, Duration.ofSeconds(10)));
+		assertThat(slots.takeFree()).isTrue();
+		long start = System.nanoTime();
+		assertThat(slots.take(Duration.ofDays(1), () -> System.nanoTime() - start > 300_000_000L)).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
+		assertThat(slots.queued()).isZero();
+	}
+
+	/**
+	 * On shutdown nothing waits for a slot, and the deadline is there for what follows.
+	 */
+	@Test
+	void closedSlotsRefuseWaitingRunsAtOnce() throws Exception {
+		RunSlots slots = new RunSlots(new AdmissionProperties(1, Duration.ofSeconds(10)));
+		slots.close(java.time.Instant.now().plusSeconds(20));
+		long start = System.nanoTime();
+		assertThat(slots.takeFree()).isFalse();
+		assertThat(slots.take()).isFalse();
+		assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(1));
+		slots.open();
+		assertThat(slots.takeFree()).isTrue();
+	}
+
 }

@@ -206,7 +206,7 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 	@Test
 	void everySlotTakenIsA429WithRetryAfter() throws Exception {
 		given(this.jobs.submit(any()))
-			.willThrow(new JobsFullException("This instance already runs 2 runs", Duration.ofMillis(2300)));
+			.willThrow(new JobsFullException(JobsFullException.slotsTaken(8, 0), Duration.ofMillis(2300)));
 		this.mvc.perform(post("/runs").contentType(MediaType.APPLICATION_JSON).content("""
 				{"operation": "set", "mode": "loop", "count": 10}"""))
 			.andExpect(status().isTooManyRequests())
