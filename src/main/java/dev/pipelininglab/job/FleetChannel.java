@@ -3,6 +3,7 @@ package dev.pipelininglab.job;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
+import java.time.Instant;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -88,6 +89,37 @@ class FleetChannel {
 	String seal(Signal signal) {
 		String body = this.json.writeValueAsString(signal);
 		return HexFormat.of().formatHex(mac(body)) + "." + body;
+	}
+
+	/**
+	 * A cancel flag's value: signed when the fleet has a secret, so that only its
+	 * instances can stop a run through Redis.
+	 */
+	String cancelFlag(String run) {
+		String at = Instant.now().toString();
+		return (this.secret != null) ? HexFormat.of().formatHex(mac("cancel " + run + " " + at)) + "." + at : at;
+	}
+
+	/**
+	 * Whether a cancel flag's value came from an instance with the secret: without one,
+	 * whoever may write the run's keys may stop it too.
+	 */
+	boolean cancelFlagSigned(String run, String value) {
+		if (this.secret == null) {
+			return true;
+		}
+		int dot = value.indexOf('.');
+		try {
+			if (dot > 0 && MessageDigest.isEqual(HexFormat.of().parseHex(value, 0, dot),
+					mac("cancel " + run + " " + value.substring(dot + 1)))) {
+				return true;
+			}
+		}
+		catch (IllegalArgumentException ex) {
+			// Not hex: not signed.
+		}
+		drop("a cancel flag of run " + run + " not signed with this fleet's lab.fleet.secret");
+		return false;
 	}
 
 	/** Null, and counted as dropped, unless signed with the secret, fresh and new. */

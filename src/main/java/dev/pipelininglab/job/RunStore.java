@@ -68,6 +68,8 @@ class RunStore {
 
 	private final String liveKey;
 
+	private final FleetChannel fleet;
+
 	private final JobProperties settings;
 
 	private final Topology topology;
@@ -97,8 +99,9 @@ class RunStore {
 	private final Reconnects reconnects;
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Topology topology,
-			PipelineProperties pipeline, Reconnects reconnects, AdmissionProperties admission) {
+			PipelineProperties pipeline, Reconnects reconnects, AdmissionProperties admission, FleetChannel fleet) {
 		this.redis = redis;
+		this.fleet = fleet;
 		this.maxConcurrent = admission.maxConcurrent();
 		this.reconnects = reconnects;
 		// Records are read leniently: a newer instance may have added fields.
@@ -243,11 +246,13 @@ class RunStore {
 	}
 
 	void requestCancel(String id) {
-		this.redis.opsForValue().set(cancelKey(id), Instant.now().toString(), this.settings.recordTtl());
+		this.redis.opsForValue().set(cancelKey(id), this.fleet.cancelFlag(id), this.settings.recordTtl());
 	}
 
+	/** Only a flag an instance with the fleet's secret wrote, where there is one. */
 	boolean cancelRequested(String id) {
-		return Boolean.TRUE.equals(this.redis.hasKey(cancelKey(id)));
+		String flag = this.redis.opsForValue().get(cancelKey(id));
+		return flag != null && this.fleet.cancelFlagSigned(id, flag);
 	}
 
 	/**

@@ -42,13 +42,16 @@ import static org.awaitility.Awaitility.await;
  * that outlive the instance that wrote them, the sweep of those whose instance died, and
  * a graceful shutdown that records running jobs as cancelled.
  */
-@SpringBootTest(properties = { "lab.admission.max-concurrent=1", "lab.jobs.progress-interval=50ms",
-		"lab.jobs.heartbeat=100ms", "lab.jobs.stale-after=5s", "lab.jobs.sweep-interval=500ms" })
+@SpringBootTest(
+		properties = { "lab.admission.max-concurrent=1", "lab.jobs.progress-interval=50ms", "lab.jobs.heartbeat=100ms",
+				"lab.jobs.stale-after=5s", "lab.jobs.sweep-interval=500ms", "lab.fleet.secret=" + RunJobsTests.SECRET })
 @SharedRedis
 @SlowTest
 class RunJobsTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
+
+	static final String SECRET = "the instances' shared secret, for tests only";
 
 	@Autowired
 	RunJobs jobs;
@@ -149,6 +152,25 @@ class RunJobsTests {
 		assertThat(sweep.status()).isEqualTo(RunStatus.DONE);
 		assertThat(sweep.results()).extracting((r) -> r.ran().batchSize()).containsExactly(10, 100, 1000);
 		assertThat(sweep.progress().batchesDone()).isEqualTo(200 + 20 + 2);
+	}
+
+	/**
+	 * With the instances' secret set, a cancel flag reaches a run through Redis only as
+	 * an instance signed it: one written by any other client of the Redis stops nothing.
+	 */
+	@Test
+	void aCancelFlagWrittenWithoutTheSecretStopsNothing() {
+		RunRecord run = this.jobs.submit(RunPlan.single(spec(Operation.SET, Mode.LOOP, 1_000_000, 100)));
+		await().atMost(WAIT).until(() -> this.jobs.get(run.id()).status() == RunStatus.RUNNING);
+		this.redis.opsForValue().set(this.keys.prefix() + ":run:" + run.id() + ":cancel", "cancel it");
+		// Ten heartbeats, each of which looks for a cancel request.
+		await().during(Duration.ofSeconds(1))
+			.atMost(Duration.ofSeconds(3))
+			.until(() -> this.jobs.get(run.id()).status() == RunStatus.RUNNING);
+		assertThat(this.jobs.cancel(run.id()).cancelRequested()).isTrue();
+		assertThat(await().atMost(WAIT)
+			.until(() -> this.jobs.get(run.id()), (record) -> record.status().terminal())
+			.status()).isEqualTo(RunStatus.CANCELLED);
 	}
 
 	@Test
@@ -363,6 +385,7 @@ class RunJobsTests {
 		Map<String, Object> properties = new java.util.HashMap<>(this.server.springProperties());
 		properties.put("lab.local-redis.enabled", "false");
 		properties.put("lab.jobs.progress-interval", "50ms");
+		properties.put("lab.fleet.secret", SECRET);
 		properties.put("spring.main.banner-mode", "off");
 		return new SpringApplicationBuilder(PipeliningLabApplication.class).web(WebApplicationType.NONE)
 			.properties(properties)
