@@ -50,9 +50,13 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 	/** Hits, misses and the server's keyspace_hits over one GET run. */
 	private long[] getRun(String uri) throws Exception {
 		long hitsBefore = NodeStats.counter(this.server.process(), "stats", "keyspace_hits");
+		long lookupsBefore = othersLookups();
 		String body = okBody(uri, jsonPath("$.keySpace.keys").value(3000),
 				jsonPath("$.keySpace.pattern").value("gaussian"), jsonPath("$.keySpace.seed").value(7));
-		long serverHits = NodeStats.counter(this.server.process(), "stats", "keyspace_hits") - hitsBefore;
+		// The run's record looks for other runs beside it in two sorted sets that exist:
+		// hits of the lab's, not the run's.
+		long serverHits = NodeStats.counter(this.server.process(), "stats", "keyspace_hits") - hitsBefore
+				- (othersLookups() - lookupsBefore);
 		long hits = JsonPath.<Number>read(body, "$.hits").longValue();
 		long misses = JsonPath.<Number>read(body, "$.misses").longValue();
 		assertThat(hits + misses).isEqualTo(3000);
@@ -117,6 +121,11 @@ class KeyPatternTests extends MockMvcOnTestRedis {
 	@Test
 	void aRunWithoutKeyParametersSaysNothingAboutAKeySpace() throws Exception {
 		okBody("/pipeset/100", jsonPath("$.verified").value(100), jsonPath("$.keySpace").doesNotExist());
+	}
+
+	private long othersLookups() {
+		return NodeStats.calls(this.server.process(), "zrange")
+				+ NodeStats.calls(this.server.process(), "zrangebyscore");
 	}
 
 }
