@@ -139,8 +139,10 @@ class DataSafetyTests {
 			case "SCRIPT" -> args.get(0).equalsIgnoreCase("LOAD") ? null : "SCRIPT " + args.get(0);
 			// GETEX: the read-back, which gives the key its expiry.
 			case "SET", "GET", "GETEX", "RPOP", "RPUSH", "EXPIRE", "PEXPIRE", "PTTL" -> own(args.subList(0, 1));
-			// A run's record, the index listing it and the live runs the sweep reads.
-			case "SETEX", "ZADD", "ZREM", "ZRANGE", "ZREMRANGEBYRANK" -> own(args.subList(0, 1));
+			// A run's record, the index listing it and the live runs the sweep reads (and
+			// a
+			// run, for the others beside it).
+			case "SETEX", "ZADD", "ZREM", "ZRANGE", "ZRANGEBYSCORE", "ZREMRANGEBYRANK" -> own(args.subList(0, 1));
 			// The preflight's sample: what one item costs.
 			case "MEMORY" -> args.get(0).equalsIgnoreCase("USAGE") ? own(args.subList(1, 2)) : "MEMORY " + args.get(0);
 			case "UNLINK", "MGET", "EXISTS" -> own(args);
