@@ -1,15 +1,14 @@
 package dev.pipelininglab.redis;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 import java.util.function.Consumer;
 
 import dev.pipelininglab.LimitProperties;
@@ -20,6 +19,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 
 /**
@@ -45,21 +45,20 @@ public class Connections implements DisposableBean {
 
 	private final Duration idleTimeout;
 
-	private final ScheduledExecutorService idleSweeper;
+	/**
+	 * On Spring's scheduler (spring.task.scheduling.*), which the run records' heartbeats
+	 * use too.
+	 */
+	private final ScheduledFuture<?> idleSweep;
 
 	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, PipelineProperties pipeline,
-			LimitProperties limits, Topology topology) {
+			LimitProperties limits, Topology topology, TaskScheduler scheduler) {
 		this.defaultPolicy = pipeline.flushPolicy();
 		this.defaultWrites = pipeline.writes();
 		this.builder = new RouteBuilder(primary, primaryTemplate, this.defaultPolicy, limits.maxClients(), topology);
 		this.idleTimeout = pipeline.routeIdleTimeout();
-		this.idleSweeper = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "route-idle-sweeper");
-			thread.setDaemon(true);
-			return thread;
-		});
-		long period = Math.max(100, this.idleTimeout.toMillis() / 2);
-		this.idleSweeper.scheduleWithFixedDelay(this::closeIdle, period, period, TimeUnit.MILLISECONDS);
+		Duration period = Duration.ofMillis(Math.max(100, this.idleTimeout.toMillis() / 2));
+		this.idleSweep = scheduler.scheduleWithFixedDelay(this::closeIdle, Instant.now().plus(period), period);
 	}
 
 	void closeIdle() {
@@ -207,7 +206,7 @@ public class Connections implements DisposableBean {
 
 	@Override
 	public void destroy() {
-		this.idleSweeper.shutdownNow();
+		this.idleSweep.cancel(false);
 		List<Entry> all;
 		synchronized (this.routes) {
 			all = new ArrayList<>(this.routes.values());

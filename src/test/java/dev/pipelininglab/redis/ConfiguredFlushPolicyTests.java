@@ -18,6 +18,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
@@ -26,6 +27,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -66,7 +68,9 @@ class ConfiguredFlushPolicyTests {
 	}
 
 	private ApplicationContextRunner app(String flushPolicy, Writes writes) {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 					"lab.pipeline.flush-policy=" + flushPolicy, "lab.pipeline.writes=" + writes.label());
@@ -101,7 +105,9 @@ class ConfiguredFlushPolicyTests {
 	@ParameterizedTest
 	@EnumSource(Writes.class)
 	void routesKeepAStaticMasterReplicaConfiguration(Writes writes) {
-		new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+		new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
 			.withPropertyValues("spring.data.redis.masterreplica.nodes=" + server.host() + ":" + server.port(),
 					"lab.pipeline.flush-policy=buffered-3", "lab.pipeline.writes=" + writes.label())
@@ -194,6 +200,7 @@ class ConfiguredFlushPolicyTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
 	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
 			LimitProperties.class })
 	static class Enable {

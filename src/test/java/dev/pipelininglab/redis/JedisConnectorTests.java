@@ -13,6 +13,7 @@ import io.lettuce.core.api.StatefulRedisConnection;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,6 +21,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -32,7 +34,9 @@ import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 class JedisConnectorTests {
 
 	private static ApplicationContextRunner app(SpringRedis redis) {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
 			.withPropertyValues(redis.springProperties()
 				.entrySet()
@@ -118,6 +122,7 @@ class JedisConnectorTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
 	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
 			LimitProperties.class })
 	static class Enable {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -20,6 +21,7 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.scheduling.annotation.EnableScheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -35,7 +37,9 @@ class RouteBoundsTests {
 	private final StandaloneRedis server = RedisTestServers.standalone();
 
 	private ApplicationContextRunner app() {
-		return new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class))
+		return new ApplicationContextRunner()
+			.withConfiguration(
+					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
 			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
 			.withPropertyValues("spring.data.redis.host=" + this.server.host(),
 					"spring.data.redis.port=" + this.server.port());
@@ -175,6 +179,7 @@ class RouteBoundsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
+	@EnableScheduling
 	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
 			LimitProperties.class })
 	static class Enable {

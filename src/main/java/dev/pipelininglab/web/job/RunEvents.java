@@ -2,13 +2,12 @@ package dev.pipelininglab.web.job;
 
 import java.io.IOException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ScheduledFuture;
 
 import dev.pipelininglab.job.JobProperties;
 import dev.pipelininglab.job.RunJobs;
@@ -20,6 +19,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.http.MediaType;
+import org.springframework.scheduling.TaskScheduler;
 import org.springframework.stereotype.Component;
 import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 
@@ -41,10 +41,14 @@ public class RunEvents implements SmartLifecycle {
 
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
-	/** Made on start: a stopped context may start again (tests pause contexts). */
-	private volatile @Nullable ScheduledExecutorService poller;
+	/** Spring's (spring.task.scheduling.*). */
+	private final TaskScheduler scheduler;
 
-	RunEvents(RunJobs jobs, JobProperties settings) {
+	/** Scheduled on start: a stopped context may start again (tests pause contexts). */
+	private volatile @Nullable ScheduledFuture<?> poller;
+
+	RunEvents(RunJobs jobs, JobProperties settings, TaskScheduler scheduler) {
+		this.scheduler = scheduler;
 		this.jobs = jobs;
 		this.settings = settings;
 	}
@@ -149,25 +153,22 @@ public class RunEvents implements SmartLifecycle {
 	/** One poller for every stream, each read at most every progress interval. */
 	@Override
 	public void start() {
-		ScheduledExecutorService started = Executors
-			.newSingleThreadScheduledExecutor(RunJobs.daemonThreads("run-events-"));
-		long interval = this.settings.progressInterval().toMillis();
-		started.scheduleWithFixedDelay(() -> this.streams.forEach(Stream::poll), interval, interval,
-				TimeUnit.MILLISECONDS);
-		this.poller = started;
+		Duration interval = this.settings.progressInterval();
+		this.poller = this.scheduler.scheduleWithFixedDelay(() -> this.streams.forEach(Stream::poll),
+				Instant.now().plus(interval), interval);
 	}
 
 	/** Ends every stream with its run's final state: graceful shutdown waits for none. */
 	@Override
 	public void stop() {
-		ScheduledExecutorService stopped = this.poller;
+		ScheduledFuture<?> stopped = this.poller;
 		this.poller = null;
 		for (Stream stream : List.copyOf(this.streams)) {
 			stream.poll();
 			stream.end();
 		}
 		if (stopped != null) {
-			stopped.shutdownNow();
+			stopped.cancel(false);
 		}
 	}
 
