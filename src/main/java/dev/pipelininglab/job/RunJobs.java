@@ -10,9 +10,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
@@ -30,8 +28,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Service;
 
 /**
@@ -57,7 +56,7 @@ public class RunJobs implements SmartLifecycle {
 	private final Map<String, Job> active = new ConcurrentHashMap<>();
 
 	/** Made on start: test contexts are paused and started again. */
-	private volatile @Nullable ExecutorService workers;
+	private volatile @Nullable ThreadPoolTaskExecutor workers;
 
 	private volatile boolean running;
 
@@ -174,7 +173,7 @@ public class RunJobs implements SmartLifecycle {
 			}
 			this.active.put(job.id, job);
 			try {
-				ExecutorService pool = this.workers;
+				ThreadPoolTaskExecutor pool = this.workers;
 				if (pool == null) {
 					throw new RejectedExecutionException("not started");
 				}
@@ -365,17 +364,19 @@ public class RunJobs implements SmartLifecycle {
 				ProblemType.INSTANCE_SHUTDOWN.detail(this.fleet.instance()));
 	}
 
-	public static ThreadFactory daemonThreads(String prefix) {
-		CustomizableThreadFactory threads = new CustomizableThreadFactory(prefix);
-		threads.setDaemon(true);
-		return threads;
-	}
-
 	@Override
 	public void start() {
 		// Admission bounds the runs, so none queues behind another (a GET run that took
-		// its slot behind a job waiting for one).
-		ExecutorService pool = Executors.newCachedThreadPool(daemonThreads("run-"));
+		// its slot behind a job waiting for one): a thread each, kept a minute once done.
+		// Not Boot's shared applicationTaskExecutor, whose shutdown tells no run to stop:
+		// stop() below does, then waits within the shutdown's one budget.
+		ThreadPoolTaskExecutor pool = new ThreadPoolTaskExecutorBuilder().threadNamePrefix("run-")
+			.corePoolSize(0)
+			.maxPoolSize(Integer.MAX_VALUE)
+			.queueCapacity(0)
+			.build();
+		pool.setDaemon(true);
+		pool.initialize();
 		this.workers = pool;
 		this.slots.open();
 		this.fleet.start(pool);
@@ -393,8 +394,9 @@ public class RunJobs implements SmartLifecycle {
 		Collection<Job> jobs = List.copyOf(this.active.values());
 		jobs.forEach((job) -> job.shutdown = true);
 		this.fleet.stop();
-		ExecutorService pool = this.workers;
-		if (pool != null) {
+		ThreadPoolTaskExecutor workers = this.workers;
+		if (workers != null) {
+			ExecutorService pool = workers.getThreadPoolExecutor();
 			pool.shutdown();
 			try {
 				if (!pool.awaitTermination(this.slots.shutdownLeft().toMillis(), TimeUnit.MILLISECONDS)) {

@@ -7,11 +7,9 @@ import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -29,9 +27,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.ExpirationOptions;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Component;
 
 /**
@@ -74,11 +74,13 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	private volatile boolean running;
 
-	private final ExecutorService later = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "key-expiry");
-		thread.setDaemon(true);
-		return thread;
-	});
+	/**
+	 * One thread, in order; not Boot's shared executor, whose shutdown may come first.
+	 */
+	private final ThreadPoolTaskExecutor later = new ThreadPoolTaskExecutorBuilder().threadNamePrefix("key-expiry-")
+		.corePoolSize(1)
+		.maxPoolSize(1)
+		.build();
 
 	private final WarmUp warmUp;
 
@@ -96,6 +98,8 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 		this.layout = layout;
 		this.data = data;
 		this.expireAfter = expiry.expireAfter();
+		this.later.setDaemon(true);
+		this.later.initialize();
 	}
 
 	/** After the background expiries, whose EXPIREs must not run beside a timed pass. */
@@ -280,7 +284,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	@Override
 	public void destroy() {
-		this.later.shutdownNow();
+		this.later.getThreadPoolExecutor().shutdownNow();
 	}
 
 	/** After the runs have stopped, before the connection factory (phase 0). */
