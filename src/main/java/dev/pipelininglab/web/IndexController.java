@@ -92,8 +92,8 @@ class IndexController {
 	}
 
 	/**
-	 * @param admitted whether {@link RunAdmission} gates it: a new endpoint cannot miss
-	 * the gate
+	 * @param admitted whether {@link RunSlotsConfiguration} gates it: a new endpoint
+	 * cannot miss the gate
 	 */
 	record Endpoint(String method, String path, String example, String description, boolean admitted) {
 

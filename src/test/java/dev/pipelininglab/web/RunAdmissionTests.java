@@ -39,7 +39,8 @@ class RunAdmissionTests {
 		}
 		mapped.addAll(RunEndpoint.paths((endpoint) -> true));
 		org.assertj.core.api.Assertions.assertThat(mapped).hasSize(24);
-		org.assertj.core.api.Assertions.assertThat(RunAdmission.GATED).containsExactlyInAnyOrderElementsOf(mapped);
+		org.assertj.core.api.Assertions.assertThat(RunSlotsConfiguration.GATED)
+			.containsExactlyInAnyOrderElementsOf(mapped);
 	}
 
 	@Test

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.util.Collections;
 import java.util.List;
 
-import dev.pipelininglab.web.RunAdmission;
+import dev.pipelininglab.web.RunSlotsConfiguration;
 import dev.pipelininglab.web.problem.Problems;
 import dev.pipelininglab.web.text.ResultTextConverter;
 
@@ -34,7 +34,7 @@ public class AcceptCheck implements HandlerInterceptor {
 
 		@Override
 		public void addInterceptors(InterceptorRegistry registry) {
-			registry.addInterceptor(new AcceptCheck()).addPathPatterns(RunAdmission.GATED);
+			registry.addInterceptor(new AcceptCheck()).addPathPatterns(RunSlotsConfiguration.GATED);
 		}
 
 	}

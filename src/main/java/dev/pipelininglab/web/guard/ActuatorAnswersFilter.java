@@ -22,7 +22,7 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * ({@code /actuator/metrics/nonexistent}) sent to the error page for a problem.
  */
 @Component
-class ActuatorAnswers extends OncePerRequestFilter {
+class ActuatorAnswersFilter extends OncePerRequestFilter {
 
 	/** What each exposed endpoint takes; the rest take none. */
 	private static final Map<String, List<String>> KNOWN = Map.of("metrics", List.of("tag"), "prometheus",

@@ -15,7 +15,7 @@ import org.springframework.web.bind.annotation.InitBinder;
  * hexadecimal ({@code /pipeget/0x10}), a plus sign and non-ASCII digits.
  */
 @ControllerAdvice(basePackages = "dev.pipelininglab")
-class StrictNumbers {
+class StrictNumbersAdvice {
 
 	@InitBinder
 	void decimalOnly(WebDataBinder binder) {

@@ -13,7 +13,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @Hidden
 @RestController
-class MissingSegments {
+class MissingSegmentsController {
 
 	@GetMapping({ "/compare", "/compare/", "/sweep", "/sweep/" })
 	void operation() {

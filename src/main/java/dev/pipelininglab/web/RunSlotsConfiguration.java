@@ -16,7 +16,7 @@ import org.springframework.context.annotation.Configuration;
  * the Lettuce pool's max-active (16): health checks and cleanup need connections too.
  */
 @Configuration(proxyBeanMethods = false)
-public class RunAdmission {
+public class RunSlotsConfiguration {
 
 	public static final List<String> GATED = IndexController.ENDPOINTS.stream()
 		.filter(IndexController.Endpoint::admitted)

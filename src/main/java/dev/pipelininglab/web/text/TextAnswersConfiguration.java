@@ -13,7 +13,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * the default.
  */
 @Configuration(proxyBeanMethods = false)
-class TextAnswers implements WebMvcConfigurer {
+class TextAnswersConfiguration implements WebMvcConfigurer {
 
 	@Override
 	public void extendMessageConverters(List<HttpMessageConverter<?>> converters) {
