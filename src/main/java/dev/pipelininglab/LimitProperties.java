@@ -6,9 +6,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * Bounds on what one request may ask for, under {@code lab.limits.*}.
@@ -34,8 +32,6 @@ import org.springframework.validation.annotation.Validated;
  * @param maxRunBytes the most value bytes one request may send, checked before anything
  * runs
  */
-@ConfigurationProperties("lab.limits")
-@Validated
 public record LimitProperties(@DefaultValue("10000000") @Min(1) long maxCount,
 		@DefaultValue("10000") @Min(1) int defaultBatchSize,
 		@DefaultValue("100000") @Min(1) @Max(1_000_000) int maxBatchSize, @DefaultValue("10") @Min(0) int defaultSample,

@@ -2,15 +2,16 @@ package dev.pipelininglab;
 
 import java.util.List;
 
-import dev.pipelininglab.localredis.LocalRedisProperties;
+import dev.pipelininglab.config.LabConfiguration;
+import dev.pipelininglab.config.LabProperties;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeyProperties;
 import dev.pipelininglab.redis.PipelineProperties;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -29,7 +30,7 @@ class LabPropertiesTests {
 			assertThat(context.getBean(LimitProperties.class).maxCount()).isEqualTo(10_000_000);
 			assertThat(context.getBean(LimitProperties.class).defaultBatchSize()).isEqualTo(10_000);
 			assertThat(context.getBean(PipelineProperties.class).flushPolicy()).isEqualTo(FlushPolicy.buffered(500));
-			assertThat(context.getBean(LocalRedisProperties.class).enabled()).isTrue();
+			assertThat(context.getBean(LabProperties.class).localRedis().enabled()).isTrue();
 		});
 	}
 
@@ -70,8 +71,7 @@ class LabPropertiesTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties({ KeyProperties.class, LimitProperties.class, PipelineProperties.class,
-			LocalRedisProperties.class })
+	@Import(LabConfiguration.class)
 	static class Enable {
 
 	}

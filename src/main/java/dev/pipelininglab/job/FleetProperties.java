@@ -9,9 +9,7 @@ import jakarta.validation.constraints.NotNull;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * Fleet runs, under {@code lab.fleet.*}: instances sharing a Redis and a key prefix that
@@ -26,8 +24,6 @@ import org.springframework.validation.annotation.Validated;
  * shared by all the fleet's instances: whoever can PUBLISH on the Redis cannot take part
  * without it
  */
-@ConfigurationProperties("lab.fleet")
-@Validated
 public record FleetProperties(@DefaultValue("false") boolean join,
 		@DefaultValue("16") @Min(1) @Max(256) int maxInstances, @DefaultValue("10s") @NotNull Duration joinTimeout,
 		@Nullable String secret) {

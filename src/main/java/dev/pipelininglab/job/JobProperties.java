@@ -6,9 +6,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * Runs started with {@code POST /runs}, and every run's record, under {@code lab.jobs.*}.
@@ -32,8 +30,6 @@ import org.springframework.validation.annotation.Validated;
  * for their keys' expiry, one deadline for both; with the web server's graceful phase and
  * a command in flight, the app's whole shutdown budget (docs/deploy.md)
  */
-@ConfigurationProperties("lab.jobs")
-@Validated
 public record JobProperties(@DefaultValue("0") @Min(0) @Max(1000) int queueCapacity,
 		@DefaultValue("24h") @NotNull Duration recordTtl, @DefaultValue("100") @Min(1) @Max(10_000) int history,
 		@DefaultValue("200ms") @NotNull Duration progressInterval, @DefaultValue("5s") @NotNull Duration heartbeat,

@@ -2,7 +2,6 @@ package dev.pipelininglab.localredis;
 
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
@@ -15,7 +14,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param binary a redis-server executable to use instead of the one on the PATH or the
  * bundled one
  */
-@ConfigurationProperties("lab.local-redis")
 public record LocalRedisProperties(@DefaultValue("true") boolean enabled, @Nullable String binary) {
 
 }

@@ -4,17 +4,13 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.NotNull;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * How long what a run leaves in Redis stays there, under {@code lab.keys.*}.
  *
  * @param expireAfter the expiry every key a run leaves behind gets once the run is over
  */
-@ConfigurationProperties("lab.keys")
-@Validated
 public record KeyExpiryProperties(@DefaultValue("1h") @NotNull Duration expireAfter) {
 
 	public KeyExpiryProperties {

@@ -4,9 +4,7 @@ import java.time.Duration;
 
 import jakarta.validation.constraints.NotNull;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * How pipelines are flushed and written, under {@code lab.pipeline.*}.
@@ -18,8 +16,6 @@ import org.springframework.validation.annotation.Validated;
  * @param routeIdleTimeout a route no run used for this long is closed, so it does not
  * reconnect through an outage
  */
-@ConfigurationProperties("lab.pipeline")
-@Validated
 public record PipelineProperties(@DefaultValue("buffered-500") @NotNull FlushPolicy flushPolicy,
 		@DefaultValue("per-command") @NotNull Writes writes, @DefaultValue("60s") @NotNull Duration routeIdleTimeout) {
 

@@ -3,9 +3,7 @@ package dev.pipelininglab.redis;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * The memory preflight every run passes before it writes a key, under
@@ -17,8 +15,6 @@ import org.springframework.validation.annotation.Validated;
  * @param marginPercent the share of the memory limit a run must leave free beside its
  * estimate
  */
-@ConfigurationProperties("lab.safety")
-@Validated
 public record SafetyProperties(@DefaultValue("false") boolean allowEviction, @DefaultValue("true") boolean preflight,
 		@DefaultValue("10") @Min(0) @Max(50) int marginPercent) {
 

@@ -5,9 +5,7 @@ import java.time.Duration;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * How many runs may use Redis at once: the one limit GET runs and jobs share.
@@ -16,8 +14,6 @@ import org.springframework.validation.annotation.Validated;
  * {@code spring.data.redis.lettuce.pool.max-active}, or a burst would exhaust the pool
  * @param maxWait how long a GET run may queue for its turn before it is answered 429
  */
-@ConfigurationProperties("lab.admission")
-@Validated
 public record AdmissionProperties(@DefaultValue("8") @Min(1) int maxConcurrent,
 		@DefaultValue("20s") @NotNull Duration maxWait) {
 

@@ -3,9 +3,7 @@ package dev.pipelininglab.run;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * What a run sends, untimed and on keys of its own, before its clock starts.
@@ -16,8 +14,6 @@ import org.springframework.validation.annotation.Validated;
  * their code is fully compiled; until then their warm-up makes up the difference
  * (docs/benchmark.md)
  */
-@ConfigurationProperties("lab.warm-up")
-@Validated
 public record WarmUpProperties(@DefaultValue("1000") @Positive int roundTrips,
 		@DefaultValue("10000") @Positive int items, @DefaultValue("300000") @PositiveOrZero int jitItems) {
 

@@ -4,12 +4,13 @@ import java.time.Duration;
 import java.util.List;
 
 import dev.pipelininglab.SettingsRunner;
+import dev.pipelininglab.config.LabConfiguration;
 import dev.pipelininglab.run.AdmissionProperties;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -80,7 +81,7 @@ class JobSettingsTests {
 	}
 
 	@Configuration(proxyBeanMethods = false)
-	@EnableConfigurationProperties({ JobProperties.class, AdmissionProperties.class, FleetProperties.class })
+	@Import(LabConfiguration.class)
 	static class Enable {
 
 	}

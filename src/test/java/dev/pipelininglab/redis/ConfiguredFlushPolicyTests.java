@@ -4,7 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 
-import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.config.LabConfiguration;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
@@ -19,11 +19,11 @@ import org.junit.jupiter.params.provider.EnumSource;
 import org.springframework.beans.DirectFieldAccessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStaticMasterReplicaConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -201,8 +201,7 @@ class ConfiguredFlushPolicyTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableScheduling
-	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
-			LimitProperties.class })
+	@Import(LabConfiguration.class)
 	static class Enable {
 
 	}

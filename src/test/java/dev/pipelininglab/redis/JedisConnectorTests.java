@@ -3,7 +3,7 @@ package dev.pipelininglab.redis;
 import java.util.Arrays;
 import java.util.List;
 
-import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.config.LabConfiguration;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SpringRedis;
@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 import org.springframework.data.redis.core.RedisCallback;
@@ -123,8 +123,7 @@ class JedisConnectorTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableScheduling
-	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
-			LimitProperties.class })
+	@Import(LabConfiguration.class)
 	static class Enable {
 
 	}

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import dev.pipelininglab.LimitProperties;
+import dev.pipelininglab.config.LabConfiguration;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.jspecify.annotations.Nullable;
@@ -14,12 +14,12 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.scheduling.annotation.EnableScheduling;
 
@@ -180,8 +180,7 @@ class RouteBoundsTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@EnableScheduling
-	@EnableConfigurationProperties({ KeyProperties.class, PipelineProperties.class, HealthProperties.class,
-			LimitProperties.class })
+	@Import(LabConfiguration.class)
 	static class Enable {
 
 	}

@@ -2,17 +2,13 @@ package dev.pipelininglab.web;
 
 import java.util.List;
 
-import dev.pipelininglab.LimitProperties;
-import dev.pipelininglab.job.FleetProperties;
-import dev.pipelininglab.job.JobProperties;
+import dev.pipelininglab.config.LabConfiguration;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.RedisDiagnosis;
 import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.AdmissionProperties;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.web.guard.SecurityProperties;
@@ -57,8 +53,8 @@ abstract class WebLayerWithStandIns {
 	KeyCleaner cleaner;
 
 	@TestConfiguration(proxyBeanMethods = false)
-	@EnableConfigurationProperties({ LimitProperties.class, PipelineProperties.class, JobProperties.class,
-			AdmissionProperties.class, SecurityProperties.class, FleetProperties.class })
+	@Import(LabConfiguration.class)
+	@EnableConfigurationProperties(SecurityProperties.class)
 	static class Beans {
 
 		@Bean
