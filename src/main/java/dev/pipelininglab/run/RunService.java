@@ -60,10 +60,13 @@ public class RunService {
 
 	private final ServerCounters counters;
 
+	private final SteadyCompare steady;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
 			ClusterLayout layout, ClientSettings settings, Safeguards safeguards, WarmUp warmUp,
-			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters) {
+			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters, SteadyCompare steady) {
 		this.counters = counters;
+		this.steady = steady;
 		this.safeguards = safeguards;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
@@ -191,6 +194,40 @@ public class RunService {
 	 * the topology cannot run are listed as skipped, with the reason.
 	 */
 	public Comparison compare(RunSpec base, List<Variant> variants, RunObserver observer) {
+		return compare(base, variants, false, observer);
+	}
+
+	/**
+	 * {@code steady}: the request set neither {@code repeat} nor {@code duration}, so the
+	 * lab picks passes that make a steady answer ({@link SteadyCompare}); the advised
+	 * pipeline's other batch sizes run in the same preflight, not as rows.
+	 */
+	public Comparison compare(RunSpec asked, List<Variant> variants, boolean steady, RunObserver observer) {
+		Planned plan = plan(asked, variants, steady);
+		List<RunSpec> all = new ArrayList<>(plan.rows());
+		all.addAll(plan.more());
+		List<RunResult> measured = measureAll(plan.base(), all, observer);
+		List<RunResult> compared = Comparison.rows(measured.subList(0, plan.rows().size()));
+		int advisedRow = plan.rows().indexOf(plan.advised());
+		RunResult advised = (advisedRow >= 0) ? compared.get(advisedRow) : null;
+		Recommendation recommendation = SteadyCompare.advice(advised,
+				measured.subList(plan.rows().size(), measured.size())
+					.stream()
+					.map((result) -> result.partOfMany(null))
+					.toList());
+		return new Comparison(asked.operation(), asked.count(), this.topology.kind().toString(), compared,
+				plan.skipped(), Comparison.summary(compared, advised, recommendation), recommendation,
+				this.settings.inEffect());
+	}
+
+	/** Every spec a comparison runs, for its record's key ranges before it starts. */
+	public List<RunSpec> compared(RunSpec asked, List<Variant> variants, boolean steady) {
+		Planned plan = plan(asked, variants, steady);
+		return Stream.concat(plan.rows().stream(), plan.more().stream()).toList();
+	}
+
+	private Planned plan(RunSpec asked, List<Variant> variants, boolean steady) {
+		RunSpec base = this.steady.base(asked, steady);
 		List<RunSpec> runnable = new ArrayList<>();
 		List<Comparison.Skipped> skipped = new ArrayList<>();
 		for (Variant variant : variants) {
@@ -203,23 +240,14 @@ public class RunService {
 				runnable.add(spec);
 			}
 		}
-		List<RunResult> results = measureAll(base, runnable, observer);
-		List<RunResult> compared = results.stream()
-			.map((result) -> result.partOfMany(
-					round(reference(results, result).timing().elapsedMillis() / result.timing().elapsedMillis(), 2)))
-			.toList();
-		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(), compared,
-				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
+		RunSpec advised = this.steady.advised(runnable);
+		return new Planned(base, List.copyOf(runnable), List.copyOf(skipped), advised,
+				this.steady.atOtherSizes(advised, asked.count(), (spec) -> unsupported(spec) == null));
 	}
 
-	/** Jedis rows are measured against the Jedis loop. */
-	private static RunResult reference(List<RunResult> results, RunResult result) {
-		return results.stream()
-			.filter((other) -> other.ran().mode() == Mode.LOOP
-					&& other.connection().connector().name().equals(result.connection().connector().name()))
-			.findFirst()
-			.or(() -> results.stream().filter((other) -> other.ran().mode() == Mode.LOOP).findFirst())
-			.orElse(results.get(0));
+	/** {@code more}: the advised pipeline at other batch sizes, for its advice only. */
+	private record Planned(RunSpec base, List<RunSpec> rows, List<Comparison.Skipped> skipped,
+			@Nullable RunSpec advised, List<RunSpec> more) {
 	}
 
 	/** The Redis docs' throughput-against-length figure. */

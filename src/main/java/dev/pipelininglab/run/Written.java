@@ -143,6 +143,14 @@ final class Written {
 			indexes.set(Math.toIntExact(from), Math.toIntExact(to));
 			return;
 		}
+		KeyWalk walk = workload.keyWalk();
+		if (walk != null && walk.pattern() == KeyWalk.Pattern.SEQUENTIAL && command.writes()
+				&& !(command instanceof MixedCommand) && to - from >= walk.size()) {
+			// A comparison's pass by time cycles its keys: every one of them, not each
+			// item.
+			indexes.set(0, Math.toIntExact(walk.size()));
+			return;
+		}
 		for (long item = from; item < to; item++) {
 			if (command.forItem(item).writes()) {
 				indexes.set(Math.toIntExact(workload.keyIndex(command.keyItem(item))));

@@ -137,9 +137,11 @@ final class ResultOf {
 		return new RunResult(
 				new RunResult.Ran(Operation.SET, this.mode, this.variant, null, null, this.count, this.batchSize,
 						batches, "standalone"),
-				new RunResult.Timing(this.elapsedMillis, this.opsPerSecond, 1, null, null, this.pingMillis, null),
+				new RunResult.Timing(this.elapsedMillis, this.opsPerSecond, null, null, 1, null, null, this.pingMillis,
+						null),
 				new RunResult.Counts(this.count, this.count, null, null, null, null, null, null),
-				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
+				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null, null,
+				null,
 				new RunResult.Load(this.latency, null, fanOut,
 						(this.rate != null) ? new RunResult.OfferedRate(this.rate, this.opsPerSecond,
 								this.opsPerSecond >= 0.95 * this.rate, "intended send time") : null,
