@@ -660,8 +660,11 @@
       + (r.timeLimit.endedRun ? ' (time up)' : '') : ''), numeric: true },
     { label: 'Min–max ms', value: (r) => (r.repeatMillis ? millis(Math.min(...r.repeatMillis)) + '–'
       + millis(Math.max(...r.repeatMillis)) : ''), numeric: true },
-    { label: 'ops/s', value: (r) => num(r.opsPerSecond), numeric: true },
-    { label: 'Speedup', value: (r) => ratio(r.speedup), numeric: true },
+    // A median of passes, with the slowest and fastest beside it when repeated: "123,456 (110,000–130,000)".
+    { label: 'ops/s', value: (r) => num(r.opsPerSecond) + (r.opsPerSecondMin != null && r.opsPerSecondMax != null
+      ? ' (' + num(r.opsPerSecondMin) + '–' + num(r.opsPerSecondMax) + ')' : ''), numeric: true },
+    { label: 'Speedup', value: (r) => ratio(r.speedup) + (r.speedup != null && r.speedupMin != null
+      && r.speedupMax != null ? ' (' + ratio(r.speedupMin) + '–' + ratio(r.speedupMax) + ')' : ''), numeric: true },
     { label: 'RTT ms', value: (r) => millis(r.measuredRttMillis), numeric: true },
     { label: 'Added RTT ms', value: (r) => millis(r.addedRttMillis), numeric: true },
     // What Redis itself did: INFO deltas around the timed pass, server-wide, per item sent (as the server charts),

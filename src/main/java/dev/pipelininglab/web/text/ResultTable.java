@@ -38,7 +38,11 @@ public final class ResultTable {
 			new Column<>("min ms", (r) -> extreme(r.timing().repeatMillis(), false), Format.MILLIS),
 			new Column<>("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
 			new Column<>("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
+			// The spread of the passes, when repeated: a figure is a median.
+			Column.text("ops/s min-max",
+					(r) -> range(r.timing().opsPerSecondMin(), r.timing().opsPerSecondMax(), Format.WHOLE)),
 			new Column<>("speedup", RunResult::speedup, Format.RATIO),
+			Column.text("speedup min-max", (r) -> range(r.speedupMin(), r.speedupMax(), Format.RATIO)),
 			// What held the pass back, in a word; the sentence goes under the table.
 			Column.text("limited", (r) -> (r.limitedBy() != null) ? r.limitedBy().what().label() : null),
 			new Column<>("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
@@ -209,6 +213,11 @@ public final class ResultTable {
 		return columns.stream()
 			.filter((column) -> rows.stream().map(column.value()).anyMatch(Objects::nonNull))
 			.toList();
+	}
+
+	/** "110,000–130,000"; null when one pass ran. */
+	private static @Nullable String range(@Nullable Double min, @Nullable Double max, Format format) {
+		return (min != null && max != null) ? format.shown(min) + "–" + format.shown(max) : null;
 	}
 
 	private static @Nullable Double extreme(@Nullable List<Double> values, boolean max) {
