@@ -208,7 +208,8 @@ public class RunService {
 		all.addAll(plan.more());
 		List<RunResult> measured = measureAll(plan.base(), all, observer);
 		List<RunResult> compared = Comparison.rows(measured.subList(0, plan.rows().size()));
-		int advisedRow = plan.rows().indexOf(plan.advised());
+		// List.copyOf's lists refuse to look for null.
+		int advisedRow = (plan.advised() != null) ? plan.rows().indexOf(plan.advised()) : -1;
 		RunResult advised = (advisedRow >= 0) ? compared.get(advisedRow) : null;
 		Recommendation recommendation = SteadyCompare.advice(advised,
 				measured.subList(plan.rows().size(), measured.size())
