@@ -286,7 +286,10 @@ public class RunService {
 				});
 				for (KeySpace keys : layouts.values()) {
 					observer.phase(RunObserver.Phase.PREPARING, "", base.batchSize(), base.count());
-					this.data.writeKeys(keys, base.count(), setupBatch(base), base.valueSize(), observer, written);
+					// A walk reads only its own keys: a pass by time has more items than
+					// keys.
+					this.data.writeKeys(keys, base.workload().distinctKeys(base.count()), setupBatch(base),
+							base.valueSize(), observer, written);
 				}
 			}
 			catch (DataAccessException ex) {

@@ -31,9 +31,9 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 	/**
 	 * {@code steady}: the request asked for neither {@code repeat} nor {@code duration}.
 	 * A pass by time is a run by {@code duration} over a sequential walk of {@code count}
-	 * keys, with items enough to cycle them: only for a SET on one client with no walk,
-	 * rate or fan-out of its own (clients would race on the keys a cycle writes again; a
-	 * GET's prepared keys follow its count).
+	 * keys, with items enough to cycle them: only for a SET or GET with no walk, rate or
+	 * fan-out of its own, and a SET on one client (clients would race on the keys a cycle
+	 * writes again).
 	 */
 	RunSpec base(RunSpec asked, boolean steady) {
 		if (!steady) {
@@ -41,7 +41,8 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 		}
 		Duration passTime = this.compare.passTime();
 		Workload workload = asked.workload();
-		boolean byTime = !passTime.isZero() && asked.operation() == Operation.SET && asked.clients() == 1
+		boolean byTime = !passTime.isZero()
+				&& (asked.operation() == Operation.GET || (asked.operation() == Operation.SET && asked.clients() == 1))
 				&& workload.keyWalk() == null && workload.rate() == 0 && workload.requests() == 1
 				&& workload.duration() == null && workload.first() == 0;
 		if (!byTime) {

@@ -97,7 +97,8 @@ final class Written {
 		if (command.writesKeyPerItem() && spec.ttl() == null) {
 			return List.of((walk != null) ? keys.range(0, walk.size()) : keys.range(first, first + spec.count()));
 		}
-		return (prepared && spec.operation().needsPreparedData()) ? List.of(keys.range(0, spec.count())) : List.of();
+		return (prepared && spec.operation().needsPreparedData())
+				? List.of(keys.range(0, spec.workload().distinctKeys(spec.count()))) : List.of();
 	}
 
 	/** What a record's ranges name, for an expiry after its run's instance died. */

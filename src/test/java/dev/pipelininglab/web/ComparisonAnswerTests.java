@@ -72,6 +72,21 @@ class ComparisonAnswerTests extends MockMvcOnTestRedis {
 	}
 
 	@Test
+	void aGetComparisonReadsByTimeOnlyTheCountKeysItPrepared() throws Exception {
+		String body = okBody("/compare/get/1500?batchSize=100&variants=loop,pipelined");
+		assertThat(results(body, "timeLimit.seconds")).containsOnly(0.05);
+		assertThat(results(body, "keySpace.keys")).containsOnly(1500);
+		// Every GET of every pass found its key: the walk reads only the keys prepared.
+		List<Number> hits = results(body, "hits");
+		List<Number> ran = results(body, "timeLimit.commandsRan");
+		for (int row = 0; row < 2; row++) {
+			assertThat(hits.get(row).longValue()).isEqualTo(ran.get(row).longValue());
+		}
+		assertThat(results(body, "keySpace.hitRate")).containsOnly(1.0);
+		assertThat(this.redis.keys(this.keys.keyPattern().replace("<i>", "*"))).hasSize(1500);
+	}
+
+	@Test
 	void aComparisonThatAsksForItsOwnRepeatRunsAsAsked() throws Exception {
 		String body = okBody("/compare/set/2000?repeat=1&variants=loop,pipelined");
 		assertThat(results(body, "repeat")).containsOnly(1);
