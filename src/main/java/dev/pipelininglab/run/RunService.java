@@ -203,52 +203,14 @@ public class RunService {
 	 * pipeline's other batch sizes run in the same preflight, not as rows.
 	 */
 	public Comparison compare(RunSpec asked, List<Variant> variants, boolean steady, RunObserver observer) {
-		Planned plan = plan(asked, variants, steady);
-		List<RunSpec> all = new ArrayList<>(plan.rows());
-		all.addAll(plan.more());
-		List<RunResult> measured = measureAll(plan.base(), all, observer);
-		List<RunResult> compared = Comparison.rows(measured.subList(0, plan.rows().size()));
-		// List.copyOf's lists refuse to look for null.
-		int advisedRow = (plan.advised() != null) ? plan.rows().indexOf(plan.advised()) : -1;
-		RunResult advised = (advisedRow >= 0) ? compared.get(advisedRow) : null;
-		Recommendation recommendation = SteadyCompare.advice(advised,
-				measured.subList(plan.rows().size(), measured.size())
-					.stream()
-					.map((result) -> result.partOfMany(null))
-					.toList());
-		return new Comparison(asked.operation(), asked.count(), this.topology.kind().toString(), compared,
-				plan.skipped(), Comparison.summary(compared, advised, recommendation), recommendation,
+		SteadyCompare.Planned plan = this.steady.plan(asked, variants, steady, this::unsupported);
+		return plan.answer(asked, measureAll(plan.base(), plan.all(), observer), this.topology.kind().toString(),
 				this.settings.inEffect());
 	}
 
 	/** Every spec a comparison runs, for its record's key ranges before it starts. */
 	public List<RunSpec> compared(RunSpec asked, List<Variant> variants, boolean steady) {
-		Planned plan = plan(asked, variants, steady);
-		return Stream.concat(plan.rows().stream(), plan.more().stream()).toList();
-	}
-
-	private Planned plan(RunSpec asked, List<Variant> variants, boolean steady) {
-		RunSpec base = this.steady.base(asked, steady);
-		List<RunSpec> runnable = new ArrayList<>();
-		List<Comparison.Skipped> skipped = new ArrayList<>();
-		for (Variant variant : variants) {
-			RunSpec spec = base.with(variant);
-			String reason = unsupported(spec);
-			if (reason != null) {
-				skipped.add(new Comparison.Skipped(variant.label(), reason));
-			}
-			else {
-				runnable.add(spec);
-			}
-		}
-		RunSpec advised = this.steady.advised(runnable);
-		return new Planned(base, List.copyOf(runnable), List.copyOf(skipped), advised,
-				this.steady.atOtherSizes(advised, asked.count(), (spec) -> unsupported(spec) == null));
-	}
-
-	/** {@code more}: the advised pipeline at other batch sizes, for its advice only. */
-	private record Planned(RunSpec base, List<RunSpec> rows, List<Comparison.Skipped> skipped,
-			@Nullable RunSpec advised, List<RunSpec> more) {
+		return this.steady.plan(asked, variants, steady, this::unsupported).all();
 	}
 
 	/** The Redis docs' throughput-against-length figure. */

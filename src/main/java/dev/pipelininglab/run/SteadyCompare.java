@@ -4,7 +4,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.Connector;
@@ -27,6 +30,57 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 	 * ends early, and says so in its {@code timeLimit}.
 	 */
 	private static final long MOST_OPS_PER_SECOND = 10_000_000;
+
+	/**
+	 * The rows a comparison runs, those skipped with the reason, and the advice's runs.
+	 * @param unsupported why a spec cannot run here, or null
+	 */
+	Planned plan(RunSpec asked, List<Variant> variants, boolean steady,
+			Function<RunSpec, @Nullable String> unsupported) {
+		RunSpec base = base(asked, steady);
+		List<RunSpec> runnable = new ArrayList<>();
+		List<Comparison.Skipped> skipped = new ArrayList<>();
+		for (Variant variant : variants) {
+			RunSpec spec = base.with(variant);
+			String reason = unsupported.apply(spec);
+			if (reason != null) {
+				skipped.add(new Comparison.Skipped(variant.label(), reason));
+			}
+			else {
+				runnable.add(spec);
+			}
+		}
+		RunSpec advised = advised(runnable);
+		return new Planned(base, List.copyOf(runnable), List.copyOf(skipped), advised,
+				atOtherSizes(advised, asked.count(), (spec) -> unsupported.apply(spec) == null));
+	}
+
+	/** {@code more}: the advised pipeline at other batch sizes, for its advice only. */
+	record Planned(RunSpec base, List<RunSpec> rows, List<Comparison.Skipped> skipped, @Nullable RunSpec advised,
+			List<RunSpec> more) {
+
+		/** The rows first, in the order asked, then the advice's runs. */
+		List<RunSpec> all() {
+			return Stream.concat(this.rows.stream(), this.more.stream()).toList();
+		}
+
+		/** {@code measured}: a result for each of {@link #all()}, in its order. */
+		Comparison answer(RunSpec asked, List<RunResult> measured, String topology,
+				@Nullable Map<String, String> settings) {
+			List<RunResult> compared = Comparison.rows(measured.subList(0, this.rows.size()));
+			// List.copyOf's lists refuse to look for null.
+			int advisedRow = (this.advised != null) ? this.rows.indexOf(this.advised) : -1;
+			RunResult advisedResult = (advisedRow >= 0) ? compared.get(advisedRow) : null;
+			Recommendation recommendation = advice(advisedResult,
+					measured.subList(this.rows.size(), measured.size())
+						.stream()
+						.map((result) -> result.partOfMany(null))
+						.toList());
+			return new Comparison(asked.operation(), asked.count(), topology, compared, this.skipped,
+					Comparison.summary(compared, advisedResult, recommendation), recommendation, settings);
+		}
+
+	}
 
 	/**
 	 * {@code steady}: the request asked for neither {@code repeat} nor {@code duration}.
