@@ -138,8 +138,8 @@ final class ComparisonSummary {
 			if (timing.opsPerSecondMin() != null && timing.opsPerSecondMin() > 0
 					&& timing.fastest() / timing.slowest() > UNSTEADY) {
 				lines.add(format(
-						"Unsteady: %s's passes ranged %s–%s ops/s (%.1f× apart), too wide to conclude from; something"
-								+ " else on this machine or Redis was busy, so run it again.",
+						"Unsteady: the passes of %s ranged %s–%s ops/s (%.1f× apart), too wide to conclude from;"
+								+ " something else on this machine or Redis was busy, so run it again.",
 						row.ran().variant(), whole(timing.slowest()), whole(timing.fastest()),
 						timing.fastest() / timing.slowest()));
 			}

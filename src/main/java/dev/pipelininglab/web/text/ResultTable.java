@@ -229,8 +229,9 @@ public final class ResultTable {
 		if (value == null || r.serverSide().server() == null || r.serverSide().server().commands() == 0) {
 			return null;
 		}
-		return value.doubleValue()
-				/ (r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
+		// A time limit counts what ran over every request, as the page does.
+		return value.doubleValue() / ((r.load().timeLimit() != null) ? Math.max(1, r.commandsRan())
+				: r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
 	}
 
 	private static @Nullable Double cpuPerItem(RunResult r) {
