@@ -26,7 +26,9 @@ public record Comparison(Operation operation, long count, String topology, List<
 			RunResult loop = reference(results, result);
 			// By rate, not time: a pass by time lasts as long whatever it sends.
 			Double speedup = ratio(result.timing().opsPerSecond(), loop.timing().opsPerSecond());
-			if (loop.timing().opsPerSecondMin() == null && result.timing().opsPerSecondMin() == null) {
+			// The loop against itself is 1× by definition: no range.
+			if (loop == result
+					|| (loop.timing().opsPerSecondMin() == null && result.timing().opsPerSecondMin() == null)) {
 				return result.partOfMany(speedup);
 			}
 			// The honest bounds: this row's slowest pass against the loop's fastest, and
