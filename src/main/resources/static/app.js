@@ -658,10 +658,13 @@
     // A time limit: the commands that ran before it (or all of them, when the count came first).
     { label: 'Commands ran', value: (r) => (r.timeLimit ? num(r.timeLimit.commandsRan)
       + (r.timeLimit.endedRun ? ' (time up)' : '') : ''), numeric: true },
-    { label: 'Min–max ms', value: (r) => (r.repeatMillis ? millis(Math.min(...r.repeatMillis)) + '–'
-      + millis(Math.max(...r.repeatMillis)) : ''), numeric: true },
-    { label: 'ops/s', value: (r) => num(r.opsPerSecond), numeric: true },
-    { label: 'Speedup', value: (r) => ratio(r.speedup), numeric: true },
+    // Records from before ops/s carried its spread; passes by time all last their limit, so their times say nothing.
+    { label: 'Min–max ms', value: (r) => (r.repeatMillis && r.opsPerSecondMin == null
+      ? millis(Math.min(...r.repeatMillis)) + '–' + millis(Math.max(...r.repeatMillis)) : ''), numeric: true },
+    // A median of passes, with the slowest and fastest under it when repeated: "123,456 (110,000–130,000)".
+    { label: 'ops/s', value: (r) => spread(num(r.opsPerSecond), r.opsPerSecondMin, r.opsPerSecondMax, num),
+      numeric: true },
+    { label: 'Speedup', value: (r) => spread(ratio(r.speedup), r.speedupMin, r.speedupMax, ratio), numeric: true },
     { label: 'RTT ms', value: (r) => millis(r.measuredRttMillis), numeric: true },
     { label: 'Added RTT ms', value: (r) => millis(r.addedRttMillis), numeric: true },
     // What Redis itself did: INFO deltas around the timed pass, server-wide, per item sent (as the server charts),
@@ -1327,11 +1330,25 @@
   }
 
   // labels: each cell's column header, shown before the value when a narrow screen stacks a row as a card.
+  // A figure and, on a smaller line under it, the range of its passes: the table stays as narrow as one figure.
+  function spread(shown, min, max, format) {
+    return shown !== '' && min != null && max != null
+      ? { main: shown, under: ' ' + format(min) + '–' + format(max) } : shown;
+  }
+
   function row(cells, numeric, labels) {
     const tr = document.createElement('tr');
     cells.forEach((text, index) => {
       const td = document.createElement('td');
-      td.textContent = text;
+      if (text !== null && typeof text === 'object') {
+        td.textContent = text.main;
+        const under = document.createElement('span');
+        under.className = 'spread';
+        under.textContent = text.under;
+        td.appendChild(under);
+      } else {
+        td.textContent = text;
+      }
       if (numeric[index]) {
         td.className = 'num';
       }

@@ -126,7 +126,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 		RunResult.Ran what = new RunResult.Ran(base.ran().operation(), base.ran().mode(), base.ran().variant(),
 				base.ran().flushPolicy(), base.ran().writes(), items, base.ran().batchSize(),
 				ran.stream().mapToLong((result) -> result.ran().batches()).sum(), base.ran().topology());
-		RunResult.Timing timing = new RunResult.Timing(round(windowMicros / 1000, 3), opsPerSecond, 1, null,
+		RunResult.Timing timing = new RunResult.Timing(round(windowMicros / 1000, 3), opsPerSecond, null, null, 1, null,
 				base.timing().addedRttMillis(), base.timing().measuredRttMillis(),
 				base.timing().measuredRttMillisByNode());
 		RunResult.Counts counts = new RunResult.Counts(sum(members, Fleet.Member::written),
@@ -145,7 +145,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 				base.connection().master());
 		RunResult merged = new RunResult(what, timing, counts, cluster,
 				new RunResult.Notes(parts.isEmpty() ? null : String.join(" ", parts), base.notes().sample()), null,
-				load, connection, new RunResult.ServerSide(window, foreign), null, base.settings());
+				null, null, load, connection, new RunResult.ServerSide(window, foreign), null, base.settings());
 		Fleet fleet = new Fleet(asked, ran.size(), partial ? Boolean.TRUE : null,
 				stoppedNames.isEmpty() ? null : stoppedNames, Fleet.COORDINATION, members);
 		return new FleetResult(merged, fleet, summary, stopped);

@@ -171,7 +171,9 @@ final class Job implements RunObserver {
 		long done = this.phaseDone.get();
 		double phaseSeconds = (now - this.phaseStartedNanos) / 1e9;
 		double fraction = (commands > 0) ? (double) done / commands : 0;
-		Duration limit = this.plan.base().workload().duration();
+		// A steady comparison's passes by time have a limit its request did not set.
+		Duration limit = (this.plan.base().workload().duration() != null) ? this.plan.base().workload().duration()
+				: this.phases.passTime;
 		if (limit != null && this.current == Phase.TIMING) {
 			// A timed pass ends by its count or its time limit, whichever comes first.
 			fraction = Math.max(fraction, phaseSeconds / (limit.toNanos() / 1e9));

@@ -1,13 +1,16 @@
 package dev.pipelininglab.job;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Predicate;
 
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunObserver.Phase;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Variant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The phases a job will go through, in the order the measuring path reports them, each
@@ -27,18 +30,30 @@ final class PhasePlan {
 
 	final List<Step> steps;
 
+	/** A timed pass's time limit, when the run's passes have one. */
+	final @Nullable Duration passTime;
+
 	private final double total;
 
-	private PhasePlan(List<Step> steps) {
+	private PhasePlan(List<Step> steps, @Nullable Duration passTime) {
 		this.steps = List.copyOf(steps);
+		this.passTime = passTime;
 		this.total = steps.stream().mapToDouble(Step::cost).sum();
 	}
 
 	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips) {
+		return of(plan, supported, warmUpRoundTrips, plan.variants().stream().map(plan.base()::with).toList());
+	}
+
+	/**
+	 * {@code compared}: what a comparison runs ({@code RunService.compared}), its steady
+	 * passes and the advice's batch sizes included.
+	 */
+	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips, List<RunSpec> compared) {
 		RunSpec base = plan.base();
 		List<RunSpec> specs = switch (plan.kind()) {
 			case SINGLE -> List.of(base);
-			case COMPARE -> plan.variants().stream().map(base::with).toList();
+			case COMPARE -> compared;
 			case SWEEP -> plan.batchSizes().stream().map(base.with(Variant.of(Mode.PIPELINED))::withBatchSize).toList();
 		};
 		double rtt = RTT_NANOS + ((base.addedRtt() != null) ? base.addedRtt().toNanos() : 0);
@@ -71,7 +86,12 @@ final class PhasePlan {
 						setup(Phase.VERIFYING, variant, spec.batchSize(), (long) Math.ceil(spec.count() * share), rtt));
 			}
 		}
-		return new PhasePlan(steps);
+		return new PhasePlan(steps,
+				specs.stream()
+					.map((spec) -> spec.workload().duration())
+					.filter(Objects::nonNull)
+					.findFirst()
+					.orElse(null));
 	}
 
 	/** As results name variants. */

@@ -148,7 +148,9 @@ public class RunJobs implements SmartLifecycle {
 				RunRecord.Progress.NONE, false, this.fleet.instance(), now, null, null, now, null, null, null, null,
 				this.store.environment(callerGone == null), null, null, reach.isEmpty() ? null : reach);
 		return new Job(plan, record,
-				PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null, this.warmUp.roundTrips()),
+				PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null, this.warmUp.roundTrips(),
+						(plan.kind() == RunKind.COMPARE)
+								? this.runs.compared(plan.base(), plan.variants(), plan.steady()) : List.of()),
 				this.limits.maxRunTime(), callerGone);
 	}
 

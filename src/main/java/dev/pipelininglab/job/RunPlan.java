@@ -23,8 +23,11 @@ import org.jspecify.annotations.Nullable;
  *
  * @param instances the app instances that run it together ({@link FleetRuns}), this one
  * included
+ * @param steady a comparison whose request set neither {@code repeat} nor
+ * {@code duration}: the lab picks its passes ({@code lab.compare.*})
  */
-public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes, int instances) {
+public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<Integer> batchSizes, int instances,
+		boolean steady) {
 
 	public RunPlan {
 		variants = List.copyOf(variants);
@@ -39,19 +42,23 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	}
 
 	public static RunPlan single(RunSpec spec) {
-		return new RunPlan(RunKind.SINGLE, spec, List.of(), List.of(), 1);
+		return new RunPlan(RunKind.SINGLE, spec, List.of(), List.of(), 1, false);
 	}
 
 	public static RunPlan compare(RunSpec base, List<Variant> variants) {
-		return new RunPlan(RunKind.COMPARE, base, variants, List.of(), 1);
+		return compare(base, variants, false);
+	}
+
+	public static RunPlan compare(RunSpec base, List<Variant> variants, boolean steady) {
+		return new RunPlan(RunKind.COMPARE, base, variants, List.of(), 1, steady);
 	}
 
 	public static RunPlan sweep(RunSpec base, List<Integer> batchSizes) {
-		return new RunPlan(RunKind.SWEEP, base, List.of(), batchSizes, 1);
+		return new RunPlan(RunKind.SWEEP, base, List.of(), batchSizes, 1, false);
 	}
 
 	public RunPlan withInstances(int number) {
-		return new RunPlan(this.kind, this.base, this.variants, this.batchSizes, number);
+		return new RunPlan(this.kind, this.base, this.variants, this.batchSizes, number, this.steady);
 	}
 
 	/**
@@ -65,7 +72,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				yield new Outcome(List.of(result), null, LoopCeiling.sentence(List.of(result)), result);
 			}
 			case COMPARE -> {
-				Comparison comparison = runs.compare(this.base, this.variants, observer);
+				Comparison comparison = runs.compare(this.base, this.variants, this.steady, observer);
 				yield new Outcome(comparison.results(), comparison.skipped(), comparison.summary(), comparison);
 			}
 			case SWEEP -> {
@@ -80,7 +87,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	 * the whole fleet's.
 	 */
 	List<KeySpace.Range> reach(RunService runs) {
-		List<RunSpec> specs = (this.kind == RunKind.COMPARE) ? this.variants.stream().map(this.base::with).toList()
+		List<RunSpec> specs = (this.kind == RunKind.COMPARE) ? runs.compared(this.base, this.variants, this.steady)
 				: List.of(this.base);
 		return runs.reach(specs, this.kind != RunKind.SINGLE);
 	}
@@ -98,7 +105,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(this.kind == RunKind.SINGLE) ? spec.mode().label() : null, spec.count(), spec.batchSize(),
 				spec.sample(), (spec.ttl() != null) ? spec.ttl().toSeconds() : null, flushPolicy(spec),
 				(spec.addedRtt() != null) ? spec.addedRtt().toNanos() / 1e6 : null,
-				(this.kind == RunKind.SINGLE) ? null : spec.repeat(),
+				(this.kind == RunKind.SINGLE || this.steady) ? null : spec.repeat(),
 				(this.kind == RunKind.COMPARE) ? this.variants.stream().map(Variant::label).toList() : null,
 				(this.kind == RunKind.SWEEP) ? this.batchSizes : null,
 				(spec.workload().valueSize() > 0) ? spec.workload().valueSize() : null,

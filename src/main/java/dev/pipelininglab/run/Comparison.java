@@ -1,86 +1,69 @@
 package dev.pipelininglab.run;
 
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
-import static dev.pipelininglab.run.LoopCeiling.format;
-import static dev.pipelininglab.run.LoopCeiling.whole;
-
-/** The same work by every requested variant, each from the same starting state. */
+/**
+ * The same work by every requested variant, each from the same starting state.
+ *
+ * @param recommendation the batch size to use, from the advised pipeline timed at every
+ * batch size of {@code lab.compare.batch-sizes}; absent when fewer than three ran
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record Comparison(Operation operation, long count, String topology, List<RunResult> results,
-		List<Skipped> skipped, String summary, @Nullable Map<String, String> settings) {
+		List<Skipped> skipped, String summary, @Nullable Recommendation recommendation,
+		@Nullable Map<String, String> settings) {
 
 	public record Skipped(String variant, String reason) {
 	}
 
-	/** Socket reads per item, not per command: one MSET carries a whole batch. */
-	static String summary(List<RunResult> results) {
-		if (results.isEmpty()) {
-			return "Nothing ran: every variant was skipped.";
-		}
-		RunResult fastest = Recommendation.best(results, (r) -> r.timing().opsPerSecond());
-		RunResult loop = results.stream().filter((result) -> result.ran().mode() == Mode.LOOP).findFirst().orElse(null);
-		StringBuilder sentence = new StringBuilder();
-		if (results.size() == 1) {
-			sentence.append(
-					format("Only %s ran: %s ops/s", fastest.ran().variant(), whole(fastest.timing().opsPerSecond())));
-		}
-		else {
-			sentence.append(
-					format("Fastest: %s at %s ops/s", fastest.ran().variant(), whole(fastest.timing().opsPerSecond())));
-			if (loop != null && loop != fastest) {
-				sentence.append(format(", %.1f× the loop (%s ops/s)",
-						fastest.timing().opsPerSecond() / loop.timing().opsPerSecond(),
-						whole(loop.timing().opsPerSecond())));
+	/** As the rows of one comparison: each with its speedup over its loop. */
+	static List<RunResult> rows(List<RunResult> results) {
+		return results.stream().map((result) -> {
+			RunResult loop = reference(results, result);
+			// By rate, not time: a pass by time lasts as long whatever it sends.
+			Double speedup = ratio(result.timing().opsPerSecond(), loop.timing().opsPerSecond());
+			// The loop against itself is 1× by definition: no range.
+			if (loop == result
+					|| (loop.timing().opsPerSecondMin() == null && result.timing().opsPerSecondMin() == null)) {
+				return result.partOfMany(speedup);
 			}
-		}
-		sentence.append('.');
-		String reads = readsPerItem(fastest);
-		if (loop != null && loop != fastest) {
-			String loopReads = readsPerItem(loop);
-			if (reads != null && loopReads != null) {
-				sentence.append(format(" Server socket reads per item: %s for the loop, %s for %s.", loopReads, reads,
-						fastest.ran().variant()));
-			}
-		}
-		else if (reads != null) {
-			sentence.append(format(" Server socket reads per item: %s.", reads));
-		}
-		String byNode = byNode(results);
-		if (byNode != null) {
-			sentence.append(' ').append(byNode);
-		}
-		return LoopCeiling.after(sentence, results);
+			// The honest bounds: this row's slowest pass against the loop's fastest, and
+			// the other way round.
+			return result.partOfMany(speedup, ratio(result.timing().slowest(), loop.timing().fastest()),
+					ratio(result.timing().fastest(), loop.timing().slowest()));
+		}).toList();
 	}
 
-	private static @Nullable String byNode(List<RunResult> results) {
-		RunResult byNode = results.stream()
-			.filter((result) -> result.ran().mode() == Mode.PIPELINED_BY_NODE)
+	private static @Nullable Double ratio(double ops, double loopOps) {
+		return (loopOps > 0) ? RunService.round(ops / loopOps, 2) : null;
+	}
+
+	/** Jedis rows are measured against the Jedis loop. */
+	private static RunResult reference(List<RunResult> results, RunResult result) {
+		return results.stream()
+			.filter((other) -> other.ran().mode() == Mode.LOOP
+					&& other.connection().connector().name().equals(result.connection().connector().name()))
 			.findFirst()
-			.orElse(null);
-		RunResult pipelined = results.stream()
-			.filter((result) -> result.ran().mode() == Mode.PIPELINED)
-			.max(Comparator.comparingDouble((r) -> r.timing().opsPerSecond()))
-			.orElse(null);
-		if (byNode == null || pipelined == null) {
-			return null;
-		}
-		return format(
-				"%s (%s ops/s) hands every command to Lettuce's cluster router from one caller thread;"
-						+ " %s (%s ops/s) groups each batch by the master owning each key's slot and sends one pipeline"
-						+ " per master on that master's own connection, all masters at once.",
-				pipelined.ran().variant(), whole(pipelined.timing().opsPerSecond()), byNode.ran().variant(),
-				whole(byNode.timing().opsPerSecond()));
+			.or(() -> results.stream().filter((other) -> other.ran().mode() == Mode.LOOP).findFirst())
+			.orElse(results.get(0));
 	}
 
-	private static @Nullable String readsPerItem(RunResult result) {
-		Long reads = (result.serverSide().server() != null) ? result.serverSide().server().reads() : null;
-		return (reads != null) ? format("%.3f", (double) reads / result.ran().count()) : null;
+	/** Without the advice: what a comparison of only the rows says. */
+	static String summary(List<RunResult> results) {
+		return ComparisonSummary.of(results, null, null);
+	}
+
+	/**
+	 * The pipelining answer first, then the advice, the variants that are no pipeline,
+	 * and why the rows went as they did.
+	 */
+	static String summary(List<RunResult> results, @Nullable RunResult advised,
+			@Nullable Recommendation recommendation) {
+		return ComparisonSummary.of(results, advised, recommendation);
 	}
 
 }

@@ -74,7 +74,8 @@ final class GetCommand extends Command
 
 	@Override
 	@Nullable Footprint footprint(RunSpec base, int variants, boolean prepared) {
-		return prepared ? new Footprint(MemoryShape.STRING, base.count()) : null;
+		// What the comparison prepares: a walk reads only its own keys.
+		return prepared ? new Footprint(MemoryShape.STRING, base.workload().distinctKeys(base.count())) : null;
 	}
 
 	@Override

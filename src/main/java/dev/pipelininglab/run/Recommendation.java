@@ -17,11 +17,11 @@ import static dev.pipelininglab.run.RunService.median;
  * The smallest batch size within {@value #SHARE_OF_BEST} of the best throughput: longer
  * pipelines buy little more for their reply memory and latency, the two figures it
  * carries. {@code byRtt}: the rule at other RTTs, from each result's projection
- * (docs/api.md).
+ * (docs/api.md). {@code timedAt}: every batch size it chose among, as they ran.
  */
 public record Recommendation(int batchSize, double opsPerSecond, double shareOfBest, int bestBatchSize,
 		double bestOpsPerSecond, @Nullable Long peakOutputBufferBytes, Latency.Per latencyPer, double latencyP50Millis,
-		double latencyP99Millis, String summary, List<AtRtt> byRtt) {
+		double latencyP99Millis, String summary, List<AtRtt> byRtt, List<Integer> timedAt) {
 
 	/** {@code measured}: at the sweep's median RTT, not projected. */
 	public record AtRtt(double rttMillis, int batchSize, double opsPerSecond, boolean measured) {
@@ -53,7 +53,8 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 						+ "% more throughput.");
 		return new Recommendation(chosen.ran().batchSize(), chosen.timing().opsPerSecond(), share,
 				best.ran().batchSize(), best.timing().opsPerSecond(), peak, latency.per(), latency.p50(), latency.p99(),
-				sentence.toString(), byRtt(results, chosen));
+				sentence.toString(), byRtt(results, chosen),
+				results.stream().map((result) -> result.ran().batchSize()).sorted().toList());
 	}
 
 	static List<AtRtt> byRtt(List<RunResult> results, RunResult chosenAsMeasured) {

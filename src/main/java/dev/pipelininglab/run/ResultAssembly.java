@@ -113,8 +113,16 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
 				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
-		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, spec.repeat(),
-				repeatMillis, addedRttMillis, pingMillis, nodeRttMillis);
+		// Each pass's own rate: a timed pass's items vary with the clock.
+		double[] passRates = passes.timed()
+			.stream()
+			.mapToDouble((pass) -> (timed ? pass.outcome().sent() : spec.itemsPerPass()) * 1e9
+					/ Math.max(1, pass.outcome().nanos()))
+			.toArray();
+		Double slowest = (passRates.length > 1) ? round(Arrays.stream(passRates).min().orElseThrow(), 1) : null;
+		Double fastest = (passRates.length > 1) ? round(Arrays.stream(passRates).max().orElseThrow(), 1) : null;
+		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, slowest, fastest,
+				spec.repeat(), repeatMillis, addedRttMillis, pingMillis, nodeRttMillis);
 		RunResult.Mix mix = (command instanceof MixedCommand mixed)
 				? mixed.mix(shown, tally, seconds, shown.latencyByCommand()) : null;
 		// A mix counts its SETs and GETs itself.
@@ -138,8 +146,9 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 				new Bottleneck.Inputs(passes.shown().cpu(), Runtime.getRuntime().availableProcessors(), roundTrips,
 						perRoundTrip, shown.clients().size(), spec.workload().rate(), opsPerSecond, shown.keptPace()),
 				new LoopCeiling.RoundTrip(pingMillis, LoopCeiling.FROM_PINGS));
-		RunResult result = new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, load,
-				connection, new RunResult.ServerSide(server, passes.foreign()), limitedBy, this.settings.inEffect());
+		RunResult result = new RunResult(ran, timing, counts, cluster, new RunResult.Notes(note, sample), null, null,
+				null, load, connection, new RunResult.ServerSide(server, passes.foreign()), limitedBy,
+				this.settings.inEffect());
 		// Its own round trip or its PINGs', until its answer gives it one.
 		return LoopCeiling.oneRoundTrip(List.of(result)).get(0);
 	}

@@ -3,6 +3,7 @@ package dev.pipelininglab.run;
 import java.util.List;
 import java.util.Map;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
@@ -19,8 +20,9 @@ import org.jspecify.annotations.Nullable;
 @JsonIgnoreProperties(value = "projection", allowGetters = true)
 public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @JsonUnwrapped Counts counts,
 		@JsonUnwrapped ClusterUse cluster, @JsonUnwrapped Notes notes, @Nullable Double speedup,
-		@JsonUnwrapped Load load, @JsonUnwrapped Connection connection, @JsonUnwrapped ServerSide serverSide,
-		@Nullable Bottleneck limitedBy, @Nullable Map<String, String> settings) {
+		@Nullable Double speedupMin, @Nullable Double speedupMax, @JsonUnwrapped Load load,
+		@JsonUnwrapped Connection connection, @JsonUnwrapped ServerSide serverSide, @Nullable Bottleneck limitedBy,
+		@Nullable Map<String, String> settings) {
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record Ran(Operation operation, Mode mode, String variant, @Nullable String flushPolicy,
@@ -28,9 +30,23 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	}
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
-	public record Timing(double elapsedMillis, double opsPerSecond, int repeat, @Nullable List<Double> repeatMillis,
+	public record Timing(double elapsedMillis, double opsPerSecond, @Nullable Double opsPerSecondMin,
+			@Nullable Double opsPerSecondMax, int repeat, @Nullable List<Double> repeatMillis,
 			@Nullable Double addedRttMillis, double measuredRttMillis,
 			@Nullable Map<String, Double> measuredRttMillisByNode) {
+
+		/** The slowest pass's, or the figure itself when one pass ran. */
+		@JsonIgnore
+		public double slowest() {
+			return (this.opsPerSecondMin != null) ? this.opsPerSecondMin : this.opsPerSecond;
+		}
+
+		/** The fastest pass's, or the figure itself when one pass ran. */
+		@JsonIgnore
+		public double fastest() {
+			return (this.opsPerSecondMax != null) ? this.opsPerSecondMax : this.opsPerSecond;
+		}
+
 	}
 
 	@JsonInclude(JsonInclude.Include.NON_NULL)
@@ -117,17 +133,22 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	 * At the answer's round trip: its figure, and what held the pass back judged with it.
 	 */
 	RunResult withRoundTrip(LoopCeiling.RoundTrip rtt) {
-		Timing at = new Timing(this.timing.elapsedMillis, this.timing.opsPerSecond, this.timing.repeat,
-				this.timing.repeatMillis, this.timing.addedRttMillis, rtt.millis(),
-				this.timing.measuredRttMillisByNode);
-		return new RunResult(this.ran, at, this.counts, this.cluster, this.notes, this.speedup, this.load,
-				this.connection, this.serverSide, (this.limitedBy != null) ? this.limitedBy.at(rtt) : null,
-				this.settings);
+		Timing at = new Timing(this.timing.elapsedMillis, this.timing.opsPerSecond, this.timing.opsPerSecondMin,
+				this.timing.opsPerSecondMax, this.timing.repeat, this.timing.repeatMillis, this.timing.addedRttMillis,
+				rtt.millis(), this.timing.measuredRttMillisByNode);
+		return new RunResult(this.ran, at, this.counts, this.cluster, this.notes, this.speedup, this.speedupMin,
+				this.speedupMax, this.load, this.connection, this.serverSide,
+				(this.limitedBy != null) ? this.limitedBy.at(rtt) : null, this.settings);
 	}
 
 	/** Without the settings, which a comparison or sweep carries once. */
 	RunResult partOfMany(@Nullable Double value) {
-		return new RunResult(this.ran, this.timing, this.counts, this.cluster, this.notes, value, this.load,
+		return partOfMany(value, null, null);
+	}
+
+	/** {@code min}, {@code max}: the speedup's spread over the passes, when repeated. */
+	RunResult partOfMany(@Nullable Double value, @Nullable Double min, @Nullable Double max) {
+		return new RunResult(this.ran, this.timing, this.counts, this.cluster, this.notes, value, min, max, this.load,
 				this.connection, this.serverSide, this.limitedBy, null);
 	}
 

@@ -60,10 +60,13 @@ public class RunService {
 
 	private final ServerCounters counters;
 
+	private final SteadyCompare steady;
+
 	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
 			ClusterLayout layout, ClientSettings settings, Safeguards safeguards, WarmUp warmUp,
-			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters) {
+			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters, SteadyCompare steady) {
 		this.counters = counters;
+		this.steady = steady;
 		this.safeguards = safeguards;
 		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
 		this.data = data;
@@ -198,35 +201,23 @@ public class RunService {
 	 * the topology cannot run are listed as skipped, with the reason.
 	 */
 	public Comparison compare(RunSpec base, List<Variant> variants, RunObserver observer) {
-		List<RunSpec> runnable = new ArrayList<>();
-		List<Comparison.Skipped> skipped = new ArrayList<>();
-		for (Variant variant : variants) {
-			RunSpec spec = base.with(variant);
-			String reason = unsupported(spec);
-			if (reason != null) {
-				skipped.add(new Comparison.Skipped(variant.label(), reason));
-			}
-			else {
-				runnable.add(spec);
-			}
-		}
-		List<RunResult> results = measureAll(base, runnable, observer);
-		List<RunResult> compared = results.stream()
-			.map((result) -> result.partOfMany(
-					round(reference(results, result).timing().elapsedMillis() / result.timing().elapsedMillis(), 2)))
-			.toList();
-		return new Comparison(base.operation(), base.count(), this.topology.kind().toString(), compared,
-				List.copyOf(skipped), Comparison.summary(compared), this.settings.inEffect());
+		return compare(base, variants, false, observer);
 	}
 
-	/** Jedis rows are measured against the Jedis loop. */
-	private static RunResult reference(List<RunResult> results, RunResult result) {
-		return results.stream()
-			.filter((other) -> other.ran().mode() == Mode.LOOP
-					&& other.connection().connector().name().equals(result.connection().connector().name()))
-			.findFirst()
-			.or(() -> results.stream().filter((other) -> other.ran().mode() == Mode.LOOP).findFirst())
-			.orElse(results.get(0));
+	/**
+	 * {@code steady}: the request set neither {@code repeat} nor {@code duration}, so the
+	 * lab picks passes that make a steady answer ({@link SteadyCompare}); the advised
+	 * pipeline's other batch sizes run in the same preflight, not as rows.
+	 */
+	public Comparison compare(RunSpec asked, List<Variant> variants, boolean steady, RunObserver observer) {
+		SteadyCompare.Planned plan = this.steady.plan(asked, variants, steady, this::unsupported);
+		return plan.answer(asked, measureAll(plan.base(), plan.all(), observer), this.topology.kind().toString(),
+				this.settings.inEffect());
+	}
+
+	/** Every spec a comparison runs, for its record's key ranges before it starts. */
+	public List<RunSpec> compared(RunSpec asked, List<Variant> variants, boolean steady) {
+		return this.steady.plan(asked, variants, steady, this::unsupported).all();
 	}
 
 	/** The Redis docs' throughput-against-length figure. */
@@ -264,7 +255,10 @@ public class RunService {
 				});
 				for (KeySpace keys : layouts.values()) {
 					observer.phase(RunObserver.Phase.PREPARING, "", base.batchSize(), base.count());
-					this.data.writeKeys(keys, base.count(), setupBatch(base), base.valueSize(), observer, written);
+					// A walk reads only its own keys: a pass by time has more items than
+					// keys.
+					this.data.writeKeys(keys, base.workload().distinctKeys(base.count()), setupBatch(base),
+							base.valueSize(), observer, written);
 				}
 			}
 			catch (DataAccessException ex) {

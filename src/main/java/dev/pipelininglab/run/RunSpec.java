@@ -68,6 +68,12 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 				this.addedRtt, this.repeat, this.workload.withBatchSizeAsked(null), this.senders, this.writes);
 	}
 
+	/** A comparison's steady passes ({@link SteadyCompare}). */
+	RunSpec withPasses(int passes, long items, Workload passWorkload) {
+		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, this.batchSize, this.sample, this.ttl,
+				this.addedRtt, passes, passWorkload, this.senders, this.writes);
+	}
+
 	/** An untimed pass of the same work over {@code items}: one request, no sample. */
 	RunSpec withCount(long items) {
 		return new RunSpec(this.operation, this.mode, this.flushPolicy, items, (int) Math.min(this.batchSize, items), 0,

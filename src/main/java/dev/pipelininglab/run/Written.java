@@ -97,7 +97,8 @@ final class Written {
 		if (command.writesKeyPerItem() && spec.ttl() == null) {
 			return List.of((walk != null) ? keys.range(0, walk.size()) : keys.range(first, first + spec.count()));
 		}
-		return (prepared && spec.operation().needsPreparedData()) ? List.of(keys.range(0, spec.count())) : List.of();
+		return (prepared && spec.operation().needsPreparedData())
+				? List.of(keys.range(0, spec.workload().distinctKeys(spec.count()))) : List.of();
 	}
 
 	/** What a record's ranges name, for an expiry after its run's instance died. */
@@ -141,6 +142,14 @@ final class Written {
 		Workload workload = spec.workload();
 		if (workload.keyWalk() == null && !(command instanceof MixedCommand)) {
 			indexes.set(Math.toIntExact(from), Math.toIntExact(to));
+			return;
+		}
+		KeyWalk walk = workload.keyWalk();
+		if (walk != null && walk.pattern() == KeyWalk.Pattern.SEQUENTIAL && command.writes()
+				&& !(command instanceof MixedCommand) && to - from >= walk.size()) {
+			// A comparison's pass by time cycles its keys: every one of them, not each
+			// item.
+			indexes.set(0, Math.toIntExact(walk.size()));
 			return;
 		}
 		for (long item = from; item < to; item++) {

@@ -175,8 +175,9 @@ public enum ApiParameter {
 
 	COLUMNS("columns", In.QUERY, Type.LIST, Endpoints.TABLES, "every run's text, CSV and Markdown answer, reports",
 			"The table's columns, comma-separated, in order: all, or any of " + String.join(", ", Constants.COLUMNS)
-					+ ". Default: for Accept: text/plain variant,ops/s,speedup,p50/p99-ms,limited,checked"
-					+ " (a sweep adds batch; limited is left out where longer cells would pass the width, and"
+					+ ". Default: for Accept: text/plain"
+					+ " variant,ops/s,ops/s-min-max,speedup,speedup-min-max,p50/p99-ms,limited,checked"
+					+ " (the min-max columns only where passes were repeated; a sweep adds batch; limited is left out where longer cells would pass the width, and"
 					+ " said under the table anyway), which fits 100 columns; every figure for CSV, Markdown and"
 					+ " /runs/{id}/report.{format}",
 			"variant,batch,ops/s,p99-ms", (lab) -> Bounds.NONE),
@@ -347,10 +348,10 @@ public enum ApiParameter {
 		 * columns, the catalogue names them (CatalogueTests keeps the two alike).
 		 */
 		static final List<String> COLUMNS = List.of("variant", "batch", "round-trips", "elapsed-ms", "min-ms", "max-ms",
-				"ops/s", "speedup", "limited", "rtt-ms", "added-rtt-ms", "foreign-commands", "evicted-keys",
-				"redis-keys-before", "redis-keys-after", "redis-mb-before", "redis-mb-after", "server-reads/item",
-				"server-cpu-us/item", "latency-per", "p50-ms", "p90-ms", "p99-ms", "p99.9-ms", "latency-max-ms", "mb/s",
-				"checked", "p50/p99-ms");
+				"ops/s", "ops/s-min-max", "speedup", "speedup-min-max", "limited", "rtt-ms", "added-rtt-ms",
+				"foreign-commands", "evicted-keys", "redis-keys-before", "redis-keys-after", "redis-mb-before",
+				"redis-mb-after", "server-reads/item", "server-cpu-us/item", "latency-per", "p50-ms", "p90-ms",
+				"p99-ms", "p99.9-ms", "latency-max-ms", "mb/s", "checked", "p50/p99-ms");
 
 		/** Ten times what this lab's fastest variant reaches on loopback. */
 		static final int MAX_RATE = 10_000_000;

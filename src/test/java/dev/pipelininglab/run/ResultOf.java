@@ -41,6 +41,12 @@ final class ResultOf {
 
 	private @Nullable Long ran;
 
+	private @Nullable String flushPolicy;
+
+	private @Nullable Double slowest;
+
+	private @Nullable Double fastest;
+
 	private ResultOf(Mode mode, long count, int batchSize) {
 		this.mode = mode;
 		this.count = count;
@@ -58,6 +64,24 @@ final class ResultOf {
 	/** A pipeline of {@code count} commands in batches of {@code batchSize}. */
 	static ResultOf pipelined(long count, int batchSize) {
 		return new ResultOf(Mode.PIPELINED, count, batchSize);
+	}
+
+	/** Any other mode: MSET, a script. */
+	static ResultOf of(Mode mode, long count, int batchSize) {
+		return new ResultOf(mode, count, batchSize);
+	}
+
+	/** A Lettuce pipeline's flush policy, as results name it. */
+	ResultOf flushPolicy(String policy) {
+		this.flushPolicy = policy;
+		return this;
+	}
+
+	/** The slowest and fastest pass's rates: repeated passes. */
+	ResultOf spread(double slowestOps, double fastestOps) {
+		this.slowest = slowestOps;
+		this.fastest = fastestOps;
+		return this;
 	}
 
 	ResultOf variant(String label) {
@@ -135,11 +159,13 @@ final class ResultOf {
 		RunResult.FanOut fanOut = (this.requests != null)
 				? new RunResult.FanOut(this.requests, this.requests * 1000 / this.elapsedMillis) : null;
 		return new RunResult(
-				new RunResult.Ran(Operation.SET, this.mode, this.variant, null, null, this.count, this.batchSize,
-						batches, "standalone"),
-				new RunResult.Timing(this.elapsedMillis, this.opsPerSecond, 1, null, null, this.pingMillis, null),
+				new RunResult.Ran(Operation.SET, this.mode, this.variant, this.flushPolicy, null, this.count,
+						this.batchSize, batches, "standalone"),
+				new RunResult.Timing(this.elapsedMillis, this.opsPerSecond, this.slowest, this.fastest,
+						(this.slowest != null) ? 3 : 1, null, null, this.pingMillis, null),
 				new RunResult.Counts(this.count, this.count, null, null, null, null, null, null),
-				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
+				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null, null,
+				null,
 				new RunResult.Load(this.latency, null, fanOut,
 						(this.rate != null) ? new RunResult.OfferedRate(this.rate, this.opsPerSecond,
 								this.opsPerSecond >= 0.95 * this.rate, "intended send time") : null,

@@ -24,11 +24,12 @@ class RunResultJsonTests {
 
 	/** The contract's field order, as the single record wrote it. */
 	private static final List<String> FIELDS = List.of("operation", "mode", "variant", "flushPolicy", "writes", "count",
-			"batchSize", "batches", "topology", "elapsedMillis", "opsPerSecond", "repeat", "repeatMillis",
-			"addedRttMillis", "measuredRttMillis", "measuredRttMillisByNode", "written", "verified", "hits", "misses",
-			"popped", "empty", "pongs", "keysPerNode", "slotsTouched", "commands", "redirects", "note", "sample",
-			"speedup", "latency", "payload", "fanOut", "offeredRate", "timeLimit", "keySpace", "connector",
-			"connections", "clients", "master", "server", "foreignCommands", "limitedBy", "settings");
+			"batchSize", "batches", "topology", "elapsedMillis", "opsPerSecond", "opsPerSecondMin", "opsPerSecondMax",
+			"repeat", "repeatMillis", "addedRttMillis", "measuredRttMillis", "measuredRttMillisByNode", "written",
+			"verified", "hits", "misses", "popped", "empty", "pongs", "keysPerNode", "slotsTouched", "commands",
+			"redirects", "note", "sample", "speedup", "speedupMin", "speedupMax", "latency", "payload", "fanOut",
+			"offeredRate", "timeLimit", "keySpace", "connector", "connections", "clients", "master", "server",
+			"foreignCommands", "limitedBy", "settings");
 
 	@Test
 	void thePartsWriteOneFlatObjectInTheContractsOrder() {
@@ -75,10 +76,11 @@ class RunResultJsonTests {
 		return new RunResult(
 				new RunResult.Ran(Operation.SET, Mode.PIPELINED, "pipelined", "flush-on-close", "per-flush", 1000, 100,
 						10, "standalone"),
-				new RunResult.Timing(12.5, 80000.0, 2, List.of(12.0, 13.0), 1.0, 0.2, Map.of("a:1", 0.3)),
+				new RunResult.Timing(12.5, 80000.0, 76000.0, 83000.0, 2, List.of(12.0, 13.0), 1.0, 0.2,
+						Map.of("a:1", 0.3)),
 				new RunResult.Counts(1000L, 999L, 3L, 4L, 5L, 6L, 7L, null),
 				new RunResult.ClusterUse(Map.of("a:1", 1000L), 12, 34L, 2L),
-				new RunResult.Notes("a note", List.of("v1", "v2")), 3.5,
+				new RunResult.Notes("a note", List.of("v1", "v2")), 3.5, 3.1, 3.9,
 				new RunResult.Load(new Latency(Latency.Per.BATCH, 10, 1, 2, 3, 4, 5, null),
 						new RunResult.Payload(16, 1e6, 200, 4096L), new RunResult.FanOut(3, 2.5),
 						withClients ? new RunResult.OfferedRate(100, 99.0, true, "intended send time") : null,
@@ -98,9 +100,10 @@ class RunResultJsonTests {
 
 	private static RunResult sparse() {
 		return new RunResult(new RunResult.Ran(Operation.GET, Mode.LOOP, "loop", null, null, 10, 1, 10, "standalone"),
-				new RunResult.Timing(1.5, 800.0, 1, null, null, 0.2, null),
+				new RunResult.Timing(1.5, 800.0, null, null, 1, null, null, 0.2, null),
 				new RunResult.Counts(null, null, 3L, 4L, null, null, null, null),
-				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null,
+				new RunResult.ClusterUse(null, null, null, null), new RunResult.Notes(null, List.of()), null, null,
+				null,
 				new RunResult.Load(new Latency(Latency.Per.COMMAND, 10, 1, 2, 3, 4, 5, null), null, null, null, null,
 						null),
 				new RunResult.Connection(new RunResult.ConnectorUse("lettuce", "shared", null), null, null, null),

@@ -30,9 +30,11 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		List<String> lines = text.body().lines().toList();
 		System.out.println("[text] " + text.body());
 		assertThat(lines.get(0)).isEqualTo("compare SET, 3,000 commands on standalone");
-		String header = lines.get(2);
+		// The answer first, then the figures.
+		assertThat(lines.get(2)).startsWith("executePipelined with one line of configuration (pipelined-buffered-500)");
+		String header = table(text.body()).get(0);
 		assertThat(header).startsWith("variant").contains("ops/s", "speedup", "min ms", "max ms", "rtt ms");
-		List<String> rows = lines.subList(3, 6);
+		List<String> rows = table(text.body()).subList(1, 4);
 		assertThat(rows).extracting((line) -> line.split(" +")[0])
 			.containsExactly("loop", "pipelined-buffered-500", "multi-key");
 		// Aligned: every row as long as the header, numbers ending in the same column.
@@ -57,17 +59,17 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 		List<String> lines = text.body().lines().toList();
 		// Every variant's latency cell says per what: limited stays where the table
 		// still fits, and its lines under the table say it anyway.
-		List<String> header = List.of(lines.get(2).split(" {2,}"));
+		List<String> header = List.of(table(text.body()).get(0).split(" {2,}"));
 		assertThat(header.stream().filter((name) -> !name.equals("limited"))).containsExactly("variant", "ops/s",
 				"speedup", "p50/p99 ms", "checked");
 		assertThat(text.body()).contains("\nlimited by: loop: ");
-		assertThat(lines.get(3)).startsWith("loop ")
+		assertThat(table(text.body()).get(1)).startsWith("loop ")
 			.endsWith("20,000 verified")
 			.containsPattern(" 1x +[0-9.]+/[0-9.]+ per command ");
 		assertThat(text.body()).contains("summary: SET ");
 		HttpResponse<String> two = get("/compare/set/20000?variants=loop,pipelined", "text/plain");
-		assertThat(two.body().lines().toList().get(2).split(" {2,}")).containsExactly("variant", "ops/s", "speedup",
-				"p50/p99 ms", "limited", "checked");
+		assertThat(table(two.body()).get(0).split(" {2,}")).containsExactly("variant", "ops/s", "speedup", "p50/p99 ms",
+				"limited", "checked");
 
 		// Reads say hits and misses: what held each run back then stays in the lines
 		// under
@@ -98,16 +100,15 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 	 */
 	@Test
 	void textSaysWhatRanWhatALatencyWasTakenPerAndWhichBatchALineIsAbout() {
-		List<String> fanOut = get("/compare/get/30?requests=200&variants=loop,pipelined", "text/plain").body()
-			.lines()
-			.toList();
-		assertThat(fanOut.get(0)).isEqualTo("compare GET, 6,000 commands (30 x 200 requests) on standalone");
-		assertThat(fanOut.subList(3, 5)).allSatisfy((row) -> assertThat(row).contains(" per request "));
+		String fanOutText = get("/compare/get/30?requests=200&variants=loop,pipelined", "text/plain").body();
+		assertThat(fanOutText.lines().toList().get(0))
+			.isEqualTo("compare GET, 6,000 commands (30 x 200 requests) on standalone");
+		assertThat(table(fanOutText).subList(1, 3)).allSatisfy((row) -> assertThat(row).contains(" per request "));
 		assertThat(get("/pipeping/100?rtt=1", "text/plain").body())
 			.startsWith("PING pipelined-buffered-500, 100 commands on standalone, 1 ms RTT added\n");
-		List<String> rows = get("/compare/set/2000?variants=loop,pipelined", "text/plain").body().lines().toList();
-		assertThat(rows.get(3)).startsWith("loop ").contains(" per command ");
-		assertThat(rows.get(4)).startsWith("pipelined-buffered-500 ").contains(" per batch ");
+		List<String> rows = table(get("/compare/set/2000?variants=loop,pipelined", "text/plain").body());
+		assertThat(rows.get(1)).startsWith("loop ").contains(" per command ");
+		assertThat(rows.get(2)).startsWith("pipelined-buffered-500 ").contains(" per batch ");
 		List<String> limited = get("/sweep/set/2000?batchSizes=10,100", "text/plain").body()
 			.lines()
 			.filter((line) -> line.startsWith("limited by: "))
@@ -228,6 +229,14 @@ class TextAndCsvAnswerTests extends JobsOnTestRedis {
 
 	private HttpResponse<String> get(String path, @Nullable String accept) {
 		return http().get(path, accept);
+	}
+
+	/** A comparison's text from its table's header on: its summary comes first. */
+	private static List<String> table(String body) {
+		List<String> lines = body.lines().toList();
+		int header = lines
+			.indexOf(lines.stream().filter((line) -> line.startsWith("variant ")).findFirst().orElseThrow());
+		return lines.subList(header, lines.size());
 	}
 
 }

@@ -38,7 +38,11 @@ public final class ResultTable {
 			new Column<>("min ms", (r) -> extreme(r.timing().repeatMillis(), false), Format.MILLIS),
 			new Column<>("max ms", (r) -> extreme(r.timing().repeatMillis(), true), Format.MILLIS),
 			new Column<>("ops/s", (r) -> r.timing().opsPerSecond(), Format.WHOLE),
+			// The spread of the passes, when repeated: a figure is a median.
+			Column.text("ops/s min-max",
+					(r) -> range(r.timing().opsPerSecondMin(), r.timing().opsPerSecondMax(), Format.WHOLE)),
 			new Column<>("speedup", RunResult::speedup, Format.RATIO),
+			Column.text("speedup min-max", (r) -> range(r.speedupMin(), r.speedupMax(), Format.RATIO)),
 			// What held the pass back, in a word; the sentence goes under the table.
 			Column.text("limited", (r) -> (r.limitedBy() != null) ? r.limitedBy().what().label() : null),
 			new Column<>("rtt ms", (r) -> r.timing().measuredRttMillis(), Format.MILLIS),
@@ -211,6 +215,11 @@ public final class ResultTable {
 			.toList();
 	}
 
+	/** "110,000–130,000"; null when one pass ran. */
+	private static @Nullable String range(@Nullable Double min, @Nullable Double max, Format format) {
+		return (min != null && max != null) ? format.shown(min) + "–" + format.shown(max) : null;
+	}
+
 	private static @Nullable Double extreme(@Nullable List<Double> values, boolean max) {
 		return (values == null || values.isEmpty()) ? null : max ? Collections.max(values) : Collections.min(values);
 	}
@@ -220,8 +229,9 @@ public final class ResultTable {
 		if (value == null || r.serverSide().server() == null || r.serverSide().server().commands() == 0) {
 			return null;
 		}
-		return value.doubleValue()
-				/ (r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
+		// A time limit counts what ran over every request, as the page does.
+		return value.doubleValue() / ((r.load().timeLimit() != null) ? Math.max(1, r.commandsRan())
+				: r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
 	}
 
 	private static @Nullable Double cpuPerItem(RunResult r) {

@@ -9,6 +9,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.Recommendation;
@@ -100,15 +101,25 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 			return pair.render(format);
 		}
 		Answer answer = Answer.of(value, format, columns);
+		// A comparison's answer before its evidence, as the page shows it.
+		String first = answerFirst(value);
 		return switch (format) {
 			case "csv" -> ResultTable.resultsCsv(answer.picked(), answer.rows());
-			case "markdown" ->
-				ResultTable.markdown(answer.title(), answer.shown(), answer.rows(), answer.under()) + answer.extra();
+			case "markdown" -> ResultTable.markdown(answer.title() + ((first != null) ? "\n\n" + first : ""),
+					answer.shown(), answer.rows(), answer.under()) + answer.extra();
 			// Title and summary wrapped to a terminal's width.
-			default -> ResultTable.text(TableColumns.wrap(answer.title()), answer.shown(), answer.rows(),
-					(answer.under() != null) ? TableColumns.wrap(answer.under()) : null)
+			default -> ResultTable.text(
+					TableColumns.wrap(answer.title()) + ((first != null) ? "\n\n" + TableColumns.wrap(first) : ""),
+					answer.shown(), answer.rows(), (answer.under() != null) ? TableColumns.wrap(answer.under()) : null)
 					+ (answer.extra().isEmpty() ? "" : TableColumns.wrap(answer.extra()));
 		};
+	}
+
+	private static @Nullable String answerFirst(Object value) {
+		if (value instanceof Comparison comparison) {
+			return comparison.summary();
+		}
+		return (value instanceof RunRecord record && record.kind() == RunKind.COMPARE) ? record.summary() : null;
 	}
 
 	/**

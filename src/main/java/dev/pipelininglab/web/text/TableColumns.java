@@ -21,7 +21,8 @@ public final class TableColumns {
 					+ r.load().latency().per().label() : null);
 
 	/** text/plain's default: what fits a terminal, as {@code redis-benchmark -q}. */
-	public static final List<String> SHORT = List.of("variant", "ops/s", "speedup", "p50/p99-ms", "limited", "checked");
+	public static final List<String> SHORT = List.of("variant", "ops/s", "ops/s-min-max", "speedup", "speedup-min-max",
+			"p50/p99-ms", "limited", "checked");
 
 	static final int WIDTH = 100;
 
@@ -54,7 +55,11 @@ public final class TableColumns {
 
 	/** The table's widest line: every column at its widest, two spaces apart. */
 	private static int width(List<ResultTable.Column<RunResult>> columns, List<RunResult> rows) {
-		return ResultTable.text("", columns, rows, null).lines().mapToInt(String::length).max().orElse(0);
+		return ResultTable.text("", ResultTable.shown(columns, rows), rows, null)
+			.lines()
+			.mapToInt(String::length)
+			.max()
+			.orElse(0);
 	}
 
 	private static List<ResultTable.Column<RunResult>> named(List<String> keys) {
