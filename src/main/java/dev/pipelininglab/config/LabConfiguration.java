@@ -9,6 +9,7 @@ import dev.pipelininglab.redis.KeyProperties;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.SafetyProperties;
 import dev.pipelininglab.run.AdmissionProperties;
+import dev.pipelininglab.run.CompareProperties;
 import dev.pipelininglab.run.WarmUpProperties;
 
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -42,6 +43,11 @@ public class LabConfiguration {
 	@Bean
 	WarmUpProperties warmUpProperties(LabProperties lab) {
 		return lab.warmUp();
+	}
+
+	@Bean
+	CompareProperties compareProperties(LabProperties lab) {
+		return lab.compare();
 	}
 
 	@Bean

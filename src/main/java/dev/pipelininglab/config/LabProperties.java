@@ -9,6 +9,7 @@ import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.SafetyProperties;
 import dev.pipelininglab.run.AdmissionProperties;
+import dev.pipelininglab.run.CompareProperties;
 import dev.pipelininglab.run.WarmUpProperties;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Pattern;
@@ -36,6 +37,7 @@ public record LabProperties(
 		@DefaultValue @Valid @NestedConfigurationProperty LimitProperties limits,
 		@DefaultValue @Valid @NestedConfigurationProperty AdmissionProperties admission,
 		@DefaultValue @Valid @NestedConfigurationProperty WarmUpProperties warmUp,
+		@DefaultValue @Valid @NestedConfigurationProperty CompareProperties compare,
 		@DefaultValue @Valid @NestedConfigurationProperty PipelineProperties pipeline,
 		@DefaultValue @Valid @NestedConfigurationProperty SafetyProperties safety,
 		@DefaultValue @Valid @NestedConfigurationProperty KeyExpiryProperties keys,

@@ -7,9 +7,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.validation.annotation.Validated;
 
 /**
  * What makes a comparison's answer steady and gives it measured batch-size advice
@@ -27,8 +25,6 @@ import org.springframework.validation.annotation.Validated;
  * cycling: a pipelined pass of 10,000 SETs lasts 10 ms, too short to judge; zero to run
  * each pass once over {@code count} items
  */
-@ConfigurationProperties("lab.compare")
-@Validated
 public record CompareProperties(@DefaultValue( {
 		"10", "100", "1000" }) @NotNull List<@Positive Integer> batchSizes,
 		@DefaultValue("3") @Positive @Max(9) int passes, @DefaultValue("200ms") @NotNull Duration passTime){
