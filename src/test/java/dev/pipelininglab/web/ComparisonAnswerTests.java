@@ -5,6 +5,7 @@ import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.test.context.TestPropertySource;
@@ -19,6 +20,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * comparison sends); this class turns it on, with passes short enough for a test.
  */
 @SharedRedis
+@SlowTest
 @TestPropertySource(
 		properties = { "lab.compare.batch-sizes=10,100,1000", "lab.compare.passes=3", "lab.compare.pass-time=50ms" })
 class ComparisonAnswerTests extends MockMvcOnTestRedis {
