@@ -108,8 +108,12 @@ class RunRecordTests {
 		// Besides its 10 SETs and their read-back with expiry (GETEX), and the test's own
 		// ZCARD and INFO commandstats: the warm-up, the round trip, INFO around the pass,
 		// the record and the look for other instances' runs beside it.
+		// A pass whose route holds more connections than its clients (a connection of the
+		// run before, still closing) first waits into the server's next second, with one
+		// more CLIENT LIST and TIME: not part of what a run costs.
+		long nextSecond = 2 * Math.max(0, sent.getOrDefault("client|list", 0L) - 2);
 		long besides = sent.values().stream().mapToLong(Long::longValue).sum() - 10 - sent.getOrDefault("getex", 0L)
-				- sent.getOrDefault("zcard", 0L) - 1;
+				- sent.getOrDefault("zcard", 0L) - 1 - nextSecond;
 		assertThat(sent).containsEntry("getex", 10L);
 		assertThat(besides).as("commands besides the measured ones: " + sent).isLessThanOrEqualTo(30);
 	}
