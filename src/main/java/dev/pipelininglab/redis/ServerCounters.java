@@ -51,8 +51,8 @@ public class ServerCounters implements DisposableBean {
 
 	public static final String COUNTED_BY = "CLIENT LIST on every master after the pass: connections named for the"
 			+ " run's route whose last command is one the run sends and came in during the pass (whole server"
-			+ " seconds; the pass starts in a new second only when the route holds more such connections than its"
-			+ " clients need)";
+			+ " seconds; the pass starts in a new second only when the route holds more such connections used in the"
+			+ " current second than its clients need)";
 
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
 
@@ -305,13 +305,17 @@ public class ServerCounters implements DisposableBean {
 
 	public @Nullable ClientList clientsBefore(Route route, Set<String> commands, int clients) {
 		ClientList before = clientList();
-		if (before == null || candidates(before, route, commands).count() <= (long) clients * perClient(before)) {
+		// Only a connection used in this server second could pass for one the pass used:
+		// idle counts whole seconds. A comparison's passes met others idle for seconds
+		// on every pass, and waited half a second each for nothing.
+		if (before == null || candidates(before, route, commands).filter((client) -> client.idleSeconds() == 0)
+			.count() <= (long) clients * perClient(before)) {
 			return before;
 		}
 		long micros = before.serverMicros() % 1_000_000L;
 		log.debug(
-				"Waiting into the server's next second: a master holds more connections of route {} than the"
-						+ " run's {} clients: {}",
+				"Waiting into the server's next second: a master holds more connections of route {} used in this"
+						+ " second than the run's {} clients: {}",
 				route.clientName(), clients, candidates(before, route, commands).toList());
 		try {
 			Thread.sleep((1_000_000L - micros) / 1000 + 5);
