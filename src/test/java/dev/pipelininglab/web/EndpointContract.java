@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.springframework.http.MediaType;
 import org.springframework.test.context.TestContextAnnotationUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
@@ -262,6 +264,11 @@ abstract class EndpointContract extends MockMvcOnTestRedis {
 		this.redis.opsForValue().set("pipelining-labX:key:1", "keep me too");
 		this.mvc.perform(get("/pipeset/2500")).andExpect(status().isOk());
 		this.mvc.perform(get("/listinput/10")).andExpect(status().isOk());
+		// Until both runs have left the live runs: a run's final record comes after its
+		// answer, and the set of live runs is gone once it is empty.
+		await().atMost(Duration.ofSeconds(10))
+			.until(() -> read(() -> this.redis.opsForZSet().zCard(this.keys.prefix() + ":runs:live")),
+					(live) -> live == null || live == 0);
 		this.mvc.perform(delete("/keys"))
 			.andExpect(status().isOk())
 			// The runs' keys, and their two records with the index listing them.
