@@ -1,12 +1,9 @@
 package dev.pipelininglab.job;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.localredis.RedisServerProcess;
+import dev.pipelininglab.testsupport.AppProcess;
 import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SlowTest;
@@ -149,26 +147,7 @@ class AbandonedRunsTests {
 
 	/** An instance in a JVM of its own, which the test can kill. */
 	private Process child(StandaloneRedis redis, int port) throws IOException {
-		// C1 only, as the test JVMs run, for a faster start.
-		List<String> command = new ArrayList<>(
-				List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1", "-cp",
-						System.getProperty("java.class.path"), PipeliningLabApplication.class.getName()));
-		command.addAll(arguments(redis, port));
-		Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-		this.children.add(child);
-		BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-		StringBuilder seen = new StringBuilder();
-		String line;
-		while ((line = out.readLine()) != null && !line.contains("Started PipeliningLabApplication")) {
-			seen.append(line).append('\n');
-		}
-		assertThat(line).as(seen::toString).isNotNull();
-		// Its output goes on being read, so that it never blocks on a full pipe.
-		Thread drain = new Thread(() -> out.lines().forEach((ignored) -> {
-		}), "killed-app-output");
-		drain.setDaemon(true);
-		drain.start();
-		return child;
+		return AppProcess.start(arguments(redis, port), this.children::add);
 	}
 
 }

@@ -1,8 +1,6 @@
 package dev.pipelininglab.job;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -24,6 +22,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.redis.KeySpace;
+import dev.pipelininglab.testsupport.AppProcess;
 import dev.pipelininglab.testsupport.Http;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SlowTest;
@@ -326,26 +325,7 @@ class FleetRunTests {
 
 	/** A member in a JVM of its own, which the test can kill. */
 	private Process child(SpringRedis redis) throws IOException {
-		// C1 only, as the test JVMs run, for a faster start.
-		List<String> command = new ArrayList<>(
-				List.of(ProcessHandle.current().info().command().orElse("java"), "-XX:TieredStopAtLevel=1", "-cp",
-						System.getProperty("java.class.path"), PipeliningLabApplication.class.getName()));
-		command.addAll(arguments(redis));
-		Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
-		this.children.add(child);
-		BufferedReader out = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8));
-		StringBuilder seen = new StringBuilder();
-		String line;
-		while ((line = out.readLine()) != null && !line.contains("Started PipeliningLabApplication")) {
-			seen.append(line).append('\n');
-		}
-		assertThat(line).as(seen::toString).isNotNull();
-		// Its output goes on being read, so that it never blocks on a full pipe.
-		Thread drain = new Thread(() -> out.lines().forEach((ignored) -> {
-		}), "fleet-child-output");
-		drain.setDaemon(true);
-		drain.start();
-		return child;
+		return AppProcess.start(arguments(redis), this.children::add);
 	}
 
 	private static int port(ConfigurableApplicationContext app) {
