@@ -118,7 +118,7 @@ final class ClusterVerdict {
 	private static @Nullable String clusterState(CompletableFuture<String> info, long deadline) {
 		try {
 			String reply = info.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			return ServerCounters.fields(reply).getOrDefault("cluster_state", "unknown");
+			return NodeInfo.fields(reply).getOrDefault("cluster_state", "unknown");
 		}
 		catch (ExecutionException | TimeoutException | RuntimeException ex) {
 			return null;

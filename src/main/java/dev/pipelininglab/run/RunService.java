@@ -1,12 +1,9 @@
 package dev.pipelininglab.run;
 
 import java.util.ArrayList;
-import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 import java.util.stream.DoubleStream;
 import java.util.stream.Stream;
 
@@ -36,7 +33,7 @@ public class RunService {
 	/** A sweep's batch size of 1 made its untimed set-up take longer than the runs. */
 	static final int SETUP_BATCH = 10_000;
 
-	private final Map<Mode, BatchRunner> runners = new EnumMap<>(Mode.class);
+	private final Runners runners;
 
 	private final DemoData data;
 
@@ -62,13 +59,13 @@ public class RunService {
 
 	private final SteadyCompare steady;
 
-	RunService(List<BatchRunner> runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
+	RunService(Runners runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
 			ClusterLayout layout, ClientSettings settings, Safeguards safeguards, WarmUp warmUp,
 			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters, SteadyCompare steady) {
 		this.counters = counters;
 		this.steady = steady;
 		this.safeguards = safeguards;
-		runners.forEach((runner) -> this.runners.put(runner.mode(), runner));
+		this.runners = runners;
 		this.data = data;
 		this.keys = keys;
 		this.topology = topology;
@@ -80,67 +77,17 @@ public class RunService {
 		this.assembly = assembly;
 	}
 
-	/** Null when the spec can run here. */
+	/** Null when the spec can run here, else why not. */
 	public @Nullable String unsupported(RunSpec spec) {
-		String connector = connectorUnsupported(spec);
-		if (connector != null) {
-			return connector;
-		}
-		String mode = runnerOf(spec).unsupported(spec, this.topology);
-		return (mode != null) ? mode : nothingRuns(spec);
+		Runners.Refusal refusal = this.runners.refusal(spec);
+		return (refusal != null) ? refusal.reason() : null;
 	}
 
 	private void requireSupported(RunSpec spec) {
-		String reason = unsupported(spec);
-		if (reason != null) {
-			// The parameter named is the first check's that refused it.
-			String parameter = (connectorUnsupported(spec) != null) ? "connector"
-					: (runnerOf(spec).unsupported(spec, this.topology) != null) ? "mode" : "rate";
-			throw new UnsupportedRunException(spec, parameter, reason);
+		Runners.Refusal refusal = this.runners.refusal(spec);
+		if (refusal != null) {
+			throw refusal.of(spec);
 		}
-	}
-
-	/** A paced run whose first round trip falls due only after its time limit. */
-	private @Nullable String nothingRuns(RunSpec spec) {
-		Workload workload = spec.workload();
-		if (workload.rate() == 0 || workload.duration() == null) {
-			return null;
-		}
-		long firstRoundTrip = Math.min(runnerOf(spec).perRoundTrip(spec.batchSize()),
-				Math.max(1, spec.count() / spec.clients()));
-		double dueSeconds = (double) firstRoundTrip * spec.clients() / workload.rate();
-		double limit = workload.duration().toNanos() / 1e9;
-		if (dueSeconds < limit) {
-			return null;
-		}
-		return String.format(Locale.ROOT,
-				"at rate=%d its first round trip of %d commands falls due after %.3f s, past duration=%s s, so it"
-						+ " would send nothing; ask for a higher rate, a longer duration or a smaller batchSize",
-				workload.rate(), firstRoundTrip * spec.clients(), dueSeconds, limit);
-	}
-
-	private @Nullable String connectorUnsupported(RunSpec spec) {
-		if (spec.senders().connector() != Connector.JEDIS) {
-			return null;
-		}
-		String nowhere = new Variant(spec.mode(), null, Connector.JEDIS).runsNowhere();
-		if (nowhere != null) {
-			return nowhere;
-		}
-		if (spec.operation() == Operation.PING && (spec.mode() == Mode.PIPELINED || spec.mode() == Mode.TRANSACTION
-				|| spec.mode() == Mode.TRANSACTION_HASHTAG)) {
-			// JedisPingTests shows it: the run would fail at its first batch.
-			return "Spring Data Redis's Jedis connection refuses PING inside a pipeline or transaction (\"Operation"
-					+ " not supported by Jedis in pipelining/transaction mode\"); jedis-loop and jedis-script send"
-					+ " PING, and Lettuce pipelines it";
-		}
-		if (spec.mode() == Mode.PIPELINED && this.topology.kind() == Topology.Kind.CLUSTER) {
-			// JedisClusterConnectorTests shows Spring Data Redis 4.1 refusing it.
-			return "Spring Data Redis's Jedis cluster connection does not pipeline: executePipelined fails with"
-					+ " \"Pipeline is not supported for JedisClusterConnection\". The Jedis loop works on a cluster,"
-					+ " and Lettuce pipelines there";
-		}
-		return null;
 	}
 
 	/** No preparation: RPOP pops what the list holds. */
@@ -193,7 +140,7 @@ public class RunService {
 	}
 
 	BatchRunner runnerOf(RunSpec spec) {
-		return Objects.requireNonNull(this.runners.get(spec.mode()), () -> "no runner for " + spec.mode());
+		return this.runners.of(spec);
 	}
 
 	/**
