@@ -6,7 +6,7 @@ import java.util.concurrent.TimeUnit;
 import dev.pipelininglab.PipeliningLabApplication;
 import dev.pipelininglab.localredis.RedisServerBinary;
 import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeySpace;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -63,7 +63,7 @@ public class PipelinedSetBenchmark {
 		FlushPolicy policy = FlushPolicy.valueOf(this.flushPolicy);
 		this.runner = this.context.getBean(PipelinedRunner.class);
 		this.pass = new Pass(Specs.of(Operation.SET, Mode.PIPELINED, policy, BATCH, BATCH, 0),
-				this.context.getBean(KeySpace.class), this.context.getBean(Connections.class).route(policy, null));
+				this.context.getBean(KeySpace.class), this.context.getBean(RouteCache.class).route(policy, null));
 	}
 
 	@Benchmark

@@ -22,8 +22,8 @@ public class ClientSettings {
 
 	private final Map<String, String> inEffect;
 
-	ClientSettings(LettuceConnectionFactory factory, PipelineProperties pipeline, Connections connections) {
-		this.tunings = List.copyOf(read(factory, pipeline, connections));
+	ClientSettings(LettuceConnectionFactory factory, PipelineProperties pipeline, RouteCache routes) {
+		this.tunings = List.copyOf(read(factory, pipeline, routes));
 		this.inEffect = this.tunings.stream()
 			.filter((tuning) -> tuning.differs() && tuning.scope() == Scope.CLIENT)
 			.collect(Collectors.toUnmodifiableMap(Tuning::name, Tuning::value));
@@ -37,8 +37,7 @@ public class ClientSettings {
 		return this.inEffect;
 	}
 
-	private static List<Tuning> read(LettuceConnectionFactory factory, PipelineProperties pipeline,
-			Connections connections) {
+	private static List<Tuning> read(LettuceConnectionFactory factory, PipelineProperties pipeline, RouteCache routes) {
 		LettuceClientConfiguration configuration = factory.getClientConfiguration();
 		ClientOptions options = configuration.getClientOptions().orElseGet(ClientOptions::create);
 		ClientResources resources = configuration.getClientResources().orElse(null);
@@ -47,7 +46,7 @@ public class ClientSettings {
 				FlushPolicy.FLUSH_EACH_COMMAND.toString(), "lab.pipeline.flush-policy",
 				"LettuceConnectionFactory.setPipeliningFlushPolicy(PipeliningFlushPolicy.buffered(500)) in a"
 						+ " BeanPostProcessor; Spring Boot has no property for it"));
-		tunings.add(new Tuning("writes", Scope.RUN, connections.defaultWrites().label(), Writes.PER_COMMAND.label(),
+		tunings.add(new Tuning("writes", Scope.RUN, routes.defaultWrites().label(), Writes.PER_COMMAND.label(),
 				"lab.pipeline.writes",
 				"per-flush needs the lab's BatchWritingEndpoint (redis/); per-command is Lettuce as it ships"));
 		tunings.add(new Tuning("commandTimeouts", Scope.CLIENT,

@@ -21,7 +21,7 @@ public class MasterConnections implements DisposableBean {
 
 	private final Map<LettuceConnectionFactory, Deque<StatefulRedisClusterConnection<byte[], byte[]>>> idle = new ConcurrentHashMap<>();
 
-	MasterConnections(Connections routes) {
+	MasterConnections(RouteCache routes) {
 		routes.onClose((factory) -> {
 			Deque<StatefulRedisClusterConnection<byte[], byte[]>> kept = this.idle.remove(factory);
 			if (kept != null) {

@@ -48,7 +48,7 @@ public class RedisDiagnosis implements HealthIndicator {
 
 	private final Topology topology;
 
-	private final Connections connections;
+	private final RouteCache routes;
 
 	private final byte[] probeKey;
 
@@ -56,10 +56,10 @@ public class RedisDiagnosis implements HealthIndicator {
 
 	private final AtomicReference<@Nullable CompletableFuture<Health>> running = new AtomicReference<>();
 
-	RedisDiagnosis(LettuceConnectionFactory factory, Connections connections, Topology topology, KeySpace keys,
+	RedisDiagnosis(LettuceConnectionFactory factory, RouteCache routes, Topology topology, KeySpace keys,
 			HealthProperties health) {
 		this.factory = factory;
-		this.connections = connections;
+		this.routes = routes;
 		this.topology = topology;
 		this.probeKey = (keys.prefix() + ":health-probe").getBytes(StandardCharsets.UTF_8);
 		this.healthTimeout = health.redisTimeout();
@@ -205,7 +205,7 @@ public class RedisDiagnosis implements HealthIndicator {
 	// moment); elsewhere through the app's own factory, whose connection is warm.
 	private WriteProbe writes() {
 		LettuceConnectionFactory writer = (this.topology.kind() == Topology.Kind.SENTINEL)
-				? this.connections.primary().lettuce() : this.factory;
+				? this.routes.primary().lettuce() : this.factory;
 		RuntimeException failure = RedisReplies.probe(() -> {
 			try (RedisConnection connection = writer.getConnection()) {
 				connection.keyCommands().unlink(this.probeKey);
@@ -219,9 +219,9 @@ public class RedisDiagnosis implements HealthIndicator {
 	// within one PROBE_TIMEOUT. The pooled route only once a run built it: building it
 	// here would make a probe of a stalled cluster wait for its slot map.
 	private Finding cluster() {
-		Optional<Connections.Lease> pooled = this.connections.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
-				this.connections.defaultPolicy());
-		try (RedisConnection shared = this.connections.primary().factory().getConnection()) {
+		Optional<RouteCache.Lease> pooled = this.routes.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
+				this.routes.defaultPolicy());
+		try (RedisConnection shared = this.routes.primary().factory().getConnection()) {
 			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
 				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
 			}
@@ -247,7 +247,7 @@ public class RedisDiagnosis implements HealthIndicator {
 					Map.of("nodes", this.topology.nodes()));
 		}
 		finally {
-			pooled.ifPresent(Connections.Lease::close);
+			pooled.ifPresent(RouteCache.Lease::close);
 		}
 	}
 

@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.NodeConnections;
 import dev.pipelininglab.redis.RedisReplies;
 import io.lettuce.core.AbstractRedisClient;
@@ -39,7 +39,7 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 	/** Per route; batches take it in turn, since auto-flush is off for all of it. */
 	private final Map<LettuceConnectionFactory, StatefulConnection<byte[], byte[]>> connections = new ConcurrentHashMap<>();
 
-	AsyncRunner(Connections routes) {
+	AsyncRunner(RouteCache routes) {
 		super(Mode.ASYNC);
 		routes.onClose((factory) -> Optional.ofNullable(this.connections.remove(factory))
 			.ifPresent(StatefulConnection::close));

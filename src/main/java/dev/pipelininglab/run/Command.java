@@ -128,7 +128,7 @@ abstract class Command {
 	}
 
 	/** Its one key absent, or the keys a pass writes: where every variant starts. */
-	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+	void prepare(RunKeys data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
 		clear(data, keys, (items) -> Written.keysOf(spec, 0, spec.count(), items), setupBatch, observer, true);
 	}
 
@@ -136,11 +136,11 @@ abstract class Command {
 		return writesKeyPerItem();
 	}
 
-	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
+	void prepareWarmUp(RunKeys data, KeySpace keys, long count, int setupBatch, int valueSize) {
 	}
 
 	/** The warm-up has just written its keys: no need to ask whether they exist. */
-	final void clearWarmUp(DemoData data, KeySpace keys, long count, int setupBatch) {
+	final void clearWarmUp(RunKeys data, KeySpace keys, long count, int setupBatch) {
 		clear(data, keys, (items) -> items.set(0, Math.toIntExact(count)), setupBatch, RunObserver.NONE, false);
 	}
 
@@ -148,7 +148,7 @@ abstract class Command {
 	 * {@code items} marks the key indexes to delete, asked only for a key per item;
 	 * {@code probe}: first ask whether any exists (a first pass deletes nothing).
 	 */
-	private void clear(DemoData data, KeySpace keys, Consumer<BitSet> items, int setupBatch, RunObserver observer,
+	private void clear(RunKeys data, KeySpace keys, Consumer<BitSet> items, int setupBatch, RunObserver observer,
 			boolean probe) {
 		String key = key(keys);
 		if (key != null) {
@@ -243,16 +243,16 @@ abstract class Command {
 
 		/**
 		 * Queues the reads of items {@code from..to-1} of a run's one key ({@code key});
-		 * a key per item is read by {@link DemoData#verify}, with GETEX where that also
+		 * a key per item is read by {@link RunKeys#verify}, with GETEX where that also
 		 * gives it the lab's expiry.
 		 */
 		default void readBack(RedisConnection connection, KeySpace keys, byte[] key, int valueSize, long from,
 				long to) {
-			throw new IllegalStateException("a key per item is read back by DemoData");
+			throw new IllegalStateException("a key per item is read back by RunKeys");
 		}
 
 		default boolean matches(@Nullable Object value, byte[] expected, long item) {
-			return Arrays.equals(DemoData.bytes(value), expected);
+			return Arrays.equals(RunKeys.bytes(value), expected);
 		}
 
 		default long readBackItem(long index, long count) {

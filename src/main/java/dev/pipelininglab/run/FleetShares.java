@@ -22,7 +22,7 @@ public class FleetShares {
 
 	private final RunService runs;
 
-	private final DemoData data;
+	private final RunKeys data;
 
 	private final KeySpace keys;
 
@@ -30,7 +30,7 @@ public class FleetShares {
 
 	private final TimedPasses passes;
 
-	FleetShares(RunService runs, DemoData data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
+	FleetShares(RunService runs, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
 		this.runs = runs;
 		this.data = data;
 		this.keys = keys;
@@ -71,9 +71,9 @@ public class FleetShares {
 				return null;
 			}
 			long first = share.workload().first();
-			DemoData.ReadBack read = FleetShares.this.data.verify(command,
+			RunKeys.ReadBack read = FleetShares.this.data.verify(command,
 					FleetShares.this.runs.runnerOf(share).keySpace(FleetShares.this.keys),
-					List.of(new Clients.Reach(first, first + share.count())), RunService.setupBatch(share),
+					List.of(new ClientThreads.Reach(first, first + share.count())), RunService.setupBatch(share),
 					share.valueSize(), new Tally(0), observer, (this.whole.ttl() == null) ? this.written : null);
 			return new Held(read.verified(), read.missing(), read.changed());
 		}
@@ -121,7 +121,7 @@ public class FleetShares {
 		 * says it; null when none fell short.
 		 */
 		public @Nullable String shortfall(long expected, @Nullable ServerStats server, boolean ttl) {
-			return RunNotes.reason(expected, new DemoData.ReadBack(this.verified, this.missing, this.changed), server,
+			return RunNotes.reason(expected, new RunKeys.ReadBack(this.verified, this.missing, this.changed), server,
 					ttl);
 		}
 

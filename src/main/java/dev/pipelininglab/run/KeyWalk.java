@@ -63,13 +63,13 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 	 * For each key index, the last item that wrote it, or -1: what a read-back expects.
 	 * Four bytes per key, at most 40 MB at the default {@code lab.limits.max-count}.
 	 */
-	int[] lastWriters(List<Clients.Reach> ranges) {
+	int[] lastWriters(List<ClientThreads.Reach> ranges) {
 		if (this.size > Integer.MAX_VALUE || ranges.stream().anyMatch((range) -> range.to() > Integer.MAX_VALUE)) {
 			throw new IllegalArgumentException("a replayed key space holds at most " + Integer.MAX_VALUE + " items");
 		}
 		int[] last = new int[(int) this.size];
 		Arrays.fill(last, -1);
-		for (Clients.Reach range : ranges) {
+		for (ClientThreads.Reach range : ranges) {
 			for (int item = (int) range.from(); item < range.to(); item++) {
 				last[(int) index(item)] = item;
 			}
@@ -77,13 +77,13 @@ public record KeyWalk(long size, Pattern pattern, long seed) {
 		return last;
 	}
 
-	long distinct(List<Clients.Reach> ranges) {
+	long distinct(List<ClientThreads.Reach> ranges) {
 		long items = ranges.stream().mapToLong((range) -> range.to() - range.from()).sum();
 		if (this.pattern == Pattern.SEQUENTIAL && ranges.size() == 1 && !repeatsKeys(ranges.get(0).to())) {
 			return items;
 		}
 		BitSet seen = new BitSet((int) Math.min(this.size, Integer.MAX_VALUE));
-		for (Clients.Reach range : ranges) {
+		for (ClientThreads.Reach range : ranges) {
 			for (long item = range.from(); item < range.to(); item++) {
 				seen.set((int) index(item));
 			}

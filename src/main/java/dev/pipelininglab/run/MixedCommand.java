@@ -82,12 +82,12 @@ final class MixedCommand extends Command implements Command.Reactive, Command.Ve
 	}
 
 	/** Of the shown pass; {@code loopLatency} is the loop's latency per command. */
-	RunResult.Mix mix(Clients.Outcome outcome, Tally tally, double seconds,
+	RunResult.Mix mix(ClientThreads.Outcome outcome, Tally tally, double seconds,
 			@Nullable Map<String, Latency> loopLatency) {
 		// Whole passes over each client's range, then what a time limit left of the last.
 		long sets = 0;
 		long sent = 0;
-		for (Clients.Client client : outcome.clients()) {
+		for (ClientThreads.Client client : outcome.clients()) {
 			long range = client.end - client.first;
 			if (range > 0) {
 				long setsInRange = this.ratio.writesIn(client.end) - this.ratio.writesIn(client.first);

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
 import reactor.core.publisher.Flux;
@@ -31,7 +31,7 @@ class ReactiveRunner extends BatchRunner {
 	/** Per route's factory; a template holds no connection of its own. */
 	private final Map<LettuceConnectionFactory, ReactiveRedisTemplate<byte[], byte[]>> templates = new ConcurrentHashMap<>();
 
-	ReactiveRunner(Connections routes) {
+	ReactiveRunner(RouteCache routes) {
 		super(Mode.REACTIVE);
 		routes.onClose(this.templates::remove);
 	}

@@ -26,7 +26,7 @@ import static dev.pipelininglab.run.RunService.setupBatch;
  * Turns what a run's timed passes saw into its answer, after reading back what it wrote.
  */
 @Component
-record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagnosis, ClientSettings settings,
+record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagnosis, ClientSettings settings,
 		Topology topology) {
 
 	RunResult result(RunSpec spec, BatchRunner runner, KeySpace keys, Route route,
@@ -37,11 +37,11 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		ServerCounters.Usage usage = passes.usage();
 		long count = spec.count();
 		int perRoundTrip = (int) Math.min(runner.perRoundTrip(spec.batchSize()), count);
-		Clients.Outcome shown = passes.shown().outcome();
+		ClientThreads.Outcome shown = passes.shown().outcome();
 		// A time limit: what ran, and what the last pass left to read back.
 		boolean timed = spec.workload().duration() != null;
 		long items = timed ? shown.sent() : spec.itemsPerPass();
-		Clients.Outcome last = passes.timed().get(passes.timed().size() - 1).outcome();
+		ClientThreads.Outcome last = passes.timed().get(passes.timed().size() - 1).outcome();
 		Tally tally = shown.tally(spec.sample());
 		// Round trips of one request, over every client.
 		long batches = (perRoundTrip == 1) ? (timed ? items : count) : (timed ? shown.batches() : spec.batches());
@@ -52,7 +52,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 		Command command = spec.operation().command().forRun(spec.workload());
 		Command.Replies replies = command.replies(tally);
 		List<String> sample = tally.sample();
-		DemoData.ReadBack readBack = null;
+		RunKeys.ReadBack readBack = null;
 		// No observer: a fleet's share, read back by its leader after the fleet's window.
 		if (observer != null && command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());
@@ -67,7 +67,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 			}
 			else {
 				// A time limit reads back the ranges its clients sent.
-				List<Clients.Reach> ranges = timed ? last.reached() : List.of(new Clients.Reach(0, count));
+				List<ClientThreads.Reach> ranges = timed ? last.reached() : List.of(new ClientThreads.Reach(0, count));
 				readBack = this.data.verify(command, keys, ranges, setupBatch(spec), spec.valueSize(), read, observer,
 						expiring);
 			}
@@ -154,7 +154,7 @@ record ResultAssembly(DemoData data, ServerCounters server, RedisDiagnosis diagn
 	}
 
 	/** Null for a single client, whose figures are the run's. */
-	private static RunResult.@Nullable ClientsReport clients(Clients.Outcome outcome) {
+	private static RunResult.@Nullable ClientsReport clients(ClientThreads.Outcome outcome) {
 		if (outcome.clients().size() == 1) {
 			return null;
 		}

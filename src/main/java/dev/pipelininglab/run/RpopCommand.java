@@ -54,7 +54,7 @@ final class RpopCommand extends Command implements Command.MultiKey, Command.Scr
 	}
 
 	@Override
-	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+	void prepare(RunKeys data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
 		data.refillList(keys, spec.itemsPerPass(), setupBatch, spec.valueSize(), observer);
 	}
 
@@ -64,7 +64,7 @@ final class RpopCommand extends Command implements Command.MultiKey, Command.Scr
 	}
 
 	@Override
-	void prepareWarmUp(DemoData data, KeySpace keys, long count, int setupBatch, int valueSize) {
+	void prepareWarmUp(RunKeys data, KeySpace keys, long count, int setupBatch, int valueSize) {
 		data.refillList(keys, count, setupBatch, valueSize, RunObserver.NONE);
 	}
 

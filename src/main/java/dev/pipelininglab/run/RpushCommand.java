@@ -31,7 +31,7 @@ final class RpushCommand extends Command {
 	}
 
 	@Override
-	void prepare(DemoData data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
+	void prepare(RunKeys data, RunSpec spec, KeySpace keys, int setupBatch, RunObserver observer) {
 		// It only adds, to whatever the list holds.
 	}
 

@@ -76,7 +76,7 @@ public record RunResult(@JsonUnwrapped Ran ran, @JsonUnwrapped Timing timing, @J
 	@JsonInclude(JsonInclude.Include.NON_NULL)
 	public record KeySpaceUse(long keys, String pattern, long seed, long distinctKeys, @Nullable Double hitRate) {
 
-		static @Nullable KeySpaceUse of(Workload workload, List<Clients.Reach> ran, @Nullable Long hits,
+		static @Nullable KeySpaceUse of(Workload workload, List<ClientThreads.Reach> ran, @Nullable Long hits,
 				@Nullable Long misses) {
 			KeyWalk walk = workload.keyWalk();
 			if (walk == null) {

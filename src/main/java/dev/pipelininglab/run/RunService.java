@@ -9,7 +9,7 @@ import java.util.stream.Stream;
 
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.ClusterLayout;
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.NodeRoundTrips;
@@ -35,13 +35,13 @@ public class RunService {
 
 	private final Runners runners;
 
-	private final DemoData data;
+	private final RunKeys data;
 
 	private final KeySpace keys;
 
 	private final Topology topology;
 
-	private final Connections connections;
+	private final RouteCache routes;
 
 	private final ClusterLayout layout;
 
@@ -59,9 +59,9 @@ public class RunService {
 
 	private final SteadyCompare steady;
 
-	RunService(Runners runners, DemoData data, KeySpace keys, Topology topology, Connections connections,
-			ClusterLayout layout, ClientSettings settings, Safeguards safeguards, WarmUp warmUp,
-			TimedPasses timedPasses, ResultAssembly assembly, ServerCounters counters, SteadyCompare steady) {
+	RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, RouteCache routes, ClusterLayout layout,
+			ClientSettings settings, Safeguards safeguards, WarmUp warmUp, TimedPasses timedPasses,
+			ResultAssembly assembly, ServerCounters counters, SteadyCompare steady) {
 		this.counters = counters;
 		this.steady = steady;
 		this.safeguards = safeguards;
@@ -69,7 +69,7 @@ public class RunService {
 		this.data = data;
 		this.keys = keys;
 		this.topology = topology;
-		this.connections = connections;
+		this.routes = routes;
 		this.layout = layout;
 		this.settings = settings;
 		this.warmUp = warmUp;
@@ -227,7 +227,7 @@ public class RunService {
 		BatchRunner runner = runnerOf(spec);
 		KeySpace keys = runner.keySpace(this.keys);
 		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
-		try (Connections.Lease lease = lease(spec)) {
+		try (RouteCache.Lease lease = lease(spec)) {
 			Route route = lease.route();
 			String variant = Variant.of(spec, route.flushPolicy()).label();
 			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
@@ -251,14 +251,14 @@ public class RunService {
 	}
 
 	/** Pipelines always take a dedicated connection from the pool. */
-	private Connections.Lease lease(RunSpec spec) {
+	private RouteCache.Lease lease(RunSpec spec) {
 		RunSpec.Senders senders = spec.senders();
 		Sharing sharing = switch (spec.mode()) {
 			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG ->
 				Sharing.POOLED;
 			default -> senders.sharing();
 		};
-		return this.connections.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
+		return this.routes.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
 	}
 
 	/**

@@ -96,7 +96,8 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 	long batches() {
 		long total = 0;
 		for (int client = 0; client < clients(); client++) {
-			long items = Clients.to(this.count, clients(), client) - Clients.from(this.count, clients(), client);
+			long items = ClientThreads.to(this.count, clients(), client)
+					- ClientThreads.from(this.count, clients(), client);
 			total += (items + this.batchSize - 1) / this.batchSize;
 		}
 		return total;

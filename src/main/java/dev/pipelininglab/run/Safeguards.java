@@ -65,7 +65,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	private final ClusterLayout layout;
 
-	private final DemoData data;
+	private final RunKeys data;
 
 	private final Duration expireAfter;
 
@@ -89,7 +89,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 	/** Where the shutdown's deadline is. */
 	private final RunSlots slots;
 
-	Safeguards(Preflight preflight, ClusterLayout layout, DemoData data, KeyExpiryProperties expiry, WarmUp warmUp,
+	Safeguards(Preflight preflight, ClusterLayout layout, RunKeys data, KeyExpiryProperties expiry, WarmUp warmUp,
 			KeySpace keys, RunSlots slots) {
 		this.slots = slots;
 		this.warmUp = warmUp;

@@ -5,7 +5,7 @@ import org.jspecify.annotations.Nullable;
 /** The answer's {@code timeLimit}, present only with {@code duration} (docs/api.md). */
 public record TimeLimit(double seconds, boolean endedRun, long commandsRan) {
 
-	static @Nullable TimeLimit of(Workload workload, Clients.Outcome outcome) {
+	static @Nullable TimeLimit of(Workload workload, ClientThreads.Outcome outcome) {
 		if (workload.duration() == null) {
 			return null;
 		}

@@ -19,7 +19,7 @@ import static dev.pipelininglab.run.RunService.setupBatch;
 
 /** Sends a run's timed passes and keeps what clock, clients and servers saw. */
 @Component
-record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology topology) {
+record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology topology) {
 
 	private static final long FOREIGN_PER_NODE = 50;
 
@@ -58,10 +58,10 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 			}
 			CpuTime.Reading cpuBefore = CpuTime.Reading.now();
 			PauseWatch watch = PauseWatch.start();
-			Clients.Outcome outcome;
+			ClientThreads.Outcome outcome;
 			long paused;
 			try {
-				outcome = Clients.run(spec, roundTrip, per(spec, runner),
+				outcome = ClientThreads.run(spec, roundTrip, per(spec, runner),
 						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
 			}
 			finally {
@@ -113,8 +113,8 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		return (excess > allowed) ? excess : null;
 	}
 
-	private static Bottleneck.Measured measured(Clients.Outcome outcome, CpuTime.Reading before, CpuTime.Reading after,
-			Route route, long serverWindowNanos, ServerCounters.Snapshot serverBefore,
+	private static Bottleneck.Measured measured(ClientThreads.Outcome outcome, CpuTime.Reading before,
+			CpuTime.Reading after, Route route, long serverWindowNanos, ServerCounters.Snapshot serverBefore,
 			ServerCounters.Snapshot serverAfter) {
 		long process = (before.process() >= 0 && after.process() >= 0) ? after.process() - before.process() : -1;
 		long sending = Math.max(outcome.busiestSender(), CpuTime.busiest(before.nodeSenders(), after.nodeSenders()));
@@ -179,7 +179,8 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 	}
 
 	/** What one timed pass saw: its clients, its pauses, its servers and its CPU. */
-	record Timed(Clients.Outcome outcome, long pausedNanos, @Nullable ServerStats server, Bottleneck.Measured cpu) {
+	record Timed(ClientThreads.Outcome outcome, long pausedNanos, @Nullable ServerStats server,
+			Bottleneck.Measured cpu) {
 	}
 
 	/** {@code foreign}: the most commands a pass saw that the run did not send. */
@@ -213,7 +214,7 @@ record TimedPasses(DemoData data, ServerCounters server, WarmUp warmUp, Topology
 		Tally tally;
 
 		/** The items the failing pass sent, by client; none when it never began. */
-		List<Clients.Reach> attempted = List.of();
+		List<ClientThreads.Reach> attempted = List.of();
 
 		Progress(int sample) {
 			this.tally = new Tally(sample);

@@ -33,7 +33,7 @@ class WarmUp {
 	 */
 	static final int RTT_PINGS = 3;
 
-	private final DemoData data;
+	private final RunKeys data;
 
 	private final KeySpace warmupKeys;
 
@@ -44,7 +44,7 @@ class WarmUp {
 
 	private final Reconnects reconnects;
 
-	WarmUp(DemoData data, KeySpace keys, WarmUpProperties settings, Reconnects reconnects) {
+	WarmUp(RunKeys data, KeySpace keys, WarmUpProperties settings, Reconnects reconnects) {
 		this.data = data;
 		this.reconnects = reconnects;
 		this.warmupKeys = keys.warmup();
@@ -66,8 +66,9 @@ class WarmUp {
 		// connection still being made is waited for here, before the clock.
 		Pass pass = new Pass(warmup, warmupKeys, route);
 		this.reconnects.awaiting(() -> {
-			Clients.Outcome outcome = Clients.run(warmup, runner.perRoundTrip(warmup.batchSize()), Latency.Per.BATCH,
-					(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.cancellationOf(observer));
+			ClientThreads.Outcome outcome = ClientThreads.run(warmup, runner.perRoundTrip(warmup.batchSize()),
+					Latency.Per.BATCH, (from, to, replies) -> runner.run(pass, from, to, replies),
+					RunObserver.cancellationOf(observer));
 			outcome.attempted().forEach((range) -> written.items(warmup, warmupKeys, range.from(), range.to()));
 			RuntimeException failure = outcome.failure();
 			if (failure != null) {

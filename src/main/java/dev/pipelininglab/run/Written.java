@@ -120,12 +120,12 @@ final class Written {
 		return written;
 	}
 
-	void expire(DemoData data, Duration after) {
+	void expire(RunKeys data, Duration after) {
 		expire(data, after, ExpirationOptions.Condition.ALWAYS);
 	}
 
 	/** {@code NX} leaves every expiry a key already has, a user's {@code ttl} too. */
-	void expire(DemoData data, Duration after, ExpirationOptions.Condition condition) {
+	void expire(RunKeys data, Duration after, ExpirationOptions.Condition condition) {
 		Map<KeySpace, BitSet> perItem = new LinkedHashMap<>();
 		Set<String> oneKeys;
 		synchronized (this) {

@@ -71,7 +71,7 @@ class ConfiguredFlushPolicyTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
-			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, RouteCache.class)
 			.withPropertyValues("spring.data.redis.host=" + server.host(), "spring.data.redis.port=" + server.port(),
 					"lab.pipeline.flush-policy=" + flushPolicy, "lab.pipeline.writes=" + writes.label());
 	}
@@ -81,14 +81,14 @@ class ConfiguredFlushPolicyTests {
 	 * lab's own.
 	 */
 	private static LettuceConnectionFactory measured(AssertableApplicationContext context) {
-		return context.getBean(Connections.class).primary().lettuce();
+		return context.getBean(RouteCache.class).primary().lettuce();
 	}
 
 	@ParameterizedTest
 	@EnumSource(Writes.class)
 	void runsUseTheConfiguredWaysOfWriting(Writes writes) {
 		app("buffered-3", writes).run((context) -> {
-			Route route = context.getBean(Connections.class).primary();
+			Route route = context.getBean(RouteCache.class).primary();
 			assertThat(route.writes()).isEqualTo(writes);
 			assertThat(route.lettuce().getNativeClient())
 				.satisfies((client) -> assertThat(client.getClass().getSimpleName().equals("BatchWritingRedisClient"))
@@ -108,12 +108,12 @@ class ConfiguredFlushPolicyTests {
 		new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
-			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, RouteCache.class)
 			.withPropertyValues("spring.data.redis.masterreplica.nodes=" + server.host() + ":" + server.port(),
 					"lab.pipeline.flush-policy=buffered-3", "lab.pipeline.writes=" + writes.label())
 			.run((context) -> {
-				Connections connections = context.getBean(Connections.class);
-				Connections.Lease lease = connections.lease(Connector.LETTUCE, Sharing.SHARED,
+				RouteCache connections = context.getBean(RouteCache.class);
+				RouteCache.Lease lease = connections.lease(Connector.LETTUCE, Sharing.SHARED,
 						FlushPolicy.FLUSH_ON_CLOSE, null, null);
 				for (Route route : List.of(connections.primary(), lease.route())) {
 					assertThat(new DirectFieldAccessor(route.factory()).getPropertyValue("configuration"))

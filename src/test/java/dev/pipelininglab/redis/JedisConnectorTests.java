@@ -37,7 +37,7 @@ class JedisConnectorTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
-			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, RouteCache.class)
 			.withPropertyValues(redis.springProperties()
 				.entrySet()
 				.stream()
@@ -52,7 +52,7 @@ class JedisConnectorTests {
 			// Jedis is on the class path, yet Spring Boot keeps Lettuce as the connection
 			// factory.
 			assertThat(context).doesNotHaveBean(JedisConnectionFactory.class);
-			Connections connections = context.getBean(Connections.class);
+			RouteCache connections = context.getBean(RouteCache.class);
 			connections.primary().template().opsForValue().set("jedis-test:a", "1");
 			assertThat(jedisClients(server)).isEmpty();
 
@@ -76,8 +76,8 @@ class JedisConnectorTests {
 	@Test
 	void jedisHasNoSharedConnection() {
 		app(RedisTestServers.standalone())
-			.run((context) -> assertThatExceptionOfType(Connections.ConnectorUnsupportedException.class)
-				.isThrownBy(() -> context.getBean(Connections.class)
+			.run((context) -> assertThatExceptionOfType(RouteCache.ConnectorUnsupportedException.class)
+				.isThrownBy(() -> context.getBean(RouteCache.class)
 					.lease(Connector.JEDIS, Sharing.SHARED, FlushPolicy.FLUSH_ON_CLOSE, null, null))
 				.withMessageContaining("pooled"));
 	}
@@ -91,7 +91,7 @@ class JedisConnectorTests {
 	void onAClusterJedisRefusesToPipelineButRunsBlockingCalls() {
 		ClusterRedis cluster = RedisTestServers.cluster();
 		app(cluster).run((context) -> {
-			Connections connections = context.getBean(Connections.class);
+			RouteCache connections = context.getBean(RouteCache.class);
 			Route route = connections.lease(Connector.JEDIS, Sharing.POOLED, connections.defaultPolicy(), null, null)
 				.route();
 			assertThatExceptionOfType(InvalidDataAccessApiUsageException.class)

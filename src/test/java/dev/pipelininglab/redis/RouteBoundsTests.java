@@ -40,7 +40,7 @@ class RouteBoundsTests {
 		return new ApplicationContextRunner()
 			.withConfiguration(
 					AutoConfigurations.of(DataRedisAutoConfiguration.class, TaskSchedulingAutoConfiguration.class))
-			.withUserConfiguration(Enable.class, RedisConfiguration.class, Connections.class)
+			.withUserConfiguration(Enable.class, RedisConfiguration.class, RouteCache.class)
 			.withPropertyValues("spring.data.redis.host=" + this.server.host(),
 					"spring.data.redis.port=" + this.server.port());
 	}
@@ -48,21 +48,21 @@ class RouteBoundsTests {
 	@Test
 	void moreDistinctPoliciesThanRouteSlotsEvictTheLeastRecentlyUsed() {
 		app().run((context) -> {
-			Connections connections = context.getBean(Connections.class);
+			RouteCache connections = context.getBean(RouteCache.class);
 			List<LettuceConnectionFactory> factories = new ArrayList<>();
-			for (int size = 1; size <= Connections.MAX_ROUTES + 4; size++) {
-				try (Connections.Lease lease = lease(connections, FlushPolicy.buffered(size), null)) {
+			for (int size = 1; size <= RouteCache.MAX_ROUTES + 4; size++) {
+				try (RouteCache.Lease lease = lease(connections, FlushPolicy.buffered(size), null)) {
 					lease.route().template().opsForValue().set("bounds", "v" + size);
 					factories.add(lease.route().lettuce());
 				}
 			}
-			assertThat(connections.kept()).isEqualTo(Connections.MAX_ROUTES);
+			assertThat(connections.kept()).isEqualTo(RouteCache.MAX_ROUTES);
 			// The four used first were evicted and closed; the rest are kept, working.
 			assertThat(factories.subList(0, 4)).noneMatch(LettuceConnectionFactory::isRunning);
 			assertThat(factories.subList(4, factories.size())).allMatch(LettuceConnectionFactory::isRunning);
 			// The default route never counts against the bound.
 			assertThat(connections.primary().template().opsForValue().get("bounds"))
-				.isEqualTo("v" + (Connections.MAX_ROUTES + 4));
+				.isEqualTo("v" + (RouteCache.MAX_ROUTES + 4));
 		});
 	}
 
@@ -74,10 +74,10 @@ class RouteBoundsTests {
 	@Test
 	void aRouteNoRunUsesIsClosedAfterTheIdleTimeoutAndBuiltAgainOnDemand() {
 		app().withPropertyValues("lab.pipeline.route-idle-timeout=300ms").run((context) -> {
-			Connections connections = context.getBean(Connections.class);
-			Connections.Lease held = lease(connections, FlushPolicy.buffered(7), null);
+			RouteCache connections = context.getBean(RouteCache.class);
+			RouteCache.Lease held = lease(connections, FlushPolicy.buffered(7), null);
 			LettuceConnectionFactory idle;
-			try (Connections.Lease lease = lease(connections, FlushPolicy.buffered(3), null)) {
+			try (RouteCache.Lease lease = lease(connections, FlushPolicy.buffered(3), null)) {
 				idle = lease.route().lettuce();
 			}
 			await().atMost(Duration.ofSeconds(10)).until(() -> !idle.isRunning());
@@ -85,7 +85,7 @@ class RouteBoundsTests {
 			assertThat(held.route().lettuce().isRunning()).isTrue();
 			held.route().template().opsForValue().set("idle", "held route works");
 			held.close();
-			try (Connections.Lease again = lease(connections, FlushPolicy.buffered(3), null)) {
+			try (RouteCache.Lease again = lease(connections, FlushPolicy.buffered(3), null)) {
 				assertThat(again.route().lettuce()).isNotSameAs(idle);
 				assertThat(again.route().template().opsForValue().get("idle")).isEqualTo("held route works");
 			}
@@ -100,7 +100,7 @@ class RouteBoundsTests {
 	@Test
 	void churningFiveHundredRoutesLeavesNoThreadsOrDescriptorsBehind(CapturedOutput output) {
 		app().withPropertyValues("lab.pipeline.route-idle-timeout=200ms").run((context) -> {
-			Connections connections = context.getBean(Connections.class);
+			RouteCache connections = context.getBean(RouteCache.class);
 			// One of each kind first: what the app starts once (shared loops) is not a
 			// leak.
 			use(connections, FlushPolicy.buffered(1), null);
@@ -125,8 +125,8 @@ class RouteBoundsTests {
 		});
 	}
 
-	private static void use(Connections connections, FlushPolicy policy, Duration rtt) {
-		try (Connections.Lease lease = lease(connections, policy, rtt)) {
+	private static void use(RouteCache connections, FlushPolicy policy, Duration rtt) {
+		try (RouteCache.Lease lease = lease(connections, policy, rtt)) {
 			lease.route().template().opsForValue().set("churn", "x");
 		}
 	}
@@ -141,9 +141,9 @@ class RouteBoundsTests {
 	@Test
 	void anEvictedRouteStaysOpenUntilItsRunReleasesIt() {
 		app().run((context) -> {
-			Connections connections = context.getBean(Connections.class);
-			Connections.Lease held = lease(connections, FlushPolicy.buffered(1000), null);
-			for (int size = 1; size <= Connections.MAX_ROUTES; size++) {
+			RouteCache connections = context.getBean(RouteCache.class);
+			RouteCache.Lease held = lease(connections, FlushPolicy.buffered(1000), null);
+			for (int size = 1; size <= RouteCache.MAX_ROUTES; size++) {
 				lease(connections, FlushPolicy.buffered(size), null).close();
 			}
 			LettuceConnectionFactory factory = held.route().lettuce();
@@ -158,15 +158,15 @@ class RouteBoundsTests {
 	@Test
 	void reusingARouteKeepsItFromEviction() {
 		app().run((context) -> {
-			Connections connections = context.getBean(Connections.class);
-			Connections.Lease first = lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null);
+			RouteCache connections = context.getBean(RouteCache.class);
+			RouteCache.Lease first = lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null);
 			LettuceConnectionFactory kept = first.route().lettuce();
 			first.close();
-			for (int size = 1; size <= Connections.MAX_ROUTES * 2; size++) {
+			for (int size = 1; size <= RouteCache.MAX_ROUTES * 2; size++) {
 				lease(connections, FlushPolicy.buffered(size), null).close();
 				lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null).close();
 			}
-			try (Connections.Lease again = lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null)) {
+			try (RouteCache.Lease again = lease(connections, FlushPolicy.FLUSH_ON_CLOSE, null)) {
 				assertThat(again.route().lettuce()).isSameAs(kept);
 				assertThat(kept.isRunning()).isTrue();
 			}
@@ -174,7 +174,7 @@ class RouteBoundsTests {
 	}
 
 	// A shared Lettuce route, the kind a run asks for by default.
-	private static Connections.Lease lease(Connections connections, FlushPolicy policy, @Nullable Duration rtt) {
+	private static RouteCache.Lease lease(RouteCache connections, FlushPolicy policy, @Nullable Duration rtt) {
 		return connections.lease(Connector.LETTUCE, Sharing.SHARED, policy, null, rtt);
 	}
 

@@ -100,8 +100,8 @@ class KeyWalkTests {
 	@Test
 	void splittingTheItemsAmongClientsChangesNeitherTheKeysTouchedNorTheLastWriters() {
 		KeyWalk walk = new KeyWalk(300, KeyWalk.Pattern.UNIFORM, 5);
-		List<Clients.Reach> clients = List.of(new Clients.Reach(0, 250), new Clients.Reach(250, 500),
-				new Clients.Reach(500, 1000));
+		List<ClientThreads.Reach> clients = List.of(new ClientThreads.Reach(0, 250), new ClientThreads.Reach(250, 500),
+				new ClientThreads.Reach(500, 1000));
 		assertThat(walk.distinct(clients)).isEqualTo(walk.distinct(first(1000)));
 		assertThat(walk.lastWriters(clients)).containsExactly(walk.lastWriters(first(1000)));
 	}
@@ -126,8 +126,8 @@ class KeyWalkTests {
 	}
 
 	/** Items {@code 0..count-1}, as one client sends them. */
-	private static List<Clients.Reach> first(long count) {
-		return List.of(new Clients.Reach(0, count));
+	private static List<ClientThreads.Reach> first(long count) {
+		return List.of(new ClientThreads.Reach(0, count));
 	}
 
 }

@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.concurrent.atomic.AtomicLong;
 import java.time.Duration;
 
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Preflight;
 import dev.pipelininglab.testsupport.OwnRedis;
@@ -52,7 +52,7 @@ class MemoryEstimateTests {
 	KeySpace keys;
 
 	@Autowired
-	Connections connections;
+	RouteCache connections;
 
 	@Autowired
 	StandaloneRedis redis;

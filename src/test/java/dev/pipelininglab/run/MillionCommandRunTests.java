@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
@@ -48,7 +48,7 @@ class MillionCommandRunTests {
 	RunService runs;
 
 	@Autowired
-	Connections connections;
+	RouteCache connections;
 
 	@Autowired
 	StandaloneRedis server;

@@ -6,7 +6,7 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Sharing;
@@ -40,13 +40,13 @@ class MixedRatioTests {
 	List<BatchRunner> runners;
 
 	@Autowired
-	Connections connections;
+	RouteCache connections;
 
 	@Autowired
 	KeySpace keys;
 
 	@Autowired
-	DemoData data;
+	RunKeys data;
 
 	@Autowired
 	Topology topology;
@@ -77,10 +77,10 @@ class MixedRatioTests {
 			long gets = NodeStats.calls(server, "GET");
 			long hits = NodeStats.keyspaceHits(server);
 			long misses = NodeStats.keyspaceMisses(server);
-			Clients.Outcome outcome;
-			try (Connections.Lease lease = this.connections.lease(connector, sharing, spec.flushPolicy(), null, null)) {
+			ClientThreads.Outcome outcome;
+			try (RouteCache.Lease lease = this.connections.lease(connector, sharing, spec.flushPolicy(), null, null)) {
 				Pass pass = new Pass(spec, this.keys, lease.route());
-				outcome = Clients.run(spec, runner.perRoundTrip(BATCH), Latency.Per.BATCH,
+				outcome = ClientThreads.run(spec, runner.perRoundTrip(BATCH), Latency.Per.BATCH,
 						(from, to, replies) -> runner.run(pass, from, to, replies), RunObserver.NONE);
 			}
 			Tally tally = outcome.tally(0);
@@ -94,7 +94,7 @@ class MixedRatioTests {
 			assertThat(mix.gets()).isEqualTo(10_000);
 			assertThat(mix.hits()).as(label).isEqualTo(NodeStats.keyspaceHits(server) - hits).isEqualTo(10_000);
 			assertThat(mix.misses()).as(label).isEqualTo(NodeStats.keyspaceMisses(server) - misses).isZero();
-			DemoData.ReadBack readBack = this.data.verify(command, this.keys, List.of(new Clients.Reach(0, COUNT)),
+			RunKeys.ReadBack readBack = this.data.verify(command, this.keys, List.of(new ClientThreads.Reach(0, COUNT)),
 					10_000, 0, new Tally(0), RunObserver.NONE, null);
 			assertThat(readBack.verified()).as(label).isEqualTo(1_000);
 			assertThat(NodeStats.dbsize(server)).as(label).isEqualTo(1_000);

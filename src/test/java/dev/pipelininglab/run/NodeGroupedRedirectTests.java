@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.stream.LongStream;
 
 import dev.pipelininglab.localredis.RedisServerProcess;
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Route;
@@ -38,7 +38,7 @@ class NodeGroupedRedirectTests {
 	NodeGroupedRunner runner;
 
 	@Autowired
-	Connections connections;
+	RouteCache connections;
 
 	@Autowired
 	KeySpace keys;
@@ -48,7 +48,7 @@ class NodeGroupedRedirectTests {
 
 	@Test
 	void commandsForASlotThatMovedOrIsMigratingAreSentToTheNewOwnerAndCounted() {
-		try (Connections.Lease lease = this.connections.lease(Connector.LETTUCE, Sharing.POOLED,
+		try (RouteCache.Lease lease = this.connections.lease(Connector.LETTUCE, Sharing.POOLED,
 				this.connections.defaultPolicy(), null, null)) {
 			Route route = lease.route();
 			Pass set = pass(Operation.SET, route);

@@ -4,7 +4,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.testsupport.RedisTestServers;
 import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
@@ -30,7 +30,7 @@ class PausedRunTests {
 	RunService runs;
 
 	@Autowired
-	Connections connections;
+	RouteCache connections;
 
 	@DynamicPropertySource
 	static void redis(DynamicPropertyRegistry registry) {

@@ -23,9 +23,9 @@ import org.jspecify.annotations.Nullable;
  * so what ran is a prefix of each client's range, over the whole limit: a paced client
  * whose next round trip falls due after it has sent what its pace offered in that time.
  */
-final class Clients {
+final class ClientThreads {
 
-	private Clients() {
+	private ClientThreads() {
 	}
 
 	static long from(long count, int clients, int client) {

@@ -27,7 +27,7 @@ import org.springframework.stereotype.Component;
  * at most {@link #MAX_ROUTES} kept, least recently used and idle ones closed.
  */
 @Component
-public class Connections implements DisposableBean {
+public class RouteCache implements DisposableBean {
 
 	// Each route holds a client and a pool; a default comparison with Jedis variants uses
 	// about a dozen.
@@ -51,7 +51,7 @@ public class Connections implements DisposableBean {
 	 */
 	private final ScheduledFuture<?> idleSweep;
 
-	Connections(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, PipelineProperties pipeline,
+	RouteCache(LettuceConnectionFactory primary, StringRedisTemplate primaryTemplate, PipelineProperties pipeline,
 			LimitProperties limits, Topology topology, TaskScheduler scheduler) {
 		this.defaultPolicy = pipeline.flushPolicy();
 		this.defaultWrites = pipeline.writes();
@@ -240,13 +240,13 @@ public class Connections implements DisposableBean {
 
 	public static final class Lease implements AutoCloseable {
 
-		private final Connections owner;
+		private final RouteCache owner;
 
 		private final Entry entry;
 
 		private boolean released;
 
-		private Lease(Connections owner, Entry entry) {
+		private Lease(RouteCache owner, Entry entry) {
 			this.owner = owner;
 			this.entry = entry;
 		}

@@ -11,7 +11,7 @@ import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
-import dev.pipelininglab.redis.Connections;
+import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeyExpiryProperties;
 import dev.pipelininglab.redis.KeySpace;
@@ -36,7 +36,7 @@ import org.springframework.stereotype.Component;
  * them to catch up first.
  */
 @Component
-record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync replicas, ServerCounters servers,
+record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replicas, ServerCounters servers,
 		KeyExpiryProperties expiry, Reconnects reconnects) {
 
 	/** How many of the keys a pass writes are looked for before it clears them. */
@@ -68,12 +68,12 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	}
 
 	void delete(String key) {
-		this.connections.primary().template().unlink(key);
+		this.routes.primary().template().unlink(key);
 	}
 
 	private void fill(Operation operation, KeySpace keys, long count, int batchSize, int valueSize,
 			RunObserver observer, Written written) {
-		Route route = this.connections.primary();
+		Route route = this.routes.primary();
 		FlushPolicy policy = Objects.requireNonNull(route.flushPolicy(), "the primary route is Lettuce's");
 		RunSpec spec = new RunSpec(operation, Mode.PIPELINED, policy, count, batchSize, 0, null, null, 1,
 				Workload.of(valueSize, 1, Long.MAX_VALUE), RunSpec.Senders.DEFAULT, null);
@@ -92,7 +92,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	/** Text that is no integer reads as 0: INCR then gets Redis' own refusal. */
 	long counter(KeySpace keys) {
 		this.replicas.await();
-		String value = this.connections.primary().template().opsForValue().get(keys.counterKey());
+		String value = this.routes.primary().template().opsForValue().get(keys.counterKey());
 		try {
 			return (value != null) ? Long.parseLong(value) : 0;
 		}
@@ -107,7 +107,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	 * read with GETEX (Redis 6.2), which gives it the lab's expiry in the same command,
 	 * and {@code expiring} no longer counts it among the keys to expire.
 	 */
-	ReadBack verify(Command command, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
+	ReadBack verify(Command command, KeySpace keys, List<ClientThreads.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer, @Nullable Written expiring) {
 		this.replicas.await();
 		Command.Verified written = (Command.Verified) command;
@@ -116,7 +116,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 		Expiration expiry = command.keyPerItem() ? readBackExpiry(expiring) : null;
 		BitSet expired = new BitSet();
 		ReadBack found = ReadBack.NONE;
-		for (Clients.Reach range : ranges) {
+		for (ClientThreads.Reach range : ranges) {
 			long count = written.readBackCount(range.to());
 			for (long from = written.readBackCount(range.from()); from < count; from += batchSize) {
 				RunCancelledException.throwIf(observer);
@@ -156,7 +156,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	}
 
 	/** Each key written must hold its last writer's value; others do not count. */
-	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, List<Clients.Reach> ranges, int batchSize, int valueSize,
+	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, List<ClientThreads.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer, @Nullable Written expiring) {
 		this.replicas.await();
 		int[] last = walk.lastWriters(ranges);
@@ -263,7 +263,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	 * connection is being made are sent once it is.
 	 */
 	private List<Object> pipeline(Consumer<RedisConnection> commands) {
-		Route route = this.connections.primary();
+		Route route = this.routes.primary();
 		return this.reconnects
 			.awaiting(() -> route.template().executePipelined((RedisCallback<@Nullable Object>) (connection) -> {
 				NodeConnections.connect(connection, route.lettuce());
@@ -288,7 +288,7 @@ record DemoData(Connections connections, PipelinedRunner pipelined, ReplicaSync 
 	}
 
 	void expire(String key, Duration after, ExpirationOptions.Condition condition) {
-		this.connections.primary()
+		this.routes.primary()
 			.template()
 			.execute((RedisCallback<Boolean>) (connection) -> connection.keyCommands()
 				.expire(KeySpace.bytes(key), after.toSeconds(), condition));
