@@ -25,7 +25,6 @@ import io.lettuce.core.codec.StringCodec;
 import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
@@ -104,10 +103,9 @@ public final class NodeConnections {
 			.isPresent();
 	}
 
-	private static DataAccessException translate(Throwable failure) {
-		DataAccessException translated = (failure instanceof Exception ex) ? RedisReplies.translated(ex) : null;
-		return (translated != null) ? translated : new RedisConnectionFailureException(
-				"Cannot connect to a cluster node: " + failure.getMessage(), failure);
+	private static RuntimeException translate(Throwable failure) {
+		return RedisReplies.translatedOr(failure, (other) -> new RedisConnectionFailureException(
+				"Cannot connect to a cluster node: " + other.getMessage(), other));
 	}
 
 	/**

@@ -1,5 +1,7 @@
 package dev.pipelininglab.redis;
 
+import java.util.function.Function;
+
 import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
 
@@ -17,6 +19,13 @@ public final class RedisReplies {
 	/** Spring's translation of a Lettuce failure, or null when it has none. */
 	public static @Nullable DataAccessException translated(Exception failure) {
 		return EXCEPTIONS.convert(failure);
+	}
+
+	/** Spring's translation of a Lettuce failure, else {@code otherwise}'s exception. */
+	public static RuntimeException translatedOr(Throwable failure,
+			Function<Throwable, ? extends RuntimeException> otherwise) {
+		DataAccessException translated = (failure instanceof Exception ex) ? translated(ex) : null;
+		return (translated != null) ? translated : otherwise.apply(failure);
 	}
 
 	/** Spring's translation of a Lettuce failure, or the failure itself. */

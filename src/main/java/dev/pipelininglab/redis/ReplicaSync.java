@@ -10,7 +10,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
@@ -57,8 +56,7 @@ public class ReplicaSync implements DisposableBean {
 				.forEachMaster((master, node) -> sync(master, (node != null) ? markerIn(node) : this.markerKey));
 		}
 		catch (RuntimeException ex) {
-			DataAccessException translated = RedisReplies.translated(ex);
-			throw (translated != null) ? translated : new RedisSystemException(ex.getMessage(), ex);
+			throw RedisReplies.translatedOr(ex, (other) -> new RedisSystemException(other.getMessage(), other));
 		}
 	}
 

@@ -72,9 +72,8 @@ public class ServerCounters implements DisposableBean {
 		}
 		catch (RuntimeException ex) {
 			// Spring's translation passes a DataAccessException through as it is.
-			DataAccessException translated = RedisReplies.translated(ex);
-			throw (translated != null) ? translated
-					: new RedisSystemException("INFO could not be read: " + ex.getMessage(), ex);
+			throw RedisReplies.translatedOr(ex,
+					(other) -> new RedisSystemException("INFO could not be read: " + other.getMessage(), other));
 		}
 	}
 

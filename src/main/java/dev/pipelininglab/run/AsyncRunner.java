@@ -23,7 +23,6 @@ import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import io.lettuce.core.codec.ByteArrayCodec;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -83,10 +82,8 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 			throw new RedisSystemException("Interrupted while waiting for Redis", ex);
 		}
 		catch (ExecutionException ex) {
-			Throwable cause = (ex.getCause() != null) ? ex.getCause() : ex;
-			DataAccessException translated = (cause instanceof Exception failure) ? RedisReplies.translated(failure)
-					: null;
-			throw (translated != null) ? translated : new RedisSystemException(cause.getMessage(), ex);
+			throw RedisReplies.translatedOr((ex.getCause() != null) ? ex.getCause() : ex,
+					(cause) -> new RedisSystemException(cause.getMessage(), ex));
 		}
 	}
 

@@ -29,7 +29,6 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
-import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.ClusterStateFailureException;
 import org.springframework.data.redis.RedisSystemException;
@@ -265,9 +264,8 @@ class NodeGroupedRunner extends BatchRunner implements DisposableBean {
 	}
 
 	private static RuntimeException translate(Throwable failure) {
-		DataAccessException translated = (failure instanceof Exception ex) ? RedisReplies.translated(ex) : null;
-		return (translated != null) ? translated : (failure instanceof RuntimeException runtime) ? runtime
-				: new RedisSystemException(failure.getMessage(), failure);
+		return RedisReplies.translatedOr(failure, (other) -> (other instanceof RuntimeException runtime) ? runtime
+				: new RedisSystemException(other.getMessage(), other));
 	}
 
 	private static int maxRedirects(LettuceConnectionFactory factory) {
