@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * On Spring's scheduler, what keeps a dead instance's runs from leaving keys for ever:
- * this instance's heartbeat ({@link RunJobs#heartbeat}), and on every instance, every
+ * this instance's heartbeat ({@link RunExecutor#heartbeat}), and on every instance, every
  * {@code lab.jobs.sweep-interval} (the first one that long after start), the sweep. A run
  * still QUEUED or RUNNING whose record is older than {@code lab.jobs.stale-after} belongs
  * to an instance that died: every key its record says it may write gets the expiry a run
@@ -34,7 +34,9 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	private final RunStore store;
 
-	private final RunJobs jobs;
+	private final RunExecutor executor;
+
+	private final RunEnvironment environment;
 
 	private final RunService runs;
 
@@ -51,10 +53,11 @@ class AbandonedRuns implements SchedulingConfigurer {
 	/** So an outage is logged once. */
 	private volatile boolean failing;
 
-	AbandonedRuns(RunStore store, RunJobs jobs, RunService runs, JobProperties settings, KeySpace keys,
-			LimitProperties limits, FleetRuns fleet) {
+	AbandonedRuns(RunStore store, RunExecutor executor, RunEnvironment environment, RunService runs,
+			JobProperties settings, KeySpace keys, LimitProperties limits, FleetRuns fleet) {
 		this.store = store;
-		this.jobs = jobs;
+		this.executor = executor;
+		this.environment = environment;
 		this.runs = runs;
 		this.settings = settings;
 		this.prefix = keys.prefix() + ":";
@@ -66,7 +69,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 	@Override
 	public void configureTasks(ScheduledTaskRegistrar tasks) {
 		Duration beat = this.settings.heartbeat();
-		tasks.addFixedDelayTask(new FixedDelayTask(this.jobs::heartbeat, beat, beat));
+		tasks.addFixedDelayTask(new FixedDelayTask(this.executor::heartbeat, beat, beat));
 		tasks.addFixedDelayTask(
 				new FixedDelayTask(this::sweep, this.settings.sweepInterval(), this.settings.sweepInterval()));
 	}
@@ -117,7 +120,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	/** EXPIRE's NX came with Redis 7; every node must have it. */
 	private boolean keepsExpiries() {
-		String versions = this.store.environment(false).redisVersion();
+		String versions = this.environment.of(false).redisVersion();
 		if (versions == null) {
 			throw new IllegalStateException("Redis did not say its version");
 		}

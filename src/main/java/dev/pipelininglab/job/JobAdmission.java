@@ -32,9 +32,9 @@ final class JobAdmission {
 	private final RunSlots slots;
 
 	/** The jobs whose pace says when to come back. */
-	private final Supplier<Collection<Job>> jobs;
+	private final Supplier<Collection<ActiveRun>> jobs;
 
-	JobAdmission(int queueCapacity, RunSlots slots, Supplier<Collection<Job>> jobs) {
+	JobAdmission(int queueCapacity, RunSlots slots, Supplier<Collection<ActiveRun>> jobs) {
 		this.queueCapacity = queueCapacity;
 		this.slots = slots;
 		this.jobs = jobs;
@@ -81,6 +81,16 @@ final class JobAdmission {
 				this.jobs.get().isEmpty() ? Duration.ofSeconds(1) : retryAfter());
 	}
 
+	<T> T withSlot(Supplier<T> work) {
+		awaitSlot();
+		try {
+			return work.get();
+		}
+		finally {
+			this.slots.release();
+		}
+	}
+
 	/** For a job that could not be made. */
 	void undo(boolean slot) {
 		if (slot) {
@@ -91,35 +101,35 @@ final class JobAdmission {
 		}
 	}
 
-	/** A queued job, on its worker: in turn, behind the GET runs and jobs before it. */
-	void awaitRunSlot(Job job) {
-		if (job.runSlot.get()) {
+	/** A queued job, on its worker: in turn, behind the runs before it. */
+	void awaitRunSlot(ActiveRun run) {
+		if (run.holdsSlot()) {
 			return;
 		}
 		try {
-			if (this.slots.take(NO_LIMIT, job::cancelled)) {
-				job.runSlot.set(true);
+			if (this.slots.take(NO_LIMIT, run::cancelled)) {
+				run.tookSlot();
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			job.shutdown = true;
+			run.shutDown();
 		}
 		finally {
-			leaveQueue(job);
+			leaveQueue(run);
 		}
 	}
 
 	/** Gives back the job's place in the queue and its run slot, once each. */
-	void free(Job job) {
-		leaveQueue(job);
-		if (job.runSlot.compareAndSet(true, false)) {
+	void free(ActiveRun run) {
+		leaveQueue(run);
+		if (run.releaseSlot()) {
 			this.slots.release();
 		}
 	}
 
-	private void leaveQueue(Job job) {
-		if (job.queued.compareAndSet(true, false)) {
+	private void leaveQueue(ActiveRun run) {
+		if (run.leaveQueue()) {
 			this.waiting.decrementAndGet();
 		}
 	}
@@ -132,7 +142,7 @@ final class JobAdmission {
 	private Duration retryAfter() {
 		return this.jobs.get()
 			.stream()
-			.map(Job::remaining)
+			.map(ActiveRun::remaining)
 			.filter(Objects::nonNull)
 			.min(Duration::compareTo)
 			.map((remaining) -> remaining.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : remaining)
