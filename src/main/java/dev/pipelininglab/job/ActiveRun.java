@@ -4,12 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
 import dev.pipelininglab.run.RunObserver;
-import dev.pipelininglab.run.RunSlots;
 import org.jspecify.annotations.Nullable;
 
 import static dev.pipelininglab.run.RunService.round;
@@ -66,13 +64,6 @@ final class ActiveRun implements RunObserver {
 
 	/** Another run measured at the same time ({@link OverlappingRuns}). */
 	private volatile boolean overlapped;
-
-	/**
-	 * One of the {@link RunSlots}, and a job's place in the queue: each given back once.
-	 */
-	private final AtomicBoolean slot = new AtomicBoolean();
-
-	private final AtomicBoolean queued = new AtomicBoolean();
 
 	/** A GET run's first record, written once the preflight let it start. */
 	private volatile @Nullable Runnable onStart;
@@ -189,30 +180,6 @@ final class ActiveRun implements RunObserver {
 
 	boolean recorded() {
 		return this.recorded;
-	}
-
-	/** Admitted with a run slot, or to a place in the queue. */
-	void admitted(boolean slot) {
-		this.slot.set(slot);
-		this.queued.set(!slot);
-	}
-
-	void tookSlot() {
-		this.slot.set(true);
-	}
-
-	boolean holdsSlot() {
-		return this.slot.get();
-	}
-
-	/** Whether it held a slot to give back. */
-	boolean releaseSlot() {
-		return this.slot.compareAndSet(true, false);
-	}
-
-	/** Whether it held a place in the queue to give back. */
-	boolean leaveQueue() {
-		return this.queued.compareAndSet(true, false);
 	}
 
 	Duration elapsed() {

@@ -3,10 +3,13 @@ package dev.pipelininglab.job;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.pipelininglab.run.RunSlots;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Jobs and GET runs under the one limit, {@code lab.admission.max-concurrent}
@@ -27,6 +30,11 @@ final class JobAdmission {
 	/** Jobs admitted to wait for a slot: the bound is on this count. */
 	private final AtomicInteger waiting = new AtomicInteger();
 
+	private final Set<ActiveRun> queued = ConcurrentHashMap.newKeySet();
+
+	/** Runs holding one of the slots, each given back once. */
+	private final Set<ActiveRun> holding = ConcurrentHashMap.newKeySet();
+
 	private final int queueCapacity;
 
 	private final RunSlots slots;
@@ -40,29 +48,43 @@ final class JobAdmission {
 		this.jobs = jobs;
 	}
 
-	/** Whether it took a run slot at once; else it has a place in the queue. */
-	boolean admit() {
+	/** A job, with a run slot at once or a place in the queue. */
+	ActiveRun admit(Supplier<ActiveRun> job) {
 		if (this.slots.closed()) {
 			throw shuttingDown();
 		}
-		if (this.slots.takeFree()) {
-			return true;
-		}
-		if (this.waiting.incrementAndGet() > this.queueCapacity) {
+		boolean slot = this.slots.takeFree();
+		if (!slot && this.waiting.incrementAndGet() > this.queueCapacity) {
 			this.waiting.decrementAndGet();
 			throw new JobsFullException(JobsFullException.slotsTaken(this.slots.max(), this.queueCapacity),
 					retryAfter());
 		}
-		return false;
+		try {
+			ActiveRun run = job.get();
+			(slot ? this.holding : this.queued).add(run);
+			return run;
+		}
+		catch (RuntimeException ex) {
+			if (slot) {
+				this.slots.release();
+			}
+			else {
+				this.waiting.decrementAndGet();
+			}
+			throw ex;
+		}
 	}
 
 	/**
-	 * For a GET run or {@code DELETE /keys}: first come first served within
+	 * For a GET run, or with none {@code DELETE /keys}: first come first served within
 	 * {@code lab.admission.max-wait}.
 	 */
-	void awaitSlot() {
+	void awaitSlot(@Nullable ActiveRun run) {
 		try {
 			if (this.slots.take()) {
+				if (run != null) {
+					this.holding.add(run);
+				}
 				return;
 			}
 		}
@@ -82,7 +104,7 @@ final class JobAdmission {
 	}
 
 	<T> T withSlot(Supplier<T> work) {
-		awaitSlot();
+		awaitSlot(null);
 		try {
 			return work.get();
 		}
@@ -91,24 +113,14 @@ final class JobAdmission {
 		}
 	}
 
-	/** For a job that could not be made. */
-	void undo(boolean slot) {
-		if (slot) {
-			this.slots.release();
-		}
-		else {
-			this.waiting.decrementAndGet();
-		}
-	}
-
 	/** A queued job, on its worker: in turn, behind the runs before it. */
 	void awaitRunSlot(ActiveRun run) {
-		if (run.holdsSlot()) {
+		if (this.holding.contains(run)) {
 			return;
 		}
 		try {
 			if (this.slots.take(NO_LIMIT, run::cancelled)) {
-				run.tookSlot();
+				this.holding.add(run);
 			}
 		}
 		catch (InterruptedException ex) {
@@ -120,16 +132,16 @@ final class JobAdmission {
 		}
 	}
 
-	/** Gives back the job's place in the queue and its run slot, once each. */
+	/** Gives back the run's place in the queue and its run slot, once each. */
 	void free(ActiveRun run) {
 		leaveQueue(run);
-		if (run.releaseSlot()) {
+		if (this.holding.remove(run)) {
 			this.slots.release();
 		}
 	}
 
 	private void leaveQueue(ActiveRun run) {
-		if (run.leaveQueue()) {
+		if (this.queued.remove(run)) {
 			this.waiting.decrementAndGet();
 		}
 	}

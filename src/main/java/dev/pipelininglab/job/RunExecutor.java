@@ -48,10 +48,8 @@ public class RunExecutor implements SmartLifecycle {
 
 	private final Map<String, ActiveRun> active = new ConcurrentHashMap<>();
 
-	/** Made on start: test contexts are paused and started again. */
+	/** Made on start, null once stopped: test contexts are paused and started again. */
 	private volatile @Nullable ThreadPoolTaskExecutor workers;
-
-	private volatile boolean running;
 
 	private final RunService runs;
 
@@ -99,19 +97,10 @@ public class RunExecutor implements SmartLifecycle {
 
 	/** Throws {@link JobsFullException} when every run slot and queue place is taken. */
 	public RunRecord submit(RunPlan plan) {
-		if (!this.running) {
+		if (this.workers == null) {
 			throw JobAdmission.shuttingDown();
 		}
-		boolean slot = this.admission.admit();
-		ActiveRun job;
-		try {
-			job = activeRun(plan, null);
-		}
-		catch (RuntimeException ex) {
-			this.admission.undo(slot);
-			throw ex;
-		}
-		job.admitted(slot);
+		ActiveRun job = this.admission.admit(() -> activeRun(plan, null));
 		RunRecord record = job.record();
 		launch(job);
 		return record;
@@ -123,8 +112,7 @@ public class RunExecutor implements SmartLifecycle {
 	 */
 	public Answer run(RunPlan plan, BooleanSupplier callerGone) {
 		ActiveRun run = activeRun(plan, callerGone);
-		this.admission.awaitSlot();
-		run.tookSlot();
+		this.admission.awaitSlot(run);
 		launch(run);
 		return new Answer(run.id, run.awaitAnswer());
 	}
@@ -313,7 +301,6 @@ public class RunExecutor implements SmartLifecycle {
 		this.workers = pool;
 		this.slots.open();
 		this.fleet.start(pool);
-		this.running = true;
 	}
 
 	/**
@@ -322,12 +309,12 @@ public class RunExecutor implements SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		this.running = false;
+		ThreadPoolTaskExecutor workers = this.workers;
+		this.workers = null;
 		this.slots.close(Instant.now().plus(this.settings.shutdownWait()));
 		Collection<ActiveRun> runs = List.copyOf(this.active.values());
 		runs.forEach(ActiveRun::shutDown);
 		this.fleet.stop();
-		ThreadPoolTaskExecutor workers = this.workers;
 		if (workers != null) {
 			ExecutorService pool = workers.getThreadPoolExecutor();
 			pool.shutdown();
@@ -347,7 +334,7 @@ public class RunExecutor implements SmartLifecycle {
 
 	@Override
 	public boolean isRunning() {
-		return this.running;
+		return this.workers != null;
 	}
 
 }
