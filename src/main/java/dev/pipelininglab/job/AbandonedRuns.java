@@ -44,8 +44,6 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	private final String prefix;
 
-	private final String instance;
-
 	private final long maxItems;
 
 	private final FleetRuns fleet;
@@ -61,7 +59,6 @@ class AbandonedRuns implements SchedulingConfigurer {
 		this.runs = runs;
 		this.settings = settings;
 		this.prefix = keys.prefix() + ":";
-		this.instance = fleet.instance();
 		this.fleet = fleet;
 		this.maxItems = limits.maxCount();
 	}
@@ -80,7 +77,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 			for (RunRecord record : this.store.live()) {
 				RunRecord seen = record.seenAt(now, this.settings.staleAfter());
 				// This instance lives: its own runs only missed a heartbeat.
-				if (seen != record && !record.instance().equals(this.instance)) {
+				if (seen != record && !record.instance().equals(this.fleet.instance())) {
 					abandon(record, seen);
 				}
 			}

@@ -1,8 +1,6 @@
 package dev.pipelininglab.job;
 
-import java.security.MessageDigest;
 import java.time.Instant;
-import java.util.HexFormat;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.Reconnects;
@@ -66,7 +64,7 @@ class CancelFlags {
 
 	private void request(String id) {
 		String at = Instant.now().toString();
-		String flag = this.signer.signs() ? HexFormat.of().formatHex(this.signer.mac(body(id, at))) + "." + at : at;
+		String flag = this.signer.signs() ? this.signer.sign(context(id), at) : at;
 		this.redis.opsForValue().set(this.stem + id + ":cancel", flag, this.settings.recordTtl());
 	}
 
@@ -83,25 +81,15 @@ class CancelFlags {
 	}
 
 	private boolean signed(String id, String flag) {
-		if (!this.signer.signs()) {
+		if (!this.signer.signs() || this.signer.verified(context(id), flag) != null) {
 			return true;
-		}
-		int dot = flag.indexOf('.');
-		try {
-			if (dot > 0 && MessageDigest.isEqual(HexFormat.of().parseHex(flag, 0, dot),
-					this.signer.mac(body(id, flag.substring(dot + 1))))) {
-				return true;
-			}
-		}
-		catch (IllegalArgumentException ex) {
-			// Not hex: not signed.
 		}
 		this.signer.drop("a cancel flag of run " + id + " not signed with this fleet's lab.fleet.secret");
 		return false;
 	}
 
-	private static String body(String id, String at) {
-		return "cancel " + id + " " + at;
+	private static String context(String id) {
+		return "cancel " + id + " ";
 	}
 
 }

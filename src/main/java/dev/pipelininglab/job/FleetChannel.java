@@ -87,22 +87,36 @@ class FleetChannel {
 		this.redis.convertAndSend(this.channel, seal(signal.sentNow()));
 	}
 
-	/** The signature in hex, a dot, then the JSON it signs. */
 	String seal(Signal signal) {
-		String body = this.json.writeValueAsString(signal);
-		return HexFormat.of().formatHex(mac(body)) + "." + body;
+		return sign("", this.json.writeValueAsString(signal));
+	}
+
+	/** The HMAC of {@code context} and {@code body} in hex, a dot, then {@code body}. */
+	String sign(String context, String body) {
+		return HexFormat.of().formatHex(mac(context + body)) + "." + body;
+	}
+
+	/** The body of what {@link #sign} made with the same context; else null. */
+	@Nullable String verified(String context, String signed) {
+		int dot = signed.indexOf('.');
+		try {
+			String body = signed.substring(dot + 1);
+			return (dot > 0 && MessageDigest.isEqual(HexFormat.of().parseHex(signed, 0, dot), mac(context + body)))
+					? body : null;
+		}
+		catch (IllegalArgumentException ex) {
+			return null;
+		}
 	}
 
 	/** Null, and counted as dropped, unless signed with the secret, fresh and new. */
 	@Nullable Signal open(byte[] message) {
-		String text = new String(message, StandardCharsets.UTF_8);
-		int dot = text.indexOf('.');
+		String body = verified("", new String(message, StandardCharsets.UTF_8));
+		if (body == null) {
+			return drop("not signed with this fleet's lab.fleet.secret");
+		}
 		Signal signal;
 		try {
-			String body = text.substring(dot + 1);
-			if (dot < 0 || !MessageDigest.isEqual(mac(body), HexFormat.of().parseHex(text, 0, dot))) {
-				return drop("not signed with this fleet's lab.fleet.secret");
-			}
 			signal = this.json.readValue(body, Signal.class);
 		}
 		catch (RuntimeException ex) {
@@ -138,7 +152,7 @@ class FleetChannel {
 		return this.secret != null;
 	}
 
-	byte[] mac(String body) {
+	private byte[] mac(String body) {
 		try {
 			Mac mac = Mac.getInstance(MAC);
 			mac.init(Objects.requireNonNull(this.secret, "lab.fleet.secret, required by lab.fleet.join=true"));
