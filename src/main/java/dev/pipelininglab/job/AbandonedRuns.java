@@ -19,7 +19,7 @@ import org.springframework.stereotype.Component;
 
 /**
  * On Spring's scheduler, what keeps a dead instance's runs from leaving keys for ever:
- * this instance's heartbeat ({@link RunJobs#heartbeat}), and on every instance, every
+ * this instance's heartbeat ({@link RunExecutor#heartbeat}), and on every instance, every
  * {@code lab.jobs.sweep-interval} (the first one that long after start), the sweep. A run
  * still QUEUED or RUNNING whose record is older than {@code lab.jobs.stale-after} belongs
  * to an instance that died: every key its record says it may write gets the expiry a run
@@ -34,15 +34,15 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	private final RunStore store;
 
-	private final RunJobs jobs;
+	private final RunExecutor executor;
+
+	private final RunEnvironment environment;
 
 	private final RunService runs;
 
 	private final JobProperties settings;
 
 	private final String prefix;
-
-	private final String instance;
 
 	private final long maxItems;
 
@@ -51,14 +51,14 @@ class AbandonedRuns implements SchedulingConfigurer {
 	/** So an outage is logged once. */
 	private volatile boolean failing;
 
-	AbandonedRuns(RunStore store, RunJobs jobs, RunService runs, JobProperties settings, KeySpace keys,
-			LimitProperties limits, FleetRuns fleet) {
+	AbandonedRuns(RunStore store, RunExecutor executor, RunEnvironment environment, RunService runs,
+			JobProperties settings, KeySpace keys, LimitProperties limits, FleetRuns fleet) {
 		this.store = store;
-		this.jobs = jobs;
+		this.executor = executor;
+		this.environment = environment;
 		this.runs = runs;
 		this.settings = settings;
 		this.prefix = keys.prefix() + ":";
-		this.instance = fleet.instance();
 		this.fleet = fleet;
 		this.maxItems = limits.maxCount();
 	}
@@ -66,7 +66,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 	@Override
 	public void configureTasks(ScheduledTaskRegistrar tasks) {
 		Duration beat = this.settings.heartbeat();
-		tasks.addFixedDelayTask(new FixedDelayTask(this.jobs::heartbeat, beat, beat));
+		tasks.addFixedDelayTask(new FixedDelayTask(this.executor::heartbeat, beat, beat));
 		tasks.addFixedDelayTask(
 				new FixedDelayTask(this::sweep, this.settings.sweepInterval(), this.settings.sweepInterval()));
 	}
@@ -77,7 +77,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 			for (RunRecord record : this.store.live()) {
 				RunRecord seen = record.seenAt(now, this.settings.staleAfter());
 				// This instance lives: its own runs only missed a heartbeat.
-				if (seen != record && !record.instance().equals(this.instance)) {
+				if (seen != record && !record.instance().equals(this.fleet.instance())) {
 					abandon(record, seen);
 				}
 			}
@@ -117,7 +117,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	/** EXPIRE's NX came with Redis 7; every node must have it. */
 	private boolean keepsExpiries() {
-		String versions = this.store.environment(false).redisVersion();
+		String versions = this.environment.of(false).redisVersion();
 		if (versions == null) {
 			throw new IllegalStateException("Redis did not say its version");
 		}

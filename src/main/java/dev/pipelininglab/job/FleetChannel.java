@@ -1,9 +1,10 @@
 package dev.pipelininglab.job;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,7 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunSpec;
+import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -85,53 +87,36 @@ class FleetChannel {
 		this.redis.convertAndSend(this.channel, seal(signal.sentNow()));
 	}
 
-	/** The signature in hex, a dot, then the JSON it signs. */
 	String seal(Signal signal) {
-		String body = this.json.writeValueAsString(signal);
-		return HexFormat.of().formatHex(mac(body)) + "." + body;
+		return sign("", this.json.writeValueAsString(signal));
 	}
 
-	/**
-	 * A cancel flag's value: signed when the fleet has a secret, so that only its
-	 * instances can stop a run through Redis.
-	 */
-	String cancelFlag(String run) {
-		String at = Instant.now().toString();
-		return (this.secret != null) ? HexFormat.of().formatHex(mac("cancel " + run + " " + at)) + "." + at : at;
+	/** The HMAC of {@code context} and {@code body} in hex, a dot, then {@code body}. */
+	String sign(String context, String body) {
+		return HexFormat.of().formatHex(mac(context + body)) + "." + body;
 	}
 
-	/**
-	 * Whether a cancel flag's value came from an instance with the secret: without one,
-	 * whoever may write the run's keys may stop it too.
-	 */
-	boolean cancelFlagSigned(String run, String value) {
-		if (this.secret == null) {
-			return true;
-		}
-		int dot = value.indexOf('.');
+	/** The body of what {@link #sign} made with the same context; else null. */
+	@Nullable String verified(String context, String signed) {
+		int dot = signed.indexOf('.');
 		try {
-			if (dot > 0 && MessageDigest.isEqual(HexFormat.of().parseHex(value, 0, dot),
-					mac("cancel " + run + " " + value.substring(dot + 1)))) {
-				return true;
-			}
+			String body = signed.substring(dot + 1);
+			return (dot > 0 && MessageDigest.isEqual(HexFormat.of().parseHex(signed, 0, dot), mac(context + body)))
+					? body : null;
 		}
 		catch (IllegalArgumentException ex) {
-			// Not hex: not signed.
+			return null;
 		}
-		drop("a cancel flag of run " + run + " not signed with this fleet's lab.fleet.secret");
-		return false;
 	}
 
 	/** Null, and counted as dropped, unless signed with the secret, fresh and new. */
 	@Nullable Signal open(byte[] message) {
-		String text = new String(message, StandardCharsets.UTF_8);
-		int dot = text.indexOf('.');
+		String body = verified("", new String(message, StandardCharsets.UTF_8));
+		if (body == null) {
+			return drop("not signed with this fleet's lab.fleet.secret");
+		}
 		Signal signal;
 		try {
-			String body = text.substring(dot + 1);
-			if (dot < 0 || !MessageDigest.isEqual(mac(body), HexFormat.of().parseHex(text, 0, dot))) {
-				return drop("not signed with this fleet's lab.fleet.secret");
-			}
 			signal = this.json.readValue(body, Signal.class);
 		}
 		catch (RuntimeException ex) {
@@ -150,7 +135,8 @@ class FleetChannel {
 		return signal;
 	}
 
-	private @Nullable Signal drop(String why) {
+	/** Counted, and logged at most once a minute. */
+	@Nullable Signal drop(String why) {
 		this.dropped.incrementAndGet();
 		long last = this.loggedAt.get();
 		long now = System.nanoTime();
@@ -159,6 +145,11 @@ class FleetChannel {
 					this.dropped.getAndSet(0), this.channel, why);
 		}
 		return null;
+	}
+
+	/** Whether the fleet has a secret to sign with. */
+	boolean signs() {
+		return this.secret != null;
 	}
 
 	private byte[] mac(String body) {
@@ -232,6 +223,14 @@ class FleetChannel {
 
 		static Signal of(Type type, String run, String instance) {
 			return new Signal(type, run, instance, 0, null, null, null, null, null, null);
+		}
+
+		static byte @Nullable [] encode(@Nullable Histogram histogram) {
+			if (histogram == null) {
+				return null;
+			}
+			ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
+			return Arrays.copyOf(buffer.array(), histogram.encodeIntoCompressedByteBuffer(buffer));
 		}
 
 		Signal sentNow() {

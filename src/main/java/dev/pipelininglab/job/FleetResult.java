@@ -2,6 +2,7 @@ package dev.pipelininglab.job;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -11,10 +12,13 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 import java.util.zip.DataFormatException;
 
+import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.run.FleetShares;
 import dev.pipelininglab.run.Latency;
+import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunResult;
+import dev.pipelininglab.run.RunSpec;
 import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -27,10 +31,8 @@ import static dev.pipelininglab.run.RunService.round;
  * their histograms added, never their percentiles averaged; {@code written} and
  * {@code verified} as the leader read each share back, never as a member says (a fleet
  * runs SET or GET, so no other count applies).
- *
- * @param stopped members with no result, or none that Redis holds
  */
-record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Member> stopped) {
+record FleetResult(RunResult result, Fleet fleet, String summary) {
 
 	private static final Logger log = LoggerFactory.getLogger(FleetResult.class);
 
@@ -40,7 +42,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 	 * @param window the servers' INFO deltas from the start signal to the last report
 	 * @param overlapped whether another run measured beside this one
 	 */
-	static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetChannel.Signal> reports,
+	private static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetChannel.Signal> reports,
 			Map<String, FleetShares.Held> held, @Nullable ServerStats window, @Nullable Long foreign,
 			boolean overlapped, boolean ttl) {
 		List<RunResult> ran = new ArrayList<>();
@@ -148,7 +150,42 @@ record FleetResult(RunResult result, Fleet fleet, String summary, List<Fleet.Mem
 				null, null, load, connection, new RunResult.ServerSide(window, foreign), null, base.settings());
 		Fleet fleet = new Fleet(asked, ran.size(), partial ? Boolean.TRUE : null,
 				stoppedNames.isEmpty() ? null : stoppedNames, Fleet.COORDINATION, members);
-		return new FleetResult(merged, fleet, summary, stopped);
+		return new FleetResult(merged, fleet, summary);
+	}
+
+	/** A member's figures count only for keys Redis holds: each share is read back. */
+	static FleetResult merge(ActiveRun job, FleetShares shares, FleetShares.Keys keys, List<Fleet.Member> planned,
+			Map<String, FleetChannel.Signal> results, @Nullable ServerStats window,
+			ServerCounters.@Nullable Processed processed, long windowNanos) {
+		RunSpec whole = job.plan.base();
+		if (whole.operation().writesKeys()) {
+			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
+		}
+		Map<String, FleetShares.Held> held = new HashMap<>();
+		List<RunSpec> reported = new ArrayList<>();
+		List<RunResult> reports = new ArrayList<>();
+		for (Fleet.Member member : planned) {
+			FleetChannel.Signal report = results.get(member.instance());
+			RunResult result = (report != null) ? report.result() : null;
+			if (result != null) {
+				RunSpec share = share(whole, member);
+				reported.add(share);
+				reports.add(result);
+				FleetShares.Held read = keys.readBack(share, job);
+				if (read != null) {
+					held.put(member.instance(), read);
+				}
+			}
+		}
+		// Only when every member said what it sent.
+		Long foreign = (reported.size() == planned.size()) ? shares.foreign(reported, reports, processed, windowNanos)
+				: null;
+		return of(job.plan.instances(), planned, results, held, window, foreign, job.overlapped(), whole.ttl() != null);
+	}
+
+	static RunSpec share(RunSpec whole, Fleet.Member member) {
+		Fleet.Share share = Objects.requireNonNull(member.share());
+		return whole.share(share.from(), share.to());
 	}
 
 	/** The leader's own as measured, the others' as sent. */

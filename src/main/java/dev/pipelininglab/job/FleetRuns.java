@@ -1,9 +1,6 @@
 package dev.pipelininglab.job;
 
-import java.nio.ByteBuffer;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +18,6 @@ import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.job.FleetChannel.Signal;
 import dev.pipelininglab.job.FleetChannel.Type;
 import dev.pipelininglab.redis.ServerCounters;
-import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.run.FleetShares;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunObserver;
@@ -29,7 +25,6 @@ import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunService;
 import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.run.RunSpec;
-import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,21 +32,16 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * Fleet runs: one measurement from several app instances that share a Redis and a key
- * prefix, each started with {@code lab.fleet.join=true} and the same
- * {@code lab.fleet.secret}. The instance that took the request (the leader) preflights
- * the whole run, calls for members on the signed channel ({@link FleetChannel}), gives
- * the first to join each a contiguous share of the items (as clients split a run), starts
- * every timed pass at one moment of Redis' clock, and merges what they report
- * ({@link FleetResult}). A member runs its share on {@link RunJobs}' executor holding one
- * of its run slots ({@link RunSlots}), like any run, and reads nothing back: once the
- * last report is in, the leader reads the servers' INFO, then every share back, and gives
- * the whole run its expiry ({@link FleetShares}), so the figures are what Redis holds and
- * the server's account covers the timed passes alone.
- * <p>
- * Coordination is pub/sub only, all of it outside the timed passes: nothing of it stays
- * in Redis, and a lost message counts as a member that did not join or report, which the
- * record names.
+ * Fleet runs: one measurement from several instances sharing a Redis and key prefix
+ * ({@code lab.fleet.join=true}, one {@code lab.fleet.secret}). The leader, which took the
+ * request, preflights the whole run, calls members on the signed {@link FleetChannel},
+ * gives the first to join each a contiguous share of the items, starts every timed pass
+ * at one moment of Redis' clock and merges their reports ({@link FleetResult}). A member
+ * runs its share in {@link RunExecutor}'s pool holding a run slot and reads nothing back:
+ * after the last report the leader reads the servers' INFO, then every share, and expires
+ * the whole run ({@link FleetShares}), so the figures are what Redis holds and the
+ * server's account covers the timed passes alone. Coordination is pub/sub, outside the
+ * timed passes; a lost message counts as a member that did not join or report.
  */
 @Component
 class FleetRuns {
@@ -73,6 +63,8 @@ class FleetRuns {
 
 	private final ServerCounters counters;
 
+	private final OverlappingRuns overlaps;
+
 	private final Duration maxRunTime;
 
 	private final String instance;
@@ -85,13 +77,14 @@ class FleetRuns {
 	private volatile boolean running;
 
 	FleetRuns(FleetChannel channel, FleetProperties settings, RunService runs, FleetShares shares, RunSlots slots,
-			ServerCounters counters, LimitProperties limits) {
+			ServerCounters counters, LimitProperties limits, OverlappingRuns overlaps) {
 		this.channel = channel;
 		this.settings = settings;
 		this.runs = runs;
 		this.shares = shares;
 		this.slots = slots;
 		this.counters = counters;
+		this.overlaps = overlaps;
 		this.maxRunTime = limits.maxRunTime();
 		// Host and pid for people; the suffix tells apart two app contexts in one JVM.
 		this.instance = Objects.requireNonNullElse(System.getenv("HOSTNAME"), "localhost") + ":"
@@ -103,7 +96,7 @@ class FleetRuns {
 	}
 
 	/** Leads the fleet run of {@code job}, its own share on the job's thread and slot. */
-	RunPlan.Outcome lead(Job job) {
+	RunPlan.Outcome lead(ActiveRun job) {
 		RunSpec whole = job.plan.base();
 		int asked = job.plan.instances();
 		// Before any member is called: what the whole fleet stores must fit.
@@ -134,8 +127,8 @@ class FleetRuns {
 				.publish(new Signal(Type.PLAN, job.id, this.instance, 0, null, planned, null, null, null, null));
 			job.fleet("starting " + size + " of " + asked,
 					new Fleet(asked, size, null, null, Fleet.COORDINATION, planned));
-			job.beforeTiming = () -> startLeading(job, inbox, size);
-			RunResult result = this.runs.runShare(share(whole, planned.get(0)), job);
+			job.beforeTiming(() -> startLeading(job, inbox, size));
+			RunResult result = this.runs.runShare(FleetResult.share(whole, planned.get(0)), job);
 			long ownEnd = System.nanoTime();
 			// The others get as long again as this one took, and the join timeout.
 			long resultsBy = Math.min(ownEnd + (ownEnd - inbox.signalled) + this.settings.joinTimeout().toNanos(),
@@ -151,8 +144,8 @@ class FleetRuns {
 			results.put(this.instance,
 					new Signal(Type.RESULT, job.id, this.instance, 0, null, null, inbox.at, result, null, null));
 			boolean replicasServe = !whole.operation().writesKeys();
-			job.checkOverlapSince();
-			FleetResult merged = merge(job, whole, keys, planned, results,
+			this.overlaps.check(job);
+			FleetResult merged = FleetResult.merge(job, this.shares, keys, planned, results,
 					this.counters.between(before, after, replicasServe),
 					this.counters.processed(before, after, replicasServe), windowNanos);
 			job.fleet("done", merged.fleet());
@@ -169,48 +162,8 @@ class FleetRuns {
 		}
 	}
 
-	/**
-	 * Each reported share read back, once: a member's figures count only for keys Redis
-	 * holds.
-	 */
-	private FleetResult merge(Job job, RunSpec whole, FleetShares.Keys keys, List<Fleet.Member> planned,
-			Map<String, Signal> results, @Nullable ServerStats window, ServerCounters.@Nullable Processed processed,
-			long windowNanos) {
-		if (whole.operation().writesKeys()) {
-			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
-		}
-		Map<String, FleetShares.Held> held = new HashMap<>();
-		List<RunSpec> reported = new ArrayList<>();
-		List<RunResult> reports = new ArrayList<>();
-		for (Fleet.Member member : planned) {
-			Signal report = results.get(member.instance());
-			RunResult result = (report != null) ? report.result() : null;
-			if (result != null) {
-				RunSpec share = share(whole, member);
-				reported.add(share);
-				reports.add(result);
-				FleetShares.Held read = keys.readBack(share, job);
-				if (read != null) {
-					held.put(member.instance(), read);
-				}
-			}
-		}
-		// Only when every member said what it sent.
-		Long foreign = (reported.size() == planned.size())
-				? this.shares.foreign(reported, reports, processed, windowNanos) : null;
-		return FleetResult.of(job.plan.instances(), planned, results, held, window, foreign, job.overlapped,
-				whole.ttl() != null);
-	}
-
-	private static RunSpec share(RunSpec whole, Fleet.Member member) {
-		Fleet.Share share = Objects.requireNonNull(member.share());
-		return whole.share(share.from(), share.to());
-	}
-
-	/**
-	 * Waits (within the join timeout) for every member to be ready, then starts them all.
-	 */
-	private void startLeading(Job job, FleetInbox inbox, int members) {
+	/** Every member ready (within the join timeout), then all start at once. */
+	private void startLeading(ActiveRun job, FleetInbox inbox, int members) {
 		inbox.await(() -> inbox.all(Type.READY).size() >= members - 1,
 				System.nanoTime() + this.settings.joinTimeout().toNanos(), job::cancelled);
 		inbox.before = this.counters.snapshot();
@@ -220,9 +173,7 @@ class FleetRuns {
 		inbox.at = this.channel.startAt(at, job::cancelled);
 	}
 
-	/**
-	 * What passed the channel's checks; a member takes its run's only from its leader.
-	 */
+	/** A member takes its run's messages only from its leader. */
 	private void onMessage(Signal signal) {
 		if (signal.instance().equals(this.instance)) {
 			return;
@@ -288,10 +239,10 @@ class FleetRuns {
 			};
 			Signal report;
 			try {
-				RunResult result = this.runs.runShare(share(Objects.requireNonNull(call.spec()), mine), observer);
-				Histogram histogram = result.load().latency().histogram();
+				RunResult result = this.runs.runShare(FleetResult.share(Objects.requireNonNull(call.spec()), mine),
+						observer);
 				report = new Signal(Type.RESULT, run, this.instance, 0, null, null, inbox.at, result,
-						(histogram != null) ? encode(histogram) : null, null);
+						Signal.encode(result.load().latency().histogram()), null);
 			}
 			catch (RuntimeException ex) {
 				String why = (ex instanceof RunCancelledException) ? (this.running ? "stopped" : "shutting down")
@@ -300,7 +251,7 @@ class FleetRuns {
 			}
 			publish(report);
 			if (report.result() != null) {
-				awaitLeader(inbox, share(Objects.requireNonNull(call.spec()), mine), deadline);
+				awaitLeader(inbox, FleetResult.share(Objects.requireNonNull(call.spec()), mine), deadline);
 			}
 		}
 		catch (RuntimeException ex) {
@@ -313,9 +264,8 @@ class FleetRuns {
 	}
 
 	/**
-	 * A member that finished leaves its keys to the leader, which expires the whole run
-	 * after its read-back and then says STOP. Without that STOP (the leader died, as its
-	 * record shows, or the run's time is up) the member expires its share itself.
+	 * The leader expires the whole run after its read-back, then says STOP; without it
+	 * (the leader died, or the run's time is up) a member expires its share itself.
 	 */
 	private void awaitLeader(FleetInbox inbox, RunSpec share, long deadline) {
 		try {
@@ -329,10 +279,7 @@ class FleetRuns {
 		}
 	}
 
-	/**
-	 * By the sweep ({@link AbandonedRuns}): every share this instance serves whose leader
-	 * is {@code gone} stops, and expires what it wrote.
-	 */
+	/** By the sweep ({@link AbandonedRuns}): shares whose leader is {@code gone} stop. */
 	void stopOrphans(Predicate<String> gone) {
 		this.inboxes.forEach((run, inbox) -> {
 			if (inbox.leader != null && gone.test(run)) {
@@ -354,15 +301,7 @@ class FleetRuns {
 		}
 	}
 
-	private static byte[] encode(Histogram histogram) {
-		ByteBuffer buffer = ByteBuffer.allocate(histogram.getNeededByteBufferCapacity());
-		return Arrays.copyOf(buffer.array(), histogram.encodeIntoCompressedByteBuffer(buffer));
-	}
-
-	/**
-	 * By {@link RunJobs}, whose executor runs the shares served here and whose stop waits
-	 * for them.
-	 */
+	/** By {@link RunExecutor}, whose pool runs the shares served here. */
 	void start(Executor workers) {
 		this.workers = workers;
 		this.running = true;
@@ -371,7 +310,6 @@ class FleetRuns {
 		}
 	}
 
-	/** Stops the shares this instance serves; each reports that it stopped. */
 	void stop() {
 		this.running = false;
 		this.channel.stop();

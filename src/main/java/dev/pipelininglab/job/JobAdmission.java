@@ -3,10 +3,13 @@ package dev.pipelininglab.job;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 import dev.pipelininglab.run.RunSlots;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Jobs and GET runs under the one limit, {@code lab.admission.max-concurrent}
@@ -27,42 +30,61 @@ final class JobAdmission {
 	/** Jobs admitted to wait for a slot: the bound is on this count. */
 	private final AtomicInteger waiting = new AtomicInteger();
 
+	private final Set<ActiveRun> queued = ConcurrentHashMap.newKeySet();
+
+	/** Runs holding one of the slots, each given back once. */
+	private final Set<ActiveRun> holding = ConcurrentHashMap.newKeySet();
+
 	private final int queueCapacity;
 
 	private final RunSlots slots;
 
 	/** The jobs whose pace says when to come back. */
-	private final Supplier<Collection<Job>> jobs;
+	private final Supplier<Collection<ActiveRun>> jobs;
 
-	JobAdmission(int queueCapacity, RunSlots slots, Supplier<Collection<Job>> jobs) {
+	JobAdmission(int queueCapacity, RunSlots slots, Supplier<Collection<ActiveRun>> jobs) {
 		this.queueCapacity = queueCapacity;
 		this.slots = slots;
 		this.jobs = jobs;
 	}
 
-	/** Whether it took a run slot at once; else it has a place in the queue. */
-	boolean admit() {
+	/** A job, with a run slot at once or a place in the queue. */
+	ActiveRun admit(Supplier<ActiveRun> job) {
 		if (this.slots.closed()) {
 			throw shuttingDown();
 		}
-		if (this.slots.takeFree()) {
-			return true;
-		}
-		if (this.waiting.incrementAndGet() > this.queueCapacity) {
+		boolean slot = this.slots.takeFree();
+		if (!slot && this.waiting.incrementAndGet() > this.queueCapacity) {
 			this.waiting.decrementAndGet();
 			throw new JobsFullException(JobsFullException.slotsTaken(this.slots.max(), this.queueCapacity),
 					retryAfter());
 		}
-		return false;
+		try {
+			ActiveRun run = job.get();
+			(slot ? this.holding : this.queued).add(run);
+			return run;
+		}
+		catch (RuntimeException ex) {
+			if (slot) {
+				this.slots.release();
+			}
+			else {
+				this.waiting.decrementAndGet();
+			}
+			throw ex;
+		}
 	}
 
 	/**
-	 * For a GET run or {@code DELETE /keys}: first come first served within
+	 * For a GET run, or with none {@code DELETE /keys}: first come first served within
 	 * {@code lab.admission.max-wait}.
 	 */
-	void awaitSlot() {
+	void awaitSlot(@Nullable ActiveRun run) {
 		try {
 			if (this.slots.take()) {
+				if (run != null) {
+					this.holding.add(run);
+				}
 				return;
 			}
 		}
@@ -81,45 +103,45 @@ final class JobAdmission {
 				this.jobs.get().isEmpty() ? Duration.ofSeconds(1) : retryAfter());
 	}
 
-	/** For a job that could not be made. */
-	void undo(boolean slot) {
-		if (slot) {
-			this.slots.release();
+	<T> T withSlot(Supplier<T> work) {
+		awaitSlot(null);
+		try {
+			return work.get();
 		}
-		else {
-			this.waiting.decrementAndGet();
+		finally {
+			this.slots.release();
 		}
 	}
 
-	/** A queued job, on its worker: in turn, behind the GET runs and jobs before it. */
-	void awaitRunSlot(Job job) {
-		if (job.runSlot.get()) {
+	/** A queued job, on its worker: in turn, behind the runs before it. */
+	void awaitRunSlot(ActiveRun run) {
+		if (this.holding.contains(run)) {
 			return;
 		}
 		try {
-			if (this.slots.take(NO_LIMIT, job::cancelled)) {
-				job.runSlot.set(true);
+			if (this.slots.take(NO_LIMIT, run::cancelled)) {
+				this.holding.add(run);
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			job.shutdown = true;
+			run.shutDown();
 		}
 		finally {
-			leaveQueue(job);
+			leaveQueue(run);
 		}
 	}
 
-	/** Gives back the job's place in the queue and its run slot, once each. */
-	void free(Job job) {
-		leaveQueue(job);
-		if (job.runSlot.compareAndSet(true, false)) {
+	/** Gives back the run's place in the queue and its run slot, once each. */
+	void free(ActiveRun run) {
+		leaveQueue(run);
+		if (this.holding.remove(run)) {
 			this.slots.release();
 		}
 	}
 
-	private void leaveQueue(Job job) {
-		if (job.queued.compareAndSet(true, false)) {
+	private void leaveQueue(ActiveRun run) {
+		if (this.queued.remove(run)) {
 			this.waiting.decrementAndGet();
 		}
 	}
@@ -132,7 +154,7 @@ final class JobAdmission {
 	private Duration retryAfter() {
 		return this.jobs.get()
 			.stream()
-			.map(Job::remaining)
+			.map(ActiveRun::remaining)
 			.filter(Objects::nonNull)
 			.min(Duration::compareTo)
 			.map((remaining) -> remaining.compareTo(MAX_RETRY_AFTER) > 0 ? MAX_RETRY_AFTER : remaining)

@@ -41,10 +41,6 @@ final class PhasePlan {
 		this.total = steps.stream().mapToDouble(Step::cost).sum();
 	}
 
-	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips) {
-		return of(plan, supported, warmUpRoundTrips, plan.variants().stream().map(plan.base()::with).toList());
-	}
-
 	/**
 	 * {@code compared}: what a comparison runs ({@code RunService.compared}), its steady
 	 * passes and the advice's batch sizes included.

@@ -10,19 +10,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Predicate;
-import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.PipelineProperties;
 import dev.pipelininglab.redis.Reconnects;
-import dev.pipelininglab.redis.Topology;
-import dev.pipelininglab.run.AdmissionProperties;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,13 +31,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * Run records in Redis, under the demo prefix so {@code DELETE /keys} removes them with
- * everything else: {@code <prefix>:run:<id>} holds the record as JSON,
- * {@code <prefix>:run:<id>:cancel} marks a cancel request, the sorted set
- * {@code <prefix>:runs} orders ids by creation time, and {@code <prefix>:runs:live} holds
- * the ids of runs not yet ended, for the sweep ({@link AbandonedRuns}). Records and the
- * index expire; the set of live runs lasts as long as one of them, and the sweep ends
- * those whose instance died. Each operation touches one key, so the same code works on a
- * cluster.
+ * everything else: {@code <prefix>:run:<id>} holds the record as JSON (beside it the
+ * {@link CancelFlags}), the sorted set {@code <prefix>:runs} orders ids by creation time,
+ * and {@code <prefix>:runs:live} holds the ids of runs not yet ended, for the sweep
+ * ({@link AbandonedRuns}). Records and the index expire; the set of live runs lasts as
+ * long as one of them, and the sweep ends those whose instance died. Each operation
+ * touches one key, so the same code works on a cluster.
  * <p>
  * A run costs a few commands: its record and index entries before its first key, its
  * final record, and while it runs one heartbeat every {@code lab.jobs.heartbeat}. How its
@@ -64,22 +57,13 @@ class RunStore {
 
 	private final String runStem;
 
-	private final String indexKey;
+	final String indexKey;
 
-	private final String liveKey;
+	final String liveKey;
 
-	private final FleetChannel fleet;
+	private final CancelFlags cancels;
 
 	private final JobProperties settings;
-
-	private final Topology topology;
-
-	private final PipelineProperties pipeline;
-
-	/** The one limit on runs, as each record's environment reports it. */
-	private final int maxConcurrent;
-
-	private final AtomicReference<@Nullable String> lastVersion = new AtomicReference<>();
 
 	/** Redis may lose a final record (restarted, or down): pages still see an end. */
 	private final Map<String, RunRecord> ended;
@@ -98,11 +82,10 @@ class RunStore {
 
 	private final Reconnects reconnects;
 
-	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Topology topology,
-			PipelineProperties pipeline, Reconnects reconnects, AdmissionProperties admission, FleetChannel fleet) {
+	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Reconnects reconnects,
+			CancelFlags cancels) {
 		this.redis = redis;
-		this.fleet = fleet;
-		this.maxConcurrent = admission.maxConcurrent();
+		this.cancels = cancels;
 		this.reconnects = reconnects;
 		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -110,8 +93,6 @@ class RunStore {
 		this.indexKey = keys.prefix() + ":runs";
 		this.liveKey = this.indexKey + ":live";
 		this.settings = settings;
-		this.topology = topology;
-		this.pipeline = pipeline;
 		this.ended = Collections.synchronizedMap(new LinkedHashMap<>(16, 0.75f, false) {
 
 			@Override
@@ -122,12 +103,8 @@ class RunStore {
 		});
 	}
 
-	String recordKey(String id) {
+	private String recordKey(String id) {
 		return this.runStem + id;
-	}
-
-	String cancelKey(String id) {
-		return this.runStem + id + ":cancel";
 	}
 
 	/**
@@ -144,33 +121,6 @@ class RunStore {
 		this.redis.expire(this.indexKey, this.settings.recordTtl());
 		this.redis.opsForZSet().add(this.liveKey, record.id(), record.createdAt().toEpochMilli());
 		this.created = true;
-	}
-
-	/**
-	 * Whether a run of any instance sharing this Redis and prefix was live when
-	 * {@code id} started: one was in the set of live runs. A dead instance's run stays
-	 * there until a sweep ends it, so it may count for up to {@code stale-after} after.
-	 */
-	boolean othersLive(String id) {
-		return others(id, () -> this.redis.opsForZSet().range(this.liveKey, 0, -1));
-	}
-
-	/** Whether a run of any instance was created from {@code since} on: it ran beside. */
-	boolean othersCreatedSince(String id, Instant since) {
-		return others(id, () -> this.redis.opsForZSet()
-			.rangeByScore(this.indexKey, since.toEpochMilli(), Double.POSITIVE_INFINITY));
-	}
-
-	/** A note on the record, not worth failing its run for. */
-	private static boolean others(String id, Supplier<@Nullable Set<String>> ids) {
-		try {
-			Set<String> read = ids.get();
-			return read != null && read.stream().anyMatch((other) -> !other.equals(id));
-		}
-		catch (RuntimeException ex) {
-			log.debug("Could not read the other runs: {}", ex.toString());
-			return false;
-		}
 	}
 
 	// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
@@ -197,7 +147,7 @@ class RunStore {
 		return Optional.ofNullable(this.redis.opsForValue().get(recordKey(id)))
 			.map((text) -> read(id, text))
 			.map((record) -> record.seenAt(Instant.now(), this.settings.staleAfter()))
-			.map((record) -> (!record.cancelRequested() && cancelRequested(id)) ? record.withCancelRequested()
+			.map((record) -> (!record.cancelRequested() && this.cancels.requested(id)) ? record.withCancelRequested()
 					: record);
 	}
 
@@ -245,55 +195,6 @@ class RunStore {
 		return records;
 	}
 
-	void requestCancel(String id) {
-		this.redis.opsForValue().set(cancelKey(id), this.fleet.cancelFlag(id), this.settings.recordTtl());
-	}
-
-	/** Only a flag an instance with the fleet's secret wrote, where there is one. */
-	boolean cancelRequested(String id) {
-		String flag = this.redis.opsForValue().get(cancelKey(id));
-		return flag != null && this.fleet.cancelFlagSigned(id, flag);
-	}
-
-	/**
-	 * What this instance measures on, for each record. A job reads the version at each
-	 * submit, as Redis may be upgraded; a GET run takes the last one read, so a stuck
-	 * Redis costs its caller one command timeout, not two.
-	 */
-	RunRecord.Environment environment(boolean fresh) {
-		String version = this.lastVersion.get();
-		if (fresh || version == null) {
-			try {
-				version = redisVersion();
-				this.lastVersion.set(version);
-			}
-			catch (RuntimeException ex) {
-				version = null;
-			}
-		}
-		return new RunRecord.Environment(version, this.topology.kind() + " " + String.join(", ", this.topology.nodes()),
-				System.getProperty("java.vm.name") + " " + Runtime.version(),
-				Runtime.getRuntime().availableProcessors(), this.pipeline.flushPolicy().toString(),
-				this.pipeline.writes().label(), this.maxConcurrent);
-	}
-
-	/** A cluster answers per node, under keys ending the same way. */
-	private @Nullable String redisVersion() {
-		Properties info = this.redis
-			.execute((RedisCallback<Properties>) (connection) -> connection.serverCommands().info("server"));
-		if (info == null) {
-			return null;
-		}
-		return info.stringPropertyNames()
-			.stream()
-			.filter((key) -> key.endsWith("redis_version"))
-			.map(info::getProperty)
-			.distinct()
-			.sorted()
-			.reduce((a, b) -> a + ", " + b)
-			.orElse(null);
-	}
-
 	private @Nullable RunRecord read(String id, String text) {
 		try {
 			return this.json.readValue(text, RunRecord.class);
@@ -317,7 +218,7 @@ class RunStore {
 	}
 
 	/** This instance's records, newest first, for when Redis cannot be read. */
-	List<RunRecord> local(Collection<Job> active, int limit) {
+	List<RunRecord> local(Collection<ActiveRun> active, int limit) {
 		Map<String, RunRecord> byId;
 		synchronized (this.ended) {
 			byId = new LinkedHashMap<>(this.ended);
@@ -336,13 +237,13 @@ class RunStore {
 	 * died), so a run shorter than that costs no heartbeat; picks up cancel requests
 	 * other instances wrote.
 	 */
-	void writeProgress(Collection<Job> active) {
+	void writeProgress(Collection<ActiveRun> active) {
 		retryUnsavedEnds();
 		Instant due = Instant.now().minus(this.settings.heartbeat().dividedBy(2));
 		try {
-			for (Job job : active) {
-				if (job.recorded && job.updatedBefore(due)) {
-					pickUpCancel(job);
+			for (ActiveRun job : active) {
+				if (job.recorded() && job.updatedBefore(due)) {
+					this.cancels.pickUp(job);
 					synchronized (job) {
 						save(job.update(null, Instant.now()));
 					}
@@ -363,16 +264,6 @@ class RunStore {
 		if (this.created) {
 			this.created = false;
 			this.redis.opsForZSet().removeRange(this.indexKey, 0, -(this.settings.history() + 1));
-		}
-	}
-
-	/**
-	 * A cancel requested on another instance reaches this one through Redis. The first
-	 * command of every run: a connection still being made is waited for.
-	 */
-	void pickUpCancel(Job job) {
-		if (!job.cancelRequested && this.reconnects.awaiting(() -> cancelRequested(job.id))) {
-			job.cancelRequested = true;
 		}
 	}
 

@@ -1,6 +1,6 @@
 package dev.pipelininglab.web;
 
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
@@ -24,7 +24,7 @@ import org.springframework.web.bind.annotation.RestController;
 @RestController
 class RunController {
 
-	private final RunJobs jobs;
+	private final RunExecutor jobs;
 
 	private final RunRequests requests;
 
@@ -32,7 +32,7 @@ class RunController {
 
 	private final KeySpace keys;
 
-	RunController(RunJobs jobs, RunRequests requests, KeyCleaner cleaner, KeySpace keys) {
+	RunController(RunExecutor jobs, RunRequests requests, KeyCleaner cleaner, KeySpace keys) {
 		this.jobs = jobs;
 		this.requests = requests;
 		this.cleaner = cleaner;
@@ -61,7 +61,7 @@ class RunController {
 
 	/** Where its record is: the URL itself would run it again. */
 	private <T> ResponseEntity<T> run(RunPlan plan, Class<T> answer, HttpServletRequest request) {
-		RunJobs.Answer ran = this.jobs.run(plan, CallerConnection.of(request)::gone);
+		RunExecutor.Answer ran = this.jobs.run(plan, CallerConnection.of(request)::gone);
 		return ResponseEntity.ok()
 			.header(HttpHeaders.CONTENT_LOCATION, request.getContextPath() + "/runs/" + ran.id())
 			.body(answer.cast(ran.result()));

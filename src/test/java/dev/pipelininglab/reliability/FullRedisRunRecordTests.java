@@ -3,7 +3,7 @@ package dev.pipelininglab.reliability;
 import java.time.Duration;
 
 import com.jayway.jsonpath.JsonPath;
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,7 @@ class FullRedisRunRecordTests {
 	MockMvc mvc;
 
 	@Autowired
-	RunJobs jobs;
+	RunExecutor jobs;
 
 	@Test
 	void aRunThatFilledRedisIsRecordedFailedWithItsCauseOnceRedisAcceptsWrites() throws Exception {

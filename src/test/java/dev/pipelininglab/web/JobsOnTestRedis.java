@@ -2,7 +2,7 @@ package dev.pipelininglab.web;
 
 import java.time.Duration;
 
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -18,7 +18,7 @@ import static org.awaitility.Awaitility.await;
 abstract class JobsOnTestRedis extends AppOnTestRedis {
 
 	@Autowired
-	RunJobs jobs;
+	RunExecutor jobs;
 
 	@BeforeEach
 	void startEmpty() {

@@ -1,6 +1,6 @@
 package dev.pipelininglab.web;
 
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.Operation;
@@ -36,7 +36,7 @@ class RunEndpointMappingTests extends WebLayerWithStandIns {
 	@BeforeEach
 	void runsAnswerNothing() {
 		// What the run answers is not this test's business, only which run was asked for.
-		given(this.jobs.run(any(), any())).willReturn(new RunJobs.Answer("id", null));
+		given(this.jobs.run(any(), any())).willReturn(new RunExecutor.Answer("id", null));
 	}
 
 	@ParameterizedTest

@@ -6,7 +6,7 @@ import java.util.List;
 
 import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.job.RunFinishedException;
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.job.RunPlan;
@@ -44,7 +44,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * The HTTP contract of {@code /runs}: status codes, headers and problem bodies, and that
  * a body is checked like the GET endpoint it mirrors. The job service is a stand-in here,
  * since only HTTP is under test; jobs themselves are tested on a real Redis in
- * {@code RunJobsTests}.
+ * {@code RunExecutorTests}.
  */
 @WebMvcTest(controllers = RunJobController.class)
 class RunJobControllerTests extends WebLayerWithStandIns {
@@ -224,7 +224,7 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 			.andExpect(jsonPath("$.status").value("RUNNING"))
 			.andExpect(jsonPath("$.request.operation").value("set"));
 
-		given(this.jobs.recent(5)).willReturn(new RunJobs.History(List.of(record(RunStatus.DONE)), null));
+		given(this.jobs.recent(5)).willReturn(new RunExecutor.History(List.of(record(RunStatus.DONE)), null));
 		this.mvc.perform(get("/runs?limit=5"))
 			.andExpect(status().isOk())
 			.andExpect(jsonPath("$.runs[0].id").value(ID))

@@ -1,6 +1,6 @@
 package dev.pipelininglab.web;
 
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.web.job.RunJobController;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -37,7 +37,7 @@ class StrictInputTests extends WebLayerWithStandIns {
 	@AfterEach
 	void nothingReachedRedis() {
 		verifyNoInteractions(this.runs, this.cleaner);
-		// (RunJobs is a lifecycle bean, so the context itself talks to the mock.)
+		// (RunExecutor is a lifecycle bean, so the context itself talks to the mock.)
 		verify(this.jobs, never()).submit(any());
 		verify(this.jobs, never()).run(any(), any());
 	}

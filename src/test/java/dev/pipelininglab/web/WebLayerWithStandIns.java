@@ -3,7 +3,7 @@ package dev.pipelininglab.web;
 import java.util.List;
 
 import dev.pipelininglab.config.LabConfiguration;
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.redis.ClientSettings;
 import dev.pipelininglab.redis.KeyCleaner;
 import dev.pipelininglab.redis.KeySpace;
@@ -38,7 +38,7 @@ abstract class WebLayerWithStandIns {
 	RunService runs;
 
 	@MockitoBean
-	RunJobs jobs;
+	RunExecutor jobs;
 
 	@MockitoBean
 	RunEvents events;

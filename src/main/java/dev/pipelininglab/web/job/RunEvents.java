@@ -10,7 +10,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledFuture;
 
 import dev.pipelininglab.job.JobProperties;
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.job.RunRecord;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +35,7 @@ public class RunEvents implements SmartLifecycle {
 	/** Proxies drop silent connections: a comment keeps a slow run's open. */
 	private static final Duration KEEP_ALIVE = Duration.ofSeconds(15);
 
-	private final RunJobs jobs;
+	private final RunExecutor jobs;
 
 	private final JobProperties settings;
 
@@ -47,7 +47,7 @@ public class RunEvents implements SmartLifecycle {
 	/** Scheduled on start: a stopped context may start again (tests pause contexts). */
 	private volatile @Nullable ScheduledFuture<?> poller;
 
-	RunEvents(RunJobs jobs, JobProperties settings, TaskScheduler scheduler) {
+	RunEvents(RunExecutor jobs, JobProperties settings, TaskScheduler scheduler) {
 		this.scheduler = scheduler;
 		this.jobs = jobs;
 		this.settings = settings;
@@ -177,7 +177,7 @@ public class RunEvents implements SmartLifecycle {
 		return this.poller != null;
 	}
 
-	/** Stops after {@link RunJobs}, before the web server. */
+	/** Stops after {@link RunExecutor}, before the web server. */
 	@Override
 	public int getPhase() {
 		return SmartLifecycle.DEFAULT_PHASE - 1;

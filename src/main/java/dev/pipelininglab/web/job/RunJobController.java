@@ -2,7 +2,7 @@ package dev.pipelininglab.web.job;
 
 import java.net.URI;
 
-import dev.pipelininglab.job.RunJobs;
+import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
@@ -39,7 +39,7 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping("/runs")
 public class RunJobController {
 
-	private final RunJobs jobs;
+	private final RunExecutor jobs;
 
 	private final RunEvents events;
 
@@ -47,7 +47,7 @@ public class RunJobController {
 
 	private final RunService runs;
 
-	RunJobController(RunJobs jobs, RunEvents events, RunRequests requests, RunService runs) {
+	RunJobController(RunExecutor jobs, RunEvents events, RunRequests requests, RunService runs) {
 		this.jobs = jobs;
 		this.events = events;
 		this.requests = requests;
@@ -74,7 +74,7 @@ public class RunJobController {
 	}
 
 	@GetMapping
-	RunJobs.History list(@RequestParam(required = false) @Nullable Integer limit) {
+	RunExecutor.History list(@RequestParam(required = false) @Nullable Integer limit) {
 		return this.jobs.recent(this.requests.listLimit(limit));
 	}
 

@@ -42,19 +42,19 @@ import static org.awaitility.Awaitility.await;
  * that outlive the instance that wrote them, the sweep of those whose instance died, and
  * a graceful shutdown that records running jobs as cancelled.
  */
-@SpringBootTest(
-		properties = { "lab.admission.max-concurrent=1", "lab.jobs.progress-interval=50ms", "lab.jobs.heartbeat=100ms",
-				"lab.jobs.stale-after=5s", "lab.jobs.sweep-interval=500ms", "lab.fleet.secret=" + RunJobsTests.SECRET })
+@SpringBootTest(properties = { "lab.admission.max-concurrent=1", "lab.jobs.progress-interval=50ms",
+		"lab.jobs.heartbeat=100ms", "lab.jobs.stale-after=5s", "lab.jobs.sweep-interval=500ms",
+		"lab.fleet.secret=" + RunExecutorTests.SECRET })
 @SharedRedis
 @SlowTest
-class RunJobsTests {
+class RunExecutorTests {
 
 	private static final Duration WAIT = Duration.ofSeconds(60);
 
 	static final String SECRET = "the instances' shared secret, for tests only";
 
 	@Autowired
-	RunJobs jobs;
+	RunExecutor jobs;
 
 	@Autowired
 	RunStore store;
@@ -176,7 +176,7 @@ class RunJobsTests {
 	@Test
 	void anotherInstanceSeesTheSameRunsCancelsThemAndShutsDownGracefully() {
 		try (ConfigurableApplicationContext other = anotherInstance()) {
-			RunJobs otherJobs = other.getBean(RunJobs.class);
+			RunExecutor otherJobs = other.getBean(RunExecutor.class);
 
 			// A long loop here, cancelled from the other instance: the request travels
 			// through Redis.

@@ -2,44 +2,47 @@ package dev.pipelininglab.job;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.BooleanSupplier;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 import dev.pipelininglab.run.RunObserver;
-import dev.pipelininglab.run.RunSlots;
-import dev.pipelininglab.run.RunObserver.Phase;
 import org.jspecify.annotations.Nullable;
 
 import static dev.pipelininglab.run.RunService.round;
 
 /**
- * A run on the instance running it, a job or a GET run. The measuring thread only bumps a
- * counter and reads flags, all in memory: Redis is written before and after the run and
- * by the heartbeat, so no extra round trip ever lands between the batches being timed.
+ * A run, a job or a GET run, while this instance runs it, and the one owner of its state:
+ * the others ask it to change. The measuring thread only bumps a counter and reads flags,
+ * all in memory: Redis is written before and after the run and by the heartbeat, so no
+ * extra round trip ever lands between the batches being timed.
  */
-final class Job implements RunObserver {
+final class ActiveRun implements RunObserver {
 
 	final String id;
 
 	final RunPlan plan;
 
-	private final AtomicLong batchesDone = new AtomicLong();
+	private final PhasePlan phases;
 
-	private volatile long batchesTotal;
+	/** From when it starts running. */
+	private final Duration maxRunTime;
 
-	/** By {@code DELETE /runs/{id}}, here or (through Redis) on another instance. */
-	volatile boolean cancelRequested;
+	/** What a GET run's caller gets: its result, or why it has none. */
+	private final CompletableFuture<Object> answer = new CompletableFuture<>();
 
-	volatile boolean shutdown;
-
-	private volatile long startedNanos;
+	/** Null for a job. */
+	private final @Nullable BooleanSupplier callerGone;
 
 	/** Guarded by {@code this}; once final, only the final record may be written. */
 	private RunRecord record;
 
-	private final PhasePlan phases;
+	private final AtomicLong batchesDone = new AtomicLong();
+
+	private volatile long batchesTotal;
+
+	private volatile long startedNanos;
 
 	/** -1 before the first phase. */
 	private volatile int step = -1;
@@ -54,39 +57,31 @@ final class Job implements RunObserver {
 
 	private volatile @Nullable Phase current;
 
-	/**
-	 * Another run measured at the same time: on this instance, or on any that shares its
-	 * Redis and prefix (their records say so).
-	 */
-	volatile boolean overlapped;
+	/** By {@code DELETE /runs/{id}}, here or (through Redis) on another instance. */
+	private volatile boolean cancelRequested;
 
-	/** Asks, once, whether a run of any instance began while this one measured. */
-	volatile @Nullable BooleanSupplier begunSince;
+	private volatile boolean shutdown;
 
-	/** A job admitted to wait for a run slot: its place in the queue, given back once. */
-	final AtomicBoolean queued = new AtomicBoolean();
+	/** Another run measured at the same time ({@link OverlappingRuns}). */
+	private volatile boolean overlapped;
+
+	/** A GET run's first record, written once the preflight let it start. */
+	private volatile @Nullable Runnable onStart;
+
+	/** Its record is in Redis: heartbeats and the final record may follow. */
+	private volatile boolean recorded;
 
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
-	volatile @Nullable Runnable beforeTiming;
+	private volatile @Nullable Runnable beforeTiming;
 
-	/** One of the {@link RunSlots} every run takes, given back once. */
-	final AtomicBoolean runSlot = new AtomicBoolean();
-
-	/** From when the job starts running. */
-	final Duration maxRunTime;
-
-	/** Null for a job. */
-	private final @Nullable BooleanSupplier callerGone;
-
-	final CompletableFuture<Object> answer = new CompletableFuture<>();
-
-	Job(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime, @Nullable BooleanSupplier callerGone) {
-		this.maxRunTime = maxRunTime;
-		this.callerGone = callerGone;
+	ActiveRun(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime,
+			@Nullable BooleanSupplier callerGone) {
 		this.id = record.id();
 		this.plan = plan;
 		this.record = record;
 		this.phases = phases;
+		this.maxRunTime = maxRunTime;
+		this.callerGone = callerGone;
 	}
 
 	@Override
@@ -111,19 +106,14 @@ final class Job implements RunObserver {
 		this.phaseDone.addAndGet(commands);
 	}
 
-	/** A GET run's record is written once the preflight let it start. */
-	volatile @Nullable Runnable onStart;
-
-	/** Its record is in Redis: heartbeats and the final record may follow. */
-	volatile boolean recorded;
-
 	@Override
 	public void started(long totalBatches) {
 		this.batchesTotal = totalBatches;
-		Runnable record = this.onStart;
+		Runnable create = this.onStart;
 		this.onStart = null;
-		if (record != null) {
-			record.run();
+		if (create != null) {
+			create.run();
+			this.recorded = true;
 		}
 	}
 
@@ -145,9 +135,51 @@ final class Job implements RunObserver {
 						: timedOut() ? RunStoppedException.Reason.MAX_RUN_TIME : RunStoppedException.Reason.CALLER_GONE;
 	}
 
-	/** A GET run: a caller waits for its answer; no progress ticker. */
+	/** A GET run: a caller waits for its answer. */
 	boolean waited() {
 		return this.callerGone != null;
+	}
+
+	void requestCancel() {
+		this.cancelRequested = true;
+	}
+
+	boolean cancelRequested() {
+		return this.cancelRequested;
+	}
+
+	void shutDown() {
+		this.shutdown = true;
+	}
+
+	void markOverlapped() {
+		this.overlapped = true;
+	}
+
+	boolean overlapped() {
+		return this.overlapped;
+	}
+
+	void beforeTiming(Runnable start) {
+		this.beforeTiming = start;
+	}
+
+	/**
+	 * Its first record, before its first key: a job's at once; a GET run's as it starts
+	 * measuring, so one refused before leaves no record either.
+	 */
+	void record(Runnable create) {
+		if (waited()) {
+			this.onStart = create;
+		}
+		else {
+			create.run();
+			this.recorded = true;
+		}
+	}
+
+	boolean recorded() {
+		return this.recorded;
 	}
 
 	Duration elapsed() {
@@ -155,7 +187,7 @@ final class Job implements RunObserver {
 		return (started == 0) ? Duration.ZERO : Duration.ofNanos(System.nanoTime() - started);
 	}
 
-	boolean timedOut() {
+	private boolean timedOut() {
 		long started = this.startedNanos;
 		return started != 0 && System.nanoTime() - started - this.maxRunTime.toNanos() >= 0;
 	}
@@ -163,7 +195,6 @@ final class Job implements RunObserver {
 	RunRecord.Progress progress() {
 		long started = this.startedNanos;
 		if (started == 0) {
-			// Batches are counted only once it runs.
 			return RunRecord.Progress.NONE;
 		}
 		long now = System.nanoTime();
@@ -202,7 +233,7 @@ final class Job implements RunObserver {
 		return this.record.updatedAt().isBefore(time);
 	}
 
-	/** Null when the job already reached a final status. */
+	/** Null when it already reached a final status. */
 	synchronized @Nullable RunRecord update(@Nullable RunStatus status, Instant now) {
 		if (this.record.status().terminal()) {
 			return null;
@@ -215,9 +246,12 @@ final class Job implements RunObserver {
 		return this.record;
 	}
 
-	/** Null when the job already reached a final status. */
+	/**
+	 * Its final record and answer; null when it already reached a final status.
+	 * {@code failure}: why it failed, for a GET run's caller.
+	 */
 	synchronized @Nullable RunRecord finish(RunStatus status, Instant now, RunPlan.@Nullable Outcome outcome,
-			RunRecord.@Nullable Problem problem) {
+			RunRecord.@Nullable Problem problem, @Nullable RuntimeException failure) {
 		if (this.record.status().terminal()) {
 			return null;
 		}
@@ -227,10 +261,29 @@ final class Job implements RunObserver {
 				done ? 100 : seen.percent(), done ? "done" : seen.phase(), seen.elapsedSeconds(), null, null);
 		this.record = this.record.finished(status, last, this.cancelRequested, now, outcome, problem,
 				this.overlapped ? Boolean.TRUE : null);
+		if (outcome != null) {
+			this.answer.complete(outcome.answer());
+		}
+		this.answer.completeExceptionally(
+				(failure != null) ? failure : new RunStoppedException(stopReason(), this.record, elapsed()));
 		return this.record;
 	}
 
-	/** From its pace so far; null while it has not started. */
+	Object awaitAnswer() {
+		try {
+			return this.answer.join();
+		}
+		catch (CompletionException ex) {
+			throw (ex.getCause() instanceof RuntimeException failure) ? failure : ex;
+		}
+	}
+
+	/** A safety net: a caller never waits for a run that ended another way. */
+	void noAnswer() {
+		this.answer.completeExceptionally(new IllegalStateException("Run " + this.id + " ended without an answer"));
+	}
+
+	/** From its pace so far, never past max-run-time; null while it has not started. */
 	@Nullable Duration remaining() {
 		long total = this.batchesTotal;
 		long done = this.batchesDone.get();
@@ -238,24 +291,12 @@ final class Job implements RunObserver {
 			return null;
 		}
 		Duration elapsed = elapsed();
-		// It stops at max-run-time at the latest, whatever its pace says.
 		Duration limit = this.maxRunTime.minus(elapsed);
 		if (total == 0 || done * 100 < total) {
 			return limit;
 		}
 		Duration pace = Duration.ofNanos((long) (elapsed.toNanos() * ((double) (total - done) / done)));
 		return (pace.compareTo(limit) < 0) ? pace : limit;
-	}
-
-	/**
-	 * Before the figures are merged or the final record written; later calls ask nothing.
-	 */
-	void checkOverlapSince() {
-		BooleanSupplier check = this.begunSince;
-		this.begunSince = null;
-		if (check != null && check.getAsBoolean()) {
-			this.overlapped = true;
-		}
 	}
 
 }
