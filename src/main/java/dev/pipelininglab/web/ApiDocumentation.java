@@ -168,9 +168,8 @@ class ApiDocumentation {
 				// the
 				// others.
 				List<String> endpoints = known.endpoints();
-				boolean byOperation = ApiParameter.Endpoints.MULTIPLE.contains(path)
-						&& !endpoints.containsAll(ApiParameter.Endpoints.PIPELINED)
-						&& !ApiParameter.Endpoints.MULTIPLE.containsAll(endpoints);
+				boolean byOperation = Endpoints.MULTIPLE.contains(path) && !endpoints.containsAll(Endpoints.PIPELINED)
+						&& !Endpoints.MULTIPLE.containsAll(endpoints);
 				ApiParameter.Bounds bounds = known.bounds(this.properties);
 				Schema<?> schema = switch (known.type()) {
 					case INTEGER -> new IntegerSchema()
