@@ -2,16 +2,21 @@ package dev.pipelininglab.web.job;
 
 import java.net.URI;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunJobs;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.web.ApiProblems;
 import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.RunJobRequest;
 import dev.pipelininglab.web.RunRequests;
 import dev.pipelininglab.web.text.ResultTextConverter;
 import dev.pipelininglab.web.text.RunPair;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -54,6 +59,10 @@ public class RunJobController {
 		this.runs = runs;
 	}
 
+	@ApiResponse(responseCode = "202", description = "Accepted: the run is QUEUED; follow it at the Location",
+			headers = @Header(name = "Location", description = "/runs/{id} of the new run",
+					schema = @Schema(type = "string")))
+	@ApiProblems(ProblemType.TOO_BUSY)
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
@@ -78,16 +87,24 @@ public class RunJobController {
 		return this.jobs.recent(this.requests.listLimit(limit));
 	}
 
+	@ApiResponse(responseCode = "200",
+			description = "The run's record: status, progress, and results when DONE; a"
+					+ " table for Accept: text/plain, text/csv or text/markdown")
 	@GetMapping("/{id}")
 	RunRecord get(@PathVariable String id) {
 		return this.jobs.get(id);
 	}
 
+	@ApiResponse(responseCode = "200",
+			description = "Both runs' figures matched by variant and batch size, with b/a"
+					+ " ratios; a table for Accept: text/plain, text/csv or text/markdown")
+	@ApiProblems(ProblemType.RUN_NOT_FOUND)
 	@GetMapping("/compare")
 	RunPair compare(@RequestParam String a, @RequestParam String b) {
 		return RunPair.of(this.jobs.get(a), this.jobs.get(b));
 	}
 
+	@ApiResponse(responseCode = "200", description = "The run as a file (Content-Disposition: attachment)")
 	@GetMapping("/{id}/report.{format}")
 	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format,
 			@RequestParam(required = false) @Nullable String columns) {
@@ -112,6 +129,9 @@ public class RunJobController {
 	}
 
 	/** 202: the run stops between batches, on whichever instance runs it. */
+	@ApiResponse(responseCode = "202",
+			description = "Cancel requested: the run stops before its next batch and becomes CANCELLED")
+	@ApiProblems(ProblemType.RUN_FINISHED)
 	@DeleteMapping("/{id}")
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	RunRecord cancel(@PathVariable String id) {
