@@ -12,7 +12,6 @@ import dev.pipelininglab.job.JobsFullException;
 import dev.pipelininglab.run.RunSlots;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.Operation;
-import io.swagger.v3.oas.models.examples.Example;
 import io.swagger.v3.oas.models.headers.Header;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.info.License;
@@ -40,8 +39,6 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 class ApiDocumentation {
-
-	private static final String JSON = "application/json";
 
 	private static final String SINGLE = "Single runs";
 
@@ -107,9 +104,9 @@ class ApiDocumentation {
 						Map.of("redis", List.of("localhost:6379")))
 					.describe(operation.getResponses());
 			}
+			// A body's fields are the catalogue's parameters too.
 			if (Stream.of(handler.getMethodParameters())
 				.anyMatch((parameter) -> parameter.getParameterType() == RunJobRequest.class)) {
-				requestBody(operation);
 				outOfBounds(ApiParameter.COUNT, properties).describe(operation.getResponses());
 			}
 			return operation;
@@ -248,30 +245,6 @@ class ApiDocumentation {
 			}
 		}
 
-	}
-
-	private static void requestBody(Operation operation) {
-		MediaType body = Objects.requireNonNull(operation.getRequestBody().getContent().get(JSON),
-				"POST /runs takes JSON");
-		operation.getRequestBody()
-			.description("The run to start. kind picks the GET endpoint it mirrors (single, compare, sweep;"
-					+ " inferred from variants or batchSizes when left out); the other fields are that endpoint's"
-					+ " path and query parameters, with the same names, defaults and bounds; instances, in the body"
-					+ " only, runs a single SET or GET run from that many instances started with"
-					+ " lab.fleet.join=true. Unknown fields, a field given twice, and fractions or strings where a"
-					+ " whole number belongs are rejected; each entry of variants is one variant.");
-		body.addExamples("single",
-				new Example().summary("One pipelined SET run")
-					.value(Map.of("kind", "single", "operation", "set", "mode", "pipelined", "count", 1000000,
-							"batchSize", 10000)));
-		body.addExamples("compare",
-				new Example().summary("Loop against pipelines and MSET")
-					.value(Map.of("kind", "compare", "operation", "set", "count", 100000, "batchSize", 1000, "variants",
-							List.of("loop", "pipelined-flush-on-close", "multi-key", "async"))));
-		body.addExamples("sweep",
-				new Example().summary("Throughput against pipeline length")
-					.value(Map.of("kind", "sweep", "operation", "get", "count", 100000, "batchSizes",
-							List.of(1, 10, 100, 1000, 10000))));
 	}
 
 	private static Schema<?> problemSchema() {

@@ -15,6 +15,8 @@ import dev.pipelininglab.web.RunRequests;
 import dev.pipelininglab.web.text.ResultTextConverter;
 import dev.pipelininglab.web.text.RunPair;
 import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
@@ -44,6 +46,14 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping("/runs")
 public class RunJobController {
 
+	/** What the API description says of the body. */
+	private static final String BODY = "The run to start. kind picks the GET endpoint it mirrors (single, compare,"
+			+ " sweep; inferred from variants or batchSizes when left out); the other fields are that endpoint's path"
+			+ " and query parameters, with the same names, defaults and bounds; instances, in the body only, runs a"
+			+ " single SET or GET run from that many instances started with lab.fleet.join=true. Unknown fields, a"
+			+ " field given twice, and fractions or strings where a whole number belongs are rejected; each entry of"
+			+ " variants is one variant.";
+
 	private final RunJobs jobs;
 
 	private final RunEvents events;
@@ -65,7 +75,20 @@ public class RunJobController {
 	@ApiProblems(ProblemType.TOO_BUSY)
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseStatus(HttpStatus.ACCEPTED)
-	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
+	ResponseEntity<RunRecord> start(
+			@RequestBody @io.swagger.v3.oas.annotations.parameters.RequestBody(description = BODY, content = @Content(
+					mediaType = MediaType.APPLICATION_JSON_VALUE,
+					schema = @Schema(implementation = RunJobRequest.class),
+					examples = { @ExampleObject(name = "single", summary = "One pipelined SET run", value = """
+							{"kind": "single", "operation": "set", "mode": "pipelined", "count": 1000000, \
+							"batchSize": 10000}"""),
+							@ExampleObject(name = "compare", summary = "Loop against pipelines and MSET", value = """
+									{"kind": "compare", "operation": "set", "count": 100000, "batchSize": 1000, \
+									"variants": ["loop", "pipelined-flush-on-close", "multi-key", "async"]}"""),
+							@ExampleObject(name = "sweep", summary = "Throughput against pipeline length", value = """
+									{"kind": "sweep", "operation": "get", "count": 100000, \
+									"batchSizes": [1, 10, 100, 1000, 10000]}""") })) RunJobRequest body,
+			HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
 			// A comparison skips what cannot run; a single run that cannot is a 400.
