@@ -2,6 +2,7 @@ package dev.pipelininglab.job;
 
 import java.util.List;
 
+import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.KeyWalk;
@@ -98,7 +99,7 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	}
 
 	/** Defaults filled in: posting it again repeats the run. */
-	RunRecord.Request describe() {
+	public RunRecord.Request describe() {
 		RunSpec spec = this.base;
 		KeyWalk walk = spec.workload().keyWalk();
 		return new RunRecord.Request(this.kind, spec.operation().label(),
@@ -119,8 +120,10 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 				(this.instances > 1) ? this.instances : null);
 	}
 
+	/** Jedis has none: a Jedis run's request posted again with one would be refused. */
 	private @Nullable String flushPolicy(RunSpec spec) {
-		return (this.kind == RunKind.SINGLE && spec.mode() != Mode.PIPELINED) ? null : spec.flushPolicy().toString();
+		return ((this.kind == RunKind.SINGLE && spec.mode() != Mode.PIPELINED)
+				|| spec.senders().connector() == Connector.JEDIS) ? null : spec.flushPolicy().toString();
 	}
 
 	/** Only where it applies, so posting the request again is accepted. */

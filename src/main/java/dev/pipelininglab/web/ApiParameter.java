@@ -3,21 +3,19 @@ package dev.pipelininglab.web;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
-import dev.pipelininglab.run.Mode;
-import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.Ratio;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Every parameter of the API, once, with its bounds and meaning: the checks, the API
  * description, {@code GET /} and the README table are made from it or checked against it.
- * A new one is an entry here, a field of {@link RunParams} and {@link RunJobRequest}, and
- * its check in {@link RunRequests}.
+ * A new one is an entry here, a field of {@link RunParams}, {@link RunJobRequest} and the
+ * run's record, and its check in {@link RunRequests}: CatalogueTests and
+ * RecordedRequestTests fail until each place has it.
  */
 public enum ApiParameter {
 
@@ -50,7 +48,7 @@ public enum ApiParameter {
 
 	TTL("ttl", In.QUERY, Type.INTEGER, Endpoints.SETS, "SET",
 			"SET only: seconds until the keys expire (at most a week)", "300",
-			(lab) -> Bounds.of(1, Constants.MAX_TTL_SECONDS, null)),
+			(lab) -> Bounds.of(1, FixedBounds.MAX_TTL_SECONDS, null)),
 
 	FLUSH_POLICY("flushPolicy", In.QUERY, Type.STRING, Endpoints.PIPELINED, "pipelined runs, /compare and /sweep",
 			"When Lettuce writes pipelined commands to the socket: flush-each-command, flush-on-close or"
@@ -62,7 +60,7 @@ public enum ApiParameter {
 	RTT("rtt", In.QUERY, Type.NUMBER, Endpoints.RUNS, "every run, every topology",
 			"Milliseconds of round-trip time to add through the lab's latency relay, to see pipelining on a slow"
 					+ " network; at least 0.001 (one microsecond), the finest delay the relay is meant to hold",
-			null, (lab) -> Bounds.of(Constants.MIN_RTT_MILLIS, Constants.MAX_RTT_MILLIS, null)),
+			null, (lab) -> Bounds.of(FixedBounds.MIN_RTT_MILLIS, FixedBounds.MAX_RTT_MILLIS, null)),
 
 	REPEAT("repeat", In.QUERY, Type.INTEGER, Endpoints.MULTIPLE, "/compare and /sweep",
 			"Timed passes per variant or batch size; the median is reported", "3",
@@ -70,8 +68,8 @@ public enum ApiParameter {
 
 	VARIANTS("variants", In.QUERY, Type.LIST, List.of(Endpoints.COMPARE), "/compare",
 			"Comma-separated variants, in order: loop, pipelined (the app's default flush policy,"
-					+ " lab.pipeline.flush-policy, here " + Constants.APP_POLICY + "; Spring Data Redis' own default is"
-					+ " flush-each-command), pipelined-<flush policy>"
+					+ " lab.pipeline.flush-policy, here " + FixedBounds.APP_POLICY
+					+ "; Spring Data Redis' own default is" + " flush-each-command), pipelined-<flush policy>"
 					+ " (e.g. pipelined-buffered-1000), pipelined-by-node (cluster: one pipeline per master),"
 					+ " multi-key, multi-key-hashtag, script, async, transaction, pipelined-transaction,"
 					+ " transaction-hashtag (cluster), reactive (Lettuce; the last four only when named); a"
@@ -83,7 +81,7 @@ public enum ApiParameter {
 			"loop,pipelined,multi-key", (lab) -> Bounds.NONE),
 
 	BATCH_SIZES("batchSizes", In.QUERY, Type.LIST, List.of(Endpoints.SWEEP), "/sweep",
-			"Comma-separated batch sizes, at most " + Constants.MAX_SWEEP_POINTS
+			"Comma-separated batch sizes, at most " + FixedBounds.MAX_SWEEP_POINTS
 					+ ", each a valid batchSize. Default 1,10,100,1000,10000 up to count",
 			"1,10,100,1000", (lab) -> Bounds.NONE),
 
@@ -104,7 +102,7 @@ public enum ApiParameter {
 					+ " pipeline a batch every batchSize/rate s. Latency percentiles are then taken from each round"
 					+ " trip's intended send time, so a stall shows in p99 instead of hiding (coordinated omission),"
 					+ " and the answer says whether the rate was held (default: as fast as it goes)",
-			null, (lab) -> Bounds.of(1, Constants.MAX_RATE, null)),
+			null, (lab) -> Bounds.of(1, FixedBounds.MAX_RATE, null)),
 
 	DURATION("duration", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Seconds each timed pass may send for: it ends then or after its count commands, whichever comes"
@@ -133,9 +131,9 @@ public enum ApiParameter {
 
 	SEED("seed", In.QUERY, Type.INTEGER, Endpoints.KEYED, "SET and GET",
 			"What the uniform and gaussian patterns draw from: the key of item i is a function of seed and i"
-					+ " alone, so the same seed replays the same keys (default " + Constants.DEFAULT_SEED
+					+ " alone, so the same seed replays the same keys (default " + FixedBounds.DEFAULT_SEED
 					+ ", reported with the key space)",
-			"7", (lab) -> Bounds.of(0, Long.MAX_VALUE, Constants.DEFAULT_SEED)),
+			"7", (lab) -> Bounds.of(0, Long.MAX_VALUE, FixedBounds.DEFAULT_SEED)),
 
 	CLIENTS("clients", In.QUERY, Type.INTEGER, Endpoints.RUNS, "every run",
 			"Threads that split count into disjoint key ranges and start together; the answer gives the aggregate"
@@ -164,7 +162,8 @@ public enum ApiParameter {
 
 	LIMIT("limit", In.QUERY, Type.INTEGER, List.of(Endpoints.JOBS), "GET /runs", "How many runs to list, newest first",
 			"20",
-			(lab) -> Bounds.of(1, lab.jobs().history(), Math.min(Constants.DEFAULT_LIST_LIMIT, lab.jobs().history()))),
+			(lab) -> Bounds.of(1, lab.jobs().history(),
+					Math.min(FixedBounds.DEFAULT_LIST_LIMIT, lab.jobs().history()))),
 
 	A("a", In.QUERY, Type.STRING, List.of(Endpoints.PAIR), "GET /runs/compare",
 			"The run compared against (before): its id", "0b6f4f5e-7d1c-4f43-9a55-2f1d8c3e6a10", (lab) -> Bounds.NONE),
@@ -174,7 +173,7 @@ public enum ApiParameter {
 			"5e2c1d55-3a4b-4c6d-8e9f-0a1b2c3d4e5f", (lab) -> Bounds.NONE),
 
 	COLUMNS("columns", In.QUERY, Type.LIST, Endpoints.TABLES, "every run's text, CSV and Markdown answer, reports",
-			"The table's columns, comma-separated, in order: all, or any of " + String.join(", ", Constants.COLUMNS)
+			"The table's columns, comma-separated, in order: all, or any of " + String.join(", ", FixedBounds.COLUMNS)
 					+ ". Default: for Accept: text/plain"
 					+ " variant,ops/s,ops/s-min-max,speedup,speedup-min-max,p50/p99-ms,limited,checked"
 					+ " (the min-max columns only where passes were repeated; a sweep adds batch; limited is left out where longer cells would pass the width, and"
@@ -241,7 +240,7 @@ public enum ApiParameter {
 
 	/** With what this app is configured to do filled in. */
 	String description(LabSettings lab) {
-		return this.description.replace(Constants.APP_POLICY, lab.pipeline().flushPolicy().toString());
+		return this.description.replace(FixedBounds.APP_POLICY, lab.pipeline().flushPolicy().toString());
 	}
 
 	@Nullable String example() {
@@ -278,9 +277,9 @@ public enum ApiParameter {
 	 */
 	public static void checkColumns(String asked) {
 		for (String key : asked.split(",", -1)) {
-			if (!asked.equals("all") && !Constants.COLUMNS.contains(key)) {
+			if (!asked.equals("all") && !FixedBounds.COLUMNS.contains(key)) {
 				throw new InvalidParameterException(COLUMNS.parameterName, "must be all or column names separated by"
-						+ " commas, got '" + key + "' (known: " + String.join(",", Constants.COLUMNS) + ")");
+						+ " commas, got '" + key + "' (known: " + String.join(",", FixedBounds.COLUMNS) + ")");
 			}
 		}
 	}
@@ -336,95 +335,6 @@ public enum ApiParameter {
 						"must be between " + this.minimum + " and " + this.maximum + unit + ", got " + value);
 			}
 			return value;
-		}
-
-	}
-
-	/** Fixed bounds, not configurable: kept here so the catalogue states them. */
-	static final class Constants {
-
-		/**
-		 * The keys of web.text's table columns, in their order: that package builds the
-		 * columns, the catalogue names them (CatalogueTests keeps the two alike).
-		 */
-		static final List<String> COLUMNS = List.of("variant", "batch", "round-trips", "elapsed-ms", "min-ms", "max-ms",
-				"ops/s", "ops/s-min-max", "speedup", "speedup-min-max", "limited", "rtt-ms", "added-rtt-ms",
-				"foreign-commands", "evicted-keys", "redis-keys-before", "redis-keys-after", "redis-mb-before",
-				"redis-mb-after", "server-reads/item", "server-cpu-us/item", "latency-per", "p50-ms", "p90-ms",
-				"p99-ms", "p99.9-ms", "latency-max-ms", "mb/s", "checked", "p50/p99-ms");
-
-		/** Ten times what this lab's fastest variant reaches on loopback. */
-		static final int MAX_RATE = 10_000_000;
-
-		/** Fixed, so two runs that leave the seed out walk the same keys. */
-		static final long DEFAULT_SEED = 1;
-
-		/** A week: enough for a demo; a typo leaves no keys for years. */
-		static final long MAX_TTL_SECONDS = 7 * 24 * 3600;
-
-		/** Below a microsecond the relay's Netty delay rounds to none: no relay. */
-		static final double MIN_RTT_MILLIS = 0.001;
-
-		static final double MAX_RTT_MILLIS = 1000;
-
-		static final int MAX_SWEEP_POINTS = 20;
-
-		static final int DEFAULT_LIST_LIMIT = 20;
-
-		/** Stands for lab.pipeline.flush-policy in a description, filled in per app. */
-		static final String APP_POLICY = "{lab.pipeline.flush-policy}";
-
-		private Constants() {
-		}
-
-	}
-
-	/** The path patterns of the API's endpoints, grouped by the parameters they share. */
-	static final class Endpoints {
-
-		static final String COMPARE = "/compare/{op}/{count}";
-
-		static final String SWEEP = "/sweep/{op}/{count}";
-
-		static final String JOBS = "/runs";
-
-		static final List<String> PIPELINED = runs((run) -> run.mode() == Mode.PIPELINED, COMPARE, SWEEP);
-
-		static final List<String> SETS = runs((run) -> run.operation() == Operation.SET, COMPARE, SWEEP);
-
-		static final List<String> MULTIPLE = List.of(COMPARE, SWEEP);
-
-		static final List<String> MIXED = runs((run) -> run.operation() == Operation.MIXED, COMPARE, SWEEP);
-
-		/** In /compare and /sweep it depends on the operation, checked there. */
-		static final List<String> KEYED = runs((run) -> run.operation().takesKeyWalk(), COMPARE, SWEEP);
-
-		static final List<String> RUNS = runs((run) -> true, COMPARE, SWEEP);
-
-		/** In /compare and /sweep it depends on the operation, checked there. */
-		static final List<String> VALUES = runs((run) -> run.operation().carriesValues(), COMPARE, SWEEP);
-
-		static final String RECIPE = "/recipes/{variant}";
-
-		static final String REPORT = "/runs/{id}/report.{format}";
-
-		static final List<String> TABLES = Stream.concat(RUNS.stream(), Stream.of(REPORT)).toList();
-
-		static final List<String> RUNS_AND_RECIPES = Stream.concat(RUNS.stream(), Stream.of(RECIPE)).toList();
-
-		static final String PAIR = "/runs/compare";
-
-		static final List<String> JOB = List.of("/runs/{id}", "/runs/{id}/events", REPORT);
-
-		static final List<String> CONNECTOR = runs(RunEndpoint::takesConnector, SWEEP);
-
-		static final List<String> CONNECTION = runs((run) -> run.takesConnector() && run.mode() == Mode.LOOP, COMPARE);
-
-		private Endpoints() {
-		}
-
-		private static List<String> runs(Predicate<RunEndpoint> which, String... others) {
-			return Stream.concat(RunEndpoint.paths(which).stream(), Stream.of(others)).toList();
 		}
 
 	}

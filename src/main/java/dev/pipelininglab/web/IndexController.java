@@ -64,11 +64,13 @@ class IndexController {
 		this.settings = settings;
 	}
 
+	@ApiProblems(redis = false)
 	@GetMapping(path = "/", produces = MediaType.TEXT_HTML_VALUE)
 	String page() {
 		return "forward:/index.html";
 	}
 
+	@ApiProblems(redis = false)
 	@GetMapping(path = "/", produces = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseBody
 	Index index() {

@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.redis.KeyCleaner;
@@ -8,6 +9,7 @@ import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.web.tomcat.CallerConnection;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.http.HttpHeaders;
@@ -23,6 +25,9 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 class RunController {
+
+	/** What a run endpoint's 200 says, on each of its handlers. */
+	static final String DONE = "The run is done: what it measured and what it verified";
 
 	private final RunExecutor jobs;
 
@@ -47,12 +52,16 @@ class RunController {
 				RunResult.class, request);
 	}
 
+	@ApiResponse(responseCode = "200", description = DONE)
+	@ApiProblems(ProblemType.REDIS_ERROR_REPLY)
 	@GetMapping("/compare/{op}/{count}")
 	ResponseEntity<Comparison> compare(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {
 		return run(this.requests.compare(RunRequests.operation(op), count, params), Comparison.class, request);
 	}
 
+	@ApiResponse(responseCode = "200", description = DONE)
+	@ApiProblems(ProblemType.REDIS_ERROR_REPLY)
 	@GetMapping("/sweep/{op}/{count}")
 	ResponseEntity<Sweep> sweep(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {
@@ -67,6 +76,7 @@ class RunController {
 			.body(answer.cast(ran.result()));
 	}
 
+	@ApiResponse(responseCode = "200", description = "How many demo keys were removed")
 	@DeleteMapping("/keys")
 	Cleanup deleteKeys() {
 		return new Cleanup(this.keys.scanPattern(), this.jobs.withSlot(this.cleaner::deleteAll));

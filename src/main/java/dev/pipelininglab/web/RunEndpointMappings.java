@@ -3,8 +3,10 @@ package dev.pipelininglab.web;
 import java.lang.reflect.Method;
 import java.util.Objects;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.run.RunResult;
 import io.swagger.v3.oas.annotations.Hidden;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 
 import org.springframework.beans.factory.BeanRegistrar;
@@ -93,6 +95,8 @@ class RunEndpointMappings implements WebMvcConfigurer, SmartInitializingSingleto
 	@ResponseBody
 	record Handler(RunEndpoint endpoint, RunController runs) {
 
+		@ApiResponse(responseCode = "200", description = RunController.DONE)
+		@ApiProblems(ProblemType.REDIS_ERROR_REPLY)
 		ResponseEntity<RunResult> run(@PathVariable long count, RunParams params, HttpServletRequest request) {
 			return this.runs.single(this.endpoint, count, params, request);
 		}

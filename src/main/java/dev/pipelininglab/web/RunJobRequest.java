@@ -1,8 +1,12 @@
 package dev.pipelininglab.web;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.stream.Collectors;
 
 import dev.pipelininglab.PlainNumbers;
+import dev.pipelininglab.job.RunKind;
+import dev.pipelininglab.run.Mode;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
@@ -35,6 +39,32 @@ public record RunJobRequest(@Nullable String kind, @Nullable String operation, @
 				this.valueSize, this.requests, this.clients, this.connector, this.connection, this.rate, this.duration,
 				// A job's table is asked for when it is read: GET /runs/{id}?columns=.
 				this.ratio, this.keys, this.pattern, this.seed, null);
+	}
+
+	/** The GET endpoint it mirrors: named, or told by variants or batchSizes. */
+	RunKind runKind() {
+		RunKind kind = (this.kind != null)
+				? RunKind.fromLabel(this.kind)
+					.orElseThrow(() -> new InvalidParameterException("kind",
+							"must be one of single, compare, sweep, got '" + this.kind + "'"))
+				: (this.variants != null) ? RunKind.COMPARE
+						: (this.batchSizes != null) ? RunKind.SWEEP : RunKind.SINGLE;
+		// Each entry is one variant; a loop, as Stream.findFirst throws on a null.
+		for (String variant : (this.variants != null) ? this.variants : List.<String>of()) {
+			if (variant == null || variant.contains(",")) {
+				throw new InvalidParameterException("variants", "must have one variant per array entry, got "
+						+ ((variant != null) ? "'" + variant + "'" : "null"));
+			}
+		}
+		return kind;
+	}
+
+	Mode runMode() {
+		String label = RunRequests.required("mode", this.mode);
+		return Mode.fromLabel(label)
+			.orElseThrow(() -> new InvalidParameterException("mode",
+					"must be one of " + Arrays.stream(Mode.values()).map(Mode::label).collect(Collectors.joining(", "))
+							+ ", got '" + label + "'"));
 	}
 
 	/** {@link PlainNumbers}' rule: "rtt": 1e-3 is refused as ?rtt=1e-3 is. */

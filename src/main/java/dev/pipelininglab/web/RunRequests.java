@@ -123,9 +123,9 @@ public class RunRequests {
 			return DEFAULT_SWEEP.stream().filter((size) -> size <= count).toList();
 		}
 		List<String> texts = split("batchSizes", params.batchSizes());
-		if (texts.size() > ApiParameter.Constants.MAX_SWEEP_POINTS) {
+		if (texts.size() > FixedBounds.MAX_SWEEP_POINTS) {
 			throw new InvalidParameterException("batchSizes",
-					"must list at most " + ApiParameter.Constants.MAX_SWEEP_POINTS + " sizes");
+					"must list at most " + FixedBounds.MAX_SWEEP_POINTS + " sizes");
 		}
 		List<Integer> sizes = new ArrayList<>();
 		for (String text : texts) {
@@ -148,22 +148,13 @@ public class RunRequests {
 
 	/** Checked exactly like the GET endpoint it mirrors, with the same messages. */
 	public RunPlan plan(RunJobRequest body) {
-		RunKind kind = kind(body);
-		if (body.variants() != null) {
-			// Each entry is one variant; a loop, as Stream.findFirst throws on a null.
-			for (String variant : body.variants()) {
-				if (variant == null || variant.contains(",")) {
-					throw new InvalidParameterException("variants", "must have one variant per array entry, got "
-							+ ((variant != null) ? "'" + variant + "'" : "null"));
-				}
-			}
-		}
+		RunKind kind = body.runKind();
 		String operation = required("operation", body.operation());
 		long count = required("count", body.count());
 		RunParams params = body.params();
 		RunPlan plan = switch (kind) {
-			case SINGLE -> RunPlan.single(single(operation("operation", operation, true),
-					mode(required("mode", body.mode())), count, params));
+			case SINGLE ->
+				RunPlan.single(single(operation("operation", operation, true), body.runMode(), count, params));
 			case COMPARE -> {
 				onlyFor("mode", body.mode(), "single runs");
 				onlyFor(ApiParameter.BATCH_SIZES, params.batchSizes());
@@ -227,23 +218,6 @@ public class RunRequests {
 		return (int) ApiParameter.LIMIT.check(this.properties, limit);
 	}
 
-	private static RunKind kind(RunJobRequest body) {
-		if (body.kind() == null) {
-			return (body.variants() != null) ? RunKind.COMPARE
-					: (body.batchSizes() != null) ? RunKind.SWEEP : RunKind.SINGLE;
-		}
-		return RunKind.fromLabel(body.kind())
-			.orElseThrow(() -> new InvalidParameterException("kind",
-					"must be one of single, compare, sweep, got '" + body.kind() + "'"));
-	}
-
-	private static Mode mode(String label) {
-		return Mode.fromLabel(label)
-			.orElseThrow(() -> new InvalidParameterException("mode",
-					"must be one of " + Arrays.stream(Mode.values()).map(Mode::label).collect(Collectors.joining(", "))
-							+ ", got '" + label + "'"));
-	}
-
 	private static Operation operation(String parameter, String label, boolean rpush) {
 		Predicate<Operation> offered = (operation) -> rpush || operation.comparable();
 		return Operation.fromLabel(label)
@@ -255,7 +229,7 @@ public class RunRequests {
 						.collect(Collectors.joining(", ")) + ", got '" + label + "'"));
 	}
 
-	private static <T> T required(String name, @Nullable T value) {
+	static <T> T required(String name, @Nullable T value) {
 		if (value == null) {
 			throw new InvalidParameterException(name, "must be given");
 		}

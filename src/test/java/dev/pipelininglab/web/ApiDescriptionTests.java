@@ -93,6 +93,14 @@ class ApiDescriptionTests extends AppOnTestRedis {
 				"compare", "sweep");
 		assertThat(spec.at("/paths/~1runs~1{id}~1events/get/responses/200/content").has("text/event-stream")).isTrue();
 		assertThat(spec.at("/paths/~1runs~1{id}/delete/responses").has("409")).isTrue();
+		// What a handler answers is told on the handler, beside what springdoc infers.
+		JsonNode record = spec.at("/paths/~1runs~1{id}/get/responses/200");
+		assertThat(record.path("description").asString()).startsWith("The run's record:");
+		assertThat(record.path("content").toString()).contains("#/components/schemas/RunRecord");
+		assertThat(spec.at("/paths/~1runs~1compare/get/responses").has("404")).isTrue();
+		assertThat(pipeset.at("/responses/200/description").asString()).startsWith("The run is done");
+		assertThat(pipeset.at("/responses/409/content/application~1problem+json/example/type").asString())
+			.isEqualTo(dev.pipelininglab.ProblemType.REDIS_ERROR_REPLY.uri().toString());
 	}
 
 	/**

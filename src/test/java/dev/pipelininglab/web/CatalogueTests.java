@@ -81,9 +81,8 @@ class CatalogueTests {
 			.filter((name) -> !BODY_ONLY.contains(name))
 			.forEach(fields::add);
 		assertThat(fields).containsExactlyInAnyOrderElementsOf(names(Stream.of(ApiParameter.values())
-			.filter((parameter) -> parameter.endpoints().contains(ApiParameter.Endpoints.COMPARE)
-					|| parameter.endpoints().contains(ApiParameter.Endpoints.SWEEP)
-					|| parameter.in() == ApiParameter.In.BODY)
+			.filter((parameter) -> parameter.endpoints().contains(Endpoints.COMPARE)
+					|| parameter.endpoints().contains(Endpoints.SWEEP) || parameter.in() == ApiParameter.In.BODY)
 			.filter((parameter) -> parameter != ApiParameter.OP)
 			// How a table is written is asked for when the job's record is read.
 			.filter((parameter) -> parameter != ApiParameter.COLUMNS)));
@@ -110,13 +109,13 @@ class CatalogueTests {
 	 */
 	@Test
 	void theColumnKeysOfTheCatalogueAreTheTablesAndItsDefaultIsTheTextDefault() {
-		assertThat(ApiParameter.Constants.COLUMNS)
+		assertThat(FixedBounds.COLUMNS)
 			.containsExactlyElementsOf(TableColumns.NAMED.stream().map(ResultTable.Column::key).toList());
 		LabSettings lab = new LabSettings(null,
 				new PipelineProperties(FlushPolicy.buffered(500), Writes.PER_COMMAND, Duration.ofSeconds(60)), null,
 				null);
 		assertThat(ApiParameter.COLUMNS.description(lab))
-			.contains("any of " + String.join(", ", ApiParameter.Constants.COLUMNS) + ".")
+			.contains("any of " + String.join(", ", FixedBounds.COLUMNS) + ".")
 			.contains("text/plain " + String.join(",", TableColumns.SHORT) + " (");
 	}
 

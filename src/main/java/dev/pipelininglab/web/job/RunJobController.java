@@ -2,16 +2,23 @@ package dev.pipelininglab.web.job;
 
 import java.net.URI;
 
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunKind;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.web.ApiProblems;
 import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.RunJobRequest;
 import dev.pipelininglab.web.RunRequests;
 import dev.pipelininglab.web.text.ResultTextConverter;
 import dev.pipelininglab.web.text.RunPair;
+import io.swagger.v3.oas.annotations.headers.Header;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.ExampleObject;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
@@ -39,6 +46,14 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping("/runs")
 public class RunJobController {
 
+	/** What the API description says of the body. */
+	private static final String BODY = "The run to start. kind picks the GET endpoint it mirrors (single, compare,"
+			+ " sweep; inferred from variants or batchSizes when left out); the other fields are that endpoint's path"
+			+ " and query parameters, with the same names, defaults and bounds; instances, in the body only, runs a"
+			+ " single SET or GET run from that many instances started with lab.fleet.join=true. Unknown fields, a"
+			+ " field given twice, and fractions or strings where a whole number belongs are rejected; each entry of"
+			+ " variants is one variant.";
+
 	private final RunExecutor jobs;
 
 	private final RunEvents events;
@@ -54,9 +69,26 @@ public class RunJobController {
 		this.runs = runs;
 	}
 
+	@ApiResponse(responseCode = "202", description = "Accepted: the run is QUEUED; follow it at the Location",
+			headers = @Header(name = "Location", description = "/runs/{id} of the new run",
+					schema = @Schema(type = "string")))
+	@ApiProblems(ProblemType.TOO_BUSY)
 	@PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
 	@ResponseStatus(HttpStatus.ACCEPTED)
-	ResponseEntity<RunRecord> start(@RequestBody RunJobRequest body, HttpServletRequest request) {
+	ResponseEntity<RunRecord> start(
+			@RequestBody @io.swagger.v3.oas.annotations.parameters.RequestBody(description = BODY, content = @Content(
+					mediaType = MediaType.APPLICATION_JSON_VALUE,
+					schema = @Schema(implementation = RunJobRequest.class),
+					examples = { @ExampleObject(name = "single", summary = "One pipelined SET run", value = """
+							{"kind": "single", "operation": "set", "mode": "pipelined", "count": 1000000, \
+							"batchSize": 10000}"""),
+							@ExampleObject(name = "compare", summary = "Loop against pipelines and MSET", value = """
+									{"kind": "compare", "operation": "set", "count": 100000, "batchSize": 1000, \
+									"variants": ["loop", "pipelined-flush-on-close", "multi-key", "async"]}"""),
+							@ExampleObject(name = "sweep", summary = "Throughput against pipeline length", value = """
+									{"kind": "sweep", "operation": "get", "count": 100000, \
+									"batchSizes": [1, 10, 100, 1000, 10000]}""") })) RunJobRequest body,
+			HttpServletRequest request) {
 		RunPlan plan = this.requests.plan(body);
 		if (plan.kind() == RunKind.SINGLE) {
 			// A comparison skips what cannot run; a single run that cannot is a 400.
@@ -78,16 +110,24 @@ public class RunJobController {
 		return this.jobs.recent(this.requests.listLimit(limit));
 	}
 
+	@ApiResponse(responseCode = "200",
+			description = "The run's record: status, progress, and results when DONE; a"
+					+ " table for Accept: text/plain, text/csv or text/markdown")
 	@GetMapping("/{id}")
 	RunRecord get(@PathVariable String id) {
 		return this.jobs.get(id);
 	}
 
+	@ApiResponse(responseCode = "200",
+			description = "Both runs' figures matched by variant and batch size, with b/a"
+					+ " ratios; a table for Accept: text/plain, text/csv or text/markdown")
+	@ApiProblems(ProblemType.RUN_NOT_FOUND)
 	@GetMapping("/compare")
 	RunPair compare(@RequestParam String a, @RequestParam String b) {
 		return RunPair.of(this.jobs.get(a), this.jobs.get(b));
 	}
 
+	@ApiResponse(responseCode = "200", description = "The run as a file (Content-Disposition: attachment)")
 	@GetMapping("/{id}/report.{format}")
 	ResponseEntity<?> report(@PathVariable String id, @PathVariable String format,
 			@RequestParam(required = false) @Nullable String columns) {
@@ -112,6 +152,9 @@ public class RunJobController {
 	}
 
 	/** 202: the run stops between batches, on whichever instance runs it. */
+	@ApiResponse(responseCode = "202",
+			description = "Cancel requested: the run stops before its next batch and becomes CANCELLED")
+	@ApiProblems(ProblemType.RUN_FINISHED)
 	@DeleteMapping("/{id}")
 	@ResponseStatus(HttpStatus.ACCEPTED)
 	RunRecord cancel(@PathVariable String id) {

@@ -116,38 +116,35 @@ class ProblemAdvice {
 		return Problems.invalidParameter(name, name + " must be " + expected(name, false) + ", got '" + value + "'");
 	}
 
-	@ExceptionHandler
-	ResponseEntity<ProblemDetail> runFailed(RunFailedException ex) {
-		Throwable cause = RedisFailure.causeOf(ex);
+	/** A run that failed on Redis says how far it got; a plain Redis call only why. */
+	@ExceptionHandler({ RunFailedException.class, DataAccessException.class })
+	ResponseEntity<ProblemDetail> redisFailed(RuntimeException ex) {
+		RunFailedException run = (ex instanceof RunFailedException failed) ? failed : null;
+		Throwable cause = (run != null) ? RedisFailure.causeOf(run) : ex;
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(cause));
 		ProblemType type = diagnosed.type();
-		ProblemDetail problem = redisProblem(diagnosed, cause, ex.key());
-		Problems.with(problem, "operation", ex.spec().operation(), "mode", ex.spec().mode(), "batchesCompleted",
-				ex.batchesCompleted(), "batchesTotal", ex.batchesTotal(), "acknowledged", ex.acknowledged(), "rejected",
-				ex.rejected(), "unconfirmed", ex.unconfirmed(), "written", ex.written(), "verified", ex.verified());
-		if (type == ProblemType.REDIS_ERROR_REPLY) {
+		ProblemDetail problem = redisProblem(diagnosed, cause, (run != null) ? run.key() : null);
+		if (run != null) {
+			Problems.with(problem, "operation", run.spec().operation(), "mode", run.spec().mode(), "batchesCompleted",
+					run.batchesCompleted(), "batchesTotal", run.batchesTotal(), "acknowledged", run.acknowledged(),
+					"rejected", run.rejected(), "unconfirmed", run.unconfirmed(), "written", run.written(), "verified",
+					run.verified());
+		}
+		if (run != null && type == ProblemType.REDIS_ERROR_REPLY) {
 			// Pipelines are not atomic: say what is known to have run and what may have.
 			String reply = Objects.requireNonNullElse(problem.getDetail(), "");
-			problem.setDetail(reply + (reply.endsWith(".") ? "" : ".") + " " + ex.acknowledged()
-					+ " commands succeeded before the" + " failure and stay done"
-					+ ((ex.unconfirmed() > 0) ? "; " + ex.unconfirmed() + " others of the"
+			problem.setDetail(reply + (reply.endsWith(".") ? "" : ".") + " " + run.acknowledged()
+					+ " commands succeeded before the failure and stay done"
+					+ ((run.unconfirmed() > 0) ? "; " + run.unconfirmed() + " others of the"
 							+ " failing batch may have run too (commands in a pipeline run independently)" : "")
-					+ ((ex.verified() != null) ? "; " + ex.verified() + " of the run's keys hold their value now"
+					+ ((run.verified() != null) ? "; " + run.verified() + " of the run's keys hold their value now"
 							+ " (read back after the failure)" : "")
 					+ ".");
 		}
 		// The innermost cause says what happened; the run's message names the wrapper.
-		log.warn("Run failed ({}): {} [{}]", type, ex.getMessage(),
+		log.warn("{} failed ({}): {} [{}]", (run != null) ? "Run" : "Redis request", type, ex.getMessage(),
 				NestedExceptionUtils.getMostSpecificCause(ex).getMessage());
 		return answer(type, problem);
-	}
-
-	@ExceptionHandler
-	ResponseEntity<ProblemDetail> redisFailed(DataAccessException ex) {
-		Diagnosed diagnosed = diagnose(RedisFailure.classify(ex));
-		ProblemType type = diagnosed.type();
-		log.warn("Redis request failed ({}): {}", type, ex.getMessage());
-		return answer(type, redisProblem(diagnosed, ex, null));
 	}
 
 	/** A busy app asks the client to come back shortly rather than give up. */

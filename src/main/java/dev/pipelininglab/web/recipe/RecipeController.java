@@ -4,8 +4,10 @@ import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.web.ApiParameter;
+import dev.pipelininglab.web.ApiProblems;
 import dev.pipelininglab.web.InvalidParameterException;
 import dev.pipelininglab.web.LabSettings;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.web.bind.annotation.GetMapping;
@@ -28,6 +30,9 @@ public class RecipeController {
 		this.settings = settings;
 	}
 
+	@ApiResponse(responseCode = "200",
+			description = "The recipe: JSON with its cost, catch and source, or the Java source alone for Accept: text/plain")
+	@ApiProblems(redis = false)
 	@GetMapping("/recipes/{variant}")
 	Recipes.Recipe recipe(@PathVariable String variant, @RequestParam(required = false) @Nullable Integer batchSize) {
 		Variant parsed;

@@ -194,9 +194,8 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 		RunResult.FanOut fanOut = rows.isEmpty() ? null : rows.get(0).load().fanOut();
 		int requests = (fanOut != null) ? fanOut.requests() : 1;
 		long most = rows.stream().mapToLong(RunResult::commandsRan).max().orElse(count) * requests;
-		return ResultTable.Format.WHOLE.shown(most) + " commands"
-				+ ((fanOut != null) ? " (" + ResultTable.Format.WHOLE.shown(count) + " x "
-						+ ResultTable.Format.WHOLE.shown(requests) + " requests)" : "");
+		return Format.WHOLE.shown(most) + " commands" + ((fanOut != null)
+				? " (" + Format.WHOLE.shown(count) + " x " + Format.WHOLE.shown(requests) + " requests)" : "");
 	}
 
 	static String title(RunRecord record) {
@@ -205,8 +204,7 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 				: record.kind().label() + " " + request.operation().toUpperCase(Locale.ROOT);
 		List<RunResult> rows = Objects.requireNonNullElse(record.results(), List.of());
 		return what + ", "
-				+ (rows.isEmpty() ? ResultTable.Format.WHOLE.shown(request.count()) + " commands"
-						: ran(rows, request.count()))
+				+ (rows.isEmpty() ? Format.WHOLE.shown(request.count()) + " commands" : ran(rows, request.count()))
 				+ " · " + record.status() + " · run " + record.id()
 				+ ((record.finishedAt() != null) ? " · " + record.finishedAt() : "");
 	}
@@ -221,7 +219,7 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 			.map((row) -> row.timing().addedRttMillis())
 			.filter(Objects::nonNull)
 			.findFirst()
-			.map((rtt) -> ", " + ResultTable.Format.MILLIS.shown(rtt) + " ms RTT added")
+			.map((rtt) -> ", " + Format.MILLIS.shown(rtt) + " ms RTT added")
 			.orElse("");
 	}
 
@@ -305,7 +303,7 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 	}
 
 	private static String numeric(ResultTable.Column<RunResult> column) {
-		return (column.format() == ResultTable.Format.TEXT) ? "" : " class=\"num\"";
+		return (column.format() == Format.TEXT) ? "" : " class=\"num\"";
 	}
 
 	private static String escape(String text) {

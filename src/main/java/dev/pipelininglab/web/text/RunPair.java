@@ -22,13 +22,13 @@ import org.jspecify.annotations.Nullable;
 public record RunPair(Side a, Side b, @Nullable List<String> warnings, List<Row> rows) {
 
 	static final List<ResultTable.Column<Row>> COLUMNS = List.of(ResultTable.Column.text("variant", Row::variant),
-			new ResultTable.Column<>("batch", Row::batchSize, ResultTable.Format.WHOLE),
-			new ResultTable.Column<>("A ops/s", Row::aOpsPerSecond, ResultTable.Format.WHOLE),
-			new ResultTable.Column<>("B ops/s", Row::bOpsPerSecond, ResultTable.Format.WHOLE),
-			new ResultTable.Column<>("B/A ops/s", Row::opsRatio, ResultTable.Format.RATIO),
-			new ResultTable.Column<>("A ms", Row::aElapsedMillis, ResultTable.Format.MILLIS),
-			new ResultTable.Column<>("B ms", Row::bElapsedMillis, ResultTable.Format.MILLIS),
-			new ResultTable.Column<>("B/A ms", Row::elapsedRatio, ResultTable.Format.RATIO));
+			new ResultTable.Column<>("batch", Row::batchSize, Format.WHOLE),
+			new ResultTable.Column<>("A ops/s", Row::aOpsPerSecond, Format.WHOLE),
+			new ResultTable.Column<>("B ops/s", Row::bOpsPerSecond, Format.WHOLE),
+			new ResultTable.Column<>("B/A ops/s", Row::opsRatio, Format.RATIO),
+			new ResultTable.Column<>("A ms", Row::aElapsedMillis, Format.MILLIS),
+			new ResultTable.Column<>("B ms", Row::bElapsedMillis, Format.MILLIS),
+			new ResultTable.Column<>("B/A ms", Row::elapsedRatio, Format.RATIO));
 
 	record Side(String id, String title, RunRecord.Request request, @Nullable Instant finishedAt) {
 	}
@@ -63,8 +63,7 @@ public record RunPair(Side a, Side b, @Nullable List<String> warnings, List<Row>
 		RunRecord.Request y = b.request();
 		List<String> differ = Stream
 			.of(differ("operation", x.operation().toUpperCase(Locale.ROOT), y.operation().toUpperCase(Locale.ROOT)),
-					differ("count", ResultTable.Format.WHOLE.shown(x.count()),
-							ResultTable.Format.WHOLE.shown(y.count())),
+					differ("count", Format.WHOLE.shown(x.count()), Format.WHOLE.shown(y.count())),
 					differ("added RTT", rtt(x.rtt()), rtt(y.rtt())),
 					differ("value size", bytes(x.valueSize()), bytes(y.valueSize())),
 					differ("topology", topology(a), topology(b)),
@@ -90,11 +89,11 @@ public record RunPair(Side a, Side b, @Nullable List<String> warnings, List<Row>
 	}
 
 	private static String rtt(@Nullable Double millis) {
-		return (millis != null) ? ResultTable.Format.MILLIS.shown(millis) + " ms" : "none";
+		return (millis != null) ? Format.MILLIS.shown(millis) + " ms" : "none";
 	}
 
 	private static String bytes(@Nullable Integer size) {
-		return (size != null) ? ResultTable.Format.WHOLE.shown(size) + " B" : "value-<i>";
+		return (size != null) ? Format.WHOLE.shown(size) + " B" : "value-<i>";
 	}
 
 	private static String variants(@Nullable List<String> variants) {
@@ -116,11 +115,9 @@ public record RunPair(Side a, Side b, @Nullable List<String> warnings, List<Row>
 	private static Row row(@Nullable RunResult a, @Nullable RunResult b) {
 		RunResult named = (a != null) ? a : Objects.requireNonNull(b);
 		Double opsRatio = (a != null && b != null && a.timing().opsPerSecond() > 0)
-				? Double.valueOf(ResultTable.significant(b.timing().opsPerSecond() / a.timing().opsPerSecond(), 3))
-				: null;
+				? Double.valueOf(Format.significant(b.timing().opsPerSecond() / a.timing().opsPerSecond(), 3)) : null;
 		Double elapsedRatio = (a != null && b != null && a.timing().elapsedMillis() > 0)
-				? Double.valueOf(ResultTable.significant(b.timing().elapsedMillis() / a.timing().elapsedMillis(), 3))
-				: null;
+				? Double.valueOf(Format.significant(b.timing().elapsedMillis() / a.timing().elapsedMillis(), 3)) : null;
 		return new Row(named.ran().variant(), named.ran().batchSize(), (a != null) ? a.timing().opsPerSecond() : null,
 				(b != null) ? b.timing().opsPerSecond() : null, opsRatio,
 				(a != null) ? a.timing().elapsedMillis() : null, (b != null) ? b.timing().elapsedMillis() : null,

@@ -15,10 +15,11 @@ public final class TableColumns {
 	 * A loop's sample is a command, a pipeline's a batch, a fan-out's a request: said in
 	 * each cell.
 	 */
-	static final ResultTable.Column<RunResult> P50_P99 = ResultTable.Column.text("p50/p99 ms",
-			(r) -> (r.load().latency() != null) ? ResultTable.Format.FIGURE.shown(r.load().latency().p50()) + "/"
-					+ ResultTable.Format.FIGURE.shown(r.load().latency().p99()) + " per "
-					+ r.load().latency().per().label() : null);
+	static final ResultTable.Column<RunResult> P50_P99 = ResultTable.Column
+		.text("p50/p99 ms",
+				(r) -> (r.load().latency() != null) ? Format.FIGURE.shown(r.load().latency().p50()) + "/"
+						+ Format.FIGURE.shown(r.load().latency().p99()) + " per " + r.load().latency().per().label()
+						: null);
 
 	/** text/plain's default: what fits a terminal, as {@code redis-benchmark -q}. */
 	public static final List<String> SHORT = List.of("variant", "ops/s", "ops/s-min-max", "speedup", "speedup-min-max",
