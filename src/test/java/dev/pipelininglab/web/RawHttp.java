@@ -17,9 +17,9 @@ import java.util.Map;
  * not a valid URI, a foreign {@code Host}, a {@code TRACE}. HTTP/1.0, so the answer ends
  * when the connection does and is never chunked.
  */
-record RawHttp(int status, Map<String, String> headers, String body) {
+public record RawHttp(int status, Map<String, String> headers, String body) {
 
-	static RawHttp send(int port, String method, String target, String... headerLines) {
+	public static RawHttp send(int port, String method, String target, String... headerLines) {
 		try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
 			socket.setSoTimeout(30_000);
 			StringBuilder request = new StringBuilder(method + " " + target + " HTTP/1.0\r\n");
@@ -64,7 +64,7 @@ record RawHttp(int status, Map<String, String> headers, String body) {
 				(end >= 0) ? response.substring(end + 4) : "");
 	}
 
-	String header(String name) {
+	public String header(String name) {
 		return this.headers.getOrDefault(name.toLowerCase(Locale.ROOT), "");
 	}
 
