@@ -55,8 +55,11 @@ class RunJobHttpTests extends JobsOnTestRedis {
 		assertThat(last.progress().batchesDone()).isEqualTo(400).isEqualTo(last.progress().batchesTotal());
 		assertThat(last.results()).singleElement().satisfies((result) -> {
 			assertThat(result.counts().verified()).isEqualTo(200_000);
-			// What held it back, stored with the record and read back typed.
+			// What held it back, stored with the record and read back typed, sentence and
+			// all.
 			assertThat(result.limitedBy()).isNotNull();
+			assertThat(result.limitedBy().sentence()).isNotBlank();
+			assertThat(result.limitedBy().evidence()).isNotNull();
 		});
 		// Progress came in steps, not only as the final record.
 		assertThat(records).filteredOn((run) -> run.progress().batchesDone() > 0 && run.progress().batchesDone() < 400)

@@ -11,6 +11,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
 
+import javax.imageio.ImageIO;
+
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -23,6 +25,7 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -178,10 +181,12 @@ final class HeadlessChromium implements AutoCloseable {
 		return this.driver.findElement(By.id("status")).getDomAttribute("data-status");
 	}
 
+	/** Saves the window as a picture, which must be one (ImageIO reads nothing else). */
 	void screenshot(Path target) throws Exception {
 		File shot = ((TakesScreenshot) this.driver).getScreenshotAs(OutputType.FILE);
 		Files.createDirectories(target.toAbsolutePath().getParent());
 		Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+		assertThat(ImageIO.read(target.toFile())).as("%s is a picture", target).isNotNull();
 	}
 
 	@Override

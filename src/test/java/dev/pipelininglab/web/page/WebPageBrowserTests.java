@@ -564,11 +564,9 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	}
 
 	/**
-	 * The README's picture of a compare of a million SETs, from the real page. Only with
-	 * {@code -Dlab.screenshots=
-	 *
-	<dir>
-	 * }, as the million-command loop alone takes a minute or two.
+	 * The README's picture of a compare of a million SETs, from the real page, with what
+	 * it must show. Only with {@code -Dlab.screenshots=DIR}, as the million-command loop
+	 * alone takes a minute or two.
 	 */
 	@Test
 	void screenshotOfAMillionCommandCompare() throws Exception {
@@ -577,15 +575,16 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		open();
 		chromium.setField("count", "1000000");
 		runToTheEnd(Duration.ofMinutes(10));
+		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(0))
+			.contains("loop", "pipelined-flush-on-close");
 		scrollTo("results");
+		assertThat(paintedPixels()).as("the chart drew bars").isGreaterThan(1000);
 		chromium.screenshot(directory.resolve("compare-1m.png"));
 	}
 
 	/**
-	 * The picture of a sweep in docs/web-and-jobs.md; only with {@code -Dlab.screenshots=
-	 *
-	<dir>
-	 * }.
+	 * The picture of a sweep in docs/web-and-jobs.md, with what it must show; only with
+	 * {@code -Dlab.screenshots=DIR}.
 	 */
 	@Test
 	void screenshotOfASweep() throws Exception {
@@ -593,7 +592,10 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		chromium.driver.manage().window().setSize(new Dimension(1280, 1500));
 		open("sweep", "count", "200000", "batchSizes", "1,10,100,1000,10000,100000");
 		runToTheEnd(Duration.ofMinutes(10));
+		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(1))
+			.containsExactly("1", "10", "100", "1,000", "10,000", "100,000");
 		scrollTo("results");
+		assertThat(paintedPixels()).as("the chart drew its line").isGreaterThan(200);
 		chromium.screenshot(directory.resolve("sweep.png"));
 	}
 
