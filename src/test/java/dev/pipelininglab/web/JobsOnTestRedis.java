@@ -15,10 +15,10 @@ import static org.awaitility.Awaitility.await;
  * starts on an empty Redis, and ends only once none of its jobs is still running, so the
  * next one has every slot.
  */
-abstract class JobsOnTestRedis extends AppOnTestRedis {
+public abstract class JobsOnTestRedis extends AppOnTestRedis {
 
 	@Autowired
-	RunExecutor jobs;
+	protected RunExecutor jobs;
 
 	@BeforeEach
 	void startEmpty() {

@@ -27,23 +27,23 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  */
 @SpringBootTest
 @AutoConfigureMockMvc
-abstract class MockMvcOnTestRedis {
+public abstract class MockMvcOnTestRedis {
 
 	@Autowired
-	MockMvc mvc;
+	protected MockMvc mvc;
 
 	@Autowired
-	StringRedisTemplate redis;
+	protected StringRedisTemplate redis;
 
 	@Autowired
-	KeySpace keys;
+	protected KeySpace keys;
 
 	@Autowired
-	ReplicaSync replicas;
+	protected ReplicaSync replicas;
 
 	/** The servers of the subclass's topology. */
 	@Autowired
-	SpringRedis testRedis;
+	protected SpringRedis testRedis;
 
 	/** Empties only the test's own servers, so each test starts from nothing. */
 	@BeforeEach
@@ -55,7 +55,7 @@ abstract class MockMvcOnTestRedis {
 	 * The body of {@code GET uri}, after checking it answered 200 and whatever else is
 	 * {@code expected}.
 	 */
-	String okBody(String uri, ResultMatcher... expected) throws Exception {
+	protected String okBody(String uri, ResultMatcher... expected) throws Exception {
 		return this.mvc.perform(get(uri))
 			.andExpect(status().isOk())
 			.andExpectAll(expected)
@@ -68,7 +68,7 @@ abstract class MockMvcOnTestRedis {
 	 * {@code field} of each result of a comparison or sweep answer, in the order they
 	 * ran: {@code results(body, "keySpace.hitRate")}.
 	 */
-	static <T> List<T> results(String body, String field) {
+	protected static <T> List<T> results(String body, String field) {
 		return JsonPath.read(body, "$.results[*]." + field);
 	}
 
@@ -76,7 +76,7 @@ abstract class MockMvcOnTestRedis {
 	 * {@code GET path} is a 400 naming {@code parameter}, its detail saying
 	 * {@code message}.
 	 */
-	void expectBad(String path, String parameter, String message) throws Exception {
+	protected void expectBad(String path, String parameter, String message) throws Exception {
 		this.mvc.perform(get(path))
 			.andExpect(status().isBadRequest())
 			.andExpect(jsonPath("$.parameter").value(parameter))

@@ -234,20 +234,4 @@ class RunControllerBadInputTests extends WebLayerWithStandIns {
 			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON));
 	}
 
-	@Test
-	void indexListsTheEndpointsAsJson() throws Exception {
-		this.mvc.perform(get("/").accept(MediaType.APPLICATION_JSON))
-			.andExpect(status().isOk())
-			.andExpect(jsonPath("$.topology.kind").value("standalone"))
-			.andExpect(jsonPath("$.endpoints[?(@.path == '/pipeset/{count}')].example").value("/pipeset/10000"))
-			.andExpect(jsonPath("$.endpoints[?(@.path == '/compare/{op}/{count}')]").exists());
-	}
-
-	@Test
-	void indexServesThePageToBrowsers() throws Exception {
-		this.mvc.perform(get("/").accept(MediaType.TEXT_HTML))
-			.andExpect(status().isOk())
-			.andExpect(org.springframework.test.web.servlet.result.MockMvcResultMatchers.forwardedUrl("/index.html"));
-	}
-
 }

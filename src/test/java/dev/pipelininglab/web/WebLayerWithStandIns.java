@@ -29,28 +29,28 @@ import org.springframework.test.web.servlet.MockMvc;
  * really talks to Redis is tested on a real server instead.
  */
 @Import({ RunRequests.class, LabSettings.class, RunSlots.class, WebLayerWithStandIns.Beans.class })
-abstract class WebLayerWithStandIns {
+public abstract class WebLayerWithStandIns {
 
 	@Autowired
-	MockMvc mvc;
+	protected MockMvc mvc;
 
 	@MockitoBean
-	RunService runs;
+	protected RunService runs;
 
 	@MockitoBean
-	RunExecutor jobs;
+	protected RunExecutor jobs;
 
 	@MockitoBean
-	RunEvents events;
+	protected RunEvents events;
 
 	@MockitoBean
-	RedisDiagnosis diagnosis;
+	protected RedisDiagnosis diagnosis;
 
 	@MockitoBean
-	ClientSettings settings;
+	protected ClientSettings settings;
 
 	@MockitoBean
-	KeyCleaner cleaner;
+	protected KeyCleaner cleaner;
 
 	@TestConfiguration(proxyBeanMethods = false)
 	@Import(LabConfiguration.class)

@@ -1,9 +1,0 @@
-package dev.pipelininglab.web;
-
-import dev.pipelininglab.testsupport.SharedRedis;
-
-/** Clients, connections and connectors on one standalone Redis. */
-@SharedRedis
-class StandaloneClientsTests extends ClientsContract {
-
-}

@@ -1,0 +1,207 @@
+package dev.pipelininglab.web.page;
+
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BooleanSupplier;
+
+import javax.imageio.ImageIO;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.fail;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+/**
+ * Debian's {@code chromium} and {@code chromedriver}, headless, with a fresh profile and
+ * a download directory of its own ({@code -Dlab.test.chromium=...} and
+ * {@code -Dlab.test.chromedriver=...}, or {@code LAB_CHROMIUM} and
+ * {@code LAB_CHROMEDRIVER}, point elsewhere); nothing is downloaded. Skipped where they
+ * are missing, unless {@code LAB_REQUIRE_BROWSER=true}, where that fails.
+ */
+final class HeadlessChromium implements AutoCloseable {
+
+	private static final Path CHROMIUM = setting("lab.test.chromium", "LAB_CHROMIUM", "/usr/bin/chromium");
+
+	private static final Path CHROMEDRIVER = setting("lab.test.chromedriver", "LAB_CHROMEDRIVER",
+			"/usr/bin/chromedriver");
+
+	static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+	final WebDriver driver;
+
+	final Path downloads;
+
+	private final Path profile;
+
+	private HeadlessChromium(WebDriver driver, Path profile, Path downloads) {
+		this.driver = driver;
+		this.profile = profile;
+		this.downloads = downloads;
+	}
+
+	/**
+	 * For {@code @BeforeEach}: each test reports itself skipped, with the reason, where
+	 * the browser is missing.
+	 */
+	static void assumeAvailable() {
+		boolean present = Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER);
+		if (!present && "true".equalsIgnoreCase(System.getenv("LAB_REQUIRE_BROWSER"))) {
+			fail("LAB_REQUIRE_BROWSER is set but " + CHROMIUM + " or " + CHROMEDRIVER + " is missing");
+		}
+		assumeTrue(present, CHROMIUM + " and " + CHROMEDRIVER + " are needed (Debian: apt-get install chromium"
+				+ " chromium-driver)");
+	}
+
+	/** Null where the browser is missing. */
+	static HeadlessChromium start(int width, int height) throws Exception {
+		if (!(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER))) {
+			return null;
+		}
+		// Both paths given, so Selenium Manager has nothing to look up or download.
+		System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+		Path profile = Files.createTempDirectory("lab-chromium-profile");
+		Path downloads = Files.createTempDirectory("lab-chromium-downloads");
+		ChromeOptions options = new ChromeOptions();
+		options.setBinary(CHROMIUM.toFile());
+		// The background-networking flags keep Chromium from calling out of this closed
+		// network at start-up.
+		options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+				"--disable-background-networking", "--disable-component-update", "--disable-sync",
+				"--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=" + width + "," + height,
+				"--force-device-scale-factor=1", "--lang=en-US");
+		options.setExperimentalOption("prefs", Map.of("download.default_directory", downloads.toString(),
+				"download.prompt_for_download", false, "safebrowsing.enabled", false));
+		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+			.usingAnyFreePort()
+			.build();
+		ChromeDriver driver = new ChromeDriver(service, options);
+		driver.manage().timeouts().scriptTimeout(Duration.ofSeconds(10));
+		// Headless Chromium only saves downloads where it is told to over DevTools.
+		driver.executeCdpCommand("Browser.setDownloadBehavior",
+				Map.of("behavior", "allow", "downloadPath", downloads.toString()));
+		Files.createDirectories(SCREENSHOTS);
+		return new HeadlessChromium(driver, profile, downloads);
+	}
+
+	String text(String id) {
+		return this.driver.findElement(By.id(id)).getText();
+	}
+
+	/** The table's cells, read again whole if the page redraws it while they are read. */
+	List<List<String>> tableRows(String table) {
+		for (int attempt = 1;; attempt++) {
+			try {
+				List<List<String>> rows = new ArrayList<>();
+				for (WebElement row : this.driver.findElements(By.cssSelector(table + " tbody tr"))) {
+					rows.add(row.findElements(By.tagName("td")).stream().map(WebElement::getText).toList());
+				}
+				return rows;
+			}
+			catch (StaleElementReferenceException redrawn) {
+				if (attempt == 5) {
+					throw redrawn;
+				}
+			}
+		}
+	}
+
+	void setField(String id, String value) {
+		WebElement field = this.driver.findElement(By.id(id));
+		field.clear();
+		field.sendKeys(value);
+	}
+
+	/** Picks the run form's kind: single, compare or sweep. */
+	void chooseKind(String kind) {
+		moreSettings();
+		this.driver.findElement(By.cssSelector("input[name=kind][value=" + kind + "]")).click();
+	}
+
+	/** Opens the form's "More settings", where all but operation and count wait. */
+	void moreSettings() {
+		((org.openqa.selenium.JavascriptExecutor) this.driver)
+			.executeScript("document.getElementById('more-settings').open = true");
+	}
+
+	void select(String id, String value) {
+		new Select(this.driver.findElement(By.id(id))).selectByValue(value);
+	}
+
+	/**
+	 * Fills fields by id and value in turn: {@code fill("operation", "get", "count",
+	 * "20000")} picks {@code get} in the operation list, then types 20000 as the count.
+	 */
+	void fill(String... idsAndValues) {
+		moreSettings();
+		for (int i = 0; i + 1 < idsAndValues.length; i += 2) {
+			if ("select".equals(this.driver.findElement(By.id(idsAndValues[i])).getTagName())) {
+				select(idsAndValues[i], idsAndValues[i + 1]);
+			}
+			else {
+				setField(idsAndValues[i], idsAndValues[i + 1]);
+			}
+		}
+	}
+
+	void waitFor(Duration atMost, BooleanSupplier condition) {
+		// A table the page redraws while the condition reads it leaves stale elements:
+		// read it again on the next poll.
+		new WebDriverWait(this.driver, atMost).pollingEvery(Duration.ofMillis(50))
+			.ignoring(StaleElementReferenceException.class)
+			.until((driver) -> condition.getAsBoolean());
+	}
+
+	/**
+	 * The status line's data-status once it is final (DONE also waits for the results).
+	 */
+	String waitForEnd(Duration atMost) {
+		waitFor(atMost, () -> {
+			String status = this.driver.findElement(By.id("status")).getDomAttribute("data-status");
+			boolean last = List.of("DONE", "FAILED", "CANCELLED", "LOST").contains(status);
+			return last && (!"DONE".equals(status) || this.driver.findElement(By.id("results")).isDisplayed());
+		});
+		return this.driver.findElement(By.id("status")).getDomAttribute("data-status");
+	}
+
+	/** Saves the window as a picture, which must be one (ImageIO reads nothing else). */
+	void screenshot(Path target) throws Exception {
+		File shot = ((TakesScreenshot) this.driver).getScreenshotAs(OutputType.FILE);
+		Files.createDirectories(target.toAbsolutePath().getParent());
+		Files.copy(shot.toPath(), target, StandardCopyOption.REPLACE_EXISTING);
+		assertThat(ImageIO.read(target.toFile())).as("%s is a picture", target).isNotNull();
+	}
+
+	@Override
+	public void close() throws Exception {
+		this.driver.quit();
+		for (Path directory : List.of(this.profile, this.downloads)) {
+			try (var files = Files.walk(directory)) {
+				files.sorted(Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+			}
+		}
+	}
+
+	private static Path setting(String property, String variable, String fallback) {
+		String value = System.getProperty(property, System.getenv(variable));
+		return Path.of((value != null && !value.isBlank()) ? value : fallback);
+	}
+
+}
