@@ -265,42 +265,140 @@ public class RunService {
 				throw new RunFailedException(base, 0, new Tally(0), null, keyOf(base.operation()), ex);
 			}
 		}
-		List<RunResult> results = new ArrayList<>();
-		for (RunSpec spec : specs) {
-			// Each variant counts evictions from where the one before it ended.
-			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
-			results.add(measure(spec, true, true, observer, since, written, specs));
+		// Round by round: every variant's first pass, then every variant's second, so a
+		// machine that drifts (a neighbour, the JIT, a CPU's clock) weighs on all alike.
+		// Each variant reads back its keys right after its last pass, before the next
+		// variant's pass clears them.
+		List<Measuring> measuring = new ArrayList<>();
+		RunResult[] results = new RunResult[specs.size()];
+		try {
+			int rounds = specs.stream().mapToInt(RunSpec::repeat).max().orElse(0);
+			for (int round = 0; round < rounds; round++) {
+				for (int i = 0; i < specs.size(); i++) {
+					if (round == 0) {
+						// Evictions count from the variant's first pass on.
+						ServerCounters.Snapshot since = (i == 0 || before == null) ? before : this.counters.snapshot();
+						measuring.add(new Measuring(specs.get(i), true, observer, since, written, specs));
+					}
+					Measuring variant = measuring.get(i);
+					if (!variant.done()) {
+						variant.pass();
+						if (variant.done()) {
+							results[i] = variant.result(true, observer);
+						}
+					}
+				}
+			}
 		}
-		return results;
+		finally {
+			measuring.forEach(Measuring::close);
+		}
+		return List.of(results);
 	}
 
 	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, boolean readBack, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written, List<RunSpec> all) {
-		BatchRunner runner = runnerOf(spec);
-		KeySpace keys = runner.keySpace(this.keys);
-		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
-		try (Connections.Lease lease = lease(spec)) {
-			Route route = lease.route();
-			String variant = Variant.of(spec, route.flushPolicy()).label();
-			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
-			double pingMillis = LoopCeiling.timesItsRoundTrips(all, this::runnerOf) ? 0
-					: WarmUp.measureRtt(route, observer);
-			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.RTT_PINGS);
-			ClusterLayout.Spread spread = spread(spec, keys);
-			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
-					? runner.onCluster(spec, spread) : null;
-			TimedPasses.Passes passes = this.timedPasses.run(spec, runner, keys, route, variant, effect, prepare,
-					observer, since, progress, written);
-			if (readBack && spec.operation().command() instanceof Command.Verified) {
-				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
+		try (Measuring measuring = new Measuring(spec, prepare, observer, since, written, all)) {
+			while (!measuring.done()) {
+				measuring.pass();
 			}
-			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, pingMillis, nodeRttMillis,
-					readBack ? observer : null, written);
+			return measuring.result(readBack, observer);
 		}
-		catch (DataAccessException ex) {
-			throw failed(spec, keys, progress, ex, written);
+	}
+
+	/**
+	 * One variant from its warm-up to its answer, on a route it holds throughout, its
+	 * timed passes sent one at a time.
+	 */
+	private final class Measuring implements AutoCloseable {
+
+		private final RunSpec spec;
+
+		private final BatchRunner runner;
+
+		private final KeySpace keys;
+
+		private final Written written;
+
+		private final TimedPasses.Progress progress;
+
+		private final Connections.Lease lease;
+
+		private final double pingMillis;
+
+		private final @Nullable Map<String, Double> nodeRttMillis;
+
+		private final ClusterLayout.@Nullable Spread spread;
+
+		private final BatchRunner.@Nullable ClusterEffect effect;
+
+		private final TimedPasses.Sending sending;
+
+		private final String variant;
+
+		/** Warms the route up and measures its round trip. */
+		Measuring(RunSpec spec, boolean prepare, RunObserver observer, ServerCounters.@Nullable Snapshot since,
+				Written written, List<RunSpec> all) {
+			this.spec = spec;
+			this.runner = runnerOf(spec);
+			this.keys = this.runner.keySpace(RunService.this.keys);
+			this.written = written;
+			this.progress = new TimedPasses.Progress(spec.sample());
+			this.lease = lease(spec);
+			try {
+				Route route = this.lease.route();
+				this.variant = Variant.of(spec, route.flushPolicy()).label();
+				RunService.this.warmUp.warmUp(this.runner, route, spec, observer, this.variant, written);
+				this.pingMillis = LoopCeiling.timesItsRoundTrips(all, RunService.this::runnerOf) ? 0
+						: WarmUp.measureRtt(route, observer);
+				this.nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.RTT_PINGS);
+				this.spread = spread(spec, this.keys);
+				this.effect = (this.spread != null && route.connector() == Connector.LETTUCE)
+						? this.runner.onCluster(spec, this.spread) : null;
+				this.sending = RunService.this.timedPasses.start(spec, this.runner, this.keys, route, this.variant,
+						this.effect, prepare, observer, since, this.progress, written);
+			}
+			catch (RuntimeException ex) {
+				this.lease.close();
+				throw (ex instanceof DataAccessException access)
+						? failed(spec, this.keys, this.progress, access, written) : ex;
+			}
 		}
+
+		boolean done() {
+			return this.sending.done();
+		}
+
+		void pass() {
+			try {
+				this.sending.next();
+			}
+			catch (DataAccessException ex) {
+				throw failed(this.spec, this.keys, this.progress, ex, this.written);
+			}
+		}
+
+		/** After the last pass, with its keys read back when {@code readBack}. */
+		RunResult result(boolean readBack, RunObserver observer) {
+			try {
+				if (readBack && this.spec.operation().command() instanceof Command.Verified) {
+					observer.phase(RunObserver.Phase.VERIFYING, this.variant, this.spec.batchSize(), this.spec.count());
+				}
+				return RunService.this.assembly.result(this.spec, this.runner, this.keys, this.lease.route(),
+						this.spread, this.effect, this.sending.passes(), this.pingMillis, this.nodeRttMillis,
+						readBack ? observer : null, this.written);
+			}
+			catch (DataAccessException ex) {
+				throw failed(this.spec, this.keys, this.progress, ex, this.written);
+			}
+		}
+
+		@Override
+		public void close() {
+			this.lease.close();
+		}
+
 	}
 
 	/** Pipelines always take a dedicated connection from the pool. */
