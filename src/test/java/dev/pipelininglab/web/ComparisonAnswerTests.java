@@ -49,7 +49,13 @@ class ComparisonAnswerTests extends MockMvcOnTestRedis {
 			.contains("with one line of configuration (pipelined-buffered-500) ")
 			.containsPattern("ran [0-9.]+× \\([0-9.]+–[0-9.]+×\\) the loop")
 			.containsPattern("whose loop ran [0-9,]+ ops/s \\([0-9,]+–[0-9,]+\\)\\.");
-		assertThat(summary).contains(" Use batches of ");
+		// The advice's figure carries the spread of its passes like every other.
+		assertThat(summary).containsPattern(" Use batches of [0-9,]+: [0-9,]+ ops/s \\([0-9,]+–[0-9,]+\\), ");
+		double advised = JsonPath.<Number>read(body, "$.recommendation.opsPerSecond").doubleValue();
+		assertThat(JsonPath.<Number>read(body, "$.recommendation.opsPerSecondMin").doubleValue())
+			.isLessThanOrEqualTo(advised);
+		assertThat(JsonPath.<Number>read(body, "$.recommendation.opsPerSecondMax").doubleValue())
+			.isGreaterThanOrEqualTo(advised);
 		assertThat(JsonPath.<Integer>read(body, "$.recommendation.batchSize")).isIn(10, 100, 500, 1000);
 		assertThat(JsonPath.<List<Map<String, Object>>>read(body, "$.recommendation.byRtt")).isNotEmpty();
 		// The configured pipeline ran at every batch size of the setting and the
