@@ -161,7 +161,7 @@ final class ComparisonSummary {
 	}
 
 	/** " (110,000–130,000)" after an ops/s figure, when repeated. */
-	private static String range(RunResult.Timing timing, String unit) {
+	static String range(RunResult.Timing timing, String unit) {
 		if (timing.opsPerSecondMin() == null || timing.opsPerSecondMax() == null) {
 			return "";
 		}

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import org.jspecify.annotations.Nullable;
 
 import static dev.pipelininglab.run.RunService.median;
@@ -18,10 +19,14 @@ import static dev.pipelininglab.run.RunService.median;
  * pipelines buy little more for their reply memory and latency, the two figures it
  * carries. {@code byRtt}: the rule at other RTTs, from each result's projection
  * (docs/api.md). {@code timedAt}: every batch size it chose among, as they ran.
+ * {@code opsPerSecondMin} and {@code opsPerSecondMax}: its slowest and fastest pass, as
+ * every other figure of several passes carries them.
  */
-public record Recommendation(int batchSize, double opsPerSecond, double shareOfBest, int bestBatchSize,
-		double bestOpsPerSecond, @Nullable Long peakOutputBufferBytes, Latency.Per latencyPer, double latencyP50Millis,
-		double latencyP99Millis, String summary, List<AtRtt> byRtt, List<Integer> timedAt) {
+public record Recommendation(int batchSize, double opsPerSecond,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double opsPerSecondMin,
+		@JsonInclude(JsonInclude.Include.NON_NULL) @Nullable Double opsPerSecondMax, double shareOfBest,
+		int bestBatchSize, double bestOpsPerSecond, @Nullable Long peakOutputBufferBytes, Latency.Per latencyPer,
+		double latencyP50Millis, double latencyP99Millis, String summary, List<AtRtt> byRtt, List<Integer> timedAt) {
 
 	/** {@code measured}: at the sweep's median RTT, not projected. */
 	public record AtRtt(double rttMillis, int batchSize, double opsPerSecond, boolean measured) {
@@ -42,8 +47,9 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		Long peak = (reported != null && reported > 0) ? reported : null;
 		Latency latency = chosen.load().latency();
 		StringBuilder sentence = new StringBuilder(String.format(Locale.ROOT,
-				"Use batches of %,d: %,.0f ops/s, %.0f%% of the best (%,.0f ops/s at %,d)", chosen.ran().batchSize(),
-				chosen.timing().opsPerSecond(), share * 100, best.timing().opsPerSecond(), best.ran().batchSize()));
+				"Use batches of %,d: %,.0f ops/s%s, %.0f%% of the best (%,.0f ops/s at %,d)", chosen.ran().batchSize(),
+				chosen.timing().opsPerSecond(), ComparisonSummary.range(chosen.timing(), ""), share * 100,
+				best.timing().opsPerSecond(), best.ran().batchSize()));
 		sentence.append(String.format(Locale.ROOT, ", %.3f ms per %s at p50 (p99 %.3f ms)", latency.p50(),
 				latency.per().label(), latency.p99()));
 		sentence.append((peak != null) ? String.format(Locale.ROOT, " and a peak reply buffer of %,d bytes", peak)
@@ -51,10 +57,10 @@ public record Recommendation(int batchSize, double opsPerSecond, double shareOfB
 		sentence.append((chosen == best) ? "; no smaller batch came within 10%."
 				: "; longer pipelines add reply memory and latency for at most " + Math.round((1 / share - 1) * 100)
 						+ "% more throughput.");
-		return new Recommendation(chosen.ran().batchSize(), chosen.timing().opsPerSecond(), share,
-				best.ran().batchSize(), best.timing().opsPerSecond(), peak, latency.per(), latency.p50(), latency.p99(),
-				sentence.toString(), byRtt(results, chosen),
-				results.stream().map((result) -> result.ran().batchSize()).sorted().toList());
+		return new Recommendation(chosen.ran().batchSize(), chosen.timing().opsPerSecond(),
+				chosen.timing().opsPerSecondMin(), chosen.timing().opsPerSecondMax(), share, best.ran().batchSize(),
+				best.timing().opsPerSecond(), peak, latency.per(), latency.p50(), latency.p99(), sentence.toString(),
+				byRtt(results, chosen), results.stream().map((result) -> result.ran().batchSize()).sorted().toList());
 	}
 
 	static List<AtRtt> byRtt(List<RunResult> results, RunResult chosenAsMeasured) {

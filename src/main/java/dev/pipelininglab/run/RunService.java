@@ -8,13 +8,7 @@ import java.util.stream.DoubleStream;
 import java.util.stream.Stream;
 
 import dev.pipelininglab.redis.ClientSettings;
-import dev.pipelininglab.redis.ClusterLayout;
-import dev.pipelininglab.redis.RouteCache;
-import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.NodeRoundTrips;
-import dev.pipelininglab.redis.Route;
-import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
@@ -41,27 +35,21 @@ public class RunService {
 
 	private final Topology topology;
 
-	private final RouteCache routes;
-
-	private final ClusterLayout layout;
-
 	private final ClientSettings settings;
 
 	private final Safeguards safeguards;
 
 	private final WarmUp warmUp;
 
-	private final TimedPasses timedPasses;
-
-	private final ResultAssembly assembly;
+	private final Measurements measurements;
 
 	private final ServerCounters counters;
 
 	private final SteadyCompare steady;
 
-	RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, RouteCache routes, ClusterLayout layout,
-			ClientSettings settings, Safeguards safeguards, WarmUp warmUp, TimedPasses timedPasses,
-			ResultAssembly assembly, ServerCounters counters, SteadyCompare steady) {
+	RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, ClientSettings settings,
+			Safeguards safeguards, WarmUp warmUp, Measurements measurements, ServerCounters counters,
+			SteadyCompare steady) {
 		this.counters = counters;
 		this.steady = steady;
 		this.safeguards = safeguards;
@@ -69,12 +57,9 @@ public class RunService {
 		this.data = data;
 		this.keys = keys;
 		this.topology = topology;
-		this.routes = routes;
-		this.layout = layout;
 		this.settings = settings;
 		this.warmUp = warmUp;
-		this.timedPasses = timedPasses;
-		this.assembly = assembly;
+		this.measurements = measurements;
 	}
 
 	/** Null when the spec can run here, else why not. */
@@ -206,105 +191,46 @@ public class RunService {
 				throw new RunFailedException(base, 0, new Tally(0), null, keyOf(base.operation()), ex);
 			}
 		}
-		List<RunResult> results = new ArrayList<>();
-		for (RunSpec spec : specs) {
-			// Each variant counts evictions from where the one before it ended.
-			ServerCounters.Snapshot since = (results.isEmpty() || before == null) ? before : this.counters.snapshot();
-			results.add(measure(spec, true, true, observer, since, written, specs));
+		// Round by round: every variant's first pass, then every variant's second, so a
+		// machine that drifts (a neighbour, the JIT, a CPU's clock) weighs on all alike.
+		// Each variant reads back its keys right after its last pass, before the next
+		// variant's pass clears them.
+		List<Measurements.Measuring> measuring = new ArrayList<>();
+		RunResult[] results = new RunResult[specs.size()];
+		try {
+			int rounds = specs.stream().mapToInt(RunSpec::repeat).max().orElse(0);
+			for (int round = 0; round < rounds; round++) {
+				for (int i = 0; i < specs.size(); i++) {
+					if (round == 0) {
+						// Evictions count from the variant's first pass on.
+						ServerCounters.Snapshot since = (i == 0 || before == null) ? before : this.counters.snapshot();
+						measuring.add(this.measurements.start(specs.get(i), true, observer, since, written, specs));
+					}
+					Measurements.Measuring variant = measuring.get(i);
+					if (!variant.done()) {
+						variant.pass();
+						if (variant.done()) {
+							results[i] = variant.result(true, observer);
+						}
+					}
+				}
+			}
 		}
-		return results;
+		finally {
+			measuring.forEach(Measurements.Measuring::close);
+		}
+		return List.of(results);
 	}
 
 	/** {@code since}: null to count from the first timed pass. */
 	private RunResult measure(RunSpec spec, boolean prepare, boolean readBack, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Written written, List<RunSpec> all) {
-		BatchRunner runner = runnerOf(spec);
-		KeySpace keys = runner.keySpace(this.keys);
-		TimedPasses.Progress progress = new TimedPasses.Progress(spec.sample());
-		try (RouteCache.Lease lease = lease(spec)) {
-			Route route = lease.route();
-			String variant = Variant.of(spec, route.flushPolicy()).label();
-			this.warmUp.warmUp(runner, route, spec, observer, variant, written);
-			double pingMillis = LoopCeiling.timesItsRoundTrips(all, this::runnerOf) ? 0
-					: WarmUp.measureRtt(route, observer);
-			Map<String, Double> nodeRttMillis = NodeRoundTrips.measure(route, WarmUp.RTT_PINGS);
-			ClusterLayout.Spread spread = spread(spec, keys);
-			BatchRunner.ClusterEffect effect = (spread != null && route.connector() == Connector.LETTUCE)
-					? runner.onCluster(spec, spread) : null;
-			TimedPasses.Passes passes = this.timedPasses.run(spec, runner, keys, route, variant, effect, prepare,
-					observer, since, progress, written);
-			if (readBack && spec.operation().command() instanceof Command.Verified) {
-				observer.phase(RunObserver.Phase.VERIFYING, variant, spec.batchSize(), spec.count());
+		try (Measurements.Measuring measuring = this.measurements.start(spec, prepare, observer, since, written, all)) {
+			while (!measuring.done()) {
+				measuring.pass();
 			}
-			return this.assembly.result(spec, runner, keys, route, spread, effect, passes, pingMillis, nodeRttMillis,
-					readBack ? observer : null, written);
+			return measuring.result(readBack, observer);
 		}
-		catch (DataAccessException ex) {
-			throw failed(spec, keys, progress, ex, written);
-		}
-	}
-
-	/** Pipelines always take a dedicated connection from the pool. */
-	private RouteCache.Lease lease(RunSpec spec) {
-		RunSpec.Senders senders = spec.senders();
-		Sharing sharing = switch (spec.mode()) {
-			case PIPELINED, PIPELINED_BY_NODE, ASYNC, TRANSACTION, PIPELINED_TRANSACTION, TRANSACTION_HASHTAG ->
-				Sharing.POOLED;
-			default -> senders.sharing();
-		};
-		return this.routes.lease(senders.connector(), sharing, spec.flushPolicy(), spec.writes(), spec.addedRtt());
-	}
-
-	/**
-	 * When Redis refused commands but still answers, the keys a SET run's failing pass
-	 * sent are read back, so the report says what it left (none when it failed before its
-	 * pass, in a warm-up or preparation: the keys hold what came before it); after a lost
-	 * connection they are not. {@code keys}: the runner's, a hash tag's for the hash-tag
-	 * modes.
-	 */
-	private RunFailedException failed(RunSpec spec, KeySpace keys, TimedPasses.Progress progress,
-			DataAccessException ex, Written written) {
-		long batchesDone = progress.batchesDone;
-		Tally tally = progress.tally;
-		boolean refused = tally.rejectedCount() > 0;
-		if (!refused && PipelineFailures.isErrorReply(ex)) {
-			// The other paths stop at the first refusal they see, which is counted here.
-			tally.rejected();
-			refused = true;
-		}
-		Long verified = null;
-		Command command = spec.operation().command().forRun(spec.workload());
-		if (refused && command instanceof Command.Verified && command.key(keys) == null
-				&& spec.workload().keyWalk() == null && !progress.attempted.isEmpty()) {
-			try {
-				verified = this.data
-					.verify(command, keys, progress.attempted, setupBatch(spec), spec.valueSize(), new Tally(0),
-							RunObserver.NONE, (spec.ttl() == null) ? written : null)
-					.verified();
-			}
-			catch (DataAccessException unanswered) {
-				// Redis stopped answering: the report goes out without the read-back.
-			}
-		}
-		return new RunFailedException(spec, batchesDone, tally, verified, keyOf(spec.operation()), ex);
-	}
-
-	/** Null off a cluster and for PING. */
-	private ClusterLayout.@Nullable Spread spread(RunSpec spec, KeySpace keys) {
-		if (!spec.operation().command().keyed()) {
-			return null;
-		}
-		String key = spec.operation().key(keys);
-		if (key != null) {
-			return this.layout.ofKey(key, spec.count(), spec.batchSize());
-		}
-		KeyWalk walk = spec.workload().keyWalk();
-		if (walk != null) {
-			return this.layout.ofKeys(keys, spec.count(), spec.batchSize(), walk::index, walk.toString());
-		}
-		long first = spec.workload().first();
-		return (first > 0) ? this.layout.ofKeys(keys, spec.count(), spec.batchSize(), (item) -> first + item,
-				"share from " + first) : this.layout.ofKeys(keys, spec.count(), spec.batchSize());
 	}
 
 	/** Never more values than the run's byte budget lets one batch hold. */
@@ -313,8 +239,7 @@ public class RunService {
 	}
 
 	private String keyOf(Operation operation) {
-		String key = operation.key(this.keys);
-		return (key != null) ? key : operation.command().keyed() ? this.keys.keyPattern() : "(no key)";
+		return Measurements.keyOf(operation, this.keys);
 	}
 
 	static double median(DoubleStream values) {

@@ -25,72 +25,145 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 
 	private static final long FOREIGN_PER_NODE_PER_SECOND = 100;
 
-	/** {@code since}: the preflight's counters, or null to count from the first pass. */
-	Passes run(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
+	/**
+	 * A run's passes, to be sent one at a time ({@link Sending#next}) so a comparison can
+	 * interleave its variants' passes. {@code since}: the preflight's counters, or null
+	 * to count from the first pass.
+	 */
+	Sending start(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
 			BatchRunner.@Nullable ClusterEffect effect, boolean prepare, RunObserver observer,
 			ServerCounters.@Nullable Snapshot since, Progress progress, Written written) {
-		ServerCounters.Snapshot runBefore = since;
-		int roundTrip = runner.perRoundTrip(spec.batchSize());
-		Pass pass = new Pass(spec, keys, route);
-		List<Timed> timed = new ArrayList<>(spec.repeat());
-		ServerCounters.Usage usage = null;
-		long counterBefore = 0;
-		long sent = sentPerPass(spec, (effect != null) ? effect.commands() : null);
+		return new Sending(spec, runner, keys, route, variant, effect, prepare, observer, since, progress, written);
+	}
+
+	/**
+	 * The passes of one run sent so far, each from the state every variant starts from.
+	 */
+	final class Sending {
+
+		private final RunSpec spec;
+
+		private final BatchRunner runner;
+
+		private final KeySpace keys;
+
+		private final Route route;
+
+		private final String variant;
+
+		private final boolean prepare;
+
+		private final RunObserver observer;
+
+		private final Progress progress;
+
+		private final Written written;
+
+		private final int roundTrip;
+
+		private final Pass pass;
+
+		private final long sent;
+
 		// Replicas replay RPOP, which would count it twice; only reads are theirs.
-		boolean replicasServe = spec.operation().command().readsOnly();
-		Long foreign = null;
-		for (int repeat = 0; repeat < spec.repeat(); repeat++) {
-			if (prepare) {
-				prepare(spec, keys, observer, variant, written);
+		private final boolean replicasServe;
+
+		private final List<Timed> timed;
+
+		private ServerCounters.@Nullable Snapshot runBefore;
+
+		private ServerCounters.@Nullable Usage usage;
+
+		private long counterBefore;
+
+		private @Nullable Long foreign;
+
+		private Sending(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
+				BatchRunner.@Nullable ClusterEffect effect, boolean prepare, RunObserver observer,
+				ServerCounters.@Nullable Snapshot since, Progress progress, Written written) {
+			this.spec = spec;
+			this.runner = runner;
+			this.keys = keys;
+			this.route = route;
+			this.variant = variant;
+			this.prepare = prepare;
+			this.observer = observer;
+			this.progress = progress;
+			this.written = written;
+			this.runBefore = since;
+			this.roundTrip = runner.perRoundTrip(spec.batchSize());
+			this.pass = new Pass(spec, keys, route);
+			this.timed = new ArrayList<>(spec.repeat());
+			this.sent = sentPerPass(spec, (effect != null) ? effect.commands() : null);
+			this.replicasServe = spec.operation().command().readsOnly();
+		}
+
+		/** Whether all {@code repeat} passes were sent. */
+		boolean done() {
+			return this.timed.size() >= this.spec.repeat();
+		}
+
+		/** One more pass. */
+		void next() {
+			RunSpec spec = this.spec;
+			if (this.prepare) {
+				prepare(spec, this.keys, this.observer, this.variant, this.written);
 			}
 			if (spec.operation().command() instanceof IncrCommand) {
-				counterBefore = this.data.counter(keys);
+				this.counterBefore = TimedPasses.this.data.counter(this.keys);
 			}
-			ServerCounters.ClientList connectionsBefore = this.server.clientsBefore(route, commands(spec),
+			ServerCounters server = TimedPasses.this.server;
+			ServerCounters.ClientList connectionsBefore = server.clientsBefore(this.route, commands(spec),
 					spec.clients());
-			observer.phase(RunObserver.Phase.TIMING, variant, spec.batchSize(), spec.itemsPerPass());
+			this.observer.phase(RunObserver.Phase.TIMING, this.variant, spec.batchSize(), spec.itemsPerPass());
 			// Outside the timed region, as close to it as can be.
 			long windowStart = System.nanoTime();
-			ServerCounters.Snapshot before = this.server.snapshot();
+			ServerCounters.Snapshot before = server.snapshot();
 			long beforeRead = System.nanoTime();
-			if (runBefore == null) {
-				runBefore = before;
+			if (this.runBefore == null) {
+				this.runBefore = before;
 			}
 			CpuTime.Reading cpuBefore = CpuTime.Reading.now();
 			PauseWatch watch = PauseWatch.start();
 			ClientThreads.Outcome outcome;
 			long paused;
 			try {
-				outcome = ClientThreads.run(spec, roundTrip, per(spec, runner),
-						(from, to, replies) -> runner.run(pass, from, to, replies), observer);
+				outcome = ClientThreads.run(spec, this.roundTrip, per(spec, this.runner),
+						(from, to, replies) -> this.runner.run(this.pass, from, to, replies), this.observer);
 			}
 			finally {
 				paused = watch.stop();
 			}
 			CpuTime.Reading cpuAfter = CpuTime.Reading.now();
 			long afterRead = System.nanoTime();
-			ServerCounters.Snapshot after = this.server.snapshot();
+			ServerCounters.Snapshot after = server.snapshot();
 			long windowNanos = System.nanoTime() - windowStart;
-			outcome.attempted().forEach((range) -> written.items(spec, keys, range.from(), range.to()));
+			outcome.attempted().forEach((range) -> this.written.items(spec, this.keys, range.from(), range.to()));
 			if (outcome.failure() != null) {
-				progress.attempted = outcome.attempted();
-				progress.batchesDone = outcome.batches();
-				progress.tally = outcome.tally(spec.sample());
+				this.progress.attempted = outcome.attempted();
+				this.progress.batchesDone = outcome.batches();
+				this.progress.tally = outcome.tally(spec.sample());
 				throw outcome.failure();
 			}
 			// From the middle of one INFO snapshot to the middle of the other.
 			long afterStarted = afterRead - windowStart;
 			long serverWindow = afterStarted + (windowNanos - afterStarted) / 2 - (beforeRead - windowStart) / 2;
-			timed.add(new Timed(outcome, paused, this.server.between(before, after, replicasServe),
-					measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after)));
-			Long excess = beyondBookkeeping(this.server.processed(before, after, replicasServe), sent, windowNanos);
-			if (excess != null && (foreign == null || excess > foreign)) {
-				foreign = excess;
+			this.timed.add(new Timed(outcome, paused, server.between(before, after, this.replicasServe),
+					measured(outcome, cpuBefore, cpuAfter, this.route, serverWindow, before, after)));
+			Long excess = beyondBookkeeping(server.processed(before, after, this.replicasServe), this.sent,
+					windowNanos);
+			if (excess != null && (this.foreign == null || excess > this.foreign)) {
+				this.foreign = excess;
 			}
-			usage = this.server.usage(connectionsBefore, before, after, route, commands(spec));
-			this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
+			this.usage = server.usage(connectionsBefore, before, after, this.route, commands(spec));
+			TimedPasses.this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
 		}
-		return new Passes(timed, runBefore, foreign, usage, counterBefore);
+
+		/** Once {@link #done()}. */
+		Passes passes() {
+			return new Passes(List.copyOf(this.timed), this.runBefore, this.foreign, this.usage, this.counterBefore);
+		}
+
 	}
 
 	/**

@@ -1,14 +1,23 @@
 package dev.pipelininglab.web.answer;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
+import dev.pipelininglab.redis.FlushPolicy;
+import dev.pipelininglab.run.Mode;
+import dev.pipelininglab.run.Operation;
+import dev.pipelininglab.run.RunObserver;
+import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.Specs;
+import dev.pipelininglab.run.Variant;
 import dev.pipelininglab.testsupport.SharedRedis;
 import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnTestRedis;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.test.context.TestPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -28,6 +37,9 @@ class ComparisonAnswerTests extends MockMvcOnTestRedis {
 
 	private static final String VARIANTS = "loop,pipelined-flush-each-command,pipelined-buffered-500,multi-key";
 
+	@Autowired
+	RunService runs;
+
 	@Test
 	void theFirstSentenceIsThePipelinesSpeedupOverTheLoopWithItsSpreadThenTheBatchSizeToUse() throws Exception {
 		String body = okBody("/compare/set/2000?batchSize=500&variants=" + VARIANTS);
@@ -38,7 +50,13 @@ class ComparisonAnswerTests extends MockMvcOnTestRedis {
 			.contains("with one line of configuration (pipelined-buffered-500) ")
 			.containsPattern("ran [0-9.]+× \\([0-9.]+–[0-9.]+×\\) the loop")
 			.containsPattern("whose loop ran [0-9,]+ ops/s \\([0-9,]+–[0-9,]+\\)\\.");
-		assertThat(summary).contains(" Use batches of ");
+		// The advice's figure carries the spread of its passes like every other.
+		assertThat(summary).containsPattern(" Use batches of [0-9,]+: [0-9,]+ ops/s \\([0-9,]+–[0-9,]+\\), ");
+		double advised = JsonPath.<Number>read(body, "$.recommendation.opsPerSecond").doubleValue();
+		assertThat(JsonPath.<Number>read(body, "$.recommendation.opsPerSecondMin").doubleValue())
+			.isLessThanOrEqualTo(advised);
+		assertThat(JsonPath.<Number>read(body, "$.recommendation.opsPerSecondMax").doubleValue())
+			.isGreaterThanOrEqualTo(advised);
 		assertThat(JsonPath.<Integer>read(body, "$.recommendation.batchSize")).isIn(10, 100, 500, 1000);
 		assertThat(JsonPath.<List<Map<String, Object>>>read(body, "$.recommendation.byRtt")).isNotEmpty();
 		// The configured pipeline ran at every batch size of the setting and the
@@ -88,6 +106,27 @@ class ComparisonAnswerTests extends MockMvcOnTestRedis {
 		}
 		assertThat(results(body, "keySpace.hitRate")).containsOnly(1.0);
 		assertThat(this.redis.keys(this.keys.keyPattern().replace("<i>", "*"))).hasSize(1500);
+	}
+
+	@Test
+	void passesAreInterleavedRoundByRoundSoDriftHitsEveryVariantAndBatchSizeAlike() {
+		List<String> timed = new ArrayList<>();
+		RunObserver observer = new RunObserver() {
+			@Override
+			public void phase(Phase phase, String variant, int batchSize, long commands) {
+				if (phase == Phase.TIMING) {
+					timed.add(variant + " at " + batchSize);
+				}
+			}
+		};
+		this.runs.compare(Specs.of(Operation.SET, Mode.LOOP, FlushPolicy.buffered(500), 2000, 500, 0),
+				List.of(Variant.valueOf("loop"), Variant.valueOf("pipelined-buffered-500")), true, observer);
+		// Two rows and the advice's three other batch sizes, three rounds of each.
+		assertThat(timed).hasSize(15);
+		List<String> round = timed.subList(0, 5);
+		assertThat(round).doesNotHaveDuplicates();
+		assertThat(timed.subList(5, 10)).isEqualTo(round);
+		assertThat(timed.subList(10, 15)).isEqualTo(round);
 	}
 
 	@Test

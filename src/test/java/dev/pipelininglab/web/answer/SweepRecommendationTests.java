@@ -48,6 +48,8 @@ class SweepRecommendationTests extends AppOnTestRedis {
 			.allSatisfy((smaller) -> assertThat(smaller.path("opsPerSecond").asDouble()).isLessThan(0.9 * best));
 		assertThat(recommendation.path("opsPerSecond").asDouble()).isEqualTo(chosen.path("opsPerSecond").asDouble());
 		assertThat(recommendation.path("bestOpsPerSecond").asDouble()).isEqualTo(best);
+		// One pass per batch size: no spread to show.
+		assertThat(recommendation.has("opsPerSecondMin")).isFalse();
 		assertThat(recommendation.path("peakOutputBufferBytes").asLong())
 			.isEqualTo(chosen.at("/server/peakOutputBufferBytes").asLong());
 		assertThat(recommendation.path("latencyPer").asString()).isEqualTo("batch");
