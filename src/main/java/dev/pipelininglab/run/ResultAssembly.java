@@ -45,7 +45,9 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 		Tally tally = shown.tally(spec.sample());
 		// Round trips of one request, over every client.
 		long batches = (perRoundTrip == 1) ? (timed ? items : count) : (timed ? shown.batches() : spec.batches());
-		double elapsedNanos = median(Arrays.stream(passNanos).asDoubleStream());
+		// Passes by time send different counts: the shown pass's own time goes with its
+		// items, so its rate is the median pass's, between the slowest and the fastest.
+		double elapsedNanos = timed ? shown.nanos() : median(Arrays.stream(passNanos).asDoubleStream());
 		List<Double> repeatMillis = (passNanos.length > 1)
 				? Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long verified = null;
