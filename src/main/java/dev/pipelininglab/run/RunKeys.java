@@ -242,11 +242,7 @@ record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replica
 	}
 
 	private static byte[][] keyBytes(KeySpace keys, int[] indexes) {
-		byte[][] bytes = new byte[indexes.length][];
-		for (int i = 0; i < indexes.length; i++) {
-			bytes[i] = keys.keyBytes(indexes[i]);
-		}
-		return bytes;
+		return Arrays.stream(indexes).mapToObj(keys::keyBytes).toArray(byte[][]::new);
 	}
 
 	/** One command per key of {@code batch}, in one pipeline. */
