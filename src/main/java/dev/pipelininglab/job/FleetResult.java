@@ -2,7 +2,6 @@ package dev.pipelininglab.job;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -37,14 +36,21 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 	private static final Logger log = LoggerFactory.getLogger(FleetResult.class);
 
 	/**
-	 * @param held what the leader read back of each reported share, by member; none for a
-	 * run that writes nothing (GET)
+	 * A member's figures count only for keys Redis holds: each share is read back, and
+	 * none for a run that writes nothing (GET).
 	 * @param window the servers' INFO deltas from the start signal to the last report
-	 * @param overlapped whether another run measured beside this one
 	 */
-	private static FleetResult of(int asked, List<Fleet.Member> planned, Map<String, FleetChannel.Signal> reports,
-			Map<String, FleetShares.Held> held, @Nullable ServerStats window, @Nullable Long foreign,
-			boolean overlapped, boolean ttl) {
+	static FleetResult merge(ActiveRun job, FleetShares shares, FleetShares.Keys keys, List<Fleet.Member> planned,
+			Map<String, FleetChannel.Signal> reports, @Nullable ServerStats window,
+			ServerCounters.@Nullable Processed processed, long windowNanos) {
+		RunSpec whole = job.plan.base();
+		if (whole.operation().writesKeys()) {
+			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
+		}
+		int asked = job.plan.instances();
+		List<RunSpec> sentShares = new ArrayList<>();
+		List<RunResult> sentResults = new ArrayList<>();
+		boolean readBack = false;
 		List<RunResult> ran = new ArrayList<>();
 		List<Fleet.Member> members = new ArrayList<>();
 		List<Fleet.Member> stopped = new ArrayList<>();
@@ -64,8 +70,15 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 			FleetChannel.Signal report = reports.get(member.instance());
 			RunResult result = (report != null) ? report.result() : null;
 			Histogram own = (report != null && result != null) ? histogram(report, result) : null;
-			FleetShares.Held share = held.get(member.instance());
 			Fleet.Share range = Objects.requireNonNull(member.share());
+			FleetShares.Held share = null;
+			if (result != null) {
+				RunSpec spec = whole.share(range.from(), range.to());
+				sentShares.add(spec);
+				sentResults.add(result);
+				share = keys.readBack(spec, job);
+				readBack |= share != null;
+			}
 			boolean missing = share != null && share.keys() == 0;
 			if (report == null || result == null || report.at() == null || own == null || missing) {
 				String why = (report == null) ? "no result by its deadline"
@@ -112,8 +125,8 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 						"%d instances ran %,d commands together: %,.0f ops/s over their common window, started"
 								+ " within %.3f ms of each other by Redis' clock; latency from their histograms added.",
 						ran.size(), items, opsPerSecond, skewMicros / 1000.0);
-		String shortfall = held.isEmpty() ? null : read.shortfall(expected, window, ttl);
-		if (shortfall != null && overlapped) {
+		String shortfall = readBack ? read.shortfall(expected, window, whole.ttl() != null) : null;
+		if (shortfall != null && job.overlapped()) {
 			shortfall += " Another run measured under this key prefix at the same time: runs on the same keys clear"
 					+ " and write each other's.";
 		}
@@ -147,40 +160,14 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 				base.connection().master());
 		RunResult merged = new RunResult(what, timing, counts, cluster,
 				new RunResult.Notes(parts.isEmpty() ? null : String.join(" ", parts), base.notes().sample()), null,
-				null, null, load, connection, new RunResult.ServerSide(window, foreign), null, base.settings());
+				null, null, load, connection, new RunResult.ServerSide(window,
+						// Only when every member said what it sent.
+						(sentShares.size() == planned.size())
+								? shares.foreign(sentShares, sentResults, processed, windowNanos) : null),
+				null, base.settings());
 		Fleet fleet = new Fleet(asked, ran.size(), partial ? Boolean.TRUE : null,
 				stoppedNames.isEmpty() ? null : stoppedNames, Fleet.COORDINATION, members);
 		return new FleetResult(merged, fleet, summary);
-	}
-
-	/** A member's figures count only for keys Redis holds: each share is read back. */
-	static FleetResult merge(ActiveRun job, FleetShares shares, FleetShares.Keys keys, List<Fleet.Member> planned,
-			Map<String, FleetChannel.Signal> results, @Nullable ServerStats window,
-			ServerCounters.@Nullable Processed processed, long windowNanos) {
-		RunSpec whole = job.plan.base();
-		if (whole.operation().writesKeys()) {
-			job.phase(RunObserver.Phase.VERIFYING, "", whole.batchSize(), whole.count());
-		}
-		Map<String, FleetShares.Held> held = new HashMap<>();
-		List<RunSpec> reported = new ArrayList<>();
-		List<RunResult> reports = new ArrayList<>();
-		for (Fleet.Member member : planned) {
-			FleetChannel.Signal report = results.get(member.instance());
-			RunResult result = (report != null) ? report.result() : null;
-			if (result != null) {
-				RunSpec share = share(whole, member);
-				reported.add(share);
-				reports.add(result);
-				FleetShares.Held read = keys.readBack(share, job);
-				if (read != null) {
-					held.put(member.instance(), read);
-				}
-			}
-		}
-		// Only when every member said what it sent.
-		Long foreign = (reported.size() == planned.size()) ? shares.foreign(reported, reports, processed, windowNanos)
-				: null;
-		return of(job.plan.instances(), planned, results, held, window, foreign, job.overlapped(), whole.ttl() != null);
 	}
 
 	static RunSpec share(RunSpec whole, Fleet.Member member) {

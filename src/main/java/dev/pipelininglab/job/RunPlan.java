@@ -46,10 +46,6 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 		return new RunPlan(RunKind.SINGLE, spec, List.of(), List.of(), 1, false);
 	}
 
-	public static RunPlan compare(RunSpec base, List<Variant> variants) {
-		return compare(base, variants, false);
-	}
-
 	public static RunPlan compare(RunSpec base, List<Variant> variants, boolean steady) {
 		return new RunPlan(RunKind.COMPARE, base, variants, List.of(), 1, steady);
 	}

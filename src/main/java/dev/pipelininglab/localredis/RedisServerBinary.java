@@ -122,14 +122,10 @@ public final class RedisServerBinary {
 		if (os.contains("mac") || os.contains("darwin")) {
 			return x64 ? "redis-server-6.2.6-v5-darwin-amd64" : arm64 ? "redis-server-6.2.6-v5-darwin-arm64" : null;
 		}
-		if (isWindows(os)) {
+		if (os.startsWith("windows")) {
 			return x64 ? "redis-server-5.0.14.1-windows-amd64.exe" : null;
 		}
 		return null;
-	}
-
-	private static boolean isWindows(String osName) {
-		return osName.toLowerCase(Locale.ROOT).startsWith("windows");
 	}
 
 	private static Path extract(String resource, Path target) throws IOException {

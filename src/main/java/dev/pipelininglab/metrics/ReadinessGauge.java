@@ -12,10 +12,8 @@ import org.springframework.stereotype.Component;
 @Component
 class ReadinessGauge {
 
-	static final String NAME = "lab.health.ready";
-
 	ReadinessGauge(MeterRegistry registry, HealthEndpoint health) {
-		Gauge.builder(NAME, health, ReadinessGauge::ready)
+		Gauge.builder("lab.health.ready", health, ReadinessGauge::ready)
 			.description("1 while /actuator/health/readiness is UP (Redis takes writes), else 0")
 			.register(registry);
 	}

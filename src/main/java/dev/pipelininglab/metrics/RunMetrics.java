@@ -16,10 +16,6 @@ import org.springframework.stereotype.Component;
 @Component
 public class RunMetrics {
 
-	static final String PASS_TIMER = "lab.run.pass";
-
-	static final String COMMANDS = "lab.run.commands";
-
 	// One series per buffer size would grow without bound (a scrape went from 22 KB to
 	// 620 KB).
 	private static final Pattern BUFFER_SIZE = Pattern.compile("buffered-\\d+");
@@ -33,11 +29,11 @@ public class RunMetrics {
 	public void record(RunResult result) {
 		Tags tags = Tags.of("operation", result.ran().operation().label(), "mode", result.ran().mode().label(),
 				"variant", BUFFER_SIZE.matcher(result.ran().variant()).replaceAll("buffered"));
-		Timer passes = Timer.builder(PASS_TIMER)
+		Timer passes = Timer.builder("lab.run.pass")
 			.description("Time the commands of one timed pass took, measured with System.nanoTime")
 			.tags(tags)
 			.register(this.registry);
-		Counter commands = Counter.builder(COMMANDS)
+		Counter commands = Counter.builder("lab.run.commands")
 			.description("Commands sent in timed passes")
 			.tags(tags)
 			.register(this.registry);

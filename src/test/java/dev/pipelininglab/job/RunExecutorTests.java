@@ -139,7 +139,7 @@ class RunExecutorTests {
 	void comparisonAndSweepJobsKeepEveryResult() {
 		RunSpec base = spec(Operation.GET, Mode.LOOP, 2000, 500);
 		RunRecord compare = this.jobs.submit(RunPlan.compare(base,
-				List.of(Variant.of(Mode.LOOP), Variant.of(Mode.PIPELINED), Variant.of(Mode.MULTI_KEY))));
+				List.of(Variant.of(Mode.LOOP), Variant.of(Mode.PIPELINED), Variant.of(Mode.MULTI_KEY)), false));
 		RunRecord comparison = last(follow(compare.id()));
 		assertThat(comparison.status()).isEqualTo(RunStatus.DONE);
 		assertThat(comparison.results()).extracting((r) -> r.ran().variant())
