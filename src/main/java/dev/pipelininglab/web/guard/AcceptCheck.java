@@ -55,10 +55,8 @@ public class AcceptCheck implements HandlerInterceptor {
 		}
 		catch (InvalidMediaTypeException ex) {
 			// Written here: Spring MVC would fail on the same Accept and send no body.
-			Problems.write(response,
-					ProblemDetail.forStatusAndDetail(HttpStatus.NOT_ACCEPTABLE,
-							"Accept cannot be read; ask for one of " + producible + " or leave Accept out."),
-					request.getRequestURI());
+			Problems.write(request, response, ProblemDetail.forStatusAndDetail(HttpStatus.NOT_ACCEPTABLE,
+					"Accept cannot be read; ask for one of " + producible + " or leave Accept out."));
 			return false;
 		}
 		if (accepted.isEmpty() || accepted.stream()

@@ -44,11 +44,8 @@ class ActuatorAnswersFilter extends OncePerRequestFilter {
 		List<String> known = (segments.length > 2) ? KNOWN.getOrDefault(segments[2], List.of()) : List.of();
 		for (String name : request.getParameterMap().keySet()) {
 			if (!known.contains(name)) {
-				Problems.write(response,
-						Problems.invalidParameter(name,
-								name + " "
-										+ ParameterCheck.unknown("this endpoint has no such parameter", known, name)),
-						request.getRequestURI());
+				Problems.write(request, response, Problems.invalidParameter(name,
+						name + " " + ParameterCheck.unknown("this endpoint has no such parameter", known, name)));
 				return;
 			}
 		}

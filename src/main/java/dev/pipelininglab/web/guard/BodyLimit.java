@@ -60,9 +60,8 @@ class BodyLimit extends OncePerRequestFilter implements TomcatContextCustomizer 
 			body = request.getInputStream().readNBytes(this.maxBytes + 1);
 		}
 		catch (IOException ex) {
-			Problems.write(response, ProblemType.MALFORMED_REQUEST,
-					"The body could not be read: its chunked encoding is broken, or it ended early.",
-					request.getRequestURI());
+			Problems.write(request, response, Problems.problem(ProblemType.MALFORMED_REQUEST,
+					"The body could not be read: its chunked encoding is broken, or it ended early."));
 			return;
 		}
 		if (body.length > this.maxBytes) {
@@ -73,15 +72,13 @@ class BodyLimit extends OncePerRequestFilter implements TomcatContextCustomizer 
 	}
 
 	private void tooLarge(HttpServletRequest request, HttpServletResponse response, String body) throws IOException {
-		Problems.write(response,
+		Problems.write(request, response,
 				ProblemDetail.forStatusAndDetail(HttpStatus.CONTENT_TOO_LARGE,
 						"This app reads at most " + this.maxBytes
 								+ " bytes of a body (lab.limits.max-body-bytes), and a run's"
-								+ " JSON takes a few hundred; this one " + body + "."),
-				request.getRequestURI());
+								+ " JSON takes a few hundred; this one " + body + "."));
 	}
 
-	/** A body read ahead, for whatever parses it after. */
 	private static final class ReadAhead extends HttpServletRequestWrapper {
 
 		private final ByteArrayInputStream body;
@@ -98,11 +95,6 @@ class BodyLimit extends OncePerRequestFilter implements TomcatContextCustomizer 
 				@Override
 				public int read() {
 					return ReadAhead.this.body.read();
-				}
-
-				@Override
-				public int read(byte[] buffer, int offset, int length) {
-					return ReadAhead.this.body.read(buffer, offset, length);
 				}
 
 				@Override

@@ -115,12 +115,11 @@ class ListenerSecurity {
 					ProblemDetail problem = Problems.of(ProblemType.TOO_MANY_FAILED_LOGINS, LabLogin.FAILURES);
 					problem.setProperty("retryAfterSeconds", tooMany.retryAfterSeconds());
 					response.setHeader(HttpHeaders.RETRY_AFTER, String.valueOf(tooMany.retryAfterSeconds()));
-					Problems.write(response, problem, request.getRequestURI());
+					Problems.write(request, response, problem);
 					return;
 				}
 				response.setHeader(HttpHeaders.WWW_AUTHENTICATE, "Basic realm=\"pipelining-lab\", charset=\"UTF-8\"");
-				Problems.write(response, ProblemType.CREDENTIALS_REQUIRED, ProblemType.CREDENTIALS_REQUIRED.detail(),
-						request.getRequestURI());
+				Problems.write(request, response, Problems.of(ProblemType.CREDENTIALS_REQUIRED));
 			};
 			// No parent manager: a failure is checked and counted once.
 			LabLogin login = new LabLogin(boot.getUser().getName(), boot.getUser().getPassword(), System::nanoTime);

@@ -21,6 +21,7 @@ import org.slf4j.LoggerFactory;
 
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpHeaders;
 import org.springframework.stereotype.Component;
 import org.springframework.web.cors.CorsUtils;
@@ -33,7 +34,8 @@ import org.springframework.web.util.UrlPathHelper;
  * {@code Referer} or {@code Sec-Fetch-Site}), and a query string Tomcat cannot decode.
  */
 @Component
-class RequestGuard extends OncePerRequestFilter implements Ordered {
+@Order(Ordered.HIGHEST_PRECEDENCE)
+class RequestGuard extends OncePerRequestFilter {
 
 	private static final Logger log = LoggerFactory.getLogger(RequestGuard.class);
 
@@ -56,34 +58,27 @@ class RequestGuard extends OncePerRequestFilter implements Ordered {
 	}
 
 	@Override
-	public int getOrder() {
-		return Ordered.HIGHEST_PRECEDENCE;
-	}
-
-	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		String host = normalize(request.getServerName());
 		if (!this.anyHost && !this.allowedHosts.contains(host)) {
 			log.warn("Refused a request for host '{}' (allowed: {}; see lab.security.allowed-hosts)", host,
 					this.allowedHosts);
-			Problems.write(response, ProblemType.HOST_NOT_ALLOWED, ProblemType.HOST_NOT_ALLOWED.detail(),
-					request.getRequestURI());
+			Problems.write(request, response, Problems.of(ProblemType.HOST_NOT_ALLOWED));
 			return;
 		}
 		if (writes(request) && crossSite(request)) {
-			Problems.write(response, ProblemType.CROSS_SITE_REQUEST, ProblemType.CROSS_SITE_REQUEST.detail(),
-					request.getRequestURI());
+			Problems.write(request, response, Problems.of(ProblemType.CROSS_SITE_REQUEST));
 			return;
 		}
 		try {
 			request.getParameterMap();
 		}
 		catch (InvalidParameterException ex) {
-			Problems.write(response, ProblemType.MALFORMED_REQUEST,
-					"The query string is not valid percent-encoded UTF-8 (every '%' must start a"
-							+ " two-digit hex escape of a UTF-8 byte sequence).",
-					request.getRequestURI());
+			Problems.write(request, response,
+					Problems.problem(ProblemType.MALFORMED_REQUEST,
+							"The query string is not valid percent-encoded UTF-8 (every '%' must start a"
+									+ " two-digit hex escape of a UTF-8 byte sequence)."));
 			return;
 		}
 		chain.doFilter(request, response);

@@ -41,7 +41,6 @@ public class RunEvents implements SmartLifecycle {
 
 	private final Set<Stream> streams = ConcurrentHashMap.newKeySet();
 
-	/** Spring's (spring.task.scheduling.*). */
 	private final TaskScheduler scheduler;
 
 	/** Scheduled on start: a stopped context may start again (tests pause contexts). */

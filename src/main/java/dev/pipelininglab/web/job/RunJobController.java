@@ -46,7 +46,6 @@ import org.springframework.web.servlet.mvc.method.annotation.SseEmitter;
 @RequestMapping("/runs")
 public class RunJobController {
 
-	/** What the API description says of the body. */
 	private static final String BODY = "The run to start. kind picks the GET endpoint it mirrors (single, compare,"
 			+ " sweep; inferred from variants or batchSizes when left out); the other fields are that endpoint's path"
 			+ " and query parameters, with the same names, defaults and bounds; instances, in the body only, runs a"

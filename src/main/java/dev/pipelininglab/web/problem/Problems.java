@@ -6,6 +6,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import dev.pipelininglab.ProblemType;
+import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -74,14 +75,9 @@ public final class Problems {
 		return JSON.writeValueAsString(problem);
 	}
 
-	public static void write(HttpServletResponse response, ProblemType type, String detail, @Nullable String instance)
+	public static void write(HttpServletRequest request, HttpServletResponse response, ProblemDetail problem)
 			throws IOException {
-		write(response, problem(type, detail), instance);
-	}
-
-	public static void write(HttpServletResponse response, ProblemDetail problem, @Nullable String instance)
-			throws IOException {
-		problem.setInstance((instance != null) ? URI.create(instance) : null);
+		problem.setInstance(URI.create(request.getRequestURI()));
 		response.setStatus(problem.getStatus());
 		response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);
 		response.setCharacterEncoding("UTF-8");

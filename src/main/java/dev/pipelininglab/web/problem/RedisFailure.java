@@ -27,8 +27,7 @@ final class RedisFailure {
 	}
 
 	static Throwable causeOf(RunFailedException failed) {
-		Throwable cause = failed.getCause();
-		return (cause != null) ? cause : failed;
+		return Objects.requireNonNullElse(failed.getCause(), failed);
 	}
 
 	static ProblemType classify(Throwable failure) {

@@ -15,7 +15,6 @@ import org.apache.coyote.ActionCode;
 
 import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
-import org.springframework.core.Ordered;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
@@ -26,7 +25,7 @@ import org.springframework.stereotype.Component;
  * hand because Boot's valve can be configured but not replaced.
  */
 @Component
-class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory>, Ordered {
+class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServerFactory> {
 
 	@Override
 	public void customize(TomcatServletWebServerFactory factory) {
@@ -42,11 +41,6 @@ class TomcatProblems implements WebServerFactoryCustomizer<TomcatServletWebServe
 			}
 			host.getPipeline().addValve(new ProblemReportValve());
 		});
-	}
-
-	@Override
-	public int getOrder() {
-		return Ordered.LOWEST_PRECEDENCE;
 	}
 
 	/**

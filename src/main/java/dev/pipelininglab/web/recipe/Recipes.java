@@ -1,7 +1,6 @@
 package dev.pipelininglab.web.recipe;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.EnumMap;
@@ -101,8 +100,9 @@ class Recipes {
 	}
 
 	private static String read(File file) {
-		try (InputStream in = new ClassPathResource("recipes/" + file.className + ".java").getInputStream()) {
-			return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+		try {
+			return new ClassPathResource("recipes/" + file.className + ".java")
+				.getContentAsString(StandardCharsets.UTF_8);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException("The recipe " + file.path() + " is missing from the classpath", ex);

@@ -17,33 +17,30 @@ enum Format {
 	TEXT, WHOLE, MILLIS, RATIO, FIGURE;
 
 	String shown(@Nullable Object value) {
-		if (value == null) {
-			return "";
+		if (value == null || this == TEXT) {
+			return (value != null) ? value.toString() : "";
 		}
+		double number = ((Number) value).doubleValue();
 		return switch (this) {
-			case TEXT -> value.toString();
-			case WHOLE -> String.format(Locale.ROOT, "%,d", Math.round(((Number) value).doubleValue()));
-			case MILLIS -> millis(((Number) value).doubleValue());
-			case RATIO -> significant(((Number) value).doubleValue(), 3) + "x";
-			case FIGURE -> significant(((Number) value).doubleValue(), 3);
+			case WHOLE -> String.format(Locale.ROOT, "%,d", Math.round(number));
+			// What the clock and a shared machine's noise support.
+			case MILLIS -> (number >= 100) ? String.format(Locale.ROOT, "%,.1f", number) : significant(number, 3);
+			case RATIO -> significant(number, 3) + "x";
+			case TEXT, FIGURE -> significant(number, 3);
 		};
 	}
 
 	/** For machines: plain numbers, to the JSON answer's precision (16.806 ms). */
 	String raw(@Nullable Object value) {
-		if (value == null) {
-			return "";
-		}
-		if (!(value instanceof Double)) {
-			return value.toString();
+		if (!(value instanceof Double number)) {
+			return (value != null) ? value.toString() : "";
 		}
 		return switch (this) {
 			case TEXT -> value.toString();
-			case WHOLE -> decimals((Double) value, 1);
-			case MILLIS -> decimals((Double) value, 3);
-			case RATIO -> significant((Double) value, 3);
-			case FIGURE ->
-				(Math.abs((Double) value) >= 0.1) ? decimals((Double) value, 3) : significant((Double) value, 4);
+			case WHOLE -> decimals(number, 1);
+			case MILLIS -> decimals(number, 3);
+			case RATIO -> significant(number, 3);
+			case FIGURE -> (Math.abs(number) >= 0.1) ? decimals(number, 3) : significant(number, 4);
 		};
 	}
 
@@ -52,14 +49,6 @@ enum Format {
 			return Double.toString(value);
 		}
 		return new BigDecimal(value).setScale(places, RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
-	}
-
-	private static String millis(double value) {
-		// What the clock and a shared machine's noise support.
-		if (value >= 100) {
-			return String.format(Locale.ROOT, "%,.1f", value);
-		}
-		return significant(value, 3);
 	}
 
 	static String significant(double value, int digits) {

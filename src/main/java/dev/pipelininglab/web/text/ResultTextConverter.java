@@ -74,23 +74,15 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 	protected void writeInternal(Object value, HttpOutputMessage output) throws IOException {
 		MediaType type = output.getHeaders().getContentType();
 		String format = (type != null) ? type.getSubtype() : "plain";
-		HttpServletRequest request = request();
+		// A converter is handed the answer, not the request with its columns=.
+		HttpServletRequest request = (RequestContextHolder
+			.getRequestAttributes() instanceof ServletRequestAttributes attributes) ? attributes.getRequest() : null;
+		String columns = (request != null) ? request.getParameter(ApiParameter.COLUMNS.parameterName()) : null;
 		String answer = format.equals("html")
-				? page(Answer.of(value, format, asked()), output.getHeaders().getFirst(HttpHeaders.CONTENT_LOCATION),
+				? page(Answer.of(value, format, columns), output.getHeaders().getFirst(HttpHeaders.CONTENT_LOCATION),
 						(request != null) ? request.getContextPath() : "")
-				: render(value, format, asked());
+				: render(value, format, columns);
 		output.getBody().write(answer.getBytes(StandardCharsets.UTF_8));
-	}
-
-	/** A converter is handed the answer, not the request with its {@code columns=}. */
-	private static @Nullable String asked() {
-		HttpServletRequest request = request();
-		return (request != null) ? request.getParameter(ApiParameter.COLUMNS.parameterName()) : null;
-	}
-
-	private static @Nullable HttpServletRequest request() {
-		return (RequestContextHolder.getRequestAttributes() instanceof ServletRequestAttributes attributes)
-				? attributes.getRequest() : null;
 	}
 
 	/**
@@ -102,7 +94,8 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 		}
 		Answer answer = Answer.of(value, format, columns);
 		// A comparison's answer before its evidence, as the page shows it.
-		String first = answerFirst(value);
+		String first = (value instanceof Comparison comparison) ? comparison.summary()
+				: (value instanceof RunRecord record && record.kind() == RunKind.COMPARE) ? record.summary() : null;
 		return switch (format) {
 			case "csv" -> ResultTable.resultsCsv(answer.picked(), answer.rows());
 			case "markdown" -> ResultTable.markdown(answer.title() + ((first != null) ? "\n\n" + first : ""),
@@ -113,13 +106,6 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 					answer.shown(), answer.rows(), (answer.under() != null) ? TableColumns.wrap(answer.under()) : null)
 					+ (answer.extra().isEmpty() ? "" : TableColumns.wrap(answer.extra()));
 		};
-	}
-
-	private static @Nullable String answerFirst(Object value) {
-		if (value instanceof Comparison comparison) {
-			return comparison.summary();
-		}
-		return (value instanceof RunRecord record && record.kind() == RunKind.COMPARE) ? record.summary() : null;
 	}
 
 	/**

@@ -63,15 +63,13 @@ public final class TableColumns {
 			.orElse(0);
 	}
 
+	/**
+	 * Keys checked against the catalogue's, which are these columns' (CatalogueTests).
+	 */
 	private static List<ResultTable.Column<RunResult>> named(List<String> keys) {
-		List<ResultTable.Column<RunResult>> columns = new ArrayList<>();
-		for (String key : keys) {
-			// Checked against the catalogue's keys, which are these columns'
-			// (CatalogueTests).
-			// (TableColumnsTests).
-			columns.add(NAMED.stream().filter((column) -> column.key().equals(key)).findFirst().orElseThrow());
-		}
-		return columns;
+		return keys.stream()
+			.map((key) -> NAMED.stream().filter((column) -> column.key().equals(key)).findFirst().orElseThrow())
+			.toList();
 	}
 
 	/** Long lines broken between words, their rest indented by two spaces. */
