@@ -98,6 +98,12 @@ class BodyLimit extends OncePerRequestFilter implements TomcatContextCustomizer 
 				}
 
 				@Override
+				public int read(byte[] buffer, int offset, int length) {
+					// A parser reads blocks: byte by byte would cost a call per byte.
+					return ReadAhead.this.body.read(buffer, offset, length);
+				}
+
+				@Override
 				public boolean isFinished() {
 					return ReadAhead.this.body.available() == 0;
 				}
