@@ -27,7 +27,7 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 public record CompareProperties(@DefaultValue( {
 		"10", "100", "1000" }) @NotNull List<@Positive Integer> batchSizes,
-		@DefaultValue("3") @Positive @Max(9) int passes, @DefaultValue("200ms") @NotNull Duration passTime){
+		@DefaultValue("3") @Positive @Max(9) int passes, @DefaultValue("150ms") @NotNull Duration passTime){
 
 	public CompareProperties {
 		if (passTime.isNegative()) {
