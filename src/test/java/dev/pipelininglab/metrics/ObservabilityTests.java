@@ -2,6 +2,7 @@ package dev.pipelininglab.metrics;
 
 import java.net.http.HttpResponse;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.AppOnTestRedis;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -16,6 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * appear as timers per operation, mode and variant; Lettuce's per-command timers stay off
  * unless asked for.
  */
+@SlowTest
 class ObservabilityTests extends AppOnTestRedis {
 
 	@Autowired

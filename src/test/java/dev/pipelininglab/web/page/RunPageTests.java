@@ -4,6 +4,7 @@ import java.net.http.HttpResponse;
 import java.util.List;
 import java.util.Locale;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.AppOnTestRedis;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * clients get JSON as before, with the record's place in {@code Content-Location}, and a
  * problem is problem+json whoever asked.
  */
+@SlowTest
 class RunPageTests extends AppOnTestRedis {
 
 	/** Chromium's, for a typed address. */
