@@ -156,7 +156,7 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 				this.foreign = excess;
 			}
 			this.usage = server.usage(connectionsBefore, before, after, this.route, commands(spec));
-			TimedPasses.this.warmUp.sent(spec).addAndGet(spec.itemsPerPass());
+			TimedPasses.this.warmUp.sent(spec).addAndGet(outcome.sent());
 		}
 
 		/** Once {@link #done()}. */
