@@ -174,8 +174,7 @@ class NodeInfo implements AutoCloseable {
 			List<ServerCounters.Client> clients = new ArrayList<>();
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			this.connection.forEachMaster((master, node) -> masters.add(master));
-			List<String> time = masters.get(0).time();
-			long micros = Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
+			long startMicros = micros(masters.get(0).time());
 			for (RedisCommands<String, String> master : masters) {
 				for (String line : master.clientList().split("\n")) {
 					if (!line.isBlank()) {
@@ -183,12 +182,18 @@ class NodeInfo implements AutoCloseable {
 					}
 				}
 			}
-			return new ServerCounters.ClientList(List.copyOf(clients), micros, masters.size());
+			// A list read across a second's turn gives idle times of the later second.
+			return new ServerCounters.ClientList(List.copyOf(clients), startMicros, micros(masters.get(0).time()),
+					masters.size());
 		}
 		catch (RuntimeException ex) {
 			log.debug("Could not read the masters' client lists", ex);
 			return null;
 		}
+	}
+
+	private static long micros(List<String> time) {
+		return Long.parseLong(time.get(0)) * 1_000_000L + Long.parseLong(time.get(1));
 	}
 
 	@Override

@@ -149,15 +149,16 @@ public class ServerCounters implements DisposableBean {
 		// Only a connection used in this server second could pass for one the pass used:
 		// idle counts whole seconds. A comparison's passes met others idle for seconds
 		// on every pass, and waited half a second each for nothing.
-		if (before == null || candidates(before, route, commands).filter((client) -> client.idleSeconds() == 0)
-			.count() <= (long) clients * perClient(before)) {
+		if (before == null
+				|| candidates(before, route.clientName(), commands).filter((client) -> client.idleSeconds() == 0)
+					.count() <= (long) clients * perClient(before)) {
 			return before;
 		}
-		long micros = before.serverMicros() % 1_000_000L;
+		long micros = before.endMicros() % 1_000_000L;
 		log.debug(
 				"Waiting into the server's next second: a master holds more connections of route {} used in this"
 						+ " second than the run's {} clients: {}",
-				route.clientName(), clients, candidates(before, route, commands).toList());
+				route.clientName(), clients, candidates(before, route.clientName(), commands).toList());
 		try {
 			Thread.sleep((1_000_000L - micros) / 1000 + 5);
 		}
@@ -178,10 +179,19 @@ public class ServerCounters implements DisposableBean {
 		if (before == null || after == null) {
 			return null;
 		}
-		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
-		int used = (int) candidates(after, route, commands).filter((client) -> client.idleSeconds() <= idleBound)
+		return new Usage(used(before, after, route.clientName(), commands),
+				connectionsReceived(passAfter) - connectionsReceived(passBefore));
+	}
+
+	/**
+	 * The route's connections whose last command is the run's and came in between the
+	 * lists: its idle seconds are at most the whole seconds from the first list's start
+	 * to the second list's end, as the lists' own clock read them.
+	 */
+	static int used(ClientList before, ClientList after, @Nullable String clientName, Set<String> commands) {
+		long idleBound = after.endMicros() / 1_000_000L - before.startMicros() / 1_000_000L;
+		return (int) candidates(after, clientName, commands).filter((client) -> client.idleSeconds() <= idleBound)
 			.count();
-		return new Usage(used, connectionsReceived(passAfter) - connectionsReceived(passBefore));
 	}
 
 	private static long connectionsReceived(Snapshot snapshot) {
@@ -199,8 +209,8 @@ public class ServerCounters implements DisposableBean {
 		return (list.masters() > 1) ? list.masters() + 1 : 1;
 	}
 
-	private static Stream<Client> candidates(ClientList list, Route route, Set<String> commands) {
-		String name = (route.clientName() != null) ? route.clientName() : "";
+	private static Stream<Client> candidates(ClientList list, @Nullable String clientName, Set<String> commands) {
+		String name = (clientName != null) ? clientName : "";
 		return list.clients()
 			.stream()
 			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd()));
@@ -214,7 +224,11 @@ public class ServerCounters implements DisposableBean {
 	public record Snapshot(Map<String, Map<String, String>> nodes) {
 	}
 
-	public record ClientList(List<Client> clients, long serverMicros, int masters) {
+	/**
+	 * {@code startMicros}, {@code endMicros}: the server's clock before and after the
+	 * lists were read.
+	 */
+	public record ClientList(List<Client> clients, long startMicros, long endMicros, int masters) {
 	}
 
 	record Client(String name, String cmd, long idleSeconds) {
