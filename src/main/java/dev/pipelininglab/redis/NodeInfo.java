@@ -168,13 +168,15 @@ class NodeInfo implements AutoCloseable {
 
 	/**
 	 * Every master's clients, and the first master's clock; null when one cannot be read.
+	 * {@code clockAfter}: the clock read after the lists rather than before, for a list
+	 * read after a pass, whose idle times count to its own last second.
 	 */
-	synchronized ServerCounters.@Nullable ClientList clientList() {
+	synchronized ServerCounters.@Nullable ClientList clientList(boolean clockAfter) {
 		try {
 			List<ServerCounters.Client> clients = new ArrayList<>();
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			this.connection.forEachMaster((master, node) -> masters.add(master));
-			long startMicros = micros(masters.get(0).time());
+			long before = clockAfter ? 0 : micros(masters.get(0).time());
 			for (RedisCommands<String, String> master : masters) {
 				for (String line : master.clientList().split("\n")) {
 					if (!line.isBlank()) {
@@ -182,9 +184,8 @@ class NodeInfo implements AutoCloseable {
 					}
 				}
 			}
-			// A list read across a second's turn gives idle times of the later second.
-			return new ServerCounters.ClientList(List.copyOf(clients), startMicros, micros(masters.get(0).time()),
-					masters.size());
+			return new ServerCounters.ClientList(List.copyOf(clients),
+					clockAfter ? micros(masters.get(0).time()) : before, masters.size());
 		}
 		catch (RuntimeException ex) {
 			log.debug("Could not read the masters' client lists", ex);

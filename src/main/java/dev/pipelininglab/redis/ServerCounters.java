@@ -145,7 +145,7 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	public @Nullable ClientList clientsBefore(Route route, Set<String> commands, int clients) {
-		ClientList before = this.info.clientList();
+		ClientList before = this.info.clientList(false);
 		// Only a connection used in this server second could pass for one the pass used:
 		// idle counts whole seconds. A comparison's passes met others idle for seconds
 		// on every pass, and waited half a second each for nothing.
@@ -154,7 +154,7 @@ public class ServerCounters implements DisposableBean {
 					.count() <= (long) clients * perClient(before)) {
 			return before;
 		}
-		long micros = before.endMicros() % 1_000_000L;
+		long micros = before.serverMicros() % 1_000_000L;
 		log.debug(
 				"Waiting into the server's next second: a master holds more connections of route {} used in this"
 						+ " second than the run's {} clients: {}",
@@ -166,7 +166,7 @@ public class ServerCounters implements DisposableBean {
 			Thread.currentThread().interrupt();
 			return before;
 		}
-		return this.info.clientList();
+		return this.info.clientList(false);
 	}
 
 	/**
@@ -175,7 +175,7 @@ public class ServerCounters implements DisposableBean {
 	 */
 	public @Nullable Usage usage(@Nullable ClientList before, Snapshot passBefore, Snapshot passAfter, Route route,
 			Set<String> commands) {
-		ClientList after = this.info.clientList();
+		ClientList after = this.info.clientList(true);
 		if (before == null || after == null) {
 			return null;
 		}
@@ -185,11 +185,13 @@ public class ServerCounters implements DisposableBean {
 
 	/**
 	 * The route's connections whose last command is the run's and came in between the
-	 * lists: its idle seconds are at most the whole seconds from the first list's start
-	 * to the second list's end, as the lists' own clock read them.
+	 * lists: its idle seconds are at most the whole seconds from the clock read before
+	 * the first list to the clock read after the second (read before it, a list read
+	 * across a second's turn saw the pass's connections a second idle against a bound of
+	 * zero).
 	 */
 	static int used(ClientList before, ClientList after, @Nullable String clientName, Set<String> commands) {
-		long idleBound = after.endMicros() / 1_000_000L - before.startMicros() / 1_000_000L;
+		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
 		return (int) candidates(after, clientName, commands).filter((client) -> client.idleSeconds() <= idleBound)
 			.count();
 	}
@@ -225,10 +227,10 @@ public class ServerCounters implements DisposableBean {
 	}
 
 	/**
-	 * {@code startMicros}, {@code endMicros}: the server's clock before and after the
-	 * lists were read.
+	 * {@code serverMicros}: the server's clock before the lists were read, or after them
+	 * for the list after a pass.
 	 */
-	public record ClientList(List<Client> clients, long startMicros, long endMicros, int masters) {
+	public record ClientList(List<Client> clients, long serverMicros, int masters) {
 	}
 
 	record Client(String name, String cmd, long idleSeconds) {

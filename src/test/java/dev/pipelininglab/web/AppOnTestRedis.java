@@ -29,10 +29,14 @@ public abstract class AppOnTestRedis {
 		return "http://127.0.0.1:" + this.port;
 	}
 
-	/** A client for the app, each request bounded to 30 s. */
+	/**
+	 * A client for the app, each request bounded to 90 s: a bound that fails a hung test,
+	 * not a speed claim; CI's three test JVMs on two cores beside a browser made a 3 s
+	 * sweep take over 30 s.
+	 */
 	protected Http http() {
 		if (this.http == null) {
-			this.http = new Http(this.port, Duration.ofSeconds(30));
+			this.http = new Http(this.port, Duration.ofSeconds(90));
 		}
 		return this.http;
 	}

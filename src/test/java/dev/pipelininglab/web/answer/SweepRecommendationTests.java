@@ -26,9 +26,9 @@ class SweepRecommendationTests extends AppOnTestRedis {
 	JsonMapper json;
 
 	@Test
-	void aSweepOf100000SetsRecommendsTheSmallestBatchSizeWithin90PercentOfTheBest() throws Exception {
+	void aSweepRecommendsTheSmallestBatchSizeWithin90PercentOfTheBest() throws Exception {
 		flushRedis();
-		HttpResponse<String> answer = http().get("/sweep/set/100000?batchSizes=10,100,1000,10000&sample=0", null);
+		HttpResponse<String> answer = http().get("/sweep/set/30000?batchSizes=10,100,1000,10000&sample=0", null);
 		assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
 		JsonNode sweep = this.json.readTree(answer.body());
 		JsonNode recommendation = sweep.path("recommendation");
