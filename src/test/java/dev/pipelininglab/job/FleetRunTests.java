@@ -65,6 +65,9 @@ class FleetRunTests {
 
 	private static final String CHANNEL = "pipelining-lab:fleet";
 
+	/** A bound that fails a hung test, not a speed claim: CI's load stretches runs. */
+	private static final Duration REQUEST = Duration.ofSeconds(90);
+
 	/** Three apps on a Redis of their own, which the tests that need no other share. */
 	private static final List<ConfigurableApplicationContext> trio = new ArrayList<>();
 
@@ -120,8 +123,8 @@ class FleetRunTests {
 	@Test
 	void twoFleetRunsLedFromTwoInstancesAtOnceBothSayTheyOverlapped() {
 		trio();
-		Http first = new Http(port(trio.get(0)), Duration.ofSeconds(30));
-		Http second = new Http(port(trio.get(1)), Duration.ofSeconds(30));
+		Http first = new Http(port(trio.get(0)), REQUEST);
+		Http second = new Http(port(trio.get(1)), REQUEST);
 		// Slowed by 2 ms added to each round trip: 400 of them a member, so that they
 		// meet.
 		String a = start(first, 40_000, 2, ", \"batchSize\": 50, \"rtt\": 2");
@@ -139,7 +142,7 @@ class FleetRunTests {
 	void messagesWithoutTheFleetsSecretOrSeenBeforeGetNoShareAndStopNothing() throws Exception {
 		StandaloneRedis redis = trio();
 		try (ForgingMember forger = new ForgingMember(redis)) {
-			Http http = new Http(port(trio.get(0)), Duration.ofSeconds(30));
+			Http http = new Http(port(trio.get(0)), REQUEST);
 			DocumentContext record = finished(http, start(http, 60_000, 3, ""));
 			assertThat(record.<String>read("$.status")).isEqualTo("DONE");
 			assertThat(record.<Integer>read("$.fleet.instances")).isEqualTo(3);
@@ -185,7 +188,7 @@ class FleetRunTests {
 			}
 		});
 		try {
-			Http http = new Http(port(trio.get(0)), Duration.ofSeconds(30));
+			Http http = new Http(port(trio.get(0)), REQUEST);
 			DocumentContext record = finished(http, start(http, 60_000, 4, ""));
 			assertThat(reported).isTrue();
 			assertThat(record.<String>read("$.status")).isEqualTo("DONE");
@@ -212,7 +215,7 @@ class FleetRunTests {
 		ConfigurableApplicationContext leader = app(redis);
 		app(redis);
 		Process child = child(redis);
-		Http http = new Http(port(leader), Duration.ofSeconds(30));
+		Http http = new Http(port(leader), REQUEST);
 		// Slowed by an added round trip so that the kill lands inside the timed passes.
 		String location = start(http, 150_000, 3, ", \"batchSize\": 50, \"rtt\": 2");
 		StringRedisTemplate template = leader.getBean(StringRedisTemplate.class);
@@ -251,7 +254,7 @@ class FleetRunTests {
 	}
 
 	private static DocumentContext assertWholeFleetRun(ConfigurableApplicationContext leader) {
-		Http http = new Http(port(leader), Duration.ofSeconds(30));
+		Http http = new Http(port(leader), REQUEST);
 		DocumentContext record = finished(http, start(http, 60_000, 3, ""));
 		assertThat(record.<String>read("$.status")).isEqualTo("DONE");
 		assertThat(record.<Integer>read("$.fleet.asked")).isEqualTo(3);
