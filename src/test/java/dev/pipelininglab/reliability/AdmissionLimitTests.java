@@ -8,6 +8,7 @@ import java.util.concurrent.Executors;
 
 import dev.pipelininglab.testsupport.BackgroundRun;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.web.Admitted;
 import org.junit.jupiter.api.Test;
@@ -32,6 +33,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * longer than the configured wait, is told so with a 429 problem and Retry-After; health
  * and the page never queue.
  */
+@SlowTest
 @SpringBootTest(properties = { "lab.admission.max-concurrent=1", "lab.admission.max-wait=300ms" })
 @SharedRedis
 @AutoConfigureMockMvc

@@ -13,6 +13,7 @@ import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.redis.Topology;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import org.junit.jupiter.api.Test;
 
@@ -28,6 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * timed work is driven here without warm-up or read-back, so the server's counts are the
  * variant's alone.
  */
+@SlowTest
 @SpringBootTest
 @SharedRedis
 class MixedRatioTests {

@@ -13,6 +13,7 @@ import dev.pipelininglab.redis.Sharing;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.TestLettuce;
 import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
@@ -30,6 +31,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The client's view of the slots is read once and never refreshed on a timer here, so it
  * is stale exactly when the test says.
  */
+@SlowTest
 @SpringBootTest(properties = "spring.data.redis.lettuce.cluster.refresh.period=1h")
 @OwnRedis(RedisTopology.CLUSTER)
 class NodeGroupedRedirectTests {

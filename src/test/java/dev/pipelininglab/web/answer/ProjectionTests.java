@@ -6,6 +6,7 @@ import java.net.http.HttpResponse;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.AppOnTestRedis;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -23,6 +24,7 @@ import static org.assertj.core.api.Assertions.withinPercentage;
  * five pairs), for the loop and for a pipeline. (docs/benchmark.md holds tighter figures
  * from an idle machine; the bound here is loose so a busy CI machine does not fail it.)
  */
+@SlowTest
 class ProjectionTests extends AppOnTestRedis {
 
 	@Autowired

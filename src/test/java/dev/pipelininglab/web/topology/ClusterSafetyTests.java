@@ -12,6 +12,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.OwnRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnOwnRedis;
 import io.lettuce.core.KeyScanCursor;
 import io.lettuce.core.RedisClient;
@@ -34,6 +35,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  * written anywhere; the keys a run leaves carry the expiry on every master, and a run
  * over a key space larger than itself clears and expires only the keys it walked.
  */
+@SlowTest
 @SpringBootTest
 @OwnRedis(RedisTopology.CLUSTER)
 class ClusterSafetyTests extends MockMvcOnOwnRedis {
