@@ -7,6 +7,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 
+import dev.pipelininglab.run.ComparisonPlan;
 import dev.pipelininglab.run.RunObserver;
 import org.jspecify.annotations.Nullable;
 
@@ -23,6 +24,9 @@ final class ActiveRun implements RunObserver {
 	final String id;
 
 	final RunPlan plan;
+
+	/** A comparison's plan, made once when it was accepted. */
+	final @Nullable ComparisonPlan compared;
 
 	private final PhasePlan phases;
 
@@ -74,10 +78,11 @@ final class ActiveRun implements RunObserver {
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
 	private volatile @Nullable Runnable beforeTiming;
 
-	ActiveRun(RunPlan plan, RunRecord record, PhasePlan phases, Duration maxRunTime,
+	ActiveRun(RunPlan plan, @Nullable ComparisonPlan compared, RunRecord record, PhasePlan phases, Duration maxRunTime,
 			@Nullable BooleanSupplier callerGone) {
 		this.id = record.id();
 		this.plan = plan;
+		this.compared = compared;
 		this.record = record;
 		this.phases = phases;
 		this.maxRunTime = maxRunTime;

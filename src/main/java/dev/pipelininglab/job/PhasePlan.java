@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Predicate;
 
 import dev.pipelininglab.run.Mode;
 import dev.pipelininglab.run.RunObserver.Phase;
@@ -42,10 +41,11 @@ final class PhasePlan {
 	}
 
 	/**
-	 * {@code compared}: what a comparison runs ({@code RunService.compared}), its steady
-	 * passes and the advice's batch sizes included.
+	 * {@code compared}: what a comparison runs ({@code ComparisonPlan.all}), its steady
+	 * passes and the advice's batch sizes included, those the topology cannot run already
+	 * left out; a single run or a sweep that cannot run here fails before its first step.
 	 */
-	static PhasePlan of(RunPlan plan, Predicate<RunSpec> supported, int warmUpRoundTrips, List<RunSpec> compared) {
+	static PhasePlan of(RunPlan plan, int warmUpRoundTrips, List<RunSpec> compared) {
 		RunSpec base = plan.base();
 		List<RunSpec> specs = switch (plan.kind()) {
 			case SINGLE -> List.of(base);
@@ -59,9 +59,6 @@ final class PhasePlan {
 			steps.add(setup(Phase.PREPARING, "", base.batchSize(), base.count(), rtt));
 		}
 		for (RunSpec spec : specs) {
-			if (!supported.test(spec)) {
-				continue;
-			}
 			String variant = label(spec);
 			int perTrip = (spec.mode() == Mode.LOOP) ? 1 : spec.batchSize();
 			long warmup = Math.min(spec.count(), (long) perTrip * warmUpRoundTrips);

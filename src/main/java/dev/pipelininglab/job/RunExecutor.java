@@ -22,6 +22,7 @@ import dev.pipelininglab.metrics.RunMetrics;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.RunCancelledException;
 import dev.pipelininglab.run.RunService;
+import dev.pipelininglab.run.ComparisonPlan;
 import dev.pipelininglab.run.RunSlots;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.WarmUpProperties;
@@ -127,14 +128,13 @@ public class RunExecutor implements SmartLifecycle {
 
 	private ActiveRun activeRun(RunPlan plan, @Nullable BooleanSupplier callerGone) {
 		Instant now = Instant.now();
-		List<KeySpace.Range> reach = plan.reach(this.runs);
+		ComparisonPlan compared = plan.compared(this.runs);
+		List<KeySpace.Range> reach = plan.reach(this.runs, compared);
 		RunRecord record = new RunRecord(UUID.randomUUID().toString(), plan.kind(), RunStatus.QUEUED, plan.describe(),
 				RunRecord.Progress.NONE, false, this.fleet.instance(), now, null, null, now, null, null, null, null,
 				this.environment.of(callerGone == null), null, null, reach.isEmpty() ? null : reach);
-		List<RunSpec> compared = (plan.kind() == RunKind.COMPARE)
-				? this.runs.compared(plan.base(), plan.variants(), plan.steady()) : List.of();
-		return new ActiveRun(plan, record,
-				PhasePlan.of(plan, (spec) -> this.runs.unsupported(spec) == null, this.warmUpRoundTrips, compared),
+		return new ActiveRun(plan, compared, record,
+				PhasePlan.of(plan, this.warmUpRoundTrips, (compared != null) ? compared.all() : List.of()),
 				this.maxRunTime, callerGone);
 	}
 
@@ -231,7 +231,7 @@ public class RunExecutor implements SmartLifecycle {
 			}
 			this.overlaps.started(run, this.active.values());
 			RunPlan.Outcome outcome = (run.plan.instances() > 1) ? this.fleet.lead(run)
-					: run.plan.measure(this.runs, run);
+					: run.plan.measure(this.runs, run, run.compared);
 			this.overlaps.check(run);
 			outcome.results().forEach(this.metrics::record);
 			finish(run, RunStatus.DONE, outcome, null, null);

@@ -5,6 +5,7 @@ import java.util.List;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Comparison;
+import dev.pipelininglab.run.ComparisonPlan;
 import dev.pipelininglab.run.KeyWalk;
 import dev.pipelininglab.run.LoopCeiling;
 import dev.pipelininglab.run.Mode;
@@ -60,16 +61,19 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 
 	/**
 	 * One run, a comparison or a sweep, and the sentence the page shows under its
-	 * results.
+	 * results; {@code compared}: a comparison's plan, made once when it was accepted.
 	 */
-	Outcome measure(RunService runs, RunObserver observer) {
+	Outcome measure(RunService runs, RunObserver observer, @Nullable ComparisonPlan compared) {
 		return switch (this.kind) {
 			case SINGLE -> {
 				RunResult result = runs.run(this.base, observer);
 				yield new Outcome(List.of(result), null, LoopCeiling.sentence(List.of(result)), result);
 			}
 			case COMPARE -> {
-				Comparison comparison = runs.compare(this.base, this.variants, this.steady, observer);
+				if (compared == null) {
+					throw new IllegalStateException("A comparison is planned when it is accepted");
+				}
+				Comparison comparison = runs.compare(compared, observer);
 				yield new Outcome(comparison.results(), comparison.skipped(), comparison.summary(), comparison);
 			}
 			case SWEEP -> {
@@ -80,13 +84,19 @@ public record RunPlan(RunKind kind, RunSpec base, List<Variant> variants, List<I
 	}
 
 	/**
+	 * A comparison's plan, else null: made once, for its record, its steps and its
+	 * passes.
+	 */
+	@Nullable ComparisonPlan compared(RunService runs) {
+		return (this.kind == RunKind.COMPARE) ? runs.plan(this.base, this.variants, this.steady) : null;
+	}
+
+	/**
 	 * Every key it may write, for its record before its first key: a fleet's leader plans
 	 * the whole fleet's.
 	 */
-	List<KeySpace.Range> reach(RunService runs) {
-		List<RunSpec> specs = (this.kind == RunKind.COMPARE) ? runs.compared(this.base, this.variants, this.steady)
-				: List.of(this.base);
-		return runs.reach(specs, this.kind != RunKind.SINGLE);
+	List<KeySpace.Range> reach(RunService runs, @Nullable ComparisonPlan compared) {
+		return runs.reach((compared != null) ? compared.all() : List.of(this.base), this.kind != RunKind.SINGLE);
 	}
 
 	/** For the job's final record; {@code answer} is what a GET run answers. */

@@ -135,15 +135,13 @@ public class RunService {
 	 * that make a steady answer ({@link SteadyCompare}); the advised pipeline's other
 	 * batch sizes run in the same preflight, not as rows.
 	 */
-	public Comparison compare(RunSpec asked, List<Variant> variants, boolean steady, RunObserver observer) {
-		SteadyCompare.Planned plan = this.steady.plan(asked, variants, steady, this::unsupported);
-		return plan.answer(asked, measureAll(plan.base(), plan.all(), observer), this.topology.kind().toString(),
-				this.settings.inEffect());
+	public ComparisonPlan plan(RunSpec asked, List<Variant> variants, boolean steady) {
+		return this.steady.plan(asked, variants, steady, this::unsupported);
 	}
 
-	/** Every spec a comparison runs, for its record's key ranges before it starts. */
-	public List<RunSpec> compared(RunSpec asked, List<Variant> variants, boolean steady) {
-		return this.steady.plan(asked, variants, steady, this::unsupported).all();
+	public Comparison compare(ComparisonPlan plan, RunObserver observer) {
+		return plan.answer(measureAll(plan.base(), plan.all(), observer), this.topology.kind().toString(),
+				this.settings.inEffect());
 	}
 
 	/** The Redis docs' throughput-against-length figure. */

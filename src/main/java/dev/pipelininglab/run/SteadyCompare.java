@@ -4,10 +4,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.Connector;
@@ -35,7 +33,7 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 	 * The rows a comparison runs, those skipped with the reason, and the advice's runs.
 	 * @param unsupported why a spec cannot run here, or null
 	 */
-	Planned plan(RunSpec asked, List<Variant> variants, boolean steady,
+	ComparisonPlan plan(RunSpec asked, List<Variant> variants, boolean steady,
 			Function<RunSpec, @Nullable String> unsupported) {
 		RunSpec base = base(asked, steady);
 		List<RunSpec> runnable = new ArrayList<>();
@@ -51,35 +49,8 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 			}
 		}
 		RunSpec advised = advised(runnable);
-		return new Planned(base, List.copyOf(runnable), List.copyOf(skipped), advised,
+		return new ComparisonPlan(asked, base, List.copyOf(runnable), List.copyOf(skipped), advised,
 				atOtherSizes(advised, asked.count(), (spec) -> unsupported.apply(spec) == null));
-	}
-
-	/** {@code more}: the advised pipeline at other batch sizes, for its advice only. */
-	record Planned(RunSpec base, List<RunSpec> rows, List<Comparison.Skipped> skipped, @Nullable RunSpec advised,
-			List<RunSpec> more) {
-
-		/** The rows first, in the order asked, then the advice's runs. */
-		List<RunSpec> all() {
-			return Stream.concat(this.rows.stream(), this.more.stream()).toList();
-		}
-
-		/** {@code measured}: a result for each of {@link #all()}, in its order. */
-		Comparison answer(RunSpec asked, List<RunResult> measured, String topology,
-				@Nullable Map<String, String> settings) {
-			List<RunResult> compared = Comparison.rows(measured.subList(0, this.rows.size()));
-			// List.copyOf's lists refuse to look for null.
-			int advisedRow = (this.advised != null) ? this.rows.indexOf(this.advised) : -1;
-			RunResult advisedResult = (advisedRow >= 0) ? compared.get(advisedRow) : null;
-			Recommendation recommendation = advice(advisedResult,
-					measured.subList(this.rows.size(), measured.size())
-						.stream()
-						.map((result) -> result.partOfMany(null))
-						.toList());
-			return new Comparison(asked.operation(), asked.count(), topology, compared, this.skipped,
-					Comparison.summary(compared, advisedResult, recommendation), recommendation, settings);
-		}
-
 	}
 
 	/**

@@ -31,8 +31,8 @@ class TimeLimitedProgressTests {
 		RunRecord record = new RunRecord("5e2c1d55-0000-4000-8000-000000000002", RunKind.SINGLE, RunStatus.QUEUED,
 				plan.describe(), new RunRecord.Progress(0, 0, 0), false, "test:1", now, null, null, now, null, null,
 				null, null, null, null, null, null);
-		ActiveRun job = new ActiveRun(plan, record, PhasePlan.of(plan, (each) -> true, 1_000, List.of()),
-				Duration.ofMinutes(10), null);
+		ActiveRun job = new ActiveRun(plan, null, record, PhasePlan.of(plan, 1_000, List.of()), Duration.ofMinutes(10),
+				null);
 		job.update(RunStatus.RUNNING, now);
 		job.phase(Phase.TIMING, PhasePlan.label(spec), spec.batchSize(), spec.count());
 		job.commandsDone(1_000);

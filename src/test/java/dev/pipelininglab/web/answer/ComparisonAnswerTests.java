@@ -119,8 +119,8 @@ class ComparisonAnswerTests extends MockMvcOnTestRedis {
 				}
 			}
 		};
-		this.runs.compare(Specs.of(Operation.SET, Mode.LOOP, FlushPolicy.buffered(500), 2000, 500, 0),
-				List.of(Variant.valueOf("loop"), Variant.valueOf("pipelined-buffered-500")), true, observer);
+		this.runs.compare(this.runs.plan(Specs.of(Operation.SET, Mode.LOOP, FlushPolicy.buffered(500), 2000, 500, 0),
+				List.of(Variant.valueOf("loop"), Variant.valueOf("pipelined-buffered-500")), true), observer);
 		// Two rows and the advice's three other batch sizes, three rounds of each.
 		assertThat(timed).hasSize(15);
 		List<String> round = timed.subList(0, 5);
