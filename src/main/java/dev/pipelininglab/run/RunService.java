@@ -96,7 +96,7 @@ public class RunService {
 		observer.started(spec.repeat() * spec.batchesPerPass());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(spec, written,
-				() -> written.keptFor(measure(spec, false, readBack, observer, before, written, specs), readBack));
+				() -> written.keptFor(inRounds(specs, false, readBack, observer, before, written).get(0), readBack));
 	}
 
 	/** A fleet's: what all its members store together must fit. */
@@ -189,10 +189,17 @@ public class RunService {
 				throw new RunFailedException(base, 0, new Tally(0), null, keyOf(base.operation()), ex);
 			}
 		}
-		// Round by round: every variant's first pass, then every variant's second, so a
-		// machine that drifts (a neighbour, the JIT, a CPU's clock) weighs on all alike.
-		// Each variant reads back its keys right after its last pass, before the next
-		// variant's pass clears them.
+		return inRounds(specs, true, true, observer, before, written);
+	}
+
+	/**
+	 * Round by round: every variant's first pass, then every variant's second, so a
+	 * machine that drifts (a neighbour, the JIT, a CPU's clock) weighs on all alike. Each
+	 * variant reads back its keys right after its last pass, before the next variant's
+	 * pass clears them. {@code before}: null to count from the first timed pass.
+	 */
+	private List<RunResult> inRounds(List<RunSpec> specs, boolean prepare, boolean readBack, RunObserver observer,
+			ServerCounters.@Nullable Snapshot before, Written written) {
 		List<Measurements.Measuring> measuring = new ArrayList<>();
 		RunResult[] results = new RunResult[specs.size()];
 		try {
@@ -202,13 +209,13 @@ public class RunService {
 					if (round == 0) {
 						// Evictions count from the variant's first pass on.
 						ServerCounters.Snapshot since = (i == 0 || before == null) ? before : this.counters.snapshot();
-						measuring.add(this.measurements.start(specs.get(i), true, observer, since, written, specs));
+						measuring.add(this.measurements.start(specs.get(i), prepare, observer, since, written, specs));
 					}
 					Measurements.Measuring variant = measuring.get(i);
 					if (!variant.done()) {
 						variant.pass();
 						if (variant.done()) {
-							results[i] = variant.result(true, observer);
+							results[i] = variant.result(readBack, observer);
 						}
 					}
 				}
@@ -218,17 +225,6 @@ public class RunService {
 			measuring.forEach(Measurements.Measuring::close);
 		}
 		return List.of(results);
-	}
-
-	/** {@code since}: null to count from the first timed pass. */
-	private RunResult measure(RunSpec spec, boolean prepare, boolean readBack, RunObserver observer,
-			ServerCounters.@Nullable Snapshot since, Written written, List<RunSpec> all) {
-		try (Measurements.Measuring measuring = this.measurements.start(spec, prepare, observer, since, written, all)) {
-			while (!measuring.done()) {
-				measuring.pass();
-			}
-			return measuring.result(readBack, observer);
-		}
 	}
 
 	/** Never more values than the run's byte budget lets one batch hold. */
