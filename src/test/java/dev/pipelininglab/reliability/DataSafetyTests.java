@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.pipelininglab.testsupport.OwnRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisURI;
@@ -32,6 +33,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
  */
 @SpringBootTest
 // A server of this class's own, so MONITOR sees this session's commands and nothing else.
+@SlowTest
 @OwnRedis
 @AutoConfigureMockMvc
 class DataSafetyTests {

@@ -1,5 +1,6 @@
 package dev.pipelininglab.web;
 
+import dev.pipelininglab.testsupport.SlowTest;
 import java.net.URI;
 import java.net.http.HttpResponse;
 import java.util.ArrayList;
@@ -21,6 +22,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The OpenAPI description lists every endpoint with its parameters, bounds, examples and
  * problem answers, and Swagger UI serves it.
  */
+@SlowTest
 class ApiDescriptionTests extends AppOnTestRedis {
 
 	private static final List<String> PATHS = List.of("/", "/keys", "/pipeset/{count}", "/pipeget/{count}",

@@ -6,6 +6,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.PauseNotes;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.testsupport.StandaloneRedis;
 import dev.pipelininglab.web.MockMvcOnTestRedis;
 import org.junit.jupiter.api.Test;
@@ -25,6 +26,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * report their hit rate, and a SET run over fewer keys than items still reads back the
  * last write to each key.
  */
+@SlowTest
 @SharedRedis
 class KeyPatternTests extends MockMvcOnTestRedis {
 
