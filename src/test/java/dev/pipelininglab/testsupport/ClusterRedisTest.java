@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+@SlowTest
 class ClusterRedisTest {
 
 	@Test

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+@SlowTest
 class SentinelRedisTest {
 
 	private static SentinelRedis sentinel;

@@ -34,7 +34,7 @@ class RunJobHttpTests extends JobsOnTestRedis {
 	@Test
 	void eventStreamDeliversProgressAndEndsWithTheFinalRecord() throws Exception {
 		HttpResponse<String> started = post("""
-				{"operation": "set", "mode": "pipelined", "count": 200000, "batchSize": 500}""");
+				{"operation": "set", "mode": "pipelined", "count": 100000, "batchSize": 250}""");
 		assertThat(started.statusCode()).isEqualTo(202);
 		String location = started.headers().firstValue("Location").orElseThrow();
 		RunRecord accepted = this.json.readValue(started.body(), RunRecord.class);
@@ -54,7 +54,7 @@ class RunJobHttpTests extends JobsOnTestRedis {
 		assertThat(last.status()).isEqualTo(RunStatus.DONE);
 		assertThat(last.progress().batchesDone()).isEqualTo(400).isEqualTo(last.progress().batchesTotal());
 		assertThat(last.results()).singleElement().satisfies((result) -> {
-			assertThat(result.counts().verified()).isEqualTo(200_000);
+			assertThat(result.counts().verified()).isEqualTo(100_000);
 			// What held it back, stored with the record and read back typed, sentence and
 			// all.
 			assertThat(result.limitedBy()).isNotNull();

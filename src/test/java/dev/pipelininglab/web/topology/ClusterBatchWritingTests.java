@@ -8,6 +8,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.RedisTestServers;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,6 +27,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * to Netty as one message. Every policy that buffers must still deliver every command to
  * the master of its slot, and replies must land on the right futures.
  */
+@SlowTest
 @SpringBootTest(properties = { "lab.pipeline.writes=per-flush" })
 @AutoConfigureMockMvc
 @SharedRedis(RedisTopology.CLUSTER)

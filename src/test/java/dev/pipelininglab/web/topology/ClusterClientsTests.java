@@ -6,6 +6,7 @@ import java.util.Map;
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnTestRedis;
 import org.junit.jupiter.api.Test;
 
@@ -21,6 +22,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * work, its pipelines are refused the way Spring Data Redis refuses them, and Lettuce's
  * clients each reach every master.
  */
+@SlowTest
 @SharedRedis(RedisTopology.CLUSTER)
 @TestPropertySource(properties = "spring.data.redis.lettuce.read-from=replica-preferred")
 class ClusterClientsTests extends MockMvcOnTestRedis {

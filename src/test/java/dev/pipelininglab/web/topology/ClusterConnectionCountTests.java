@@ -2,6 +2,7 @@ package dev.pipelininglab.web.topology;
 
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnTestRedis;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -19,6 +20,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the count needs no pause into the server's next second (it once cost every cluster
  * request up to a second).
  */
+@SlowTest
 @SpringBootTest(properties = "logging.level.dev.pipelininglab.redis.ServerCounters=debug")
 @SharedRedis(RedisTopology.CLUSTER)
 @ExtendWith(OutputCaptureExtension.class)

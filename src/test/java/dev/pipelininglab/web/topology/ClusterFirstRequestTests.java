@@ -5,6 +5,7 @@ import java.time.Duration;
 import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -25,6 +26,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * request must complete instead. Its own application context (the timeout makes it one),
  * so these really are the first requests on their connections.
  */
+@SlowTest
 @SpringBootTest(properties = { "spring.data.redis.timeout=2s", "lab.pipeline.flush-policy=flush-on-close",
 		"spring.data.redis.lettuce.read-from=replica-preferred" })
 @SharedRedis(RedisTopology.CLUSTER)

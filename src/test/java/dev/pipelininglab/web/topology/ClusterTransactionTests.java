@@ -4,6 +4,7 @@ import dev.pipelininglab.testsupport.ClusterRedis;
 import dev.pipelininglab.testsupport.NodeStats;
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnTestRedis;
 import org.junit.jupiter.api.Test;
 
@@ -23,6 +24,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the lab answers that as a 409 problem that says why and how hash tags fix it; with one
  * hash tag the same batches run whole on one master.
  */
+@SlowTest
 @SharedRedis(RedisTopology.CLUSTER)
 class ClusterTransactionTests extends MockMvcOnTestRedis {
 

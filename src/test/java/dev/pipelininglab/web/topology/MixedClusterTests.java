@@ -2,6 +2,7 @@ package dev.pipelininglab.web.topology;
 
 import dev.pipelininglab.testsupport.RedisTopology;
 import dev.pipelininglab.testsupport.SharedRedis;
+import dev.pipelininglab.testsupport.SlowTest;
 import dev.pipelininglab.web.MockMvcOnTestRedis;
 import org.junit.jupiter.api.Test;
 
@@ -16,6 +17,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * the same slot, so even the pipeline split by master keeps each GET behind its SET and
  * hits.
  */
+@SlowTest
 @SharedRedis(RedisTopology.CLUSTER)
 class MixedClusterTests extends MockMvcOnTestRedis {
 
