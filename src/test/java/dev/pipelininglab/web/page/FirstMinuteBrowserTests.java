@@ -116,7 +116,13 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 		chromium.waitFor(Duration.ofSeconds(30), () -> "RUNNING".equals(attribute("status", "data-status"))
 				&& !chromium.driver.findElement(By.id("cancel-button")).getDomProperty("disabled").equals("true"));
 		chromium.driver.findElement(By.id("cancel-button")).click();
-		assertThat(js("return document.activeElement.id")).isEqualTo("status");
+		// The status line holds the focus until the run ends, which hands it to Run; on a
+		// loaded machine the end can come before this test asks (CI met it once).
+		Object focused = js("return document.activeElement.id");
+		if (!"status".equals(focused)) {
+			assertThat(focused).isEqualTo("run-button");
+			assertThat(attribute("status", "data-status")).isEqualTo("CANCELLED");
+		}
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("CANCELLED");
 		chromium.waitFor(Duration.ofSeconds(5), () -> "run-button".equals(js("return document.activeElement.id")));
 		assertThat(said()).last().asString().startsWith("Run cancelled");
