@@ -31,8 +31,8 @@ public abstract class AppOnTestRedis {
 
 	/**
 	 * A client for the app, each request bounded to 90 s: a bound that fails a hung test,
-	 * not a speed claim; CI's three test JVMs on two cores beside a browser made a 3 s
-	 * sweep take over 30 s.
+	 * not a speed claim; CI's test JVMs on two cores beside a browser made a 3 s sweep
+	 * take over 30 s.
 	 */
 	protected Http http() {
 		if (this.http == null) {

@@ -45,7 +45,7 @@ class OfferedRateTests extends MockMvcOnTestRedis {
 			.getResponse()
 			.getContentAsString();
 		// Never faster than asked: unpaced, this loop takes a tenth of the time. Later by
-		// what a busy machine holds it up (three test JVMs share two cores: 6.6 s once),
+		// what a busy machine holds it up (the test JVMs share two cores: 6.6 s once),
 		// and then the answer says the rate was not held.
 		assertThat(JsonPath.<Double>read(body, "$.elapsedMillis")).isGreaterThanOrEqualTo(4950.0);
 		assertHeldSaysWhetherItKeptUp(body, 2000);
