@@ -94,10 +94,7 @@ class WarmUp {
 		if (pass == null) {
 			return warmup;
 		}
-		Workload untimed = warmup.workload();
-		return warmup.withPasses(1, warmup.count(),
-				new Workload(untimed.valueSize(), untimed.requests(), untimed.maxBatchBytes(), untimed.batchSizeAsked(),
-						untimed.rate(), pass, untimed.ratio(), untimed.keyWalk(), untimed.first()));
+		return warmup.withPasses(1, warmup.count(), warmup.workload().withDuration(pass));
 	}
 
 	private long items(BatchRunner runner, RunSpec spec, boolean relayed, long sent) {

@@ -43,6 +43,12 @@ public record Workload(int valueSize, int requests, long maxBatchBytes, @Nullabl
 				: (int) Math.max(1, Math.min(Integer.MAX_VALUE, this.maxBatchBytes / this.valueSize));
 	}
 
+	/** The same, ending at {@code limit} (null for no time limit). */
+	Workload withDuration(@Nullable Duration limit) {
+		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, this.batchSizeAsked, this.rate, limit,
+				this.ratio, this.keyWalk, this.first);
+	}
+
 	/** Null when the batch size asked for was not shrunk. */
 	Workload withBatchSizeAsked(@Nullable Integer batchSize) {
 		return new Workload(this.valueSize, this.requests, this.maxBatchBytes, batchSize, this.rate, this.duration,
