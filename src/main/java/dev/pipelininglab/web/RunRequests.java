@@ -242,15 +242,15 @@ public class RunRequests {
 				: (int) Math.min(this.limits.defaultBatchSize(), count);
 		checkBatchSize("batchSize", batch, count);
 		int sample = (int) ApiParameter.SAMPLE.check(this.properties, params.sample());
-		Connector connector = SenderParameters.connector(params.connector());
+		Connector connector = LoadParameters.connector(params.connector());
 		if (connector == Connector.JEDIS && params.flushPolicy() != null) {
 			throw new InvalidParameterException("flushPolicy",
 					"must be left out with connector=jedis: Jedis has no flush policy");
 		}
-		return new RunSpec(operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample,
-				ttl(operation, params.ttl()), rtt(params.rtt()), repeat, workload(operation, count, params),
-				new RunSpec.Senders(connector, SenderParameters.sharing(mode, connector, params.connection()),
-						clients(params.clients(), count)),
+		return new RunSpec(
+				operation, mode, flushPolicy(params.flushPolicy()), count, batch, sample, ttl(operation, params.ttl()),
+				rtt(params.rtt()), repeat, workload(operation, count, params), new RunSpec.Senders(connector,
+						LoadParameters.sharing(mode, connector, params.connection()), clients(params.clients(), count)),
 				null);
 	}
 
@@ -274,8 +274,8 @@ public class RunRequests {
 		Duration duration = (params.duration() != null)
 				? Duration.ofSeconds(ApiParameter.DURATION.check(this.properties, params.duration())) : null;
 		return new Workload(valueSize, requests, this.limits.maxBatchBytes(), null, rate, duration,
-				RatioParameter.ratio(operation, params.ratio()),
-				KeyWalkParameters.walk(operation, count, params, this.properties), 0);
+				LoadParameters.ratio(operation, params.ratio()),
+				LoadParameters.walk(operation, count, params, this.properties), 0);
 	}
 
 	private int clients(@Nullable Integer clients, long count) {
