@@ -9,6 +9,7 @@ import dev.pipelininglab.run.Comparison;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.web.tomcat.CallerConnection;
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 
@@ -66,6 +67,25 @@ class RunController {
 	ResponseEntity<Sweep> sweep(@PathVariable String op, @PathVariable long count, RunParams params,
 			HttpServletRequest request) {
 		return run(this.requests.sweep(RunRequests.operation(op), count, params), Sweep.class, request);
+	}
+
+	/**
+	 * {@code /compare} and {@code /sweep} missing a path segment ({@code /compare/set}):
+	 * a 400 naming it rather than a bare 404 (a run endpoint's own handler answers
+	 * {@code /loopget/}, {@link RunEndpointMappings}).
+	 */
+	@Hidden
+	@GetMapping({ "/compare", "/compare/", "/sweep", "/sweep/" })
+	void noOperation() {
+		throw new InvalidParameterException("op", "must be given in the path, e.g. /compare/set/10000");
+	}
+
+	@Hidden
+	@GetMapping({ "/compare/{op}", "/compare/{op}/", "/sweep/{op}", "/sweep/{op}/" })
+	void noCount(@PathVariable String op) {
+		// A wrong operation is the first thing to fix.
+		RunRequests.operation(op);
+		throw new InvalidParameterException("count", "must be given in the path, e.g. /compare/" + op + "/10000");
 	}
 
 	/** Where its record is: the URL itself would run it again. */

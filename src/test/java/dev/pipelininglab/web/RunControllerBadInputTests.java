@@ -29,7 +29,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * none reaches the code that talks to Redis (the service is a stand-in here only to prove
  * it was never called).
  */
-@WebMvcTest(controllers = { RunController.class, IndexController.class, MissingSegmentsController.class })
+@WebMvcTest(controllers = { RunController.class, IndexController.class })
 @SlowTest
 class RunControllerBadInputTests extends WebLayerWithStandIns {
 

@@ -29,7 +29,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * to a handler that knows its operation and mode. Another {@code WebMvcRegistrations} in
  * the app (Boot takes one only while it is the only one) no longer unmaps them.
  */
-@WebMvcTest(controllers = { RunController.class, MissingSegmentsController.class })
+@WebMvcTest(controllers = { RunController.class })
 @Import(RunEndpointMappingTests.AnotherRegistrations.class)
 class RunEndpointMappingTests extends WebLayerWithStandIns {
 

@@ -31,7 +31,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * belong, and an RTT too small for the relay. None of them reaches the code that talks to
  * Redis.
  */
-@WebMvcTest(controllers = { RunController.class, RunJobController.class, MissingSegmentsController.class })
+@WebMvcTest(controllers = { RunController.class, RunJobController.class })
 class StrictInputTests extends WebLayerWithStandIns {
 
 	@AfterEach

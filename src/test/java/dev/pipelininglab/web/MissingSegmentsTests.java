@@ -22,8 +22,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
  * with an example to copy, not a bare 404; a wrong operation is named first, since it is
  * the first thing to fix.
  */
-@WebMvcTest(controllers = MissingSegmentsController.class)
-class MissingSegmentsControllerTests extends WebLayerWithStandIns {
+@WebMvcTest(controllers = RunController.class)
+class MissingSegmentsTests extends WebLayerWithStandIns {
 
 	@AfterEach
 	void nothingRan() {
