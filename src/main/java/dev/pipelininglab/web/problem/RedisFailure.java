@@ -5,25 +5,67 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
+import dev.pipelininglab.job.RunProblems;
+import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.redis.RedisReplies;
 import dev.pipelininglab.run.RunFailedException;
 import io.lettuce.core.RedisCommandExecutionException;
 import io.lettuce.core.RedisCommandTimeoutException;
 import io.lettuce.core.RedisConnectionException;
 import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.InvalidDataAccessApiUsageException;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.data.redis.RedisConnectionFailureException;
+import org.springframework.stereotype.Component;
 
 /**
  * Sorts a Redis failure into a problem type, from the whole cause chain: Spring Data
- * Redis wraps Lettuce's exceptions differently on the blocking and the pipelined paths.
+ * Redis wraps Lettuce's exceptions differently on the blocking and the pipelined paths. A
+ * failed job gets the problem type and title the same failure gets from a GET.
  */
-final class RedisFailure {
+@Component
+class RedisFailure implements RunProblems {
 
-	private RedisFailure() {
+	private static final Logger log = LoggerFactory.getLogger(RedisFailure.class);
+
+	@Override
+	public RunRecord.Problem describe(RuntimeException failure) {
+		if (failure instanceof RunFailedException failed) {
+			Throwable cause = causeOf(failed);
+			ProblemType type = classify(cause);
+			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
+					? type.detail("a command on " + failed.key(), replyText(cause)) : withCause(cause);
+			return RunRecord.Problem.of(type,
+					failed.spec().operation().label() + " " + failed.spec().mode().label() + " stopped after "
+							+ failed.batchesCompleted() + " of " + failed.batchesTotal() + " batches ("
+							+ failed.acknowledged() + " replies): " + reason);
+		}
+		if (failure instanceof ProblemException problem) {
+			return RunRecord.Problem.of(problem.type(), problem.getMessage());
+		}
+		if (failure instanceof DataAccessException redis) {
+			return RunRecord.Problem.of(classify(redis), withCause(redis));
+		}
+		log.error("Unexpected failure of a run", failure);
+		return RunRecord.Problem.of(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
+	}
+
+	/** Spring's "Redis exception" with the cause a person can act on, if it wraps one. */
+	static @Nullable String withCause(Throwable failure) {
+		String message = failure.getMessage();
+		Throwable root = NestedExceptionUtils.getMostSpecificCause(failure);
+		String cause = root.getMessage();
+		if (root == failure || cause == null || (message != null && message.contains(cause))) {
+			return message;
+		}
+		return (message != null) ? message + ": " + cause : cause;
 	}
 
 	static Throwable causeOf(RunFailedException failed) {
