@@ -16,17 +16,21 @@ import dev.pipelininglab.run.Recommendation;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.Sweep;
 import dev.pipelininglab.web.ApiParameter;
+import dev.pipelininglab.web.recipe.RecipeTextConverter;
 import jakarta.servlet.http.HttpServletRequest;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.context.annotation.Configuration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpInputMessage;
 import org.springframework.http.HttpOutputMessage;
 import org.springframework.http.MediaType;
 import org.springframework.http.converter.AbstractHttpMessageConverter;
+import org.springframework.http.converter.HttpMessageConverter;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.context.request.RequestContextHolder;
 import org.springframework.web.context.request.ServletRequestAttributes;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.util.HtmlUtils;
 
 /**
@@ -47,6 +51,20 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 
 	ResultTextConverter() {
 		super(StandardCharsets.UTF_8, TEXT, CSV, MARKDOWN, HTML);
+	}
+
+	/**
+	 * This and the recipes' converter after the default ones, so JSON stays the default.
+	 */
+	@Configuration(proxyBeanMethods = false)
+	static class Registration implements WebMvcConfigurer {
+
+		@Override
+		public void extendMessageConverters(List<HttpMessageConverter<?>> converters) {
+			converters.add(new ResultTextConverter());
+			converters.add(new RecipeTextConverter());
+		}
+
 	}
 
 	/**
