@@ -38,7 +38,7 @@ class RedisFailure implements RunProblems {
 	@Override
 	public RunRecord.Problem describe(RuntimeException failure) {
 		if (failure instanceof RunFailedException failed) {
-			Throwable cause = causeOf(failed);
+			Throwable cause = Objects.requireNonNullElse(failed.getCause(), failed);
 			ProblemType type = classify(cause);
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
 					? type.detail("a command on " + failed.key(), replyText(cause)) : withCause(cause);
@@ -66,10 +66,6 @@ class RedisFailure implements RunProblems {
 			return message;
 		}
 		return (message != null) ? message + ": " + cause : cause;
-	}
-
-	static Throwable causeOf(RunFailedException failed) {
-		return Objects.requireNonNullElse(failed.getCause(), failed);
 	}
 
 	static ProblemType classify(Throwable failure) {
@@ -119,18 +115,14 @@ class RedisFailure implements RunProblems {
 
 	/** The pipelined path's error reply is this exception with the reply text alone. */
 	private static boolean isErrorReplyException(Throwable cause) {
-		return cause instanceof RedisCommandExecutionException
-				|| (cause instanceof InvalidDataAccessApiUsageException && isErrorReply(cause.getMessage()));
+		return cause instanceof RedisCommandExecutionException || (cause instanceof InvalidDataAccessApiUsageException
+				&& cause.getMessage() != null && cause.getMessage().matches("^[A-Z]{2,}( .*)?$"));
 	}
 
 	/** Replies meaning "not now" (a failover, a server loading): 503, like an outage. */
 	private static boolean isTransient(@Nullable String message) {
 		return message != null
 				&& message.matches("^(CLUSTERDOWN|TRYAGAIN|MASTERDOWN|MOVED|ASK|READONLY|LOADING|NOREPLICAS)( .*)?$");
-	}
-
-	private static boolean isErrorReply(@Nullable String message) {
-		return message != null && message.matches("^[A-Z]{2,}( .*)?$");
 	}
 
 	static @Nullable String replyText(Throwable failure) {
