@@ -3,7 +3,9 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -103,19 +105,16 @@ public class RunRequests {
 			throw new InvalidParameterException("variants",
 					"must name at most " + MAX_VARIANTS + " variants, got " + labels.size());
 		}
-		List<Variant> variants = new ArrayList<>();
+		Set<Variant> variants = new LinkedHashSet<>();
 		for (String label : labels) {
 			try {
-				Variant variant = Variant.valueOf(label);
-				if (!variants.contains(variant)) {
-					variants.add(variant);
-				}
+				variants.add(Variant.valueOf(label));
 			}
 			catch (IllegalArgumentException ex) {
 				throw new InvalidParameterException("variants", "must name known variants: " + ex.getMessage());
 			}
 		}
-		return variants;
+		return new ArrayList<>(variants);
 	}
 
 	private List<Integer> batchSizes(long count, RunParams params) {
@@ -129,15 +128,14 @@ public class RunRequests {
 		}
 		List<Integer> sizes = new ArrayList<>();
 		for (String text : texts) {
-			int size;
 			try {
-				size = PlainNumbers.parseInt(text);
+				int size = PlainNumbers.parseInt(text);
+				checkBatchSize("batchSizes", size, count);
+				sizes.add(size);
 			}
 			catch (NumberFormatException ex) {
 				throw new InvalidParameterException("batchSizes", "must be whole numbers, got '" + text + "'");
 			}
-			checkBatchSize("batchSizes", size, count);
-			sizes.add(size);
 		}
 		return sizes;
 	}
