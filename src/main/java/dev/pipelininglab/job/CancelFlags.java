@@ -45,10 +45,10 @@ class CancelFlags {
 	/** Where it runs here, the flag in memory is enough when Redis cannot take it. */
 	RunRecord cancel(RunRecord record, @Nullable ActiveRun local) {
 		if (record.status().terminal()) {
-			throw new RunFinishedException(record);
+			throw record.finished();
 		}
 		if (local != null) {
-			local.requestCancel();
+			local.cancelRequested = true;
 		}
 		try {
 			request(record.id());
@@ -75,8 +75,8 @@ class CancelFlags {
 
 	/** With each heartbeat; a connection still being made is waited for. */
 	void pickUp(ActiveRun run) {
-		if (!run.cancelRequested() && this.reconnects.awaiting(() -> requested(run.id))) {
-			run.requestCancel();
+		if (!run.cancelRequested && this.reconnects.awaiting(() -> requested(run.id))) {
+			run.cancelRequested = true;
 		}
 	}
 

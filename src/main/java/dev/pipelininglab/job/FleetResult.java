@@ -126,7 +126,7 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 								+ " within %.3f ms of each other by Redis' clock; latency from their histograms added.",
 						ran.size(), items, opsPerSecond, skewMicros / 1000.0);
 		String shortfall = readBack ? read.shortfall(expected, window, whole.ttl() != null) : null;
-		if (shortfall != null && job.overlapped()) {
+		if (shortfall != null && job.overlapped) {
 			shortfall += " Another run measured under this key prefix at the same time: runs on the same keys clear"
 					+ " and write each other's.";
 		}

@@ -125,7 +125,7 @@ final class JobAdmission {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			run.shutDown();
+			run.shutdown = true;
 		}
 		finally {
 			leaveQueue(run);

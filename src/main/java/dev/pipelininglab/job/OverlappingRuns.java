@@ -45,8 +45,8 @@ class OverlappingRuns {
 	void started(ActiveRun started, Collection<ActiveRun> active) {
 		for (ActiveRun other : active) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
-				other.markOverlapped();
-				started.markOverlapped();
+				other.overlapped = true;
+				started.overlapped = true;
 			}
 		}
 		if (started.recorded() && !started.waited()) {
@@ -58,7 +58,7 @@ class OverlappingRuns {
 	void watch(ActiveRun run) {
 		this.since.put(run.id, Instant.now());
 		if (others(run.id, () -> this.redis.opsForZSet().range(this.store.liveKey, 0, -1))) {
-			run.markOverlapped();
+			run.overlapped = true;
 		}
 	}
 
@@ -69,7 +69,7 @@ class OverlappingRuns {
 		Instant from = this.since.remove(run.id);
 		if (from != null && others(run.id, () -> this.redis.opsForZSet()
 			.rangeByScore(this.store.indexKey, from.toEpochMilli(), Double.POSITIVE_INFINITY))) {
-			run.markOverlapped();
+			run.overlapped = true;
 		}
 	}
 

@@ -156,7 +156,7 @@ public class RunExecutor implements SmartLifecycle {
 		catch (RejectedExecutionException ex) {
 			// The record says so rather than waiting to be found abandoned.
 			this.active.remove(run.id);
-			run.shutDown();
+			run.shutdown = true;
 			finish(run, RunStatus.CANCELLED, null, stopProblem(RunStoppedException.Reason.SHUTDOWN), null);
 			throw JobAdmission.shuttingDown();
 		}
@@ -177,7 +177,7 @@ public class RunExecutor implements SmartLifecycle {
 	}
 
 	public RunRecord get(String id) {
-		return find(id).orElseThrow(() -> new RunNotFoundException(id));
+		return find(id).orElseThrow(() -> RunRecord.notFound(id));
 	}
 
 	/** Newest first, this instance's own records in place of Redis'. */
@@ -312,7 +312,7 @@ public class RunExecutor implements SmartLifecycle {
 		this.workers = null;
 		this.slots.close(Instant.now().plus(this.settings.shutdownWait()));
 		Collection<ActiveRun> runs = List.copyOf(this.active.values());
-		runs.forEach(ActiveRun::shutDown);
+		runs.forEach((run) -> run.shutdown = true);
 		this.fleet.stop();
 		if (workers != null) {
 			ExecutorService pool = workers.getThreadPoolExecutor();

@@ -113,10 +113,7 @@ class RunStore {
 	 */
 	void create(RunRecord record) {
 		// Before the run's first command: a connection still being made is waited for.
-		this.reconnects.awaiting(() -> {
-			setRecord(record);
-			return null;
-		});
+		this.reconnects.awaiting(() -> setRecord(record));
 		this.redis.opsForZSet().add(this.indexKey, record.id(), record.createdAt().toEpochMilli());
 		this.redis.expire(this.indexKey, this.settings.recordTtl());
 		this.redis.opsForZSet().add(this.liveKey, record.id(), record.createdAt().toEpochMilli());
@@ -124,10 +121,10 @@ class RunStore {
 	}
 
 	// SETEX, not SET: INFO commandstats tells records from the SETs a run measures.
-	private void setRecord(RunRecord record) {
+	private @Nullable Boolean setRecord(RunRecord record) {
 		byte[] key = recordKey(record.id()).getBytes(StandardCharsets.UTF_8);
 		byte[] value = this.json.writeValueAsBytes(record);
-		this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
+		return this.redis.execute((RedisCallback<Boolean>) (connection) -> connection.stringCommands()
 			.setEx(key, this.settings.recordTtl().toSeconds(), value));
 	}
 
