@@ -69,6 +69,11 @@ final class ActiveRun implements RunObserver {
 	/** Another run measured at the same time ({@link OverlappingRuns}). */
 	volatile boolean overlapped;
 
+	/**
+	 * When it began measuring with its record in Redis, until its overlaps are checked.
+	 */
+	volatile @Nullable Instant watchedSince;
+
 	/** A GET run's first record, written once the preflight let it start. */
 	private volatile @Nullable Runnable onStart;
 

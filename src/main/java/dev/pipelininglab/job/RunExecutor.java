@@ -251,7 +251,6 @@ public class RunExecutor implements SmartLifecycle {
 			finish(run, RunStatus.FAILED, null, problem, ex);
 		}
 		finally {
-			this.overlaps.forget(run);
 			this.active.remove(run.id);
 			this.admission.free(run);
 			run.noAnswer();
