@@ -122,7 +122,13 @@ public class RunExecutor implements SmartLifecycle {
 
 	/** {@code DELETE /keys} waits for a run slot as a GET run. */
 	public <T> T withSlot(Supplier<T> work) {
-		return this.admission.withSlot(work);
+		this.admission.awaitSlot(null);
+		try {
+			return work.get();
+		}
+		finally {
+			this.slots.release();
+		}
 	}
 
 	private ActiveRun activeRun(RunPlan plan, @Nullable BooleanSupplier callerGone) {
