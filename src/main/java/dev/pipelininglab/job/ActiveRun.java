@@ -62,12 +62,17 @@ final class ActiveRun implements RunObserver {
 	private volatile @Nullable Phase current;
 
 	/** By {@code DELETE /runs/{id}}, here or (through Redis) on another instance. */
-	private volatile boolean cancelRequested;
+	volatile boolean cancelRequested;
 
-	private volatile boolean shutdown;
+	volatile boolean shutdown;
 
 	/** Another run measured at the same time ({@link OverlappingRuns}). */
-	private volatile boolean overlapped;
+	volatile boolean overlapped;
+
+	/**
+	 * When it began measuring with its record in Redis, until its overlaps are checked.
+	 */
+	volatile @Nullable Instant watchedSince;
 
 	/** A GET run's first record, written once the preflight let it start. */
 	private volatile @Nullable Runnable onStart;
@@ -76,7 +81,7 @@ final class ActiveRun implements RunObserver {
 	private volatile boolean recorded;
 
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
-	private volatile @Nullable Runnable beforeTiming;
+	volatile @Nullable Runnable beforeTiming;
 
 	ActiveRun(RunPlan plan, @Nullable ComparisonPlan compared, RunRecord record, PhasePlan phases, Duration maxRunTime,
 			@Nullable BooleanSupplier callerGone) {
@@ -143,30 +148,6 @@ final class ActiveRun implements RunObserver {
 	/** A GET run: a caller waits for its answer. */
 	boolean waited() {
 		return this.callerGone != null;
-	}
-
-	void requestCancel() {
-		this.cancelRequested = true;
-	}
-
-	boolean cancelRequested() {
-		return this.cancelRequested;
-	}
-
-	void shutDown() {
-		this.shutdown = true;
-	}
-
-	void markOverlapped() {
-		this.overlapped = true;
-	}
-
-	boolean overlapped() {
-		return this.overlapped;
-	}
-
-	void beforeTiming(Runnable start) {
-		this.beforeTiming = start;
 	}
 
 	/**

@@ -103,16 +103,6 @@ final class JobAdmission {
 				this.jobs.get().isEmpty() ? Duration.ofSeconds(1) : retryAfter());
 	}
 
-	<T> T withSlot(Supplier<T> work) {
-		awaitSlot(null);
-		try {
-			return work.get();
-		}
-		finally {
-			this.slots.release();
-		}
-	}
-
 	/** A queued job, on its worker: in turn, behind the runs before it. */
 	void awaitRunSlot(ActiveRun run) {
 		if (this.holding.contains(run)) {
@@ -125,7 +115,7 @@ final class JobAdmission {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			run.shutDown();
+			run.shutdown = true;
 		}
 		finally {
 			leaveQueue(run);

@@ -2,9 +2,7 @@ package dev.pipelininglab.job;
 
 import java.time.Instant;
 import java.util.Collection;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -31,9 +29,6 @@ class OverlappingRuns {
 
 	private final RunStore store;
 
-	/** When each run watched began measuring, until it is checked. */
-	private final Map<String, Instant> since = new ConcurrentHashMap<>();
-
 	OverlappingRuns(StringRedisTemplate redis, RunStore store) {
 		this.redis = redis;
 		this.store = store;
@@ -45,8 +40,8 @@ class OverlappingRuns {
 	void started(ActiveRun started, Collection<ActiveRun> active) {
 		for (ActiveRun other : active) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
-				other.markOverlapped();
-				started.markOverlapped();
+				other.overlapped = true;
+				started.overlapped = true;
 			}
 		}
 		if (started.recorded() && !started.waited()) {
@@ -56,9 +51,9 @@ class OverlappingRuns {
 
 	/** Once its record is in Redis. */
 	void watch(ActiveRun run) {
-		this.since.put(run.id, Instant.now());
+		run.watchedSince = Instant.now();
 		if (others(run.id, () -> this.redis.opsForZSet().range(this.store.liveKey, 0, -1))) {
-			run.markOverlapped();
+			run.overlapped = true;
 		}
 	}
 
@@ -66,15 +61,12 @@ class OverlappingRuns {
 	 * Before the figures are merged or the final record written; later calls ask nothing.
 	 */
 	void check(ActiveRun run) {
-		Instant from = this.since.remove(run.id);
+		Instant from = run.watchedSince;
+		run.watchedSince = null;
 		if (from != null && others(run.id, () -> this.redis.opsForZSet()
 			.rangeByScore(this.store.indexKey, from.toEpochMilli(), Double.POSITIVE_INFINITY))) {
-			run.markOverlapped();
+			run.overlapped = true;
 		}
-	}
-
-	void forget(ActiveRun run) {
-		this.since.remove(run.id);
 	}
 
 	private static boolean others(String id, Supplier<@Nullable Set<String>> ids) {

@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -29,9 +30,8 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.stereotype.Service;
 
 /**
@@ -49,7 +49,7 @@ public class RunExecutor implements SmartLifecycle {
 	private final Map<String, ActiveRun> active = new ConcurrentHashMap<>();
 
 	/** Made on start, null once stopped: test contexts are paused and started again. */
-	private volatile @Nullable ThreadPoolTaskExecutor workers;
+	private volatile @Nullable ExecutorService workers;
 
 	private final RunService runs;
 
@@ -75,11 +75,11 @@ public class RunExecutor implements SmartLifecycle {
 
 	private final OverlappingRuns overlaps;
 
-	private final CancelFlags cancels;
+	private final FleetChannel channel;
 
 	RunExecutor(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			WarmUpProperties warmUp, LimitProperties limits, RunSlots slots, FleetRuns fleet,
-			RunEnvironment environment, OverlappingRuns overlaps, CancelFlags cancels) {
+			RunEnvironment environment, OverlappingRuns overlaps, FleetChannel channel) {
 		this.runs = runs;
 		this.store = store;
 		this.metrics = metrics;
@@ -92,7 +92,7 @@ public class RunExecutor implements SmartLifecycle {
 		this.fleet = fleet;
 		this.environment = environment;
 		this.overlaps = overlaps;
-		this.cancels = cancels;
+		this.channel = channel;
 	}
 
 	/** Throws {@link JobsFullException} when every run slot and queue place is taken. */
@@ -122,7 +122,13 @@ public class RunExecutor implements SmartLifecycle {
 
 	/** {@code DELETE /keys} waits for a run slot as a GET run. */
 	public <T> T withSlot(Supplier<T> work) {
-		return this.admission.withSlot(work);
+		this.admission.awaitSlot(null);
+		try {
+			return work.get();
+		}
+		finally {
+			this.slots.release();
+		}
 	}
 
 	private ActiveRun activeRun(RunPlan plan, @Nullable BooleanSupplier callerGone) {
@@ -138,7 +144,7 @@ public class RunExecutor implements SmartLifecycle {
 	}
 
 	private void launch(ActiveRun run) {
-		ThreadPoolTaskExecutor pool = this.workers;
+		ExecutorService pool = this.workers;
 		try {
 			// Failing, it does not run.
 			run.record(() -> {
@@ -156,7 +162,7 @@ public class RunExecutor implements SmartLifecycle {
 		catch (RejectedExecutionException ex) {
 			// The record says so rather than waiting to be found abandoned.
 			this.active.remove(run.id);
-			run.shutDown();
+			run.shutdown = true;
 			finish(run, RunStatus.CANCELLED, null, stopProblem(RunStoppedException.Reason.SHUTDOWN), null);
 			throw JobAdmission.shuttingDown();
 		}
@@ -177,7 +183,7 @@ public class RunExecutor implements SmartLifecycle {
 	}
 
 	public RunRecord get(String id) {
-		return find(id).orElseThrow(() -> new RunNotFoundException(id));
+		return find(id).orElseThrow(() -> RunRecord.notFound(id));
 	}
 
 	/** Newest first, this instance's own records in place of Redis'. */
@@ -200,7 +206,7 @@ public class RunExecutor implements SmartLifecycle {
 
 	/** Through Redis, so it reaches the run on whichever instance runs it. */
 	public RunRecord cancel(String id) {
-		return this.cancels.cancel(get(id), this.active.get(id));
+		return this.channel.cancel(get(id), this.active.get(id));
 	}
 
 	/** Jobs running or waiting on this instance, GET runs aside. */
@@ -251,7 +257,6 @@ public class RunExecutor implements SmartLifecycle {
 			finish(run, RunStatus.FAILED, null, problem, ex);
 		}
 		finally {
-			this.overlaps.forget(run);
 			this.active.remove(run.id);
 			this.admission.free(run);
 			run.noAnswer();
@@ -290,13 +295,9 @@ public class RunExecutor implements SmartLifecycle {
 	public void start() {
 		// A thread per admitted run, so none queues behind another; not Boot's shared
 		// applicationTaskExecutor, whose shutdown tells no run to stop: stop() does.
-		ThreadPoolTaskExecutor pool = new ThreadPoolTaskExecutorBuilder().threadNamePrefix("run-")
-			.corePoolSize(0)
-			.maxPoolSize(Integer.MAX_VALUE)
-			.queueCapacity(0)
-			.build();
-		pool.setDaemon(true);
-		pool.initialize();
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("run-");
+		threads.setDaemon(true);
+		ExecutorService pool = Executors.newCachedThreadPool(threads);
 		this.workers = pool;
 		this.slots.open();
 		this.fleet.start(pool);
@@ -308,14 +309,13 @@ public class RunExecutor implements SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		ThreadPoolTaskExecutor workers = this.workers;
+		ExecutorService pool = this.workers;
 		this.workers = null;
 		this.slots.close(Instant.now().plus(this.settings.shutdownWait()));
 		Collection<ActiveRun> runs = List.copyOf(this.active.values());
-		runs.forEach(ActiveRun::shutDown);
+		runs.forEach((run) -> run.shutdown = true);
 		this.fleet.stop();
-		if (workers != null) {
-			ExecutorService pool = workers.getThreadPoolExecutor();
+		if (pool != null) {
 			pool.shutdown();
 			try {
 				if (!pool.awaitTermination(this.slots.shutdownLeft().toMillis(), TimeUnit.MILLISECONDS)) {

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.KeySpace;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
@@ -73,6 +74,20 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 
 	}
 
+	/**
+	 * No record for this id: it never existed, expired, or was removed with the demo
+	 * keys.
+	 */
+	public static ProblemException notFound(String id) {
+		return new ProblemException(ProblemType.RUN_NOT_FOUND, ProblemType.RUN_NOT_FOUND.detail(id), "id", id);
+	}
+
+	/** A cancel request for a run that has already reached a final status. */
+	public ProblemException finished() {
+		return new ProblemException(ProblemType.RUN_FINISHED, ProblemType.RUN_FINISHED.detail(this.id, this.status),
+				"id", this.id, "runStatus", this.status);
+	}
+
 	RunRecord with(RunStatus newStatus, Progress newProgress, boolean cancel, Instant now) {
 		return new RunRecord(this.id, this.kind, newStatus, this.request, newProgress, cancel, this.instance,
 				this.createdAt, (newStatus == RunStatus.RUNNING && this.startedAt == null) ? now : this.startedAt,
@@ -94,10 +109,9 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 				this.skipped, this.summary, this.problem, this.environment, this.overlapped, now, this.writes);
 	}
 
+	/** A final record's updatedAt is its finishedAt. */
 	RunRecord withCancelRequested() {
-		return new RunRecord(this.id, this.kind, this.status, this.request, this.progress, true, this.instance,
-				this.createdAt, this.startedAt, this.finishedAt, this.updatedAt, this.results, this.skipped,
-				this.summary, this.problem, this.environment, this.overlapped, this.fleet, this.writes);
+		return with(this.status, this.progress, true, this.updatedAt);
 	}
 
 	/**

@@ -170,7 +170,8 @@ class FleetRunTests {
 		StandaloneRedis redis = trio();
 		FleetChannel liar = new FleetChannel(trio.get(0).getBean(StringRedisTemplate.class),
 				trio.get(0).getBean(JsonMapper.class), new KeySpace("pipelining-lab"),
-				new FleetProperties(true, 16, Duration.ofSeconds(10), SECRET));
+				new FleetProperties(true, 16, Duration.ofSeconds(10), SECRET),
+				trio.get(0).getBean(JobProperties.class));
 		AtomicBoolean reported = new AtomicBoolean();
 		liar.listen((signal) -> {
 			switch (signal.type()) {

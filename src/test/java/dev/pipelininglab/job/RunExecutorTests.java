@@ -8,6 +8,8 @@ import java.util.Map;
 
 import com.jayway.jsonpath.JsonPath;
 import dev.pipelininglab.PipeliningLabApplication;
+import dev.pipelininglab.ProblemException;
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.FlushPolicy;
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.run.Mode;
@@ -86,7 +88,7 @@ class RunExecutorTests {
 			try {
 				this.jobs.cancel(run.id());
 			}
-			catch (RunFinishedException ex) {
+			catch (ProblemException ex) {
 				// finished meanwhile
 			}
 		});
@@ -193,7 +195,9 @@ class RunExecutorTests {
 			assertThat(cancelled.problem()).isNull();
 			assertThat(cancelled.results()).isNull();
 			assertThat(cancelled.progress().batchesDone()).isPositive().isLessThan(cancelled.progress().batchesTotal());
-			assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> otherJobs.cancel(here.id()));
+			assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> otherJobs.cancel(here.id()))
+				.extracting(ProblemException::type)
+				.isEqualTo(ProblemType.RUN_FINISHED);
 
 			// A long loop there, whose instance then stops: the job ends between batches
 			// and says why.
@@ -289,7 +293,9 @@ class RunExecutorTests {
 		assertThat(this.jobs.recent(5).runs()).singleElement()
 			.extracting(RunRecord::status)
 			.isEqualTo(RunStatus.FAILED);
-		assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> this.jobs.cancel(orphan.id()));
+		assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> this.jobs.cancel(orphan.id()))
+			.extracting(ProblemException::type)
+			.isEqualTo(ProblemType.RUN_FINISHED);
 	}
 
 	/**
@@ -353,9 +359,13 @@ class RunExecutorTests {
 		assertThat(this.jobs.find(ids.get(1))).get().extracting(RunRecord::status).isEqualTo(RunStatus.DONE);
 		assertThat(this.jobs.find("not-an-id")).isEmpty();
 		assertThat(this.jobs.find("5e2c1d55-0000-4000-8000-00000000ffff")).isEmpty();
-		assertThatExceptionOfType(RunFinishedException.class).isThrownBy(() -> this.jobs.cancel(ids.get(1)));
-		assertThatExceptionOfType(RunNotFoundException.class)
-			.isThrownBy(() -> this.jobs.cancel("5e2c1d55-0000-4000-8000-00000000ffff"));
+		assertThatExceptionOfType(ProblemException.class).isThrownBy(() -> this.jobs.cancel(ids.get(1)))
+			.extracting(ProblemException::type)
+			.isEqualTo(ProblemType.RUN_FINISHED);
+		assertThatExceptionOfType(ProblemException.class)
+			.isThrownBy(() -> this.jobs.cancel("5e2c1d55-0000-4000-8000-00000000ffff"))
+			.extracting(ProblemException::type)
+			.isEqualTo(ProblemType.RUN_NOT_FOUND);
 	}
 
 	/**

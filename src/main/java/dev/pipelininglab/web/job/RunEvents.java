@@ -11,7 +11,6 @@ import java.util.concurrent.ScheduledFuture;
 
 import dev.pipelininglab.job.JobProperties;
 import dev.pipelininglab.job.RunExecutor;
-import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.job.RunRecord;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
@@ -52,9 +51,7 @@ public class RunEvents implements SmartLifecycle {
 		this.settings = settings;
 	}
 
-	/**
-	 * @throws RunNotFoundException before any event: a 404 rather than an empty stream
-	 */
+	/** Not found is a problem before any event: a 404 rather than an empty stream. */
 	public SseEmitter stream(String id) {
 		RunRecord first = this.jobs.get(id);
 		SseEmitter emitter = new SseEmitter(this.settings.eventsTimeout().toMillis());

@@ -5,10 +5,8 @@ import java.time.Instant;
 import java.util.List;
 
 import dev.pipelininglab.job.JobsFullException;
-import dev.pipelininglab.job.RunFinishedException;
 import dev.pipelininglab.job.RunExecutor;
 import dev.pipelininglab.job.RunKind;
-import dev.pipelininglab.job.RunNotFoundException;
 import dev.pipelininglab.job.RunPlan;
 import dev.pipelininglab.job.RunRecord;
 import dev.pipelininglab.job.RunStatus;
@@ -246,18 +244,18 @@ class RunJobControllerTests extends WebLayerWithStandIns {
 
 	@Test
 	void unknownRunIsA404AndAFinishedOneCannotBeCancelled() throws Exception {
-		given(this.jobs.get(ID)).willThrow(new RunNotFoundException(ID));
+		given(this.jobs.get(ID)).willThrow(RunRecord.notFound(ID));
 		this.mvc.perform(get("/runs/" + ID))
 			.andExpect(status().isNotFound())
 			.andExpect(content().contentType(MediaType.APPLICATION_PROBLEM_JSON))
 			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:run-not-found"))
 			.andExpect(jsonPath("$.id").value(ID));
 
-		given(this.events.stream(ID)).willThrow(new RunNotFoundException(ID));
+		given(this.events.stream(ID)).willThrow(RunRecord.notFound(ID));
 		this.mvc.perform(get("/runs/" + ID + "/events").accept(MediaType.TEXT_EVENT_STREAM))
 			.andExpect(status().isNotFound());
 
-		given(this.jobs.cancel(ID)).willThrow(new RunFinishedException(record(RunStatus.DONE)));
+		given(this.jobs.cancel(ID)).willThrow(record(RunStatus.DONE).finished());
 		this.mvc.perform(delete("/runs/" + ID))
 			.andExpect(status().isConflict())
 			.andExpect(jsonPath("$.type").value("urn:pipelining-lab:problem:run-finished"))
