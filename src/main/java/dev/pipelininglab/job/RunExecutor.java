@@ -10,7 +10,6 @@ import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -30,8 +29,9 @@ import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import org.springframework.boot.task.ThreadPoolTaskExecutorBuilder;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor;
 import org.springframework.stereotype.Service;
 
 /**
@@ -295,9 +295,14 @@ public class RunExecutor implements SmartLifecycle {
 	public void start() {
 		// A thread per admitted run, so none queues behind another; not Boot's shared
 		// applicationTaskExecutor, whose shutdown tells no run to stop: stop() does.
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("run-");
-		threads.setDaemon(true);
-		ExecutorService pool = Executors.newCachedThreadPool(threads);
+		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutorBuilder().threadNamePrefix("run-")
+			.corePoolSize(0)
+			.maxPoolSize(Integer.MAX_VALUE)
+			.queueCapacity(0)
+			.build();
+		executor.setDaemon(true);
+		executor.initialize();
+		ExecutorService pool = executor.getThreadPoolExecutor();
 		this.workers = pool;
 		this.slots.open();
 		this.fleet.start(pool);
