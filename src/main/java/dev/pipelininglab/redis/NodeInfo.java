@@ -26,6 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConverters;
+import org.springframework.data.redis.core.types.RedisClientInfo;
 
 /**
  * The connections {@link ServerCounters} reads every node through: {@code INFO} of each
@@ -173,16 +175,12 @@ class NodeInfo implements AutoCloseable {
 	 */
 	synchronized ServerCounters.@Nullable ClientList clientList(boolean clockAfter) {
 		try {
-			List<ServerCounters.Client> clients = new ArrayList<>();
+			List<RedisClientInfo> clients = new ArrayList<>();
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			this.connection.forEachMaster((master, node) -> masters.add(master));
 			long before = clockAfter ? 0 : micros(masters.get(0).time());
 			for (RedisCommands<String, String> master : masters) {
-				for (String line : master.clientList().split("\n")) {
-					if (!line.isBlank()) {
-						clients.add(ServerCounters.Client.parse(line));
-					}
-				}
+				clients.addAll(LettuceConverters.toListOfRedisClientInformation(master.clientList()));
 			}
 			return new ServerCounters.ClientList(List.copyOf(clients),
 					clockAfter ? micros(masters.get(0).time()) : before, masters.size());
