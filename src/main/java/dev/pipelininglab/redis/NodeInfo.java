@@ -40,9 +40,7 @@ class NodeInfo implements AutoCloseable {
 
 	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z0-9_]+):([^\\r\\n]*)");
 
-	private static final Pattern LOCAL_ADDRESS = Pattern.compile("laddr=(\\S+)");
-
-	private static final Pattern REPLICA = Pattern.compile("(?m)^slave\\d+:ip=([^,]+),port=(\\d+),state=online");
+	static final Pattern REPLICA = Pattern.compile("(?m)^slave\\d+:ip=([^,]+),port=(\\d+),state=online");
 
 	private final LettuceConnectionFactory factory;
 
@@ -134,9 +132,9 @@ class NodeInfo implements AutoCloseable {
 	// 6.2+) says it.
 	private static String address(StatefulRedisConnection<String, String> master, Map<String, String> info) {
 		try {
-			Matcher local = LOCAL_ADDRESS.matcher(master.sync().clientInfo());
-			if (local.find()) {
-				return local.group(1);
+			String local = RedisClientInfo.RedisClientInfoBuilder.fromString(master.sync().clientInfo()).get("laddr");
+			if (local != null) {
+				return local;
 			}
 		}
 		catch (RuntimeException ex) {
