@@ -216,18 +216,11 @@ public class RedisDiagnosis implements HealthIndicator {
 		Optional<RouteCache.Lease> pooled = this.routes.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
 				this.routes.defaultPolicy());
 		try (RedisConnection shared = this.routes.primary().factory().getConnection()) {
-			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
-				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
-			}
-			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
+			StatefulRedisClusterConnection<?, ?> cluster = ((RedisAdvancedClusterAsyncCommands<?, ?>) shared
+				.getNativeConnection()).getStatefulConnection();
 			List<Partitions> views = new ArrayList<>(List.of(cluster.getPartitions()));
-			if (pooled.isPresent()) {
-				if (!(pooled.get().route().lettuce().getNativeClient() instanceof RedisClusterClient pooledClient)) {
-					throw new IllegalStateException(
-							"Not a cluster client: " + pooled.get().route().lettuce().getNativeClient());
-				}
-				views.add(pooledClient.getPartitions());
-			}
+			pooled.ifPresent((lease) -> views
+				.add(((RedisClusterClient) lease.route().lettuce().getRequiredNativeClient()).getPartitions()));
 			return ClusterVerdict.of(cluster, views);
 		}
 		catch (RuntimeException ex) {
