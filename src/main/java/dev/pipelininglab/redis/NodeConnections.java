@@ -91,12 +91,6 @@ public final class NodeConnections {
 		}
 	}
 
-	public static StatefulConnection<String, String> open(LettuceConnectionFactory factory) {
-		AbstractRedisClient client = factory.getRequiredNativeClient();
-		return (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-				: ((RedisClient) client).connect(StringCodec.UTF8);
-	}
-
 	public static boolean readsFromReplicas(LettuceConnectionFactory factory) {
 		return factory.getClientConfiguration()
 			.getReadFrom()
@@ -126,7 +120,9 @@ public final class NodeConnections {
 		synchronized StatefulConnection<String, String> get() {
 			StatefulConnection<String, String> open = this.connection;
 			if (open == null || !open.isOpen()) {
-				open = open(this.factory);
+				AbstractRedisClient client = this.factory.getRequiredNativeClient();
+				open = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
+						: ((RedisClient) client).connect(StringCodec.UTF8);
 				this.connection = open;
 			}
 			return open;
