@@ -41,9 +41,8 @@ public final class RedisServerBinary {
 			return configured;
 		}
 		try {
-			// embedded-redis' PATH search (not its platform detection, which runs uname:
-			// a
-			// bare PATH has none); it looks for redis-server, not redis-server.exe.
+			// embedded-redis' PATH search, not its platform detection (uname, which a
+			// bare PATH lacks); it looks for redis-server, not redis-server.exe.
 			return IO.findBinaryInPath(EXECUTABLE).toAbsolutePath();
 		}
 		catch (FileNotFoundException notOnPath) {

@@ -82,8 +82,7 @@ final class ClusterVerdict {
 		if (!unreachable.isEmpty()) {
 			details.put("unreachable", unreachable);
 		}
-		String missing = (unreachable.size() > 1) ? "masters " + String.join(", ", unreachable)
-				: "master " + String.join(", ", unreachable);
+		String missing = ((unreachable.size() > 1) ? "masters " : "master ") + String.join(", ", unreachable);
 		// The cluster's own verdict first: once the masters that answer say fail, no
 		// replica is taking over.
 		if (!down.isEmpty()) {

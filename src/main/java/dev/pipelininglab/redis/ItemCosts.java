@@ -9,20 +9,15 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 
 import io.lettuce.core.ScoredValue;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
 /** What one item of a run costs in Redis' memory, measured on a small sample. */
 @Component
-public class ItemCosts implements DisposableBean {
+public class ItemCosts {
 
 	// What MEMORY USAGE misses per string key: its main-dictionary slot, its expires
 	// entry and slot, and 8 bytes of its own entry's allocation; fitted on Redis 7.0
@@ -58,8 +53,8 @@ public class ItemCosts implements DisposableBean {
 
 	private final NodeConnections.Own connection;
 
-	ItemCosts(LettuceConnectionFactory factory) {
-		this.connection = new NodeConnections.Own(factory);
+	ItemCosts(NodeConnections.Own connection) {
+		this.connection = connection;
 	}
 
 	// Measured on a sample, unless the sample itself might not fit; guessed then, or
@@ -112,7 +107,7 @@ public class ItemCosts implements DisposableBean {
 	}
 
 	private long measure(Preflight.Part part) {
-		RedisClusterCommands<String, String> redis = commands();
+		RedisClusterCommands<String, String> redis = this.connection.commands();
 		String stem = part.keys().prefix() + ":preflight:";
 		int n = sampleItems(part);
 		List<String> written = new ArrayList<>();
@@ -170,17 +165,6 @@ public class ItemCosts implements DisposableBean {
 
 	private static long ceilDiv(long total, long n) {
 		return (total + n - 1) / n;
-	}
-
-	private RedisClusterCommands<String, String> commands() {
-		StatefulConnection<String, String> open = this.connection.get();
-		return (open instanceof StatefulRedisClusterConnection<String, String> cluster) ? cluster.sync()
-				: ((StatefulRedisConnection<String, String>) open).sync();
-	}
-
-	@Override
-	public void destroy() {
-		this.connection.close();
 	}
 
 }

@@ -19,6 +19,7 @@ import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
+import io.lettuce.core.cluster.api.sync.RedisClusterCommands;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
 import io.lettuce.core.codec.StringCodec;
@@ -90,12 +91,6 @@ public final class NodeConnections {
 		}
 	}
 
-	public static StatefulConnection<String, String> open(LettuceConnectionFactory factory) {
-		AbstractRedisClient client = factory.getRequiredNativeClient();
-		return (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
-				: ((RedisClient) client).connect(StringCodec.UTF8);
-	}
-
 	public static boolean readsFromReplicas(LettuceConnectionFactory factory) {
 		return factory.getClientConfiguration()
 			.getReadFrom()
@@ -109,7 +104,8 @@ public final class NodeConnections {
 	}
 
 	/**
-	 * A string connection of the owner's own, opened on first use and again once closed.
+	 * A string connection of the owner's own, opened on first use and again once closed;
+	 * the preflight's one is a bean ({@link RedisConfiguration}).
 	 */
 	static final class Own implements AutoCloseable {
 
@@ -124,10 +120,29 @@ public final class NodeConnections {
 		synchronized StatefulConnection<String, String> get() {
 			StatefulConnection<String, String> open = this.connection;
 			if (open == null || !open.isOpen()) {
-				open = open(this.factory);
+				AbstractRedisClient client = this.factory.getRequiredNativeClient();
+				open = (client instanceof RedisClusterClient cluster) ? cluster.connect(StringCodec.UTF8)
+						: ((RedisClient) client).connect(StringCodec.UTF8);
 				this.connection = open;
 			}
 			return open;
+		}
+
+		RedisClusterCommands<String, String> commands() {
+			StatefulConnection<String, String> open = get();
+			return (open instanceof StatefulRedisClusterConnection<String, String> cluster) ? cluster.sync()
+					: ((StatefulRedisConnection<String, String>) open).sync();
+		}
+
+		// A cluster's node at host:port, else the one server.
+		StatefulRedisConnection<String, String> node(String address) {
+			StatefulConnection<String, String> open = get();
+			if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
+				int colon = address.lastIndexOf(':');
+				return cluster.getConnection(address.substring(0, colon),
+						Integer.parseInt(address.substring(colon + 1)));
+			}
+			return (StatefulRedisConnection<String, String>) open;
 		}
 
 		// A cluster's live masters with slots, else the one server.

@@ -26,6 +26,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConverters;
+import org.springframework.data.redis.core.types.RedisClientInfo;
 
 /**
  * The connections {@link ServerCounters} reads every node through: {@code INFO} of each
@@ -38,9 +40,7 @@ class NodeInfo implements AutoCloseable {
 
 	private static final Pattern FIELD = Pattern.compile("(?m)^([a-z0-9_]+):([^\\r\\n]*)");
 
-	private static final Pattern LOCAL_ADDRESS = Pattern.compile("laddr=(\\S+)");
-
-	private static final Pattern REPLICA = Pattern.compile("(?m)^slave\\d+:ip=([^,]+),port=(\\d+),state=online");
+	static final Pattern REPLICA = Pattern.compile("(?m)^slave\\d+:ip=([^,]+),port=(\\d+),state=online");
 
 	private final LettuceConnectionFactory factory;
 
@@ -132,9 +132,9 @@ class NodeInfo implements AutoCloseable {
 	// 6.2+) says it.
 	private static String address(StatefulRedisConnection<String, String> master, Map<String, String> info) {
 		try {
-			Matcher local = LOCAL_ADDRESS.matcher(master.sync().clientInfo());
-			if (local.find()) {
-				return local.group(1);
+			String local = RedisClientInfo.RedisClientInfoBuilder.fromString(master.sync().clientInfo()).get("laddr");
+			if (local != null) {
+				return local;
 			}
 		}
 		catch (RuntimeException ex) {
@@ -173,16 +173,12 @@ class NodeInfo implements AutoCloseable {
 	 */
 	synchronized ServerCounters.@Nullable ClientList clientList(boolean clockAfter) {
 		try {
-			List<ServerCounters.Client> clients = new ArrayList<>();
+			List<RedisClientInfo> clients = new ArrayList<>();
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			this.connection.forEachMaster((master, node) -> masters.add(master));
 			long before = clockAfter ? 0 : micros(masters.get(0).time());
 			for (RedisCommands<String, String> master : masters) {
-				for (String line : master.clientList().split("\n")) {
-					if (!line.isBlank()) {
-						clients.add(ServerCounters.Client.parse(line));
-					}
-				}
+				clients.addAll(LettuceConverters.toListOfRedisClientInformation(master.clientList()));
 			}
 			return new ServerCounters.ClientList(List.copyOf(clients),
 					clockAfter ? micros(masters.get(0).time()) : before, masters.size());

@@ -5,26 +5,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.function.LongFunction;
 
 import dev.pipelininglab.ProblemType;
 import io.lettuce.core.ScanArgs;
 import io.lettuce.core.ScanStream;
-import io.lettuce.core.api.StatefulConnection;
-import io.lettuce.core.api.StatefulRedisConnection;
-import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.api.reactive.RedisReactiveCommands;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import org.springframework.beans.factory.DisposableBean;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.stereotype.Component;
 
 /** Asks the servers, before a run writes its first key, whether it fits. */
 @Component
-public class Preflight implements DisposableBean {
+public class Preflight {
 
 	private static final Logger log = LoggerFactory.getLogger(Preflight.class);
 
@@ -42,12 +38,12 @@ public class Preflight implements DisposableBean {
 
 	private final NodeConnections.Own connection;
 
-	Preflight(ServerCounters counters, ItemCosts costs, SafetyProperties safety, LettuceConnectionFactory factory,
+	Preflight(ServerCounters counters, ItemCosts costs, SafetyProperties safety, NodeConnections.Own connection,
 			KeySpace keys) {
 		this.counters = counters;
 		this.costs = costs;
 		this.safety = safety;
-		this.connection = new NodeConnections.Own(factory);
+		this.connection = connection;
 		this.keys = keys;
 	}
 
@@ -194,7 +190,7 @@ public class Preflight implements DisposableBean {
 
 	private long labKeysWithTtl(String address) {
 		try {
-			RedisReactiveCommands<String, String> node = node(address).reactive();
+			RedisReactiveCommands<String, String> node = this.connection.node(address).reactive();
 			ScanArgs args = ScanArgs.Builder.matches(this.keys.scanPattern()).limit(SCAN_BATCH);
 			return ScanStream.scan(node, args)
 				.flatMap(node::pttl)
@@ -210,24 +206,15 @@ public class Preflight implements DisposableBean {
 		}
 	}
 
-	private StatefulRedisConnection<String, String> node(String address) {
-		StatefulConnection<String, String> open = this.connection.get();
-		if (open instanceof StatefulRedisClusterConnection<String, String> cluster) {
-			int colon = address.lastIndexOf(':');
-			return cluster.getConnection(address.substring(0, colon), Integer.parseInt(address.substring(colon + 1)));
-		}
-		return (StatefulRedisConnection<String, String>) open;
-	}
-
 	private List<NodeMemory> masters(ServerCounters.Snapshot snapshot) {
 		List<NodeMemory> masters = new ArrayList<>();
 		snapshot.nodes().forEach((address, info) -> {
 			if (!"master".equals(info.get("role"))) {
 				return;
 			}
-			long used = number(info, "used_memory");
-			long maxmemory = number(info, "maxmemory");
-			long system = number(info, "total_system_memory");
+			long used = Objects.requireNonNullElse(ServerStats.number(info, "used_memory"), -1L);
+			long maxmemory = Objects.requireNonNullElse(ServerStats.number(info, "maxmemory"), -1L);
+			long system = Objects.requireNonNullElse(ServerStats.number(info, "total_system_memory"), -1L);
 			long limit = (maxmemory > 0) ? maxmemory : system;
 			if (used < 0 || limit <= 0) {
 				return;
@@ -247,15 +234,6 @@ public class Preflight implements DisposableBean {
 				+ ".";
 	}
 
-	private static long number(Map<String, String> info, String field) {
-		try {
-			return Long.parseLong(info.getOrDefault(field, "-1"));
-		}
-		catch (NumberFormatException ex) {
-			return -1;
-		}
-	}
-
 	static String size(long bytes) {
 		if (bytes < 1024) {
 			return bytes + " bytes";
@@ -268,11 +246,6 @@ public class Preflight implements DisposableBean {
 			unit++;
 		}
 		return String.format(Locale.ROOT, (value < 10) ? "%.1f %s" : "%.0f %s", value, units[unit]);
-	}
-
-	@Override
-	public void destroy() {
-		this.connection.close();
 	}
 
 }

@@ -29,6 +29,12 @@ class RedisConfiguration {
 		return new KeySpace(properties.keyPrefix());
 	}
 
+	// One for the memory preflight: its SCAN and ItemCosts' MEMORY USAGE samples.
+	@Bean
+	NodeConnections.Own preflightConnection(LettuceConnectionFactory connectionFactory) {
+		return new NodeConnections.Own(connectionFactory);
+	}
+
 	@Bean
 	Topology topology(LettuceConnectionFactory connectionFactory) {
 		return Topology.of(connectionFactory);

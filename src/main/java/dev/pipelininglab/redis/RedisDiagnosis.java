@@ -3,12 +3,10 @@ package dev.pipelininglab.redis;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -16,13 +14,9 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 import io.lettuce.core.cluster.RedisClusterClient;
-import io.lettuce.core.cluster.SlotHash;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.models.partitions.Partitions;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
-import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
-import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.Health;
@@ -222,18 +216,11 @@ public class RedisDiagnosis implements HealthIndicator {
 		Optional<RouteCache.Lease> pooled = this.routes.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
 				this.routes.defaultPolicy());
 		try (RedisConnection shared = this.routes.primary().factory().getConnection()) {
-			if (!(shared.getNativeConnection() instanceof RedisAdvancedClusterAsyncCommands<?, ?> commands)) {
-				throw new IllegalStateException("Not a cluster connection: " + shared.getNativeConnection());
-			}
-			StatefulRedisClusterConnection<?, ?> cluster = commands.getStatefulConnection();
+			StatefulRedisClusterConnection<?, ?> cluster = ((RedisAdvancedClusterAsyncCommands<?, ?>) shared
+				.getNativeConnection()).getStatefulConnection();
 			List<Partitions> views = new ArrayList<>(List.of(cluster.getPartitions()));
-			if (pooled.isPresent()) {
-				if (!(pooled.get().route().lettuce().getNativeClient() instanceof RedisClusterClient pooledClient)) {
-					throw new IllegalStateException(
-							"Not a cluster client: " + pooled.get().route().lettuce().getNativeClient());
-				}
-				views.add(pooledClient.getPartitions());
-			}
+			pooled.ifPresent((lease) -> views
+				.add(((RedisClusterClient) lease.route().lettuce().getRequiredNativeClient()).getPartitions()));
 			return ClusterVerdict.of(cluster, views);
 		}
 		catch (RuntimeException ex) {

@@ -16,22 +16,16 @@ public final class RedisReplies {
 	private RedisReplies() {
 	}
 
-	/** Spring's translation of a Lettuce failure, or null when it has none. */
-	public static @Nullable DataAccessException translated(Exception failure) {
-		return EXCEPTIONS.convert(failure);
-	}
-
 	/** Spring's translation of a Lettuce failure, else {@code otherwise}'s exception. */
 	public static RuntimeException translatedOr(Throwable failure,
 			Function<Throwable, ? extends RuntimeException> otherwise) {
-		DataAccessException translated = (failure instanceof Exception ex) ? translated(ex) : null;
+		DataAccessException translated = (failure instanceof Exception ex) ? EXCEPTIONS.convert(ex) : null;
 		return (translated != null) ? translated : otherwise.apply(failure);
 	}
 
 	/** Spring's translation of a Lettuce failure, or the failure itself. */
 	public static RuntimeException translatedOr(RuntimeException failure) {
-		DataAccessException translated = translated(failure);
-		return (translated != null) ? translated : failure;
+		return translatedOr(failure, (other) -> failure);
 	}
 
 	public static @Nullable String authRefusal(Throwable failure) {

@@ -1,7 +1,6 @@
 package dev.pipelininglab.redis;
 
 import java.time.Duration;
-import java.util.regex.Pattern;
 
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.cluster.SlotHash;
@@ -22,8 +21,6 @@ import org.springframework.stereotype.Component;
 public class ReplicaSync implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(ReplicaSync.class);
-
-	private static final Pattern ONLINE_REPLICA = Pattern.compile("(?m)^slave\\d+:.*state=online");
 
 	private static final Duration MAX_WAIT = Duration.ofSeconds(5);
 
@@ -61,7 +58,7 @@ public class ReplicaSync implements DisposableBean {
 	}
 
 	private void sync(RedisCommands<String, String> master, String marker) {
-		int replicas = (int) ONLINE_REPLICA.matcher(master.info("replication")).results().count();
+		int replicas = (int) NodeInfo.REPLICA.matcher(master.info("replication")).results().count();
 		if (replicas == 0) {
 			return;
 		}

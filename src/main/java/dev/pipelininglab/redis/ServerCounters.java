@@ -2,12 +2,11 @@ package dev.pipelininglab.redis;
 
 import java.lang.module.ModuleDescriptor.Version;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.jspecify.annotations.Nullable;
@@ -18,6 +17,7 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.RedisSystemException;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.core.types.RedisClientInfo;
 import org.springframework.stereotype.Component;
 
 /**
@@ -40,8 +40,6 @@ public class ServerCounters implements DisposableBean {
 
 	private static final Logger log = LoggerFactory.getLogger(ServerCounters.class);
 
-	private static final Pattern CLIENT_FIELD = Pattern.compile("(\\w[\\w-]*)=(\\S*)");
-
 	private final NodeInfo info;
 
 	private final boolean replicaReads;
@@ -56,13 +54,9 @@ public class ServerCounters implements DisposableBean {
 		this.info = new NodeInfo(factory, this.replicaReads);
 	}
 
+	/** What could be read: a node that fails is left out. */
 	public Snapshot snapshot() {
-		try {
-			return this.info.take(false);
-		}
-		catch (RuntimeException ex) {
-			return new Snapshot(new TreeMap<>());
-		}
+		return this.info.take(false);
 	}
 
 	/** Every master's, or a failure: what the memory preflight stands on. */
@@ -149,9 +143,8 @@ public class ServerCounters implements DisposableBean {
 		// Only a connection used in this server second could pass for one the pass used:
 		// idle counts whole seconds. A comparison's passes met others idle for seconds
 		// on every pass, and waited half a second each for nothing.
-		if (before == null
-				|| candidates(before, route.clientName(), commands).filter((client) -> client.idleSeconds() == 0)
-					.count() <= (long) clients * perClient(before)) {
+		if (before == null || candidates(before, route.clientName(), commands).filter((client) -> idle(client) == 0)
+			.count() <= (long) clients * perClient(before)) {
 			return before;
 		}
 		long micros = before.serverMicros() % 1_000_000L;
@@ -192,8 +185,7 @@ public class ServerCounters implements DisposableBean {
 	 */
 	static int used(ClientList before, ClientList after, @Nullable String clientName, Set<String> commands) {
 		long idleBound = after.serverMicros() / 1_000_000L - before.serverMicros() / 1_000_000L;
-		return (int) candidates(after, clientName, commands).filter((client) -> client.idleSeconds() <= idleBound)
-			.count();
+		return (int) candidates(after, clientName, commands).filter((client) -> idle(client) <= idleBound).count();
 	}
 
 	private static long connectionsReceived(Snapshot snapshot) {
@@ -211,11 +203,17 @@ public class ServerCounters implements DisposableBean {
 		return (list.masters() > 1) ? list.masters() + 1 : 1;
 	}
 
-	private static Stream<Client> candidates(ClientList list, @Nullable String clientName, Set<String> commands) {
+	private static Stream<RedisClientInfo> candidates(ClientList list, @Nullable String clientName,
+			Set<String> commands) {
 		String name = (clientName != null) ? clientName : "";
 		return list.clients()
 			.stream()
-			.filter((client) -> client.name().equals(name) && commands.contains(client.cmd()));
+			.filter((client) -> name.equals(Objects.requireNonNullElse(client.getName(), ""))
+					&& commands.contains(Objects.requireNonNullElse(client.getLastCommand(), "")));
+	}
+
+	private static long idle(RedisClientInfo client) {
+		return Objects.requireNonNullElse(client.getIdle(), Long.MAX_VALUE);
 	}
 
 	@Override
@@ -230,19 +228,7 @@ public class ServerCounters implements DisposableBean {
 	 * {@code serverMicros}: the server's clock before the lists were read, or after them
 	 * for the list after a pass.
 	 */
-	public record ClientList(List<Client> clients, long serverMicros, int masters) {
-	}
-
-	record Client(String name, String cmd, long idleSeconds) {
-
-		static Client parse(String line) {
-			Map<String, String> fields = new HashMap<>();
-			CLIENT_FIELD.matcher(line).results().forEach((field) -> fields.put(field.group(1), field.group(2)));
-			String idle = fields.get("idle");
-			return new Client(fields.getOrDefault("name", ""), fields.getOrDefault("cmd", ""),
-					(idle != null) ? Long.parseLong(idle) : Long.MAX_VALUE);
-		}
-
+	public record ClientList(List<RedisClientInfo> clients, long serverMicros, int masters) {
 	}
 
 	public record Usage(int used, long opened) {

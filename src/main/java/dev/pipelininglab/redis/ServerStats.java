@@ -116,7 +116,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		return (earlier != null && later != null) ? later - earlier : null;
 	}
 
-	private static @Nullable Long number(Map<String, String> info, String field) {
+	static @Nullable Long number(Map<String, String> info, String field) {
 		try {
 			return Long.parseLong(info.get(field));
 		}

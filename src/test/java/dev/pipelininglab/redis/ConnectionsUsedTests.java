@@ -5,6 +5,8 @@ import java.util.Set;
 
 import org.junit.jupiter.api.Test;
 
+import org.springframework.data.redis.core.types.RedisClientInfo;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -41,12 +43,13 @@ class ConnectionsUsedTests {
 		assertThat(ServerCounters.used(before, after, "route-a", SET)).isEqualTo(1);
 	}
 
-	private static ServerCounters.ClientList list(long serverMicros, ServerCounters.Client... clients) {
+	private static ServerCounters.ClientList list(long serverMicros, RedisClientInfo... clients) {
 		return new ServerCounters.ClientList(List.of(clients), serverMicros, 1);
 	}
 
-	private static ServerCounters.Client client(String name, String cmd, long idleSeconds) {
-		return ServerCounters.Client.parse("id=7 name=" + name + " idle=" + idleSeconds + " cmd=" + cmd);
+	private static RedisClientInfo client(String name, String cmd, long idleSeconds) {
+		return RedisClientInfo.RedisClientInfoBuilder
+			.fromString("id=7 name=" + name + " idle=" + idleSeconds + " cmd=" + cmd);
 	}
 
 }
