@@ -26,6 +26,10 @@ class RunAdmissionTests {
 	void everyRunEndpointOfTheControllerIsAdmitted() {
 		java.util.Set<String> mapped = new java.util.TreeSet<>();
 		for (java.lang.reflect.Method method : RunController.class.getDeclaredMethods()) {
+			// The hidden handlers answer a path cut short (/compare/set) without a run.
+			if (method.isAnnotationPresent(io.swagger.v3.oas.annotations.Hidden.class)) {
+				continue;
+			}
 			org.springframework.web.bind.annotation.GetMapping get = method
 				.getAnnotation(org.springframework.web.bind.annotation.GetMapping.class);
 			org.springframework.web.bind.annotation.DeleteMapping delete = method
