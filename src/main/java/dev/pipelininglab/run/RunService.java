@@ -153,7 +153,8 @@ public record RunService(Runners runners, RunKeys data, KeySpace keys, Topology 
 				}
 			}
 			catch (DataAccessException ex) {
-				throw new RunFailedException(base, 0, new Tally(0), null, keyOf(base.operation()), ex);
+				throw new RunFailedException(base, 0, new Tally(0), null,
+						Measurements.keyOf(base.operation(), this.keys), ex);
 			}
 		}
 		return inRounds(specs, true, true, observer, before, written);
@@ -197,10 +198,6 @@ public record RunService(Runners runners, RunKeys data, KeySpace keys, Topology 
 	/** Never more values than the run's byte budget lets one batch hold. */
 	static int setupBatch(RunSpec spec) {
 		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
-	}
-
-	private String keyOf(Operation operation) {
-		return Measurements.keyOf(operation, this.keys);
 	}
 
 	static double median(DoubleStream values) {
