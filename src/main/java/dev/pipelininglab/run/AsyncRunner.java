@@ -1,12 +1,12 @@
 package dev.pipelininglab.run;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.LongStream;
 
 import dev.pipelininglab.redis.RouteCache;
 import dev.pipelininglab.redis.NodeConnections;
@@ -59,10 +59,9 @@ class AsyncRunner extends BatchRunner implements DisposableBean {
 			else {
 				async = ((StatefulRedisConnection<byte[], byte[]>) connection).async();
 			}
-			List<RedisFuture<?>> futures = new ArrayList<>((int) (to - from));
-			for (long i = from; i < to; i++) {
-				futures.add(pass.command(i).async(async, pass, i, pass.keyBytes(i)));
-			}
+			List<RedisFuture<?>> futures = LongStream.range(from, to)
+				.<RedisFuture<?>>mapToObj((i) -> pass.command(i).async(async, pass, i, pass.keyBytes(i)))
+				.toList();
 			connection.flushCommands();
 			if (!LettuceFutures.awaitAll(timeout, futures.toArray(new RedisFuture[0]))) {
 				throw new QueryTimeoutException(

@@ -45,7 +45,6 @@ final class ClientThreads {
 	/** {@code roundTrip}: items per round trip, to time each one. */
 	static Outcome run(RunSpec spec, int roundTrip, Latency.Per per, Work work, RunObserver observer) {
 		int clients = spec.clients();
-		int requests = spec.workload().requests();
 		List<Client> runs = new ArrayList<>(clients);
 		AtomicBoolean stop = new AtomicBoolean();
 		// Commands timed one by one are also timed per command when a run mixes them.
@@ -57,20 +56,15 @@ final class ClientThreads {
 					spec.sample(), per, split));
 		}
 		if (clients == 1) {
-			Client only = runs.get(0);
-			long cpu = CpuTime.thread();
 			long start = System.nanoTime();
-			only.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
-			long nanos = System.nanoTime() - start;
-			only.cpuSince(cpu);
-			return new Outcome(nanos, runs);
+			runs.get(0).run(spec, roundTrip, work, observer, stop);
+			return new Outcome(System.nanoTime() - start, runs);
 		}
 		CountDownLatch ready = new CountDownLatch(clients);
 		CountDownLatch go = new CountDownLatch(1);
 		List<Thread> threads = new ArrayList<>(clients);
 		for (Client client : runs) {
 			Thread thread = new Thread(() -> {
-				long cpu = CpuTime.thread();
 				ready.countDown();
 				try {
 					go.await();
@@ -79,8 +73,7 @@ final class ClientThreads {
 					Thread.currentThread().interrupt();
 					return;
 				}
-				client.run(spec.batchSize(), roundTrip, requests, spec.workload(), clients, work, observer, stop);
-				client.cpuSince(cpu);
+				client.run(spec, roundTrip, work, observer, stop);
 			}, "run-client-" + client.index);
 			thread.setDaemon(true);
 			threads.add(thread);
@@ -159,18 +152,19 @@ final class ClientThreads {
 		}
 
 		/** Paced round trips are timed from when they were due. */
-		void run(int batchSize, int roundTrip, int requests, Workload workload, int clients, Work work,
-				RunObserver observer, AtomicBoolean stop) {
+		void run(RunSpec spec, int roundTrip, Work work, RunObserver observer, AtomicBoolean stop) {
 			boolean perRequest = this.per == Latency.Per.REQUEST;
+			int batchSize = spec.batchSize();
 			// A request's batch goes in one piece, timed with the whole request.
 			int step = perRequest ? batchSize : roundTrip;
+			long cpu = CpuTime.thread();
 			long start = System.nanoTime();
-			int rate = workload.rate();
-			Pacer pacer = (rate > 0) ? Pacer.of(rate, clients, start) : null;
+			Workload workload = spec.workload();
+			Pacer pacer = (workload.rate() > 0) ? Pacer.of(workload.rate(), spec.clients(), start) : null;
 			Long deadline = (workload.duration() != null) ? start + workload.duration().toNanos() : null;
 			long itemsSent = 0;
 			try {
-				for (int request = 0; request < requests; request++) {
+				for (int request = 0; request < workload.requests(); request++) {
 					long requestStart = System.nanoTime();
 					for (long from = this.first; from < this.end; from += batchSize) {
 						if (stop.get()) {
@@ -225,6 +219,8 @@ final class ClientThreads {
 			finally {
 				long took = System.nanoTime() - start;
 				this.nanos = (this.timeUp && deadline != null) ? Math.max(took, deadline - start) : took;
+				long cpuNow = CpuTime.thread();
+				this.cpuNanos = (cpu >= 0 && cpuNow >= 0) ? cpuNow - cpu : -1;
 			}
 		}
 
@@ -241,11 +237,6 @@ final class ClientThreads {
 			this.timeUp = next - deadline >= 0;
 			this.keptPace = this.timeUp && next > now;
 			return this.timeUp;
-		}
-
-		void cpuSince(long before) {
-			long now = CpuTime.thread();
-			this.cpuNanos = (before >= 0 && now >= 0) ? now - before : -1;
 		}
 
 		/** In one request: its range, or the prefix time allowed. */

@@ -52,18 +52,4 @@ public record Comparison(Operation operation, long count, String topology, List<
 			.orElse(results.get(0));
 	}
 
-	/** Without the advice: what a comparison of only the rows says. */
-	static String summary(List<RunResult> results) {
-		return ComparisonSummary.of(results, null, null);
-	}
-
-	/**
-	 * The pipelining answer first, then the advice, the variants that are no pipeline,
-	 * and why the rows went as they did.
-	 */
-	static String summary(List<RunResult> results, @Nullable RunResult advised,
-			@Nullable Recommendation recommendation) {
-		return ComparisonSummary.of(results, advised, recommendation);
-	}
-
 }

@@ -32,7 +32,7 @@ public record ComparisonPlan(RunSpec asked, RunSpec base, List<RunSpec> rows, Li
 					.map((result) -> result.partOfMany(null))
 					.toList());
 		return new Comparison(this.asked.operation(), this.asked.count(), topology, compared, this.skipped,
-				Comparison.summary(compared, advisedResult, recommendation), recommendation, settings);
+				ComparisonSummary.of(compared, advisedResult, recommendation), recommendation, settings);
 	}
 
 }

@@ -3,7 +3,9 @@ package dev.pipelininglab.run;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
@@ -51,13 +53,7 @@ final class ComparisonSummary {
 		List<RunResult> answered = new ArrayList<>();
 		if (loop != null && (asBoot != null || configured != null)) {
 			sentence.append(pipelining(loop, asBoot, configured));
-			answered.add(loop);
-			if (asBoot != null) {
-				answered.add(asBoot);
-			}
-			if (configured != null) {
-				answered.add(configured);
-			}
+			Stream.of(loop, asBoot, configured).filter(Objects::nonNull).forEach(answered::add);
 		}
 		else {
 			sentence.append(fastest(results, fastest, loop));

@@ -18,25 +18,7 @@ import org.springframework.stereotype.Component;
  * the members' own.
  */
 @Component
-public class FleetShares {
-
-	private final RunService runs;
-
-	private final RunKeys data;
-
-	private final KeySpace keys;
-
-	private final Safeguards safeguards;
-
-	private final TimedPasses passes;
-
-	FleetShares(RunService runs, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
-		this.runs = runs;
-		this.data = data;
-		this.keys = keys;
-		this.safeguards = safeguards;
-		this.passes = passes;
-	}
+public record FleetShares(RunService runs, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
 
 	/**
 	 * Every key {@code whole} may write, each share's read back before the rest expire.
@@ -71,11 +53,10 @@ public class FleetShares {
 				return null;
 			}
 			long first = share.workload().first();
-			RunKeys.ReadBack read = FleetShares.this.data.verify(command,
+			return FleetShares.this.data.verify(command,
 					FleetShares.this.runs.runnerOf(share).keySpace(FleetShares.this.keys),
 					List.of(new ClientThreads.Reach(first, first + share.count())), RunService.setupBatch(share),
 					share.valueSize(), new Tally(0), observer, (this.whole.ttl() == null) ? this.written : null);
-			return new Held(read.verified(), read.missing(), read.changed());
 		}
 
 		/**
@@ -121,8 +102,7 @@ public class FleetShares {
 		 * says it; null when none fell short.
 		 */
 		public @Nullable String shortfall(long expected, @Nullable ServerStats server, boolean ttl) {
-			return RunNotes.reason(expected, new RunKeys.ReadBack(this.verified, this.missing, this.changed), server,
-					ttl);
+			return RunNotes.reason(expected, this, server, ttl);
 		}
 
 	}

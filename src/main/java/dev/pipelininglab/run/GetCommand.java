@@ -1,7 +1,6 @@
 package dev.pipelininglab.run;
 
-import java.util.ArrayList;
-import java.util.List;
+import java.util.stream.LongStream;
 
 import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
@@ -39,11 +38,9 @@ final class GetCommand extends Command
 
 	@Override
 	public void multiKey(StringRedisTemplate template, Pass pass, long from, long to, Tally tally) {
-		List<String> batch = new ArrayList<>((int) (to - from));
-		for (long i = from; i < to; i++) {
-			batch.add(pass.key(i));
-		}
-		MultiKeyRunner.countAll(template.opsForValue().multiGet(batch), to - from, tally);
+		MultiKeyRunner.countAll(
+				template.opsForValue().multiGet(LongStream.range(from, to).mapToObj(pass::key).toList()), to - from,
+				tally);
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.pipelininglab.run;
 
 import java.math.BigDecimal;
 import java.math.MathContext;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.function.Function;
@@ -32,13 +33,11 @@ public final class LoopCeiling {
 	 */
 	static List<RunResult> oneRoundTrip(List<RunResult> results) {
 		RunResult own = timingItsRoundTrips(results);
-		double pings = results.stream().anyMatch((r) -> r.timing().measuredRttMillis() > 0) ? RunService
-			.median(results.stream().mapToDouble((r) -> r.timing().measuredRttMillis()).filter((ms) -> ms > 0)) : 0;
 		RoundTrip rtt = (own != null)
 				? new RoundTrip(own.load().latency().p50(),
 						"median of " + own.ran().variant()
 								+ ((own.ran().mode() == Mode.LOOP) ? "" : " at batch size 1"))
-				: new RoundTrip(pings, FROM_PINGS);
+				: new RoundTrip(pings(results), FROM_PINGS);
 		return results.stream().map((result) -> result.withRoundTrip(rtt)).toList();
 	}
 
@@ -99,11 +98,10 @@ public final class LoopCeiling {
 
 	/** Checked against runs of one command per round trip. */
 	private static @Nullable String fromPings(List<RunResult> results) {
-		if (results.stream().noneMatch((r) -> r.timing().measuredRttMillis() > 0)) {
+		double rtt = pings(results);
+		if (rtt == 0) {
 			return null;
 		}
-		double rtt = RunService
-			.median(results.stream().mapToDouble((r) -> r.timing().measuredRttMillis()).filter((ms) -> ms > 0));
 		double bound = 1000 / rtt;
 		RunResult faster = results.stream()
 			.filter((result) -> result.ran().batchSize() == 1 && result.connection().clients() == null
@@ -119,6 +117,15 @@ public final class LoopCeiling {
 		}
 		return format("PINGs before the run measured %s ms (median), so a loop on one connection would not beat"
 				+ " %s ops/s.", figure(rtt), whole(bound));
+	}
+
+	/** The median of the runs' PINGs, 0 when none measured any. */
+	private static double pings(List<RunResult> results) {
+		double[] pings = results.stream()
+			.mapToDouble((r) -> r.timing().measuredRttMillis())
+			.filter((ms) -> ms > 0)
+			.toArray();
+		return (pings.length > 0) ? RunService.median(Arrays.stream(pings)) : 0;
 	}
 
 	/** Three significant digits at most: 0.0512, 1.23, 12.3, 123. */

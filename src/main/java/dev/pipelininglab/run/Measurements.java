@@ -22,35 +22,8 @@ import org.springframework.stereotype.Component;
  * comparison round by round.
  */
 @Component
-class Measurements {
-
-	private final Runners runners;
-
-	private final RunKeys data;
-
-	private final KeySpace keys;
-
-	private final RouteCache routes;
-
-	private final ClusterLayout layout;
-
-	private final WarmUp warmUp;
-
-	private final TimedPasses timedPasses;
-
-	private final ResultAssembly assembly;
-
-	Measurements(Runners runners, RunKeys data, KeySpace keys, RouteCache routes, ClusterLayout layout, WarmUp warmUp,
-			TimedPasses timedPasses, ResultAssembly assembly) {
-		this.runners = runners;
-		this.data = data;
-		this.keys = keys;
-		this.routes = routes;
-		this.layout = layout;
-		this.warmUp = warmUp;
-		this.timedPasses = timedPasses;
-		this.assembly = assembly;
-	}
+record Measurements(Runners runners, RunKeys data, KeySpace keys, RouteCache routes, ClusterLayout layout,
+		WarmUp warmUp, TimedPasses timedPasses, ResultAssembly assembly) {
 
 	/** {@code since}: null to count from the first timed pass. */
 	Measuring start(RunSpec spec, boolean prepare, RunObserver observer, ServerCounters.@Nullable Snapshot since,

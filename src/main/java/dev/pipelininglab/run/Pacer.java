@@ -9,19 +9,10 @@ import java.util.concurrent.locks.LockSupport;
  * left, so a stall shows in every command due during it (no coordinated omission;
  * docs/variants.md).
  */
-final class Pacer {
+record Pacer(double nanosPerItem, long origin) {
 
 	/** The longest park between cancellation checks while waiting for a turn. */
 	private static final long CHECK_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-
-	private final double nanosPerItem;
-
-	private final long origin;
-
-	private Pacer(double nanosPerItem, long origin) {
-		this.nanosPerItem = nanosPerItem;
-		this.origin = origin;
-	}
 
 	static Pacer of(int rate, int clients, long now) {
 		return new Pacer(1e9 * clients / rate, now);

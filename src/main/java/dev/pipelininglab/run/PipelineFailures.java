@@ -1,6 +1,5 @@
 package dev.pipelininglab.run;
 
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.function.ObjIntConsumer;
 import java.util.regex.Pattern;
@@ -53,8 +52,7 @@ final class PipelineFailures {
 			}
 			else {
 				// Not deserialized when the pipeline fails: GET values are bytes.
-				reply.accept((outcome instanceof byte[] raw) ? new String(raw, StandardCharsets.UTF_8) : outcome,
-						index);
+				reply.accept(Command.text(outcome), index);
 			}
 		}
 		if (outcomes.size() < sent) {

@@ -54,7 +54,7 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 		Command command = spec.operation().command().forRun(spec.workload());
 		Command.Replies replies = command.replies(tally);
 		List<String> sample = tally.sample();
-		RunKeys.ReadBack readBack = null;
+		FleetShares.Held readBack = null;
 		// No observer: a fleet's share, read back by its leader after the fleet's window.
 		if (observer != null && command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());

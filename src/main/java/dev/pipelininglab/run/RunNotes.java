@@ -20,7 +20,7 @@ final class RunNotes {
 	/** {@code sent}: all items, or those sent before a time limit. */
 	static @Nullable String of(RunSpec spec, @Nullable String key, BatchRunner.@Nullable ClusterEffect effect,
 			Tally tally, List<TimedPasses.Timed> passes, @Nullable ServerStats server,
-			RunKeys.@Nullable ReadBack readBack, long sent) {
+			FleetShares.@Nullable Held readBack, long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				(tally.values() > 0) ? null : spec.operation().command().nothingFound(), pauses(passes),
 				evictions(server), (readBack != null)
@@ -28,7 +28,7 @@ final class RunNotes {
 	}
 
 	/** Over a walked key space, each key some item wrote reads back once. */
-	private static long readBackExpected(RunSpec spec, RunKeys.ReadBack readBack, long sent) {
+	private static long readBackExpected(RunSpec spec, FleetShares.Held readBack, long sent) {
 		return (spec.workload().keyWalk() != null) ? readBack.verified() + readBack.missing() + readBack.changed()
 				: sent;
 	}
@@ -85,7 +85,7 @@ final class RunNotes {
 	}
 
 	/** Why fewer items were read back than were written; null when none is missing. */
-	static @Nullable String reason(long expected, RunKeys.ReadBack readBack, @Nullable ServerStats server,
+	static @Nullable String reason(long expected, FleetShares.Held readBack, @Nullable ServerStats server,
 			boolean ttl) {
 		long short_ = expected - readBack.verified();
 		if (short_ <= 0) {

@@ -22,45 +22,12 @@ import org.springframework.stereotype.Service;
  * ({@link ResultAssembly}). Modes differ only in their {@link BatchRunner}.
  */
 @Service
-public class RunService {
+public record RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, ClientSettings settings,
+		Safeguards safeguards, WarmUp warmUp, Measurements measurements, ServerCounters counters,
+		SteadyCompare steady) {
 
 	/** A sweep's batch size of 1 made its untimed set-up take longer than the runs. */
 	static final int SETUP_BATCH = 10_000;
-
-	private final Runners runners;
-
-	private final RunKeys data;
-
-	private final KeySpace keys;
-
-	private final Topology topology;
-
-	private final ClientSettings settings;
-
-	private final Safeguards safeguards;
-
-	private final WarmUp warmUp;
-
-	private final Measurements measurements;
-
-	private final ServerCounters counters;
-
-	private final SteadyCompare steady;
-
-	RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, ClientSettings settings,
-			Safeguards safeguards, WarmUp warmUp, Measurements measurements, ServerCounters counters,
-			SteadyCompare steady) {
-		this.counters = counters;
-		this.steady = steady;
-		this.safeguards = safeguards;
-		this.runners = runners;
-		this.data = data;
-		this.keys = keys;
-		this.topology = topology;
-		this.settings = settings;
-		this.warmUp = warmUp;
-		this.measurements = measurements;
-	}
 
 	/** Null when the spec can run here, else why not. */
 	public @Nullable String unsupported(RunSpec spec) {
@@ -186,7 +153,8 @@ public class RunService {
 				}
 			}
 			catch (DataAccessException ex) {
-				throw new RunFailedException(base, 0, new Tally(0), null, keyOf(base.operation()), ex);
+				throw new RunFailedException(base, 0, new Tally(0), null,
+						Measurements.keyOf(base.operation(), this.keys), ex);
 			}
 		}
 		return inRounds(specs, true, true, observer, before, written);
@@ -230,10 +198,6 @@ public class RunService {
 	/** Never more values than the run's byte budget lets one batch hold. */
 	static int setupBatch(RunSpec spec) {
 		return (spec.valueSize() > 0) ? Math.min(SETUP_BATCH, spec.workload().batchSizeLimit()) : SETUP_BATCH;
-	}
-
-	private String keyOf(Operation operation) {
-		return Measurements.keyOf(operation, this.keys);
 	}
 
 	static double median(DoubleStream values) {

@@ -5,8 +5,6 @@ import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 import org.jspecify.annotations.Nullable;
@@ -29,14 +27,10 @@ public class RunSlots {
 
 	private final AdmissionProperties admission;
 
-	private final ReentrantLock lock = new ReentrantLock();
-
-	private final Condition changed = this.lock.newCondition();
-
-	/** Guarded by {@link #lock}: the waiting runs, in the order they asked. */
+	/** Guarded by this: the waiting runs, in the order they asked. */
 	private final Deque<Object> queue = new ArrayDeque<>();
 
-	/** Guarded by {@link #lock}. */
+	/** Guarded by this. */
 	private int inUse;
 
 	private volatile @Nullable Instant closedUntil;
@@ -51,44 +45,32 @@ public class RunSlots {
 	}
 
 	/** A free slot, unless another run waits for one: it came first. */
-	public boolean takeFree() {
-		this.lock.lock();
-		try {
-			return this.closedUntil == null && this.queue.isEmpty() && takeIfFree();
-		}
-		finally {
-			this.lock.unlock();
-		}
+	public synchronized boolean takeFree() {
+		return this.closedUntil == null && this.queue.isEmpty() && takeIfFree();
 	}
 
 	/**
 	 * In turn, behind the runs that asked before; false past {@code wait}, once
 	 * {@code giveUp} says so, or when the app closes.
 	 */
-	public boolean take(Duration wait, BooleanSupplier giveUp) throws InterruptedException {
+	public synchronized boolean take(Duration wait, BooleanSupplier giveUp) throws InterruptedException {
 		long deadline = System.nanoTime() + wait.toNanos();
 		Object ticket = new Object();
-		this.lock.lockInterruptibly();
+		this.queue.addLast(ticket);
 		try {
-			this.queue.addLast(ticket);
-			try {
-				while (this.closedUntil != null || this.queue.peekFirst() != ticket || !takeIfFree()) {
-					long left = deadline - System.nanoTime();
-					if (left <= 0 || this.closedUntil != null || giveUp.getAsBoolean()) {
-						return false;
-					}
-					this.changed.awaitNanos(Math.min(left, CHECK_NANOS));
+			while (this.closedUntil != null || this.queue.peekFirst() != ticket || !takeIfFree()) {
+				long left = deadline - System.nanoTime();
+				if (left <= 0 || this.closedUntil != null || giveUp.getAsBoolean()) {
+					return false;
 				}
-				return true;
+				TimeUnit.NANOSECONDS.timedWait(this, Math.min(left, CHECK_NANOS));
 			}
-			finally {
-				// The next in line may take a slot now, or move up.
-				this.queue.remove(ticket);
-				this.changed.signalAll();
-			}
+			return true;
 		}
 		finally {
-			this.lock.unlock();
+			// The next in line may take a slot now, or move up.
+			this.queue.remove(ticket);
+			notifyAll();
 		}
 	}
 
@@ -100,30 +82,18 @@ public class RunSlots {
 		return true;
 	}
 
-	public void release() {
-		this.lock.lock();
-		try {
-			this.inUse--;
-			this.changed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
+	public synchronized void release() {
+		this.inUse--;
+		notifyAll();
 	}
 
 	/**
 	 * The app is shutting down: waiting runs are refused, and whatever waits on the
 	 * stopped ones (their keys' expiry) has until {@code deadline}.
 	 */
-	public void close(Instant deadline) {
-		this.lock.lock();
-		try {
-			this.closedUntil = deadline;
-			this.changed.signalAll();
-		}
-		finally {
-			this.lock.unlock();
-		}
+	public synchronized void close(Instant deadline) {
+		this.closedUntil = deadline;
+		notifyAll();
 	}
 
 	/** Test contexts are stopped and started again. */
@@ -146,24 +116,12 @@ public class RunSlots {
 	}
 
 	/** Slots taken now, by GET runs, jobs and fleet shares together. */
-	public int inUse() {
-		this.lock.lock();
-		try {
-			return this.inUse;
-		}
-		finally {
-			this.lock.unlock();
-		}
+	public synchronized int inUse() {
+		return this.inUse;
 	}
 
-	public int queued() {
-		this.lock.lock();
-		try {
-			return this.queue.size();
-		}
-		finally {
-			this.lock.unlock();
-		}
+	public synchronized int queued() {
+		return this.queue.size();
 	}
 
 	public int max() {

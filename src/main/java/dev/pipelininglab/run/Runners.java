@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 
+import dev.pipelininglab.ProblemException;
+import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.Topology;
 import org.jspecify.annotations.Nullable;
@@ -92,8 +94,14 @@ class Runners {
 	/** Why a spec cannot run, and the parameter (connector, mode or rate) to change. */
 	record Refusal(String parameter, String reason) {
 
-		UnsupportedRunException of(RunSpec spec) {
-			return new UnsupportedRunException(spec, this.parameter, this.reason);
+		/** A 400 naming the parameter. */
+		ProblemException of(RunSpec spec) {
+			return new ProblemException(
+					ProblemType.INVALID_PARAMETER, spec.operation().label() + " cannot run in mode "
+							+ spec.mode().label() + (this.parameter.equals("connector")
+									? " with connector " + spec.senders().connector() : "")
+							+ ": " + this.reason,
+					"parameter", this.parameter);
 		}
 
 	}

@@ -41,13 +41,7 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 	 */
 	final class Sending {
 
-		private final RunSpec spec;
-
 		private final BatchRunner runner;
-
-		private final KeySpace keys;
-
-		private final Route route;
 
 		private final String variant;
 
@@ -81,10 +75,7 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 		private Sending(RunSpec spec, BatchRunner runner, KeySpace keys, Route route, String variant,
 				BatchRunner.@Nullable ClusterEffect effect, boolean prepare, RunObserver observer,
 				ServerCounters.@Nullable Snapshot since, Progress progress, Written written) {
-			this.spec = spec;
 			this.runner = runner;
-			this.keys = keys;
-			this.route = route;
 			this.variant = variant;
 			this.prepare = prepare;
 			this.observer = observer;
@@ -100,21 +91,22 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 
 		/** Whether all {@code repeat} passes were sent. */
 		boolean done() {
-			return this.timed.size() >= this.spec.repeat();
+			return this.timed.size() >= this.pass.spec().repeat();
 		}
 
 		/** One more pass. */
 		void next() {
-			RunSpec spec = this.spec;
+			RunSpec spec = this.pass.spec();
+			KeySpace keys = this.pass.keys();
+			Route route = this.pass.route();
 			if (this.prepare) {
-				prepare(spec, this.keys, this.observer, this.variant, this.written);
+				prepare(spec, keys, this.observer, this.variant, this.written);
 			}
 			if (spec.operation().command() instanceof IncrCommand) {
-				this.counterBefore = TimedPasses.this.data.counter(this.keys);
+				this.counterBefore = TimedPasses.this.data.counter(keys);
 			}
 			ServerCounters server = TimedPasses.this.server;
-			ServerCounters.ClientList connectionsBefore = server.clientsBefore(this.route, commands(spec),
-					spec.clients());
+			ServerCounters.ClientList connectionsBefore = server.clientsBefore(route, commands(spec), spec.clients());
 			this.observer.phase(RunObserver.Phase.TIMING, this.variant, spec.batchSize(), spec.itemsPerPass());
 			// Outside the timed region, as close to it as can be.
 			long windowStart = System.nanoTime();
@@ -138,7 +130,7 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 			long afterRead = System.nanoTime();
 			ServerCounters.Snapshot after = server.snapshot();
 			long windowNanos = System.nanoTime() - windowStart;
-			outcome.attempted().forEach((range) -> this.written.items(spec, this.keys, range.from(), range.to()));
+			outcome.attempted().forEach((range) -> this.written.items(spec, keys, range.from(), range.to()));
 			if (outcome.failure() != null) {
 				this.progress.attempted = outcome.attempted();
 				this.progress.batchesDone = outcome.batches();
@@ -149,13 +141,13 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 			long afterStarted = afterRead - windowStart;
 			long serverWindow = afterStarted + (windowNanos - afterStarted) / 2 - (beforeRead - windowStart) / 2;
 			this.timed.add(new Timed(outcome, paused, server.between(before, after, this.replicasServe),
-					measured(outcome, cpuBefore, cpuAfter, this.route, serverWindow, before, after)));
+					measured(outcome, cpuBefore, cpuAfter, route, serverWindow, before, after)));
 			Long excess = beyondBookkeeping(server.processed(before, after, this.replicasServe), this.sent,
 					windowNanos);
 			if (excess != null && (this.foreign == null || excess > this.foreign)) {
 				this.foreign = excess;
 			}
-			this.usage = server.usage(connectionsBefore, before, after, this.route, commands(spec));
+			this.usage = server.usage(connectionsBefore, before, after, route, commands(spec));
 			TimedPasses.this.warmUp.sent(spec).addAndGet(outcome.sent());
 		}
 

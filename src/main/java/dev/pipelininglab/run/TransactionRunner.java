@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
+import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.MasterConnections;
@@ -131,8 +132,11 @@ class TransactionRunner extends BatchRunner {
 		}
 		catch (ExecutionException ex) {
 			Throwable refusal = (ex.getCause() != null) ? ex.getCause() : ex;
-			throw new CrossSlotTransactionException(
-					ProblemType.CROSS_SLOT_TRANSACTION.detail(address, refusal.getMessage()), refusal);
+			// A master refused a transaction whose keys span hash slots.
+			ProblemException crossSlot = new ProblemException(ProblemType.CROSS_SLOT_TRANSACTION,
+					ProblemType.CROSS_SLOT_TRANSACTION.detail(address, refusal.getMessage()));
+			crossSlot.initCause(refusal);
+			throw crossSlot;
 		}
 		catch (TimeoutException ex) {
 			throw new QueryTimeoutException("EXEC on " + address + " did not answer in time", ex);

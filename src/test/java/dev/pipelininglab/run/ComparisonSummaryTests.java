@@ -41,7 +41,7 @@ class ComparisonSummaryTests {
 		// Its slowest pass over the loop's fastest, its fastest over the loop's slowest.
 		assertThat(rows.get(1).speedupMin()).isEqualTo(3.0);
 		assertThat(rows.get(1).speedupMax()).isEqualTo(4.89);
-		String summary = Comparison.summary(rows, rows.get(2), null);
+		String summary = ComparisonSummary.of(rows, rows.get(2), null);
 		assertThat(summary).startsWith("executePipelined as Spring Boot gives it (pipelined-flush-each-command) ran"
 				+ " 4.0× (3.0–4.9×) the loop; with one line of configuration (pipelined-buffered-500) 10.0× (9.0–12.2×),"
 				+ " whose loop ran 10,000 ops/s (9,000–11,000). Even faster, if your code can use them: multi-key 50.0×"
@@ -53,7 +53,7 @@ class ComparisonSummaryTests {
 	void passesMoreThanTwiceApartAreSaidToBeTooUnsteadyToConcludeFrom() {
 		RunResult shaky = ResultOf.loop(10_000).opsPerSecond(10_000).spread(5_000, 16_000).build();
 		List<RunResult> rows = Comparison.rows(List.of(shaky, CONFIGURED));
-		assertThat(Comparison.summary(rows, rows.get(1), null))
+		assertThat(ComparisonSummary.of(rows, rows.get(1), null))
 			.startsWith("executePipelined with one line of configuration (pipelined-buffered-500) ran 10.0×")
 			.contains("Unsteady: the passes of loop ranged 5,000–16,000 ops/s (3.2× apart)");
 	}
@@ -61,11 +61,11 @@ class ComparisonSummaryTests {
 	@Test
 	void withoutALoopOrAPipelineTheFastestRowLeads() {
 		List<RunResult> rows = Comparison.rows(List.of(LOOP, MULTI_KEY));
-		assertThat(Comparison.summary(rows, null, null))
+		assertThat(ComparisonSummary.of(rows, null, null))
 			.startsWith("Fastest: multi-key at 500,000 ops/s (450,000–550,000), 50.0× (40.9–61.1×) the loop");
-		assertThat(Comparison.summary(Comparison.rows(List.of(MULTI_KEY)), null, null))
+		assertThat(ComparisonSummary.of(Comparison.rows(List.of(MULTI_KEY)), null, null))
 			.startsWith("Only multi-key ran: 500,000 ops/s (450,000–550,000).");
-		assertThat(Comparison.summary(List.of(), null, null)).isEqualTo("Nothing ran: every variant was skipped.");
+		assertThat(ComparisonSummary.of(List.of(), null, null)).isEqualTo("Nothing ran: every variant was skipped.");
 	}
 
 }
