@@ -18,11 +18,10 @@ public enum Operation {
 	SET(new SetCommand(), "SET count keys"), GET(new GetCommand(), "GET count keys"),
 	RPOP(new RpopCommand(), "RPOP count elements of the demo list"), PING(new PingCommand(), "PING count times"),
 	RPUSH(new RpushCommand(), "RPUSH count elements onto the demo list"),
-	INCR(new IncrCommand(), "INCR one counter count times"),
-	HSET(new CollectionCommand.Hset(), "HSET count fields of one hash"),
-	SADD(new CollectionCommand.Sadd(), "SADD count members to one set"),
-	ZADD(new CollectionCommand.Zadd(), "ZADD count members to one sorted set, scored by index"),
-	LPUSH(new CollectionCommand.Lpush(), "LPUSH count elements onto the demo list"),
+	INCR(new IncrCommand(), "INCR one counter count times"), HSET(new HsetCommand(), "HSET count fields of one hash"),
+	SADD(new SaddCommand(), "SADD count members to one set"),
+	ZADD(new ZaddCommand(), "ZADD count members to one sorted set, scored by index"),
+	LPUSH(new LpushCommand(), "LPUSH count elements onto the demo list"),
 	MIXED(new MixedCommand(Ratio.DEFAULT), "SETs and GETs interleaved as ratio= says (default 1:10)");
 
 	private final Command command;
