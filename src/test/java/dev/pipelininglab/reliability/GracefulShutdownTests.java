@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
@@ -80,6 +81,10 @@ class GracefulShutdownTests {
 		assertThat(response.statusCode()).as(response.body()).isEqualTo(503);
 		assertThat(JsonPath.<String>read(response.body(), "$.type"))
 			.isEqualTo("urn:pipelining-lab:problem:instance-shutdown");
+		// Sent whole with its length inside the servlet, not chunked with a last chunk
+		// that the stopping web server could cut off.
+		assertThat(response.headers().firstValueAsLong("Content-Length"))
+			.hasValue(response.body().getBytes(StandardCharsets.UTF_8).length);
 		assertThat(app.isActive()).isFalse();
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> ProcessHandle.of(redisPid).filter(ProcessHandle::isAlive).isEmpty());
