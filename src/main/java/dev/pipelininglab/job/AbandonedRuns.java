@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.stream.Stream;
 
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.redis.KeySpace;
-import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.run.RunService;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -36,7 +36,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 
 	private final RunExecutor executor;
 
-	private final ServerCounters servers;
+	private final RunEnvironment environment;
 
 	private final RunService runs;
 
@@ -51,11 +51,11 @@ class AbandonedRuns implements SchedulingConfigurer {
 	/** So an outage is logged once. */
 	private volatile boolean failing;
 
-	AbandonedRuns(RunStore store, RunExecutor executor, ServerCounters servers, RunService runs, JobProperties settings,
-			KeySpace keys, LimitProperties limits, FleetRuns fleet) {
+	AbandonedRuns(RunStore store, RunExecutor executor, RunEnvironment environment, RunService runs,
+			JobProperties settings, KeySpace keys, LimitProperties limits, FleetRuns fleet) {
 		this.store = store;
 		this.executor = executor;
-		this.servers = servers;
+		this.environment = environment;
 		this.runs = runs;
 		this.settings = settings;
 		this.prefix = keys.prefix() + ":";
@@ -101,8 +101,7 @@ class AbandonedRuns implements SchedulingConfigurer {
 			.stream()
 			.filter(this::ours)
 			.toList();
-		// EXPIRE's NX came with Redis 7; every node must have it.
-		this.runs.expireAbandoned(writes, this.servers.atLeast("7.0"));
+		this.runs.expireAbandoned(writes, keepsExpiries());
 		this.store.save(failed);
 		log.info("Run {} of {} stopped being updated at {}: the keys it may have written {} now expire", record.id(),
 				record.instance(), record.updatedAt(), writes);
@@ -114,6 +113,15 @@ class AbandonedRuns implements SchedulingConfigurer {
 	private boolean ours(KeySpace.Range range) {
 		Long to = range.to();
 		return range.key().startsWith(this.prefix) && (to == null || to <= this.maxItems);
+	}
+
+	/** EXPIRE's NX came with Redis 7; every node must have it. */
+	private boolean keepsExpiries() {
+		String versions = this.environment.of(false).redisVersion();
+		if (versions == null) {
+			throw new IllegalStateException("Redis did not say its version");
+		}
+		return Stream.of(versions.split(", ")).allMatch((version) -> Integer.parseInt(version.split("\\.")[0]) >= 7);
 	}
 
 }

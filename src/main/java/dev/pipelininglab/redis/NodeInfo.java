@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
@@ -26,7 +27,6 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
-import org.springframework.data.redis.connection.lettuce.LettuceConverters;
 import org.springframework.data.redis.core.types.RedisClientInfo;
 
 /**
@@ -132,7 +132,7 @@ class NodeInfo implements AutoCloseable {
 	// 6.2+) says it.
 	private static String address(StatefulRedisConnection<String, String> master, Map<String, String> info) {
 		try {
-			String local = RedisClientInfo.RedisClientInfoBuilder.fromString(master.sync().clientInfo()).get("laddr");
+			String local = client(master.sync().clientInfo()).get("laddr");
 			if (local != null) {
 				return local;
 			}
@@ -178,7 +178,11 @@ class NodeInfo implements AutoCloseable {
 			this.connection.forEachMaster((master, node) -> masters.add(master));
 			long before = clockAfter ? 0 : micros(masters.get(0).time());
 			for (RedisCommands<String, String> master : masters) {
-				clients.addAll(LettuceConverters.toListOfRedisClientInformation(master.clientList()));
+				master.clientList()
+					.lines()
+					.filter((line) -> !line.isBlank())
+					.map(NodeInfo::client)
+					.forEach(clients::add);
 			}
 			return new ServerCounters.ClientList(List.copyOf(clients),
 					clockAfter ? micros(masters.get(0).time()) : before, masters.size());
@@ -187,6 +191,22 @@ class NodeInfo implements AutoCloseable {
 			log.debug("Could not read the masters' client lists", ex);
 			return null;
 		}
+	}
+
+	/**
+	 * One line of CLIENT LIST or CLIENT INFO, read literally: a client's name may hold a
+	 * backslash, which {@code RedisClientInfoBuilder}'s {@code Properties.load} would
+	 * unescape or choke on, losing the whole list for one foreign client.
+	 */
+	static RedisClientInfo client(String line) {
+		Properties fields = new Properties();
+		for (String field : line.strip().split(" ")) {
+			int equals = field.indexOf('=');
+			if (equals > 0) {
+				fields.setProperty(field.substring(0, equals), field.substring(equals + 1));
+			}
+		}
+		return new RedisClientInfo(fields);
 	}
 
 	private static long micros(List<String> time) {

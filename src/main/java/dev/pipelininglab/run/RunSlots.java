@@ -54,6 +54,9 @@ public class RunSlots {
 	 * {@code giveUp} says so, or when the app closes.
 	 */
 	public synchronized boolean take(Duration wait, BooleanSupplier giveUp) throws InterruptedException {
+		if (Thread.interrupted()) {
+			throw new InterruptedException("interrupted before asking for a run slot");
+		}
 		long deadline = System.nanoTime() + wait.toNanos();
 		Object ticket = new Object();
 		this.queue.addLast(ticket);

@@ -7,6 +7,8 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.http.server.PathContainer;
 import org.springframework.stereotype.Component;
@@ -25,6 +27,8 @@ import org.springframework.web.util.pattern.PathPatternParser;
 @Component
 class WholeAnswerFilter extends OncePerRequestFilter {
 
+	private static final Logger log = LoggerFactory.getLogger(WholeAnswerFilter.class);
+
 	private static final List<PathPattern> RUNS = RunSlotsConfiguration.GATED.stream()
 		.map(PathPatternParser.defaultInstance::parse)
 		.toList();
@@ -41,8 +45,20 @@ class WholeAnswerFilter extends OncePerRequestFilter {
 			throws ServletException, IOException {
 		ContentCachingResponseWrapper whole = new ContentCachingResponseWrapper(response);
 		chain.doFilter(request, whole);
-		whole.copyBodyToResponse();
-		response.flushBuffer();
+		if (whole.getContentSize() == 0 && !response.isCommitted()) {
+			// A bodiless answer (499 to a caller that hung up) is whole too, not chunked.
+			response.setContentLength(0);
+		}
+		try {
+			whole.copyBodyToResponse();
+			response.flushBuffer();
+		}
+		catch (IOException ex) {
+			// The caller is gone: nobody is left to answer, as when Tomcat's own last
+			// write
+			// fails.
+			log.debug("The answer to {} found its caller gone: {}", request.getRequestURI(), ex.toString());
+		}
 	}
 
 }

@@ -90,6 +90,9 @@ class RunExecutorTests {
 			}
 			catch (ProblemException ex) {
 				// finished meanwhile
+				if (ex.type() != ProblemType.RUN_FINISHED) {
+					throw ex;
+				}
 			}
 		});
 		await().atMost(WAIT).until(() -> this.jobs.active() == 0);

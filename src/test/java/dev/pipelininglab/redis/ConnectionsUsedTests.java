@@ -43,13 +43,22 @@ class ConnectionsUsedTests {
 		assertThat(ServerCounters.used(before, after, "route-a", SET)).isEqualTo(1);
 	}
 
+	@Test
+	void aForeignClientNamedWithBackslashesIsReadAsItIsAndCostsTheCountNothing() {
+		ServerCounters.ClientList before = list(10_200_000L);
+		ServerCounters.ClientList after = list(10_500_100L, client("C:\\users\\", "get", 0),
+				client("route-a", "set", 0));
+		assertThat(after.clients().get(0).getName()).isEqualTo("C:\\users\\");
+		assertThat(after.clients().get(0).getIdle()).isZero();
+		assertThat(ServerCounters.used(before, after, "route-a", SET)).isEqualTo(1);
+	}
+
 	private static ServerCounters.ClientList list(long serverMicros, RedisClientInfo... clients) {
 		return new ServerCounters.ClientList(List.of(clients), serverMicros, 1);
 	}
 
 	private static RedisClientInfo client(String name, String cmd, long idleSeconds) {
-		return RedisClientInfo.RedisClientInfoBuilder
-			.fromString("id=7 name=" + name + " idle=" + idleSeconds + " cmd=" + cmd);
+		return NodeInfo.client("id=7 name=" + name + " idle=" + idleSeconds + " cmd=" + cmd);
 	}
 
 }
