@@ -62,17 +62,12 @@ final class ActiveRun implements RunObserver {
 	private volatile @Nullable Phase current;
 
 	/** By {@code DELETE /runs/{id}}, here or (through Redis) on another instance. */
-	volatile boolean cancelRequested;
+	private volatile boolean cancelRequested;
 
-	volatile boolean shutdown;
+	private volatile boolean shutdown;
 
 	/** Another run measured at the same time ({@link OverlappingRuns}). */
-	volatile boolean overlapped;
-
-	/**
-	 * When it began measuring with its record in Redis, until its overlaps are checked.
-	 */
-	volatile @Nullable Instant watchedSince;
+	private volatile boolean overlapped;
 
 	/** A GET run's first record, written once the preflight let it start. */
 	private volatile @Nullable Runnable onStart;
@@ -81,7 +76,7 @@ final class ActiveRun implements RunObserver {
 	private volatile boolean recorded;
 
 	/** A fleet's leader starts the fleet when its own timed pass is due. */
-	volatile @Nullable Runnable beforeTiming;
+	private volatile @Nullable Runnable beforeTiming;
 
 	ActiveRun(RunPlan plan, @Nullable ComparisonPlan compared, RunRecord record, PhasePlan phases, Duration maxRunTime,
 			@Nullable BooleanSupplier callerGone) {
@@ -148,6 +143,30 @@ final class ActiveRun implements RunObserver {
 	/** A GET run: a caller waits for its answer. */
 	boolean waited() {
 		return this.callerGone != null;
+	}
+
+	void requestCancel() {
+		this.cancelRequested = true;
+	}
+
+	boolean cancelRequested() {
+		return this.cancelRequested;
+	}
+
+	void shutDown() {
+		this.shutdown = true;
+	}
+
+	void markOverlapped() {
+		this.overlapped = true;
+	}
+
+	boolean overlapped() {
+		return this.overlapped;
+	}
+
+	void beforeTiming(Runnable start) {
+		this.beforeTiming = start;
 	}
 
 	/**

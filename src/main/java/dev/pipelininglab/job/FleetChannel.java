@@ -4,8 +4,6 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
@@ -45,12 +43,6 @@ import org.springframework.stereotype.Component;
  * the run, the type, the sender and when it was sent), sent within
  * {@code lab.fleet.join-timeout} and not seen before (the same run, type and sender) is
  * read; the others are counted in a log line at most once a minute.
- * <p>
- * A cancel request goes through Redis too, so it reaches a run on whichever instance runs
- * it: {@code <prefix>:run:<id>:cancel}, beside the record, that any instance may write
- * and the one running the run reads at its start and with each heartbeat. With the secret
- * the flag is signed, so only the fleet's instances can stop a run; without one, whoever
- * may write the run's keys may stop it too.
  */
 @Component
 class FleetChannel {
@@ -71,10 +63,6 @@ class FleetChannel {
 
 	private final long maxAgeMillis;
 
-	private final String runStem;
-
-	private final Duration flagTtl;
-
 	/** When each message taken was sent, by run, type and sender, while it is fresh. */
 	private final Map<String, Long> seen = new ConcurrentHashMap<>();
 
@@ -84,8 +72,7 @@ class FleetChannel {
 
 	private volatile @Nullable RedisMessageListenerContainer listener;
 
-	FleetChannel(StringRedisTemplate redis, JsonMapper json, KeySpace keys, FleetProperties settings,
-			JobProperties jobs) {
+	FleetChannel(StringRedisTemplate redis, JsonMapper json, KeySpace keys, FleetProperties settings) {
 		this.redis = redis;
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
 		this.channel = keys.prefix() + ":fleet";
@@ -93,8 +80,6 @@ class FleetChannel {
 		this.secret = (secret != null && !secret.isEmpty())
 				? new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), MAC) : null;
 		this.maxAgeMillis = settings.joinTimeout().toMillis();
-		this.runStem = keys.prefix() + ":run:";
-		this.flagTtl = jobs.recordTtl();
 	}
 
 	/** Stamped with this instance's clock and signed. */
@@ -107,12 +92,12 @@ class FleetChannel {
 	}
 
 	/** The HMAC of {@code context} and {@code body} in hex, a dot, then {@code body}. */
-	private String sign(String context, String body) {
+	String sign(String context, String body) {
 		return HexFormat.of().formatHex(mac(context + body)) + "." + body;
 	}
 
 	/** The body of what {@link #sign} made with the same context; else null. */
-	private @Nullable String verified(String context, String signed) {
+	@Nullable String verified(String context, String signed) {
 		int dot = signed.indexOf('.');
 		try {
 			String body = signed.substring(dot + 1);
@@ -151,7 +136,7 @@ class FleetChannel {
 	}
 
 	/** Counted, and logged at most once a minute. */
-	private @Nullable Signal drop(String why) {
+	@Nullable Signal drop(String why) {
 		this.dropped.incrementAndGet();
 		long last = this.loggedAt.get();
 		long now = System.nanoTime();
@@ -162,40 +147,9 @@ class FleetChannel {
 		return null;
 	}
 
-	/** Where it runs here, the flag in memory is enough when Redis cannot take it. */
-	RunRecord cancel(RunRecord record, @Nullable ActiveRun local) {
-		if (record.status().terminal()) {
-			throw record.finished();
-		}
-		if (local != null) {
-			local.cancelRequested = true;
-		}
-		try {
-			String at = Instant.now().toString();
-			this.redis.opsForValue()
-				.set(this.runStem + record.id() + ":cancel",
-						(this.secret != null) ? sign(cancelContext(record.id()), at) : at, this.flagTtl);
-		}
-		catch (RuntimeException ex) {
-			if (local == null) {
-				throw ex;
-			}
-			log.debug("Cannot record the cancel of run {} in Redis: {}", record.id(), ex.getMessage());
-		}
-		return record.withCancelRequested();
-	}
-
-	boolean cancelRequested(String id) {
-		String flag = this.redis.opsForValue().get(this.runStem + id + ":cancel");
-		if (flag == null || this.secret == null || verified(cancelContext(id), flag) != null) {
-			return flag != null;
-		}
-		drop("a cancel flag of run " + id + " not signed with this fleet's lab.fleet.secret");
-		return false;
-	}
-
-	private static String cancelContext(String id) {
-		return "cancel " + id + " ";
+	/** Whether the fleet has a secret to sign with. */
+	boolean signs() {
+		return this.secret != null;
 	}
 
 	private byte[] mac(String body) {

@@ -9,7 +9,6 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 import java.util.zip.DataFormatException;
 
 import dev.pipelininglab.redis.ServerCounters;
@@ -127,13 +126,18 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 								+ " within %.3f ms of each other by Redis' clock; latency from their histograms added.",
 						ran.size(), items, opsPerSecond, skewMicros / 1000.0);
 		String shortfall = readBack ? read.shortfall(expected, window, whole.ttl() != null) : null;
-		if (shortfall != null && job.overlapped) {
+		if (shortfall != null && job.overlapped()) {
 			shortfall += " Another run measured under this key prefix at the same time: runs on the same keys clear"
 					+ " and write each other's.";
 		}
-		String note = Stream.concat(Stream.of(partial ? summary : null, shortfall), notes.stream())
-			.filter(Objects::nonNull)
-			.collect(Collectors.joining(" "));
+		List<String> parts = new ArrayList<>();
+		if (partial) {
+			parts.add(summary);
+		}
+		if (shortfall != null) {
+			parts.add(shortfall);
+		}
+		parts.addAll(notes);
 		RunResult.Ran what = new RunResult.Ran(base.ran().operation(), base.ran().mode(), base.ran().variant(),
 				base.ran().flushPolicy(), base.ran().writes(), items, base.ran().batchSize(),
 				ran.stream().mapToLong((result) -> result.ran().batches()).sum(), base.ran().topology());
@@ -155,8 +159,8 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 		RunResult.Connection connection = new RunResult.Connection(base.connection().connector(), null, null,
 				base.connection().master());
 		RunResult merged = new RunResult(what, timing, counts, cluster,
-				new RunResult.Notes(note.isEmpty() ? null : note, base.notes().sample()), null, null, null, load,
-				connection, new RunResult.ServerSide(window,
+				new RunResult.Notes(parts.isEmpty() ? null : String.join(" ", parts), base.notes().sample()), null,
+				null, null, load, connection, new RunResult.ServerSide(window,
 						// Only when every member said what it sent.
 						(sentShares.size() == planned.size())
 								? shares.foreign(sentShares, sentResults, processed, windowNanos) : null),

@@ -127,7 +127,7 @@ class FleetRuns {
 				.publish(new Signal(Type.PLAN, job.id, this.instance, 0, null, planned, null, null, null, null));
 			job.fleet("starting " + size + " of " + asked,
 					new Fleet(asked, size, null, null, Fleet.COORDINATION, planned));
-			job.beforeTiming = () -> startLeading(job, inbox, size);
+			job.beforeTiming(() -> startLeading(job, inbox, size));
 			RunResult result = this.runs.runShare(FleetResult.share(whole, planned.get(0)), job);
 			long ownEnd = System.nanoTime();
 			// The others get as long again as this one took, and the join timeout.

@@ -103,6 +103,16 @@ final class JobAdmission {
 				this.jobs.get().isEmpty() ? Duration.ofSeconds(1) : retryAfter());
 	}
 
+	<T> T withSlot(Supplier<T> work) {
+		awaitSlot(null);
+		try {
+			return work.get();
+		}
+		finally {
+			this.slots.release();
+		}
+	}
+
 	/** A queued job, on its worker: in turn, behind the runs before it. */
 	void awaitRunSlot(ActiveRun run) {
 		if (this.holding.contains(run)) {
@@ -115,7 +125,7 @@ final class JobAdmission {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			run.shutdown = true;
+			run.shutDown();
 		}
 		finally {
 			leaveQueue(run);

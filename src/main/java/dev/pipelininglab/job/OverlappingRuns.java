@@ -2,7 +2,9 @@ package dev.pipelininglab.job;
 
 import java.time.Instant;
 import java.util.Collection;
+import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import org.jspecify.annotations.Nullable;
@@ -29,6 +31,9 @@ class OverlappingRuns {
 
 	private final RunStore store;
 
+	/** When each run watched began measuring, until it is checked. */
+	private final Map<String, Instant> since = new ConcurrentHashMap<>();
+
 	OverlappingRuns(StringRedisTemplate redis, RunStore store) {
 		this.redis = redis;
 		this.store = store;
@@ -40,8 +45,8 @@ class OverlappingRuns {
 	void started(ActiveRun started, Collection<ActiveRun> active) {
 		for (ActiveRun other : active) {
 			if (other != started && other.record().status() == RunStatus.RUNNING) {
-				other.overlapped = true;
-				started.overlapped = true;
+				other.markOverlapped();
+				started.markOverlapped();
 			}
 		}
 		if (started.recorded() && !started.waited()) {
@@ -51,9 +56,9 @@ class OverlappingRuns {
 
 	/** Once its record is in Redis. */
 	void watch(ActiveRun run) {
-		run.watchedSince = Instant.now();
+		this.since.put(run.id, Instant.now());
 		if (others(run.id, () -> this.redis.opsForZSet().range(this.store.liveKey, 0, -1))) {
-			run.overlapped = true;
+			run.markOverlapped();
 		}
 	}
 
@@ -61,12 +66,15 @@ class OverlappingRuns {
 	 * Before the figures are merged or the final record written; later calls ask nothing.
 	 */
 	void check(ActiveRun run) {
-		Instant from = run.watchedSince;
-		run.watchedSince = null;
+		Instant from = this.since.remove(run.id);
 		if (from != null && others(run.id, () -> this.redis.opsForZSet()
 			.rangeByScore(this.store.indexKey, from.toEpochMilli(), Double.POSITIVE_INFINITY))) {
-			run.overlapped = true;
+			run.markOverlapped();
 		}
+	}
+
+	void forget(ActiveRun run) {
+		this.since.remove(run.id);
 	}
 
 	private static boolean others(String id, Supplier<@Nullable Set<String>> ids) {

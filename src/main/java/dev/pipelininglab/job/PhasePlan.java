@@ -59,7 +59,7 @@ final class PhasePlan {
 			steps.add(setup(Phase.PREPARING, "", base.batchSize(), base.count(), rtt));
 		}
 		for (RunSpec spec : specs) {
-			String variant = Variant.of(spec, spec.flushPolicy()).label();
+			String variant = label(spec);
 			int perTrip = (spec.mode() == Mode.LOOP) ? 1 : spec.batchSize();
 			long warmup = Math.min(spec.count(), (long) perTrip * warmUpRoundTrips);
 			long trips = (spec.count() + perTrip - 1) / perTrip;
@@ -85,6 +85,11 @@ final class PhasePlan {
 					.filter(Objects::nonNull)
 					.findFirst()
 					.orElse(null));
+	}
+
+	/** As results name variants. */
+	static String label(RunSpec spec) {
+		return Variant.of(spec, spec.flushPolicy()).label();
 	}
 
 	private static Step setup(Phase phase, String variant, int batchSize, long commands, double rtt) {

@@ -49,7 +49,7 @@ public class RunExecutor implements SmartLifecycle {
 	private final Map<String, ActiveRun> active = new ConcurrentHashMap<>();
 
 	/** Made on start, null once stopped: test contexts are paused and started again. */
-	private volatile @Nullable ExecutorService workers;
+	private volatile @Nullable ThreadPoolTaskExecutor workers;
 
 	private final RunService runs;
 
@@ -75,11 +75,11 @@ public class RunExecutor implements SmartLifecycle {
 
 	private final OverlappingRuns overlaps;
 
-	private final FleetChannel channel;
+	private final CancelFlags cancels;
 
 	RunExecutor(RunService runs, RunStore store, RunMetrics metrics, RunProblems problems, JobProperties settings,
 			WarmUpProperties warmUp, LimitProperties limits, RunSlots slots, FleetRuns fleet,
-			RunEnvironment environment, OverlappingRuns overlaps, FleetChannel channel) {
+			RunEnvironment environment, OverlappingRuns overlaps, CancelFlags cancels) {
 		this.runs = runs;
 		this.store = store;
 		this.metrics = metrics;
@@ -92,7 +92,7 @@ public class RunExecutor implements SmartLifecycle {
 		this.fleet = fleet;
 		this.environment = environment;
 		this.overlaps = overlaps;
-		this.channel = channel;
+		this.cancels = cancels;
 	}
 
 	/** Throws {@link JobsFullException} when every run slot and queue place is taken. */
@@ -122,13 +122,7 @@ public class RunExecutor implements SmartLifecycle {
 
 	/** {@code DELETE /keys} waits for a run slot as a GET run. */
 	public <T> T withSlot(Supplier<T> work) {
-		this.admission.awaitSlot(null);
-		try {
-			return work.get();
-		}
-		finally {
-			this.slots.release();
-		}
+		return this.admission.withSlot(work);
 	}
 
 	private ActiveRun activeRun(RunPlan plan, @Nullable BooleanSupplier callerGone) {
@@ -144,7 +138,7 @@ public class RunExecutor implements SmartLifecycle {
 	}
 
 	private void launch(ActiveRun run) {
-		ExecutorService pool = this.workers;
+		ThreadPoolTaskExecutor pool = this.workers;
 		try {
 			// Failing, it does not run.
 			run.record(() -> {
@@ -162,7 +156,7 @@ public class RunExecutor implements SmartLifecycle {
 		catch (RejectedExecutionException ex) {
 			// The record says so rather than waiting to be found abandoned.
 			this.active.remove(run.id);
-			run.shutdown = true;
+			run.shutDown();
 			finish(run, RunStatus.CANCELLED, null, stopProblem(RunStoppedException.Reason.SHUTDOWN), null);
 			throw JobAdmission.shuttingDown();
 		}
@@ -206,7 +200,7 @@ public class RunExecutor implements SmartLifecycle {
 
 	/** Through Redis, so it reaches the run on whichever instance runs it. */
 	public RunRecord cancel(String id) {
-		return this.channel.cancel(get(id), this.active.get(id));
+		return this.cancels.cancel(get(id), this.active.get(id));
 	}
 
 	/** Jobs running or waiting on this instance, GET runs aside. */
@@ -257,6 +251,7 @@ public class RunExecutor implements SmartLifecycle {
 			finish(run, RunStatus.FAILED, null, problem, ex);
 		}
 		finally {
+			this.overlaps.forget(run);
 			this.active.remove(run.id);
 			this.admission.free(run);
 			run.noAnswer();
@@ -295,14 +290,13 @@ public class RunExecutor implements SmartLifecycle {
 	public void start() {
 		// A thread per admitted run, so none queues behind another; not Boot's shared
 		// applicationTaskExecutor, whose shutdown tells no run to stop: stop() does.
-		ThreadPoolTaskExecutor executor = new ThreadPoolTaskExecutorBuilder().threadNamePrefix("run-")
+		ThreadPoolTaskExecutor pool = new ThreadPoolTaskExecutorBuilder().threadNamePrefix("run-")
 			.corePoolSize(0)
 			.maxPoolSize(Integer.MAX_VALUE)
 			.queueCapacity(0)
 			.build();
-		executor.setDaemon(true);
-		executor.initialize();
-		ExecutorService pool = executor.getThreadPoolExecutor();
+		pool.setDaemon(true);
+		pool.initialize();
 		this.workers = pool;
 		this.slots.open();
 		this.fleet.start(pool);
@@ -314,13 +308,14 @@ public class RunExecutor implements SmartLifecycle {
 	 */
 	@Override
 	public void stop() {
-		ExecutorService pool = this.workers;
+		ThreadPoolTaskExecutor workers = this.workers;
 		this.workers = null;
 		this.slots.close(Instant.now().plus(this.settings.shutdownWait()));
 		Collection<ActiveRun> runs = List.copyOf(this.active.values());
-		runs.forEach((run) -> run.shutdown = true);
+		runs.forEach(ActiveRun::shutDown);
 		this.fleet.stop();
-		if (pool != null) {
+		if (workers != null) {
+			ExecutorService pool = workers.getThreadPoolExecutor();
 			pool.shutdown();
 			try {
 				if (!pool.awaitTermination(this.slots.shutdownLeft().toMillis(), TimeUnit.MILLISECONDS)) {

@@ -32,11 +32,11 @@ import org.springframework.stereotype.Component;
 /**
  * Run records in Redis, under the demo prefix so {@code DELETE /keys} removes them with
  * everything else: {@code <prefix>:run:<id>} holds the record as JSON (beside it the
- * cancel flag, {@link FleetChannel}), the sorted set {@code <prefix>:runs} orders ids by
- * creation time, and {@code <prefix>:runs:live} holds the ids of runs not yet ended, for
- * the sweep ({@link AbandonedRuns}). Records and the index expire; the set of live runs
- * lasts as long as one of them, and the sweep ends those whose instance died. Each
- * operation touches one key, so the same code works on a cluster.
+ * {@link CancelFlags}), the sorted set {@code <prefix>:runs} orders ids by creation time,
+ * and {@code <prefix>:runs:live} holds the ids of runs not yet ended, for the sweep
+ * ({@link AbandonedRuns}). Records and the index expire; the set of live runs lasts as
+ * long as one of them, and the sweep ends those whose instance died. Each operation
+ * touches one key, so the same code works on a cluster.
  * <p>
  * A run costs a few commands: its record and index entries before its first key, its
  * final record, and while it runs one heartbeat every {@code lab.jobs.heartbeat}. How its
@@ -61,7 +61,7 @@ class RunStore {
 
 	final String liveKey;
 
-	private final FleetChannel channel;
+	private final CancelFlags cancels;
 
 	private final JobProperties settings;
 
@@ -83,9 +83,9 @@ class RunStore {
 	private final Reconnects reconnects;
 
 	RunStore(StringRedisTemplate redis, JsonMapper json, KeySpace keys, JobProperties settings, Reconnects reconnects,
-			FleetChannel channel) {
+			CancelFlags cancels) {
 		this.redis = redis;
-		this.channel = channel;
+		this.cancels = cancels;
 		this.reconnects = reconnects;
 		// Records are read leniently: a newer instance may have added fields.
 		this.json = json.rebuild().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES).build();
@@ -144,8 +144,8 @@ class RunStore {
 		return Optional.ofNullable(this.redis.opsForValue().get(recordKey(id)))
 			.map((text) -> read(id, text))
 			.map((record) -> record.seenAt(Instant.now(), this.settings.staleAfter()))
-			.map((record) -> (!record.cancelRequested() && this.channel.cancelRequested(id))
-					? record.withCancelRequested() : record);
+			.map((record) -> (!record.cancelRequested() && this.cancels.requested(id)) ? record.withCancelRequested()
+					: record);
 	}
 
 	/** Newest first; ids whose record expired are dropped from the index. */
@@ -240,10 +240,7 @@ class RunStore {
 		try {
 			for (ActiveRun job : active) {
 				if (job.recorded() && job.updatedBefore(due)) {
-					// A connection still being made is waited for.
-					if (!job.cancelRequested && this.reconnects.awaiting(() -> this.channel.cancelRequested(job.id))) {
-						job.cancelRequested = true;
-					}
+					this.cancels.pickUp(job);
 					synchronized (job) {
 						save(job.update(null, Instant.now()));
 					}

@@ -69,10 +69,7 @@ class FleetChannelTests {
 
 	private static FleetChannel channel(String secret) {
 		return new FleetChannel(new StringRedisTemplate(), JsonMapper.builder().build(), new KeySpace("pipelining-lab"),
-				new FleetProperties(true, 16, Duration.ofSeconds(10), secret),
-				new JobProperties(0, Duration.ofHours(24), 100, Duration.ofMillis(200), Duration.ofSeconds(5),
-						Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ofMinutes(30),
-						Duration.ofSeconds(20)));
+				new FleetProperties(true, 16, Duration.ofSeconds(10), secret));
 	}
 
 }

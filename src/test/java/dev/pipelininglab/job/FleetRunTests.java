@@ -170,8 +170,7 @@ class FleetRunTests {
 		StandaloneRedis redis = trio();
 		FleetChannel liar = new FleetChannel(trio.get(0).getBean(StringRedisTemplate.class),
 				trio.get(0).getBean(JsonMapper.class), new KeySpace("pipelining-lab"),
-				new FleetProperties(true, 16, Duration.ofSeconds(10), SECRET),
-				trio.get(0).getBean(JobProperties.class));
+				new FleetProperties(true, 16, Duration.ofSeconds(10), SECRET));
 		AtomicBoolean reported = new AtomicBoolean();
 		liar.listen((signal) -> {
 			switch (signal.type()) {

@@ -10,7 +10,6 @@ import dev.pipelininglab.run.Operation;
 import dev.pipelininglab.run.RunObserver.Phase;
 import dev.pipelininglab.run.RunSpec;
 import dev.pipelininglab.run.Specs;
-import dev.pipelininglab.run.Variant;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -35,7 +34,7 @@ class TimeLimitedProgressTests {
 		ActiveRun job = new ActiveRun(plan, null, record, PhasePlan.of(plan, 1_000, List.of()), Duration.ofMinutes(10),
 				null);
 		job.update(RunStatus.RUNNING, now);
-		job.phase(Phase.TIMING, Variant.of(spec, spec.flushPolicy()).label(), spec.batchSize(), spec.count());
+		job.phase(Phase.TIMING, PhasePlan.label(spec), spec.batchSize(), spec.count());
 		job.commandsDone(1_000);
 
 		await().atMost(Duration.ofSeconds(5)).until(() -> job.progress().percent() >= 40);
