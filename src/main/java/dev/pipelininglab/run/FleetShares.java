@@ -18,7 +18,25 @@ import org.springframework.stereotype.Component;
  * the members' own.
  */
 @Component
-public record FleetShares(RunService runs, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
+public class FleetShares {
+
+	private final RunService runs;
+
+	private final RunKeys data;
+
+	private final KeySpace keys;
+
+	private final Safeguards safeguards;
+
+	private final TimedPasses passes;
+
+	FleetShares(RunService runs, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
+		this.runs = runs;
+		this.data = data;
+		this.keys = keys;
+		this.safeguards = safeguards;
+		this.passes = passes;
+	}
 
 	/**
 	 * Every key {@code whole} may write, each share's read back before the rest expire.

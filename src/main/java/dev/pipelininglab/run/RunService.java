@@ -22,9 +22,42 @@ import org.springframework.stereotype.Service;
  * ({@link ResultAssembly}). Modes differ only in their {@link BatchRunner}.
  */
 @Service
-public record RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, ClientSettings settings,
-		Safeguards safeguards, WarmUp warmUp, Measurements measurements, ServerCounters counters,
-		SteadyCompare steady) {
+public class RunService {
+
+	private final Runners runners;
+
+	private final RunKeys data;
+
+	private final KeySpace keys;
+
+	private final Topology topology;
+
+	private final ClientSettings settings;
+
+	private final Safeguards safeguards;
+
+	private final WarmUp warmUp;
+
+	private final Measurements measurements;
+
+	private final ServerCounters counters;
+
+	private final SteadyCompare steady;
+
+	RunService(Runners runners, RunKeys data, KeySpace keys, Topology topology, ClientSettings settings,
+			Safeguards safeguards, WarmUp warmUp, Measurements measurements, ServerCounters counters,
+			SteadyCompare steady) {
+		this.runners = runners;
+		this.data = data;
+		this.keys = keys;
+		this.topology = topology;
+		this.settings = settings;
+		this.safeguards = safeguards;
+		this.warmUp = warmUp;
+		this.measurements = measurements;
+		this.counters = counters;
+		this.steady = steady;
+	}
 
 	/** A sweep's batch size of 1 made its untimed set-up take longer than the runs. */
 	static final int SETUP_BATCH = 10_000;

@@ -101,13 +101,17 @@ final class BatchWritingNodeWriter implements RedisChannelWriter {
 		}
 		Channel channel = (Channel) CHANNEL.getVolatile(this.endpoint);
 		if (!BatchWritingEndpoint.writable(channel)) {
-			@SuppressWarnings("unchecked")
-			List<? extends RedisCommand<Object, Object, ?>> commands = (List<? extends RedisCommand<Object, Object, ?>>) (List<?>) batch;
+			List<? extends RedisCommand<Object, Object, ?>> commands = uncheckedCast(batch);
 			this.writer.write(commands);
 			this.writer.flushCommands();
 			return;
 		}
 		PendingCommands.writeAsOne(channel, batch);
+	}
+
+	@SuppressWarnings("unchecked")
+	private static List<? extends RedisCommand<Object, Object, ?>> uncheckedCast(List<RedisCommand<?, ?, ?>> batch) {
+		return (List<? extends RedisCommand<Object, Object, ?>>) (List<?>) batch;
 	}
 
 	@Override
