@@ -54,9 +54,7 @@ class WholeAnswerFilter extends OncePerRequestFilter {
 			response.flushBuffer();
 		}
 		catch (IOException ex) {
-			// The caller is gone: nobody is left to answer, as when Tomcat's own last
-			// write
-			// fails.
+			// The caller is gone, as when Tomcat's own last write fails.
 			log.debug("The answer to {} found its caller gone: {}", request.getRequestURI(), ex.toString());
 		}
 	}

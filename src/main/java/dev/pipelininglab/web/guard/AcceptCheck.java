@@ -24,15 +24,19 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * Refuses an {@code Accept} no answer format satisfies before the run: Spring MVC decides
- * only when it writes the answer, after the keys were written. Registered after the
- * parameter check: a misspelt parameter is the first thing to fix.
+ * only when it writes the answer, after the keys were written.
  */
-@Configuration(proxyBeanMethods = false)
-public class AcceptCheck implements HandlerInterceptor, WebMvcConfigurer {
+public class AcceptCheck implements HandlerInterceptor {
 
-	@Override
-	public void addInterceptors(InterceptorRegistry registry) {
-		registry.addInterceptor(this).addPathPatterns(RunSlotsConfiguration.GATED);
+	/** After the parameter check: a misspelt parameter is the first thing to fix. */
+	@Configuration(proxyBeanMethods = false)
+	static class Registration implements WebMvcConfigurer {
+
+		@Override
+		public void addInterceptors(InterceptorRegistry registry) {
+			registry.addInterceptor(new AcceptCheck()).addPathPatterns(RunSlotsConfiguration.GATED);
+		}
+
 	}
 
 	/** A run's page for a browser, a table for a terminal; problems are JSON whatever. */
