@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -142,12 +141,8 @@ public final class RedisServerBinary {
 			if (!temp.toFile().setExecutable(true, false)) {
 				throw new IOException("could not make " + temp + " executable");
 			}
-			try {
-				Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-			}
-			catch (AtomicMoveNotSupportedException ex) {
-				Files.move(temp, target, StandardCopyOption.REPLACE_EXISTING);
-			}
+			// Beside its target, so on the same file store: the move is always atomic.
+			Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
 			return target;
 		}
 		finally {
