@@ -1,5 +1,7 @@
 package dev.pipelininglab.config;
 
+import java.util.function.Function;
+
 import dev.pipelininglab.LimitProperties;
 import dev.pipelininglab.job.FleetProperties;
 import dev.pipelininglab.job.JobProperties;
@@ -12,9 +14,13 @@ import dev.pipelininglab.run.AdmissionProperties;
 import dev.pipelininglab.run.CompareProperties;
 import dev.pipelininglab.run.WarmUpProperties;
 
+import org.springframework.beans.factory.BeanRegistrar;
+import org.springframework.beans.factory.BeanRegistry;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.core.env.Environment;
+import org.springframework.util.StringUtils;
 
 /**
  * Each feature is given its own part of {@link LabProperties} and nothing more, so the
@@ -23,61 +29,34 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(LabProperties.class)
+@Import(LabConfiguration.Parts.class)
 public class LabConfiguration {
 
-	@Bean
-	KeyProperties keyProperties(LabProperties lab) {
-		return new KeyProperties(lab.keyPrefix());
-	}
+	static class Parts implements BeanRegistrar {
 
-	@Bean
-	LimitProperties limitProperties(LabProperties lab) {
-		return lab.limits();
-	}
+		@Override
+		public void register(BeanRegistry registry, Environment environment) {
+			part(registry, KeyProperties.class, (lab) -> new KeyProperties(lab.keyPrefix()));
+			part(registry, LimitProperties.class, LabProperties::limits);
+			part(registry, AdmissionProperties.class, LabProperties::admission);
+			part(registry, WarmUpProperties.class, LabProperties::warmUp);
+			part(registry, CompareProperties.class, LabProperties::compare);
+			part(registry, PipelineProperties.class, LabProperties::pipeline);
+			part(registry, SafetyProperties.class, LabProperties::safety);
+			part(registry, KeyExpiryProperties.class, LabProperties::keys);
+			part(registry, HealthProperties.class, LabProperties::health);
+			part(registry, JobProperties.class, LabProperties::jobs);
+			part(registry, FleetProperties.class, LabProperties::fleet);
+		}
 
-	@Bean
-	AdmissionProperties admissionProperties(LabProperties lab) {
-		return lab.admission();
-	}
+		// The names @Bean methods would give them (keyProperties, ...), as
+		// /actuator/beans
+		// listed them.
+		private static <T> void part(BeanRegistry registry, Class<T> type, Function<LabProperties, T> part) {
+			registry.registerBean(StringUtils.uncapitalize(type.getSimpleName()), type,
+					(bean) -> bean.supplier((context) -> part.apply(context.bean(LabProperties.class))));
+		}
 
-	@Bean
-	WarmUpProperties warmUpProperties(LabProperties lab) {
-		return lab.warmUp();
-	}
-
-	@Bean
-	CompareProperties compareProperties(LabProperties lab) {
-		return lab.compare();
-	}
-
-	@Bean
-	PipelineProperties pipelineProperties(LabProperties lab) {
-		return lab.pipeline();
-	}
-
-	@Bean
-	SafetyProperties safetyProperties(LabProperties lab) {
-		return lab.safety();
-	}
-
-	@Bean
-	KeyExpiryProperties keyExpiryProperties(LabProperties lab) {
-		return lab.keys();
-	}
-
-	@Bean
-	HealthProperties healthProperties(LabProperties lab) {
-		return lab.health();
-	}
-
-	@Bean
-	JobProperties jobProperties(LabProperties lab) {
-		return lab.jobs();
-	}
-
-	@Bean
-	FleetProperties fleetProperties(LabProperties lab) {
-		return lab.fleet();
 	}
 
 }
