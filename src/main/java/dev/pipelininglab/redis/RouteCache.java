@@ -41,7 +41,9 @@ public class RouteCache implements DisposableBean {
 
 	private final Map<RouteKey, Entry> routes = new LinkedHashMap<>(MAX_ROUTES * 2, 0.75f, true);
 
-	private volatile @Nullable Entry defaultRoute;
+	// Built with the cache: the app's own factory, or a per-flush one that connects on
+	// first use.
+	private final Entry defaultRoute;
 
 	private final Duration idleTimeout;
 
@@ -56,6 +58,7 @@ public class RouteCache implements DisposableBean {
 		this.defaultPolicy = pipeline.flushPolicy();
 		this.defaultWrites = pipeline.writes();
 		this.builder = new RouteBuilder(primary, primaryTemplate, this.defaultPolicy, limits.maxClients(), topology);
+		this.defaultRoute = create(defaultKey());
 		this.idleTimeout = pipeline.routeIdleTimeout();
 		Duration period = Duration.ofMillis(Math.max(100, this.idleTimeout.toMillis() / 2));
 		this.idleSweep = scheduler.scheduleWithFixedDelay(this::closeIdle, Instant.now().plus(period), period);
@@ -87,7 +90,7 @@ public class RouteCache implements DisposableBean {
 	}
 
 	public Route primary() {
-		return defaultEntry().route;
+		return this.defaultRoute.route;
 	}
 
 	public void onClose(Consumer<LettuceConnectionFactory> listener) {
@@ -103,7 +106,7 @@ public class RouteCache implements DisposableBean {
 		}
 		RouteKey key = key(connector, sharing, policy, writes, rtt);
 		if (key.equals(defaultKey())) {
-			return new Lease(this, defaultEntry());
+			return new Lease(this, this.defaultRoute);
 		}
 		List<Entry> evicted = new ArrayList<>();
 		Entry entry;
@@ -172,20 +175,6 @@ public class RouteCache implements DisposableBean {
 		return key(Connector.LETTUCE, Sharing.SHARED, this.defaultPolicy, null, null);
 	}
 
-	private Entry defaultEntry() {
-		Entry entry = this.defaultRoute;
-		if (entry == null) {
-			synchronized (this.routes) {
-				entry = this.defaultRoute;
-				if (entry == null) {
-					entry = create(defaultKey());
-					this.defaultRoute = entry;
-				}
-			}
-		}
-		return entry;
-	}
-
 	private Entry create(RouteKey key) {
 		return new Entry(key, this.builder.build(key));
 	}
@@ -211,9 +200,7 @@ public class RouteCache implements DisposableBean {
 		synchronized (this.routes) {
 			all = new ArrayList<>(this.routes.values());
 			this.routes.clear();
-			if (this.defaultRoute != null) {
-				all.add(this.defaultRoute);
-			}
+			all.add(this.defaultRoute);
 		}
 		all.forEach(this::close);
 		this.builder.closeAllRelays();
