@@ -57,12 +57,8 @@ class RedisConfiguration {
 	@Bean
 	ClientResourcesBuilderCustomizer promptReconnect() {
 		return (resources) -> resources
-			.reconnectDelay(Delay.exponential(RECONNECT_DELAY_MIN, RECONNECT_DELAY_MAX, 2, TimeUnit.MILLISECONDS));
+			.reconnectDelay(Delay.exponential(Duration.ofMillis(50), Duration.ofSeconds(1), 2, TimeUnit.MILLISECONDS));
 	}
-
-	static final Duration RECONNECT_DELAY_MIN = Duration.ofMillis(50);
-
-	static final Duration RECONNECT_DELAY_MAX = Duration.ofSeconds(1);
 
 	// Boot has no property for the flush policy and its customizers cannot reach it.
 	@Bean
