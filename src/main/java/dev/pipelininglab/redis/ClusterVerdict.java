@@ -1,5 +1,6 @@
 package dev.pipelininglab.redis;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.LinkedHashMap;
@@ -19,14 +20,14 @@ import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
 import io.lettuce.core.protocol.ConnectionIntent;
 import org.jspecify.annotations.Nullable;
 
-import static dev.pipelininglab.redis.RedisDiagnosis.PROBE_TIMEOUT;
-
 /**
  * A cluster's verdict from every slot map the app routes by: the masters are asked for
- * {@code cluster_state} all at once, within one {@link RedisDiagnosis#PROBE_TIMEOUT}, and
- * each map must give every slot a live master.
+ * {@code cluster_state} all at once, within one {@link #PROBE_TIMEOUT}, and each map must
+ * give every slot a live master.
  */
 final class ClusterVerdict {
+
+	private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
 	private ClusterVerdict() {
 	}

@@ -36,8 +36,6 @@ import org.springframework.stereotype.Component;
 @Component("redisHealthContributor")
 public class RedisDiagnosis implements HealthIndicator {
 
-	static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
-
 	private final LettuceConnectionFactory factory;
 
 	private final Topology topology;
@@ -209,9 +207,9 @@ public class RedisDiagnosis implements HealthIndicator {
 	}
 
 	// Both routes' slot maps (shared and pooled) follow a promotion on their own refresh,
-	// so both must cover every slot; masters are asked for cluster_state all at once,
-	// within one PROBE_TIMEOUT. The pooled route only once a run built it: building it
-	// here would make a probe of a stalled cluster wait for its slot map.
+	// so both must cover every slot (ClusterVerdict). The pooled route only once a run
+	// built it: building it here would make a probe of a stalled cluster wait for its
+	// slot map.
 	private Finding cluster() {
 		Optional<RouteCache.Lease> pooled = this.routes.leaseIfKept(Connector.LETTUCE, Sharing.POOLED,
 				this.routes.defaultPolicy());
