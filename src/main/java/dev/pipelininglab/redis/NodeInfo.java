@@ -173,19 +173,16 @@ class NodeInfo implements AutoCloseable {
 	 */
 	synchronized ServerCounters.@Nullable ClientList clientList(boolean clockAfter) {
 		try {
-			List<RedisClientInfo> clients = new ArrayList<>();
 			List<RedisCommands<String, String>> masters = new ArrayList<>();
 			this.connection.forEachMaster((master, node) -> masters.add(master));
 			long before = clockAfter ? 0 : micros(masters.get(0).time());
-			for (RedisCommands<String, String> master : masters) {
-				master.clientList()
-					.lines()
-					.filter((line) -> !line.isBlank())
-					.map(NodeInfo::client)
-					.forEach(clients::add);
-			}
-			return new ServerCounters.ClientList(List.copyOf(clients),
-					clockAfter ? micros(masters.get(0).time()) : before, masters.size());
+			List<RedisClientInfo> clients = masters.stream()
+				.flatMap((master) -> master.clientList().lines())
+				.filter((line) -> !line.isBlank())
+				.map(NodeInfo::client)
+				.toList();
+			return new ServerCounters.ClientList(clients, clockAfter ? micros(masters.get(0).time()) : before,
+					masters.size());
 		}
 		catch (RuntimeException ex) {
 			log.debug("Could not read the masters' client lists", ex);
