@@ -1,7 +1,6 @@
 package dev.pipelininglab.redis;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -23,7 +22,7 @@ public class ClientSettings {
 	private final Map<String, String> inEffect;
 
 	ClientSettings(LettuceConnectionFactory factory, PipelineProperties pipeline, RouteCache routes) {
-		this.tunings = List.copyOf(read(factory, pipeline, routes));
+		this.tunings = read(factory, pipeline, routes);
 		this.inEffect = this.tunings.stream()
 			.filter((tuning) -> tuning.differs() && tuning.scope() == Scope.CLIENT)
 			.collect(Collectors.toUnmodifiableMap(Tuning::name, Tuning::value));
@@ -41,39 +40,38 @@ public class ClientSettings {
 		LettuceClientConfiguration configuration = factory.getClientConfiguration();
 		ClientOptions options = configuration.getClientOptions().orElseGet(ClientOptions::create);
 		ClientResources resources = configuration.getClientResources().orElse(null);
-		List<Tuning> tunings = new ArrayList<>();
-		tunings.add(new Tuning("flushPolicy", Scope.RUN, pipeline.flushPolicy().toString(),
-				FlushPolicy.FLUSH_EACH_COMMAND.toString(), "lab.pipeline.flush-policy",
-				"LettuceConnectionFactory.setPipeliningFlushPolicy(PipeliningFlushPolicy.buffered(500)) in a"
-						+ " BeanPostProcessor; Spring Boot has no property for it"));
-		tunings.add(new Tuning("writes", Scope.RUN, routes.defaultWrites().label(), Writes.PER_COMMAND.label(),
-				"lab.pipeline.writes",
-				"per-flush needs the lab's BatchWritingEndpoint (redis/); per-command is Lettuce as it ships"));
-		tunings.add(new Tuning("commandTimeouts", Scope.CLIENT,
-				options.getTimeoutOptions().isTimeoutCommands() ? "on" : "off", "on",
-				"LettuceClientOptionsBuilderCustomizer",
-				"options.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())"));
-		tunings.add(new Tuning("commandStack", Scope.CLIENT,
-				options.isUseHashIndexedQueue() ? "hash-indexed" : "plain queue", "hash-indexed",
-				"LettuceClientOptionsBuilderCustomizer", "options.useHashIndexQueue(false)"));
-		tunings.add(new Tuning("disconnectedBehavior", Scope.CLIENT, options.getDisconnectedBehavior().name(),
-				ClientOptions.DisconnectedBehavior.DEFAULT.name(), "LettuceClientOptionsBuilderCustomizer",
-				"options.disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS)"));
-		tunings.add(new Tuning("connectTimeout", Scope.CLIENT,
-				options.getSocketOptions().getConnectTimeout().toString(), Duration.ofSeconds(10).toString(),
-				"spring.data.redis.connect-timeout", "spring.data.redis.connect-timeout=2s"));
-		tunings.add(new Tuning("commandTimeout", Scope.CLIENT, configuration.getCommandTimeout().toString(),
-				Duration.ofSeconds(60).toString(), "spring.data.redis.timeout", "spring.data.redis.timeout=5s"));
-		tunings.add(new Tuning("lettuceObservation", Scope.CLIENT,
-				(resources != null && resources.tracing().isEnabled()) ? "on" : "off", "on",
-				"spring.autoconfigure.exclude",
-				"spring.autoconfigure.exclude=org.springframework.boot.data.redis.autoconfigure.observation"
-						+ ".LettuceObservationAutoConfiguration"));
-		tunings.add(new Tuning("pool", Scope.CLIENT, pool(configuration), "none (no commons-pool2)",
-				"spring.data.redis.lettuce.pool.*",
-				"add org.apache.commons:commons-pool2, then spring.data.redis.lettuce.pool.max-active=16,"
-						+ " max-idle=16, max-wait=2s"));
-		return tunings;
+		return List.of(
+				new Tuning("flushPolicy", Scope.RUN, pipeline.flushPolicy().toString(),
+						FlushPolicy.FLUSH_EACH_COMMAND.toString(), "lab.pipeline.flush-policy",
+						"LettuceConnectionFactory.setPipeliningFlushPolicy(PipeliningFlushPolicy.buffered(500)) in a"
+								+ " BeanPostProcessor; Spring Boot has no property for it"),
+				new Tuning("writes", Scope.RUN, routes.defaultWrites().label(), Writes.PER_COMMAND.label(),
+						"lab.pipeline.writes",
+						"per-flush needs the lab's BatchWritingEndpoint (redis/); per-command is Lettuce as it ships"),
+				new Tuning("commandTimeouts", Scope.CLIENT,
+						options.getTimeoutOptions().isTimeoutCommands() ? "on" : "off", "on",
+						"LettuceClientOptionsBuilderCustomizer",
+						"options.timeoutOptions(TimeoutOptions.builder().timeoutCommands(false).build())"),
+				new Tuning("commandStack", Scope.CLIENT,
+						options.isUseHashIndexedQueue() ? "hash-indexed" : "plain queue", "hash-indexed",
+						"LettuceClientOptionsBuilderCustomizer", "options.useHashIndexQueue(false)"),
+				new Tuning("disconnectedBehavior", Scope.CLIENT, options.getDisconnectedBehavior().name(),
+						ClientOptions.DisconnectedBehavior.DEFAULT.name(), "LettuceClientOptionsBuilderCustomizer",
+						"options.disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS)"),
+				new Tuning("connectTimeout", Scope.CLIENT, options.getSocketOptions().getConnectTimeout().toString(),
+						Duration.ofSeconds(10).toString(), "spring.data.redis.connect-timeout",
+						"spring.data.redis.connect-timeout=2s"),
+				new Tuning("commandTimeout", Scope.CLIENT, configuration.getCommandTimeout().toString(),
+						Duration.ofSeconds(60).toString(), "spring.data.redis.timeout", "spring.data.redis.timeout=5s"),
+				new Tuning("lettuceObservation", Scope.CLIENT,
+						(resources != null && resources.tracing().isEnabled()) ? "on" : "off", "on",
+						"spring.autoconfigure.exclude",
+						"spring.autoconfigure.exclude=org.springframework.boot.data.redis.autoconfigure.observation"
+								+ ".LettuceObservationAutoConfiguration"),
+				new Tuning("pool", Scope.CLIENT, pool(configuration), "none (no commons-pool2)",
+						"spring.data.redis.lettuce.pool.*",
+						"add org.apache.commons:commons-pool2, then spring.data.redis.lettuce.pool.max-active=16,"
+								+ " max-idle=16, max-wait=2s"));
 	}
 
 	private static String pool(LettuceClientConfiguration configuration) {
