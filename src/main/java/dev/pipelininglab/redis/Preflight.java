@@ -238,14 +238,9 @@ public class Preflight {
 		if (bytes < 1024) {
 			return bytes + " bytes";
 		}
-		String[] units = { "KiB", "MiB", "GiB", "TiB" };
-		double value = bytes;
-		int unit = -1;
-		while (value >= 1024 && unit < units.length - 1) {
-			value /= 1024;
-			unit++;
-		}
-		return String.format(Locale.ROOT, (value < 10) ? "%.1f %s" : "%.0f %s", value, units[unit]);
+		int unit = Math.min(4, (63 - Long.numberOfLeadingZeros(bytes)) / 10);
+		double value = bytes / Math.pow(1024, unit);
+		return String.format(Locale.ROOT, (value < 10) ? "%.1f %s" : "%.0f %s", value, " KMGT".charAt(unit) + "iB");
 	}
 
 }
