@@ -89,7 +89,6 @@ public enum ProblemType {
 		return this.detail.formatted(values);
 	}
 
-	/** The HTTP status code it is answered with. */
 	public int status() {
 		return this.status;
 	}
