@@ -104,16 +104,9 @@ public class ClusterLayout {
 		List<String> names = new ArrayList<>();
 		int[] owner = new int[SlotHash.SLOT_COUNT];
 		Arrays.fill(owner, -1);
-		Iterable<RedisClusterNode> partitions;
-		try {
-			// The first look loads the slot map: a refused password surfaces here,
-			// answered like the run's own.
-			partitions = client.getPartitions();
-		}
-		catch (RuntimeException ex) {
-			throw RedisReplies.translatedOr(ex);
-		}
-		for (RedisClusterNode node : partitions) {
+		// The first look loads the slot map: a refused password surfaces here, answered
+		// like the run's own.
+		for (RedisClusterNode node : RedisReplies.translating(client::getPartitions)) {
 			if (node.is(NodeFlag.UPSTREAM) && !node.hasNoSlots()) {
 				int index = names.size();
 				names.add(node.getUri().getHost() + ":" + node.getUri().getPort());

@@ -39,12 +39,7 @@ public class MasterConnections implements DisposableBean {
 				throw new IllegalStateException("Per-master pipelines need a cluster; this route's client is "
 						+ factory.getRequiredNativeClient().getClass().getSimpleName());
 			}
-			try {
-				connection = client.connect(ByteArrayCodec.INSTANCE);
-			}
-			catch (RuntimeException ex) {
-				throw RedisReplies.translatedOr(ex);
-			}
+			connection = RedisReplies.translating(() -> client.connect(ByteArrayCodec.INSTANCE));
 			// So do the node connections it makes: commands wait for the caller's flush,
 			// with no MOVED followed.
 			connection.setAutoFlushCommands(false);
@@ -72,12 +67,7 @@ public class MasterConnections implements DisposableBean {
 			MasterConnections owner) implements AutoCloseable {
 
 		public StatefulRedisConnection<byte[], byte[]> master(String host, int port) {
-			try {
-				return this.cluster.getConnection(host, port, ConnectionIntent.WRITE);
-			}
-			catch (RuntimeException ex) {
-				throw RedisReplies.translatedOr(ex);
-			}
+			return RedisReplies.translating(() -> this.cluster.getConnection(host, port, ConnectionIntent.WRITE));
 		}
 
 		public void refreshTopology() {

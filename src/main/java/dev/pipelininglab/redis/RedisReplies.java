@@ -1,6 +1,7 @@
 package dev.pipelininglab.redis;
 
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import io.lettuce.core.RedisCommandExecutionException;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +27,16 @@ public final class RedisReplies {
 	/** Spring's translation of a Lettuce failure, or the failure itself. */
 	public static RuntimeException translatedOr(RuntimeException failure) {
 		return translatedOr(failure, (other) -> failure);
+	}
+
+	/** {@code call}'s answer, or its failure as Spring translates a Lettuce failure. */
+	static <T> T translating(Supplier<T> call) {
+		try {
+			return call.get();
+		}
+		catch (RuntimeException ex) {
+			throw translatedOr(ex);
+		}
 	}
 
 	public static @Nullable String authRefusal(Throwable failure) {
