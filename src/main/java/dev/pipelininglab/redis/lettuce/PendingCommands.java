@@ -10,31 +10,23 @@ import io.netty.channel.Channel;
 /** The commands a connection buffered since its last flush, written as one message. */
 final class PendingCommands {
 
-	private final Object lock = new Object();
-
 	private List<RedisCommand<?, ?, ?>> pending = new ArrayList<>();
 
-	void add(RedisCommand<?, ?, ?> command) {
-		synchronized (this.lock) {
-			this.pending.add(command);
-		}
+	synchronized void add(RedisCommand<?, ?, ?> command) {
+		this.pending.add(command);
 	}
 
-	void addAll(Collection<? extends RedisCommand<?, ?, ?>> commands) {
-		synchronized (this.lock) {
-			this.pending.addAll(commands);
-		}
+	synchronized void addAll(Collection<? extends RedisCommand<?, ?, ?>> commands) {
+		this.pending.addAll(commands);
 	}
 
-	List<RedisCommand<?, ?, ?>> take() {
-		synchronized (this.lock) {
-			if (this.pending.isEmpty()) {
-				return List.of();
-			}
-			List<RedisCommand<?, ?, ?>> taken = this.pending;
-			this.pending = new ArrayList<>(taken.size());
-			return taken;
+	synchronized List<RedisCommand<?, ?, ?>> take() {
+		if (this.pending.isEmpty()) {
+			return List.of();
 		}
+		List<RedisCommand<?, ?, ?>> taken = this.pending;
+		this.pending = new ArrayList<>(taken.size());
+		return taken;
 	}
 
 	static void writeAsOne(Channel channel, List<RedisCommand<?, ?, ?>> batch) {
