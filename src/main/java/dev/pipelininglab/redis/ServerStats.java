@@ -53,7 +53,7 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 		Double cpuMicros = (cpu != null && cpuBefore != null) ? (cpu - cpuBefore) * 1e6 : null;
 		return of(commands, reads, diff(before, after, "total_writes_processed"), cpuMicros,
 				diff(before, after, "total_net_input_bytes"), diff(before, after, "total_net_output_bytes"),
-				number(after, "client_recent_max_output_buffer"), null);
+				number(after, "client_recent_max_output_buffer"));
 	}
 
 	static ServerStats total(Map<String, ServerStats> nodes, Map<String, ServerStats> counted) {
@@ -77,17 +77,15 @@ public record ServerStats(long commands, @Nullable Long reads, @Nullable Long wr
 			peak = (peak != null && node.peakOutputBufferBytes != null) ? Math.max(peak, node.peakOutputBufferBytes)
 					: null;
 		}
-		return of(commands, reads, writes, cpuMicros, input, output, peak, nodes).with(nodes, ServerCounters.SCOPE,
-				null);
+		return of(commands, reads, writes, cpuMicros, input, output, peak).with(nodes, ServerCounters.SCOPE, null);
 	}
 
 	private static ServerStats of(long commands, @Nullable Long reads, @Nullable Long writes,
-			@Nullable Double cpuMicros, @Nullable Long input, @Nullable Long output, @Nullable Long peak,
-			@Nullable Map<String, ServerStats> nodes) {
+			@Nullable Double cpuMicros, @Nullable Long input, @Nullable Long output, @Nullable Long peak) {
 		Double readsPerCommand = (reads != null && commands > 0) ? round((double) reads / commands, 4) : null;
 		Double cpuPerCommand = (cpuMicros != null && commands > 0) ? round(cpuMicros / commands, 3) : null;
-		return new ServerStats(commands, reads, writes, readsPerCommand, cpuPerCommand, input, output, peak, nodes,
-				null, null, null, null, null);
+		return new ServerStats(commands, reads, writes, readsPerCommand, cpuPerCommand, input, output, peak, null, null,
+				null, null, null, null);
 	}
 
 	private ServerStats with(@Nullable Map<String, ServerStats> nodes, @Nullable String scope, @Nullable RunWide run) {
