@@ -125,18 +125,17 @@ public class RedisDiagnosis implements HealthIndicator {
 	}
 
 	private Finding standalone() {
-		Map<String, Object> details = new LinkedHashMap<>();
-		details.put("redis", this.topology.nodes().get(0));
+		String redis = this.topology.nodes().get(0);
+		Map<String, Object> details = Map.of("redis", redis);
 		WriteProbe probe = writes();
 		if (probe.wrote()) {
-			return new Finding(null, "Redis at " + this.topology.nodes().get(0) + " takes writes.", details);
+			return new Finding(null, "Redis at " + redis + " takes writes.", details);
 		}
 		if (probe.authRefusal() != null) {
-			return probe.authFailed(this.topology.nodes().get(0), details);
+			return probe.authFailed(redis, details);
 		}
 		return new Finding(Cause.REDIS_UNREACHABLE,
-				"Redis at " + this.topology.nodes().get(0)
-						+ " does not take writes (unreachable or read-only; the app's connection says: "
+				"Redis at " + redis + " does not take writes (unreachable or read-only; the app's connection says: "
 						+ probe.failure() + ").",
 				details);
 	}
