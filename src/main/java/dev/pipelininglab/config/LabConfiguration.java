@@ -49,9 +49,7 @@ public class LabConfiguration {
 			part(registry, FleetProperties.class, LabProperties::fleet);
 		}
 
-		// The names @Bean methods would give them (keyProperties, ...), as
-		// /actuator/beans
-		// listed them.
+		// keyProperties, ...: the names @Bean methods would give them.
 		private static <T> void part(BeanRegistry registry, Class<T> type, Function<LabProperties, T> part) {
 			registry.registerBean(StringUtils.uncapitalize(type.getSimpleName()), type,
 					(bean) -> bean.supplier((context) -> part.apply(context.bean(LabProperties.class))));
