@@ -51,7 +51,9 @@ class CancelFlags {
 			local.requestCancel();
 		}
 		try {
-			request(record.id());
+			String at = Instant.now().toString();
+			String flag = this.signer.signs() ? this.signer.sign(context(record.id()), at) : at;
+			this.redis.opsForValue().set(this.stem + record.id() + ":cancel", flag, this.settings.recordTtl());
 		}
 		catch (RuntimeException ex) {
 			if (local == null) {
@@ -60,12 +62,6 @@ class CancelFlags {
 			log.debug("Cannot record the cancel of run {} in Redis: {}", record.id(), ex.getMessage());
 		}
 		return record.withCancelRequested();
-	}
-
-	private void request(String id) {
-		String at = Instant.now().toString();
-		String flag = this.signer.signs() ? this.signer.sign(context(id), at) : at;
-		this.redis.opsForValue().set(this.stem + id + ":cancel", flag, this.settings.recordTtl());
 	}
 
 	boolean requested(String id) {

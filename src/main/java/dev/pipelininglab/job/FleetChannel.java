@@ -147,7 +147,6 @@ class FleetChannel {
 		return null;
 	}
 
-	/** Whether the fleet has a secret to sign with. */
 	boolean signs() {
 		return this.secret != null;
 	}

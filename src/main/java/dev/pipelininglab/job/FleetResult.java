@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import java.util.zip.DataFormatException;
 
 import dev.pipelininglab.redis.ServerCounters;
@@ -130,14 +131,9 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 			shortfall += " Another run measured under this key prefix at the same time: runs on the same keys clear"
 					+ " and write each other's.";
 		}
-		List<String> parts = new ArrayList<>();
-		if (partial) {
-			parts.add(summary);
-		}
-		if (shortfall != null) {
-			parts.add(shortfall);
-		}
-		parts.addAll(notes);
+		String note = Stream.concat(Stream.of(partial ? summary : null, shortfall), notes.stream())
+			.filter(Objects::nonNull)
+			.collect(Collectors.joining(" "));
 		RunResult.Ran what = new RunResult.Ran(base.ran().operation(), base.ran().mode(), base.ran().variant(),
 				base.ran().flushPolicy(), base.ran().writes(), items, base.ran().batchSize(),
 				ran.stream().mapToLong((result) -> result.ran().batches()).sum(), base.ran().topology());
@@ -159,8 +155,8 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 		RunResult.Connection connection = new RunResult.Connection(base.connection().connector(), null, null,
 				base.connection().master());
 		RunResult merged = new RunResult(what, timing, counts, cluster,
-				new RunResult.Notes(parts.isEmpty() ? null : String.join(" ", parts), base.notes().sample()), null,
-				null, null, load, connection, new RunResult.ServerSide(window,
+				new RunResult.Notes(note.isEmpty() ? null : note, base.notes().sample()), null, null, null, load,
+				connection, new RunResult.ServerSide(window,
 						// Only when every member said what it sent.
 						(sentShares.size() == planned.size())
 								? shares.foreign(sentShares, sentResults, processed, windowNanos) : null),

@@ -155,7 +155,7 @@ class FleetRuns {
 			this.inboxes.remove(job.id);
 			// Members still running (slow, or never told to start) stop and expire what
 			// they wrote themselves; once started, the whole run gets its expiry here.
-			publish(Signal.of(Type.STOP, job.id, this.instance));
+			sayStop(job.id);
 			if (inbox.before != null) {
 				keys.expireRest();
 			}
@@ -209,7 +209,7 @@ class FleetRuns {
 		String run = call.run();
 		BooleanSupplier stopped = () -> !this.running || inbox.over();
 		try {
-			publish(Signal.of(Type.JOIN, run, this.instance));
+			this.channel.publish(Signal.of(Type.JOIN, run, this.instance));
 			inbox.await(() -> inbox.first(Type.PLAN) != null,
 					System.nanoTime() + this.settings.joinTimeout().toNanos() * 2, stopped);
 			Fleet.Member mine = Stream.ofNullable(inbox.first(Type.PLAN))
@@ -225,7 +225,7 @@ class FleetRuns {
 				@Override
 				public void phase(Phase phase, String variant, int batchSize, long commands) {
 					if (phase == Phase.TIMING) {
-						publish(Signal.of(Type.READY, run, FleetRuns.this.instance));
+						FleetRuns.this.channel.publish(Signal.of(Type.READY, run, FleetRuns.this.instance));
 						inbox.await(() -> inbox.first(Type.GO) != null, Long.MAX_VALUE, this::cancelled);
 						inbox.at = FleetRuns.this.channel.startAt(Objects.requireNonNull(inbox.first(Type.GO)).at(),
 								this::cancelled);
@@ -249,7 +249,7 @@ class FleetRuns {
 						: Objects.requireNonNullElse(ex.getMessage(), ex.toString());
 				report = new Signal(Type.RESULT, run, this.instance, 0, null, null, null, null, null, why);
 			}
-			publish(report);
+			this.channel.publish(report);
 			if (report.result() != null) {
 				awaitLeader(inbox, FleetResult.share(Objects.requireNonNull(call.spec()), mine), deadline);
 			}
@@ -289,15 +289,12 @@ class FleetRuns {
 	}
 
 	/** A STOP that cannot be sent is logged: the run is over either way. */
-	private void publish(Signal signal) {
+	private void sayStop(String run) {
 		try {
-			this.channel.publish(signal);
+			this.channel.publish(Signal.of(Type.STOP, run, this.instance));
 		}
 		catch (RuntimeException ex) {
-			if (signal.type() != Type.STOP) {
-				throw ex;
-			}
-			log.debug("Could not tell fleet run {} to stop: {}", signal.run(), ex.getMessage());
+			log.debug("Could not tell fleet run {} to stop: {}", run, ex.getMessage());
 		}
 	}
 

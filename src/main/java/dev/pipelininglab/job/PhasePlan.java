@@ -118,10 +118,8 @@ final class PhasePlan {
 		if (this.total == 0 || step < 0) {
 			return 0;
 		}
-		double done = this.steps.stream().limit(step).mapToDouble(Step::cost).sum();
-		if (step < this.steps.size()) {
-			done += this.steps.get(step).cost() * Math.min(1, Math.max(0, fraction));
-		}
+		double done = this.steps.stream().limit(step).mapToDouble(Step::cost).sum()
+				+ this.steps.get(step).cost() * Math.min(1, Math.max(0, fraction));
 		return Math.min(1, done / this.total);
 	}
 

@@ -7,7 +7,6 @@ import java.util.List;
 import dev.pipelininglab.ProblemException;
 import dev.pipelininglab.ProblemType;
 import dev.pipelininglab.redis.KeySpace;
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.pipelininglab.run.Comparison;
@@ -21,7 +20,6 @@ import org.jspecify.annotations.Nullable;
  * and scripts; docs/web-and-jobs.md says what each means.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@JsonIgnoreProperties(value = "recommendation", allowGetters = true)
 public record RunRecord(String id, RunKind kind, RunStatus status, Request request, Progress progress,
 		boolean cancelRequested, String instance, Instant createdAt, @Nullable Instant startedAt,
 		@Nullable Instant finishedAt, Instant updatedAt, @Nullable List<RunResult> results,
@@ -34,7 +32,7 @@ public record RunRecord(String id, RunKind kind, RunStatus status, Request reque
 	}
 
 	/** DONE sweeps: derived from the results as a sweep's answer derives it. */
-	@JsonProperty("recommendation")
+	@JsonProperty(access = JsonProperty.Access.READ_ONLY)
 	public @Nullable Recommendation recommendation() {
 		return (this.kind == RunKind.SWEEP && this.results != null) ? Recommendation.of(this.results) : null;
 	}
