@@ -3,9 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -105,16 +103,13 @@ public class RunRequests {
 			throw new InvalidParameterException("variants",
 					"must name at most " + MAX_VARIANTS + " variants, got " + labels.size());
 		}
-		Set<Variant> variants = new LinkedHashSet<>();
-		for (String label : labels) {
-			try {
-				variants.add(Variant.valueOf(label));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidParameterException("variants", "must name known variants: " + ex.getMessage());
-			}
+		try {
+			// Named twice, run once, where first named.
+			return labels.stream().map(Variant::valueOf).distinct().toList();
 		}
-		return new ArrayList<>(variants);
+		catch (IllegalArgumentException ex) {
+			throw new InvalidParameterException("variants", "must name known variants: " + ex.getMessage());
+		}
 	}
 
 	private List<Integer> batchSizes(long count, RunParams params) {
@@ -323,7 +318,7 @@ public class RunRequests {
 	}
 
 	private static void onlyFor(ApiParameter parameter, @Nullable Object value) {
-		onlyFor(parameter.parameterName(), value, parameter.appliesTo());
+		onlyFor(parameter.parameterName(), value, parameter.appliesTo);
 	}
 
 	private static void onlyFor(String name, @Nullable Object value, String where) {
