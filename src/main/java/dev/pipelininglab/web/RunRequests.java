@@ -38,13 +38,10 @@ public class RunRequests {
 
 	private final FlushPolicy defaultPolicy;
 
-	private final Writes defaultWrites;
-
 	RunRequests(LabSettings properties) {
 		this.properties = properties;
 		this.limits = properties.limits();
 		this.defaultPolicy = properties.pipeline().flushPolicy();
-		this.defaultWrites = properties.pipeline().writes();
 	}
 
 	RunSpec single(Operation operation, Mode mode, long count, RunParams params) {
@@ -91,7 +88,8 @@ public class RunRequests {
 			FlushPolicy buffered = (this.defaultPolicy.kind() == FlushPolicy.Kind.BUFFERED) ? this.defaultPolicy
 					: FlushPolicy.buffered(1000);
 			// The other way of handing pipelines to Netty, beside the configured one.
-			Writes other = (this.defaultWrites == Writes.PER_COMMAND) ? Writes.PER_FLUSH : Writes.PER_COMMAND;
+			Writes other = (this.properties.pipeline().writes() == Writes.PER_COMMAND) ? Writes.PER_FLUSH
+					: Writes.PER_COMMAND;
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
 					new Variant(Mode.PIPELINED, buffered, other), Variant.of(Mode.PIPELINED_BY_NODE),
