@@ -3,9 +3,7 @@ package dev.pipelininglab.web;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
@@ -40,13 +38,10 @@ public class RunRequests {
 
 	private final FlushPolicy defaultPolicy;
 
-	private final Writes defaultWrites;
-
 	RunRequests(LabSettings properties) {
 		this.properties = properties;
 		this.limits = properties.limits();
 		this.defaultPolicy = properties.pipeline().flushPolicy();
-		this.defaultWrites = properties.pipeline().writes();
 	}
 
 	RunSpec single(Operation operation, Mode mode, long count, RunParams params) {
@@ -93,7 +88,8 @@ public class RunRequests {
 			FlushPolicy buffered = (this.defaultPolicy.kind() == FlushPolicy.Kind.BUFFERED) ? this.defaultPolicy
 					: FlushPolicy.buffered(1000);
 			// The other way of handing pipelines to Netty, beside the configured one.
-			Writes other = (this.defaultWrites == Writes.PER_COMMAND) ? Writes.PER_FLUSH : Writes.PER_COMMAND;
+			Writes other = (this.properties.pipeline().writes() == Writes.PER_COMMAND) ? Writes.PER_FLUSH
+					: Writes.PER_COMMAND;
 			return List.of(Variant.of(Mode.LOOP), new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_EACH_COMMAND),
 					new Variant(Mode.PIPELINED, FlushPolicy.FLUSH_ON_CLOSE), new Variant(Mode.PIPELINED, buffered),
 					new Variant(Mode.PIPELINED, buffered, other), Variant.of(Mode.PIPELINED_BY_NODE),
@@ -105,16 +101,13 @@ public class RunRequests {
 			throw new InvalidParameterException("variants",
 					"must name at most " + MAX_VARIANTS + " variants, got " + labels.size());
 		}
-		Set<Variant> variants = new LinkedHashSet<>();
-		for (String label : labels) {
-			try {
-				variants.add(Variant.valueOf(label));
-			}
-			catch (IllegalArgumentException ex) {
-				throw new InvalidParameterException("variants", "must name known variants: " + ex.getMessage());
-			}
+		try {
+			// Named twice, run once, where first named.
+			return labels.stream().map(Variant::valueOf).distinct().toList();
 		}
-		return new ArrayList<>(variants);
+		catch (IllegalArgumentException ex) {
+			throw new InvalidParameterException("variants", "must name known variants: " + ex.getMessage());
+		}
 	}
 
 	private List<Integer> batchSizes(long count, RunParams params) {
@@ -323,7 +316,7 @@ public class RunRequests {
 	}
 
 	private static void onlyFor(ApiParameter parameter, @Nullable Object value) {
-		onlyFor(parameter.parameterName(), value, parameter.appliesTo());
+		onlyFor(parameter.parameterName(), value, parameter.appliesTo);
 	}
 
 	private static void onlyFor(String name, @Nullable Object value, String where) {

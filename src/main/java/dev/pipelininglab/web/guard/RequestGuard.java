@@ -47,21 +47,18 @@ class RequestGuard extends OncePerRequestFilter {
 
 	private final Set<String> allowedHosts = new TreeSet<>();
 
-	private final boolean anyHost;
-
 	RequestGuard(SecurityProperties security, @Value("${server.address:}") String serverAddress) {
 		security.allowedHosts().forEach((host) -> this.allowedHosts.add(normalize(host)));
 		if (!serverAddress.isBlank()) {
 			this.allowedHosts.add(normalize(serverAddress));
 		}
-		this.anyHost = this.allowedHosts.contains("*");
 	}
 
 	@Override
 	protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
 			throws ServletException, IOException {
 		String host = normalize(request.getServerName());
-		if (!this.anyHost && !this.allowedHosts.contains(host)) {
+		if (!this.allowedHosts.contains("*") && !this.allowedHosts.contains(host)) {
 			log.warn("Refused a request for host '{}' (allowed: {}; see lab.security.allowed-hosts)", host,
 					this.allowedHosts);
 			Problems.write(request, response, Problems.of(ProblemType.HOST_NOT_ALLOWED));
@@ -124,10 +121,7 @@ class RequestGuard extends OncePerRequestFilter {
 		}
 	}
 
-	private static String normalize(@Nullable String host) {
-		if (host == null) {
-			return "";
-		}
+	private static String normalize(String host) {
 		String name = host.trim().toLowerCase(Locale.ROOT);
 		if (name.startsWith("[") && name.endsWith("]")) {
 			name = name.substring(1, name.length() - 1);

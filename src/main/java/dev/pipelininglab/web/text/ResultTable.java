@@ -60,10 +60,12 @@ public final class ResultTable {
 					(r) -> server(r,
 							(s) -> (s.usedMemoryBytes() != null) ? s.usedMemoryBytes().after() / 1048576.0 : null),
 					Format.FIGURE),
-			new Column<>("server reads/item",
-					(r) -> perItem(r, (r.serverSide().server() != null) ? r.serverSide().server().reads() : null),
+			new Column<>("server reads/item", (r) -> server(r, (s) -> perItem(r, s, s.reads())), Format.FIGURE),
+			new Column<>("server cpu µs/item",
+					(r) -> server(r,
+							(s) -> perItem(r, s,
+									(s.cpuMicrosPerCommand() != null) ? s.cpuMicrosPerCommand() * s.commands() : null)),
 					Format.FIGURE),
-			new Column<>("server cpu µs/item", ResultTable::cpuPerItem, Format.FIGURE),
 			Column.text("latency per", (r) -> latency(r, (latency) -> latency.per().label())),
 			new Column<>("p50 ms", (r) -> latency(r, Latency::p50), Format.FIGURE),
 			new Column<>("p90 ms", (r) -> latency(r, Latency::p90), Format.FIGURE),
@@ -223,20 +225,13 @@ public final class ResultTable {
 	}
 
 	/** Per item sent: its count, times the requests of a fan-out. */
-	private static @Nullable Double perItem(RunResult r, @Nullable Number value) {
-		if (value == null || r.serverSide().server() == null || r.serverSide().server().commands() == 0) {
+	private static @Nullable Double perItem(RunResult r, ServerStats server, @Nullable Number value) {
+		if (value == null || server.commands() == 0) {
 			return null;
 		}
 		// A time limit counts what ran over every request, as the page does.
 		return value.doubleValue() / ((r.load().timeLimit() != null) ? Math.max(1, r.commandsRan())
 				: r.ran().count() * ((r.load().fanOut() != null) ? r.load().fanOut().requests() : 1));
-	}
-
-	private static @Nullable Double cpuPerItem(RunResult r) {
-		if (r.serverSide().server() == null || r.serverSide().server().cpuMicrosPerCommand() == null) {
-			return null;
-		}
-		return perItem(r, r.serverSide().server().cpuMicrosPerCommand() * r.serverSide().server().commands());
 	}
 
 	private static @Nullable String checked(RunResult r) {

@@ -245,10 +245,8 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 	}
 
 	private static String skipped(@Nullable List<Comparison.Skipped> skipped) {
-		if (skipped == null || skipped.isEmpty()) {
-			return "";
-		}
-		return skipped.stream()
+		return Objects.requireNonNullElse(skipped, List.<Comparison.Skipped>of())
+			.stream()
 			.map((skip) -> "skipped " + skip.variant() + ": " + skip.reason() + "\n")
 			.collect(Collectors.joining());
 	}

@@ -6,13 +6,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 import jakarta.servlet.ServletRequest;
-import jakarta.servlet.ServletRequestWrapper;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.RequestFacade;
 import org.apache.tomcat.util.net.SocketWrapperBase;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import org.springframework.web.util.WebUtils;
 
 /**
  * Whether a GET run's caller is still connected: the Servlet API learns of a hang-up only
@@ -47,15 +48,12 @@ public final class CallerConnection {
 	}
 
 	public static CallerConnection of(ServletRequest request) {
-		ServletRequest unwrapped = request;
-		while (unwrapped instanceof ServletRequestWrapper wrapper) {
-			unwrapped = wrapper.getRequest();
-		}
-		if (!(unwrapped instanceof RequestFacade) || FACADE_REQUEST == null || INPUT_WRAPPER == null) {
+		RequestFacade facade = WebUtils.getNativeRequest(request, RequestFacade.class);
+		if (facade == null || FACADE_REQUEST == null || INPUT_WRAPPER == null) {
 			return UNKNOWN;
 		}
 		try {
-			Request catalina = (Request) FACADE_REQUEST.get(unwrapped);
+			Request catalina = (Request) FACADE_REQUEST.get(facade);
 			Object input = catalina.getCoyoteRequest().getInputBuffer();
 			if (input instanceof org.apache.coyote.http11.Http11InputBuffer
 					&& INPUT_WRAPPER.get(input) instanceof SocketWrapperBase<?> socket) {
