@@ -48,7 +48,7 @@ class ApiDocumentation {
 
 	private static final String LAB = "Lab";
 
-	private static final String EXAMPLE_ID = Objects.requireNonNull(ApiParameter.ID.example);
+	private static final String EXAMPLE_ID = Objects.requireNonNull(ApiParameter.ID.example());
 
 	@Bean
 	OpenAPI labOpenApi() {
@@ -141,7 +141,7 @@ class ApiDocumentation {
 			.findFirst()
 			.map((parameter) -> outOfBounds(parameter, properties))
 			.or(() -> known.stream()
-				.filter((parameter) -> parameter.in == ApiParameter.In.QUERY
+				.filter((parameter) -> parameter.in() == ApiParameter.In.QUERY
 						|| parameter.bounds(properties).pattern() != null)
 				.findFirst()
 				.map((parameter) -> invalid(parameter.parameterName(), parameter.parameterName() + " must be given")))
@@ -156,7 +156,7 @@ class ApiDocumentation {
 			// Try it out sends every example and default: on /compare and /sweep one that
 			// only some operations' runs take (ttl, keys, ratio) would be refused for the
 			// others.
-			List<String> endpoints = known.endpoints;
+			List<String> endpoints = known.endpoints();
 			boolean byOperation = Endpoints.MULTIPLE.contains(path) && !endpoints.containsAll(Endpoints.PIPELINED)
 					&& !Endpoints.MULTIPLE.containsAll(endpoints);
 			ApiParameter.Bounds bounds = known.bounds(properties);
@@ -179,7 +179,7 @@ class ApiDocumentation {
 			}
 			parameter.description(known.description(properties))
 				.schema(schema)
-				.example(byOperation ? null : known.example);
+				.example(byOperation ? null : known.example());
 		});
 	}
 

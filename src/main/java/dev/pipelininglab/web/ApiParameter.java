@@ -186,13 +186,13 @@ public enum ApiParameter {
 
 	private final String parameterName;
 
-	final In in;
+	private final In in;
 
 	private final Type type;
 
-	final List<String> endpoints;
+	private final List<String> endpoints;
 
-	final String appliesTo;
+	private final String appliesTo;
 
 	private final String description;
 
@@ -202,7 +202,7 @@ public enum ApiParameter {
 	 * key pattern) or stretch a trial run (an added RTT, a rate, a duration, large
 	 * values).
 	 */
-	final @Nullable String example;
+	private final @Nullable String example;
 
 	private final Function<LabSettings, Bounds> bounds;
 
@@ -222,13 +222,29 @@ public enum ApiParameter {
 		return this.parameterName;
 	}
 
+	In in() {
+		return this.in;
+	}
+
 	public Type type() {
 		return this.type;
+	}
+
+	List<String> endpoints() {
+		return this.endpoints;
+	}
+
+	String appliesTo() {
+		return this.appliesTo;
 	}
 
 	/** With what this app is configured to do filled in. */
 	String description(LabSettings lab) {
 		return this.description.replace(FixedBounds.APP_POLICY, lab.pipeline().flushPolicy().toString());
+	}
+
+	@Nullable String example() {
+		return this.example;
 	}
 
 	public Bounds bounds(LabSettings lab) {

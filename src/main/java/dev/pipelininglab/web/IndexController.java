@@ -86,9 +86,9 @@ class IndexController {
 			List<String> endpoints, String appliesTo, String description) {
 
 		static Parameter of(ApiParameter parameter, LabSettings properties) {
-			return new Parameter(parameter.parameterName(), parameter.in.name().toLowerCase(Locale.ROOT),
-					parameter.type().name().toLowerCase(Locale.ROOT), parameter.bounds(properties), parameter.endpoints,
-					parameter.appliesTo, parameter.description(properties));
+			return new Parameter(parameter.parameterName(), parameter.in().name().toLowerCase(Locale.ROOT),
+					parameter.type().name().toLowerCase(Locale.ROOT), parameter.bounds(properties),
+					parameter.endpoints(), parameter.appliesTo(), parameter.description(properties));
 		}
 
 	}

@@ -75,7 +75,7 @@ final class LoadParameters {
 			throw new InvalidParameterException(given,
 					"must be left out: " + operation.label()
 							+ (operation.hasKey() ? " works on one key" : " has no key") + "; it applies to "
-							+ ApiParameter.KEYS.appliesTo + " only");
+							+ ApiParameter.KEYS.appliesTo() + " only");
 		}
 		long size = (params.keys() != null) ? ApiParameter.KEYS.check(lab, params.keys()) : count;
 		String label = (params.pattern() != null) ? params.pattern() : KeyWalk.Pattern.SEQUENTIAL.label();

@@ -58,8 +58,8 @@ public class ParameterCheck implements HandlerInterceptor {
 			if (!known.contains(name)) {
 				throw new InvalidParameterException(name, ApiParameter.named(name)
 					// variant, a path parameter elsewhere, read as a typo of variants.
-					.filter((other) -> other.in == ApiParameter.In.QUERY || nearest(name, known) == null)
-					.map((other) -> "must be left out: it applies to " + other.appliesTo + " only")
+					.filter((other) -> other.in() == ApiParameter.In.QUERY || nearest(name, known) == null)
+					.map((other) -> "must be left out: it applies to " + other.appliesTo() + " only")
 					.orElseGet(() -> unknown("this endpoint has no such parameter", known, name)));
 			}
 			if (parameter.getValue().length > 1) {

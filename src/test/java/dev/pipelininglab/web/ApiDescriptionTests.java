@@ -135,7 +135,7 @@ class ApiDescriptionTests extends AppOnTestRedis {
 		// Body fields (instances) are described in POST /runs' body schema, not as
 		// parameters.
 		assertThat(described).containsExactlyInAnyOrderElementsOf(Stream.of(ApiParameter.values())
-			.filter((parameter) -> parameter.in != ApiParameter.In.BODY)
+			.filter((parameter) -> parameter.in() != ApiParameter.In.BODY)
 			.map(ApiParameter::parameterName)
 			.toList());
 		assertThat(parameter(spec.at("/paths/~1pipeset~1{count}/get"), "rtt").at("/schema/minimum").asDouble())
@@ -176,7 +176,7 @@ class ApiDescriptionTests extends AppOnTestRedis {
 	void everyRunEndpointAnswers200ToItsOpenApiExamplesWithOnlyThePathTyped() throws Exception {
 		JsonNode spec = this.json.readTree(get("/v3/api-docs").body());
 		List<String> tried = new ArrayList<>();
-		for (String path : ApiParameter.COUNT.endpoints) {
+		for (String path : ApiParameter.COUNT.endpoints()) {
 			String target = path;
 			List<String> query = new ArrayList<>();
 			for (JsonNode parameter : spec.at("/paths/" + path.replace("/", "~1") + "/get/parameters")) {
@@ -200,7 +200,7 @@ class ApiDescriptionTests extends AppOnTestRedis {
 			assertThat(answer.statusCode()).as(uri + " -> " + answer.body()).isEqualTo(200);
 			tried.add(uri);
 		}
-		assertThat(tried).hasSize(ApiParameter.COUNT.endpoints.size())
+		assertThat(tried).hasSize(ApiParameter.COUNT.endpoints().size())
 			.anyMatch((uri) -> uri.startsWith("/compare/set/1000?"));
 	}
 

@@ -67,7 +67,8 @@ class CatalogueTests {
 		// Body-only fields (instances) are record components of RunJobRequest.
 		Arrays.stream(RunJobRequest.class.getRecordComponents())
 			.map(RecordComponent::getName)
-			.filter((name) -> ApiParameter.named(name).filter((known) -> known.in == ApiParameter.In.BODY).isPresent())
+			.filter((
+					name) -> ApiParameter.named(name).filter((known) -> known.in() == ApiParameter.In.BODY).isPresent())
 			.forEach(accepted::add);
 		assertThat(accepted).containsExactlyInAnyOrderElementsOf(names(Stream.of(ApiParameter.values())));
 	}
@@ -80,8 +81,8 @@ class CatalogueTests {
 			.filter((name) -> !BODY_ONLY.contains(name))
 			.forEach(fields::add);
 		assertThat(fields).containsExactlyInAnyOrderElementsOf(names(Stream.of(ApiParameter.values())
-			.filter((parameter) -> parameter.endpoints.contains(Endpoints.COMPARE)
-					|| parameter.endpoints.contains(Endpoints.SWEEP) || parameter.in == ApiParameter.In.BODY)
+			.filter((parameter) -> parameter.endpoints().contains(Endpoints.COMPARE)
+					|| parameter.endpoints().contains(Endpoints.SWEEP) || parameter.in() == ApiParameter.In.BODY)
 			.filter((parameter) -> parameter != ApiParameter.OP)
 			// How a table is written is asked for when the job's record is read.
 			.filter((parameter) -> parameter != ApiParameter.COLUMNS)));
@@ -99,7 +100,7 @@ class CatalogueTests {
 			rows.add(row.group(1));
 		}
 		assertThat(rows).containsExactlyInAnyOrderElementsOf(
-				names(Stream.of(ApiParameter.values()).filter((parameter) -> parameter.in != ApiParameter.In.PATH)));
+				names(Stream.of(ApiParameter.values()).filter((parameter) -> parameter.in() != ApiParameter.In.PATH)));
 	}
 
 	/**
