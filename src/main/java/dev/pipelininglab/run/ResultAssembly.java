@@ -52,7 +52,6 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 				? Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		Command.Replies replies = command.replies(tally);
 		List<String> sample = tally.sample();
 		FleetShares.Held readBack = null;
 		// No observer: a fleet's share, read back by its leader after the fleet's window.
@@ -130,8 +129,7 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 		// A mix counts its SETs and GETs itself.
 		RunResult.Counts counts = (mix != null)
 				? new RunResult.Counts(mix.sets(), verified, mix.hits(), mix.misses(), null, null, null, mix)
-				: new RunResult.Counts(spec.operation().command().writes() ? tally.values() : null, verified,
-						replies.hits(), replies.misses(), replies.popped(), replies.empty(), replies.pongs(), null);
+				: command.counts(tally, verified);
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);
