@@ -299,9 +299,6 @@ final class ClientThreads {
 
 		/** In client order, so the sample starts with item 0. */
 		Tally tally(int sample) {
-			if (this.clients.size() == 1) {
-				return this.clients.get(0).tally;
-			}
 			Tally all = new Tally(sample);
 			this.clients.forEach((client) -> all.add(client.tally));
 			return all;

@@ -2,6 +2,7 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.ServerCounters;
@@ -95,10 +96,9 @@ public class FleetShares {
 	 */
 	public @Nullable Long foreign(List<RunSpec> shares, List<RunResult> results,
 			ServerCounters.@Nullable Processed processed, long windowNanos) {
-		long sent = 0;
-		for (int i = 0; i < shares.size(); i++) {
-			sent += this.passes.sentPerPass(shares.get(i), results.get(i).cluster().commands());
-		}
+		long sent = IntStream.range(0, shares.size())
+			.mapToLong((i) -> this.passes.sentPerPass(shares.get(i), results.get(i).cluster().commands()))
+			.sum();
 		return TimedPasses.beyondBookkeeping(processed, sent, windowNanos);
 	}
 

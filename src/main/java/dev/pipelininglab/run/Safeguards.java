@@ -143,8 +143,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 			// The read-back after a write answers a set-up batch of values at once.
 			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
 			// An item in a buffer: its value with the buffer's header as jemalloc sizes
-			// it
-			// (1 MiB takes 1.25), key, protocol.
+			// it (1 MiB takes 1.25), key, protocol.
 			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16) + 16) + 64;
 			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes);
 			if (spec.valueSize() >= BIG_ARGUMENT) {
