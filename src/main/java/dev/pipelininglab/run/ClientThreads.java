@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 
 import org.HdrHistogram.Histogram;
 import org.jspecify.annotations.Nullable;
@@ -45,16 +46,15 @@ final class ClientThreads {
 	/** {@code roundTrip}: items per round trip, to time each one. */
 	static Outcome run(RunSpec spec, int roundTrip, Latency.Per per, Work work, RunObserver observer) {
 		int clients = spec.clients();
-		List<Client> runs = new ArrayList<>(clients);
 		AtomicBoolean stop = new AtomicBoolean();
 		// Commands timed one by one are also timed per command when a run mixes them.
 		Command command = spec.operation().command().forRun(spec.workload());
 		Command split = (per == Latency.Per.COMMAND && command instanceof MixedCommand) ? command : null;
 		long first = spec.workload().first();
-		for (int k = 0; k < clients; k++) {
-			runs.add(new Client(k, first + from(spec.count(), clients, k), first + to(spec.count(), clients, k),
-					spec.sample(), per, split));
-		}
+		List<Client> runs = IntStream.range(0, clients)
+			.mapToObj((k) -> new Client(k, first + from(spec.count(), clients, k), first + to(spec.count(), clients, k),
+					spec.sample(), per, split))
+			.toList();
 		if (clients == 1) {
 			long start = System.nanoTime();
 			runs.get(0).run(spec, roundTrip, work, observer, stop);
@@ -299,9 +299,6 @@ final class ClientThreads {
 
 		/** In client order, so the sample starts with item 0. */
 		Tally tally(int sample) {
-			if (this.clients.size() == 1) {
-				return this.clients.get(0).tally;
-			}
 			Tally all = new Tally(sample);
 			this.clients.forEach((client) -> all.add(client.tally));
 			return all;

@@ -166,8 +166,12 @@ abstract class Command {
 		return null;
 	}
 
-	Replies replies(Tally tally) {
-		return Replies.NONE;
+	/**
+	 * A write's acknowledgements; a read's replies by kind (hits, pops, PONGs) where it
+	 * has them.
+	 */
+	RunResult.Counts counts(Tally tally, @Nullable Long verified) {
+		return new RunResult.Counts(this.writes ? tally.values() : null, verified, null, null, null, null, null, null);
 	}
 
 	@Nullable String nothingFound() {
@@ -180,14 +184,6 @@ abstract class Command {
 
 	/** The memory a run's items take, for the safety preflight. */
 	record Footprint(MemoryShape shape, long items) {
-	}
-
-	/** The reply counts an answer shows for a read; null where they do not apply. */
-	record Replies(@Nullable Long hits, @Nullable Long misses, @Nullable Long popped, @Nullable Long empty,
-			@Nullable Long pongs) {
-
-		static final Replies NONE = new Replies(null, null, null, null, null);
-
 	}
 
 	/** One multi-key or multi-argument command per batch (variant multi-key). */

@@ -1,6 +1,8 @@
 package dev.pipelininglab.run;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.ServerCounters;
@@ -20,7 +22,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class FleetShares {
 
-	private final RunService runs;
+	private final Runners runners;
 
 	private final RunKeys data;
 
@@ -30,8 +32,8 @@ public class FleetShares {
 
 	private final TimedPasses passes;
 
-	FleetShares(RunService runs, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
-		this.runs = runs;
+	FleetShares(Runners runners, RunKeys data, KeySpace keys, Safeguards safeguards, TimedPasses passes) {
+		this.runners = runners;
 		this.data = data;
 		this.keys = keys;
 		this.safeguards = safeguards;
@@ -44,7 +46,7 @@ public class FleetShares {
 	public Keys keysOf(RunSpec whole) {
 		Written written = new Written();
 		long first = whole.workload().first();
-		written.items(whole, this.runs.runnerOf(whole).keySpace(this.keys), first, first + whole.count());
+		written.items(whole, this.runners.of(whole).keySpace(this.keys), first, first + whole.count());
 		return new Keys(whole, written);
 	}
 
@@ -72,7 +74,7 @@ public class FleetShares {
 			}
 			long first = share.workload().first();
 			return FleetShares.this.data.verify(command,
-					FleetShares.this.runs.runnerOf(share).keySpace(FleetShares.this.keys),
+					FleetShares.this.runners.of(share).keySpace(FleetShares.this.keys),
 					List.of(new ClientThreads.Reach(first, first + share.count())), RunService.setupBatch(share),
 					share.valueSize(), new Tally(0), observer, (this.whole.ttl() == null) ? this.written : null);
 		}
@@ -94,10 +96,9 @@ public class FleetShares {
 	 */
 	public @Nullable Long foreign(List<RunSpec> shares, List<RunResult> results,
 			ServerCounters.@Nullable Processed processed, long windowNanos) {
-		long sent = 0;
-		for (int i = 0; i < shares.size(); i++) {
-			sent += this.passes.sentPerPass(shares.get(i), results.get(i).cluster().commands());
-		}
+		long sent = IntStream.range(0, shares.size())
+			.mapToLong((i) -> this.passes.sentPerPass(shares.get(i), results.get(i).cluster().commands()))
+			.sum();
 		return TimedPasses.beyondBookkeeping(processed, sent, windowNanos);
 	}
 
@@ -120,7 +121,32 @@ public class FleetShares {
 		 * says it; null when none fell short.
 		 */
 		public @Nullable String shortfall(long expected, @Nullable ServerStats server, boolean ttl) {
-			return RunNotes.reason(expected, this, server, ttl);
+			long short_ = expected - this.verified;
+			if (short_ <= 0) {
+				return null;
+			}
+			List<String> reasons = new ArrayList<>();
+			Long evicted = (server != null) ? server.evictedKeys() : null;
+			Long expired = (server != null) ? server.expiredKeys() : null;
+			if (this.missing > 0) {
+				if (evicted != null && evicted > 0) {
+					reasons.add(this.missing + " were missing: evicted (Redis evicted " + evicted
+							+ " keys during the run)");
+				}
+				else if (ttl || (expired != null && expired > 0)) {
+					reasons.add(this.missing + " were missing: expired"
+							+ ((expired != null) ? " (" + expired + " keys expired during the run)" : ""));
+				}
+				else {
+					reasons.add(this.missing + " were missing for an unknown reason (Redis neither evicted nor expired"
+							+ " keys; another client may have deleted them, or a failover lost writes)");
+				}
+			}
+			if (this.changed > 0) {
+				reasons.add(this.changed + " held another value: overwritten by another client");
+			}
+			return short_ + " of the " + expected + " items written did not read back as written: "
+					+ String.join("; ", reasons) + ".";
 		}
 
 	}

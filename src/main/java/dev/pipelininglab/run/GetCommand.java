@@ -81,8 +81,8 @@ final class GetCommand extends Command
 	}
 
 	@Override
-	Replies replies(Tally tally) {
-		return new Replies(tally.values(), tally.nils(), null, null, null);
+	RunResult.Counts counts(Tally tally, @Nullable Long verified) {
+		return new RunResult.Counts(null, verified, tally.values(), tally.nils(), null, null, null, null);
 	}
 
 }

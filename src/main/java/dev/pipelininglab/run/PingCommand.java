@@ -70,8 +70,8 @@ final class PingCommand extends Command implements Command.Scripted {
 	}
 
 	@Override
-	Replies replies(Tally tally) {
-		return new Replies(null, null, null, null, tally.values());
+	RunResult.Counts counts(Tally tally, @Nullable Long verified) {
+		return new RunResult.Counts(null, verified, null, null, null, null, tally.values(), null);
 	}
 
 }

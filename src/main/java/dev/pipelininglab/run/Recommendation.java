@@ -2,10 +2,8 @@ package dev.pipelininglab.run;
 
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
@@ -67,16 +65,11 @@ public record Recommendation(int batchSize, double opsPerSecond,
 		List<AtRtt> answer = new ArrayList<>();
 		answer.add(new AtRtt(median(results.stream().mapToDouble((r) -> r.timing().measuredRttMillis())),
 				chosenAsMeasured.ran().batchSize(), chosenAsMeasured.timing().opsPerSecond(), true));
-		Map<RunResult, Projection> projections = new IdentityHashMap<>();
-		for (RunResult result : results) {
-			Projection projection = result.projection();
-			if (projection == null) {
-				return List.copyOf(answer);
-			}
-			projections.put(result, projection);
+		if (results.stream().anyMatch((result) -> result.projection() == null)) {
+			return List.copyOf(answer);
 		}
 		for (double rtt : Projection.RTTS) {
-			ToDoubleFunction<RunResult> at = (r) -> Objects.requireNonNull(projections.get(r)).opsPerSecondAt(rtt);
+			ToDoubleFunction<RunResult> at = (r) -> Objects.requireNonNull(r.projection()).opsPerSecondAt(rtt);
 			RunResult chosen = chosen(results, at);
 			answer
 				.add(new AtRtt(rtt, chosen.ran().batchSize(), Math.round(at.applyAsDouble(chosen) * 10) / 10.0, false));

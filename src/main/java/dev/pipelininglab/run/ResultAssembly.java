@@ -1,6 +1,7 @@
 package dev.pipelininglab.run;
 
 import java.util.Arrays;
+import java.util.DoubleSummaryStatistics;
 import java.util.List;
 import java.util.Map;
 
@@ -52,7 +53,6 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 				? Arrays.stream(passNanos).mapToObj((nanos) -> round(nanos / 1e6, 3)).toList() : null;
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
-		Command.Replies replies = command.replies(tally);
 		List<String> sample = tally.sample();
 		FleetShares.Held readBack = null;
 		// No observer: a fleet's share, read back by its leader after the fleet's window.
@@ -87,14 +87,12 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 				: null;
 		Double addedRttMillis = (route.addedRtt() != null) ? round(route.addedRtt().toNanos() / 1e6, 3) : null;
 		boolean pipelined = spec.mode() == Mode.PIPELINED;
-		boolean lettuce = route.connector() == Connector.LETTUCE;
 		String variant = Variant.of(spec, route.flushPolicy()).label();
-		String key = spec.operation().key(keys);
 		// Only buffered Lettuce pipelines and async batches hand several commands to
 		// Netty at once; flush-each-command writes each on its own whichever endpoint it
 		// is.
 		FlushPolicy policy = route.flushPolicy();
-		boolean buffers = lettuce && policy != null
+		boolean buffers = route.connector() == Connector.LETTUCE && policy != null
 				&& ((pipelined && policy.kind() != FlushPolicy.Kind.FLUSH_EACH_COMMAND) || spec.mode() == Mode.ASYNC);
 		String writes = buffers ? route.writes().label() : null;
 		RunResult.ConnectorUse connector = new RunResult.ConnectorUse(route.connector().label(),
@@ -109,20 +107,20 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 				? new RunResult.FanOut(spec.workload().requests(), round(spec.workload().requests() / seconds, 1))
 				: null;
 		double opsPerSecond = round(items / seconds, 1);
-		String note = RunNotes.of(spec, key, effect, tally, passes.timed(), server, readBack,
+		String note = RunNotes.of(spec, spec.operation().key(keys), effect, tally, passes.timed(), server, readBack,
 				(command instanceof Command.Verified each) ? each.readBackCount(timed ? last.sent() : count)
 						: timed ? last.sent() : count);
 		RunResult.Ran ran = new RunResult.Ran(spec.operation(), spec.mode(), variant,
 				(pipelined && policy != null) ? policy.toString() : null, writes, count, perRoundTrip, batches,
 				this.topology.kind().toString());
 		// Each pass's own rate: a timed pass's items vary with the clock.
-		double[] passRates = passes.timed()
+		DoubleSummaryStatistics passRates = passes.timed()
 			.stream()
 			.mapToDouble((pass) -> (timed ? pass.outcome().sent() : spec.itemsPerPass()) * 1e9
 					/ Math.max(1, pass.outcome().nanos()))
-			.toArray();
-		Double slowest = (passRates.length > 1) ? round(Arrays.stream(passRates).min().orElseThrow(), 1) : null;
-		Double fastest = (passRates.length > 1) ? round(Arrays.stream(passRates).max().orElseThrow(), 1) : null;
+			.summaryStatistics();
+		Double slowest = (passRates.getCount() > 1) ? round(passRates.getMin(), 1) : null;
+		Double fastest = (passRates.getCount() > 1) ? round(passRates.getMax(), 1) : null;
 		RunResult.Timing timing = new RunResult.Timing(round(elapsedNanos / 1e6, 3), opsPerSecond, slowest, fastest,
 				spec.repeat(), repeatMillis, addedRttMillis, pingMillis, nodeRttMillis);
 		RunResult.Mix mix = (command instanceof MixedCommand mixed)
@@ -130,8 +128,7 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 		// A mix counts its SETs and GETs itself.
 		RunResult.Counts counts = (mix != null)
 				? new RunResult.Counts(mix.sets(), verified, mix.hits(), mix.misses(), null, null, null, mix)
-				: new RunResult.Counts(spec.operation().command().writes() ? tally.values() : null, verified,
-						replies.hits(), replies.misses(), replies.popped(), replies.empty(), replies.pongs(), null);
+				: command.counts(tally, verified);
 		RunResult.ClusterUse cluster = new RunResult.ClusterUse((spread != null) ? spread.keysPerNode() : null,
 				(spread != null) ? spread.slotsTouched() : null, (effect != null) ? effect.commands() : null,
 				(tally.redirectsCount() > 0) ? tally.redirectsCount() : null);

@@ -4,6 +4,7 @@ import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.MemoryShape;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.ReturnType;
@@ -79,8 +80,8 @@ final class RpopCommand extends Command implements Command.MultiKey, Command.Scr
 	}
 
 	@Override
-	Replies replies(Tally tally) {
-		return new Replies(null, null, tally.values(), tally.nils(), null);
+	RunResult.Counts counts(Tally tally, @Nullable Long verified) {
+		return new RunResult.Counts(null, verified, null, null, tally.values(), tally.nils(), null, null);
 	}
 
 }

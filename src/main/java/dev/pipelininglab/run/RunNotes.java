@@ -1,10 +1,10 @@
 package dev.pipelininglab.run;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
@@ -23,8 +23,10 @@ final class RunNotes {
 			FleetShares.@Nullable Held readBack, long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				(tally.values() > 0) ? null : spec.operation().command().nothingFound(), pauses(passes),
-				evictions(server), (readBack != null)
-						? reason(readBackExpected(spec, readBack, sent), readBack, server, spec.ttl() != null) : null);
+				evictions(server),
+				(readBack != null)
+						? readBack.shortfall(readBackExpected(spec, readBack, sent), server, spec.ttl() != null)
+						: null);
 	}
 
 	/** Over a walked key space, each key some item wrote reads back once. */
@@ -62,15 +64,12 @@ final class RunNotes {
 	}
 
 	private static @Nullable String pauses(List<TimedPasses.Timed> passes) {
-		List<String> paused = new ArrayList<>();
-		for (int i = 0; i < passes.size(); i++) {
-			long nanos = passes.get(i).pausedNanos();
-			if (nanos > 0) {
-				paused.add(round(nanos / 1e6, 1) + " ms of pass " + (i + 1));
-			}
-		}
+		String paused = IntStream.range(0, passes.size())
+			.filter((i) -> passes.get(i).pausedNanos() > 0)
+			.mapToObj((i) -> round(passes.get(i).pausedNanos() / 1e6, 1) + " ms of pass " + (i + 1))
+			.collect(Collectors.joining(", "));
 		return paused.isEmpty() ? null
-				: "This process was not running for " + String.join(", ", paused)
+				: "This process was not running for " + paused
 						+ " (a stop-the-world GC, a stopped process or VM, or a machine too busy to schedule it);"
 						+ " the pass times include it, so run again for clean figures.";
 	}
@@ -82,37 +81,6 @@ final class RunNotes {
 		}
 		return "Redis evicted " + evicted + " keys during this run to stay under maxmemory: keys that are not the"
 				+ " lab's may be among them.";
-	}
-
-	/** Why fewer items were read back than were written; null when none is missing. */
-	static @Nullable String reason(long expected, FleetShares.Held readBack, @Nullable ServerStats server,
-			boolean ttl) {
-		long short_ = expected - readBack.verified();
-		if (short_ <= 0) {
-			return null;
-		}
-		List<String> reasons = new ArrayList<>();
-		long missing = readBack.missing();
-		Long evicted = (server != null) ? server.evictedKeys() : null;
-		Long expired = (server != null) ? server.expiredKeys() : null;
-		if (missing > 0) {
-			if (evicted != null && evicted > 0) {
-				reasons.add(missing + " were missing: evicted (Redis evicted " + evicted + " keys during the run)");
-			}
-			else if (ttl || (expired != null && expired > 0)) {
-				reasons.add(missing + " were missing: expired"
-						+ ((expired != null) ? " (" + expired + " keys expired during the run)" : ""));
-			}
-			else {
-				reasons.add(missing + " were missing for an unknown reason (Redis neither evicted nor expired keys;"
-						+ " another client may have deleted them, or a failover lost writes)");
-			}
-		}
-		if (readBack.changed() > 0) {
-			reasons.add(readBack.changed() + " held another value: overwritten by another client");
-		}
-		return short_ + " of the " + expected + " items written did not read back as written: "
-				+ String.join("; ", reasons) + ".";
 	}
 
 }

@@ -92,7 +92,7 @@ public class RunService {
 	private RunResult run(RunSpec spec, RunObserver observer, boolean readBack) {
 		requireSupported(spec);
 		List<RunSpec> specs = List.of(spec);
-		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, this::runnerOf, observer);
+		ServerCounters.Snapshot before = this.safeguards.preflight(spec, specs, false, observer);
 		observer.started(spec.repeat() * spec.batchesPerPass());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(spec, written,
@@ -102,7 +102,7 @@ public class RunService {
 	/** A fleet's: what all its members store together must fit. */
 	public void preflight(RunSpec whole, RunObserver observer) {
 		requireSupported(whole);
-		this.safeguards.preflight(whole, List.of(whole), false, this::runnerOf, observer);
+		this.safeguards.preflight(whole, List.of(whole), false, observer);
 	}
 
 	/**
@@ -112,7 +112,7 @@ public class RunService {
 	 */
 	public List<KeySpace.Range> reach(List<RunSpec> specs, boolean prepared) {
 		return specs.stream().flatMap((spec) -> {
-			BatchRunner runner = runnerOf(spec);
+			BatchRunner runner = this.runners.of(spec);
 			return Stream.concat(Written.reach(spec, runner.keySpace(this.keys), prepared).stream(),
 					Written.reach(this.warmUp.mostOf(runner, spec), runner.keySpace(this.keys.warmup()), false)
 						.stream());
@@ -122,10 +122,6 @@ public class RunService {
 	/** For a run whose instance died: see {@link Safeguards#expireAbandoned}. */
 	public void expireAbandoned(List<KeySpace.Range> ranges, boolean keepExpiries) {
 		this.safeguards.expireAbandoned(ranges, keepExpiries);
-	}
-
-	BatchRunner runnerOf(RunSpec spec) {
-		return this.runners.of(spec);
 	}
 
 	/**
@@ -160,7 +156,7 @@ public class RunService {
 	private List<RunResult> measureAll(RunSpec base, List<RunSpec> specs, RunObserver observer) {
 		// Before the first key is written: what the servers evict then is the run's
 		// doing.
-		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, this::runnerOf, observer);
+		ServerCounters.Snapshot before = this.safeguards.preflight(base, specs, true, observer);
 		observer.started(specs.stream().mapToLong((spec) -> spec.repeat() * spec.batchesPerPass()).sum());
 		Written written = new Written();
 		return this.safeguards.leavingExpiry(base, written,
@@ -174,7 +170,7 @@ public class RunService {
 				// The hash-tag variant reads keys of its own.
 				Map<String, KeySpace> layouts = new LinkedHashMap<>();
 				specs.forEach((spec) -> {
-					KeySpace keys = runnerOf(spec).keySpace(this.keys);
+					KeySpace keys = this.runners.of(spec).keySpace(this.keys);
 					layouts.putIfAbsent(keys.keyPattern(), keys);
 				});
 				for (KeySpace keys : layouts.values()) {

@@ -1,6 +1,7 @@
 package dev.pipelininglab.run;
 
 import java.time.Duration;
+import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.Connector;
 import dev.pipelininglab.redis.FlushPolicy;
@@ -94,13 +95,11 @@ public record RunSpec(Operation operation, Mode mode, FlushPolicy flushPolicy, l
 
 	/** Of one request: each client batches its own share of the items. */
 	long batches() {
-		long total = 0;
-		for (int client = 0; client < clients(); client++) {
+		return IntStream.range(0, clients()).mapToLong((client) -> {
 			long items = ClientThreads.to(this.count, clients(), client)
 					- ClientThreads.from(this.count, clients(), client);
-			total += (items + this.batchSize - 1) / this.batchSize;
-		}
-		return total;
+			return (items + this.batchSize - 1) / this.batchSize;
+		}).sum();
 	}
 
 	long batchesPerPass() {

@@ -1,9 +1,9 @@
 package dev.pipelininglab.run;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Objects;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
@@ -11,7 +11,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -89,9 +88,12 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 	/** Where the shutdown's deadline is. */
 	private final RunSlots slots;
 
+	private final Runners runners;
+
 	Safeguards(Preflight preflight, ClusterLayout layout, RunKeys data, KeyExpiryProperties expiry, WarmUp warmUp,
-			KeySpace keys, RunSlots slots) {
+			KeySpace keys, RunSlots slots, Runners runners) {
 		this.slots = slots;
+		this.runners = runners;
 		this.warmUp = warmUp;
 		this.keys = keys;
 		this.preflight = preflight;
@@ -104,12 +106,12 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 
 	/** After the background expiries, whose EXPIREs must not run beside a timed pass. */
 	ServerCounters.@Nullable Snapshot preflight(RunSpec base, List<RunSpec> specs, boolean prepared,
-			Function<RunSpec, BatchRunner> runners, RunObserver observer) {
+			RunObserver observer) {
 		if (!awaitPending(MAX_EXPIRY_WAIT, observer)) {
 			log.debug("A background expiry still runs after {}", MAX_EXPIRY_WAIT);
 		}
-		return this.preflight.check(demand(base, specs, prepared, runners), (count) -> demand(base.withCount(count),
-				specs.stream().map((spec) -> spec.withCount(count)).toList(), prepared, runners));
+		return this.preflight.check(demand(base, specs, prepared), (count) -> demand(base.withCount(count),
+				specs.stream().map((spec) -> spec.withCount(count)).toList(), prepared));
 	}
 
 	/**
@@ -118,24 +120,21 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 	 * trip or set-up batch per client in the servers' buffers, and for large values the
 	 * query buffer each connection keeps after one (below).
 	 */
-	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared,
-			Function<RunSpec, BatchRunner> runners) {
-		List<Preflight.Part> parts = new ArrayList<>();
+	Preflight.Demand demand(RunSpec base, List<RunSpec> specs, boolean prepared) {
 		// The variants writing under one key pattern share their keys.
-		for (List<KeySpace> layout : specs.stream()
-			.map((spec) -> runners.apply(spec).keySpace(this.keys))
+		List<Preflight.Part> parts = specs.stream()
+			.map((spec) -> this.runners.of(spec).keySpace(this.keys))
 			.collect(Collectors.groupingBy(KeySpace::keyPattern, LinkedHashMap::new, Collectors.toList()))
-			.values()) {
-			Preflight.Part part = part(base, layout.get(0), layout.size(), prepared);
-			if (part != null) {
-				parts.add(part);
-			}
-		}
+			.values()
+			.stream()
+			.map((layout) -> part(base, layout.get(0), layout.size(), prepared))
+			.filter(Objects::nonNull)
+			.toList();
 		Preflight.Part warmUp = null;
 		long buffers = 0;
 		long kept = 0;
 		for (RunSpec spec : specs) {
-			BatchRunner runner = runners.apply(spec);
+			BatchRunner runner = this.runners.of(spec);
 			Preflight.Part part = part(this.warmUp.mostOf(runner, spec), runner.keySpace(this.keys.warmup()), 1, false);
 			if (part != null && (warmUp == null || part.items() > warmUp.items())) {
 				warmUp = part;
@@ -144,8 +143,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 			// The read-back after a write answers a set-up batch of values at once.
 			long setUp = Math.min(spec.count(), RunService.setupBatch(spec));
 			// An item in a buffer: its value with the buffer's header as jemalloc sizes
-			// it
-			// (1 MiB takes 1.25), key, protocol.
+			// it (1 MiB takes 1.25), key, protocol.
 			long itemBytes = ItemCosts.allocated(Math.max(spec.valueSize(), 16) + 16) + 64;
 			buffers = Math.max(buffers, Math.max(roundTrip, setUp) * itemBytes);
 			if (spec.valueSize() >= BIG_ARGUMENT) {
@@ -176,7 +174,7 @@ class Safeguards implements SmartLifecycle, DisposableBean {
 	/** A failure is logged, not answered: the run itself is over. */
 	private void expire(RunSpec base, Written written) {
 		try {
-			written.expire(this.data, this.expireAfter);
+			written.expire(this.data, this.expireAfter, ExpirationOptions.Condition.ALWAYS);
 		}
 		catch (DataAccessException ex) {
 			log.warn("Could not give the keys of a {} run their expiry (lab.keys.expire-after); DELETE /keys removes"

@@ -3,7 +3,9 @@ package dev.pipelininglab.run;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -102,20 +104,15 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 		if (advised == null) {
 			return List.of();
 		}
-		List<RunSpec> more = new ArrayList<>();
-		List<Integer> sizes = new ArrayList<>(List.of(advised.batchSize()));
-		for (int size : this.compare.batchSizes().stream().sorted(Comparator.naturalOrder()).toList()) {
-			if (size > count || size > this.limits.maxBatchSize()) {
-				continue;
-			}
-			RunSpec spec = advised.withBatchSize(size);
+		Set<Integer> timed = new HashSet<>(Set.of(advised.batchSize()));
+		return this.compare.batchSizes()
+			.stream()
+			.sorted()
+			.filter((size) -> size <= count && size <= this.limits.maxBatchSize())
+			.map(advised::withBatchSize)
 			// A byte budget may shrink it to a size already timed.
-			if (!sizes.contains(spec.batchSize()) && supported.test(spec)) {
-				sizes.add(spec.batchSize());
-				more.add(spec);
-			}
-		}
-		return more;
+			.filter((spec) -> !timed.contains(spec.batchSize()) && supported.test(spec) && timed.add(spec.batchSize()))
+			.toList();
 	}
 
 	/**

@@ -94,7 +94,6 @@ record TimedPasses(RunKeys data, ServerCounters server, WarmUp warmUp, Topology 
 			return this.timed.size() >= this.pass.spec().repeat();
 		}
 
-		/** One more pass. */
 		void next() {
 			RunSpec spec = this.pass.spec();
 			KeySpace keys = this.pass.keys();

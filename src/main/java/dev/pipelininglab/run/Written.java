@@ -120,10 +120,6 @@ final class Written {
 		return written;
 	}
 
-	void expire(RunKeys data, Duration after) {
-		expire(data, after, ExpirationOptions.Condition.ALWAYS);
-	}
-
 	/** {@code NX} leaves every expiry a key already has, a user's {@code ttl} too. */
 	void expire(RunKeys data, Duration after, ExpirationOptions.Condition condition) {
 		Map<KeySpace, BitSet> perItem = new LinkedHashMap<>();

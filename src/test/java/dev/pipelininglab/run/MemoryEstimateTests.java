@@ -86,9 +86,7 @@ class MemoryEstimateTests {
 			RunSpec spec = new RunSpec(operation, Mode.PIPELINED, this.connections.defaultPolicy(), count, 1000, 0,
 					null, null, 1, Workload.of(valueSize, 1, 16L << 20), RunSpec.Senders.DEFAULT, null);
 			admin.sync().flushall();
-			long estimate = this.preflight
-				.estimate(this.safeguards.demand(spec, List.of(spec), false, this.runs::runnerOf))
-				.bytes();
+			long estimate = this.preflight.estimate(this.safeguards.demand(spec, List.of(spec), false)).bytes();
 			long before = dataMemory();
 			this.runs.run(spec, RunObserver.NONE);
 			long growth = dataMemory() - before;
@@ -111,12 +109,8 @@ class MemoryEstimateTests {
 				null, null, 1, new Workload(16, 1, 16L << 20, null, 0, null, Ratio.DEFAULT,
 						new KeyWalk(500, KeyWalk.Pattern.UNIFORM, 1), 0),
 				RunSpec.Senders.DEFAULT, null);
-		long all = this.preflight
-			.estimate(this.safeguards.demand(everyKey, List.of(everyKey), false, this.runs::runnerOf))
-			.bytes();
-		long few = this.preflight
-			.estimate(this.safeguards.demand(fewKeys, List.of(fewKeys), false, this.runs::runnerOf))
-			.bytes();
+		long all = this.preflight.estimate(this.safeguards.demand(everyKey, List.of(everyKey), false)).bytes();
+		long few = this.preflight.estimate(this.safeguards.demand(fewKeys, List.of(fewKeys), false)).bytes();
 		// 500 keys of 50,000, and a little more for their longer names.
 		assertThat(few).isPositive().isLessThan(all / 50);
 	}
