@@ -316,7 +316,7 @@ public class RunRequests {
 	}
 
 	private static void onlyFor(ApiParameter parameter, @Nullable Object value) {
-		onlyFor(parameter.parameterName(), value, parameter.appliesTo);
+		onlyFor(parameter.parameterName(), value, parameter.appliesTo());
 	}
 
 	private static void onlyFor(String name, @Nullable Object value, String where) {
