@@ -49,7 +49,7 @@ public class LabConfiguration {
 			part(registry, FleetProperties.class, LabProperties::fleet);
 		}
 
-		// keyProperties, ...: the names @Bean methods would give them.
+		// Named by type (keyProperties, ...), as the @Bean methods they replaced were.
 		private static <T> void part(BeanRegistry registry, Class<T> type, Function<LabProperties, T> part) {
 			registry.registerBean(StringUtils.uncapitalize(type.getSimpleName()), type,
 					(bean) -> bean.supplier((context) -> part.apply(context.bean(LabProperties.class))));

@@ -238,6 +238,7 @@ public class Preflight {
 		if (bytes < 1024) {
 			return bytes + " bytes";
 		}
+		// Each unit is ten more bits: KiB from 2^10, MiB from 2^20 ..., TiB at most.
 		int unit = Math.min(4, (63 - Long.numberOfLeadingZeros(bytes)) / 10);
 		double value = bytes / Math.pow(1024, unit);
 		return String.format(Locale.ROOT, (value < 10) ? "%.1f %s" : "%.0f %s", value, " KMGT".charAt(unit) + "iB");

@@ -3,9 +3,7 @@ package dev.pipelininglab.run;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -104,15 +102,20 @@ record SteadyCompare(CompareProperties compare, PipelineProperties pipeline, Lim
 		if (advised == null) {
 			return List.of();
 		}
-		Set<Integer> timed = new HashSet<>(Set.of(advised.batchSize()));
-		return this.compare.batchSizes()
-			.stream()
-			.sorted()
-			.filter((size) -> size <= count && size <= this.limits.maxBatchSize())
-			.map(advised::withBatchSize)
+		List<RunSpec> more = new ArrayList<>();
+		List<Integer> sizes = new ArrayList<>(List.of(advised.batchSize()));
+		for (int size : this.compare.batchSizes().stream().sorted(Comparator.naturalOrder()).toList()) {
+			if (size > count || size > this.limits.maxBatchSize()) {
+				continue;
+			}
+			RunSpec spec = advised.withBatchSize(size);
 			// A byte budget may shrink it to a size already timed.
-			.filter((spec) -> !timed.contains(spec.batchSize()) && supported.test(spec) && timed.add(spec.batchSize()))
-			.toList();
+			if (!sizes.contains(spec.batchSize()) && supported.test(spec)) {
+				sizes.add(spec.batchSize());
+				more.add(spec);
+			}
+		}
+		return more;
 	}
 
 	/**

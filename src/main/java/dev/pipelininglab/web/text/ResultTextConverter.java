@@ -245,8 +245,10 @@ public final class ResultTextConverter extends AbstractHttpMessageConverter<Obje
 	}
 
 	private static String skipped(@Nullable List<Comparison.Skipped> skipped) {
-		return Objects.requireNonNullElse(skipped, List.<Comparison.Skipped>of())
-			.stream()
+		if (skipped == null || skipped.isEmpty()) {
+			return "";
+		}
+		return skipped.stream()
 			.map((skip) -> "skipped " + skip.variant() + ": " + skip.reason() + "\n")
 			.collect(Collectors.joining());
 	}
