@@ -16,6 +16,7 @@ import dev.pipelininglab.redis.ServerCounters;
 import dev.pipelininglab.redis.ServerStats;
 import dev.pipelininglab.run.FleetShares;
 import dev.pipelininglab.run.Latency;
+import dev.pipelininglab.run.ReadBack;
 import dev.pipelininglab.run.RunObserver;
 import dev.pipelininglab.run.RunResult;
 import dev.pipelininglab.run.RunSpec;
@@ -65,14 +66,14 @@ record FleetResult(RunResult result, Fleet fleet, String summary) {
 			.orElse(0L);
 		double windowMicros = 0;
 		long skewMicros = 0;
-		FleetShares.Held read = FleetShares.Held.NONE;
+		ReadBack read = ReadBack.NONE;
 		long expected = 0;
 		for (Fleet.Member member : planned) {
 			FleetChannel.Signal report = reports.get(member.instance());
 			RunResult result = (report != null) ? report.result() : null;
 			Histogram own = (report != null && result != null) ? histogram(report, result) : null;
 			Fleet.Share range = Objects.requireNonNull(member.share());
-			FleetShares.Held share = null;
+			ReadBack share = null;
 			if (result != null) {
 				RunSpec spec = whole.share(range.from(), range.to());
 				sentShares.add(spec);

@@ -1,12 +1,10 @@
 package dev.pipelininglab.run;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
 import dev.pipelininglab.redis.KeySpace;
 import dev.pipelininglab.redis.ServerCounters;
-import dev.pipelininglab.redis.ServerStats;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.stereotype.Component;
@@ -67,7 +65,7 @@ public class FleetShares {
 		 * it reads its expiry (GETEX), unless the SETs carried a {@code ttl} of their
 		 * own.
 		 */
-		public @Nullable Held readBack(RunSpec share, RunObserver observer) {
+		public @Nullable ReadBack readBack(RunSpec share, RunObserver observer) {
 			Command command = share.operation().command().forRun(share.workload());
 			if (!(command instanceof Command.Verified)) {
 				return null;
@@ -100,55 +98,6 @@ public class FleetShares {
 			.mapToLong((i) -> this.passes.sentPerPass(shares.get(i), results.get(i).cluster().commands()))
 			.sum();
 		return TimedPasses.beyondBookkeeping(processed, sent, windowNanos);
-	}
-
-	/** {@code changed}: there with another value, written over by another client. */
-	public record Held(long verified, long missing, long changed) {
-
-		public static final Held NONE = new Held(0, 0, 0);
-
-		/** The keys of the share Redis holds, with the run's value or not. */
-		public long keys() {
-			return this.verified + this.changed;
-		}
-
-		public Held plus(Held other) {
-			return new Held(this.verified + other.verified, this.missing + other.missing, this.changed + other.changed);
-		}
-
-		/**
-		 * Why fewer than {@code expected} items read back as written, as a run's note
-		 * says it; null when none fell short.
-		 */
-		public @Nullable String shortfall(long expected, @Nullable ServerStats server, boolean ttl) {
-			long short_ = expected - this.verified;
-			if (short_ <= 0) {
-				return null;
-			}
-			List<String> reasons = new ArrayList<>();
-			Long evicted = (server != null) ? server.evictedKeys() : null;
-			Long expired = (server != null) ? server.expiredKeys() : null;
-			if (this.missing > 0) {
-				if (evicted != null && evicted > 0) {
-					reasons.add(this.missing + " were missing: evicted (Redis evicted " + evicted
-							+ " keys during the run)");
-				}
-				else if (ttl || (expired != null && expired > 0)) {
-					reasons.add(this.missing + " were missing: expired"
-							+ ((expired != null) ? " (" + expired + " keys expired during the run)" : ""));
-				}
-				else {
-					reasons.add(this.missing + " were missing for an unknown reason (Redis neither evicted nor expired"
-							+ " keys; another client may have deleted them, or a failover lost writes)");
-				}
-			}
-			if (this.changed > 0) {
-				reasons.add(this.changed + " held another value: overwritten by another client");
-			}
-			return short_ + " of the " + expected + " items written did not read back as written: "
-					+ String.join("; ", reasons) + ".";
-		}
-
 	}
 
 }

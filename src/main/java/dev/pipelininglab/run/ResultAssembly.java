@@ -54,7 +54,7 @@ record ResultAssembly(RunKeys data, ServerCounters server, RedisDiagnosis diagno
 		Long verified = null;
 		Command command = spec.operation().command().forRun(spec.workload());
 		List<String> sample = tally.sample();
-		FleetShares.Held readBack = null;
+		ReadBack readBack = null;
 		// No observer: a fleet's share, read back by its leader after the fleet's window.
 		if (observer != null && command instanceof Command.Verified) {
 			Tally read = new Tally(spec.sample());

@@ -20,7 +20,6 @@ import dev.pipelininglab.redis.Reconnects;
 import dev.pipelininglab.redis.ReplicaSync;
 import dev.pipelininglab.redis.Route;
 import dev.pipelininglab.redis.ServerCounters;
-import dev.pipelininglab.run.FleetShares.Held;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.data.redis.connection.ExpirationOptions;
@@ -108,7 +107,7 @@ record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replica
 	 * read with GETEX (Redis 6.2), which gives it the lab's expiry in the same command,
 	 * and {@code expiring} no longer counts it among the keys to expire.
 	 */
-	Held verify(Command command, KeySpace keys, List<ClientThreads.Reach> ranges, int batchSize, int valueSize,
+	ReadBack verify(Command command, KeySpace keys, List<ClientThreads.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer, @Nullable Written expiring) {
 		this.replicas.await();
 		Command.Verified written = (Command.Verified) command;
@@ -116,7 +115,7 @@ record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replica
 		byte[] key = (one != null) ? KeySpace.bytes(one) : new byte[0];
 		Expiration expiry = command.keyPerItem() ? readBackExpiry(expiring) : null;
 		BitSet expired = new BitSet();
-		Held found = Held.NONE;
+		ReadBack found = ReadBack.NONE;
 		for (ClientThreads.Reach range : ranges) {
 			long count = written.readBackCount(range.to());
 			for (long from = written.readBackCount(range.from()); from < count; from += batchSize) {
@@ -146,7 +145,7 @@ record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replica
 					}
 				}
 				// LRANGE answers only the positions the list still has.
-				found = found.plus(new Held(0, to - i, 0));
+				found = found.plus(new ReadBack(0, to - i, 0));
 				observer.commandsDone(to - start);
 			}
 		}
@@ -157,13 +156,13 @@ record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replica
 	}
 
 	/** Each key written must hold its last writer's value; others do not count. */
-	Held verifyWalk(KeyWalk walk, KeySpace keys, List<ClientThreads.Reach> ranges, int batchSize, int valueSize,
+	ReadBack verifyWalk(KeyWalk walk, KeySpace keys, List<ClientThreads.Reach> ranges, int batchSize, int valueSize,
 			Tally sample, RunObserver observer, @Nullable Written expiring) {
 		this.replicas.await();
 		int[] last = walk.lastWriters(ranges);
 		Expiration expiry = readBackExpiry(expiring);
 		BitSet expired = new BitSet();
-		Held found = Held.NONE;
+		ReadBack found = ReadBack.NONE;
 		for (int from = 0; from < last.length; from += batchSize) {
 			RunCancelledException.throwIf(observer);
 			int[] written = IntStream.range(from, Math.min(last.length, from + batchSize))
@@ -203,12 +202,12 @@ record RunKeys(RouteCache routes, PipelinedRunner pipelined, ReplicaSync replica
 	}
 
 	/** One item read back; {@code shown} goes into the sample when it matched. */
-	private static Held one(boolean matches, @Nullable Object value, Tally sample, @Nullable Object shown) {
+	private static ReadBack one(boolean matches, @Nullable Object value, Tally sample, @Nullable Object shown) {
 		if (matches) {
 			sample.value(String.valueOf(Command.text(shown)));
-			return new Held(1, 0, 0);
+			return new ReadBack(1, 0, 0);
 		}
-		return (value == null || Boolean.FALSE.equals(value)) ? new Held(0, 1, 0) : new Held(0, 0, 1);
+		return (value == null || Boolean.FALSE.equals(value)) ? new ReadBack(0, 1, 0) : new ReadBack(0, 0, 1);
 	}
 
 	void expireKeys(KeySpace keys, BitSet indexes, int batchSize, Duration after,

@@ -19,8 +19,8 @@ final class RunNotes {
 
 	/** {@code sent}: all items, or those sent before a time limit. */
 	static @Nullable String of(RunSpec spec, @Nullable String key, BatchRunner.@Nullable ClusterEffect effect,
-			Tally tally, List<TimedPasses.Timed> passes, @Nullable ServerStats server,
-			FleetShares.@Nullable Held readBack, long sent) {
+			Tally tally, List<TimedPasses.Timed> passes, @Nullable ServerStats server, @Nullable ReadBack readBack,
+			long sent) {
 		return join(oneKeyNote(spec, key), (effect != null) ? effect.note() : null, shrunkNote(spec),
 				(tally.values() > 0) ? null : spec.operation().command().nothingFound(), pauses(passes),
 				evictions(server),
@@ -30,7 +30,7 @@ final class RunNotes {
 	}
 
 	/** Over a walked key space, each key some item wrote reads back once. */
-	private static long readBackExpected(RunSpec spec, FleetShares.Held readBack, long sent) {
+	private static long readBackExpected(RunSpec spec, ReadBack readBack, long sent) {
 		return (spec.workload().keyWalk() != null) ? readBack.verified() + readBack.missing() + readBack.changed()
 				: sent;
 	}

@@ -96,8 +96,8 @@ class MixedRatioTests {
 			assertThat(mix.gets()).isEqualTo(10_000);
 			assertThat(mix.hits()).as(label).isEqualTo(NodeStats.keyspaceHits(server) - hits).isEqualTo(10_000);
 			assertThat(mix.misses()).as(label).isEqualTo(NodeStats.keyspaceMisses(server) - misses).isZero();
-			FleetShares.Held readBack = this.data.verify(command, this.keys, List.of(new ClientThreads.Reach(0, COUNT)),
-					10_000, 0, new Tally(0), RunObserver.NONE, null);
+			ReadBack readBack = this.data.verify(command, this.keys, List.of(new ClientThreads.Reach(0, COUNT)), 10_000,
+					0, new Tally(0), RunObserver.NONE, null);
 			assertThat(readBack.verified()).as(label).isEqualTo(1_000);
 			assertThat(NodeStats.dbsize(server)).as(label).isEqualTo(1_000);
 		}
