@@ -120,7 +120,7 @@ class ProblemAdvice {
 	@ExceptionHandler({ RunFailedException.class, DataAccessException.class })
 	ResponseEntity<ProblemDetail> redisFailed(RuntimeException ex) {
 		RunFailedException run = (ex instanceof RunFailedException failed) ? failed : null;
-		Throwable cause = (run != null) ? Objects.requireNonNullElse(run.getCause(), run) : ex;
+		Throwable cause = (run != null) ? RedisFailure.causeOf(run) : ex;
 		Diagnosed diagnosed = diagnose(RedisFailure.classify(cause));
 		ProblemType type = diagnosed.type();
 		ProblemDetail problem = redisProblem(diagnosed, cause, (run != null) ? run.key() : null);

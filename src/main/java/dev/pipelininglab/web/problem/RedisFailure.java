@@ -38,7 +38,7 @@ class RedisFailure implements RunProblems {
 	@Override
 	public RunRecord.Problem describe(RuntimeException failure) {
 		if (failure instanceof RunFailedException failed) {
-			Throwable cause = Objects.requireNonNullElse(failed.getCause(), failed);
+			Throwable cause = causeOf(failed);
 			ProblemType type = classify(cause);
 			String reason = (type == ProblemType.REDIS_ERROR_REPLY)
 					? type.detail("a command on " + failed.key(), replyText(cause)) : withCause(cause);
@@ -55,6 +55,14 @@ class RedisFailure implements RunProblems {
 		}
 		log.error("Unexpected failure of a run", failure);
 		return RunRecord.Problem.of(ProblemType.UNEXPECTED, ProblemType.UNEXPECTED.detail("run", "completed"));
+	}
+
+	/**
+	 * What Redis or the client threw inside a failed run: what a GET and a job both
+	 * classify.
+	 */
+	static Throwable causeOf(RunFailedException failed) {
+		return Objects.requireNonNullElse(failed.getCause(), failed);
 	}
 
 	/** Spring's "Redis exception" with the cause a person can act on, if it wraps one. */
