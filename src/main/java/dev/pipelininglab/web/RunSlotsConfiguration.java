@@ -11,9 +11,10 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Which endpoints wait for a run slot ({@link RunSlots}) and are checked before they wait
- * (the {@code Accept} check of {@code web.guard} reads {@link #GATED}); and the
- * {@code runSlots} health component. {@code lab.admission.max-concurrent} (8) stays below
- * the Lettuce pool's max-active (16): health checks and cleanup need connections too.
+ * (the {@code Accept} check of {@code web.guard} and {@link WholeAnswerFilter} read
+ * {@link #GATED}); and the {@code runSlots} health component.
+ * {@code lab.admission.max-concurrent} (8) stays below the Lettuce pool's max-active
+ * (16): health checks and cleanup need connections too.
  */
 @Configuration(proxyBeanMethods = false)
 public class RunSlotsConfiguration {
