@@ -4,6 +4,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -640,11 +641,22 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		assertThat(chromium.waitForEnd(atMost)).isEqualTo("DONE");
 	}
 
-	/** Runs what the form says, from a page that may still show an earlier run's end. */
+	/**
+	 * Runs what the form says, from a page that may still show an earlier run's end:
+	 * waits for this run's own results, or for its status to end otherwise, rather than
+	 * for a status between the two, which a short run can pass through between two looks.
+	 */
 	private static void runToTheEnd(Duration atMost) {
+		String shownBefore = chromium.driver.findElement(By.id("results")).getDomAttribute("data-id");
+		String statusBefore = attribute("status", "data-status");
 		run();
-		chromium.waitFor(Duration.ofSeconds(30), () -> !List.of("DONE", "FAILED", "CANCELLED", "LOST", "IDLE")
-			.contains(attribute("status", "data-status")));
+		chromium.waitFor(atMost, () -> {
+			String status = attribute("status", "data-status");
+			return !Objects.equals(shownBefore,
+					chromium.driver.findElement(By.id("results")).getDomAttribute("data-id"))
+					|| (!Objects.equals(statusBefore, status)
+							&& List.of("FAILED", "CANCELLED", "LOST").contains(status));
+		});
 		assertThat(chromium.waitForEnd(atMost)).isEqualTo("DONE");
 	}
 
