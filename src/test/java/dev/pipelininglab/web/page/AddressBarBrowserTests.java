@@ -21,8 +21,11 @@ class AddressBarBrowserTests extends BrowserOnTestRedis {
 
 	@Test
 	void aComparisonTypedInTheAddressBarIsAPageThatOpensInTheLab() throws Exception {
-		chromium.driver.get(baseUrl() + "/compare/set/10000");
-		assertThat(chromium.driver.getTitle()).startsWith("compare SET, 10,000 commands on standalone");
+		// Every variant, as the address bar's default comparison runs them, on 2,000
+		// keys:
+		// what the page shows does not hang on the count, and 10,000 cost seconds more.
+		chromium.driver.get(baseUrl() + "/compare/set/2000");
+		assertThat(chromium.driver.getTitle()).startsWith("compare SET, 2,000 commands on standalone");
 		WebElement summary = chromium.driver.findElement(By.id("summary"));
 		WebElement table = chromium.driver.findElement(By.id("results-table"));
 		assertThat(summary.getText()).contains("ops/s");
@@ -30,7 +33,7 @@ class AddressBarBrowserTests extends BrowserOnTestRedis {
 			.isLessThan(table.getLocation().getY());
 		List<List<String>> rows = chromium.tableRows("#results-table");
 		assertThat(rows).extracting((row) -> row.get(0)).contains("loop", "pipelined-buffered-500");
-		assertThat(rows).allSatisfy((row) -> assertThat(row).contains("10,000 verified"));
+		assertThat(rows).allSatisfy((row) -> assertThat(row).contains("2,000 verified"));
 		chromium.screenshot(HeadlessChromium.SCREENSHOTS.resolve("compare-html.png"));
 		String page = chromium.driver.getCurrentUrl();
 		String said = summary.getText();

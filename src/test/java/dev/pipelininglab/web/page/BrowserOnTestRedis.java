@@ -7,9 +7,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.openqa.selenium.Dimension;
 
 /**
- * The whole app on a real port and one headless Chromium for the class, on an emptied
- * test Redis before each test, at the page's desktop size. Browser tests extend it; they
- * report themselves skipped, with the reason, where Chromium is missing.
+ * The whole app on a real port and the test JVM's one headless Chromium (as new to the
+ * class as a fresh profile), on an emptied test Redis before each test, at the page's
+ * desktop size. Browser tests extend it; they report themselves skipped, with the reason,
+ * where Chromium is missing.
  */
 abstract class BrowserOnTestRedis extends AppOnTestRedis {
 
@@ -19,15 +20,20 @@ abstract class BrowserOnTestRedis extends AppOnTestRedis {
 
 	static HeadlessChromium chromium;
 
+	private static boolean fresh;
+
 	@BeforeAll
 	static void startBrowser() throws Exception {
-		chromium = HeadlessChromium.start(WIDTH, HEIGHT);
+		chromium = HeadlessChromium.shared(WIDTH, HEIGHT);
+		fresh = false;
 	}
 
 	@AfterAll
-	static void stopBrowser() throws Exception {
+	static void leaveBrowser() {
 		if (chromium != null) {
-			chromium.close();
+			// The JVM's browser stays for the next class; the page, with its event
+			// stream to this app, does not.
+			chromium.driver.get("about:blank");
 		}
 	}
 
@@ -35,6 +41,10 @@ abstract class BrowserOnTestRedis extends AppOnTestRedis {
 	void startEmpty() {
 		HeadlessChromium.assumeAvailable();
 		flushRedis();
+		if (!fresh) {
+			chromium.freshFor(baseUrl());
+			fresh = true;
+		}
 		chromium.driver.manage().window().setSize(new Dimension(WIDTH, HEIGHT));
 	}
 

@@ -50,19 +50,21 @@ class WebPageRedisLossBrowserTests {
 
 	@BeforeAll
 	static void startBrowser() throws Exception {
-		chromium = HeadlessChromium.start(1280, 1600);
+		chromium = HeadlessChromium.shared(1280, 1600);
 	}
 
 	@AfterAll
-	static void stopBrowser() throws Exception {
+	static void leaveBrowser() {
 		if (chromium != null) {
-			chromium.close();
+			// The JVM's browser stays for the next class; the page does not.
+			chromium.driver.get("about:blank");
 		}
 	}
 
 	@BeforeEach
 	void browserPresent() {
 		HeadlessChromium.assumeAvailable();
+		chromium.freshFor("http://127.0.0.1:" + this.port);
 	}
 
 	@Test
