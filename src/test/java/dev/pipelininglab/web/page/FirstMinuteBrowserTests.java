@@ -178,6 +178,9 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 			.endsWith("got 9223372036854775808");
 		assertThat(attribute("status", "data-status")).isEqualTo("IDLE");
 		chromium.fill("seed", "9223372036854775807", "count", "200");
+		// Two variants carry the seed to the server as well as every default one would:
+		// the claim is the seed's, and the default's dozen took seconds.
+		chromium.tickOnly(List.of("loop", "pipelined-flush-each-command"));
 		assertThat(chromium.text("seed-error")).isEmpty();
 		chromium.driver.findElement(By.id("run-button")).click();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
@@ -188,15 +191,9 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 	void chartsKeepOneColourBlindSafeColourPerVariantAShortLegendNoBarHiddenAtTheAxisAndPhoneLabelsThatFit() {
 		firstVisit();
 		chromium.setField("count", "3000");
-		chromium.moreSettings();
-		for (WebElement box : chromium.driver.findElements(By.cssSelector("input[name=variants]"))) {
-			if (box.isSelected() != List
-				.of("loop", "pipelined-flush-each-command", "pipelined-flush-on-close", "pipelined-buffered-500",
-						"pipelined-buffered-500-per-flush", "multi-key", "script", "async", "async-per-flush")
-				.contains(box.getDomAttribute("value"))) {
-				box.click();
-			}
-		}
+		chromium.tickOnly(
+				List.of("loop", "pipelined-flush-each-command", "pipelined-flush-on-close", "pipelined-buffered-500",
+						"pipelined-buffered-500-per-flush", "multi-key", "script", "async", "async-per-flush"));
 		chromium.driver.findElement(By.id("run-button")).click();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(120))).isEqualTo("DONE");
 

@@ -190,6 +190,29 @@ final class HeadlessChromium implements AutoCloseable {
 		((JavascriptExecutor) this.driver).executeScript("document.getElementById('more-settings').open = true");
 	}
 
+	/**
+	 * Ticks the run form's variants named and unticks the others, by clicking each box
+	 * whose state differs, as a person would. The boxes' states are read in one script
+	 * rather than two driver round trips a box (there are about twenty).
+	 */
+	void tickOnly(List<String> variants) {
+		moreSettings();
+		// Read again after the clicks, in case one box's click changes another's.
+		for (int pass = 0; pass < 3; pass++) {
+			@SuppressWarnings("unchecked")
+			List<String> toClick = (List<String>) ((JavascriptExecutor) this.driver).executeScript("""
+					return Array.from(document.querySelectorAll('input[name=variants]'))
+					  .filter((box) => box.checked !== arguments[0].includes(box.getAttribute('value')))
+					  .map((box) => box.getAttribute('value'));""", variants);
+			if (toClick.isEmpty()) {
+				return;
+			}
+			for (String value : toClick) {
+				this.driver.findElement(By.cssSelector("input[name=variants][value='" + value + "']")).click();
+			}
+		}
+	}
+
 	void select(String id, String value) {
 		new Select(this.driver.findElement(By.id(id))).selectByValue(value);
 	}

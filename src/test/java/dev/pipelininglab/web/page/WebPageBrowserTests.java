@@ -693,12 +693,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	}
 
 	private static void keepOnly(String... variants) {
-		chromium.moreSettings();
-		for (WebElement box : chromium.driver.findElements(By.cssSelector("input[name=variants]"))) {
-			if (box.isSelected() != List.of(variants).contains(box.getDomAttribute("value"))) {
-				box.click();
-			}
-		}
+		chromium.tickOnly(List.of(variants));
 	}
 
 	/** The message beside a field, once the page shows one. */
