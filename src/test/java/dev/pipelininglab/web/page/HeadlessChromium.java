@@ -83,6 +83,16 @@ final class HeadlessChromium implements AutoCloseable {
 	 * gives it the empty storage a new profile would have.
 	 */
 	static synchronized HeadlessChromium shared(int width, int height) throws Exception {
+		if (shared != null && !shared.answers()) {
+			// A browser that died under an earlier class is not handed to the next.
+			try {
+				shared.close();
+			}
+			catch (Exception ex) {
+				// Already gone.
+			}
+			shared = null;
+		}
 		if (shared == null) {
 			shared = start(width, height);
 			if (shared == null) {
@@ -101,6 +111,16 @@ final class HeadlessChromium implements AutoCloseable {
 		shared.driver.get("about:blank");
 		shared.driver.manage().window().setSize(new Dimension(width, height));
 		return shared;
+	}
+
+	private boolean answers() {
+		try {
+			this.driver.getWindowHandle();
+			return true;
+		}
+		catch (WebDriverException ex) {
+			return false;
+		}
 	}
 
 	/**
