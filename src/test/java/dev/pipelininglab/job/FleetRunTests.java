@@ -217,9 +217,9 @@ class FleetRunTests {
 
 	/**
 	 * Last, as it leaves the trio two: the leader and one member are two of the trio (the
-	 * third stops first, so that the child is the only other instance on the channel),
-	 * the third member a child JVM that is killed. Two app starts fewer than two apps of
-	 * its own.
+	 * third is closed first, so that the child is the only other instance on the
+	 * channel), the third member a child JVM that is killed. It starts no app in this JVM
+	 * of its own.
 	 */
 	@Test
 	@Order(Integer.MAX_VALUE)
