@@ -44,8 +44,10 @@ class KilledAppTests {
 		int port = RedisServerProcess.freePort();
 		List<String> command = new ArrayList<>();
 		command.add(ProcessHandle.current().info().command().orElse("java"));
-		command.addAll(List.of("-cp", System.getProperty("java.class.path"), ChildApp.class.getName(),
-				Integer.toString(port)));
+		// C1 only, as the test JVMs and AppProcess run: about half the CPU of a start on
+		// two cores, and nothing here depends on the JIT.
+		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
+				ChildApp.class.getName(), Integer.toString(port)));
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
 		if (!path.equals("inherited")) {
 			builder.environment().put("PATH", path);

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 
 import javax.tools.JavaCompiler;
+import javax.tools.StandardJavaFileManager;
 import javax.tools.ToolProvider;
 
 import dev.pipelininglab.redis.Connector;
@@ -29,6 +30,7 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.cluster.RedisClusterClient;
 import io.lettuce.core.cluster.api.StatefulRedisClusterConnection;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -69,6 +71,20 @@ class RecipeTests extends AppOnTestRedis {
 
 	@TempDir
 	Path work;
+
+	private static final JavaCompiler JAVAC = ToolProvider.getSystemJavaCompiler();
+
+	/**
+	 * One file manager for every compile of the class: it keeps the class path's jars
+	 * open and indexed, which a new one per recipe read again each time.
+	 */
+	private static final StandardJavaFileManager FILES = JAVAC.getStandardFileManager(null, null,
+			StandardCharsets.UTF_8);
+
+	@AfterAll
+	static void closeTheFileManager() throws IOException {
+		FILES.close();
+	}
 
 	/** The flush policy each compiled recipe was served with, by class. */
 	private final Map<Class<?>, String> servedPolicies = new java.util.HashMap<>();
@@ -246,11 +262,11 @@ class RecipeTests extends AppOnTestRedis {
 		Path dir = Files.createDirectories(this.work.resolve(variant));
 		Path source = dir.resolve(className + ".java");
 		Files.writeString(source, recipe.path("source").asString());
-		JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
 		java.io.StringWriter errors = new java.io.StringWriter();
-		boolean compiled = javac.getTask(errors, null, null,
-				List.of("-classpath", System.getProperty("java.class.path"), "-d", dir.toString(), "-proc:none"), null,
-				javac.getStandardFileManager(null, null, StandardCharsets.UTF_8).getJavaFileObjects(source.toFile()))
+		boolean compiled = JAVAC
+			.getTask(errors, FILES, null,
+					List.of("-classpath", System.getProperty("java.class.path"), "-d", dir.toString(), "-proc:none"),
+					null, FILES.getJavaFileObjects(source.toFile()))
 			.call();
 		assertThat(compiled).as(variant + ": " + errors).isTrue();
 		URLClassLoader loader = new URLClassLoader(new URL[] { dir.toUri().toURL() }, getClass().getClassLoader());
