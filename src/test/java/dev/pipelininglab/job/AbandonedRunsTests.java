@@ -72,10 +72,9 @@ class AbandonedRunsTests {
 			Process first = child(redis, port);
 			Http http = new Http(port, WAIT);
 			// Slowed by an added round trip so that the kill lands inside its timed pass:
-			// 4,000
-			// batches of at least 2 ms, killed about a hundred in. The sweep gives every
-			// key
-			// of the range its expiry, so the range is no longer than that needs.
+			// 4,000 batches of at least 2 ms, killed about a hundred in. The sweep gives
+			// every key of the range its expiry, so the range is no longer than that
+			// needs.
 			HttpClient.newHttpClient()
 				.sendAsync(HttpRequest.newBuilder(http.uri("/pipeset/40000?batchSize=10&rtt=2")).build(),
 						HttpResponse.BodyHandlers.discarding());

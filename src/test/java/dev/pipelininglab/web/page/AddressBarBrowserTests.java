@@ -22,8 +22,8 @@ class AddressBarBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void aComparisonTypedInTheAddressBarIsAPageThatOpensInTheLab() throws Exception {
 		// Every variant, as the address bar's default comparison runs them, on 2,000
-		// keys:
-		// what the page shows does not hang on the count, and 10,000 cost seconds more.
+		// keys: what the page shows does not hang on the count, and 10,000 cost
+		// seconds more.
 		chromium.driver.get(baseUrl() + "/compare/set/2000");
 		assertThat(chromium.driver.getTitle()).startsWith("compare SET, 2,000 commands on standalone");
 		WebElement summary = chromium.driver.findElement(By.id("summary"));

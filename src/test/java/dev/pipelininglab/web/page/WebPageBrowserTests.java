@@ -50,11 +50,10 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		Set<String> listed = new TreeSet<>();
 		new WebDriverWait(chromium.driver, Duration.ofSeconds(90)).pollingEvery(Duration.ofMillis(25))
 			.until((driver) -> {
-				// One look in the page for the bar, the history's row, the status line
-				// and
-				// its state: one driver round trip a poll rather than seven, so the two
-				// cores are spared and the looks come closer together. The history's rows
-				// are replaced as it reloads: read in the page.
+				// One look in the page for the bar, the history's row, the status
+				// line and its state: one driver round trip a poll rather than seven,
+				// so the two cores are spared and the looks come closer together. The
+				// history's rows are replaced as it reloads: read in the page.
 				@SuppressWarnings("unchecked")
 				List<Object> seen = (List<Object>) js(
 						"""
@@ -533,11 +532,11 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		open("single", "mode", "loop");
 		// The flood's 100 commands a millisecond come to thousands beside a loop of 300,
 		// whose allowance is about 50: flagged many times over. (Each round trip of the
-		// loop waits its turn behind the flood on a busy machine: keep them few.) The
-		// added
-		// millisecond a round trip holds the timed pass open for 300 ms at least: a loop
-		// done in a few milliseconds can fall between two bursts of a flood thread that a
-		// loaded machine leaves unscheduled (it did once, at load average 18).
+		// loop waits its turn behind the flood on a busy machine: keep them few.)
+		// The added millisecond a round trip holds the timed pass open for 300 ms
+		// at least: a loop done in a few milliseconds can fall between two bursts
+		// of a flood thread that a loaded machine leaves unscheduled (it did once,
+		// at load average 18).
 		chromium.setField("count", "300");
 		chromium.setField("rtt", "1");
 		StandaloneRedis redis = RedisTestServers.standalone();
