@@ -7,11 +7,11 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
+import dev.pipelininglab.testsupport.AppProcess;
 import dev.pipelininglab.testsupport.SlowTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,13 +42,8 @@ class KilledAppTests {
 	void theLocalServerEndsWhenItsAppIsKilled(String path) throws Exception {
 		assumeTrue(Files.isExecutable(Path.of("/bin/sh")), "the watchdog needs /bin/sh");
 		int port = RedisServerProcess.freePort();
-		List<String> command = new ArrayList<>();
-		command.add(ProcessHandle.current().info().command().orElse("java"));
-		// C1 only, as the test JVMs and AppProcess run: about half the CPU of a start on
-		// two cores, and nothing here depends on the JIT.
-		command.addAll(List.of("-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
-				ChildApp.class.getName(), Integer.toString(port)));
-		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+		ProcessBuilder builder = new ProcessBuilder(AppProcess.java(ChildApp.class, List.of(Integer.toString(port))))
+			.redirectErrorStream(true);
 		if (!path.equals("inherited")) {
 			builder.environment().put("PATH", path);
 		}
