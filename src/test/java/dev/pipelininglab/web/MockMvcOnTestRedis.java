@@ -13,8 +13,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.StringRedisTemplate;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
 import org.springframework.test.web.servlet.ResultMatcher;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
@@ -56,12 +58,12 @@ public abstract class MockMvcOnTestRedis {
 	 * {@code expected}.
 	 */
 	protected String okBody(String uri, ResultMatcher... expected) throws Exception {
-		return this.mvc.perform(get(uri))
-			.andExpect(status().isOk())
-			.andExpectAll(expected)
-			.andReturn()
-			.getResponse()
-			.getContentAsString();
+		ResultActions answer = this.mvc.perform(get(uri));
+		String body = answer.andReturn().getResponse().getContentAsString();
+		// The problem's detail says why a run failed; a bare "was:<503>" does not.
+		assertThat(answer.andReturn().getResponse().getStatus()).as("GET %s answered %s", uri, body).isEqualTo(200);
+		answer.andExpectAll(expected);
+		return body;
 	}
 
 	/**
