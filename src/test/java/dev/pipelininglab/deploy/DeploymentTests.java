@@ -110,11 +110,6 @@ class DeploymentTests {
 				"-Djib.outputPaths.imageJson=" + this.work.resolve("image.json"))
 			.redirectErrorStream(true)
 			.redirectOutput(buildLog.toFile());
-		// That Maven JVM runs C1 only, as the test JVMs do: a short build whose C2
-		// compiles cost more CPU than they win back (about 3 s of CPU instead of 6 on
-		// two cores). The image is the same, byte for byte (same digest).
-		String mavenOpts = jib.environment().getOrDefault("MAVEN_OPTS", "");
-		jib.environment().put("MAVEN_OPTS", (mavenOpts + " -XX:TieredStopAtLevel=1").strip());
 		Process build = jib.start();
 		assertThat(build.waitFor(5, TimeUnit.MINUTES)).as("jib:buildTar within 5 minutes").isTrue();
 		assertThat(build.exitValue()).as("jib:buildTar: %s", Files.readString(buildLog)).isZero();
