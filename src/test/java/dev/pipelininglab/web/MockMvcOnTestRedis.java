@@ -12,6 +12,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.mock.web.MockHttpServletResponse;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 import org.springframework.test.web.servlet.ResultMatcher;
@@ -59,9 +60,10 @@ public abstract class MockMvcOnTestRedis {
 	 */
 	protected String okBody(String uri, ResultMatcher... expected) throws Exception {
 		ResultActions answer = this.mvc.perform(get(uri));
-		String body = answer.andReturn().getResponse().getContentAsString();
+		MockHttpServletResponse response = answer.andReturn().getResponse();
+		String body = response.getContentAsString();
 		// The problem's detail says why a run failed; a bare "was:<503>" does not.
-		assertThat(answer.andReturn().getResponse().getStatus()).as("GET %s answered %s", uri, body).isEqualTo(200);
+		assertThat(response.getStatus()).as("GET %s answered %s", uri, body).isEqualTo(200);
 		answer.andExpectAll(expected);
 		return body;
 	}

@@ -31,9 +31,7 @@ abstract class BrowserOnTestRedis extends AppOnTestRedis {
 	@AfterAll
 	static void leaveBrowser() {
 		if (chromium != null) {
-			// The JVM's browser stays for the next class; the page, with its event
-			// stream to this app, does not.
-			chromium.driver.get("about:blank");
+			chromium.leave();
 		}
 	}
 

@@ -183,7 +183,7 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 		assertThat(chromium.text("seed-error")).isEmpty();
 		// Two variants carry the seed to the server as well as every default one would:
 		// the claim is the seed's, and the default's dozen took seconds.
-		chromium.tickOnly(List.of("loop", "pipelined-flush-each-command"));
+		chromium.tickOnly("loop", "pipelined-flush-each-command");
 		chromium.driver.findElement(By.id("run-button")).click();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(60))).isEqualTo("DONE");
 		assertThat(chromium.text("results-summary")).contains("(seed 9223372036854775807)");
@@ -193,9 +193,8 @@ class FirstMinuteBrowserTests extends BrowserOnTestRedis {
 	void chartsKeepOneColourBlindSafeColourPerVariantAShortLegendNoBarHiddenAtTheAxisAndPhoneLabelsThatFit() {
 		firstVisit();
 		chromium.setField("count", "3000");
-		chromium.tickOnly(
-				List.of("loop", "pipelined-flush-each-command", "pipelined-flush-on-close", "pipelined-buffered-500",
-						"pipelined-buffered-500-per-flush", "multi-key", "script", "async", "async-per-flush"));
+		chromium.tickOnly("loop", "pipelined-flush-each-command", "pipelined-flush-on-close", "pipelined-buffered-500",
+				"pipelined-buffered-500-per-flush", "multi-key", "script", "async", "async-per-flush");
 		chromium.driver.findElement(By.id("run-button")).click();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(120))).isEqualTo("DONE");
 

@@ -215,7 +215,7 @@ final class HeadlessChromium implements AutoCloseable {
 	 * whose state differs, as a person would. The boxes' states are read in one script
 	 * rather than two driver round trips a box (there are about twenty).
 	 */
-	void tickOnly(List<String> variants) {
+	void tickOnly(String... variants) {
 		moreSettings();
 		// Read again after the clicks, in case one box's click changes another's.
 		for (int pass = 0; pass < 3; pass++) {
@@ -223,7 +223,7 @@ final class HeadlessChromium implements AutoCloseable {
 			List<String> toClick = (List<String>) ((JavascriptExecutor) this.driver).executeScript("""
 					return Array.from(document.querySelectorAll('input[name=variants]'))
 					  .filter((box) => box.checked !== arguments[0].includes(box.getAttribute('value')))
-					  .map((box) => box.getAttribute('value'));""", variants);
+					  .map((box) => box.getAttribute('value'));""", List.of(variants));
 			if (toClick.isEmpty()) {
 				return;
 			}
@@ -314,6 +314,14 @@ final class HeadlessChromium implements AutoCloseable {
 		catch (WebDriverException pageGone) {
 			// A navigation or a time-out under load: the driver's own polling takes over.
 		}
+	}
+
+	/**
+	 * Ends a class's use of the JVM's browser: its page goes, with any event stream to
+	 * the class's app; the browser stays for the next class.
+	 */
+	void leave() {
+		this.driver.get("about:blank");
 	}
 
 	/** Saves the window as a picture, which must be one (ImageIO reads nothing else). */

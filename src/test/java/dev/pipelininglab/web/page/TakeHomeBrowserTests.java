@@ -32,7 +32,7 @@ class TakeHomeBrowserTests extends BrowserOnTestRedis {
 		chromium.setField("count", "3000");
 		chromium.moreSettings();
 		chromium.setField("batchSize", "500");
-		chromium.tickOnly(List.of("loop", "pipelined-flush-on-close"));
+		chromium.tickOnly("loop", "pipelined-flush-on-close");
 		chromium.driver.findElement(By.id("run-button")).click();
 		assertThat(chromium.waitForEnd(Duration.ofSeconds(90))).isEqualTo("DONE");
 

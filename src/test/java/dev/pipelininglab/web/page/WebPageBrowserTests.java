@@ -42,7 +42,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void comparisonRunsFromTheFormWithProgressTableAndBarChart() throws Exception {
 		open("compare", "count", "15000", "batchSize", "1000");
-		keepOnly("loop", "pipelined-flush-on-close", "multi-key", "async");
+		chromium.tickOnly("loop", "pipelined-flush-on-close", "multi-key", "async");
 		run();
 
 		Set<Integer> progress = new TreeSet<>();
@@ -258,7 +258,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void theLoopCeilingComesFromTheLoopsOwnRoundTripsAndItsFigureNeverBreaksIt() throws Exception {
 		open("compare", "count", "5000", "batchSize", "1000");
-		keepOnly("loop", "pipelined-flush-on-close");
+		chromium.tickOnly("loop", "pipelined-flush-on-close");
 		runUntilDone(Duration.ofSeconds(60));
 		String sentence = chromium.text("comparison-summary");
 		System.out.println("[browser] loop ceiling: " + sentence);
@@ -407,13 +407,13 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void aPastRunsSettingsLoadBackIntoTheFormAndTwoRunsSideBySideAreNamedByWhatTheyRan() throws Exception {
 		open("compare", "count", "2000", "batchSize", "500", "repeat", "2");
-		keepOnly("loop", "pipelined-buffered-500-per-flush");
+		chromium.tickOnly("loop", "pipelined-buffered-500-per-flush");
 		runUntilDone(Duration.ofSeconds(60));
 		assertThat(chromium.tableRows("#results-table")).extracting((row) -> row.get(0))
 			.containsExactly("loop", "pipelined-buffered-500-per-flush");
 		open();
 		chromium.setField("count", "100");
-		keepOnly("async");
+		chromium.tickOnly("async");
 		chromium.waitFor(Duration.ofSeconds(20), () -> !chromium.tableRows("#history").isEmpty());
 		chromium.driver.findElement(By.cssSelector("#history tbody tr a")).click();
 		chromium.waitFor(Duration.ofSeconds(20), () -> results().isDisplayed());
@@ -447,7 +447,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	@Test
 	void exportLinksDownloadTheRunAsJsonCsvAndMarkdownWithAPermalink() throws Exception {
 		open("compare", "count", "2000", "batchSize", "500");
-		keepOnly("loop", "pipelined-flush-on-close");
+		chromium.tickOnly("loop", "pipelined-flush-on-close");
 		runUntilDone(Duration.ofSeconds(60));
 		String id = results().getDomAttribute("data-id");
 		for (String format : List.of("json", "csv", "md")) {
@@ -482,7 +482,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		open();
 		// A GET comparison first writes every key it reads: 3 million of them here.
 		chromium.fill("operation", "get", "count", "3000000");
-		keepOnly("pipelined-flush-on-close");
+		chromium.tickOnly("pipelined-flush-on-close");
 		run();
 		chromium.waitFor(Duration.ofSeconds(30), () -> chromium.text("status").contains("preparing"));
 		long clicked = System.nanoTime();
@@ -501,8 +501,8 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 		// The widest table the page draws: every column, long variant names, Jedis rows,
 		// hits and misses.
 		chromium.fill("operation", "get", "count", "3000", "batchSize", "500", "repeat", "2", "clients", "2");
-		keepOnly("loop", "pipelined-flush-each-command", "pipelined-buffered-500", "multi-key", "script", "async",
-				"jedis-loop", "jedis-pipelined", "jedis-multi-key", "jedis-script");
+		chromium.tickOnly("loop", "pipelined-flush-each-command", "pipelined-buffered-500", "multi-key", "script",
+				"async", "jedis-loop", "jedis-pipelined", "jedis-multi-key", "jedis-script");
 		runUntilDone(Duration.ofSeconds(90));
 		Map<String, Object> measured = layout();
 		System.out.println("[browser] 1400 px layout: " + measured);
@@ -553,7 +553,7 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 	void at390PixelsEveryResultColumnIsReadableWithoutSidewaysScrolling() throws Exception {
 		chromium.driver.manage().window().setSize(new Dimension(390, 844));
 		open("compare", "count", "3000", "batchSize", "500", "repeat", "2");
-		keepOnly("loop", "pipelined-flush-on-close", "multi-key");
+		chromium.tickOnly("loop", "pipelined-flush-on-close", "multi-key");
 		runUntilDone(Duration.ofSeconds(60));
 		Map<String, Object> measured = layout();
 		System.out.println("[browser] 390 px layout: " + measured);
@@ -692,10 +692,6 @@ class WebPageBrowserTests extends BrowserOnTestRedis {
 
 	private static void run() {
 		chromium.driver.findElement(By.id("run-button")).click();
-	}
-
-	private static void keepOnly(String... variants) {
-		chromium.tickOnly(List.of(variants));
 	}
 
 	/** The message beside a field, once the page shows one. */

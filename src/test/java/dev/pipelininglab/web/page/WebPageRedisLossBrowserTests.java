@@ -56,8 +56,7 @@ class WebPageRedisLossBrowserTests {
 	@AfterAll
 	static void leaveBrowser() {
 		if (chromium != null) {
-			// The JVM's browser stays for the next class; the page does not.
-			chromium.driver.get("about:blank");
+			chromium.leave();
 		}
 	}
 
